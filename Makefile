@@ -1,0 +1,115 @@
+# gputop-bpf. `make V=1` shows the commands; `make STATIC=1` links one static binary;
+# `make SAN=1` builds with AddressSanitizer and UBSan (into build/san).
+.DELETE_ON_ERROR:
+.SECONDARY:
+.SUFFIXES:
+
+CC ?= gcc
+CLANG ?= clang
+BPFTOOL ?= bpftool
+PKG_CONFIG ?= pkg-config
+PREFIX ?= /usr/local
+
+ifeq ($(V),1)
+Q :=
+msg :=
+else
+Q := @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+ifeq ($(STATIC),1)
+B := build/static
+PKG_FLAGS := --static
+LDFLAGS += -static
+else ifeq ($(SAN),1)
+B := build/san
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+else
+B := build/default
+endif
+
+LIBS := $(shell $(PKG_CONFIG) $(PKG_FLAGS) --libs libbpf json-c 2>/dev/null || echo -lbpf -lelf -lz -ljson-c) -lpthread -lm
+ARCH_INCLUDE := /usr/include/$(shell $(CC) -dumpmachine)
+CFLAGS ?= -O2 -g
+CFLAGS += -std=gnu11 -Wall -Wextra -Werror -I$(B) $(SAN_FLAGS) -D_GNU_SOURCE
+LDFLAGS += $(SAN_FLAGS)
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -I$(ARCH_INCLUDE) -Ibpf -Wall -Werror
+
+BPF_SRCS := $(wildcard bpf/*.bpf.c)
+SKELS := $(patsubst bpf/%.bpf.c,$(B)/%.skel.h,$(BPF_SRCS))
+LIB_SRCS := $(wildcard model/*.c output/*.c collectors/*.c) $(filter-out src/main.c,$(wildcard src/*.c))
+LIB_OBJS := $(patsubst %.c,$(B)/%.o,$(LIB_SRCS))
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
+
+.PHONY: all gputop-bpf clean deps deps-vm test test-unit test-san test-bpf test-vm install static-check
+
+all: gputop-bpf
+
+# The binary at the top is a copy of the last variant built.
+gputop-bpf: $(B)/gputop-bpf
+	$(Q)cp $< $@
+
+$(B)/gputop-bpf: $(B)/src/main.o $(LIB_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(B)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) | $(B)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(B)/%.skel.h: $(B)/%.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name $(subst .skel.h,,$(notdir $@))_bpf > $@
+
+$(B)/%.o: %.c $(SKELS) $(wildcard */*.h) | $(B)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(B)/tests/%: tests/unit/%.c $(LIB_OBJS)
+	$(call msg,TEST-CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) -lcmocka
+
+$(B):
+	$(Q)mkdir -p $@
+
+# ---- set-up (Debian packages; idempotent) ----
+BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev \
+	libncurses-dev pkg-config libcmocka-dev libjson-c-dev jq file util-linux
+VM_DEPS := qemu-system-x86 busybox-static cpio xz-utils zstd debootstrap kmod libdrm-tests \
+	ca-certificates
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+deps:
+	$(Q)./tests/install-deps.sh $(BUILD_DEPS) $(VM_DEPS)
+
+# ---- tests ----
+test: test-unit test-san test-bpf test-vm
+
+test-unit: $(UNIT_BINS) $(B)/gputop-bpf
+	$(Q)tests/run-unit.sh $(UNIT_BINS)
+
+test-san:
+	$(Q)$(MAKE) --no-print-directory SAN=1 test-unit
+
+test-bpf: $(B)/gputop-bpf
+	$(Q)$(MAKE) --no-print-directory SAN=1 build/san/gputop-bpf
+	$(Q)tests/bpf/run.sh $(B)/gputop-bpf build/san/gputop-bpf
+
+test-vm:
+	$(Q)$(MAKE) --no-print-directory STATIC=1 build/static/gputop-bpf
+	$(Q)tests/vm/run.sh build/static/gputop-bpf
+
+static-check:
+	$(Q)$(MAKE) --no-print-directory STATIC=1
+	$(Q)file gputop-bpf | grep -q 'statically linked' && echo "gputop-bpf: statically linked"
+
+install: gputop-bpf
+	install -D -m 0755 gputop-bpf $(DESTDIR)$(PREFIX)/sbin/gputop-bpf
+	install -D -m 0644 man/gputop-bpf.8 $(DESTDIR)$(PREFIX)/share/man/man8/gputop-bpf.8
+
+clean:
+	rm -rf build gputop-bpf

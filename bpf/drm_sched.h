@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Plain data shared by drm_sched.bpf.c and collectors/drm_sched.c. */
+#ifndef GPUTOP_DRM_SCHED_H
+#define GPUTOP_DRM_SCHED_H
+
+#include "hist.h"
+
+#define RING_NAME_LEN 32
+#define DEV_NAME_LEN 32
+#define TASK_COMM_LEN 16
+
+#define SCHED_MAX_RINGS 256
+#define SCHED_MAX_PROCS 4096 /* (process, ring) pairs; user space prunes exited processes */
+#define SCHED_MAX_JOBS 16384 /* in-flight jobs; an LRU, so lost completions cannot grow it */
+
+/* A ring is a drm_gpu_scheduler instance: its device and its name. */
+struct ring_key {
+	char dev[DEV_NAME_LEN]; /* dev_name() of the scheduler's device, "" when unknown */
+	char name[RING_NAME_LEN]; /* sched->name, e.g. "gfx_0.0.0" */
+};
+
+/* Cumulative per ring since attach; user space takes deltas per interval. */
+struct ring_stats {
+	__u64 queued; /* jobs pushed to an entity (or first seen at run) */
+	__u64 started; /* jobs handed to the hardware (run_job) */
+	__u64 completed; /* finished fences signalled, matched to a started job */
+	__u64 dep_waits; /* times a job of this ring waited on an unsignalled dependency */
+	__u64 deps; /* dependencies declared at push (>= 6.17 only) */
+	__u64 wait_ns; /* sum of queue-wait latencies (queued -> run) */
+	__u64 exec_ns; /* sum of execution latencies (run -> done) */
+	__u64 busy_ns; /* time with at least one job on the hardware, closed spans */
+	__u64 busy_since_ns; /* start of the open busy span, 0 when idle */
+	__u64 gen; /* interval generation the max_* fields belong to */
+	__u32 max_queue_depth; /* max (queued - started) seen in interval gen */
+	__u32 max_in_flight; /* max (started - completed) seen in interval gen */
+	__u64 max_wait_ns; /* longest queue wait completed in interval gen */
+	__u64 max_exec_ns; /* longest execution completed in interval gen */
+	__u64 hist_wait[HIST_SLOTS]; /* queue-wait latency histogram, ns */
+	__u64 hist_exec[HIST_SLOTS]; /* execution latency histogram, ns */
+};
+
+/* A submitting process on one ring. */
+struct proc_key {
+	__u32 tgid;
+	__u32 pad;
+	struct ring_key ring;
+};
+
+struct proc_stats {
+	char comm[TASK_COMM_LEN]; /* group leader's comm at first submission */
+	__u64 queued;
+	__u64 completed;
+	__u64 wait_ns;
+	__u64 exec_ns;
+};
+
+/* Job identity: <= 6.16 the finished fence's address (b = 0); >= 6.17 fence context:seqno. */
+struct job_key {
+	__u64 a;
+	__u64 b;
+};
+
+struct job_info {
+	struct ring_key ring;
+	__u64 queue_ns; /* 0 when the job was first seen at run */
+	__u64 run_ns; /* 0 until run */
+	__u32 tgid; /* submitter, 0 when unknown */
+	__u32 pending_deps; /* add_dep events seen before the queue event */
+};
+
+enum sched_drop {
+	SCHED_DROP_RING_FULL, /* ring table full: event not counted */
+	SCHED_DROP_PROC_FULL, /* process table full: process not attributed */
+	SCHED_DROP_JOB_FULL, /* in-flight table insert failed */
+	SCHED_DROP_RUN_UNMATCHED, /* run without a queue record (queued before attach, or evicted) */
+	SCHED_DROP_DONE_UNMATCHED, /* done without a run record (started before attach, or evicted) */
+	SCHED_DROP_MAX,
+};
+
+#endif

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * One vtable for every data source. Lifecycle: probe (is it available here, and
+ * if not why and how to fix it) -> open (open and load, with autoload switched
+ * off for what this kernel lacks) -> attach -> read, each tick, into the model
+ * -> close. Collectors never include curses; front ends never include skeletons.
+ */
+#ifndef GPUTOP_COLLECTOR_H
+#define GPUTOP_COLLECTOR_H
+
+#include <stdbool.h>
+#include "../model/model.h"
+
+struct collector_config {
+	bool all_irqs; /* watch every interrupt line, not only the GPU drivers' */
+};
+
+struct collector;
+
+struct collector_ops {
+	const char *name; /* short id: --list, JSON */
+	const char *description; /* one line for --list and --version */
+	void (*probe)(struct collector *c); /* fills status; UNAVAILABLE + reason + fix if unusable */
+	int (*open)(struct collector *c); /* open and load; on error sets status FAILED */
+	int (*attach)(struct collector *c); /* on error sets status FAILED */
+	int (*read)(struct collector *c, struct model *m); /* feed this tick's counters */
+	void (*close)(struct collector *c); /* frees everything; safe after any failure */
+};
+
+struct collector {
+	const struct collector_ops *ops;
+	const struct collector_config *config;
+	struct collector_status status;
+	void *priv; /* the collector's own state (skeleton ...) */
+};
+
+/* The compiled-in collectors, in display order. */
+const struct collector_ops *const *collector_registry(size_t *n);
+
+/* probe -> open -> attach; the status says how far it got. */
+void collector_start(struct collector *c);
+void collector_stop(struct collector *c);
+
+/* Helpers for collector implementations. */
+void collector_set_state(struct collector *c, enum collector_state st, const char *reason,
+			 const char *fix);
+struct tracepoint_status *collector_add_tracepoint(struct collector *c, const char *group,
+						   const char *event, enum tracepoint_state st,
+						   const char *note);
+void collector_set_drop(struct collector *c, unsigned int i, const char *name, uint64_t count);
+
+#endif

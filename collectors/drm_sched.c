@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * DRM GPU scheduler collector: rings, jobs, latencies and submitting processes
+ * of every driver built on drm_sched (amdgpu, xe, nouveau, v3d, panfrost ...).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "collector.h"
+#include "tracefs.h"
+#include <linux/types.h>
+#include "../bpf/drm_sched.h"
+#include "drm_sched.skel.h"
+
+#define GROUP "gpu_scheduler"
+
+/* One tracepoint of either generation and the program that reads it. */
+struct sched_tp {
+	const char *event;
+	bool new_gen; /* >= 6.17 name */
+	struct bpf_program *(*prog)(struct drm_sched_bpf *skel);
+};
+
+#define PROG(name)                                                              \
+	static struct bpf_program *prog_##name(struct drm_sched_bpf *skel)      \
+	{                                                                       \
+		return skel->progs.name;                                        \
+	}
+PROG(sched_job_queue)
+PROG(sched_job_run)
+PROG(sched_job_done)
+PROG(sched_job_add_dep)
+PROG(sched_job_unschedulable)
+PROG(sched_job_queue_old)
+PROG(sched_job_run_old)
+PROG(sched_job_done_old)
+PROG(sched_job_wait_dep_old)
+
+static const struct sched_tp sched_tps[] = {
+	{ "drm_sched_job_queue", true, prog_sched_job_queue },
+	{ "drm_sched_job_run", true, prog_sched_job_run },
+	{ "drm_sched_job_done", true, prog_sched_job_done },
+	{ "drm_sched_job_add_dep", true, prog_sched_job_add_dep },
+	{ "drm_sched_job_unschedulable", true, prog_sched_job_unschedulable },
+	{ "drm_sched_job", false, prog_sched_job_queue_old },
+	{ "drm_run_job", false, prog_sched_job_run_old },
+	{ "drm_sched_process_job", false, prog_sched_job_done_old },
+	{ "drm_sched_job_wait_dep", false, prog_sched_job_wait_dep_old },
+};
+#define NTPS (sizeof(sched_tps) / sizeof(sched_tps[0]))
+
+static const char *const drop_names[SCHED_DROP_MAX] = {
+	[SCHED_DROP_RING_FULL] = "ring_table_full",
+	[SCHED_DROP_PROC_FULL] = "process_table_full",
+	[SCHED_DROP_JOB_FULL] = "job_table_full",
+	[SCHED_DROP_RUN_UNMATCHED] = "run_without_queue",
+	[SCHED_DROP_DONE_UNMATCHED] = "done_without_run",
+};
+
+struct sched_priv {
+	struct drm_sched_bpf *skel;
+	bool new_gen;
+	struct bpf_link *links[NTPS];
+	struct ring_stats *value; /* one map value; too large for the stack */
+};
+
+static bool tp_used(const struct sched_tp *tp, bool new_gen)
+{
+	return tp->new_gen == new_gen && tracepoint_exists(GROUP, tp->event);
+}
+
+static void sched_probe(struct collector *c)
+{
+	bool has_new = tracepoint_exists(GROUP, "drm_sched_job_queue");
+	bool has_old = tracepoint_exists(GROUP, "drm_sched_job");
+	struct sched_priv *p;
+
+	for (size_t i = 0; i < NTPS; i++) {
+		const struct sched_tp *tp = &sched_tps[i];
+		bool exists = tracepoint_exists(GROUP, tp->event);
+
+		collector_add_tracepoint(c, GROUP, tp->event,
+					 exists ? TRACEPOINT_AVAILABLE : TRACEPOINT_MISSING,
+					 exists ? (tp->new_gen ? "kernel >= 6.17 name" :
+								 "kernel <= 6.16 name") :
+					 tp->new_gen ? "not in this kernel (>= 6.17 name)" :
+						       "not in this kernel (<= 6.16 name)");
+	}
+	if (!has_new && !has_old) {
+		if (tracepoint_group_exists(GROUP))
+			collector_set_state(c, COLLECTOR_UNAVAILABLE,
+					    "gpu_scheduler tracepoints exist but neither generation's queue event does",
+					    "report this kernel's /sys/kernel/tracing/events/gpu_scheduler/ listing");
+		else if (access("/sys/module/gpu_sched", F_OK) == 0)
+			collector_set_state(c, COLLECTOR_UNAVAILABLE,
+					    "gpu_sched is loaded but has no tracepoints (CONFIG_EVENT_TRACING off?)",
+					    "use a kernel with CONFIG_EVENT_TRACING=y");
+		else
+			collector_set_state(c, COLLECTOR_UNAVAILABLE,
+					    "no gpu_scheduler tracepoints: the gpu_sched module is not loaded (no driver using the DRM GPU scheduler is active)",
+					    "load a driver built on drm_sched (amdgpu, xe, nouveau, v3d, panfrost, etnaviv ...); i915 and NVIDIA's driver do not use it");
+		return;
+	}
+	if (access("/sys/kernel/btf/gpu_sched", F_OK) != 0 &&
+	    access("/sys/kernel/btf/vmlinux", F_OK) == 0 &&
+	    access("/sys/module/gpu_sched", F_OK) == 0) {
+		collector_set_state(c, COLLECTOR_UNAVAILABLE,
+				    "no BTF for the gpu_sched module (/sys/kernel/btf/gpu_sched): its tracepoint records cannot be relocated",
+				    "use a kernel built with CONFIG_DEBUG_INFO_BTF_MODULES=y");
+		return;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		collector_set_state(c, COLLECTOR_FAILED, "out of memory", NULL);
+		return;
+	}
+	p->new_gen = has_new;
+	c->priv = p;
+	snprintf(c->status.detail, sizeof(c->status.detail), "%s",
+		 has_new ? "kernel >= 6.17 events (jobs keyed by fence context:seqno)" :
+			   "kernel <= 6.16 events (jobs keyed by finished fence)");
+}
+
+static int sched_open(struct collector *c)
+{
+	struct sched_priv *p = c->priv;
+	char msg[256];
+	int err;
+
+	p->value = malloc(sizeof(*p->value));
+	p->skel = drm_sched_bpf__open();
+	if (!p->value || !p->skel) {
+		collector_set_state(c, COLLECTOR_FAILED, "cannot open the BPF object", NULL);
+		return -1;
+	}
+	for (size_t i = 0; i < NTPS; i++)
+		bpf_program__set_autoload(sched_tps[i].prog(p->skel),
+					  tp_used(&sched_tps[i], p->new_gen));
+	err = drm_sched_bpf__load(p->skel);
+	if (err) {
+		snprintf(msg, sizeof(msg), "loading the BPF programs failed: %s", strerror(-err));
+		collector_set_state(c, COLLECTOR_FAILED, msg,
+				    "run with -v to see libbpf's and the verifier's messages");
+		return -1;
+	}
+	return 0;
+}
+
+static int sched_attach(struct collector *c)
+{
+	struct sched_priv *p = c->priv;
+	int attached = 0;
+
+	for (size_t i = 0; i < NTPS; i++) {
+		struct tracepoint_status *st = &c->status.tracepoints[i];
+
+		if (!tp_used(&sched_tps[i], p->new_gen))
+			continue;
+		p->links[i] = bpf_program__attach(sched_tps[i].prog(p->skel));
+		if (!p->links[i]) {
+			st->state = TRACEPOINT_FAILED;
+			snprintf(st->note, sizeof(st->note), "attach failed: %s", strerror(errno));
+			p->links[i] = NULL;
+			continue;
+		}
+		st->state = TRACEPOINT_ATTACHED;
+		attached++;
+	}
+	if (!attached) {
+		collector_set_state(c, COLLECTOR_FAILED, "no gpu_scheduler program could be attached",
+				    "run with -v to see libbpf's messages");
+		return -1;
+	}
+	return 0;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static void ring_counters_from(struct ring_counters *rc, const struct ring_key *key,
+			       const struct ring_stats *v, uint64_t gen, uint64_t now)
+{
+	memset(rc, 0, sizeof(*rc));
+	snprintf(rc->dev, sizeof(rc->dev), "%.*s", DEV_NAME_LEN, key->dev);
+	snprintf(rc->name, sizeof(rc->name), "%.*s", RING_NAME_LEN, key->name);
+	rc->queued = v->queued;
+	rc->started = v->started;
+	rc->completed = v->completed;
+	rc->dep_waits = v->dep_waits;
+	rc->deps = v->deps;
+	rc->wait_ns = v->wait_ns;
+	rc->exec_ns = v->exec_ns;
+	rc->busy_ns = v->busy_ns;
+	if (v->busy_since_ns && now > v->busy_since_ns)
+		rc->busy_ns += now - v->busy_since_ns;
+	if (v->gen == gen) {
+		rc->max_queue_depth = v->max_queue_depth;
+		rc->max_in_flight = v->max_in_flight;
+		rc->max_wait_ns = v->max_wait_ns;
+		rc->max_exec_ns = v->max_exec_ns;
+	}
+	memcpy(rc->wait_hist.slots, v->hist_wait, sizeof(rc->wait_hist.slots));
+	memcpy(rc->exec_hist.slots, v->hist_exec, sizeof(rc->exec_hist.slots));
+}
+
+static void read_rings(struct sched_priv *p, struct model *m, uint64_t gen)
+{
+	int fd = bpf_map__fd(p->skel->maps.rings);
+	struct ring_key key, next, *prev = NULL;
+	struct ring_counters rc;
+	uint64_t now = now_ns();
+
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, p->value))
+			continue;
+		ring_counters_from(&rc, &key, p->value, gen, now);
+		model_ring_update(m, &rc);
+	}
+}
+
+static bool process_alive(uint32_t tgid)
+{
+	return kill((pid_t)tgid, 0) == 0 || errno == EPERM;
+}
+
+/* Feeds every (process, ring) row, then forgets the rows of processes that exited. */
+static void read_procs(struct sched_priv *p, struct model *m)
+{
+	int fd = bpf_map__fd(p->skel->maps.procs);
+	struct proc_key key, next, *prev = NULL;
+	struct proc_key *gone = NULL;
+	size_t ngone = 0, cap = 0;
+	struct proc_counters pc;
+	struct proc_stats v;
+
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &v))
+			continue;
+		memset(&pc, 0, sizeof(pc));
+		pc.pid = key.tgid;
+		snprintf(pc.comm, sizeof(pc.comm), "%.*s", TASK_COMM_LEN - 1, v.comm);
+		snprintf(pc.dev, sizeof(pc.dev), "%.*s", DEV_NAME_LEN, key.ring.dev);
+		snprintf(pc.ring, sizeof(pc.ring), "%.*s", RING_NAME_LEN, key.ring.name);
+		pc.queued = v.queued;
+		pc.completed = v.completed;
+		pc.wait_ns = v.wait_ns;
+		pc.exec_ns = v.exec_ns;
+		model_proc_update(m, &pc);
+		if (!process_alive(key.tgid)) {
+			if (ngone == cap) {
+				size_t ncap = cap ? cap * 2 : 16;
+				struct proc_key *g = realloc(gone, ncap * sizeof(*g));
+
+				if (!g)
+					break;
+				gone = g;
+				cap = ncap;
+			}
+			gone[ngone++] = key;
+		}
+	}
+	for (size_t i = 0; i < ngone; i++)
+		bpf_map_delete_elem(fd, &gone[i]);
+	free(gone);
+}
+
+static int sched_read(struct collector *c, struct model *m)
+{
+	struct sched_priv *p = c->priv;
+	uint64_t gen = p->skel->bss->tick_gen;
+
+	read_rings(p, m, gen);
+	read_procs(p, m);
+	/* A new interval: maxima recorded from now on belong to the next read. */
+	p->skel->bss->tick_gen = gen + 1;
+	for (unsigned int i = 0; i < SCHED_DROP_MAX; i++)
+		collector_set_drop(c, i, drop_names[i], p->skel->bss->drops[i]);
+	return 0;
+}
+
+static void sched_close(struct collector *c)
+{
+	struct sched_priv *p = c->priv;
+
+	if (!p)
+		return;
+	for (size_t i = 0; i < NTPS; i++)
+		bpf_link__destroy(p->links[i]);
+	drm_sched_bpf__destroy(p->skel);
+	free(p->value);
+	free(p);
+}
+
+const struct collector_ops drm_sched_collector = {
+	.name = "drm_sched", /* id */
+	.description = "DRM GPU scheduler: rings, jobs, queue and execution latency, processes",
+	.probe = sched_probe, /* tracepoint generation by existence */
+	.open = sched_open, /* autoload only this kernel's generation */
+	.attach = sched_attach, /* per program, failures recorded */
+	.read = sched_read, /* maps -> model, once per tick */
+	.close = sched_close,
+};

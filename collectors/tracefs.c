@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/mount.h>
+#include <unistd.h>
+#include "tracefs.h"
+
+static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+
+const char *tracefs_root(void)
+{
+	char path[PATH_MAX];
+
+	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+		snprintf(path, sizeof(path), "%s/events", roots[i]);
+		if (access(path, F_OK) == 0)
+			return roots[i];
+	}
+	return NULL;
+}
+
+int tracefs_ensure_mounted(void)
+{
+	if (tracefs_root())
+		return 0;
+	if (mount("nodev", roots[0], "tracefs", 0, NULL))
+		return -errno;
+	return tracefs_root() ? 0 : -ENOENT;
+}
+
+static bool events_path_exists(const char *rel)
+{
+	const char *root = tracefs_root();
+	char path[PATH_MAX];
+
+	if (!root)
+		return false;
+	snprintf(path, sizeof(path), "%s/events/%s", root, rel);
+	return access(path, F_OK) == 0;
+}
+
+bool tracepoint_exists(const char *group, const char *event)
+{
+	char rel[256];
+
+	snprintf(rel, sizeof(rel), "%s/%s/id", group, event);
+	return events_path_exists(rel);
+}
+
+bool tracepoint_group_exists(const char *group)
+{
+	return events_path_exists(group);
+}

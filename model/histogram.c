@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "histogram.h"
+
+uint64_t histogram_slot_low(unsigned int slot)
+{
+	unsigned int msb, sub;
+
+	if (slot < HIST_SUB)
+		return slot;
+	msb = slot / HIST_SUB + HIST_SUB_BITS - 1;
+	sub = slot % HIST_SUB;
+	return (1ULL << msb) + ((uint64_t)sub << (msb - HIST_SUB_BITS));
+}
+
+uint64_t histogram_slot_high(unsigned int slot)
+{
+	if (slot + 1 >= HIST_SLOTS)
+		return 1ULL << HIST_MAX_LOG2;
+	return histogram_slot_low(slot + 1);
+}
+
+uint64_t histogram_count(const struct histogram *h)
+{
+	uint64_t n = 0;
+
+	for (unsigned int i = 0; i < HIST_SLOTS; i++)
+		n += h->slots[i];
+	return n;
+}
+
+double histogram_quantile(const struct histogram *h, double q)
+{
+	uint64_t total = histogram_count(h), seen = 0;
+	double rank;
+
+	if (!total)
+		return 0;
+	if (q < 0)
+		q = 0;
+	if (q > 1)
+		q = 1;
+	rank = q * (double)total;
+	if (rank < 1)
+		rank = 1;
+	for (unsigned int i = 0; i < HIST_SLOTS; i++) {
+		uint64_t n = h->slots[i];
+		double lo, hi;
+
+		if (!n)
+			continue;
+		if ((double)(seen + n) >= rank) {
+			lo = (double)histogram_slot_low(i);
+			hi = (double)histogram_slot_high(i);
+			return lo + (hi - lo) * ((rank - (double)seen) / (double)n);
+		}
+		seen += n;
+	}
+	return (double)histogram_slot_high(HIST_SLOTS - 1);
+}
+
+void histogram_add(struct histogram *h, uint64_t value_ns)
+{
+	h->slots[hist_slot(value_ns)]++;
+}
+
+void histogram_delta(struct histogram *out, const struct histogram *now,
+		     const struct histogram *before)
+{
+	for (unsigned int i = 0; i < HIST_SLOTS; i++)
+		out->slots[i] = now->slots[i] >= before->slots[i] ?
+					now->slots[i] - before->slots[i] : now->slots[i];
+}
+
+void histogram_summarize(const struct histogram *h, double sum_ns, double max_ns,
+			 struct latency_summary *out)
+{
+	out->count = histogram_count(h);
+	if (!out->count) {
+		*out = (struct latency_summary){ 0 };
+		return;
+	}
+	out->mean_ns = sum_ns / (double)out->count;
+	out->p50_ns = histogram_quantile(h, 0.50);
+	out->p90_ns = histogram_quantile(h, 0.90);
+	out->p99_ns = histogram_quantile(h, 0.99);
+	if (max_ns <= 0) {
+		for (unsigned int i = HIST_SLOTS; i-- > 0;)
+			if (h->slots[i]) {
+				max_ns = (double)histogram_slot_high(i);
+				break;
+			}
+	}
+	out->max_ns = max_ns;
+	/* Interpolation never reports a quantile above the measured maximum. */
+	if (out->p50_ns > max_ns)
+		out->p50_ns = max_ns;
+	if (out->p90_ns > max_ns)
+		out->p90_ns = max_ns;
+	if (out->p99_ns > max_ns)
+		out->p99_ns = max_ns;
+}

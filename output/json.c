@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+#include "../src/version.h"
+#include "json.h"
+
+static void put_str(json_object *o, const char *key, const char *v)
+{
+	json_object_object_add(o, key, json_object_new_string(v));
+}
+
+static void put_u64(json_object *o, const char *key, uint64_t v)
+{
+	json_object_object_add(o, key, json_object_new_uint64(v));
+}
+
+static void put_dbl(json_object *o, const char *key, double v)
+{
+	json_object_object_add(o, key, json_object_new_double(v));
+}
+
+static json_object *latency_json(const struct latency_summary *l)
+{
+	json_object *o = json_object_new_object();
+
+	put_u64(o, "count", l->count);
+	put_dbl(o, "mean", l->mean_ns);
+	put_dbl(o, "p50", l->p50_ns);
+	put_dbl(o, "p90", l->p90_ns);
+	put_dbl(o, "p99", l->p99_ns);
+	put_dbl(o, "max", l->max_ns);
+	return o;
+}
+
+static json_object *collector_json(const struct collector_status *c)
+{
+	json_object *o = json_object_new_object(), *tps = json_object_new_array(),
+		    *drops = json_object_new_object();
+
+	put_str(o, "name", c->name);
+	put_str(o, "state", collector_state_name(c->state));
+	put_str(o, "description", c->description);
+	put_str(o, "reason", c->reason);
+	put_str(o, "fix", c->fix);
+	put_str(o, "detail", c->detail);
+	for (unsigned int i = 0; i < c->ntracepoints; i++) {
+		const struct tracepoint_status *t = &c->tracepoints[i];
+		json_object *tp = json_object_new_object();
+
+		put_str(tp, "group", t->group);
+		put_str(tp, "event", t->event);
+		put_str(tp, "state", tracepoint_state_name(t->state));
+		put_str(tp, "note", t->note);
+		json_object_array_add(tps, tp);
+	}
+	json_object_object_add(o, "tracepoints", tps);
+	for (unsigned int i = 0; i < c->ndrops; i++)
+		put_u64(drops, c->drops[i].name, c->drops[i].count);
+	json_object_object_add(o, "drops", drops);
+	return o;
+}
+
+static json_object *ring_json(const struct ring_snap *r)
+{
+	json_object *o = json_object_new_object();
+
+	put_str(o, "dev", r->dev);
+	put_str(o, "name", r->name);
+	put_u64(o, "queued_total", r->queued_total);
+	put_u64(o, "started_total", r->started_total);
+	put_u64(o, "completed_total", r->completed_total);
+	put_dbl(o, "queued_per_s", r->queued_per_s);
+	put_dbl(o, "completed_per_s", r->completed_per_s);
+	put_u64(o, "queue_depth", r->queue_depth);
+	put_u64(o, "queue_depth_max", r->queue_depth_max);
+	put_u64(o, "in_flight", r->in_flight);
+	put_u64(o, "in_flight_max", r->in_flight_max);
+	put_dbl(o, "busy_pct", r->busy_pct);
+	put_u64(o, "dep_waits_total", r->dep_waits_total);
+	put_dbl(o, "dep_waits_per_s", r->dep_waits_per_s);
+	put_u64(o, "deps_total", r->deps_total);
+	json_object_object_add(o, "wait_ns", latency_json(&r->wait));
+	json_object_object_add(o, "exec_ns", latency_json(&r->exec));
+	json_object_object_add(o, "wait_ns_total", latency_json(&r->wait_total));
+	json_object_object_add(o, "exec_ns_total", latency_json(&r->exec_total));
+	return o;
+}
+
+static json_object *proc_json(const struct snapshot *s, const struct proc_snap *p)
+{
+	json_object *o = json_object_new_object(), *rings = json_object_new_array();
+
+	json_object_object_add(o, "pid", json_object_new_int64(p->pid));
+	put_str(o, "comm", p->comm);
+	put_dbl(o, "jobs_per_s", p->jobs_per_s);
+	put_dbl(o, "completed_per_s", p->completed_per_s);
+	put_u64(o, "jobs_total", p->jobs_total);
+	put_dbl(o, "gpu_ns", p->gpu_ns);
+	put_dbl(o, "gpu_pct", p->gpu_pct);
+	put_dbl(o, "gpu_share_pct", p->gpu_share_pct);
+	put_dbl(o, "wait_mean_ns", p->wait_mean_ns);
+	put_u64(o, "gpu_ns_total", p->gpu_ns_total);
+	for (size_t i = 0; i < s->nproc_rings; i++) {
+		const struct proc_ring_snap *pr = &s->proc_rings[i];
+		json_object *r;
+
+		if (pr->pid != p->pid || pr->ring >= s->nrings)
+			continue;
+		r = json_object_new_object();
+		put_str(r, "dev", s->rings[pr->ring].dev);
+		put_str(r, "name", s->rings[pr->ring].name);
+		put_dbl(r, "jobs_per_s", pr->jobs_per_s);
+		put_dbl(r, "gpu_pct", pr->gpu_pct);
+		put_u64(r, "jobs_total", pr->jobs_total);
+		json_object_array_add(rings, r);
+	}
+	json_object_object_add(o, "rings", rings);
+	return o;
+}
+
+static json_object *irq_json(const struct irq_snap *q)
+{
+	json_object *o = json_object_new_object();
+
+	put_u64(o, "irq", q->irq);
+	put_str(o, "name", q->name);
+	json_object_object_add(o, "gpu", json_object_new_boolean(q->gpu));
+	put_u64(o, "total", q->total);
+	put_dbl(o, "per_s", q->per_s);
+	put_dbl(o, "handler_pct", q->handler_pct);
+	return o;
+}
+
+static json_object *device_json(const struct device_snap *d)
+{
+	json_object *o = json_object_new_object();
+
+	put_str(o, "name", d->name);
+	put_str(o, "driver", d->driver);
+	put_str(o, "bus_id", d->bus_id);
+	return o;
+}
+
+#define ADD_ARRAY(root, key, items, n, fn)                                      \
+	do {                                                                    \
+		json_object *arr_ = json_object_new_array();                    \
+		for (size_t i_ = 0; i_ < (n); i_++)                             \
+			json_object_array_add(arr_, fn);                        \
+		json_object_object_add(root, key, arr_);                        \
+		(void)(items);                                                  \
+	} while (0)
+
+static char *to_line(json_object *root)
+{
+	const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN |
+									JSON_C_TO_STRING_NOSLASHESCAPE);
+	char *line = text ? strdup(text) : NULL;
+
+	json_object_put(root);
+	return line;
+}
+
+char *snapshot_to_json(const struct snapshot *s)
+{
+	json_object *root = json_object_new_object(), *host = json_object_new_object();
+	char when[64];
+	struct tm tm;
+
+	gmtime_r(&s->wall.tv_sec, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(when + strlen(when), sizeof(when) - strlen(when), ".%03ldZ",
+		 s->wall.tv_nsec / 1000000);
+	put_str(root, "version", GPUTOP_VERSION);
+	put_u64(root, "seq", s->seq);
+	put_str(root, "time", when);
+	put_dbl(root, "timestamp", (double)s->wall.tv_sec + (double)s->wall.tv_nsec / 1e9);
+	put_dbl(root, "interval_s", s->interval_s);
+	put_dbl(root, "uptime_s", s->uptime_s);
+	put_str(host, "hostname", s->hostname);
+	put_str(host, "kernel", s->kernel);
+	json_object_object_add(root, "host", host);
+	ADD_ARRAY(root, "collectors", s->collectors, s->ncollectors,
+		  collector_json(&s->collectors[i_]));
+	ADD_ARRAY(root, "devices", s->devices, s->ndevices, device_json(&s->devices[i_]));
+	ADD_ARRAY(root, "rings", s->rings, s->nrings, ring_json(&s->rings[i_]));
+	ADD_ARRAY(root, "processes", s->procs, s->nprocs, proc_json(s, &s->procs[i_]));
+	ADD_ARRAY(root, "interrupts", s->irqs, s->nirqs, irq_json(&s->irqs[i_]));
+	json_object_object_add(root, "memory", json_object_new_array());
+	json_object_object_add(root, "displays", json_object_new_array());
+	return to_line(root);
+}
+
+char *json_error(const char *message)
+{
+	json_object *root = json_object_new_object();
+
+	put_str(root, "error", message);
+	return to_line(root);
+}

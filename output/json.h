@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* A snapshot as one line of JSON (schema: README.md, "JSON output"). */
+#ifndef GPUTOP_OUTPUT_JSON_H
+#define GPUTOP_OUTPUT_JSON_H
+
+#include "../model/snapshot.h"
+
+/* A malloc'd, NUL-terminated line without the newline; NULL on allocation failure. */
+char *snapshot_to_json(const struct snapshot *s);
+/* {"error": "..."} for failures under -J. */
+char *json_error(const char *message);
+
+#endif

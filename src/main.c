@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* gputop-bpf: set-up, the collectors' lifecycle, and the batch front end. */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+#include "../collectors/collector.h"
+#include "../collectors/tracefs.h"
+#include "../output/json.h"
+#include "../output/text.h"
+#include "options.h"
+#include "poller.h"
+#include "privileges.h"
+#include "version.h"
+
+#define PROG "gputop-bpf"
+
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_FAILURE_RUN = 1, /* the run cannot go on: privileges, tracefs, BTF, I/O */
+	EXIT_USAGE = 2, /* bad command line */
+};
+
+static volatile sig_atomic_t stop_requested;
+static bool verbose;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	(void)level;
+	if (!verbose)
+		return 0; /* collectors report their failures in one line each */
+	return vfprintf(stderr, fmt, args);
+}
+
+/* One clear line; under -J the same message as {"error": ...} on stdout too. */
+static void fail(const struct options *o, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, PROG ": %s\n", msg);
+	if (o && o->json && !o->list) {
+		char *line = json_error(msg);
+
+		if (line) {
+			printf("%s\n", line);
+			free(line);
+		}
+	}
+}
+
+static void print_version(void)
+{
+	size_t n;
+	const struct collector_ops *const *reg = collector_registry(&n);
+
+	printf(PROG " %s (libbpf %d.%d)\ncollectors:\n", GPUTOP_VERSION, libbpf_major_version(),
+	       libbpf_minor_version());
+	for (size_t i = 0; i < n; i++)
+		printf("  %-10s %s\n", reg[i]->name, reg[i]->description);
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* Privileges, tracefs and kernel BTF: what every BPF collector needs. */
+static int check_environment(const struct options *o)
+{
+	int err;
+
+	if (!privileges_sufficient()) {
+		fail(o, "needs root, or CAP_BPF and CAP_PERFMON: run 'sudo " PROG
+			"', or grant them once with 'sudo setcap cap_bpf,cap_perfmon,cap_dac_read_search+ep "
+			"$(command -v " PROG ")'");
+		return -1;
+	}
+	err = tracefs_ensure_mounted();
+	if (err) {
+		fail(o, "tracefs is not mounted and mounting it failed (%s): run 'sudo mount -t tracefs nodev /sys/kernel/tracing'",
+		     strerror(-err));
+		return -1;
+	}
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		fail(o, "no kernel BTF (/sys/kernel/btf/vmlinux): " PROG
+			" needs a kernel built with CONFIG_DEBUG_INFO_BTF=y (Debian, Ubuntu and Fedora kernels have it)");
+		return -1;
+	}
+	return 0;
+}
+
+static void emit(FILE *out, const struct options *o, const struct snapshot *s)
+{
+	if (o->json) {
+		char *line = snapshot_to_json(s);
+
+		if (line) {
+			fprintf(out, "%s\n", line);
+			free(line);
+		}
+	} else {
+		snapshot_print_text(out, s);
+	}
+	fflush(out);
+}
+
+static int run_batch(const struct options *o, struct poller *p, FILE *out)
+{
+	uint64_t seq = 0;
+	long printed = 0;
+
+	while (!stop_requested && (!o->iterations || printed < o->iterations)) {
+		const struct snapshot *s = poller_take(p, seq, 200);
+
+		if (!s)
+			continue;
+		seq = s->seq;
+		emit(out, o, s);
+		poller_release(p, s);
+		printed++;
+		if (ferror(out)) {
+			fail(o, "writing the output failed: %s", strerror(errno));
+			return EXIT_FAILURE_RUN;
+		}
+	}
+	return EXIT_OK;
+}
+
+static void host_names(struct model *m)
+{
+	struct utsname u;
+	char host[64] = "";
+
+	gethostname(host, sizeof(host) - 1);
+	if (uname(&u))
+		snprintf(u.release, sizeof(u.release), "unknown");
+	model_set_host(m, host, u.release);
+}
+
+int main(int argc, char **argv)
+{
+	static struct collector_config config;
+	const struct collector_ops *const *reg;
+	struct collector *cs = NULL;
+	struct poller *poller = NULL;
+	struct model *model = NULL;
+	struct options o;
+	int rc = EXIT_FAILURE_RUN;
+	FILE *out = stdout;
+	char err[256];
+	size_t n = 0;
+
+	if (options_parse(argc, argv, &o, err, sizeof(err))) {
+		fprintf(stderr, PROG ": %s\nTry '" PROG " --help' for more information.\n", err);
+		return EXIT_USAGE;
+	}
+	if (o.help) {
+		options_usage(stdout);
+		return EXIT_OK;
+	}
+	if (o.version) {
+		print_version();
+		return EXIT_OK;
+	}
+	verbose = o.verbose;
+	libbpf_set_print(libbpf_print);
+	if (!o.batch && !o.list && isatty(STDOUT_FILENO) && !o.output) {
+		fprintf(stderr, PROG ": the interactive interface is not built yet; running batch mode (-b)\n");
+	}
+	o.batch = true; /* the only front end until the TUI exists */
+	if (check_environment(&o))
+		return EXIT_FAILURE_RUN;
+	setrlimit(RLIMIT_MEMLOCK, &(struct rlimit){ RLIM_INFINITY, RLIM_INFINITY });
+
+	config.all_irqs = o.all_irqs;
+	reg = collector_registry(&n);
+	cs = calloc(n, sizeof(*cs));
+	if (!cs) {
+		fail(&o, "out of memory");
+		return EXIT_FAILURE_RUN;
+	}
+	for (size_t i = 0; i < n; i++) {
+		cs[i].ops = reg[i];
+		cs[i].config = &config;
+		collector_start(&cs[i]);
+	}
+	if (o.list) {
+		struct collector_status *st = calloc(n, sizeof(*st));
+
+		for (size_t i = 0; st && i < n; i++)
+			st[i] = cs[i].status;
+		if (st)
+			collectors_print_list(stdout, st, n);
+		free(st);
+		rc = st ? EXIT_OK : EXIT_FAILURE_RUN;
+		goto cleanup;
+	}
+	if (o.output) {
+		out = fopen(o.output, "w");
+		if (!out) {
+			fail(&o, "cannot open output file '%s': %s", o.output, strerror(errno));
+			out = stdout;
+			goto cleanup;
+		}
+	}
+	model = model_new(mono_ns());
+	if (!model) {
+		fail(&o, "out of memory");
+		goto cleanup;
+	}
+	host_names(model);
+	model_set_pid_filter(model, o.pid);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGPIPE, SIG_IGN);
+	poller = poller_start(cs, n, model, o.delay_s);
+	if (!poller) {
+		fail(&o, "cannot start the poller thread");
+		goto cleanup;
+	}
+	rc = run_batch(&o, poller, out);
+
+cleanup:
+	poller_stop(poller);
+	for (size_t i = 0; i < n; i++)
+		collector_stop(&cs[i]);
+	free(cs);
+	model_free(model);
+	if (out != stdout && fclose(out) && rc == EXIT_OK) {
+		fprintf(stderr, PROG ": closing '%s' failed: %s\n", o.output, strerror(errno));
+		rc = EXIT_FAILURE_RUN;
+	}
+	return rc;
+}

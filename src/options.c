@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "options.h"
+
+enum { OPT_LIST = 0x100, OPT_ALL_IRQS };
+
+static const struct option long_options[] = {
+	{ "batch", no_argument, NULL, 'b' },
+	{ "iterations", required_argument, NULL, 'n' },
+	{ "delay", required_argument, NULL, 'd' },
+	{ "json", no_argument, NULL, 'J' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "list", no_argument, NULL, OPT_LIST },
+	{ "all-irqs", no_argument, NULL, OPT_ALL_IRQS },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ 0 },
+};
+
+void options_usage(FILE *out)
+{
+	fputs("Usage: gputop-bpf [OPTION]...\n"
+	      "Live monitor of what Linux GPU drivers do, from eBPF programs on kernel tracepoints.\n"
+	      "\n"
+	      "  -b, --batch            headless snapshots on stdout (default when stdout is not a terminal)\n"
+	      "  -n, --iterations N     stop after N snapshots (default: run until interrupted)\n"
+	      "  -d, --delay SECONDS    refresh interval, fractions allowed (default 1.0, 0.05 to 3600)\n"
+	      "  -J, --json             one JSON object per snapshot, one per line\n"
+	      "  -o, --output FILE      write snapshots to FILE instead of stdout\n"
+	      "  -p, --pid PID          show only this process's rows (rings stay system-wide)\n"
+	      "      --list             list every collector and tracepoint: attached, available or\n"
+	      "                         missing, with the reason and the fix; then exit\n"
+	      "      --all-irqs         report every interrupt line, not only the GPU drivers'\n"
+	      "  -v, --verbose          show libbpf's own messages (verifier log on failure)\n"
+	      "  -h, --help             show this help and exit\n"
+	      "  -V, --version          show the version and the collectors built in, and exit\n"
+	      "\n"
+	      "Needs root, or CAP_BPF, CAP_PERFMON and CAP_DAC_READ_SEARCH. See gputop-bpf(8).\n",
+	      out);
+}
+
+static int parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_delay(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < DELAY_MIN_S || v > DELAY_MAX_S)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
+{
+	long v;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->delay_s = 1.0;
+	optind = 0; /* full reset: options_parse may be called more than once (tests) */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":bn:d:Jo:p:vhV", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			o->batch = o->batch_given = true;
+			break;
+		case 'n':
+			if (parse_long(optarg, 1, 1000000000L, &v)) {
+				snprintf(err, errlen,
+					 "invalid iteration count '%s': expected a whole number >= 1",
+					 optarg);
+				return -1;
+			}
+			o->iterations = v;
+			break;
+		case 'd':
+			if (parse_delay(optarg, &o->delay_s)) {
+				snprintf(err, errlen,
+					 "invalid delay '%s': expected seconds between %g and %g (e.g. -d 0.5)",
+					 optarg, DELAY_MIN_S, DELAY_MAX_S);
+				return -1;
+			}
+			break;
+		case 'J':
+			o->json = true;
+			break;
+		case 'o':
+			if (!*optarg) {
+				snprintf(err, errlen, "empty output file name");
+				return -1;
+			}
+			o->output = optarg;
+			break;
+		case 'p':
+			if (parse_long(optarg, 1, 0x7fffffffL, &v)) {
+				snprintf(err, errlen, "invalid PID '%s': expected a positive number",
+					 optarg);
+				return -1;
+			}
+			o->pid = (uint32_t)v;
+			break;
+		case OPT_LIST:
+			o->list = true;
+			break;
+		case OPT_ALL_IRQS:
+			o->all_irqs = true;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case 'h':
+			o->help = true;
+			break;
+		case 'V':
+			o->version = true;
+			break;
+		case ':':
+			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
+			return -1;
+		default:
+			if (optopt)
+				snprintf(err, errlen, "unknown option '-%c'", optopt);
+			else
+				snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	return 0;
+}

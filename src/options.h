@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Command line. */
+#ifndef GPUTOP_OPTIONS_H
+#define GPUTOP_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define DELAY_MIN_S 0.05
+#define DELAY_MAX_S 3600.0
+
+struct options {
+	bool batch; /* -b, or chosen because stdout is not a terminal */
+	bool batch_given; /* -b was on the command line */
+	bool json; /* -J */
+	bool list; /* --list */
+	bool verbose; /* -v: libbpf's messages */
+	bool help, version;
+	bool all_irqs; /* --all-irqs */
+	long iterations; /* -n; 0 = until interrupted */
+	double delay_s; /* -d */
+	const char *output; /* -o FILE, NULL = stdout */
+	uint32_t pid; /* -p; 0 = every process */
+};
+
+/* 0 on success; -1 with a one-line message in err (no program name, no newline). */
+int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen);
+void options_usage(FILE *out);
+
+#endif

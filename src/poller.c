@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+#include "poller.h"
+
+struct poller {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond; /* CLOCK_MONOTONIC: new snapshot, delay change, stop */
+	struct collector *collectors;
+	size_t ncollectors;
+	struct model *model;
+	double delay_s;
+	bool stop;
+	struct snapshot *latest; /* refs: the poller's own plus the front ends' */
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static struct timespec ts_from_ns(uint64_t ns)
+{
+	return (struct timespec){ .tv_sec = (time_t)(ns / 1000000000ULL),
+				  .tv_nsec = (long)(ns % 1000000000ULL) };
+}
+
+/* Called with the lock held. */
+static void snapshot_put(struct snapshot *s)
+{
+	if (s && --s->refs == 0)
+		snapshot_free(s);
+}
+
+static void tick(struct poller *p)
+{
+	struct snapshot *s;
+
+	model_tick_begin(p->model, mono_ns());
+	for (size_t i = 0; i < p->ncollectors; i++) {
+		struct collector *c = &p->collectors[i];
+
+		if (c->status.state == COLLECTOR_ATTACHED && c->ops->read)
+			c->ops->read(c, p->model);
+		model_collector_status(p->model, &c->status);
+	}
+	s = model_tick_end(p->model);
+	if (!s)
+		return; /* out of memory: keep showing the last snapshot */
+	s->refs = 1;
+	pthread_mutex_lock(&p->lock);
+	snapshot_put(p->latest);
+	p->latest = s;
+	pthread_cond_broadcast(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+}
+
+static void *poller_main(void *arg)
+{
+	struct poller *p = arg;
+	uint64_t next = mono_ns();
+
+	pthread_mutex_lock(&p->lock);
+	while (!p->stop) {
+		struct timespec until;
+
+		next += (uint64_t)(p->delay_s * 1e9);
+		until = ts_from_ns(next);
+		while (!p->stop && pthread_cond_timedwait(&p->cond, &p->lock, &until) != ETIMEDOUT)
+			;
+		if (p->stop)
+			break;
+		pthread_mutex_unlock(&p->lock);
+		tick(p);
+		pthread_mutex_lock(&p->lock);
+		if (next + (uint64_t)(p->delay_s * 1e9) < mono_ns())
+			next = mono_ns(); /* fell behind (suspend, slow read): do not burst */
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+struct poller *poller_start(struct collector *collectors, size_t n, struct model *m,
+			    double delay_s)
+{
+	struct poller *p = calloc(1, sizeof(*p));
+	pthread_condattr_t attr;
+
+	if (!p)
+		return NULL;
+	p->collectors = collectors;
+	p->ncollectors = n;
+	p->model = m;
+	p->delay_s = delay_s;
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&p->cond, &attr);
+	pthread_condattr_destroy(&attr);
+	if (pthread_create(&p->thread, NULL, poller_main, p)) {
+		pthread_cond_destroy(&p->cond);
+		pthread_mutex_destroy(&p->lock);
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+const struct snapshot *poller_take(struct poller *p, uint64_t after_seq, int timeout_ms)
+{
+	struct timespec until = ts_from_ns(mono_ns() + (uint64_t)timeout_ms * 1000000ULL);
+	const struct snapshot *s = NULL;
+
+	pthread_mutex_lock(&p->lock);
+	while (!p->stop && (!p->latest || p->latest->seq <= after_seq))
+		if (pthread_cond_timedwait(&p->cond, &p->lock, &until) == ETIMEDOUT)
+			break;
+	if (p->latest && p->latest->seq > after_seq) {
+		p->latest->refs++;
+		s = p->latest;
+	}
+	pthread_mutex_unlock(&p->lock);
+	return s;
+}
+
+void poller_release(struct poller *p, const struct snapshot *s)
+{
+	if (!s)
+		return;
+	pthread_mutex_lock(&p->lock);
+	snapshot_put((struct snapshot *)s);
+	pthread_mutex_unlock(&p->lock);
+}
+
+void poller_set_delay(struct poller *p, double delay_s)
+{
+	pthread_mutex_lock(&p->lock);
+	p->delay_s = delay_s;
+	pthread_cond_broadcast(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+}
+
+void poller_stop(struct poller *p)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->stop = true;
+	pthread_cond_broadcast(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+	pthread_join(p->thread, NULL);
+	snapshot_put(p->latest);
+	pthread_cond_destroy(&p->cond);
+	pthread_mutex_destroy(&p->lock);
+	free(p);
+}
