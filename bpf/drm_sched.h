@@ -3,6 +3,7 @@
 #ifndef GPUTOP_DRM_SCHED_H
 #define GPUTOP_DRM_SCHED_H
 
+#include <linux/types.h>
 #include "hist.h"
 
 #define RING_NAME_LEN 32

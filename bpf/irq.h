@@ -3,6 +3,8 @@
 #ifndef GPUTOP_IRQ_H
 #define GPUTOP_IRQ_H
 
+#include <linux/types.h>
+
 #define IRQ_MAX 2048 /* IRQ numbers at or above this are counted in irq_overflow */
 
 struct irq_stats {

@@ -15,16 +15,15 @@
 #define REC_READ(p, field) BPF_CORE_READ(p, field)
 #define REC_STR_AT(dst, src) bpf_probe_read_kernel_str(dst, sizeof(dst), src)
 #else
-#include <string.h>
+#include <stddef.h>
 #define REC_READ(p, field) ((p)->field)
 static inline void rec_str_copy(char *dst, size_t size, const char *src)
 {
-	if (!src) {
-		dst[0] = '\0';
-		return;
-	}
-	strncpy(dst, src, size - 1);
-	dst[size - 1] = '\0';
+	size_t i = 0;
+
+	for (; src && i + 1 < size && src[i]; i++)
+		dst[i] = src[i];
+	dst[i] = '\0';
 }
 #define REC_STR_AT(dst, src) rec_str_copy(dst, sizeof(dst), (const char *)(src))
 #endif

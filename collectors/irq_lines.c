@@ -38,7 +38,7 @@ static int read_actions(const char *dir, const char *irq, char *buf, size_t size
 	fclose(f);
 	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
-	return n ? 0 : -1;
+	return buf[0] ? 0 : -1; /* a line without handlers has an empty actions file */
 }
 
 int irq_lines_scan(const char *sysfs_irq_dir, struct irq_line **out)

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# BPF tests on the running kernel: every program whose tracepoint exists loads and
+# attaches, missing ones are reported with a reason, batch JSON is well-formed, the
+# IRQ collector's counts agree with /proc/interrupts, and the errors are right.
+# Usage: tests/bpf/run.sh BINARY...   (needs root; skips loudly without it)
+set -u
+SUITE="bpf tests"
+. "$(dirname "$0")/../lib.sh"
+
+if [ "$(id -u)" != 0 ]; then
+	skip "BPF tests need root (CI runs as root): run 'sudo make test-bpf'"
+	finish
+	exit
+fi
+if ! command -v jq >/dev/null; then
+	fail "jq is missing: run 'make deps'"
+	finish
+	exit
+fi
+[ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+TRACEFS=/sys/kernel/tracing
+[ -d $TRACEFS/events ] || TRACEFS=/sys/kernel/debug/tracing
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+
+irq_snapshot() { # "irq total" per line, from /proc/interrupts
+	awk 'NR > 1 && $1 ~ /^[0-9]+:$/ { s = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; sub(":", "", $1); print $1, s }' /proc/interrupts
+}
+
+test_list() {
+	local bin=$1 out=$TMP/list
+	check "--list exits 0" to "$out" "$bin" --list
+	check "--list: no tracepoint failed to attach" bash -c "! grep -q '^  failed' $out"
+	check "--list: irq collector attached" grep -q '^irq: attached' "$out"
+	check "--list: irq_handler_entry attached" grep -q 'attached  irq:irq_handler_entry' "$out"
+	if [ -e $TRACEFS/events/gpu_scheduler ]; then
+		check "--list: drm_sched attached (gpu_scheduler exists here)" grep -q '^drm_sched: attached' "$out"
+		for ev in $TRACEFS/events/gpu_scheduler/*/; do
+			ev=$(basename "$ev")
+			grep -q "gpu_scheduler:$ev" "$out" || continue
+			check "--list: gpu_scheduler:$ev attached or its twin generation" \
+				grep -qE "^  (attached|available) +gpu_scheduler:$ev" "$out"
+		done
+	else
+		check "--list: drm_sched unavailable without gpu_scheduler" grep -q '^drm_sched: unavailable' "$out"
+		check "--list: drm_sched says why" grep -q 'reason: no gpu_scheduler tracepoints' "$out"
+		check "--list: drm_sched says how to fix" grep -q 'fix: .*amdgpu' "$out"
+		check "--list: every scheduler tracepoint listed missing" \
+			test "$(grep -c '^  missing   gpu_scheduler:' "$out")" -eq 9
+	fi
+}
+
+test_json() {
+	local bin=$1 out=$TMP/json
+	check "-b -n 2 -J exits 0" to "$out" "$bin" -b -n 2 -J -d 0.3
+	check "-J: two lines" test "$(wc -l <"$out")" -eq 2
+	check "-J: each line is one JSON object" jq -e -s 'length == 2 and all(type == "object")' "$out"
+	check "-J: seq 1 then 2" jq -e -s 'map(.seq) == [1, 2]' "$out"
+	check "-J: interval close to the delay" jq -e -s 'all(.interval_s > 0.2 and .interval_s < 0.6)' "$out"
+	check "-J: every collector has a state" \
+		jq -e -s 'all(.collectors | length == 3 and all(.state | IN("attached","unavailable","failed")))' "$out"
+	check "-J: unavailable collectors carry a reason" \
+		jq -e -s 'all(.collectors[] | select(.state != "attached") | .reason | length > 0)' "$out"
+	if [ ! -e $TRACEFS/events/gpu_scheduler ]; then
+		check "-J: drm_sched unavailable with its reason" \
+			jq -e -s 'all(.collectors[] | select(.name == "drm_sched") | .state == "unavailable" and (.reason | test("gpu_sched")))' "$out"
+	fi
+	check "-J: empty lists are arrays" jq -e -s 'all((.rings|type) == "array" and (.memory|type) == "array")' "$out"
+	check "-o FILE writes the snapshots" "$bin" -b -n 1 -J -d 0.2 -o "$TMP/o.json"
+	check "-o FILE: one JSON line" jq -e -s 'length == 1' "$TMP/o.json"
+	check "text mode names the collectors" bash -c "'$bin' -b -n 1 -d 0.2 | grep -q '^  drm_sched '"
+}
+
+# Drive disk interrupts (synchronous direct writes), then compare the collector's totals with /proc/interrupts.
+test_irq_counts() {
+	local bin=$1 out=$TMP/irq before=$TMP/before after=$TMP/after line busiest
+	irq_snapshot >"$before"
+	"$bin" -b -J -n 3 -d 1 --all-irqs >"$out" &
+	local pid=$!
+	( end=$((SECONDS + 4)); while [ $SECONDS -lt $end ]; do
+		dd if=/dev/zero of="$TMP/load" bs=4k count=1 oflag=direct,sync conv=notrunc 2>/dev/null
+		done ) &
+	local load=$!
+	wait $pid
+	local rc=$?
+	kill $load 2>/dev/null; wait $load 2>/dev/null
+	irq_snapshot >"$after"
+	check "--all-irqs run exits 0" test $rc -eq 0
+	busiest=$(join "$before" "$after" | awk '{ print $1, $3 - $2 }' | sort -k2 -n -r | head -1)
+	line=${busiest%% *}
+	local delta=${busiest##* }
+	if [ -z "$line" ] || [ "$delta" -lt 20 ]; then
+		skip "IRQ counts: no interrupt line fired 20 times in the window (busiest: '$busiest')"
+		return
+	fi
+	local seen
+	seen=$(jq -s --argjson irq "$line" '[.[-1].interrupts[] | select(.irq == $irq) | .total] | first // 0' "$out")
+	echo "       irq $line: /proc/interrupts +$delta over the run, gputop-bpf counted $seen"
+	check "IRQ $line: counted no more than /proc/interrupts ($seen <= $delta)" test "$seen" -le "$delta"
+	check "IRQ $line: counted at least 70% of /proc/interrupts ($seen vs $delta)" test $((seen * 10)) -ge $((delta * 7))
+	check "IRQ $line: rate reported" jq -e -s --argjson irq "$line" \
+		'[.[1:][].interrupts[] | select(.irq == $irq) | .per_s] | add > 0' "$out"
+	check "IRQ: GPU lines only by default" bash -c \
+		"'$bin' -b -J -n 1 -d 0.2 | jq -e 'all(.interrupts[]; .gpu)' >/dev/null"
+}
+
+test_errors() {
+	local bin=$1 rc
+	"$bin" -d -1 >/dev/null 2>"$TMP/err"; rc=$?
+	check "-d -1: exit 2" test $rc -eq 2
+	check "-d -1: names the value" grep -q "invalid delay '-1'" "$TMP/err"
+	"$bin" -n abc >/dev/null 2>"$TMP/err"; rc=$?
+	check "-n abc: exit 2 with message" bash -c "[ $rc -eq 2 ] && grep -q \"invalid iteration count 'abc'\" $TMP/err"
+	if command -v setpriv >/dev/null; then
+		cp "$bin" "$TMP/unpriv" && chmod 755 "$TMP" "$TMP/unpriv"
+		setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+			"$TMP/unpriv" -b -n 1 >/dev/null 2>"$TMP/err"; rc=$?
+		check "not root: exit 1" test $rc -eq 1
+		check "not root: names the sudo/setcap fix" grep -q "sudo.*setcap" "$TMP/err"
+		check "not root: one line" test "$(wc -l <"$TMP/err")" -eq 1
+		setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+			"$TMP/unpriv" -b -n 1 -J 2>/dev/null >"$TMP/err.json"
+		check "not root under -J: {\"error\": ...} on stdout" jq -e '.error | test("root")' "$TMP/err.json"
+	else
+		skip "not-root error: setpriv (util-linux) missing"
+	fi
+	"$bin" -b -d 0.2 >/dev/null 2>&1 &
+	local pid=$!
+	sleep 1.2
+	kill -INT $pid
+	wait $pid; rc=$?
+	check "SIGINT: clean exit 0" test $rc -eq 0
+}
+
+for bin in "$@"; do
+	echo "== $bin"
+	test_list "$bin"
+	test_json "$bin"
+	test_irq_counts "$bin"
+	test_errors "$bin"
+done
+finish

@@ -1,0 +1,29 @@
+# Shared helpers for the shell test suites: counting, assertions, a closing tally.
+# shellcheck shell=bash
+PASS=0
+FAIL=0
+SKIP=0
+
+pass() { PASS=$((PASS + 1)); echo "  ok   $*"; }
+fail() { FAIL=$((FAIL + 1)); echo "  FAIL $*"; }
+skip() { SKIP=$((SKIP + 1)); echo "  SKIP $*"; }
+
+# check "description" command...: passes when the command succeeds.
+check() {
+	local what=$1
+	shift
+	if "$@" >/dev/null; then pass "$what"; else fail "$what"; fi
+}
+
+# to FILE command...: runs the command with its stdout in FILE.
+to() {
+	local file=$1
+	shift
+	"$@" >"$file"
+}
+
+# Prints the closing tally and exits non-zero on any failure.
+finish() {
+	echo "$SUITE: $PASS passed, $FAIL failed, $SKIP skipped"
+	[ "$FAIL" -eq 0 ]
+}

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "cmocka_all.h"
+#include <math.h>
+#include "../../model/histogram.h"
+#include "../../model/history.h"
+
+/* Every value lands in a slot whose bounds contain it, and slots grow with values. */
+static void slot_bounds_contain_value(void **state)
+{
+	unsigned int prev = 0;
+
+	(void)state;
+	for (uint64_t v = 0; v < (1ULL << 41); v = v < 64 ? v + 1 : v + v / 7 + 1) {
+		unsigned int s = hist_slot(v);
+
+		assert_true(s < HIST_SLOTS);
+		assert_true(s >= prev);
+		prev = s;
+		if (v < (1ULL << HIST_MAX_LOG2)) {
+			assert_true(histogram_slot_low(s) <= v);
+			assert_true(v < histogram_slot_high(s));
+		} else {
+			assert_int_equal(s, HIST_SLOTS - 1);
+		}
+	}
+}
+
+static void log2_matches_reference(void **state)
+{
+	(void)state;
+	for (unsigned int b = 0; b < 64; b++) {
+		assert_int_equal(hist_log2(1ULL << b), b);
+		if (b > 1)
+			assert_int_equal(hist_log2((1ULL << b) - 1), b - 1);
+	}
+}
+
+/* Bucket width is at most 1/8 of the value: quantiles are within 12.5 %. */
+static void quantiles_of_uniform_distribution(void **state)
+{
+	struct histogram h = { 0 };
+
+	(void)state;
+	for (uint64_t i = 0; i < 10000; i++)
+		histogram_add(&h, 1000000 + i * 100); /* 1 ms .. 2 ms */
+	assert_int_equal(histogram_count(&h), 10000);
+	assert_true(fabs(histogram_quantile(&h, 0.5) - 1.5e6) < 1.5e6 * 0.125);
+	assert_true(fabs(histogram_quantile(&h, 0.99) - 1.99e6) < 1.99e6 * 0.125);
+	assert_true(histogram_quantile(&h, 0.0) >= 1e6 * 0.875);
+}
+
+static void quantiles_of_two_clusters(void **state)
+{
+	struct histogram h = { 0 };
+	struct latency_summary sum;
+
+	(void)state;
+	for (int i = 0; i < 90; i++)
+		histogram_add(&h, 2000000); /* 2 ms */
+	for (int i = 0; i < 10; i++)
+		histogram_add(&h, 50000000); /* 50 ms */
+	histogram_summarize(&h, 90 * 2e6 + 10 * 50e6, 50e6, &sum);
+	assert_int_equal(sum.count, 100);
+	assert_true(fabs(sum.mean_ns - 6.8e6) < 1);
+	assert_true(sum.p50_ns > 1.75e6 && sum.p50_ns < 2.25e6);
+	assert_true(sum.p99_ns > 40e6 && sum.p99_ns <= 50e6);
+	assert_true(sum.max_ns == 50e6);
+}
+
+static void empty_histogram_summarizes_to_zero(void **state)
+{
+	struct histogram h = { 0 };
+	struct latency_summary sum = { .count = 7, .p50_ns = 3 };
+
+	(void)state;
+	histogram_summarize(&h, 0, 0, &sum);
+	assert_int_equal(sum.count, 0);
+	assert_true(sum.p50_ns == 0 && sum.max_ns == 0);
+	assert_true(histogram_quantile(&h, 0.5) == 0);
+}
+
+static void delta_is_per_slot(void **state)
+{
+	struct histogram a = { 0 }, b = { 0 }, d;
+
+	(void)state;
+	histogram_add(&a, 100);
+	b = a;
+	histogram_add(&b, 100);
+	histogram_add(&b, 5000);
+	histogram_delta(&d, &b, &a);
+	assert_int_equal(histogram_count(&d), 2);
+	assert_int_equal(d.slots[hist_slot(100)], 1);
+	assert_int_equal(d.slots[hist_slot(5000)], 1);
+}
+
+static void history_keeps_last_values_in_order(void **state)
+{
+	struct history h = { 0 };
+	double out[HISTORY_LEN];
+	size_t n;
+
+	(void)state;
+	assert_true(history_last(&h) == 0);
+	for (int i = 0; i < HISTORY_LEN + 5; i++)
+		history_push(&h, i);
+	n = history_read(&h, out, HISTORY_LEN);
+	assert_int_equal(n, HISTORY_LEN);
+	assert_true(out[0] == 5 && out[HISTORY_LEN - 1] == HISTORY_LEN + 4);
+	assert_true(history_last(&h) == HISTORY_LEN + 4);
+	n = history_read(&h, out, 3);
+	assert_int_equal(n, 3);
+	assert_true(out[0] == HISTORY_LEN + 2 && out[2] == HISTORY_LEN + 4);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(slot_bounds_contain_value),
+		cmocka_unit_test(log2_matches_reference),
+		cmocka_unit_test(quantiles_of_uniform_distribution),
+		cmocka_unit_test(quantiles_of_two_clusters),
+		cmocka_unit_test(empty_histogram_summarizes_to_zero),
+		cmocka_unit_test(delta_is_per_slot),
+		cmocka_unit_test(history_keeps_last_values_in_order),
+	};
+	return cmocka_run_group_tests_name("histogram", tests, NULL, NULL);
+}

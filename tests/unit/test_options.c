@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "cmocka_all.h"
+#include <string.h>
+#include "../../src/options.h"
+
+static int parse(struct options *o, char *err, ...)
+{
+	char *argv[16];
+	int argc = 0;
+	va_list ap;
+
+	argv[argc++] = "gputop-bpf";
+	va_start(ap, err);
+	for (char *a = va_arg(ap, char *); a && argc < 15; a = va_arg(ap, char *))
+		argv[argc++] = a;
+	va_end(ap);
+	argv[argc] = NULL;
+	err[0] = '\0';
+	return options_parse(argc, argv, o, err, 256);
+}
+
+static void defaults(void **state)
+{
+	struct options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(&o, err, NULL), 0);
+	assert_true(o.delay_s == 1.0);
+	assert_int_equal(o.iterations, 0);
+	assert_false(o.json || o.batch || o.list);
+}
+
+static void every_option(void **state)
+{
+	struct options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(&o, err, "-b", "-n", "3", "-d", "0.25", "-J", "-o", "out.json",
+			       "-p", "42", "--list", "--all-irqs", "-v", NULL),
+			 0);
+	assert_true(o.batch && o.batch_given && o.json && o.list && o.all_irqs && o.verbose);
+	assert_int_equal(o.iterations, 3);
+	assert_true(o.delay_s == 0.25);
+	assert_string_equal(o.output, "out.json");
+	assert_int_equal(o.pid, 42);
+	assert_int_equal(parse(&o, err, "--batch", "--iterations=2", "--delay=2", "--json",
+			       "--pid=7", "--output=x", NULL),
+			 0);
+	assert_true(o.batch && o.json && o.iterations == 2 && o.delay_s == 2.0 && o.pid == 7);
+	assert_int_equal(parse(&o, err, "-h", NULL), 0);
+	assert_true(o.help);
+	assert_int_equal(parse(&o, err, "--version", NULL), 0);
+	assert_true(o.version);
+}
+
+static void bad_values_are_rejected_with_a_message(void **state)
+{
+	struct options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(&o, err, "-d", "-1", NULL), -1);
+	assert_non_null(strstr(err, "invalid delay '-1'"));
+	assert_int_equal(parse(&o, err, "-d", "abc", NULL), -1);
+	assert_int_equal(parse(&o, err, "-d", "nan", NULL), -1);
+	assert_int_equal(parse(&o, err, "-d", "0", NULL), -1);
+	assert_int_equal(parse(&o, err, "-d", "1e9", NULL), -1);
+	assert_int_equal(parse(&o, err, "-n", "abc", NULL), -1);
+	assert_non_null(strstr(err, "invalid iteration count 'abc'"));
+	assert_int_equal(parse(&o, err, "-n", "0", NULL), -1);
+	assert_int_equal(parse(&o, err, "-n", "5x", NULL), -1);
+	assert_int_equal(parse(&o, err, "-p", "-3", NULL), -1);
+	assert_non_null(strstr(err, "invalid PID"));
+	assert_int_equal(parse(&o, err, "-p", "99999999999", NULL), -1);
+	assert_int_equal(parse(&o, err, "--bogus", NULL), -1);
+	assert_non_null(strstr(err, "unknown option '--bogus'"));
+	assert_int_equal(parse(&o, err, "-x", NULL), -1);
+	assert_non_null(strstr(err, "unknown option '-x'"));
+	assert_int_equal(parse(&o, err, "-d", NULL), -1);
+	assert_non_null(strstr(err, "needs a value"));
+	assert_int_equal(parse(&o, err, "stray", NULL), -1);
+	assert_non_null(strstr(err, "unexpected argument 'stray'"));
+	assert_int_equal(parse(&o, err, "-o", "", NULL), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(defaults),
+		cmocka_unit_test(every_option),
+		cmocka_unit_test(bad_values_are_rejected_with_a_message),
+	};
+	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
+}
