@@ -81,20 +81,6 @@ sched_decode_job_v515(const struct trace_event_raw_drm_sched_job___v515 *e,
 	ev->client_id = 0;
 }
 
-static inline __attribute__((always_inline)) void
-sched_decode_done_v617(const struct trace_event_raw_drm_sched_job_done *e, struct job_key *key)
-{
-	key->a = REC_READ(e, fence_context);
-	key->b = REC_READ(e, fence_seqno);
-}
-
-static inline __attribute__((always_inline)) void
-sched_decode_done_v61(const struct trace_event_raw_drm_sched_process_job *e, struct job_key *key)
-{
-	key->a = (__u64)(unsigned long)REC_READ(e, fence);
-	key->b = 0;
-}
-
 /* The ring that waits, from a <= 6.16 wait_dep record (which names the ring, not the job). */
 static inline __attribute__((always_inline)) void
 sched_decode_wait_dep_v61(const struct trace_event_raw_drm_sched_job_wait_dep *e,

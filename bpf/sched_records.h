@@ -60,7 +60,7 @@ struct trace_event_raw_drm_sched_job___v515 {
 	int hw_job_count;
 } __core;
 
-/* >= 6.17: drm_sched_job_done. */
+/* >= 6.17: drm_sched_job_done (read as raw_tp arguments in BPF; kept for the layout tests). */
 struct trace_event_raw_drm_sched_job_done {
 	struct trace_entry ent;
 	__u64 fence_context;

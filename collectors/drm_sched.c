@@ -62,6 +62,8 @@ static const char *const drop_names[SCHED_DROP_MAX] = {
 	[SCHED_DROP_RUN_UNMATCHED] = "run_without_queue",
 	[SCHED_DROP_DONE_UNMATCHED] = "done_without_run",
 };
+/* After the map-side drops: events the kernel did not run our programs for. */
+#define DROP_RECURSION SCHED_DROP_MAX
 
 struct sched_priv {
 	struct drm_sched_bpf *skel;
@@ -279,6 +281,29 @@ static void read_procs(struct sched_priv *p, struct model *m)
 	free(gone);
 }
 
+/*
+ * A tracepoint that fires in hard-IRQ context (a job's done, from the GPU's
+ * interrupt) while one of our programs runs on that CPU is skipped by the kernel:
+ * it counts these per program (recursion_misses, kernel >= 5.12).
+ */
+static uint64_t recursion_misses(struct sched_priv *p)
+{
+	uint64_t misses = 0;
+
+	for (size_t i = 0; i < NTPS; i++) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
+		int fd;
+
+		if (!p->links[i])
+			continue;
+		fd = bpf_program__fd(sched_tps[i].prog(p->skel));
+		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
+			misses += info.recursion_misses;
+	}
+	return misses;
+}
+
 static int sched_read(struct collector *c, struct model *m)
 {
 	struct sched_priv *p = c->priv;
@@ -290,6 +315,7 @@ static int sched_read(struct collector *c, struct model *m)
 	p->skel->bss->tick_gen = gen + 1;
 	for (unsigned int i = 0; i < SCHED_DROP_MAX; i++)
 		collector_set_drop(c, i, drop_names[i], p->skel->bss->drops[i]);
+	collector_set_drop(c, DROP_RECURSION, "bpf_recursion_misses", recursion_misses(p));
 	return 0;
 }
 

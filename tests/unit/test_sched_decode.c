@@ -128,26 +128,6 @@ static void long_ring_name_is_truncated_not_overrun(void **state)
 	assert_memory_equal(ev.ring.name, "a_ring_name_much_longer_than_th", RING_NAME_LEN - 1);
 }
 
-static void done_both_generations(void **state)
-{
-	struct record r;
-	struct job_key key;
-
-	(void)state;
-	record_init(&r, 24);
-	put_u64(&r, 8, 0x1234);
-	put_u64(&r, 16, 78);
-	sched_decode_done_v617((const void *)r.b, &key);
-	assert_int_equal(key.a, 0x1234);
-	assert_int_equal(key.b, 78);
-
-	record_init(&r, 16);
-	put_u64(&r, 8, 0xffff888002000040ULL);
-	sched_decode_done_v61((const void *)r.b, &key);
-	assert_int_equal(key.a, 0xffff888002000040ULL);
-	assert_int_equal(key.b, 0);
-}
-
 static void dependencies_all_layouts(void **state)
 {
 	static const char ring_name[] = "gfx";
@@ -200,7 +180,6 @@ int main(void)
 		cmocka_unit_test(job_v61),
 		cmocka_unit_test(job_v515_reads_name_through_pointer),
 		cmocka_unit_test(long_ring_name_is_truncated_not_overrun),
-		cmocka_unit_test(done_both_generations),
 		cmocka_unit_test(dependencies_all_layouts),
 		cmocka_unit_test(declared_offsets_match_the_kernels),
 	};

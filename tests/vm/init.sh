@@ -1,0 +1,18 @@
+#!/bin/sh
+# /init of the test VM (busybox): mount, load the modules in order, run the
+# scenario, power off. Results go to the serial console between @@BEGIN/@@END.
+export PATH=/bin:/sbin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mount -t tmpfs tmp /tmp
+mount -t debugfs nodev /sys/kernel/debug 2>/dev/null
+mount -t tracefs nodev /sys/kernel/tracing
+dmesg -n 1
+echo "@@ kernel $(uname -r)"
+while read -r ko; do
+	insmod "/lib/modules/$ko" 2>/tmp/insmod.err || echo "@@ insmod-failed $ko: $(cat /tmp/insmod.err)"
+done </modules.order
+sh /scenario.sh
+echo "@@ done"
+poweroff -f

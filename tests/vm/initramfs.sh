@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Makes the test VM's initramfs for one cached kernel:
+#   initramfs.sh k61|k7 GPUTOP_STATIC_BINARY OUT.cpio.gz
+# busybox, gputop-bpf, the mock client, modetest with its libraries, and the
+# modules (decompressed, dependencies first) listed in modules.order.
+set -euo pipefail
+VM=$(cd "$(dirname "$0")" && pwd)
+K=$1 GPUTOP=$2 OUT=$3
+DIR=$VM/cache/$K
+REL=$(cat "$DIR/release")
+MODDIR=$DIR/root/lib/modules/$REL
+if [ ! -d "$MODDIR" ]; then # merged /usr: depmod -b wants BASE/lib/modules
+	[ -e "$DIR/root/lib" ] || ln -s usr/lib "$DIR/root/lib"
+fi
+[ -e "$MODDIR/modules.dep" ] || depmod -b "$DIR/root" "$REL"
+STAGE=$DIR/initramfs
+rm -rf "$STAGE"
+mkdir -p "$STAGE"/{bin,sbin,lib/modules,proc,sys,dev,tmp,etc,lib64,usr/lib/x86_64-linux-gnu}
+
+cp /bin/busybox "$STAGE/bin/"
+for applet in $("$STAGE/bin/busybox" --list); do
+	[ -e "$STAGE/bin/$applet" ] || ln -s busybox "$STAGE/bin/$applet"
+done
+cp "$GPUTOP" "$STAGE/bin/gputop-bpf"
+gcc -static -O2 -Wall -Wextra -Werror -I"$VM/../kmod" -o "$STAGE/bin/mockgpu-submit" \
+	"$VM/../kmod/mockgpu-submit.c"
+cp "$(command -v modetest)" "$STAGE/bin/modetest"
+for lib in $(ldd "$(command -v modetest)" | awk '$(NF-1) ~ /^\// { print $(NF-1) } $1 ~ /^\// { print $1 }'); do
+	mkdir -p "$STAGE$(dirname "$lib")"
+	cp -L "$lib" "$STAGE$lib"
+done
+cp "$VM/init.sh" "$STAGE/init"
+cp "$VM/scenario.sh" "$STAGE/scenario.sh"
+chmod +x "$STAGE/init"
+
+# Module load order: each module after its dependencies (from modules.dep).
+declare -A seen
+order=()
+resolve() {
+	local name=${1//-/_} path deps d pat
+	[ -n "${seen[$name]:-}" ] && return
+	seen[$name]=1
+	pat=${name//_/[-_]}
+	path=$(grep -E "(^|/)${pat}\.ko(\.xz|\.zst)?:" "$MODDIR/modules.dep" | head -1 || true)
+	[ -n "$path" ] || { echo "vm-initramfs: module $name not in $REL" >&2; return; }
+	deps=${path#*:}
+	for d in $deps; do
+		d=$(basename "$d")
+		resolve "${d%%.ko*}"
+	done
+	order+=("${path%%:*}")
+}
+add_built() { # a module we built: its dependencies from modinfo
+	local ko=$1 d
+	for d in $(modinfo -F depends "$ko" | tr ',' ' '); do
+		resolve "$d"
+	done
+	order+=("BUILT:$ko")
+}
+for m in gpu-sched drm vgem; do resolve "$m"; done
+add_built "$DIR/modules-built/mockgpu.ko"
+add_built "$DIR/modules-built/vkms.ko"
+for m in amdgpu i915 xe; do resolve "$m"; done
+
+: >"$STAGE/modules.order"
+for entry in "${order[@]}"; do
+	if [[ $entry == BUILT:* ]]; then
+		src=${entry#BUILT:}
+		name=$(basename "$src")
+		cp "$src" "$STAGE/lib/modules/$name"
+	else
+		src=$MODDIR/$entry
+		name=$(basename "$entry")
+		case $name in
+		*.xz) xz -dc "$src" >"$STAGE/lib/modules/${name%.xz}"; name=${name%.xz} ;;
+		*.zst) zstd -qdc "$src" >"$STAGE/lib/modules/${name%.zst}"; name=${name%.zst} ;;
+		*) cp "$src" "$STAGE/lib/modules/$name" ;;
+		esac
+	fi
+	echo "$name" >>"$STAGE/modules.order"
+done
+(cd "$STAGE" && find . | cpio -o -H newc --quiet | gzip -1) >"$OUT"
+echo "vm-initramfs: $K: ${#order[@]} modules, $(du -h "$OUT" | cut -f1)"

@@ -1,0 +1,60 @@
+#!/bin/sh
+# The workload inside the VM, and what it reports. Known truth, for check.sh:
+#   P1: 50 jobs x 2 ms on gfx_0.0.0, 1 ms apart      P2: 30 jobs x 1 ms on comp_1.0.0
+#   P3: a burst of 20 jobs x 3 ms on sdma0 (1 job on the hardware at a time)
+#   P4: 5 jobs x 1 ms on comp_1.0.0, each depending on a 20 ms job it puts on gfx_0.0.0
+S=/bin/mockgpu-submit
+section() { echo "@@BEGIN $1"; cat "$2"; echo "@@END $1"; }
+
+ls /sys/kernel/tracing/events > /tmp/groups.txt
+section groups /tmp/groups.txt
+gputop-bpf --list > /tmp/list.txt 2>&1
+section list /tmp/list.txt
+if grep -q ': failed' /tmp/list.txt; then # libbpf's own account of the failure
+	gputop-bpf --list -v > /tmp/list-verbose.txt 2>&1
+	section list-verbose /tmp/list-verbose.txt
+fi
+
+gputop-bpf -b -J -d 0.5 > /tmp/monitor.json 2> /tmp/monitor.err &
+MON=$!
+sleep 2
+$S gfx_0.0.0 50 2000 --gap-us 1000 > /tmp/p1.txt &
+A=$!
+$S comp_1.0.0 30 1000 --gap-us 1500 > /tmp/p2.txt &
+B=$!
+wait $A
+wait $B
+$S sdma0 20 3000 --burst > /tmp/p3.txt
+$S comp_1.0.0 5 1000 --dep gfx_0.0.0 --dep-us 20000 > /tmp/p4.txt
+sleep 1.5
+kill -INT $MON
+wait $MON
+echo "exit=$?" >> /tmp/monitor.err
+for p in 1 2 3 4; do sed "s/^/P$p /" /tmp/p$p.txt; done > /tmp/procs.txt
+section procs /tmp/procs.txt
+section monitor /tmp/monitor.json
+section monitor-err /tmp/monitor.err
+
+# Unload while jobs are in flight: 30 x 10 ms queued on sdma0, the client gone at once.
+$S --hold sdma0 30 10000 --burst > /dev/null
+rmmod mockgpu
+echo "rmmod_exit=$?" > /tmp/unload.txt
+grep -c '^mockgpu ' /proc/modules >> /tmp/unload.txt
+section unload /tmp/unload.txt
+
+# vkms page flips with events: the vblank tracepoints must fire.
+T=/sys/kernel/tracing
+for e in drm_vblank_event drm_vblank_event_queued drm_vblank_event_delivered; do
+	echo 1 > $T/events/drm/$e/enable 2>/dev/null
+done
+conn=$(modetest -M vkms -c 2>/dev/null | awk '$3 == "connected" { print $1; exit }')
+timeout -s INT 3 modetest -M vkms -s "${conn:-0}:1024x768" -v > /tmp/modetest.txt 2>&1
+echo 0 > $T/tracing_on
+for e in drm_vblank_event drm_vblank_event_queued drm_vblank_event_delivered; do
+	echo "$e $(grep -c " $e:" $T/trace)"
+done > /tmp/vblank.txt
+echo "connector ${conn:-none}" >> /tmp/vblank.txt
+section vblank /tmp/vblank.txt
+
+dmesg > /tmp/dmesg.txt
+section dmesg /tmp/dmesg.txt
