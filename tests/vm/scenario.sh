@@ -2,7 +2,8 @@
 # The workload inside the VM, and what it reports. Known truth, for check.sh:
 #   P1: 50 jobs x 2 ms on gfx_0.0.0, 1 ms apart      P2: 30 jobs x 1 ms on comp_1.0.0
 #   P3: a burst of 20 jobs x 3 ms on sdma0 (1 job on the hardware at a time)
-#   P4: 5 jobs x 1 ms on comp_1.0.0, each depending on a 20 ms job it puts on gfx_0.0.0
+#   P4: 5 jobs x 1 ms on comp_1.0.0, each depending on a 100 ms job it puts on gfx_0.0.0,
+#       150 ms apart (>= 6.17 counts a wait only while the dependency is unsignalled)
 S=/bin/mockgpu-submit
 section() { echo "@@BEGIN $1"; cat "$2"; echo "@@END $1"; }
 
@@ -25,7 +26,7 @@ B=$!
 wait $A
 wait $B
 $S sdma0 20 3000 --burst > /tmp/p3.txt
-$S comp_1.0.0 5 1000 --dep gfx_0.0.0 --dep-us 20000 > /tmp/p4.txt
+$S comp_1.0.0 5 1000 --dep gfx_0.0.0 --dep-us 100000 --gap-us 150000 > /tmp/p4.txt
 sleep 1.5
 kill -INT $MON
 wait $MON

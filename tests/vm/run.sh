@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# VM tests: boots Debian's 6.1 and 7.x kernels under QEMU (TCG), runs the mock GPU
+# workload of scenario.sh with gputop-bpf watching, and checks its batch JSON
+# against what the workload did.   Usage: tests/vm/run.sh STATIC_GPUTOP_BINARY
+set -u
+SUITE="vm tests"
+VM=$(cd "$(dirname "$0")" && pwd)
+. "$VM/../lib.sh"
+BIN=$1
+KERNELS=${VM_KERNELS:-k61 k7}
+
+missing=
+for tool in qemu-system-x86_64 busybox modetest debootstrap cpio depmod jq; do
+	command -v $tool >/dev/null || missing="$missing $tool"
+done
+if [ "$(id -u)" != 0 ]; then
+	skip "VM tests need root (debootstrap, chroot builds): run 'sudo make test-vm' (CI runs as root)"
+	finish; exit
+fi
+if [ -n "$missing" ]; then
+	skip "VM tests need:$missing: run 'make deps'"
+	finish; exit
+fi
+if ! "$VM/fetch.sh"; then
+	fail "fetching the test kernels (tests/vm/fetch.sh) failed"
+	finish; exit
+fi
+
+# section NAME: a result block of the boot log, as @@BEGIN NAME ... @@END NAME
+section() { sed -n "/^@@BEGIN $1\$/,/^@@END $1\$/p" "$LOG" | sed '1d;$d'; }
+
+boot() {
+	local k=$1 dir=$VM/cache/$1 kernel
+	kernel=$(find "$dir/root" -name 'vmlinuz*' -type f | head -1)
+	"$VM/build-modules.sh" "$k" || return 1
+	"$VM/initramfs.sh" "$k" "$BIN" "$dir/initrd.gz" || return 1
+	timeout 900 qemu-system-x86_64 -M q35 -accel tcg -cpu max -smp 2 -m 2048 \
+		-kernel "$kernel" -initrd "$dir/initrd.gz" \
+		-append "console=ttyS0 quiet loglevel=1 panic=-1" \
+		-display none -monitor none -serial "file:$dir/serial.log" -no-reboot || return 1
+	tr -d '\r' <"$dir/serial.log" >"$dir/boot.log"
+}
+
+# jq over the monitor's snapshots (one per line), slurped.
+J() { jq -e -s "$@" "$MON" >/dev/null; }
+ring() { echo ".[-1].rings[] | select(.dev == \"mockgpu\" and .name == \"$1\")"; }
+
+check_kernel() {
+	local k=$1 gen pid1 pid2 pid3 pid4
+	section list >"$TMPD/list"
+	section monitor | grep '^{' >"$MON"
+	section procs >"$TMPD/procs"
+	if [ "$k" = k7 ]; then gen=">= 6.17"; else gen="<= 6.16"; fi
+	check "$k: boot reached the end of the scenario" grep -q '^@@ done' "$LOG"
+	check "$k: every module loaded" bash -c "! grep '^@@ insmod-failed' '$LOG'"
+	for g in gpu_scheduler drm amdgpu i915; do
+		check "$k: tracepoint group $g exists" bash -c "section() { :; }; grep -qx '$g' <(sed -n '/^@@BEGIN groups$/,/^@@END groups$/p' '$LOG')"
+	done
+	[ "$k" = k7 ] && check "$k: tracepoint group xe exists" grep -qx xe <(section groups)
+	check "$k: --list: drm_sched attached" grep -q '^drm_sched: attached' "$TMPD/list"
+	check "$k: --list: $gen generation chosen" grep -q "detail: kernel $gen events" "$TMPD/list"
+	check "$k: --list: nothing failed" bash -c "! grep -qE ': failed|^  failed' '$TMPD/list'"
+	check "$k: monitor exited 0 on SIGINT" grep -qx 'exit=0' <(section monitor-err)
+	check "$k: monitor printed snapshots" test -s "$MON"
+
+	# Jobs per ring equal the jobs submitted, exactly.
+	for spec in gfx_0.0.0:55 comp_1.0.0:35 sdma0:20; do
+		local r=${spec%%:*} n=${spec##*:}
+		check "$k: $r: queued = started = completed = $n" \
+			J "[$(ring "$r") | .queued_total, .started_total, .completed_total] == [$n, $n, $n]"
+		check "$k: $r: per-second rates add up to the total" \
+			J "([.[] | .interval_s as \$iv | .rings[] | select(.name == \"$r\") | .completed_per_s * \$iv] | add) as \$s | ($(ring "$r") | .completed_total) as \$t | (\$s - \$t | fabs) < 0.5"
+	done
+	check "$k: gfx_0.0.0 2 ms jobs: exec p50 in [1.5, 4] ms" \
+		J "$(ring gfx_0.0.0) | .exec_ns_total.p50 >= 1.5e6 and .exec_ns_total.p50 <= 4e6"
+	check "$k: comp_1.0.0 1 ms jobs: exec p50 in [0.75, 2] ms" \
+		J "$(ring comp_1.0.0) | .exec_ns_total.p50 >= 0.75e6 and .exec_ns_total.p50 <= 2e6"
+	check "$k: sdma0 3 ms jobs: exec p50 in [2.25, 6] ms" \
+		J "$(ring sdma0) | .exec_ns_total.p50 >= 2.25e6 and .exec_ns_total.p50 <= 6e6"
+	check "$k: sdma0 burst of 20 on a 1-deep ring: max queue wait >= 15 jobs x 3 ms" \
+		J "$(ring sdma0) | .wait_ns_total.max >= 45e6"
+	check "$k: sdma0 burst waits longer (p99) than paced gfx jobs (p50)" \
+		J "($(ring sdma0) | .wait_ns_total.p99) > ($(ring gfx_0.0.0) | .wait_ns_total.p50)"
+	check "$k: sdma0 max queue depth >= burst - 1 (19)" \
+		J '[.[].rings[] | select(.name == "sdma0") | .queue_depth_max] | max >= 19'
+	check "$k: dependency waits counted on the ring that waited (comp_1.0.0: 5)" \
+		J "$(ring comp_1.0.0) | .dep_waits_total == 5"
+	check "$k: no dependency waits on gfx_0.0.0 and sdma0" \
+		J "[($(ring gfx_0.0.0)), ($(ring sdma0))] | map(.dep_waits_total) == [0, 0]"
+	[ "$k" = k7 ] && check "$k: 5 dependencies declared on comp_1.0.0 (add_dep)" \
+		J "$(ring comp_1.0.0) | .deps_total == 5"
+	check "$k: no events dropped or missed" \
+		J 'all(.[-1].collectors[] | select(.name == "drm_sched") | .drops[]; . == 0)'
+
+	# Per-process rows: the submitters' PIDs and comm, told apart.
+	pid1=$(awk '$1 == "P1" { sub("pid=", "", $2); print $2 }' "$TMPD/procs")
+	pid2=$(awk '$1 == "P2" { sub("pid=", "", $2); print $2 }' "$TMPD/procs")
+	pid3=$(awk '$1 == "P3" { sub("pid=", "", $2); print $2 }' "$TMPD/procs")
+	pid4=$(awk '$1 == "P4" { sub("pid=", "", $2); print $2 }' "$TMPD/procs")
+	proc() { echo "[.[].processes[] | select(.pid == $1)]"; }
+	for spec in "$pid1:50:gfx_0.0.0" "$pid2:30:comp_1.0.0" "$pid3:20:sdma0"; do
+		IFS=: read -r p n r <<<"$spec"
+		check "$k: process $p: $n jobs, on $r only, comm mockgpu-submit" \
+			J "$(proc "$p") | length > 0 and (map(.jobs_total) | max) == $n and all(.comm == \"mockgpu-submit\") and all(.rings | map(.name) == [\"$r\"])"
+	done
+	check "$k: process $pid4: 10 jobs on two rings" \
+		J "$(proc "$pid4") | (map(.jobs_total) | max) == 10 and (map(.rings | length) | max) == 2"
+	check "$k: two concurrent submitters told apart in one snapshot" \
+		J "any(.[]; [.processes[].pid] | contains([$pid1, $pid2]))"
+
+	check "$k: mockgpu unloaded cleanly with jobs in flight" grep -qx 'rmmod_exit=0' <(section unload)
+	check "$k: mockgpu gone after rmmod" bash -c "sed -n '/^@@BEGIN unload\$/,/^@@END unload\$/p' '$LOG' | grep -qx 0"
+	check "$k: no kernel warning, oops or undrained ring" \
+		bash -c "! sed -n '/^@@BEGIN dmesg\$/,/^@@END dmesg\$/p' '$LOG' | grep -E 'WARNING:|BUG:|Oops|mockgpu: .*(did not drain|timed out)'"
+	check "$k: vkms page flips: drm_vblank_event fired" \
+		test "$(section vblank | awk '$1 == "drm_vblank_event" { print $2 }')" -gt 0
+	check "$k: vkms page flips: drm_vblank_event_delivered fired" \
+		test "$(section vblank | awk '$1 == "drm_vblank_event_delivered" { print $2 }')" -gt 0
+}
+
+TMPD=$(mktemp -d)
+trap 'rm -rf "$TMPD"' EXIT
+MON=$TMPD/monitor.json
+for k in $KERNELS; do
+	echo "== $k"
+	start=$SECONDS
+	if ! boot "$k"; then
+		fail "$k: building or booting the VM failed"
+		continue
+	fi
+	LOG=$VM/cache/$k/boot.log
+	echo "   $(grep -m1 '^@@ kernel' "$LOG") booted and ran in $((SECONDS - start)) s"
+	check_kernel "$k"
+done
+finish
