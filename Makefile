@@ -43,7 +43,7 @@ LIB_OBJS := $(patsubst %.c,$(B)/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 
-.PHONY: all gputop-bpf clean deps deps-vm test test-unit test-san test-bpf test-vm install static-check
+.PHONY: all gputop-bpf clean deps test test-unit test-san test-bpf test-vm install static-check bench
 
 all: gputop-bpf
 
@@ -59,6 +59,10 @@ $(B)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) | $(B)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
+$(B)/%.bpf.o: bench/%.bpf.c | $(B)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
 $(B)/%.skel.h: $(B)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $(subst .skel.h,,$(notdir $@))_bpf > $@
@@ -67,6 +71,11 @@ $(B)/%.o: %.c $(SKELS) $(wildcard */*.h) | $(B)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+# Benchmark helper (static, runs inside the VM).
+$(B)/bpf_cost: bench/bpf_cost.c $(B)/empty.skel.h
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBS)
 
 $(B)/tests/%: tests/unit/%.c $(LIB_OBJS)
 	$(call msg,TEST-CC,$@)
@@ -102,6 +111,11 @@ test-bpf: $(B)/gputop-bpf
 test-vm:
 	$(Q)$(MAKE) --no-print-directory STATIC=1 build/static/gputop-bpf
 	$(Q)tests/vm/run.sh build/static/gputop-bpf
+
+# Per-event BPF cost and the monitor's own CPU and memory, in the VM (not a test).
+bench:
+	$(Q)$(MAKE) --no-print-directory STATIC=1 build/static/gputop-bpf build/static/bpf_cost
+	$(Q)bench/run.sh build/static/gputop-bpf build/static/bpf_cost
 
 static-check:
 	$(Q)$(MAKE) --no-print-directory STATIC=1

@@ -4,6 +4,7 @@
  *   mockgpu-submit RING COUNT DURATION_US [--dep RING] [--dep-us US] [--gap-us US] [--burst]
  *   mockgpu-submit --hold RING COUNT DURATION_US     (submit, then exit without waiting)
  * --burst pushes all COUNT jobs in one ioctl; otherwise one job per ioctl, --gap-us apart.
+ * --rate R: COUNT jobs at a steady R jobs/s, in batches every millisecond (benchmarks).
  * --dep RING: before each job, a --dep-us job on RING, which the job then depends on.
  * Prints "pid=N ring=R jobs=N" first, so tests can match the process rows.
  */
@@ -40,6 +41,36 @@ static void submit(int fd, unsigned int ring, unsigned int count, unsigned int u
 	}
 }
 
+/* Submits count jobs at rate jobs/s, a batch per millisecond of CLOCK_MONOTONIC. */
+static void submit_at_rate(int fd, unsigned int ring, unsigned int count, unsigned int us,
+			   unsigned int rate)
+{
+	struct timespec next, t0, t1;
+	unsigned long long due, sent = 0, tick = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	next = t0;
+	while (sent < count) {
+		tick++;
+		due = (unsigned long long)rate * tick / 1000;
+		if (due > count)
+			due = count;
+		if (due > sent) {
+			submit(fd, ring, (unsigned int)(due - sent), us, MOCKGPU_NO_DEP);
+			sent = due;
+		}
+		next.tv_nsec += 1000000;
+		if (next.tv_nsec >= 1000000000) {
+			next.tv_sec++;
+			next.tv_nsec -= 1000000000;
+		}
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	printf("submitted=%llu seconds=%.3f\n", sent,
+	       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+}
+
 static void sleep_us(unsigned int us)
 {
 	struct timespec ts = { us / 1000000, (long)(us % 1000000) * 1000 };
@@ -50,7 +81,7 @@ static void sleep_us(unsigned int us)
 
 int main(int argc, char **argv)
 {
-	unsigned int dep = MOCKGPU_NO_DEP, dep_us = 20000, gap_us = 0, ring, count, us;
+	unsigned int dep = MOCKGPU_NO_DEP, dep_us = 20000, gap_us = 0, rate = 0, ring, count, us;
 	int burst = 0, hold = 0, fd, argi = 1;
 
 	if (argc > 1 && !strcmp(argv[1], "--hold")) {
@@ -59,7 +90,7 @@ int main(int argc, char **argv)
 	}
 	if (argc < argi + 3) {
 		fprintf(stderr, "usage: mockgpu-submit [--hold] RING COUNT DURATION_US [--dep RING] "
-				"[--dep-us US] [--gap-us US] [--burst]\n");
+				"[--dep-us US] [--gap-us US] [--burst] [--rate JOBS_PER_S]\n");
 		return 2;
 	}
 	ring = ring_index(argv[argi]);
@@ -72,6 +103,8 @@ int main(int argc, char **argv)
 			dep = ring_index(argv[++i]);
 		else if (!strcmp(argv[i], "--dep-us") && i + 1 < argc)
 			dep_us = (unsigned int)strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--rate") && i + 1 < argc)
+			rate = (unsigned int)strtoul(argv[++i], NULL, 10);
 		else if (!strcmp(argv[i], "--gap-us") && i + 1 < argc)
 			gap_us = (unsigned int)strtoul(argv[++i], NULL, 10);
 		else {
@@ -86,7 +119,9 @@ int main(int argc, char **argv)
 	}
 	printf("pid=%d ring=%s jobs=%u\n", getpid(), ring_names[ring], count);
 	fflush(stdout);
-	if (burst) {
+	if (rate) {
+		submit_at_rate(fd, ring, count, us, rate);
+	} else if (burst) {
 		submit(fd, ring, count, us, MOCKGPU_NO_DEP);
 	} else {
 		for (unsigned int i = 0; i < count; i++) {

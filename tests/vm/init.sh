@@ -13,6 +13,10 @@ echo "@@ kernel $(uname -r)"
 while read -r ko; do
 	insmod "/lib/modules/$ko" 2>/tmp/insmod.err || echo "@@ insmod-failed $ko: $(cat /tmp/insmod.err)"
 done </modules.order
-sh /scenario.sh
+if grep -q 'gputop.scenario=bench' /proc/cmdline; then
+	sh /bench.sh
+else
+	sh /scenario.sh
+fi
 echo "@@ done"
 poweroff -f

@@ -31,6 +31,10 @@ for lib in $(ldd "$(command -v modetest)" | awk '$(NF-1) ~ /^\// { print $(NF-1)
 done
 cp "$VM/init.sh" "$STAGE/init"
 cp "$VM/scenario.sh" "$STAGE/scenario.sh"
+cp "$VM/../../bench/scenario.sh" "$STAGE/bench.sh"
+for extra in ${EXTRA_BINS:-}; do # e.g. the benchmark's bpf_cost
+	cp "$extra" "$STAGE/bin/"
+done
 chmod +x "$STAGE/init"
 
 # Module load order: each module after its dependencies (from modules.dep).

@@ -29,18 +29,6 @@ fi
 # section NAME: a result block of the boot log, as @@BEGIN NAME ... @@END NAME
 section() { sed -n "/^@@BEGIN $1\$/,/^@@END $1\$/p" "$LOG" | sed '1d;$d'; }
 
-boot() {
-	local k=$1 dir=$VM/cache/$1 kernel
-	kernel=$(find "$dir/root" -name 'vmlinuz*' -type f | head -1)
-	"$VM/build-modules.sh" "$k" || return 1
-	"$VM/initramfs.sh" "$k" "$BIN" "$dir/initrd.gz" || return 1
-	timeout 900 qemu-system-x86_64 -M q35 -accel tcg -cpu max -smp 2 -m 2048 \
-		-kernel "$kernel" -initrd "$dir/initrd.gz" \
-		-append "console=ttyS0 quiet loglevel=1 panic=-1" \
-		-display none -monitor none -serial "file:$dir/serial.log" -no-reboot || return 1
-	tr -d '\r' <"$dir/serial.log" >"$dir/boot.log"
-}
-
 # jq over the monitor's snapshots (one per line), slurped.
 J() { jq -e -s "$@" "$MON" >/dev/null; }
 ring() { echo ".[-1].rings[] | select(.dev == \"mockgpu\" and .name == \"$1\")"; }
@@ -124,11 +112,11 @@ MON=$TMPD/monitor.json
 for k in $KERNELS; do
 	echo "== $k"
 	start=$SECONDS
-	if ! boot "$k"; then
+	LOG=$VM/cache/$k/boot.log
+	if ! "$VM/boot.sh" "$k" "$BIN" "$LOG"; then
 		fail "$k: building or booting the VM failed"
 		continue
 	fi
-	LOG=$VM/cache/$k/boot.log
 	echo "   $(grep -m1 '^@@ kernel' "$LOG") booted and ran in $((SECONDS - start)) s"
 	check_kernel "$k"
 done

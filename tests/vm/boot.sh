@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Builds what one cached kernel's VM needs and boots it under QEMU (TCG):
+#   boot.sh k61|k7 STATIC_GPUTOP LOG [KERNEL_OPTION...]
+# LOG receives the serial console, carriage returns removed.
+set -euo pipefail
+VM=$(cd "$(dirname "$0")" && pwd)
+K=$1 BIN=$2 LOG=$3
+shift 3
+DIR=$VM/cache/$K
+kernel=$(find "$DIR/root" -name 'vmlinuz*' -type f | head -1)
+"$VM/build-modules.sh" "$K"
+"$VM/initramfs.sh" "$K" "$BIN" "$DIR/initrd.gz"
+timeout 900 qemu-system-x86_64 -M q35 -accel tcg -cpu max -smp 2 -m 2048 \
+	-kernel "$kernel" -initrd "$DIR/initrd.gz" \
+	-append "console=ttyS0 quiet loglevel=1 panic=-1 $*" \
+	-display none -monitor none -serial "file:$DIR/serial.log" -no-reboot
+tr -d '\r' <"$DIR/serial.log" >"$LOG"
