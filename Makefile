@@ -34,7 +34,7 @@ ARCH_INCLUDE := /usr/include/$(shell $(CC) -dumpmachine)
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror -I$(B) $(SAN_FLAGS) -D_GNU_SOURCE
 LDFLAGS += $(SAN_FLAGS)
-BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -I$(ARCH_INCLUDE) -Ibpf -Wall -Werror
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -I$(ARCH_INCLUDE) -Ibpf -Wall -Werror
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 SKELS := $(patsubst bpf/%.bpf.c,$(B)/%.skel.h,$(BPF_SRCS))

@@ -53,12 +53,19 @@ struct task_struct {
 
 __u64 tick_gen; /* bumped by user space after each read: scopes the max_* fields */
 __u64 drops[SCHED_DROP_MAX];
-struct ring_stats ring_stats_zero; /* never written: the initial value of a new ring */
+__u32 next_ring; /* next free index into rings */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, SCHED_MAX_RINGS);
 	__type(key, struct ring_key);
+	__type(value, __u32);
+} ring_ids SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, SCHED_MAX_RINGS);
+	__type(key, __u32);
 	__type(value, struct ring_stats);
 } rings SEC(".maps");
 
@@ -113,27 +120,34 @@ static __always_inline void dev_from_entity(__u64 entity, char *dev)
 		bpf_probe_read_kernel_str(dev, DEV_NAME_LEN, name);
 }
 
-static __always_inline struct ring_stats *ring_get(const struct ring_key *ring)
+/* The index of a ring, assigned at its first sight; RING_NONE when the table is full. */
+static __always_inline __u32 ring_intern(const struct ring_key *ring)
 {
-	struct ring_stats *rs = bpf_map_lookup_elem(&rings, ring);
+	__u32 *id = bpf_map_lookup_elem(&ring_ids, ring), fresh;
 
-	if (rs)
-		return rs;
-	bpf_map_update_elem(&rings, ring, &ring_stats_zero, BPF_NOEXIST);
-	rs = bpf_map_lookup_elem(&rings, ring);
-	if (!rs) {
+	if (id)
+		return *id;
+	fresh = __sync_fetch_and_add(&next_ring, 1);
+	if (fresh >= SCHED_MAX_RINGS || bpf_map_update_elem(&ring_ids, ring, &fresh, BPF_NOEXIST)) {
+		id = bpf_map_lookup_elem(&ring_ids, ring); /* lost a race: use the winner's */
+		if (id)
+			return *id;
 		drop(SCHED_DROP_RING_FULL);
-		return NULL;
+		return RING_NONE;
 	}
 	if (ring->dev[0])
 		bpf_map_update_elem(&ring_dev, ring->name, ring->dev, BPF_ANY);
-	return rs;
+	return fresh;
 }
 
-static __always_inline struct proc_stats *proc_get(__u32 tgid, const struct ring_key *ring,
-						    bool create)
+static __always_inline struct ring_stats *ring_at(__u32 id)
 {
-	struct proc_key key = { .tgid = tgid, .ring = *ring };
+	return id == RING_NONE ? NULL : bpf_map_lookup_elem(&rings, &id);
+}
+
+static __always_inline struct proc_stats *proc_get(__u32 tgid, __u32 ring, bool create)
+{
+	struct proc_key key = { .tgid = tgid, .ring = ring };
 	struct proc_stats *ps = bpf_map_lookup_elem(&procs, &key);
 	struct proc_stats init = {};
 	struct task_struct *task;
@@ -180,10 +194,12 @@ static __always_inline void on_queue(struct sched_job_ev *ev)
 	struct job_info *pending;
 	struct ring_stats *rs;
 	struct proc_stats *ps;
+	__u32 ring;
 
 	if (!ev->ring.dev[0])
 		dev_from_entity(ev->entity, ev->ring.dev);
-	rs = ring_get(&ev->ring);
+	ring = ring_intern(&ev->ring);
+	rs = ring_at(ring);
 	if (!rs)
 		return;
 	__sync_fetch_and_add(&rs->queued, 1);
@@ -192,13 +208,13 @@ static __always_inline void on_queue(struct sched_job_ev *ev)
 	pending = bpf_map_lookup_elem(&jobs, &ev->key);
 	if (pending && pending->pending_deps)
 		__sync_fetch_and_add(&rs->deps, pending->pending_deps);
-	info.ring = ev->ring;
+	info.ring = ring;
 	info.queue_ns = now;
 	info.tgid = tgid;
 	if (bpf_map_update_elem(&jobs, &ev->key, &info, BPF_ANY))
 		drop(SCHED_DROP_JOB_FULL);
 
-	ps = proc_get(tgid, &ev->ring, true);
+	ps = proc_get(tgid, ring, true);
 	if (ps)
 		__sync_fetch_and_add(&ps->queued, 1);
 }
@@ -214,7 +230,7 @@ static __always_inline void on_run(struct sched_job_ev *ev)
 		__u64 wait = now - info->queue_ns;
 		struct proc_stats *ps;
 
-		rs = ring_get(&info->ring);
+		rs = ring_at(info->ring);
 		if (!rs)
 			return;
 		hist_count(rs->hist_wait, wait);
@@ -222,7 +238,7 @@ static __always_inline void on_run(struct sched_job_ev *ev)
 		ring_interval(rs);
 		if (wait > rs->max_wait_ns)
 			rs->max_wait_ns = wait;
-		ps = proc_get(info->tgid, &info->ring, false);
+		ps = proc_get(info->tgid, info->ring, false);
 		if (ps)
 			__sync_fetch_and_add(&ps->wait_ns, wait);
 		info->run_ns = now;
@@ -233,11 +249,11 @@ static __always_inline void on_run(struct sched_job_ev *ev)
 		drop(SCHED_DROP_RUN_UNMATCHED);
 		if (!ev->ring.dev[0])
 			dev_from_entity(ev->entity, ev->ring.dev);
-		rs = ring_get(&ev->ring);
+		fresh.ring = ring_intern(&ev->ring);
+		rs = ring_at(fresh.ring);
 		if (!rs)
 			return;
 		__sync_fetch_and_add(&rs->queued, 1);
-		fresh.ring = ev->ring;
 		fresh.run_ns = now;
 		if (bpf_map_update_elem(&jobs, &ev->key, &fresh, BPF_ANY))
 			drop(SCHED_DROP_JOB_FULL);
@@ -266,7 +282,7 @@ static __always_inline void on_done(struct job_key *key)
 		return;
 	}
 	exec = now - info->run_ns;
-	rs = bpf_map_lookup_elem(&rings, &info->ring);
+	rs = ring_at(info->ring);
 	if (rs) {
 		hist_count(rs->hist_exec, exec);
 		__sync_fetch_and_add(&rs->exec_ns, exec);
@@ -281,7 +297,7 @@ static __always_inline void on_done(struct job_key *key)
 		}
 	}
 	if (info->queue_ns) {
-		ps = proc_get(info->tgid, &info->ring, false);
+		ps = proc_get(info->tgid, info->ring, false);
 		if (ps) {
 			__sync_fetch_and_add(&ps->completed, 1);
 			__sync_fetch_and_add(&ps->exec_ns, exec);
@@ -290,9 +306,16 @@ static __always_inline void on_done(struct job_key *key)
 	bpf_map_delete_elem(&jobs, key);
 }
 
+static __always_inline void count_dep_wait_at(__u32 ring)
+{
+	struct ring_stats *rs = ring_at(ring);
+
+	if (rs)
+		__sync_fetch_and_add(&rs->dep_waits, 1);
+}
+
 static __always_inline void count_dep_wait(struct ring_key *ring)
 {
-	struct ring_stats *rs;
 	char *dev;
 
 	if (!ring->dev[0]) {
@@ -300,9 +323,7 @@ static __always_inline void count_dep_wait(struct ring_key *ring)
 		if (dev)
 			bpf_probe_read_kernel_str(ring->dev, DEV_NAME_LEN, dev);
 	}
-	rs = ring_get(ring);
-	if (rs)
-		__sync_fetch_and_add(&rs->dep_waits, 1);
+	count_dep_wait_at(ring_intern(ring));
 }
 
 /* ---- >= 6.17 ---- */
@@ -351,6 +372,7 @@ int sched_job_add_dep(void *ctx)
 	info = bpf_map_lookup_elem(&jobs, &key);
 	if (!info) {
 		/* add_dep precedes the queue event: park the count on the job. */
+		fresh.ring = RING_NONE;
 		fresh.pending_deps = 1;
 		bpf_map_update_elem(&jobs, &key, &fresh, BPF_NOEXIST);
 		return 0;
@@ -359,7 +381,7 @@ int sched_job_add_dep(void *ctx)
 		__sync_fetch_and_add(&info->pending_deps, 1);
 		return 0;
 	}
-	rs = bpf_map_lookup_elem(&rings, &info->ring);
+	rs = ring_at(info->ring);
 	if (rs)
 		__sync_fetch_and_add(&rs->deps, 1);
 	return 0;
@@ -373,8 +395,8 @@ int sched_job_unschedulable(void *ctx)
 
 	sched_decode_dep_v617(ctx, &key);
 	info = bpf_map_lookup_elem(&jobs, &key);
-	if (info && (info->queue_ns || info->run_ns))
-		count_dep_wait(&info->ring);
+	if (info && info->ring != RING_NONE)
+		count_dep_wait_at(info->ring);
 	return 0;
 }
 

@@ -20,7 +20,11 @@ struct ring_key {
 	char name[RING_NAME_LEN]; /* sched->name, e.g. "gfx_0.0.0" */
 };
 
-/* Cumulative per ring since attach; user space takes deltas per interval. */
+/*
+ * Rings are interned: ring_ids maps a ring_key to an index into the rings array,
+ * assigned at a ring's first event, so only the queue event hashes the 64-byte key.
+ * Cumulative per ring since attach; user space takes deltas per interval.
+ */
 struct ring_stats {
 	__u64 queued; /* jobs pushed to an entity (or first seen at run) */
 	__u64 started; /* jobs handed to the hardware (run_job) */
@@ -40,11 +44,10 @@ struct ring_stats {
 	__u64 hist_exec[HIST_SLOTS]; /* execution latency histogram, ns */
 };
 
-/* A submitting process on one ring. */
+/* A submitting process on one ring (ring: index into the rings array, see ring_ids). */
 struct proc_key {
 	__u32 tgid;
-	__u32 pad;
-	struct ring_key ring;
+	__u32 ring;
 };
 
 struct proc_stats {
@@ -61,12 +64,15 @@ struct job_key {
 	__u64 b;
 };
 
+#define RING_NONE 0xffffffffU
+
 struct job_info {
-	struct ring_key ring;
 	__u64 queue_ns; /* 0 when the job was first seen at run */
 	__u64 run_ns; /* 0 until run */
+	__u32 ring; /* index into rings, RING_NONE before the queue event */
 	__u32 tgid; /* submitter, 0 when unknown */
 	__u32 pending_deps; /* add_dep events seen before the queue event */
+	__u32 pad;
 };
 
 enum sched_drop {

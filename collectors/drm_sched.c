@@ -70,6 +70,7 @@ struct sched_priv {
 	bool new_gen;
 	struct bpf_link *links[NTPS];
 	struct ring_stats *value; /* one map value; too large for the stack */
+	struct ring_key ring_keys[SCHED_MAX_RINGS]; /* ring index -> key, from ring_ids */
 };
 
 static bool tp_used(const struct sched_tp *tp, bool new_gen)
@@ -194,8 +195,8 @@ static void ring_counters_from(struct ring_counters *rc, const struct ring_key *
 			       const struct ring_stats *v, uint64_t gen, uint64_t now)
 {
 	memset(rc, 0, sizeof(*rc));
-	snprintf(rc->dev, sizeof(rc->dev), "%.*s", DEV_NAME_LEN, key->dev);
-	snprintf(rc->name, sizeof(rc->name), "%.*s", RING_NAME_LEN, key->name);
+	snprintf(rc->dev, sizeof(rc->dev), "%.*s", DEV_NAME_LEN - 1, key->dev);
+	snprintf(rc->name, sizeof(rc->name), "%.*s", RING_NAME_LEN - 1, key->name);
 	rc->queued = v->queued;
 	rc->started = v->started;
 	rc->completed = v->completed;
@@ -216,17 +217,23 @@ static void ring_counters_from(struct ring_counters *rc, const struct ring_key *
 	memcpy(rc->exec_hist.slots, v->hist_exec, sizeof(rc->exec_hist.slots));
 }
 
+/* Reads every ring, and remembers which key each ring index stands for. */
 static void read_rings(struct sched_priv *p, struct model *m, uint64_t gen)
 {
-	int fd = bpf_map__fd(p->skel->maps.rings);
+	int ids_fd = bpf_map__fd(p->skel->maps.ring_ids);
+	int rings_fd = bpf_map__fd(p->skel->maps.rings);
 	struct ring_key key, next, *prev = NULL;
 	struct ring_counters rc;
 	uint64_t now = now_ns();
+	__u32 id;
 
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+	while (bpf_map_get_next_key(ids_fd, prev, &next) == 0) {
 		key = next;
 		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, p->value))
+		if (bpf_map_lookup_elem(ids_fd, &key, &id) || id >= SCHED_MAX_RINGS)
+			continue;
+		p->ring_keys[id] = key;
+		if (bpf_map_lookup_elem(rings_fd, &id, p->value))
 			continue;
 		ring_counters_from(&rc, &key, p->value, gen, now);
 		model_ring_update(m, &rc);
@@ -253,11 +260,13 @@ static void read_procs(struct sched_priv *p, struct model *m)
 		prev = &key;
 		if (bpf_map_lookup_elem(fd, &key, &v))
 			continue;
+		if (key.ring >= SCHED_MAX_RINGS)
+			continue;
 		memset(&pc, 0, sizeof(pc));
 		pc.pid = key.tgid;
 		snprintf(pc.comm, sizeof(pc.comm), "%.*s", TASK_COMM_LEN - 1, v.comm);
-		snprintf(pc.dev, sizeof(pc.dev), "%.*s", DEV_NAME_LEN, key.ring.dev);
-		snprintf(pc.ring, sizeof(pc.ring), "%.*s", RING_NAME_LEN, key.ring.name);
+		snprintf(pc.dev, sizeof(pc.dev), "%.*s", DEV_NAME_LEN - 1, p->ring_keys[key.ring].dev);
+		snprintf(pc.ring, sizeof(pc.ring), "%.*s", RING_NAME_LEN - 1, p->ring_keys[key.ring].name);
 		pc.queued = v.queued;
 		pc.completed = v.completed;
 		pc.wait_ns = v.wait_ns;
