@@ -29,7 +29,7 @@ else
 B := build/default
 endif
 
-LIBS := $(shell $(PKG_CONFIG) $(PKG_FLAGS) --libs libbpf json-c 2>/dev/null || echo -lbpf -lelf -lz -ljson-c) -lpthread -lm
+LIBS := $(shell $(PKG_CONFIG) $(PKG_FLAGS) --libs libbpf json-c ncursesw 2>/dev/null || echo -lbpf -lelf -lz -ljson-c -lncursesw -ltinfo) -lpthread -lm
 ARCH_INCLUDE := /usr/include/$(shell $(CC) -dumpmachine)
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror -I$(B) $(SAN_FLAGS) -D_GNU_SOURCE
@@ -38,7 +38,7 @@ BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -I$(ARCH_INCLUDE) 
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 SKELS := $(patsubst bpf/%.bpf.c,$(B)/%.skel.h,$(BPF_SRCS))
-LIB_SRCS := $(wildcard model/*.c output/*.c collectors/*.c) $(filter-out src/main.c,$(wildcard src/*.c))
+LIB_SRCS := $(wildcard model/*.c output/*.c collectors/*.c tui/*.c) $(filter-out src/main.c,$(wildcard src/*.c))
 LIB_OBJS := $(patsubst %.c,$(B)/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
@@ -49,7 +49,7 @@ all: gputop-bpf
 
 # The binary at the top is a copy of the last variant built.
 gputop-bpf: $(B)/gputop-bpf
-	$(Q)cp $< $@
+	$(Q)rm -f $@ && cp $< $@
 
 $(B)/gputop-bpf: $(B)/src/main.o $(LIB_OBJS)
 	$(call msg,LINK,$@)
@@ -67,7 +67,11 @@ $(B)/%.skel.h: $(B)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $(subst .skel.h,,$(notdir $@))_bpf > $@
 
-$(B)/%.o: %.c $(SKELS) $(wildcard */*.h) | $(B)
+$(B)/themes_builtin.h: $(wildcard themes/*.theme) tui/gen-themes.sh | $(B)
+	$(call msg,GEN,$@)
+	$(Q)sh tui/gen-themes.sh > $@
+
+$(B)/%.o: %.c $(SKELS) $(B)/themes_builtin.h $(wildcard */*.h) | $(B)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
@@ -127,6 +131,8 @@ static-check:
 install: gputop-bpf
 	install -D -m 0755 gputop-bpf $(DESTDIR)$(PREFIX)/sbin/gputop-bpf
 	install -D -m 0644 man/gputop-bpf.8 $(DESTDIR)$(PREFIX)/share/man/man8/gputop-bpf.8
+	install -d $(DESTDIR)$(PREFIX)/share/gputop-bpf/themes
+	install -m 0644 themes/*.theme $(DESTDIR)$(PREFIX)/share/gputop-bpf/themes/
 
 clean:
 	rm -rf build gputop-bpf

@@ -9,7 +9,7 @@
 struct ring_state {
 	struct ring_counters last;
 	double max_wait_ns, max_exec_ns; /* since start */
-	struct history completed_per_s, exec_p50_ns, wait_p50_ns, busy_pct;
+	struct ring_histories hist;
 	struct ring_snap snap; /* this tick's derived values */
 	bool seen;
 };
@@ -22,6 +22,7 @@ struct proc_state {
 
 struct irq_state {
 	struct irq_counters last;
+	struct history per_s;
 	struct irq_snap snap;
 	bool seen;
 };
@@ -138,6 +139,18 @@ static uint64_t sub0(uint64_t a, uint64_t b)
 	return a > b ? a - b : 0;
 }
 
+void ring_histories_push(struct ring_histories *h, struct ring_snap *s)
+{
+	history_push(&h->completed_per_s, s->completed_per_s);
+	history_push(&h->exec_p50_ns, s->exec.p50_ns);
+	history_push(&h->wait_p50_ns, s->wait.p50_ns);
+	history_push(&h->busy_pct, s->busy_pct);
+	s->hist_completed_per_s = h->completed_per_s;
+	s->hist_exec_p50_ns = h->exec_p50_ns;
+	s->hist_wait_p50_ns = h->wait_p50_ns;
+	s->hist_busy_pct = h->busy_pct;
+}
+
 static struct ring_state *ring_find(struct model *m, const char *dev, const char *name)
 {
 	for (size_t i = 0; i < m->rings.n; i++) {
@@ -199,14 +212,7 @@ int model_ring_update(struct model *m, const struct ring_counters *rc)
 	s->wait_hist = rc->wait_hist;
 	s->exec_hist = rc->exec_hist;
 
-	history_push(&r->completed_per_s, s->completed_per_s);
-	history_push(&r->exec_p50_ns, s->exec.p50_ns);
-	history_push(&r->wait_p50_ns, s->wait.p50_ns);
-	history_push(&r->busy_pct, s->busy_pct);
-	s->hist_completed_per_s = r->completed_per_s;
-	s->hist_exec_p50_ns = r->exec_p50_ns;
-	s->hist_wait_p50_ns = r->wait_p50_ns;
-	s->hist_busy_pct = r->busy_pct;
+	ring_histories_push(&r->hist, s);
 
 	r->last = *rc;
 	r->seen = true;
@@ -273,6 +279,8 @@ int model_irq_update(struct model *m, const struct irq_counters *ic)
 	q->snap.per_s = (double)sub0(ic->count, q->last.count) / m->interval_s;
 	q->snap.handler_pct =
 		(double)sub0(ic->handler_ns, q->last.handler_ns) / (m->interval_s * 1e9) * 100.0;
+	history_push(&q->per_s, q->snap.per_s);
+	q->snap.hist_per_s = q->per_s;
 	q->last = *ic;
 	q->seen = true;
 	return 0;

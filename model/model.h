@@ -37,6 +37,14 @@ struct irq_counters {
 	uint64_t count, handler_ns;
 };
 
+/* The histories behind a ring's sparklines, advanced once per snapshot. */
+struct ring_histories {
+	struct history completed_per_s, exec_p50_ns, wait_p50_ns, busy_pct;
+};
+
+/* Pushes this snapshot's values and copies the histories into the ring's snapshot. */
+void ring_histories_push(struct ring_histories *h, struct ring_snap *s);
+
 struct model;
 
 struct model *model_new(uint64_t start_ns);

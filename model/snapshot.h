@@ -107,6 +107,7 @@ struct irq_snap {
 	uint64_t total;
 	double per_s;
 	double handler_pct; /* time in the hard-IRQ handler, % of one CPU */
+	struct history hist_per_s;
 };
 
 /* Filled by the vendor collectors of later issues; empty here. */

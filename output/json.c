@@ -62,6 +62,24 @@ static json_object *collector_json(const struct collector_status *c)
 	return o;
 }
 
+/* Non-empty buckets as [lower bound ns, count] pairs: small, and enough to redraw it. */
+static json_object *histogram_json(const struct histogram *h)
+{
+	json_object *arr = json_object_new_array();
+
+	for (unsigned int i = 0; i < HIST_SLOTS; i++) {
+		json_object *pair;
+
+		if (!h->slots[i])
+			continue;
+		pair = json_object_new_array();
+		json_object_array_add(pair, json_object_new_uint64(histogram_slot_low(i)));
+		json_object_array_add(pair, json_object_new_uint64(h->slots[i]));
+		json_object_array_add(arr, pair);
+	}
+	return arr;
+}
+
 static json_object *ring_json(const struct ring_snap *r)
 {
 	json_object *o = json_object_new_object();
@@ -85,6 +103,8 @@ static json_object *ring_json(const struct ring_snap *r)
 	json_object_object_add(o, "exec_ns", latency_json(&r->exec));
 	json_object_object_add(o, "wait_ns_total", latency_json(&r->wait_total));
 	json_object_object_add(o, "exec_ns_total", latency_json(&r->exec_total));
+	json_object_object_add(o, "wait_hist_total", histogram_json(&r->wait_hist));
+	json_object_object_add(o, "exec_hist_total", histogram_json(&r->exec_hist));
 	return o;
 }
 
@@ -164,10 +184,15 @@ static char *to_line(json_object *root)
 
 char *snapshot_to_json(const struct snapshot *s)
 {
+	static bool format_set;
 	json_object *root = json_object_new_object(), *host = json_object_new_object();
 	char when[64];
 	struct tm tm;
 
+	if (!format_set) { /* shortest faithful doubles, not 17 digits of noise */
+		json_c_set_serialization_double_format("%.15g", JSON_C_OPTION_GLOBAL);
+		format_set = true;
+	}
 	gmtime_r(&s->wall.tv_sec, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
 	snprintf(when + strlen(when), sizeof(when) - strlen(when), ".%03ldZ",

@@ -15,8 +15,10 @@
 #include "../collectors/tracefs.h"
 #include "../output/json.h"
 #include "../output/text.h"
+#include "../tui/tui.h"
 #include "options.h"
 #include "poller.h"
+#include "replay.h"
 #include "privileges.h"
 #include "version.h"
 
@@ -124,26 +126,68 @@ static void emit(FILE *out, const struct options *o, const struct snapshot *s)
 	fflush(out);
 }
 
-static int run_batch(const struct options *o, struct poller *p, FILE *out)
+static int run_batch(const struct options *o, const struct feed *feed, FILE *out)
 {
 	uint64_t seq = 0;
 	long printed = 0;
 
 	while (!stop_requested && (!o->iterations || printed < o->iterations)) {
-		const struct snapshot *s = poller_take(p, seq, 200);
+		const struct snapshot *s = feed->ops->take(feed->impl, seq, 200);
 
-		if (!s)
+		if (!s) {
+			if (feed->ops->finished(feed->impl))
+				break;
 			continue;
+		}
 		seq = s->seq;
 		emit(out, o, s);
-		poller_release(p, s);
+		feed->ops->release(feed->impl, s);
 		printed++;
 		if (ferror(out)) {
 			fail(o, "writing the output failed: %s", strerror(errno));
 			return EXIT_FAILURE_RUN;
 		}
 	}
+	if (*feed->ops->error(feed->impl)) {
+		fail(o, "%s", feed->ops->error(feed->impl));
+		return EXIT_FAILURE_RUN;
+	}
 	return EXIT_OK;
+}
+
+static int run_front_end(const struct options *o, const struct feed *feed, FILE *out)
+{
+	struct tui_settings ts = {
+		.delay_s = o->delay_s,
+		.delay_given = o->delay_given,
+		.theme = o->theme,
+		.no_color = o->no_color || getenv("NO_COLOR"),
+		.pid = o->pid,
+		.stop = &stop_requested,
+	};
+
+	if (o->batch)
+		return run_batch(o, feed, out);
+	return tui_run(feed, &ts) ? EXIT_FAILURE_RUN : EXIT_OK;
+}
+
+/* --replay: no privileges, no BPF, no collectors. */
+static int run_replay(const struct options *o, FILE *out)
+{
+	struct replay *r;
+	struct feed feed;
+	char err[320];
+	int rc;
+
+	r = replay_open(o->replay, !o->batch, o->delay_given ? o->delay_s : 0, err, sizeof(err));
+	if (!r) {
+		fail(o, "%s", err);
+		return EXIT_FAILURE_RUN;
+	}
+	replay_feed(r, &feed);
+	rc = run_front_end(o, &feed, out);
+	replay_close(r);
+	return rc;
 }
 
 static void host_names(struct model *m)
@@ -166,7 +210,8 @@ int main(int argc, char **argv)
 	struct model *model = NULL;
 	struct options o;
 	int rc = EXIT_FAILURE_RUN;
-	FILE *out = stdout;
+	FILE *out = stdout, *recorder = NULL;
+	struct feed feed;
 	char err[256];
 	size_t n = 0;
 
@@ -184,12 +229,25 @@ int main(int argc, char **argv)
 	}
 	verbose = o.verbose;
 	libbpf_set_print(libbpf_print);
-	if (!o.batch && !o.list && isatty(STDOUT_FILENO) && !o.output) {
-		fprintf(stderr, PROG ": the interactive interface is not built yet; running batch mode (-b)\n");
+	/* The interface needs a terminal on both ends; anything else gets batch snapshots. */
+	if (!o.batch && (o.output || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
+		o.batch = true;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGPIPE, SIG_IGN);
+	if (o.output) {
+		out = fopen(o.output, "w");
+		if (!out) {
+			fail(&o, "cannot open output file '%s': %s", o.output, strerror(errno));
+			return EXIT_FAILURE_RUN;
+		}
 	}
-	o.batch = true; /* the only front end until the TUI exists */
+	if (o.replay) {
+		rc = run_replay(&o, out);
+		goto cleanup;
+	}
 	if (check_environment(&o))
-		return EXIT_FAILURE_RUN;
+		goto cleanup;
 	setrlimit(RLIMIT_MEMLOCK, &(struct rlimit){ RLIM_INFINITY, RLIM_INFINITY });
 
 	config.all_irqs = o.all_irqs;
@@ -215,11 +273,10 @@ int main(int argc, char **argv)
 		rc = st ? EXIT_OK : EXIT_FAILURE_RUN;
 		goto cleanup;
 	}
-	if (o.output) {
-		out = fopen(o.output, "w");
-		if (!out) {
-			fail(&o, "cannot open output file '%s': %s", o.output, strerror(errno));
-			out = stdout;
+	if (o.record) {
+		recorder = fopen(o.record, "w");
+		if (!recorder) {
+			fail(&o, "cannot open recording file '%s': %s", o.record, strerror(errno));
 			goto cleanup;
 		}
 	}
@@ -230,15 +287,13 @@ int main(int argc, char **argv)
 	}
 	host_names(model);
 	model_set_pid_filter(model, o.pid);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGPIPE, SIG_IGN);
-	poller = poller_start(cs, n, model, o.delay_s);
+	poller = poller_start(cs, n, model, o.delay_s, recorder);
 	if (!poller) {
 		fail(&o, "cannot start the poller thread");
 		goto cleanup;
 	}
-	rc = run_batch(&o, poller, out);
+	poller_feed(poller, &feed);
+	rc = run_front_end(&o, &feed, out);
 
 cleanup:
 	poller_stop(poller);
@@ -246,6 +301,10 @@ cleanup:
 		collector_stop(&cs[i]);
 	free(cs);
 	model_free(model);
+	if (recorder && fclose(recorder) && rc == EXIT_OK) {
+		fprintf(stderr, PROG ": closing '%s' failed: %s\n", o.record, strerror(errno));
+		rc = EXIT_FAILURE_RUN;
+	}
 	if (out != stdout && fclose(out) && rc == EXIT_OK) {
 		fprintf(stderr, PROG ": closing '%s' failed: %s\n", o.output, strerror(errno));
 		rc = EXIT_FAILURE_RUN;

@@ -7,7 +7,7 @@
 #include <string.h>
 #include "options.h"
 
-enum { OPT_LIST = 0x100, OPT_ALL_IRQS };
+enum { OPT_LIST = 0x100, OPT_ALL_IRQS, OPT_RECORD, OPT_REPLAY, OPT_THEME };
 
 static const struct option long_options[] = {
 	{ "batch", no_argument, NULL, 'b' },
@@ -18,6 +18,10 @@ static const struct option long_options[] = {
 	{ "pid", required_argument, NULL, 'p' },
 	{ "list", no_argument, NULL, OPT_LIST },
 	{ "all-irqs", no_argument, NULL, OPT_ALL_IRQS },
+	{ "record", required_argument, NULL, OPT_RECORD },
+	{ "replay", required_argument, NULL, OPT_REPLAY },
+	{ "theme", required_argument, NULL, OPT_THEME },
+	{ "no-color", no_argument, NULL, 'C' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -29,6 +33,8 @@ void options_usage(FILE *out)
 	fputs("Usage: gputop-bpf [OPTION]...\n"
 	      "Live monitor of what Linux GPU drivers do, from eBPF programs on kernel tracepoints.\n"
 	      "\n"
+	      "Without -b, at a terminal: an interactive top-like interface (press h for its keys).\n"
+	      "\n"
 	      "  -b, --batch            headless snapshots on stdout (default when stdout is not a terminal)\n"
 	      "  -n, --iterations N     stop after N snapshots (default: run until interrupted)\n"
 	      "  -d, --delay SECONDS    refresh interval, fractions allowed (default 1.0, 0.05 to 3600)\n"
@@ -38,11 +44,16 @@ void options_usage(FILE *out)
 	      "      --list             list every collector and tracepoint: attached, available or\n"
 	      "                         missing, with the reason and the fix; then exit\n"
 	      "      --all-irqs         report every interrupt line, not only the GPU drivers'\n"
+	      "      --record FILE      also write every snapshot to FILE as JSON lines\n"
+	      "      --replay FILE      play a recording back (no root, no BPF): interactive, or with -b\n"
+	      "      --theme NAME|FILE  colour theme: default, light, high-contrast, monochrome, or a file\n"
+	      "  -C, --no-color         no colours (also when NO_COLOR is set)\n"
 	      "  -v, --verbose          show libbpf's own messages (verifier log on failure)\n"
 	      "  -h, --help             show this help and exit\n"
 	      "  -V, --version          show the version and the collectors built in, and exit\n"
 	      "\n"
-	      "Needs root, or CAP_BPF, CAP_PERFMON and CAP_DAC_READ_SEARCH. See gputop-bpf(8).\n",
+	      "Needs root, or CAP_BPF, CAP_PERFMON and CAP_DAC_READ_SEARCH (not for --replay).\n"
+	      "See gputop-bpf(8).\n",
 	      out);
 }
 
@@ -81,7 +92,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	o->delay_s = 1.0;
 	optind = 0; /* full reset: options_parse may be called more than once (tests) */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":bn:d:Jo:p:vhV", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":bn:d:Jo:p:vhVC", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			o->batch = o->batch_given = true;
@@ -102,6 +113,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 					 optarg, DELAY_MIN_S, DELAY_MAX_S);
 				return -1;
 			}
+			o->delay_given = true;
 			break;
 		case 'J':
 			o->json = true;
@@ -127,6 +139,18 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		case OPT_ALL_IRQS:
 			o->all_irqs = true;
 			break;
+		case OPT_RECORD:
+		case OPT_REPLAY:
+		case OPT_THEME:
+			if (!*optarg) {
+				snprintf(err, errlen, "option '%s' needs a non-empty value", argv[optind - 1]);
+				return -1;
+			}
+			*(c == OPT_RECORD ? &o->record : c == OPT_REPLAY ? &o->replay : &o->theme) = optarg;
+			break;
+		case 'C':
+			o->no_color = true;
+			break;
 		case 'v':
 			o->verbose = true;
 			break;
@@ -149,6 +173,14 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	}
 	if (optind < argc) {
 		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	if (o->replay && o->record) {
+		snprintf(err, errlen, "--record and --replay cannot be used together");
+		return -1;
+	}
+	if (o->replay && o->list) {
+		snprintf(err, errlen, "--list inspects this machine; it cannot be used with --replay");
 		return -1;
 	}
 	return 0;

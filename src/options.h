@@ -23,6 +23,11 @@ struct options {
 	double delay_s; /* -d */
 	const char *output; /* -o FILE, NULL = stdout */
 	uint32_t pid; /* -p; 0 = every process */
+	bool delay_given; /* -d was on the command line */
+	const char *record; /* --record FILE */
+	const char *replay; /* --replay FILE */
+	const char *theme; /* --theme NAME|FILE */
+	bool no_color; /* -C, or NO_COLOR set */
 };
 
 /* 0 on success; -1 with a one-line message in err (no program name, no newline). */

@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
+#include "../output/json.h"
 #include "poller.h"
 
 struct poller {
@@ -15,6 +16,7 @@ struct poller {
 	double delay_s;
 	bool stop;
 	struct snapshot *latest; /* refs: the poller's own plus the front ends' */
+	FILE *recorder; /* --record, or NULL */
 };
 
 static uint64_t mono_ns(void)
@@ -53,6 +55,15 @@ static void tick(struct poller *p)
 	s = model_tick_end(p->model);
 	if (!s)
 		return; /* out of memory: keep showing the last snapshot */
+	if (p->recorder) {
+		char *line = snapshot_to_json(s);
+
+		if (line) {
+			fprintf(p->recorder, "%s\n", line);
+			fflush(p->recorder);
+			free(line);
+		}
+	}
 	s->refs = 1;
 	pthread_mutex_lock(&p->lock);
 	snapshot_put(p->latest);
@@ -87,7 +98,7 @@ static void *poller_main(void *arg)
 }
 
 struct poller *poller_start(struct collector *collectors, size_t n, struct model *m,
-			    double delay_s)
+			    double delay_s, FILE *recorder)
 {
 	struct poller *p = calloc(1, sizeof(*p));
 	pthread_condattr_t attr;
@@ -98,6 +109,7 @@ struct poller *poller_start(struct collector *collectors, size_t n, struct model
 	p->ncollectors = n;
 	p->model = m;
 	p->delay_s = delay_s;
+	p->recorder = recorder;
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_condattr_init(&attr);
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
@@ -144,6 +156,50 @@ void poller_set_delay(struct poller *p, double delay_s)
 	p->delay_s = delay_s;
 	pthread_cond_broadcast(&p->cond);
 	pthread_mutex_unlock(&p->lock);
+}
+
+static const struct snapshot *feed_take(void *impl, uint64_t after_seq, int timeout_ms)
+{
+	return poller_take(impl, after_seq, timeout_ms);
+}
+
+static void feed_release(void *impl, const struct snapshot *s)
+{
+	poller_release(impl, s);
+}
+
+static void feed_set_delay(void *impl, double delay_s)
+{
+	poller_set_delay(impl, delay_s);
+}
+
+static const char *feed_error(void *impl)
+{
+	(void)impl;
+	return "";
+}
+
+static bool feed_finished(void *impl)
+{
+	(void)impl;
+	return false;
+}
+
+static const struct feed_ops poller_feed_ops = {
+	.take = feed_take,
+	.release = feed_release,
+	.set_delay = feed_set_delay,
+	.step = NULL,
+	.error = feed_error,
+	.finished = feed_finished,
+};
+
+void poller_feed(struct poller *p, struct feed *feed)
+{
+	feed->ops = &poller_feed_ops;
+	feed->impl = p;
+	feed->replay = false;
+	feed->name = "live";
 }
 
 void poller_stop(struct poller *p)

@@ -8,16 +8,21 @@
 #define GPUTOP_POLLER_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include "../collectors/collector.h"
+#include "feed.h"
 
 struct poller;
 
 struct poller *poller_start(struct collector *collectors, size_t n, struct model *m,
-			    double delay_s);
+			    double delay_s, FILE *recorder);
 /* Waits up to timeout_ms for a snapshot newer than after_seq; NULL on timeout or stop. */
 const struct snapshot *poller_take(struct poller *p, uint64_t after_seq, int timeout_ms);
 void poller_release(struct poller *p, const struct snapshot *s);
 void poller_set_delay(struct poller *p, double delay_s);
+/* --record: every published snapshot also goes to this file as a JSON line (before start). */
+void poller_set_recorder(struct poller *p, FILE *f);
+void poller_feed(struct poller *p, struct feed *feed);
 /* Stops and joins the thread, frees the published snapshot. */
 void poller_stop(struct poller *p);
 

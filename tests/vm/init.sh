@@ -15,6 +15,8 @@ while read -r ko; do
 done </modules.order
 if grep -q 'gputop.scenario=bench' /proc/cmdline; then
 	sh /bench.sh
+elif grep -q 'gputop.scenario=example' /proc/cmdline; then
+	sh /example.sh
 else
 	sh /scenario.sh
 fi

@@ -32,6 +32,7 @@ done
 cp "$VM/init.sh" "$STAGE/init"
 cp "$VM/scenario.sh" "$STAGE/scenario.sh"
 cp "$VM/../../bench/scenario.sh" "$STAGE/bench.sh"
+cp "$VM/example.sh" "$STAGE/example.sh"
 for extra in ${EXTRA_BINS:-}; do # e.g. the benchmark's bpf_cost
 	cp "$extra" "$STAGE/bin/"
 done

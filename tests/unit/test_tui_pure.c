@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The interface's curses-free parts: layout, sparklines, rows, themes, config. */
+#include "cmocka_all.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "../../tui/config.h"
+#include "../../tui/layout.h"
+#include "../../tui/rows.h"
+#include "../../tui/sparkline.h"
+#include "../../tui/theme.h"
+#include "model_fixture.h"
+
+static bool overlap(struct rect a, struct rect b)
+{
+	return a.h && b.h && a.y < b.y + b.h && b.y < a.y + a.h && a.x < b.x + b.w && b.x < a.x + a.w;
+}
+
+static void layout_invariants_at_every_size(void **state)
+{
+	struct layout_input in = { .ndevices = 2, .nrings = 6, .nprocs = 9 };
+	struct layout l;
+
+	(void)state;
+	for (int mask = 0; mask < (1 << PANE_COUNT); mask += 7) {
+		for (int p = 0; p < PANE_COUNT; p++)
+			in.panes[p] = mask & (1 << p);
+		for (in.rows = 0; in.rows <= 80; in.rows++) {
+			for (in.cols = 0; in.cols <= 260; in.cols += 3) {
+				struct rect r[9];
+
+				layout_compute(&in, &l);
+				assert_int_equal(l.too_small,
+						 in.rows < LAYOUT_MIN_ROWS || in.cols < LAYOUT_MIN_COLS);
+				if (l.too_small)
+					continue;
+				r[0] = l.header, r[1] = l.devices, r[2] = l.rings, r[3] = l.procs;
+				r[4] = l.status, r[5] = l.keybar, r[6] = l.side[0], r[7] = l.side[1];
+				r[8] = l.side[2];
+				for (int i = 0; i < 9; i++) {
+					if (!r[i].h)
+						continue;
+					assert_true(r[i].y >= 0 && r[i].x >= 0 && r[i].w > 0);
+					assert_true(r[i].y + r[i].h <= in.rows);
+					assert_true(r[i].x + r[i].w <= in.cols);
+					for (int j = i + 1; j < 9; j++)
+						assert_false(overlap(r[i], r[j]));
+				}
+				assert_int_equal(l.keybar.y, in.rows - 1);
+				if (in.panes[PANE_RINGS])
+					assert_true(l.rings.h >= 3);
+				if (in.panes[PANE_PROCESSES])
+					assert_true(l.procs.h >= 3);
+			}
+		}
+	}
+}
+
+static void layout_shows_everything_at_80x24(void **state)
+{
+	struct layout_input in = { .rows = 24, .cols = 80, .ndevices = 1, .nrings = 3, .nprocs = 4 };
+	struct layout l;
+
+	(void)state;
+	for (int p = 0; p < PANE_COUNT; p++)
+		in.panes[p] = true;
+	layout_compute(&in, &l);
+	assert_false(l.too_small);
+	assert_true(l.header.h && l.devices.h && l.rings.h && l.procs.h);
+	assert_true(l.side[0].h && l.side[1].h && l.side[2].h);
+	in.rows = 60, in.cols = 200;
+	layout_compute(&in, &l);
+	assert_true(l.side[0].x > 0 && l.side[0].x == l.rings.w); /* wide: to the right */
+}
+
+static void sparkline_scales_to_the_maximum(void **state)
+{
+	double v[] = { 0, 1, 2, 4, 8 };
+	char out[64];
+
+	(void)state;
+	assert_int_equal(sparkline_render(v, 5, 10, 0, false, out, sizeof(out)), 5);
+	assert_string_equal(out, "_..-#");
+	assert_int_equal(sparkline_render(v, 5, 3, 0, true, out, sizeof(out)), 3);
+	assert_string_equal(out, "▃▅█");
+	assert_int_equal(sparkline_render(v, 5, 5, 16, false, out, sizeof(out)), 5);
+	assert_string_equal(out, "_..:=");
+	assert_int_equal(sparkline_render(v, 5, 5, 0, true, out, 8), 2); /* room for two glyphs */
+	assert_int_equal(bar_render(0.5, 10, false, out, sizeof(out)), 5);
+	assert_string_equal(out, "#####");
+	assert_int_equal(bar_render(2.0, 4, true, out, sizeof(out)), 4);
+	assert_int_equal(bar_render(0.0625, 2, true, out, sizeof(out)), 1);
+	assert_string_equal(out, "▏");
+}
+
+static struct snapshot *three_rings(void)
+{
+	struct model *m = model_new(0);
+	struct ring_counters rc;
+	struct proc_counters pc;
+	struct snapshot *s;
+
+	model_tick_begin(m, SEC_NS);
+	rc = fixture_ring("d0", "gfx_0.0.0", 30, 30, 30, 2000000);
+	model_ring_update(m, &rc);
+	rc = fixture_ring("d0", "sdma0", 50, 50, 50, 1000000);
+	model_ring_update(m, &rc);
+	rc = fixture_ring("d1", "comp_1.0.0", 10, 10, 10, 5000000);
+	model_ring_update(m, &rc);
+	pc = fixture_proc(300, "blender", "d0", "gfx_0.0.0", 30, 60000000);
+	model_proc_update(m, &pc);
+	pc = fixture_proc(42, "Xorg", "d0", "sdma0", 50, 50000000);
+	model_proc_update(m, &pc);
+	s = model_tick_end(m);
+	model_free(m);
+	return s;
+}
+
+static void rows_sort_and_filter(void **state)
+{
+	struct snapshot *s = three_rings();
+	size_t idx[8], n;
+
+	(void)state;
+	n = rows_rings(s, RING_COL_JOBS, false, "", idx);
+	assert_int_equal(n, 3);
+	assert_string_equal(s->rings[idx[0]].name, "sdma0"); /* 50/s first */
+	assert_string_equal(s->rings[idx[2]].name, "comp_1.0.0");
+	n = rows_rings(s, RING_COL_JOBS, true, NULL, idx);
+	assert_string_equal(s->rings[idx[0]].name, "comp_1.0.0");
+	n = rows_rings(s, RING_COL_NAME, false, NULL, idx);
+	assert_string_equal(s->rings[idx[0]].name, "comp_1.0.0");
+	n = rows_rings(s, RING_COL_EXEC, false, NULL, idx);
+	assert_string_equal(s->rings[idx[0]].name, "comp_1.0.0"); /* 5 ms */
+	n = rows_rings(s, RING_COL_NAME, false, "D1", idx); /* device, any case */
+	assert_int_equal(n, 1);
+	n = rows_rings(s, RING_COL_NAME, false, "dma", idx);
+	assert_int_equal(n, 1);
+	assert_string_equal(s->rings[idx[0]].name, "sdma0");
+
+	n = rows_procs(s, PROC_COL_GPU, false, NULL, idx);
+	assert_int_equal(n, 2);
+	assert_int_equal(s->procs[idx[0]].pid, 300);
+	n = rows_procs(s, PROC_COL_PID, false, NULL, idx);
+	assert_int_equal(s->procs[idx[0]].pid, 42);
+	n = rows_procs(s, PROC_COL_PID, false, "300", idx);
+	assert_int_equal(n, 1);
+	n = rows_procs(s, PROC_COL_PID, false, "org", idx);
+	assert_int_equal(n, 1);
+	assert_int_equal(s->procs[idx[0]].pid, 42);
+	assert_int_equal(ring_column_by_name("busy"), RING_COL_BUSY);
+	assert_int_equal(proc_column_by_name("nope"), -1);
+	snapshot_free(s);
+}
+
+static void themes_builtin_and_bad_lines(void **state)
+{
+	struct theme t;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(theme_builtin_count(), 4);
+	for (size_t i = 0; i < theme_builtin_count(); i++) {
+		assert_int_equal(theme_load(theme_builtin_name(i), &t, err, sizeof(err)), 0);
+		assert_string_equal(t.name, theme_builtin_name(i));
+	}
+	assert_int_equal(theme_load("light", &t, err, sizeof(err)), 0);
+	assert_true(t.c[THEME_MAIN_BG].set && t.c[THEME_MAIN_BG].r == 0xff);
+	assert_int_equal(theme_load("monochrome", &t, err, sizeof(err)), 0);
+	assert_false(t.c[THEME_TITLE].set);
+	assert_int_equal(theme_load("no-such-theme", &t, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "no theme 'no-such-theme'"));
+
+	/* A file: missing keys from the default, bad lines named by file and line. */
+	memset(&t, 0, sizeof(t));
+	assert_int_equal(theme_load("default", &t, err, sizeof(err)), 0);
+	assert_int_equal(theme_parse("# c\ntheme[title]=\"#010203\"\ntheme[bogus]=\"#000000\"\n"
+				     "theme[value]=\"red\"\ngarbage\n",
+				     "my.theme", &t, err, sizeof(err)),
+			 3);
+	assert_string_equal(err, "my.theme:3: unknown key");
+	assert_true(t.c[THEME_TITLE].r == 1 && t.c[THEME_TITLE].b == 3);
+	assert_true(t.c[THEME_SELECTED_BG].set); /* kept from the default */
+}
+
+static void theme_file_from_disk(void **state)
+{
+	char path[] = "/tmp/gputop-theme-XXXXXX.theme";
+	struct theme t;
+	char err[256];
+	int fd;
+
+	(void)state;
+	fd = mkstemps(path, 6);
+	assert_true(fd >= 0);
+	assert_true(write(fd, "theme[spark]=\"#00ff00\"\ntheme[spark]=#00ff00\n", 44) == 44);
+	close(fd);
+	assert_int_equal(theme_load(path, &t, err, sizeof(err)), 1);
+	assert_non_null(strstr(err, ":2: the value must be in double quotes"));
+	assert_true(t.c[THEME_SPARK].g == 0xff);
+	unlink(path);
+	assert_int_equal(theme_load("/nonexistent/x.theme", &t, err, sizeof(err)), -1);
+	assert_true(t.c[THEME_TITLE].set); /* the default, even then */
+}
+
+static void config_parse_save_and_reload(void **state)
+{
+	char path[] = "/tmp/gputop-cfg-XXXXXX", file[64], err[256] = "";
+	struct tui_prefs p, q;
+
+	(void)state;
+	prefs_defaults(&p);
+	assert_int_equal(prefs_parse("theme = light\n\ndelay = 0.5\nring_sort = busy\nreverse = yes\n"
+				     "panes = rings, processes\nbogus = 1\ndelay = -3\n",
+				     "cfg", &p, err, sizeof(err)),
+			 2);
+	assert_string_equal(err, "cfg:7: unknown key (theme, delay, ring_sort, process_sort, reverse, panes)");
+	assert_string_equal(p.theme, "light");
+	assert_true(p.delay_s == 0.5); /* the bad delay on line 8 left it alone */
+	assert_int_equal(p.ring_sort, RING_COL_BUSY);
+	assert_true(p.reverse);
+	assert_true(p.panes[PANE_RINGS] && p.panes[PANE_PROCESSES] && !p.panes[PANE_MEMORY]);
+
+	assert_non_null(mkdtemp(path));
+	snprintf(file, sizeof(file), "%s/sub/config", path);
+	assert_int_equal(prefs_save(file, &p), 0);
+	prefs_defaults(&q);
+	assert_int_equal(prefs_load(file, &q, err, sizeof(err)), 0);
+	assert_memory_equal(&p, &q, sizeof(p));
+	prefs_defaults(&q);
+	snprintf(file, sizeof(file), "%s/none", path);
+	assert_int_equal(prefs_load(file, &q, err, sizeof(err)), 0); /* absent: defaults */
+	snprintf(file, sizeof(file), "rm -rf %s", path);
+	assert_int_equal(system(file), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(layout_invariants_at_every_size),
+		cmocka_unit_test(layout_shows_everything_at_80x24),
+		cmocka_unit_test(sparkline_scales_to_the_maximum),
+		cmocka_unit_test(rows_sort_and_filter),
+		cmocka_unit_test(themes_builtin_and_bad_lines),
+		cmocka_unit_test(theme_file_from_disk),
+		cmocka_unit_test(config_parse_save_and_reload),
+	};
+	return cmocka_run_group_tests_name("tui_pure", tests, NULL, NULL);
+}

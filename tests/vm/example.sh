@@ -1,0 +1,31 @@
+#!/bin/sh
+# Inside the VM (kernel option gputop.scenario=example): about 40 seconds of varied
+# mock GPU work, recorded by gputop-bpf --record, for examples/ and the TUI tests.
+S=/bin/mockgpu-submit
+gputop-bpf -b -J -d 0.5 --record /tmp/example.jsonl -o /dev/null &
+MON=$!
+sleep 1.5
+# A steady "game" on gfx with a ramp, a compute job with bursts, copies on sdma0.
+( for r in 100 200 400 600 400 300 200 500 800 300; do
+	$S gfx_0.0.0 $((r * 3)) 1500 --rate $r > /dev/null
+done ) &
+A=$!
+( sleep 2; for i in 1 2 3 4 5 6 7 8; do
+	$S comp_1.0.0 40 4000 --burst > /dev/null; sleep 2
+done ) &
+B=$!
+( sleep 4; for i in 1 2 3 4 5 6; do
+	$S sdma0 15 3000 --burst > /dev/null
+	$S comp_1.0.0 3 1000 --dep gfx_0.0.0 --dep-us 30000 --gap-us 40000 > /dev/null
+	sleep 3
+done ) &
+C=$!
+wait $A
+wait $B
+wait $C
+sleep 2
+kill -INT $MON
+wait $MON
+echo "@@BEGIN example"
+cat /tmp/example.jsonl
+echo "@@END example"

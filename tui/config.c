@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "../src/options.h"
+#include "config.h"
+#include "rows.h"
+
+static const char *const pane_names[PANE_COUNT] = {
+	"devices", "rings", "memory", "interrupts", "display", "processes",
+};
+
+const char *pane_name(enum pane pane)
+{
+	return pane < PANE_COUNT ? pane_names[pane] : "?";
+}
+
+void prefs_defaults(struct tui_prefs *p)
+{
+	memset(p, 0, sizeof(*p));
+	snprintf(p->theme, sizeof(p->theme), "default");
+	p->delay_s = 1.0;
+	p->ring_sort = RING_COL_JOBS;
+	p->proc_sort = PROC_COL_GPU;
+	p->reverse = false;
+	for (int i = 0; i < PANE_COUNT; i++)
+		p->panes[i] = true;
+}
+
+bool prefs_path(char *buf, size_t size)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+
+	if (xdg && *xdg)
+		snprintf(buf, size, "%s/gputop-bpf/config", xdg);
+	else if (home && *home)
+		snprintf(buf, size, "%s/.config/gputop-bpf/config", home);
+	else
+		return false;
+	return true;
+}
+
+static char *trim(char *s)
+{
+	char *end;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	end = s + strlen(s);
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+		*--end = '\0';
+	return s;
+}
+
+static const char *parse_panes(char *v, struct tui_prefs *p)
+{
+	bool seen[PANE_COUNT] = { false };
+	char *tok, *save = NULL;
+
+	for (tok = strtok_r(v, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int i;
+
+		tok = trim(tok);
+		for (i = 0; i < PANE_COUNT && strcmp(tok, pane_names[i]); i++)
+			;
+		if (i == PANE_COUNT)
+			return "unknown pane (devices, rings, memory, interrupts, display, processes)";
+		seen[i] = true;
+	}
+	memcpy(p->panes, seen, sizeof(seen));
+	return NULL;
+}
+
+/* One "key = value" line; NULL or what is wrong. */
+static const char *parse_line(char *line, struct tui_prefs *p)
+{
+	char *eq, *key, *val, *end;
+	double d;
+	int col;
+
+	line = trim(line);
+	if (!*line || *line == '#')
+		return NULL;
+	eq = strchr(line, '=');
+	if (!eq)
+		return "expected key = value";
+	*eq = '\0';
+	key = trim(line);
+	val = trim(eq + 1);
+	if (!strcmp(key, "theme")) {
+		if (!*val)
+			return "empty theme";
+		snprintf(p->theme, sizeof(p->theme), "%s", val);
+	} else if (!strcmp(key, "delay")) {
+		d = strtod(val, &end);
+		if (end == val || *end || !isfinite(d) || d < DELAY_MIN_S || d > DELAY_MAX_S)
+			return "delay must be seconds between 0.05 and 3600";
+		p->delay_s = d;
+	} else if (!strcmp(key, "ring_sort") || !strcmp(key, "process_sort")) {
+		bool ring = key[0] == 'r';
+
+		col = ring ? ring_column_by_name(val) : proc_column_by_name(val);
+		if (col < 0)
+			return "unknown sort column";
+		*(ring ? &p->ring_sort : &p->proc_sort) = col;
+	} else if (!strcmp(key, "reverse")) {
+		if (strcmp(val, "yes") && strcmp(val, "no"))
+			return "reverse must be yes or no";
+		p->reverse = !strcmp(val, "yes");
+	} else if (!strcmp(key, "panes")) {
+		return parse_panes(val, p);
+	} else {
+		return "unknown key (theme, delay, ring_sort, process_sort, reverse, panes)";
+	}
+	return NULL;
+}
+
+int prefs_parse(const char *text, const char *filename, struct tui_prefs *p, char *err,
+		size_t errlen)
+{
+	char *line = malloc(strlen(text) + 1);
+	const char *cur = text;
+	int lineno = 0, bad = 0;
+
+	if (!line)
+		return -1;
+	while (cur && *cur) {
+		const char *nl = strchr(cur, '\n');
+		size_t len = nl ? (size_t)(nl - cur) : strlen(cur);
+		const char *why;
+
+		lineno++;
+		memcpy(line, cur, len);
+		line[len] = '\0';
+		why = parse_line(line, p);
+		if (why && !bad++)
+			snprintf(err, errlen, "%s:%d: %s", filename, lineno, why);
+		cur = nl ? nl + 1 : NULL;
+	}
+	free(line);
+	return bad;
+}
+
+int prefs_load(const char *path, struct tui_prefs *p, char *err, size_t errlen)
+{
+	char text[8192];
+	size_t n;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	return prefs_parse(text, path, p, err, errlen);
+}
+
+static int mkdirs(const char *path)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *s = buf + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -errno;
+		*s = '/';
+	}
+	return 0;
+}
+
+int prefs_save(const char *path, const struct tui_prefs *p)
+{
+	FILE *f;
+	int err = mkdirs(path), first = 1;
+
+	if (err)
+		return err;
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	fprintf(f, "# gputop-bpf settings, written by the interface (W). Lines: key = value.\n");
+	fprintf(f, "theme = %s\ndelay = %g\n", p->theme, p->delay_s);
+	fprintf(f, "ring_sort = %s\nprocess_sort = %s\n", ring_column_name(p->ring_sort),
+		proc_column_name(p->proc_sort));
+	fprintf(f, "reverse = %s\npanes = ", p->reverse ? "yes" : "no");
+	for (int i = 0; i < PANE_COUNT; i++)
+		if (p->panes[i]) {
+			fprintf(f, "%s%s", first ? "" : ",", pane_names[i]);
+			first = 0;
+		}
+	fputc('\n', f);
+	return fclose(f) ? -errno : 0;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Drawing helpers for the curses screens. */
+#ifndef GPUTOP_DRAW_H
+#define GPUTOP_DRAW_H
+
+#include <stdbool.h>
+#include "../output/text.h" /* format_ns */
+#include "layout.h"
+#include "view.h"
+
+enum role {
+	ROLE_NORMAL, ROLE_HEADER, ROLE_TITLE, ROLE_LABEL, ROLE_VALUE, ROLE_DIM, ROLE_SELECTED,
+	ROLE_METER_LOW, ROLE_METER_MID, ROLE_METER_HIGH, ROLE_SPARK, ROLE_WARNING, ROLE_ERROR,
+	ROLE_KEY, ROLE_KEYBAR, ROLES,
+};
+
+/* Curses attributes (colour pair and video attributes) of a role. */
+int role_attr(enum role r);
+void colors_setup(const struct theme *t, bool color);
+
+/* Text at (y, x), cut at w cells; returns the cells written. */
+int put(int y, int x, int w, enum role r, const char *text);
+int putf(int y, int x, int w, enum role r, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* ASCII text word-wrapped into a; returns the rows used. */
+int put_wrapped(struct rect a, enum role r, const char *text);
+/* Fills a row segment with spaces in a role. */
+void fill(int y, int x, int w, enum role r);
+/* A titled frame around r; returns the inner rect. */
+struct rect frame(struct rect r, const char *title, bool utf8);
+/* Cells a UTF-8 string takes (every code point one cell). */
+int text_cells(const char *s);
+const char *fmt_rate(double per_s, char *buf, size_t size);
+
+void draw_main(struct view *v);
+void draw_ring_detail(struct view *v, struct rect area);
+void draw_proc_detail(struct view *v, struct rect area);
+void draw_vendor(struct view *v, struct rect area);
+void draw_help(struct view *v);
+void draw_sort_menu(struct view *v);
+void draw_header(struct view *v, struct rect r);
+void draw_bottom(struct view *v);
+
+#endif

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <curses.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "draw.h"
+
+int text_cells(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+int put(int y, int x, int w, enum role r, const char *text)
+{
+	int cells = 0;
+	size_t bytes = 0;
+
+	if (w <= 0 || y < 0 || x < 0 || y >= LINES || x >= COLS)
+		return 0;
+	if (x + w > COLS)
+		w = COLS - x;
+	while (text[bytes] && cells < w) {
+		bytes++;
+		while (((unsigned char)text[bytes] & 0xc0) == 0x80)
+			bytes++;
+		cells++;
+	}
+	attrset(role_attr(r));
+	mvaddnstr(y, x, text, (int)bytes);
+	return cells;
+}
+
+int putf(int y, int x, int w, enum role r, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return put(y, x, w, r, buf);
+}
+
+void fill(int y, int x, int w, enum role r)
+{
+	if (w <= 0 || y < 0 || y >= LINES)
+		return;
+	if (x + w > COLS)
+		w = COLS - x;
+	attrset(role_attr(r));
+	mvhline(y, x, ' ', w);
+}
+
+struct rect frame(struct rect r, const char *title, bool utf8)
+{
+	if (r.h < 2 || r.w < 4)
+		return (struct rect){ 0 };
+	attrset(role_attr(ROLE_DIM));
+	if (utf8) {
+		mvaddstr(r.y, r.x, "┌");
+		for (int i = 1; i < r.w - 1; i++)
+			addstr("─");
+		addstr("┐");
+		for (int y = r.y + 1; y < r.y + r.h - 1; y++) {
+			mvaddstr(y, r.x, "│");
+			mvaddstr(y, r.x + r.w - 1, "│");
+		}
+		mvaddstr(r.y + r.h - 1, r.x, "└");
+		for (int i = 1; i < r.w - 1; i++)
+			addstr("─");
+		addstr("┘");
+	} else {
+		mvaddch(r.y, r.x, '+');
+		mvhline(r.y, r.x + 1, '-', r.w - 2);
+		mvaddch(r.y, r.x + r.w - 1, '+');
+		mvvline(r.y + 1, r.x, '|', r.h - 2);
+		mvvline(r.y + 1, r.x + r.w - 1, '|', r.h - 2);
+		mvaddch(r.y + r.h - 1, r.x, '+');
+		mvhline(r.y + r.h - 1, r.x + 1, '-', r.w - 2);
+		mvaddch(r.y + r.h - 1, r.x + r.w - 1, '+');
+	}
+	putf(r.y, r.x + 2, r.w - 4, ROLE_TITLE, " %s ", title);
+	return (struct rect){ r.y + 1, r.x + 1, r.h - 2, r.w - 2 };
+}
+
+const char *fmt_rate(double per_s, char *buf, size_t size)
+{
+	if (per_s >= 1e6)
+		snprintf(buf, size, "%.1fM", per_s / 1e6);
+	else if (per_s >= 1e4)
+		snprintf(buf, size, "%.1fk", per_s / 1e3);
+	else
+		snprintf(buf, size, "%.1f", per_s);
+	return buf;
+}
+
+int put_wrapped(struct rect a, enum role r, const char *text)
+{
+	const char *p = text;
+	int y = a.y;
+
+	while (*p && y < a.y + a.h) {
+		int len = (int)strlen(p), cut = len;
+
+		if (len > a.w) {
+			cut = a.w;
+			while (cut > 0 && p[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = a.w;
+		}
+		putf(y++, a.x, a.w, r, "%.*s", cut, p);
+		p += cut;
+		while (*p == ' ')
+			p++;
+	}
+	return y - a.y;
+}

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <string.h>
+#include "layout.h"
+
+static int min_i(int a, int b)
+{
+	return a < b ? a : b;
+}
+
+static int max_i(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+static struct rect rect(int y, int x, int h, int w)
+{
+	if (h <= 0 || w <= 0)
+		return (struct rect){ 0 };
+	return (struct rect){ y, x, h, w };
+}
+
+/* Splits the rows [y, y + h) between the ring and process tables. */
+static void split_tables(const struct layout_input *in, struct layout *out, int y, int h, int x,
+			 int w)
+{
+	bool rings = in->panes[PANE_RINGS], procs = in->panes[PANE_PROCESSES];
+	int rh;
+
+	if (rings && procs) {
+		rh = min_i(max_i(in->nrings + 2, 3), h / 2);
+		rh = max_i(rh, min_i(3, h - 3));
+		out->rings = rect(y, x, rh, w);
+		out->procs = rect(y + rh, x, h - rh, w);
+	} else if (rings) {
+		out->rings = rect(y, x, h, w);
+	} else if (procs) {
+		out->procs = rect(y, x, h, w);
+	}
+}
+
+void layout_compute(const struct layout_input *in, struct layout *out)
+{
+	int y, body, nside = 0, side_idx[3];
+
+	memset(out, 0, sizeof(*out));
+	if (in->rows < LAYOUT_MIN_ROWS || in->cols < LAYOUT_MIN_COLS) {
+		out->too_small = true;
+		return;
+	}
+	out->header = rect(0, 0, in->rows >= 20 ? 2 : 1, in->cols);
+	out->keybar = rect(in->rows - 1, 0, 1, in->cols);
+	out->status = rect(in->rows - 2, 0, 1, in->cols);
+	y = out->header.h;
+	body = in->rows - 2 - y;
+
+	if (in->panes[PANE_DEVICES]) {
+		int dh = min_i(max_i(in->ndevices, 1), in->rows >= 24 ? 3 : 1);
+
+		out->devices = rect(y, 0, dh, in->cols);
+		y += dh;
+		body -= dh;
+	}
+	for (int i = 0; i < 3; i++)
+		if (in->panes[PANE_MEMORY + i])
+			side_idx[nside++] = i;
+
+	if (nside && in->cols >= LAYOUT_WIDE_COLS) {
+		/* Wide: the side panes stack to the right of the tables. */
+		int sw = min_i(48, in->cols / 3), tw = in->cols - sw, sy = y;
+
+		for (int k = 0; k < nside; k++) {
+			int sh = body / nside + (k < body % nside);
+
+			out->side[side_idx[k]] = rect(sy, tw, sh, sw);
+			sy += sh;
+		}
+		split_tables(in, out, y, body, 0, tw);
+	} else if (nside && body >= 3 + 8) {
+		/* Narrow: a row of small panes under the tables, when there is room. */
+		int sh = body >= 24 ? 5 : 3, x = 0;
+
+		split_tables(in, out, y, body - sh, 0, in->cols);
+		for (int k = 0; k < nside; k++) {
+			int sw = in->cols / nside + (k < in->cols % nside);
+
+			out->side[side_idx[k]] = rect(y + body - sh, x, sh, sw);
+			x += sw;
+		}
+	} else {
+		split_tables(in, out, y, body, 0, in->cols);
+	}
+}

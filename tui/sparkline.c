@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <string.h>
+#include "sparkline.h"
+
+static const char *const blocks[8] = { "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" };
+static const char ascii_levels[8] = { '_', '.', ':', '-', '=', '+', '*', '#' };
+static const char *const eighths[8] = { "", "▏", "▎", "▍", "▌", "▋", "▊", "▉" };
+
+/* Appends s if it fits (keeping room for the NUL). */
+static bool append(char *out, size_t outsize, size_t *len, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (*len + n + 1 > outsize)
+		return false;
+	memcpy(out + *len, s, n + 1);
+	*len += n;
+	return true;
+}
+
+size_t sparkline_render(const double *v, size_t n, size_t width, double max, bool utf8,
+			char *out, size_t outsize)
+{
+	size_t start = n > width ? n - width : 0, len = 0, cells = 0;
+
+	if (!outsize)
+		return 0;
+	out[0] = '\0';
+	if (max <= 0)
+		for (size_t i = start; i < n; i++)
+			if (v[i] > max)
+				max = v[i];
+	for (size_t i = start; i < n; i++) {
+		int level = 0;
+		char a[2] = { 0 };
+
+		if (max > 0 && v[i] > 0) {
+			level = (int)(v[i] / max * 7.0 + 0.5);
+			if (level < 1)
+				level = 1; /* anything above zero shows */
+			if (level > 7)
+				level = 7;
+		}
+		a[0] = ascii_levels[level];
+		if (!append(out, outsize, &len, utf8 ? blocks[level] : a))
+			break;
+		cells++;
+	}
+	return cells;
+}
+
+size_t bar_render(double frac, size_t width, bool utf8, char *out, size_t outsize)
+{
+	size_t eighth_total, full, len = 0, cells = 0;
+
+	if (!outsize)
+		return 0;
+	out[0] = '\0';
+	if (frac < 0)
+		frac = 0;
+	if (frac > 1)
+		frac = 1;
+	eighth_total = (size_t)(frac * (double)width * 8.0 + 0.5);
+	full = eighth_total / 8;
+	for (size_t i = 0; i < full && cells < width; i++, cells++)
+		if (!append(out, outsize, &len, utf8 ? "█" : "#"))
+			return cells;
+	if (utf8 && eighth_total % 8 && cells < width && append(out, outsize, &len, eighths[eighth_total % 8]))
+		cells++;
+	return cells;
+}

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The interface's life: curses set-up, the loop, and restoring the terminal. */
+#include <curses.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+#include "draw.h"
+#include "tui.h"
+
+#define TICK_MS 100 /* input latency; snapshots arrive at the refresh interval */
+
+static bool curses_active;
+
+static void restore_terminal(void)
+{
+	if (curses_active) {
+		endwin();
+		curses_active = false;
+	}
+}
+
+void view_apply_theme(struct view *v)
+{
+	colors_setup(&v->theme, v->color);
+	clearok(curscr, TRUE);
+}
+
+bool view_refresh(struct view *v, int timeout_ms)
+{
+	const struct snapshot *s;
+
+	if (v->paused)
+		return false;
+	s = v->feed->ops->take(v->feed->impl, v->snap ? v->snap->seq : 0, timeout_ms);
+	if (!s) {
+		if (*v->feed->ops->error(v->feed->impl) && strcmp(v->message, v->feed->ops->error(v->feed->impl)))
+			view_message(v, true, "%s", v->feed->ops->error(v->feed->impl));
+		else if (v->feed->replay && v->feed->ops->finished(v->feed->impl) && !v->message[0])
+			view_message(v, false, "end of the recording: q quits");
+		return false;
+	}
+	if (v->snap)
+		v->feed->ops->release(v->feed->impl, v->snap);
+	v->snap = s;
+	view_rows_update(v);
+	return true;
+}
+
+void view_draw(struct view *v)
+{
+	struct layout_input in = { .rows = LINES, .cols = COLS };
+	struct rect body;
+
+	in.ndevices = v->snap ? (int)v->snap->ndevices : 0;
+	in.nrings = (int)v->nring_rows;
+	in.nprocs = (int)v->nproc_rows;
+	memcpy(in.panes, v->prefs.panes, sizeof(in.panes));
+	layout_compute(&in, &v->layout);
+	erase();
+	if (v->layout.too_small) {
+		putf(LINES / 2, 0, COLS, ROLE_WARNING, "Terminal too small: %dx%d", COLS, LINES);
+		putf(LINES / 2 + 1, 0, COLS, ROLE_NORMAL, "needs %dx%d; q quits", LAYOUT_MIN_COLS,
+		     LAYOUT_MIN_ROWS);
+		refresh();
+		return;
+	}
+	draw_header(v, v->layout.header);
+	body = (struct rect){ v->layout.header.h, 0, LINES - 2 - v->layout.header.h, COLS };
+	if (v->screen != SCREEN_MAIN)
+		draw_vendor(v, body);
+	else if (v->detail == DETAIL_RING)
+		draw_ring_detail(v, body);
+	else if (v->detail == DETAIL_PROC)
+		draw_proc_detail(v, body);
+	else if (!v->snap)
+		put(body.y + 1, 1, COLS - 2, ROLE_DIM, "Waiting for the first snapshot...");
+	else
+		draw_main(v);
+	draw_bottom(v);
+	if (v->overlay == OVERLAY_HELP)
+		draw_help(v);
+	else if (v->overlay == OVERLAY_SORT)
+		draw_sort_menu(v);
+	refresh();
+}
+
+/* Settings: the config file, then the command line over it. */
+static void load_settings(struct view *v, const struct tui_settings *ts)
+{
+	char err[320] = "";
+	int bad;
+
+	prefs_defaults(&v->prefs);
+	if (prefs_path(v->config_path, sizeof(v->config_path))) {
+		bad = prefs_load(v->config_path, &v->prefs, err, sizeof(err));
+		if (bad)
+			view_message(v, true, "%s%s", err, bad > 1 ? " (and more lines skipped)" : "");
+	}
+	if (ts->delay_given || !v->feed->replay)
+		v->prefs.delay_s = ts->delay_given ? ts->delay_s : v->prefs.delay_s;
+	if (ts->theme)
+		snprintf(v->prefs.theme, sizeof(v->prefs.theme), "%s", ts->theme);
+	bad = theme_load(v->prefs.theme, &v->theme, err, sizeof(err));
+	if (bad)
+		view_message(v, true, "theme: %s", err);
+	for (size_t i = 0; i < theme_builtin_count(); i++)
+		if (!strcmp(theme_builtin_name(i), v->theme.name))
+			v->theme_idx = i;
+	if (ts->pid)
+		snprintf(v->filter, sizeof(v->filter), "%u", ts->pid);
+}
+
+int tui_run(const struct feed *feed, const struct tui_settings *ts)
+{
+	struct view v = { .feed = feed };
+	bool dirty = true;
+
+	setlocale(LC_ALL, "");
+	v.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+	load_settings(&v, ts);
+	v.color = !ts->no_color;
+	if (!feed->replay || ts->delay_given)
+		feed->ops->set_delay(feed->impl, v.prefs.delay_s);
+
+	if (!newterm(NULL, stdout, stdin)) {
+		fprintf(stderr, "gputop-bpf: cannot start the interface on this terminal (TERM=%s); use -b\n",
+			getenv("TERM") ? getenv("TERM") : "unset");
+		return -1;
+	}
+	curses_active = true;
+	atexit(restore_terminal);
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	set_escdelay(25);
+	mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED, NULL);
+	timeout(TICK_MS);
+	view_apply_theme(&v);
+
+	while (!v.quit && !*ts->stop) {
+		int key;
+
+		if (view_refresh(&v, 0))
+			dirty = true;
+		if (dirty) {
+			view_draw(&v);
+			dirty = false;
+		}
+		key = getch();
+		if (key == '\r')
+			key = '\n';
+		if (key != ERR) {
+			view_key(&v, key);
+			dirty = true;
+		}
+	}
+	if (v.snap)
+		feed->ops->release(feed->impl, v.snap);
+	free(v.ring_rows);
+	free(v.proc_rows);
+	restore_terminal();
+	return 0;
+}

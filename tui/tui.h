@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* The interactive curses interface: the only code that includes curses. */
+#ifndef GPUTOP_TUI_H
+#define GPUTOP_TUI_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "../src/feed.h"
+
+struct tui_settings {
+	double delay_s;
+	bool delay_given; /* -d given: it wins over the config file */
+	const char *theme; /* --theme, or NULL: the config file's, else default */
+	bool no_color; /* -C or NO_COLOR */
+	uint32_t pid; /* -p: start filtered to this PID */
+	volatile sig_atomic_t *stop; /* set by SIGINT/SIGTERM */
+};
+
+/* Runs until q, F10 or a stop signal; restores the terminal. 0, or -1 if curses failed. */
+int tui_run(const struct feed *feed, const struct tui_settings *ts);
+
+#endif

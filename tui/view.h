@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* The interface's state: what is shown and selected. Owned by the UI thread. */
+#ifndef GPUTOP_VIEW_H
+#define GPUTOP_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "../src/feed.h"
+#include "config.h"
+#include "layout.h"
+#include "theme.h"
+
+enum view_screen { SCREEN_MAIN, SCREEN_AMD, SCREEN_INTEL, SCREEN_NVIDIA, SCREEN_DISPLAY, SCREEN_COUNT };
+enum detail { DETAIL_NONE, DETAIL_RING, DETAIL_PROC };
+enum focus { FOCUS_RINGS, FOCUS_PROCS };
+enum overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_SORT };
+
+struct view {
+	const struct feed *feed;
+	const struct snapshot *snap; /* the snapshot shown (a reference), or NULL before the first */
+	enum view_screen screen;
+	enum detail detail;
+	enum focus focus;
+	enum overlay overlay;
+	int sort_menu_sel;
+	size_t ring_sel, proc_sel; /* positions in the sorted, filtered rows */
+	size_t ring_top, proc_top; /* first row shown */
+	char detail_dev[32], detail_ring[32]; /* the ring drilled into, by identity */
+	uint32_t detail_pid;
+	struct tui_prefs prefs;
+	char config_path[512];
+	char filter[64];
+	bool editing_filter;
+	char edit[64];
+	bool paused, quit, utf8, color;
+	size_t theme_idx;
+	struct theme theme;
+	char message[320];
+	bool message_error;
+	size_t *ring_rows, nring_rows, *proc_rows, nproc_rows; /* sorted, filtered indices */
+	struct layout layout; /* last drawn, for mouse clicks */
+};
+
+/* Recomputes the sorted, filtered rows for the current snapshot and clamps selections. */
+void view_rows_update(struct view *v);
+void view_message(struct view *v, bool error, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Handles one key (curses key code); may set v->quit. */
+void view_key(struct view *v, int key);
+/* Takes a newer snapshot from the feed, unless paused; true when there was one. */
+bool view_refresh(struct view *v, int timeout_ms);
+void view_draw(struct view *v);
+/* The theme and colour mode take effect (curses colour pairs). */
+void view_apply_theme(struct view *v);
+
+#endif
