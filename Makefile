@@ -43,7 +43,7 @@ LIB_OBJS := $(patsubst %.c,$(B)/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 
-.PHONY: all gputop-bpf clean deps test test-unit test-san test-docs test-bpf test-vm install static-check bench
+.PHONY: all gputop-bpf clean deps test test-unit test-san test-docs test-bpf test-vm install static-check bench test-tui
 
 all: gputop-bpf
 
@@ -91,7 +91,7 @@ $(B):
 
 # ---- set-up (Debian packages; idempotent) ----
 BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev \
-	libncurses-dev pkg-config libcmocka-dev libjson-c-dev jq file util-linux groff-base
+	libncurses-dev pkg-config libcmocka-dev libjson-c-dev jq file util-linux groff-base tmux procps
 VM_DEPS := qemu-system-x86 busybox-static cpio xz-utils zstd debootstrap kmod libdrm-tests \
 	ca-certificates
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -100,13 +100,19 @@ deps:
 	$(Q)./tests/install-deps.sh $(BUILD_DEPS) $(VM_DEPS)
 
 # ---- tests ----
-test: test-unit test-san test-docs test-bpf test-vm
+test: test-unit test-san test-docs test-tui test-bpf test-vm
 
 test-unit: $(UNIT_BINS) $(B)/gputop-bpf
 	$(Q)tests/run-unit.sh $(UNIT_BINS)
 
 test-docs: $(B)/gputop-bpf
 	$(Q)tests/docs.sh $(B)/gputop-bpf
+
+# The interface under tmux, replaying the example recording (no root needed).
+test-tui: $(B)/gputop-bpf
+	$(Q)$(MAKE) --no-print-directory SAN=1 build/san/gputop-bpf
+	$(Q)tests/tui/run.sh $(B)/gputop-bpf examples/mockgpu-7.3.jsonl
+	$(Q)tests/tui/run.sh build/san/gputop-bpf examples/mockgpu-7.3.jsonl
 
 test-san:
 	$(Q)$(MAKE) --no-print-directory SAN=1 test-unit

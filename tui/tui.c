@@ -34,10 +34,18 @@ bool view_refresh(struct view *v, int timeout_ms)
 		return false;
 	s = v->feed->ops->take(v->feed->impl, v->snap ? v->snap->seq : 0, timeout_ms);
 	if (!s) {
-		if (*v->feed->ops->error(v->feed->impl) && strcmp(v->message, v->feed->ops->error(v->feed->impl)))
-			view_message(v, true, "%s", v->feed->ops->error(v->feed->impl));
-		else if (v->feed->replay && v->feed->ops->finished(v->feed->impl) && !v->message[0])
+		const char *err = v->feed->ops->error(v->feed->impl);
+
+		/* The end of a replay, or its error, is news once: redraw for it. */
+		if (*err && strcmp(v->message, err)) {
+			view_message(v, true, "%s", err);
+			return true;
+		}
+		if (!*err && v->feed->replay && v->feed->ops->finished(v->feed->impl) && !v->ended) {
+			v->ended = true;
 			view_message(v, false, "end of the recording: q quits");
+			return true;
+		}
 		return false;
 	}
 	if (v->snap)

@@ -33,6 +33,7 @@ struct view {
 	bool editing_filter;
 	char edit[64];
 	bool paused, quit, utf8, color;
+	bool ended; /* the end of a replay was announced */
 	size_t theme_idx;
 	struct theme theme;
 	char message[320];

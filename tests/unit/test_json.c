@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* JSON output, parsed back with json-c: types, values and escaping. */
 #include "cmocka_all.h"
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include <json-c/json.h>
 #include "../../output/json.h"
+#include "../../output/json_read.h"
+#include "../../src/replay.h"
 #include "model_fixture.h"
 
 static json_object *get(json_object *o, const char *key)
@@ -103,11 +108,96 @@ static void error_object(void **state)
 	free(line);
 }
 
+static void reader_inverts_writer(void **state)
+{
+	struct snapshot *s = sample_snapshot(), *back;
+	char *line = snapshot_to_json(s), *again, err[256];
+
+	(void)state;
+	back = snapshot_from_json(line, err, sizeof(err));
+	assert_non_null(back);
+	assert_int_equal(back->nrings, 1);
+	assert_string_equal(back->rings[0].name, "gfx_0.0.0");
+	assert_int_equal(back->rings[0].completed_total, 9);
+	assert_int_equal(histogram_count(&back->rings[0].exec_hist), 9);
+	assert_true(back->rings[0].exec.p50_ns == s->rings[0].exec.p50_ns);
+	assert_int_equal(back->nprocs, 1);
+	assert_string_equal(back->procs[0].comm, "we\"ird\n\\name");
+	assert_int_equal(back->nproc_rings, 1);
+	assert_int_equal(back->collectors[0].state, COLLECTOR_UNAVAILABLE);
+	assert_int_equal(back->collectors[0].drops[0].count, 3);
+	again = snapshot_to_json(back); /* the same text, field for field */
+	assert_string_equal(again, line);
+	free(again);
+	free(line);
+	snapshot_free(back);
+	snapshot_free(s);
+	assert_null(snapshot_from_json("{\"seq\": 1", err, sizeof(err)));
+	assert_non_null(strstr(err, "not JSON"));
+	assert_null(snapshot_from_json("[1,2]", err, sizeof(err)));
+	assert_non_null(strstr(err, "not a gputop-bpf snapshot"));
+	assert_null(snapshot_from_json("{\"error\": \"x\"}", err, sizeof(err)));
+}
+
+/* A recording with a corrupt third line: two snapshots, then the error at line 3. */
+static void replay_stops_at_the_bad_line(void **state)
+{
+	struct snapshot *s = sample_snapshot();
+	char *line = snapshot_to_json(s), path[] = "/tmp/gputop-rec-XXXXXX", err[256];
+	const struct snapshot *got;
+	struct replay *r;
+	struct feed feed;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	f = fdopen(fd, "w");
+	fprintf(f, "%s\n\n%s\n{\"seq\": 3, \"rin\n%s\n", line, line, line);
+	fclose(f);
+	r = replay_open(path, false, 0, err, sizeof(err));
+	assert_non_null(r);
+	replay_feed(r, &feed);
+	got = feed.ops->take(feed.impl, 0, 0);
+	assert_non_null(got);
+	assert_int_equal(got->seq, 1);
+	feed.ops->release(feed.impl, got);
+	got = feed.ops->take(feed.impl, 1, 0);
+	assert_non_null(got);
+	assert_int_equal(got->seq, 2);
+	feed.ops->release(feed.impl, got);
+	assert_null(feed.ops->take(feed.impl, 2, 0));
+	assert_true(feed.ops->finished(feed.impl));
+	assert_non_null(strstr(feed.ops->error(feed.impl), ":4: not JSON"));
+	replay_close(r);
+
+	/* Truncated in the middle of the last line. */
+	f = fopen(path, "w");
+	fprintf(f, "%s\n%.*s", line, (int)strlen(line) / 2, line);
+	fclose(f);
+	r = replay_open(path, false, 0, err, sizeof(err));
+	replay_feed(r, &feed);
+	got = feed.ops->take(feed.impl, 0, 0);
+	assert_non_null(got);
+	feed.ops->release(feed.impl, got);
+	assert_null(feed.ops->take(feed.impl, 1, 0));
+	assert_non_null(strstr(feed.ops->error(feed.impl), ":2: not JSON"));
+	assert_non_null(strstr(feed.ops->error(feed.impl), "(truncated last line)"));
+	replay_close(r);
+	unlink(path);
+	assert_null(replay_open("/nonexistent/rec.jsonl", false, 0, err, sizeof(err)));
+	assert_non_null(strstr(err, "cannot open recording"));
+	free(line);
+	snapshot_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(snapshot_round_trips),
 		cmocka_unit_test(error_object),
+		cmocka_unit_test(reader_inverts_writer),
+		cmocka_unit_test(replay_stops_at_the_bad_line),
 	};
 	return cmocka_run_group_tests_name("json", tests, NULL, NULL);
 }

@@ -81,7 +81,7 @@ static void sparkline_scales_to_the_maximum(void **state)
 
 	(void)state;
 	assert_int_equal(sparkline_render(v, 5, 10, 0, false, out, sizeof(out)), 5);
-	assert_string_equal(out, "_..-#");
+	assert_string_equal(out, "_.:=#");
 	assert_int_equal(sparkline_render(v, 5, 3, 0, true, out, sizeof(out)), 3);
 	assert_string_equal(out, "▃▅█");
 	assert_int_equal(sparkline_render(v, 5, 5, 16, false, out, sizeof(out)), 5);

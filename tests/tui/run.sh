@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# The interactive interface, driven headless under tmux with --replay (no root, no
+# BPF): keys are sent, the screen is captured, and what a person would see is
+# checked.   Usage: tests/tui/run.sh BINARY RECORDING
+set -u
+SUITE="tui tests"
+. "$(dirname "$0")/../lib.sh"
+BIN=$(realpath "$1")
+REC=$(realpath "$2")
+if ! command -v tmux >/dev/null; then
+	skip "tmux missing: run 'make deps'"
+	finish; exit
+fi
+TMP=$(mktemp -d)
+SOCK=$TMP/tmux.sock
+T="tmux -S $SOCK"
+trap '$T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+export XDG_CONFIG_HOME=$TMP/config LANG=C.UTF-8 TERM=xterm-256color
+unset NO_COLOR
+
+# start COLS ROWS ARGS...: the binary in a fresh session; its exit status lands in $TMP/exit.
+start() {
+	local cols=$1 rows=$2
+	shift 2
+	$T kill-server 2>/dev/null
+	rm -f "$TMP/exit" "$TMP/stty"
+	$T -f /dev/null new-session -d -s t -x "$cols" -y "$rows" \
+		"stty -a > $TMP/stty.before; $BIN $*; echo \$? > $TMP/exit; stty -a > $TMP/stty; sleep 30"
+	$T set-option -t t remain-on-exit on >/dev/null
+}
+screen() { $T capture-pane -p -t t; }
+keys() { $T send-keys -t t "$@"; sleep 0.4; }
+# until TEXT [SECONDS]: waits until the screen shows TEXT.
+until_shows() {
+	local end=$((SECONDS + ${2:-10}))
+	while [ $SECONDS -lt $end ]; do
+		screen | grep -qF -- "$1" && return 0
+		sleep 0.2
+	done
+	return 1
+}
+shows() { screen | grep -qF -- "$1"; }
+line_of() { screen | grep -nF -- "$1" | head -1 | cut -d: -f1; }
+before() { local a b; a=$(line_of "$1"); b=$(line_of "$2"); [ -n "$a" ] && [ -n "$b" ] && [ "$a" -lt "$b" ]; }
+
+# The recording's snapshot N, as the screen should show it after N - 1 steps.
+N=21
+SNAP=$(sed -n "${N}p" "$REC")
+gfx_done=$(jq -r '.rings[] | select(.name == "gfx_0.0.0") | .completed_total' <<<"$SNAP")
+sdma_done=$(jq -r '.rings[] | select(.name == "sdma0") | .completed_total' <<<"$SNAP")
+pid=$(jq -r '.processes | sort_by(-.gpu_pct) | .[0].pid' <<<"$SNAP")
+
+echo "== main screen and drill-down (120x36, stepping to snapshot $N)"
+start 120 36 --replay "$REC" -d 60
+check "first snapshot drawn with the header" until_shows "REPLAY"
+for _ in $(seq 2 $N); do $T send-keys -t t n; sleep 0.05; done
+sleep 0.5
+check "ring table: gfx_0.0.0 row with its $gfx_done completed jobs" \
+	bash -c "$T capture-pane -p -t t | grep -E ' gfx_0\.0\.0 .* $gfx_done ' >/dev/null"
+check "ring table: sdma0 row with its $sdma_done completed jobs" \
+	bash -c "$T capture-pane -p -t t | grep -E ' sdma0 .* $sdma_done ' >/dev/null"
+check "process table: PID $pid, mockgpu-submit" \
+	bash -c "$T capture-pane -p -t t | grep -E ' $pid mockgpu-submit ' >/dev/null"
+check "sparklines drawn (block elements)" bash -c "$T capture-pane -p -t t | grep -q '[▁▂▃▄▅▆▇█]'"
+check "side panes: memory says why it is empty" shows "MEMORY"
+check "key bar at the bottom" bash -c "$T capture-pane -p -t t | tail -1 | grep -q 'F10Quit'"
+
+keys s
+check "s opens the sort menu" shows "Sort rings by"
+keys Home
+for _ in 1 2 3 4 5 6 7 8 9; do $T send-keys -t t Up; done
+keys Enter
+check "sort by RING: comp_1.0.0 above gfx_0.0.0 above sdma0" \
+	bash -c "$(declare -f screen line_of before); T='$T'; before ' comp_1.0.0 ' ' gfx_0.0.0 ' && before ' gfx_0.0.0 ' ' sdma0 '"
+keys r
+check "r reverses: sdma0 above comp_1.0.0" \
+	bash -c "$(declare -f screen line_of before); T='$T'; before ' sdma0 ' ' comp_1.0.0 '"
+keys r
+
+keys /
+keys s d m a
+keys Enter
+check "filter 'sdma': sdma0 shown" shows " sdma0 "
+check "filter 'sdma': gfx_0.0.0 hidden" bash -c "! $T capture-pane -p -t t | grep -q ' gfx_0.0.0 '"
+check "filter named in the header" shows "filter: sdma"
+keys Enter
+check "Enter opens the ring pane" shows "Ring sdma0 on mockgpu"
+check "ring pane: histograms" shows "Queue wait since start"
+check "ring pane: processes on the ring" shows "Processes on this ring"
+keys Escape
+check "Esc goes back to the table" shows "RINGS (1)"
+keys Escape
+check "Esc again clears the filter" shows "RINGS (3)"
+
+keys Right
+keys Enter
+check "Enter on a process opens its pane" shows "mockgpu-submit   (Esc goes back)"
+check "process pane: its rings" shows "Its rings"
+keys Escape
+
+keys 2
+check "2: AMD pane says not available, with the reason" \
+	bash -c "$T capture-pane -p -t t | grep -q 'Not available on this machine' && $T capture-pane -p -t t | grep -q 'Reason:'"
+keys Tab
+check "Tab: Intel pane" shows "Intel   (Tab or 1-5"
+keys 1
+check "1: back to the overview" shows "RINGS (3)"
+
+keys h
+check "h: help overlay lists the keys" bash -c "$T capture-pane -p -t t | grep -q 'Keys' && $T capture-pane -p -t t | grep -q 'next colour theme'"
+keys x
+check "any key closes the help" bash -c "! $T capture-pane -p -t t | grep -q 'next colour theme'"
+
+before_colors=$($T capture-pane -e -p -t t | md5sum)
+keys t
+check "t: theme light named in the header" shows "theme light"
+check "t: the colours changed" bash -c "[ \"\$($T capture-pane -e -p -t t | md5sum)\" != '$before_colors' ]"
+keys W
+check "W saves the settings" test -f "$XDG_CONFIG_HOME/gputop-bpf/config"
+check "saved settings name the theme" grep -qx 'theme = light' "$XDG_CONFIG_HOME/gputop-bpf/config"
+
+echo "== pause, resize, quit (live-speed replay)"
+start 120 36 --replay "$REC" -d 0.2
+until_shows "gfx_0.0.0" 10
+keys Space
+check "space pauses: PAUSED in the header" shows "PAUSED"
+frozen=$(screen)
+sleep 1.2
+check "paused: the data stays frozen" bash -c "[ \"\$($T capture-pane -p -t t)\" = \"\$(cat <<'X'
+$frozen
+X
+)\" ]"
+keys n
+check "n steps one snapshot while paused" bash -c "[ \"\$($T capture-pane -p -t t)\" != \"\$(cat <<'X'
+$frozen
+X
+)\" ]"
+keys Space
+$T resize-window -t t -x 40 -y 10
+sleep 0.6
+check "40x10: says the terminal is too small" shows "Terminal too small: 40x10"
+$T resize-window -t t -x 200 -y 60
+sleep 0.6
+check "200x60: the wide layout with the interrupts pane" shows "INTERRUPTS"
+check "200x60: the rings are back" shows "gfx_0.0.0"
+keys q
+sleep 0.5
+check "q quits with status 0" grep -qx 0 "$TMP/exit"
+check "the terminal is restored (echo and icanon back)" \
+	bash -c "grep -qw icanon $TMP/stty && grep -qw echo $TMP/stty && ! grep -qw -- -echo $TMP/stty"
+
+echo "== bad input"
+printf 'theme = light\nbogus line\n' >"$XDG_CONFIG_HOME/gputop-bpf/config"
+start 100 30 --replay "$REC" -d 60
+check "a bad config line is named by file and line, and it still starts" \
+	until_shows "config:2: expected key = value"
+check "the good lines still apply" shows "theme light"
+head -5 "$REC" >"$TMP/cut.jsonl"
+sed -n 6p "$REC" | head -c 300 >>"$TMP/cut.jsonl"
+start 100 30 --replay "$TMP/cut.jsonl" -d 0.1
+check "a truncated recording plays, then names the line" until_shows "cut.jsonl:6: not JSON"
+$T kill-server 2>/dev/null
+start 100 30 --replay "$REC" --theme monochrome -d 60
+until_shows "REPLAY" 5
+check "monochrome theme: no colour escapes" bash -c "! $T capture-pane -e -p -t t | grep -qE $'\\e\\\\[[0-9;]*(3[0-7]|38;5);'"
+rm -f "$XDG_CONFIG_HOME/gputop-bpf/config"
+start 100 30 --replay "$REC" -d 60
+until_shows "REPLAY" 5
+pkill -TERM -f "^$BIN --replay $REC -d 60"
+sleep 0.8
+check "SIGTERM: exits 0 and restores the terminal" bash -c "grep -qx 0 $TMP/exit && grep -qw icanon $TMP/stty"
+finish
