@@ -162,7 +162,6 @@ static int run_front_end(const struct options *o, const struct feed *feed, FILE 
 		.delay_given = o->delay_given,
 		.theme = o->theme,
 		.no_color = o->no_color || getenv("NO_COLOR"),
-		.pid = o->pid,
 		.stop = &stop_requested,
 	};
 
@@ -184,6 +183,7 @@ static int run_replay(const struct options *o, FILE *out)
 		fail(o, "%s", err);
 		return EXIT_FAILURE_RUN;
 	}
+	replay_set_pid_filter(r, o->pid);
 	replay_feed(r, &feed);
 	rc = run_front_end(o, &feed, out);
 	replay_close(r);

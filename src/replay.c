@@ -32,6 +32,7 @@ struct replay {
 	char error[640];
 	struct ring_track rings[MAX_RINGS_TRACKED];
 	size_t nrings;
+	uint32_t pid_filter;
 	struct irq_track irqs[MAX_RINGS_TRACKED];
 	size_t nirqs;
 	char *buf;
@@ -88,6 +89,26 @@ static void track_histories(struct replay *r, struct snapshot *s)
 	}
 }
 
+static void filter_pid(struct snapshot *s, uint32_t pid)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < s->nprocs; i++)
+		if (s->procs[i].pid == pid)
+			s->procs[w++] = s->procs[i];
+	s->nprocs = w;
+	w = 0;
+	for (size_t i = 0; i < s->nproc_rings; i++)
+		if (s->proc_rings[i].pid == pid)
+			s->proc_rings[w++] = s->proc_rings[i];
+	s->nproc_rings = w;
+}
+
+void replay_set_pid_filter(struct replay *r, uint32_t pid)
+{
+	r->pid_filter = pid;
+}
+
 /* Reads the next snapshot line; false at the end or at a bad line (error set). */
 static bool advance(struct replay *r)
 {
@@ -119,6 +140,8 @@ static bool advance(struct replay *r)
 	}
 	s->seq = ++r->seq;
 	s->refs = 1;
+	if (r->pid_filter)
+		filter_pid(s, r->pid_filter);
 	track_histories(r, s);
 	put(r->cur);
 	r->cur = s;

@@ -13,6 +13,8 @@
 struct replay *replay_open(const char *path, bool realtime, double delay_s, char *err,
 			   size_t errlen);
 void replay_close(struct replay *r);
+/* -p: keep only this process's rows (0: all), as the live model does. */
+void replay_set_pid_filter(struct replay *r, uint32_t pid);
 void replay_feed(struct replay *r, struct feed *feed);
 
 #endif

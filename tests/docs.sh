@@ -10,7 +10,7 @@ check "--help lists options" test -n "$opts"
 for o in $opts; do
 	check "man page documents $o" grep -q -- "${o//-/\\\\-}" man/gputop-bpf.8
 done
-for o in $(grep -o -- '\\-\\-[a-z][a-z\\-]*' man/gputop-bpf.8 | sed 's/\\//g' | sort -u); do
+for o in $(grep -oE -- '\\-\\-[a-z]([a-z]|\\-)*' man/gputop-bpf.8 | sed 's/\\//g' | sort -u); do
 	check "--help lists $o (from the man page)" grep -q -- "$o" <<<"$help"
 done
 check "man page renders without warnings" bash -c "! groff -man -ww -z man/gputop-bpf.8 2>&1 | grep -q ."

@@ -115,8 +115,6 @@ static void load_settings(struct view *v, const struct tui_settings *ts)
 	for (size_t i = 0; i < theme_builtin_count(); i++)
 		if (!strcmp(theme_builtin_name(i), v->theme.name))
 			v->theme_idx = i;
-	if (ts->pid)
-		snprintf(v->filter, sizeof(v->filter), "%u", ts->pid);
 }
 
 int tui_run(const struct feed *feed, const struct tui_settings *ts)
