@@ -43,7 +43,7 @@ LIB_OBJS := $(patsubst %.c,$(B)/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 
-.PHONY: all gputop-bpf clean deps test test-unit test-san test-docs test-bpf test-vm install static-check bench test-tui
+.PHONY: all gputop-bpf clean deps test test-unit test-san test-docs test-bpf test-vm install static-check bench test-tui example-recording
 
 all: gputop-bpf
 
@@ -129,6 +129,14 @@ test-vm:
 bench:
 	$(Q)$(MAKE) --no-print-directory STATIC=1 build/static/gputop-bpf build/static/bpf_cost
 	$(Q)bench/run.sh build/static/gputop-bpf build/static/bpf_cost
+
+# Regenerates examples/mockgpu-7.3.jsonl: about 40 s of mock GPU work in the 7.3 VM, recorded.
+example-recording:
+	$(Q)$(MAKE) --no-print-directory STATIC=1 build/static/gputop-bpf
+	$(Q)tests/vm/fetch.sh >/dev/null
+	$(Q)tests/vm/boot.sh k7 build/static/gputop-bpf build/example.log gputop.scenario=example >/dev/null
+	$(Q)sed -n '/^@@BEGIN example$$/,/^@@END example$$/p' build/example.log | grep '^{' > examples/mockgpu-7.3.jsonl
+	$(Q)wc -l examples/mockgpu-7.3.jsonl
 
 static-check:
 	$(Q)$(MAKE) --no-print-directory STATIC=1

@@ -106,6 +106,27 @@ check "Tab: Intel pane" shows "Intel   (Tab or 1-5"
 keys 1
 check "1: back to the overview" shows "RINGS (3)"
 
+keys -
+check "-: faster refresh, shown in the header" shows "every 30s"
+keys +
+check "+: slower refresh" shows "every 60s"
+keys BTab
+check "Shift-Tab: the Display pane" shows "Display   (Tab or 1-5"
+keys 1
+ring_names=$(screen | sed -n '/^ RING[v^ ]/,/^ PROCESSES/p' | sed '1d;$d' | awk '{ print $1 }')
+keys End
+keys Enter
+check "End, Enter: the last ring's pane ($(tail -1 <<<"$ring_names"))" shows "Ring $(tail -1 <<<"$ring_names") on"
+keys Escape
+keys Home
+keys Enter
+check "Home, Enter: the first ring's pane ($(head -1 <<<"$ring_names"))" shows "Ring $(head -1 <<<"$ring_names") on"
+keys Escape
+keys C-l
+check "Ctrl-L redraws (still the overview)" shows "RINGS (3)"
+keys ?
+check "?: the help too" shows "next colour theme"
+keys Escape
 keys h
 check "h: help overlay lists the keys" bash -c "$T capture-pane -p -t t | grep -q 'Keys' && $T capture-pane -p -t t | grep -q 'next colour theme'"
 keys x
@@ -143,9 +164,9 @@ $T resize-window -t t -x 200 -y 60
 sleep 0.6
 check "200x60: the wide layout with the interrupts pane" shows "INTERRUPTS"
 check "200x60: the rings are back" shows "gfx_0.0.0"
-keys q
+keys F10
 sleep 0.5
-check "q quits with status 0" grep -qx 0 "$TMP/exit"
+check "F10 quits with status 0" grep -qx 0 "$TMP/exit"
 check "the terminal is restored (echo and icanon back)" \
 	bash -c "grep -qw icanon $TMP/stty && grep -qw echo $TMP/stty && ! grep -qw -- -echo $TMP/stty"
 
