@@ -114,6 +114,7 @@ keys BTab
 check "Shift-Tab: the Display pane" shows "Display   (Tab or 1-5"
 keys 1
 ring_names=$(screen | sed -n '/^ RING[v^ ]/,/^ PROCESSES/p' | sed '1d;$d' | awk '{ print $1 }')
+keys Left
 keys End
 keys Enter
 check "End, Enter: the last ring's pane ($(tail -1 <<<"$ring_names"))" shows "Ring $(tail -1 <<<"$ring_names") on"
