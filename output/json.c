@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,17 +183,20 @@ static char *to_line(json_object *root)
 	return line;
 }
 
+/* Shortest faithful doubles, not 17 digits of noise; set once, for every thread. */
+static void set_double_format(void)
+{
+	json_c_set_serialization_double_format("%.15g", JSON_C_OPTION_GLOBAL);
+}
+
 char *snapshot_to_json(const struct snapshot *s)
 {
-	static bool format_set;
+	static pthread_once_t format_once = PTHREAD_ONCE_INIT;
 	json_object *root = json_object_new_object(), *host = json_object_new_object();
 	char when[64];
 	struct tm tm;
 
-	if (!format_set) { /* shortest faithful doubles, not 17 digits of noise */
-		json_c_set_serialization_double_format("%.15g", JSON_C_OPTION_GLOBAL);
-		format_set = true;
-	}
+	pthread_once(&format_once, set_double_format);
 	gmtime_r(&s->wall.tv_sec, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
 	snprintf(when + strlen(when), sizeof(when) - strlen(when), ".%03ldZ",

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include "../src/options.h"
 #include "config.h"
+#include "lines.h"
 #include "rows.h"
 
 static const char *const pane_names[PANE_COUNT] = {
@@ -118,30 +119,15 @@ static const char *parse_line(char *line, struct tui_prefs *p)
 	return NULL;
 }
 
+static const char *parse_prefs_line(char *line, void *ctx)
+{
+	return parse_line(line, ctx);
+}
+
 int prefs_parse(const char *text, const char *filename, struct tui_prefs *p, char *err,
 		size_t errlen)
 {
-	char *line = malloc(strlen(text) + 1);
-	const char *cur = text;
-	int lineno = 0, bad = 0;
-
-	if (!line)
-		return -1;
-	while (cur && *cur) {
-		const char *nl = strchr(cur, '\n');
-		size_t len = nl ? (size_t)(nl - cur) : strlen(cur);
-		const char *why;
-
-		lineno++;
-		memcpy(line, cur, len);
-		line[len] = '\0';
-		why = parse_line(line, p);
-		if (why && !bad++)
-			snprintf(err, errlen, "%s:%d: %s", filename, lineno, why);
-		cur = nl ? nl + 1 : NULL;
-	}
-	free(line);
-	return bad;
+	return lines_parse(text, filename, parse_prefs_line, p, err, errlen);
 }
 
 int prefs_load(const char *path, struct tui_prefs *p, char *err, size_t errlen)

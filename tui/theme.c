@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lines.h"
 #include "theme.h"
 #include "themes_builtin.h"
 
@@ -84,32 +85,15 @@ static const char *parse_line(char *line, struct theme *t)
 	return "unknown key";
 }
 
+static const char *parse_theme_line(char *line, void *ctx)
+{
+	return parse_line(line, ctx);
+}
+
 int theme_parse(const char *text, const char *filename, struct theme *out, char *err,
 		size_t errlen)
 {
-	char *line = malloc(strlen(text) + 1);
-	int lineno = 0, bad = 0;
-	const char *p = text;
-
-	if (!line) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	while (p && *p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		const char *why;
-
-		lineno++;
-		memcpy(line, p, len);
-		line[len] = '\0';
-		why = parse_line(line, out);
-		if (why && !bad++)
-			snprintf(err, errlen, "%s:%d: %s", filename, lineno, why);
-		p = nl ? nl + 1 : NULL;
-	}
-	free(line);
-	return bad;
+	return lines_parse(text, filename, parse_theme_line, out, err, errlen);
 }
 
 static int load_defaults(struct theme *out)
