@@ -95,7 +95,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	while ((c = getopt_long(argc, argv, ":bn:d:Jo:p:vhVC", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'b':
-			o->batch = o->batch_given = true;
+			o->batch = true;
 			break;
 		case 'n':
 			if (parse_long(optarg, 1, 1000000000L, &v)) {

@@ -13,7 +13,6 @@
 
 struct options {
 	bool batch; /* -b, or chosen because stdout is not a terminal */
-	bool batch_given; /* -b was on the command line */
 	bool json; /* -J */
 	bool list; /* --list */
 	bool verbose; /* -v: libbpf's messages */

@@ -27,8 +27,6 @@ int put_wrapped(struct rect a, enum role r, const char *text);
 void fill(int y, int x, int w, enum role r);
 /* A titled frame around r; returns the inner rect. */
 struct rect frame(struct rect r, const char *title, bool utf8);
-/* Cells a UTF-8 string takes (every code point one cell). */
-int text_cells(const char *s);
 const char *fmt_rate(double per_s, char *buf, size_t size);
 
 void draw_main(struct view *v);

@@ -5,15 +5,6 @@
 #include <string.h>
 #include "draw.h"
 
-int text_cells(const char *s)
-{
-	int n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
-}
-
 int put(int y, int x, int w, enum role r, const char *text)
 {
 	int cells = 0;

@@ -40,7 +40,7 @@ static void every_option(void **state)
 	assert_int_equal(parse(&o, err, "-b", "-n", "3", "-d", "0.25", "-J", "-o", "out.json",
 			       "-p", "42", "--list", "--all-irqs", "-v", NULL),
 			 0);
-	assert_true(o.batch && o.batch_given && o.json && o.list && o.all_irqs && o.verbose);
+	assert_true(o.batch && o.json && o.list && o.all_irqs && o.verbose);
 	assert_int_equal(o.iterations, 3);
 	assert_true(o.delay_s == 0.25);
 	assert_string_equal(o.output, "out.json");
