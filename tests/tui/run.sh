@@ -12,9 +12,12 @@ if ! command -v tmux >/dev/null; then
 	finish; exit
 fi
 TMP=$(mktemp -d)
-SOCK=$TMP/tmux.sock
-T="tmux -S $SOCK"
-trap '$T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+SESSIONS=0
+T=
+# Every session gets its own server socket: a new session on a socket whose server
+# is still exiting fails with "server exited unexpectedly".
+kill_all() { for s in "$TMP"/tmux.*.sock; do [ -S "$s" ] && tmux -S "$s" kill-server 2>/dev/null; done; }
+trap 'kill_all; rm -rf "$TMP"' EXIT
 export XDG_CONFIG_HOME=$TMP/config LANG=C.UTF-8 TERM=xterm-256color
 unset NO_COLOR
 
@@ -22,7 +25,9 @@ unset NO_COLOR
 start() {
 	local cols=$1 rows=$2
 	shift 2
-	$T kill-server 2>/dev/null
+	[ -n "$T" ] && $T kill-server 2>/dev/null
+	SESSIONS=$((SESSIONS + 1))
+	T="tmux -S $TMP/tmux.$SESSIONS.sock"
 	rm -f "$TMP/exit" "$TMP/stty"
 	$T -f /dev/null new-session -d -s t -x "$cols" -y "$rows" \
 		"stty -a > $TMP/stty.before; $BIN $*; echo \$? > $TMP/exit; stty -a > $TMP/stty; sleep 30"
