@@ -31,10 +31,14 @@ endif
 
 LIBS := $(shell $(PKG_CONFIG) $(PKG_FLAGS) --libs libbpf json-c ncursesw 2>/dev/null || echo -lbpf -lelf -lz -ljson-c -lncursesw -ltinfo) -lpthread -lm
 ARCH_INCLUDE := /usr/include/$(shell $(CC) -dumpmachine)
+# The kernel's name for the target architecture, for bpf_tracing.h (PT_REGS, BPF_PROG).
+ARCH ?= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/i.86/x86/' -e 's/aarch64.*/arm64/' \
+	-e 's/arm.*/arm/' -e 's/ppc64.*/powerpc/' -e 's/riscv64/riscv/' -e 's/s390x/s390/' \
+	-e 's/loongarch64/loongarch/' -e 's/mips.*/mips/')
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror -I$(B) $(SAN_FLAGS) -D_GNU_SOURCE
 LDFLAGS += $(SAN_FLAGS)
-BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -I$(ARCH_INCLUDE) -Ibpf -Wall -Werror
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -I$(ARCH_INCLUDE) -Ibpf -Wall -Werror
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 SKELS := $(patsubst bpf/%.bpf.c,$(B)/%.skel.h,$(BPF_SRCS))

@@ -20,6 +20,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 #include "sched_decode.h"
+#include "common.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -93,18 +94,7 @@ struct {
 
 static __always_inline void drop(enum sched_drop why)
 {
-	if (why < SCHED_DROP_MAX)
-		__sync_fetch_and_add(&drops[why], 1);
-}
-
-/* One histogram count; the bound check is for the verifier (older ones cannot follow %). */
-static __always_inline void hist_count(__u64 *slots, __u64 value_ns)
-{
-	__u32 slot = hist_slot(value_ns);
-
-	asm volatile("" : "+r"(slot)); /* keep the check below: the compiler knows the range */
-	if (slot < HIST_SLOTS)
-		__sync_fetch_and_add(&slots[slot], 1);
+	drop_count(drops, why, SCHED_DROP_MAX);
 }
 
 static __always_inline void dev_from_entity(__u64 entity, char *dev)
@@ -123,21 +113,16 @@ static __always_inline void dev_from_entity(__u64 entity, char *dev)
 /* The index of a ring, assigned at its first sight; RING_NONE when the table is full. */
 static __always_inline __u32 ring_intern(const struct ring_key *ring)
 {
-	__u32 *id = bpf_map_lookup_elem(&ring_ids, ring), fresh;
+	bool fresh = !bpf_map_lookup_elem(&ring_ids, ring);
+	__u32 id = intern(&ring_ids, ring, &next_ring, SCHED_MAX_RINGS);
 
-	if (id)
-		return *id;
-	fresh = __sync_fetch_and_add(&next_ring, 1);
-	if (fresh >= SCHED_MAX_RINGS || bpf_map_update_elem(&ring_ids, ring, &fresh, BPF_NOEXIST)) {
-		id = bpf_map_lookup_elem(&ring_ids, ring); /* lost a race: use the winner's */
-		if (id)
-			return *id;
+	if (id >= SCHED_MAX_RINGS) {
 		drop(SCHED_DROP_RING_FULL);
 		return RING_NONE;
 	}
-	if (ring->dev[0])
+	if (fresh && ring->dev[0])
 		bpf_map_update_elem(&ring_dev, ring->name, ring->dev, BPF_ANY);
-	return fresh;
+	return id;
 }
 
 static __always_inline struct ring_stats *ring_at(__u32 id)

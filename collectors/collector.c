@@ -15,11 +15,10 @@ struct tracepoint_status *collector_add_tracepoint(struct collector *c, const ch
 						   const char *event, enum tracepoint_state st,
 						   const char *note)
 {
-	struct tracepoint_status *tp;
+	struct tracepoint_status *tp = collector_status_add_tracepoint(&c->status);
 
-	if (c->status.ntracepoints >= COLLECTOR_MAX_TPS)
+	if (!tp)
 		return NULL;
-	tp = &c->status.tracepoints[c->status.ntracepoints++];
 	snprintf(tp->group, sizeof(tp->group), "%s", group);
 	snprintf(tp->event, sizeof(tp->event), "%s", event);
 	tp->state = st;
@@ -27,18 +26,28 @@ struct tracepoint_status *collector_add_tracepoint(struct collector *c, const ch
 	return tp;
 }
 
-void collector_set_drop(struct collector *c, unsigned int i, const char *name, uint64_t count)
+void collector_set_tracepoint(struct collector *c, const char *group, const char *event,
+			      enum tracepoint_state st, const char *note)
 {
-	if (i >= COLLECTOR_MAX_DROPS)
-		return;
-	snprintf(c->status.drops[i].name, sizeof(c->status.drops[i].name), "%s", name);
-	c->status.drops[i].count = count;
-	if (c->status.ndrops <= i)
-		c->status.ndrops = i + 1;
+	for (size_t i = 0; i < c->status.ntracepoints; i++) {
+		struct tracepoint_status *tp = &c->status.tracepoints[i];
+
+		if (strcmp(tp->group, group) || strcmp(tp->event, event))
+			continue;
+		tp->state = st;
+		if (note)
+			snprintf(tp->note, sizeof(tp->note), "%s", note);
+	}
+}
+
+void collector_set_drop(struct collector *c, const char *name, uint64_t count)
+{
+	collector_status_set_drop(&c->status, name, count);
 }
 
 void collector_start(struct collector *c)
 {
+	collector_status_clear(&c->status);
 	memset(&c->status, 0, sizeof(c->status));
 	snprintf(c->status.name, sizeof(c->status.name), "%s", c->ops->name);
 	snprintf(c->status.description, sizeof(c->status.description), "%s",
@@ -58,4 +67,5 @@ void collector_stop(struct collector *c)
 	if (c->ops->close)
 		c->ops->close(c);
 	c->priv = NULL;
+	collector_status_clear(&c->status);
 }

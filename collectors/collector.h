@@ -20,6 +20,7 @@ struct collector;
 struct collector_ops {
 	const char *name; /* short id: --list, JSON */
 	const char *description; /* one line for --list and --version */
+	int order; /* place in --list, JSON and the interface: smaller first */
 	void (*probe)(struct collector *c); /* fills status; UNAVAILABLE + reason + fix if unusable */
 	int (*open)(struct collector *c); /* open and load; on error sets status FAILED */
 	int (*attach)(struct collector *c); /* on error sets status FAILED */
@@ -37,6 +38,11 @@ struct collector {
 /* The compiled-in collectors, in display order. */
 const struct collector_ops *const *collector_registry(size_t *n);
 
+/* In a collector's file: COLLECTOR_REGISTER(display_collector); */
+#define COLLECTOR_REGISTER(ops)                                                             \
+	static const struct collector_ops *const collector_reg_##ops                       \
+		__attribute__((used, section("gputop_collectors"), aligned(sizeof(void *)))) = &ops
+
 /* probe -> open -> attach; the status says how far it got. */
 void collector_start(struct collector *c);
 void collector_stop(struct collector *c);
@@ -47,6 +53,10 @@ void collector_set_state(struct collector *c, enum collector_state st, const cha
 struct tracepoint_status *collector_add_tracepoint(struct collector *c, const char *group,
 						   const char *event, enum tracepoint_state st,
 						   const char *note);
-void collector_set_drop(struct collector *c, unsigned int i, const char *name, uint64_t count);
+/* Sets the state (and the note, unless NULL) of the tracepoint added as group:event. */
+void collector_set_tracepoint(struct collector *c, const char *group, const char *event,
+			      enum tracepoint_state st, const char *note);
+/* Sets the loss counter called name (cumulative), adding it the first time. */
+void collector_set_drop(struct collector *c, const char *name, uint64_t count);
 
 #endif

@@ -106,8 +106,9 @@ static int devices_read(struct collector *c, struct model *m)
 	return 0;
 }
 
-const struct collector_ops devices_collector = {
+static const struct collector_ops devices_collector = {
 	.name = "devices", /* id */
+	.order = 10,
 	.description = "GPU devices from sysfs (DRM cards) and procfs (NVIDIA)",
 	.probe = devices_probe, /* any card or NVIDIA GPU present? */
 	.open = NULL, /* no BPF */
@@ -115,3 +116,4 @@ const struct collector_ops devices_collector = {
 	.read = devices_read, /* rescanned each tick: hotplug, module load */
 	.close = NULL,
 };
+COLLECTOR_REGISTER(devices_collector);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "bpf_util.h"
 #include "collector.h"
 #include "tracefs.h"
 #include <linux/types.h>
@@ -63,7 +64,6 @@ static const char *const drop_names[SCHED_DROP_MAX] = {
 	[SCHED_DROP_DONE_UNMATCHED] = "done_without_run",
 };
 /* After the map-side drops: events the kernel did not run our programs for. */
-#define DROP_RECURSION SCHED_DROP_MAX
 
 struct sched_priv {
 	struct drm_sched_bpf *skel;
@@ -161,18 +161,19 @@ static int sched_attach(struct collector *c)
 	int attached = 0;
 
 	for (size_t i = 0; i < NTPS; i++) {
-		struct tracepoint_status *st = &c->status.tracepoints[i];
+		char note[96];
 
 		if (!tp_used(&sched_tps[i], p->new_gen))
 			continue;
 		p->links[i] = bpf_program__attach(sched_tps[i].prog(p->skel));
 		if (!p->links[i]) {
-			st->state = TRACEPOINT_FAILED;
-			snprintf(st->note, sizeof(st->note), "attach failed: %s", strerror(errno));
+			snprintf(note, sizeof(note), "attach failed: %s", strerror(errno));
+			collector_set_tracepoint(c, GROUP, sched_tps[i].event, TRACEPOINT_FAILED,
+						 note);
 			p->links[i] = NULL;
 			continue;
 		}
-		st->state = TRACEPOINT_ATTACHED;
+		collector_set_tracepoint(c, GROUP, sched_tps[i].event, TRACEPOINT_ATTACHED, NULL);
 		attached++;
 	}
 	if (!attached) {
@@ -292,25 +293,15 @@ static void read_procs(struct sched_priv *p, struct model *m)
 
 /*
  * A tracepoint that fires in hard-IRQ context (a job's done, from the GPU's
- * interrupt) while one of our programs runs on that CPU is skipped by the kernel:
- * it counts these per program (recursion_misses, kernel >= 5.12).
+ * interrupt) while one of our programs runs on that CPU is skipped by the kernel.
  */
 static uint64_t recursion_misses(struct sched_priv *p)
 {
-	uint64_t misses = 0;
+	struct bpf_program *progs[NTPS];
 
-	for (size_t i = 0; i < NTPS; i++) {
-		struct bpf_prog_info info = { 0 };
-		__u32 len = sizeof(info);
-		int fd;
-
-		if (!p->links[i])
-			continue;
-		fd = bpf_program__fd(sched_tps[i].prog(p->skel));
-		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
-			misses += info.recursion_misses;
-	}
-	return misses;
+	for (size_t i = 0; i < NTPS; i++)
+		progs[i] = sched_tps[i].prog(p->skel);
+	return bpf_recursion_misses(progs, p->links, NTPS);
 }
 
 static int sched_read(struct collector *c, struct model *m)
@@ -323,8 +314,8 @@ static int sched_read(struct collector *c, struct model *m)
 	/* A new interval: maxima recorded from now on belong to the next read. */
 	p->skel->bss->tick_gen = gen + 1;
 	for (unsigned int i = 0; i < SCHED_DROP_MAX; i++)
-		collector_set_drop(c, i, drop_names[i], p->skel->bss->drops[i]);
-	collector_set_drop(c, DROP_RECURSION, "bpf_recursion_misses", recursion_misses(p));
+		collector_set_drop(c, drop_names[i], p->skel->bss->drops[i]);
+	collector_set_drop(c, "bpf_recursion_misses", recursion_misses(p));
 	return 0;
 }
 
@@ -341,8 +332,9 @@ static void sched_close(struct collector *c)
 	free(p);
 }
 
-const struct collector_ops drm_sched_collector = {
+static const struct collector_ops drm_sched_collector = {
 	.name = "drm_sched", /* id */
+	.order = 20,
 	.description = "DRM GPU scheduler: rings, jobs, queue and execution latency, processes",
 	.probe = sched_probe, /* tracepoint generation by existence */
 	.open = sched_open, /* autoload only this kernel's generation */
@@ -350,3 +342,4 @@ const struct collector_ops drm_sched_collector = {
 	.read = sched_read, /* maps -> model, once per tick */
 	.close = sched_close,
 };
+COLLECTOR_REGISTER(drm_sched_collector);

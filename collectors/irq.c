@@ -104,9 +104,11 @@ static int irq_attach(struct collector *c)
 	char msg[160];
 
 	p->entry = bpf_program__attach(p->skel->progs.irq_entry);
-	c->status.tracepoints[0].state = p->entry ? TRACEPOINT_ATTACHED : TRACEPOINT_FAILED;
+	collector_set_tracepoint(c, "irq", "irq_handler_entry",
+				 p->entry ? TRACEPOINT_ATTACHED : TRACEPOINT_FAILED, NULL);
 	p->exit = bpf_program__attach(p->skel->progs.irq_exit);
-	c->status.tracepoints[1].state = p->exit ? TRACEPOINT_ATTACHED : TRACEPOINT_FAILED;
+	collector_set_tracepoint(c, "irq", "irq_handler_exit",
+				 p->exit ? TRACEPOINT_ATTACHED : TRACEPOINT_FAILED, NULL);
 	if (!p->entry || !p->exit) {
 		snprintf(msg, sizeof(msg), "attaching to irq tracepoints failed: %s",
 			 strerror(errno));
@@ -138,7 +140,7 @@ static int irq_read(struct collector *c, struct model *m)
 		snprintf(ic.name, sizeof(ic.name), "%s", l->actions);
 		model_irq_update(m, &ic);
 	}
-	collector_set_drop(c, 0, "irq_number_too_large", p->skel->bss->irq_overflow);
+	collector_set_drop(c, "irq_number_too_large", p->skel->bss->irq_overflow);
 	return 0;
 }
 
@@ -156,8 +158,9 @@ static void irq_close(struct collector *c)
 	free(p);
 }
 
-const struct collector_ops irq_collector = {
+static const struct collector_ops irq_collector = {
 	.name = "irq", /* id */
+	.order = 30,
 	.description = "interrupt lines of GPU drivers: rate and handler time",
 	.probe = irq_probe, /* irq tracepoints and /sys/kernel/irq */
 	.open = irq_open, /* load, mark the GPU lines watched */
@@ -165,3 +168,4 @@ const struct collector_ops irq_collector = {
 	.read = irq_read, /* per-CPU sums -> model; rescans lines every few ticks */
 	.close = irq_close,
 };
+COLLECTOR_REGISTER(irq_collector);

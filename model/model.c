@@ -40,6 +40,8 @@ struct model {
 	uint32_t pid_filter;
 	char hostname[64], kernel[64];
 	struct vec rings, procs, irqs, devices, collectors;
+	struct table **tables; /* this tick's collector tables, moved into its snapshot */
+	size_t ntables;
 };
 
 static void *vec_push(struct vec *v)
@@ -95,10 +97,23 @@ struct model *model_new(uint64_t start_ns)
 	return m;
 }
 
+static void drop_pending(struct model *m)
+{
+	for (size_t i = 0; i < m->collectors.n; i++)
+		collector_status_clear(vec_at(&m->collectors, i));
+	m->collectors.n = 0;
+	for (size_t i = 0; i < m->ntables; i++)
+		table_free(m->tables[i]);
+	free(m->tables);
+	m->tables = NULL;
+	m->ntables = 0;
+}
+
 void model_free(struct model *m)
 {
 	if (!m)
 		return;
+	drop_pending(m);
 	free(m->rings.items);
 	free(m->procs.items);
 	free(m->irqs.items);
@@ -125,7 +140,7 @@ void model_tick_begin(struct model *m, uint64_t now_ns)
 	if (m->interval_s <= 0)
 		m->interval_s = 1e-9;
 	m->devices.n = 0;
-	m->collectors.n = 0;
+	drop_pending(m);
 	for (size_t i = 0; i < m->rings.n; i++)
 		((struct ring_state *)vec_at(&m->rings, i))->seen = false;
 	for (size_t i = 0; i < m->procs.n; i++)
@@ -302,8 +317,28 @@ int model_collector_status(struct model *m, const struct collector_status *st)
 
 	if (!slot)
 		return -1;
-	*slot = *st;
+	if (collector_status_copy(slot, st)) {
+		m->collectors.n--;
+		return -1;
+	}
 	return 0;
+}
+
+struct table *model_table(struct model *m, const struct table_desc *d)
+{
+	struct table **grown;
+
+	for (size_t i = 0; i < m->ntables; i++)
+		if (m->tables[i]->desc == d)
+			return m->tables[i];
+	grown = reallocarray(m->tables, m->ntables + 1, sizeof(*grown));
+	if (!grown)
+		return NULL;
+	m->tables = grown;
+	grown[m->ntables] = table_new(d);
+	if (!grown[m->ntables])
+		return NULL;
+	return grown[m->ntables++];
 }
 
 /* Removes the items whose seen flag (at offset seen_off) is false. */
@@ -402,6 +437,12 @@ struct snapshot *model_tick_end(struct model *m)
 	vec_keep_seen(&m->rings, offsetof(struct ring_state, seen));
 	vec_keep_seen(&m->irqs, offsetof(struct irq_state, seen));
 	s->collectors = vec_dup(&m->collectors, &s->ncollectors, &failed);
+	if (s->collectors)
+		m->collectors.n = 0; /* their lists now belong to the snapshot */
+	s->tables = m->tables;
+	s->ntables = m->ntables;
+	m->tables = NULL;
+	m->ntables = 0;
 	s->devices = vec_dup(&m->devices, &s->ndevices, &failed);
 	if (m->rings.n) {
 		s->rings = calloc(m->rings.n, sizeof(*s->rings));
@@ -424,4 +465,9 @@ struct snapshot *model_tick_end(struct model *m)
 		return NULL;
 	}
 	return s;
+}
+
+double model_interval_s(const struct model *m)
+{
+	return m->interval_s;
 }

@@ -58,7 +58,12 @@ int model_ring_update(struct model *m, const struct ring_counters *rc);
 int model_proc_update(struct model *m, const struct proc_counters *pc);
 int model_irq_update(struct model *m, const struct irq_counters *ic);
 int model_device_add(struct model *m, const struct device_snap *d);
+/* Copies the status (its lists too) into this tick's snapshot. */
 int model_collector_status(struct model *m, const struct collector_status *st);
+/* This tick's table for d, created empty at the first call of the tick; NULL on failure. */
+struct table *model_table(struct model *m, const struct table_desc *d);
+/* The interval the rates of this tick cover, in seconds (> 0). */
+double model_interval_s(const struct model *m);
 /* Builds this tick's snapshot (NULL on allocation failure) and forgets what was not seen. */
 struct snapshot *model_tick_end(struct model *m);
 

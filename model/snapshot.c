@@ -1,20 +1,105 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "snapshot.h"
 
 void snapshot_free(struct snapshot *s)
 {
 	if (!s)
 		return;
+	for (size_t i = 0; i < s->ncollectors; i++)
+		collector_status_clear(&s->collectors[i]);
 	free(s->collectors);
 	free(s->devices);
 	free(s->rings);
 	free(s->procs);
 	free(s->proc_rings);
 	free(s->irqs);
-	free(s->memory);
-	free(s->displays);
+	for (size_t i = 0; i < s->ntables; i++)
+		table_free(s->tables[i]);
+	free(s->tables);
 	free(s);
+}
+
+const struct table *snapshot_table(const struct snapshot *s, const char *name)
+{
+	for (size_t i = 0; s && i < s->ntables; i++)
+		if (!strcmp(s->tables[i]->desc->name, name))
+			return s->tables[i];
+	return NULL;
+}
+
+static void *dup_array(const void *src, size_t n, size_t size, bool *failed)
+{
+	void *p;
+
+	if (!n)
+		return NULL;
+	p = malloc(n * size);
+	if (!p) {
+		*failed = true;
+		return NULL;
+	}
+	memcpy(p, src, n * size);
+	return p;
+}
+
+int collector_status_copy(struct collector_status *dst, const struct collector_status *src)
+{
+	bool failed = false;
+
+	*dst = *src;
+	dst->tracepoints = dup_array(src->tracepoints, src->ntracepoints,
+				     sizeof(*src->tracepoints), &failed);
+	dst->drops = dup_array(src->drops, src->ndrops, sizeof(*src->drops), &failed);
+	if (failed) {
+		collector_status_clear(dst);
+		return -1;
+	}
+	return 0;
+}
+
+void collector_status_clear(struct collector_status *st)
+{
+	free(st->tracepoints);
+	free(st->drops);
+	st->tracepoints = NULL;
+	st->drops = NULL;
+	st->ntracepoints = st->ndrops = 0;
+}
+
+struct tracepoint_status *collector_status_add_tracepoint(struct collector_status *st)
+{
+	struct tracepoint_status *p =
+		reallocarray(st->tracepoints, st->ntracepoints + 1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	st->tracepoints = p;
+	p = &p[st->ntracepoints++];
+	memset(p, 0, sizeof(*p));
+	return p;
+}
+
+int collector_status_set_drop(struct collector_status *st, const char *name, uint64_t count)
+{
+	struct drop_count *d;
+
+	for (size_t i = 0; i < st->ndrops; i++) {
+		if (!strcmp(st->drops[i].name, name)) {
+			st->drops[i].count = count;
+			return 0;
+		}
+	}
+	d = reallocarray(st->drops, st->ndrops + 1, sizeof(*d));
+	if (!d)
+		return -1;
+	st->drops = d;
+	d = &d[st->ndrops++];
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	d->count = count;
+	return 0;
 }
 
 const char *collector_state_name(enum collector_state st)

@@ -13,11 +13,10 @@
 #include <time.h>
 #include "histogram.h"
 #include "history.h"
+#include "table.h"
 
 #define NAME_LEN 32
 #define COMM_LEN 16
-#define COLLECTOR_MAX_TPS 12
-#define COLLECTOR_MAX_DROPS 8
 
 enum collector_state {
 	COLLECTOR_ATTACHED, /* loaded and attached: its data is live */
@@ -44,17 +43,22 @@ struct drop_count {
 	uint64_t count; /* cumulative since start */
 };
 
+/*
+ * What a collector found at start (name to tracepoints) is fixed once it has
+ * started; detail and drops change each tick. Lists have no fixed length.
+ */
 struct collector_status {
 	char name[NAME_LEN];
 	char description[96];
 	enum collector_state state;
 	char reason[256]; /* empty when attached */
 	char fix[256]; /* what the user can do, empty when nothing */
+	struct tracepoint_status *tracepoints;
+	size_t ntracepoints;
+	/* changes each tick: */
 	char detail[96]; /* e.g. which tracepoint generation is in use */
-	struct tracepoint_status tracepoints[COLLECTOR_MAX_TPS];
-	unsigned int ntracepoints;
-	struct drop_count drops[COLLECTOR_MAX_DROPS];
-	unsigned int ndrops;
+	struct drop_count *drops; /* every loss, counted by kind */
+	size_t ndrops;
 };
 
 struct device_snap {
@@ -110,19 +114,6 @@ struct irq_snap {
 	struct history hist_per_s;
 };
 
-/* Filled by the vendor collectors of later issues; empty here. */
-struct memory_snap {
-	char dev[NAME_LEN];
-	char domain[16]; /* vram, gtt */
-	uint64_t bytes;
-};
-
-struct display_snap {
-	char dev[NAME_LEN];
-	int crtc;
-	double refresh_hz;
-};
-
 struct snapshot {
 	int refs; /* references held, managed by the poller under its lock */
 	uint64_t seq; /* 1, 2, ... */
@@ -143,13 +134,20 @@ struct snapshot {
 	size_t nproc_rings;
 	struct irq_snap *irqs;
 	size_t nirqs;
-	struct memory_snap *memory;
-	size_t nmemory;
-	struct display_snap *displays;
-	size_t ndisplays;
+	struct table **tables; /* the collectors' own tables, by name */
+	size_t ntables;
 };
 
 void snapshot_free(struct snapshot *s);
+/* The table of that name in s, or NULL. */
+const struct table *snapshot_table(const struct snapshot *s, const char *name);
+/* Deep copy (dst's lists are new allocations); -1 on allocation failure. */
+int collector_status_copy(struct collector_status *dst, const struct collector_status *src);
+void collector_status_clear(struct collector_status *st);
+/* Appends to a status's lists; NULL on allocation failure. */
+struct tracepoint_status *collector_status_add_tracepoint(struct collector_status *st);
+/* Sets the drop counter called name, adding it the first time. */
+int collector_status_set_drop(struct collector_status *st, const char *name, uint64_t count);
 const char *collector_state_name(enum collector_state st);
 const char *tracepoint_state_name(enum tracepoint_state st);
 

@@ -6,6 +6,7 @@
 #include <json-c/json.h>
 #include "../src/version.h"
 #include "json.h"
+#include "json_tables.h"
 
 static void put_str(json_object *o, const char *key, const char *v)
 {
@@ -202,6 +203,7 @@ char *snapshot_to_json(const struct snapshot *s)
 	snprintf(when + strlen(when), sizeof(when) - strlen(when), ".%03ldZ",
 		 s->wall.tv_nsec / 1000000);
 	put_str(root, "version", GPUTOP_VERSION);
+	put_u64(root, "format", RECORDING_FORMAT);
 	put_u64(root, "seq", s->seq);
 	put_str(root, "time", when);
 	put_dbl(root, "timestamp", (double)s->wall.tv_sec + (double)s->wall.tv_nsec / 1e9);
@@ -216,8 +218,7 @@ char *snapshot_to_json(const struct snapshot *s)
 	ADD_ARRAY(root, "rings", s->rings, s->nrings, ring_json(&s->rings[i_]));
 	ADD_ARRAY(root, "processes", s->procs, s->nprocs, proc_json(s, &s->procs[i_]));
 	ADD_ARRAY(root, "interrupts", s->irqs, s->nirqs, irq_json(&s->irqs[i_]));
-	json_object_object_add(root, "memory", json_object_new_array());
-	json_object_object_add(root, "displays", json_object_new_array());
+	json_object_object_add(root, "tables", tables_to_json(s));
 	return to_line(root);
 }
 

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <json-c/json.h>
 #include "json_read.h"
+#include "json_tables.h"
 
 static json_object *field(json_object *o, const char *key)
 {
@@ -79,7 +80,7 @@ static void histogram(json_object *o, const char *key, struct histogram *h)
 	}
 }
 
-static void ring_from(json_object *o, struct ring_snap *r)
+static int ring_from(json_object *o, struct ring_snap *r)
 {
 	str(o, "dev", r->dev, sizeof(r->dev));
 	str(o, "name", r->name, sizeof(r->name));
@@ -102,6 +103,7 @@ static void ring_from(json_object *o, struct ring_snap *r)
 	latency(o, "exec_ns_total", &r->exec_total);
 	histogram(o, "wait_hist_total", &r->wait_hist);
 	histogram(o, "exec_hist_total", &r->exec_hist);
+	return 0;
 }
 
 static size_t ring_index(const struct snapshot *s, const char *dev, const char *name)
@@ -161,7 +163,7 @@ static int procs_from(json_object *root, struct snapshot *s)
 	return 0;
 }
 
-static void collector_from(json_object *o, struct collector_status *c)
+static int collector_from(json_object *o, struct collector_status *c)
 {
 	static const char *const states[] = { "attached", "unavailable", "failed" };
 	static const char *const tp_states[] = { "attached", "available", "missing", "failed" };
@@ -180,9 +182,12 @@ static void collector_from(json_object *o, struct collector_status *c)
 		if (!strcmp(state, states[i]))
 			c->state = (enum collector_state)i;
 	tps = array(o, "tracepoints", &n);
-	for (size_t i = 0; i < n && c->ntracepoints < COLLECTOR_MAX_TPS; i++) {
+	for (size_t i = 0; i < n; i++) {
 		json_object *t = json_object_array_get_idx(tps, i);
-		struct tracepoint_status *tp = &c->tracepoints[c->ntracepoints++];
+		struct tracepoint_status *tp = collector_status_add_tracepoint(c);
+
+		if (!tp)
+			return -1;
 
 		str(t, "group", tp->group, sizeof(tp->group));
 		str(t, "event", tp->event, sizeof(tp->event));
@@ -197,15 +202,11 @@ static void collector_from(json_object *o, struct collector_status *c)
 	if (drops && json_object_is_type(drops, json_type_object)) {
 		json_object_object_foreach(drops, key, val)
 		{
-			struct drop_count *d;
-
-			if (c->ndrops >= COLLECTOR_MAX_DROPS)
-				break;
-			d = &c->drops[c->ndrops++];
-			snprintf(d->name, sizeof(d->name), "%s", key);
-			d->count = json_object_get_uint64(val);
+			if (collector_status_set_drop(c, key, json_object_get_uint64(val)))
+				return -1;
 		}
 	}
+	return 0;
 }
 
 #define ARRAY_FROM(root, key, out, count, fill)                                  \
@@ -219,18 +220,20 @@ static void collector_from(json_object *o, struct collector_status *c)
 			json_object *o_ = json_object_array_get_idx(arr_, i_);   \
 			if (!json_object_is_type(o_, json_type_object))          \
 				continue;                                        \
-			fill(o_, &(out)[(count)++]);                             \
+			if (fill(o_, &(out)[(count)++]))                         \
+				goto oom;                                        \
 		}                                                                \
 	} while (0)
 
-static void device_from(json_object *o, struct device_snap *d)
+static int device_from(json_object *o, struct device_snap *d)
 {
 	str(o, "name", d->name, sizeof(d->name));
 	str(o, "driver", d->driver, sizeof(d->driver));
 	str(o, "bus_id", d->bus_id, sizeof(d->bus_id));
+	return 0;
 }
 
-static void irq_from(json_object *o, struct irq_snap *q)
+static int irq_from(json_object *o, struct irq_snap *q)
 {
 	json_object *gpu = field(o, "gpu");
 
@@ -240,6 +243,7 @@ static void irq_from(json_object *o, struct irq_snap *q)
 	q->total = u64(o, "total");
 	q->per_s = num(o, "per_s");
 	q->handler_pct = num(o, "handler_pct");
+	return 0;
 }
 
 struct snapshot *snapshot_from_json(const char *line, char *err, size_t errlen)
@@ -261,6 +265,19 @@ struct snapshot *snapshot_from_json(const char *line, char *err, size_t errlen)
 		json_object_put(root);
 		return NULL;
 	}
+	if (u64(root, "format") > RECORDING_FORMAT) {
+		json_object *v = field(root, "version");
+
+		snprintf(err, errlen,
+			 "recording format %llu, made by gputop-bpf %s; this build reads formats 1 to %d: "
+			 "replay it with that version or newer",
+			 (unsigned long long)u64(root, "format"),
+			 v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) :
+									 "(unknown)",
+			 RECORDING_FORMAT);
+		json_object_put(root);
+		return NULL;
+	}
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		goto oom;
@@ -279,7 +296,7 @@ struct snapshot *snapshot_from_json(const char *line, char *err, size_t errlen)
 	ARRAY_FROM(root, "devices", s->devices, s->ndevices, device_from);
 	ARRAY_FROM(root, "rings", s->rings, s->nrings, ring_from);
 	ARRAY_FROM(root, "interrupts", s->irqs, s->nirqs, irq_from);
-	if (procs_from(root, s))
+	if (procs_from(root, s) || tables_from_json(field(root, "tables"), s))
 		goto oom;
 	json_object_put(root);
 	return s;

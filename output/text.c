@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <string.h>
 #include <time.h>
+#include "cell_format.h"
 #include "text.h"
 
 const char *format_ns(double ns, char *buf, size_t size)
@@ -87,6 +88,36 @@ static void print_irqs(FILE *out, const struct snapshot *s)
 	}
 }
 
+/* Every collector table, its columns as the descriptors say (drill-down columns too). */
+static void print_tables(FILE *out, const struct snapshot *s)
+{
+	char buf[TABLE_STR_MAX];
+
+	for (size_t i = 0; i < s->ntables; i++) {
+		const struct table *t = s->tables[i];
+		const struct table_desc *d = t->desc;
+
+		fprintf(out, "\n%s (%s)\n", d->title, d->name);
+		if (!t->nrows) {
+			fprintf(out, "  %s\n", d->empty ? d->empty : "(none)");
+			continue;
+		}
+		for (unsigned int c = 0; c < d->ncols; c++)
+			fprintf(out, "%s%*s", c ? " " : "", -d->cols[c].width, d->cols[c].title);
+		fputc('\n', out);
+		for (size_t r = 0; r < t->nrows; r++) {
+			for (unsigned int c = 0; c < d->ncols; c++) {
+				int w = d->cols[c].width;
+
+				cell_format(&d->cols[c], table_cell(t, r, c), buf, sizeof(buf));
+				fprintf(out, "%s%*.*s", c ? " " : "",
+					d->cols[c].type == COL_STR ? -w : w, w, buf);
+			}
+			fputc('\n', out);
+		}
+	}
+}
+
 void snapshot_print_text(FILE *out, const struct snapshot *s)
 {
 	char when[32];
@@ -103,6 +134,7 @@ void snapshot_print_text(FILE *out, const struct snapshot *s)
 	print_rings(out, s);
 	print_procs(out, s);
 	print_irqs(out, s);
+	print_tables(out, s);
 	fputc('\n', out);
 }
 

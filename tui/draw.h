@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include "../output/text.h" /* format_ns */
 #include "layout.h"
+#include "table_fit.h"
 #include "view.h"
 
 enum role {
@@ -21,7 +22,7 @@ void colors_setup(const struct theme *t, bool color);
 /* Text at (y, x), cut at w cells; returns the cells written. */
 int put(int y, int x, int w, enum role r, const char *text);
 int putf(int y, int x, int w, enum role r, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-/* ASCII text word-wrapped into a; returns the rows used. */
+/* Text word-wrapped into a (at spaces; a word longer than a line is cut); returns the rows used. */
 int put_wrapped(struct rect a, enum role r, const char *text);
 /* Fills a row segment with spaces in a role. */
 void fill(int y, int x, int w, enum role r);
@@ -29,12 +30,25 @@ void fill(int y, int x, int w, enum role r);
 struct rect frame(struct rect r, const char *title, bool utf8);
 const char *fmt_rate(double per_s, char *buf, size_t size);
 
+/*
+ * One collector table in r: title, header, the rows that fit (scrolled to keep
+ * the selection in sight), a sparkline of its history column where room is left.
+ * t NULL: the table's collector published nothing this tick. Returns the rows shown.
+ */
+void table_view_draw(struct view *v, const struct table_desc *d, const struct table *t,
+		     struct table_state *ts, struct rect r, bool focused);
+/* Every column of the selected row of the focused table, over the screen. */
+void draw_row_overlay(struct view *v);
 void draw_main(struct view *v);
 void draw_ring_detail(struct view *v, struct rect area);
 void draw_proc_detail(struct view *v, struct rect area);
 void draw_vendor(struct view *v, struct rect area);
+/* The collector whose state a vendor screen shows. */
+const char *vendors_collector(int screen);
 void draw_help(struct view *v);
 void draw_sort_menu(struct view *v);
+/* Entries in the sort menu: the focused table's columns. */
+int sort_menu_count(struct view *v);
 void draw_header(struct view *v, struct rect r);
 void draw_bottom(struct view *v);
 

@@ -216,13 +216,66 @@ static const struct {
 	[SCREEN_NVIDIA] = { "NVIDIA", { "nvidia", NULL, NULL }, "nvidia",
 			    "Xid errors (nvidia:nvidia_dev_xid), ioctls on /dev/nvidia*, interrupts, libcuda uprobes" },
 	[SCREEN_DISPLAY] = { "Display", { "", NULL, NULL }, "display",
-			     "per-CRTC refresh rate, frame-interval jitter, missed vblanks, event delivery latency" },
+			     "per-CRTC refresh rate, vblank-interval jitter and gaps; per client events, delivery latency and missed frames" },
 };
+
+const char *vendors_collector(int screen)
+{
+	return screen > SCREEN_MAIN && screen < SCREEN_COUNT ? vendors[screen].collector : "";
+}
+
+/* The collector's state, reason and fix, wrapped; returns the rows used. */
+static int collector_lines(struct view *v, struct rect a, const struct collector_status *c)
+{
+	char text[600];
+	int y = a.y;
+
+	if (c && c->state == COLLECTOR_ATTACHED) {
+		snprintf(text, sizeof(text), "%s: %s", c->name, c->detail);
+		return put_wrapped(a, ROLE_NORMAL, text);
+	}
+	put(y++, a.x, a.w, ROLE_WARNING, "Not available on this machine.");
+	snprintf(text, sizeof(text), "Reason: %s",
+		 c ? c->reason : "this version of gputop-bpf has no such collector yet.");
+	y += put_wrapped((struct rect){ y, a.x, a.y + a.h - y, a.w }, ROLE_NORMAL, text);
+	if (c && c->fix[0]) {
+		snprintf(text, sizeof(text), "Fix: %s", c->fix);
+		y += put_wrapped((struct rect){ y, a.x, a.y + a.h - y, a.w }, ROLE_NORMAL, text);
+	}
+	snprintf(text, sizeof(text), "It shows: %s.", vendors[v->screen].what);
+	y += put_wrapped((struct rect){ y, a.x, a.y + a.h - y, a.w }, ROLE_DIM, text);
+	return y - a.y;
+}
+
+/* A declared pane: the collector's state, then its tables sharing the height. */
+static void draw_declared(struct view *v, struct rect a, const struct pane_decl *p,
+			  const struct collector_status *c)
+{
+	int ntables = 0, y, each;
+
+	while (ntables < PANE_MAX_TABLES && p->tables[ntables])
+		ntables++;
+	y = a.y + collector_lines(v, (struct rect){ a.y, a.x + 1, a.h / 3, a.w - 2 }, c) + 1;
+	if (v->table_focus[v->screen] >= ntables)
+		v->table_focus[v->screen] = 0;
+	each = ntables ? (a.y + a.h - y) / ntables : 0;
+	for (int i = 0; i < ntables && each > 0; i++) {
+		const struct table_desc *d = table_desc_find(p->tables[i]);
+		struct rect r = { y, a.x + 1, i == ntables - 1 ? a.y + a.h - y : each - 1, a.w - 2 };
+
+		if (d)
+			table_view_draw(v, d, snapshot_table(v->snap, p->tables[i]),
+					&v->tstate[v->screen][i], r,
+					i == v->table_focus[v->screen]);
+		y += each;
+	}
+}
 
 void draw_vendor(struct view *v, struct rect a)
 {
 	const struct snapshot *s = v->snap;
 	const struct collector_status *c = NULL;
+	const struct pane_decl *p = pane_for_screen(v->screen);
 	int y = a.y, found = 0;
 	char rate[16];
 
@@ -231,19 +284,16 @@ void draw_vendor(struct view *v, struct rect a)
 	for (size_t i = 0; s && i < s->ncollectors; i++)
 		if (!strcmp(s->collectors[i].name, vendors[v->screen].collector))
 			c = &s->collectors[i];
-	if (c && c->state == COLLECTOR_ATTACHED) {
-		putf(y++, a.x + 1, a.w - 2, ROLE_NORMAL, "%s: %s", c->name, c->detail);
-	} else {
-		put(y++, a.x + 1, a.w - 2, ROLE_WARNING, "Not available on this machine.");
-		putf(y++, a.x + 1, a.w - 2, ROLE_NORMAL, "Reason: %s",
-		     c ? c->reason : "this version of gputop-bpf has no such collector yet.");
-		putf(y++, a.x + 1, a.w - 2, ROLE_DIM, "It will show: %s.", vendors[v->screen].what);
+	if (p) {
+		draw_declared(v, (struct rect){ y, a.x, a.h - 1, a.w }, p, c);
+		return;
 	}
+	y += collector_lines(v, (struct rect){ y, a.x + 1, a.h - 1, a.w - 2 }, c);
 	y++;
 	put(y++, a.x + 1, a.w - 2, ROLE_TITLE, "Devices");
 	for (size_t i = 0; s && i < s->ndevices && y < a.y + a.h; i++) {
 		const struct device_snap *d = &s->devices[i];
-		bool mine = v->screen == SCREEN_DISPLAY && !strncmp(d->name, "card", 4);
+		bool mine = false;
 
 		for (int k = 0; k < 3 && vendors[v->screen].drivers[k]; k++)
 			mine |= vendors[v->screen].drivers[k][0] &&
@@ -302,17 +352,24 @@ void draw_help(struct view *v)
 
 void draw_sort_menu(struct view *v)
 {
+	const struct pane_decl *p = v->screen == SCREEN_MAIN ? NULL : pane_for_screen(v->screen);
+	const struct table_desc *d = p ? table_desc_find(p->tables[v->table_focus[v->screen]]) : NULL;
+	const struct table_state *ts = d ? &v->tstate[v->screen][v->table_focus[v->screen]] : NULL;
 	bool rings = v->focus == FOCUS_RINGS;
-	int n = rings ? RING_COLS : PROC_COLS, w = 30, h = n + 2;
+	int n = sort_menu_count(v), w = 30, h = n + 2, cur;
 	struct rect r = { (LINES - h) / 2, (COLS - w) / 2, h, w }, in;
+	char title[64];
 
-	for (int i = 0; i < h; i++)
+	if (r.y < 0)
+		r.y = 0, r.h = LINES;
+	for (int i = 0; i < r.h; i++)
 		fill(r.y + i, r.x, r.w, ROLE_NORMAL);
-	in = frame(r, rings ? "Sort rings by" : "Sort processes by", v->utf8);
-	for (int i = 0; i < n && i < in.h; i++) {
-		int cur = rings ? v->prefs.ring_sort : v->prefs.proc_sort;
-
+	snprintf(title, sizeof(title), "Sort %s by", d ? d->title : rings ? "rings" : "processes");
+	in = frame(r, title, v->utf8);
+	cur = ts ? (int)(ts->sort_set ? ts->sort_col : d->sort_col) :
+		   rings ? v->prefs.ring_sort : v->prefs.proc_sort;
+	for (int i = 0; i < n && i < in.h; i++)
 		putf(in.y + i, in.x + 1, in.w - 2, i == v->sort_menu_sel ? ROLE_SELECTED : ROLE_NORMAL,
-		     "%c %-24s", i == cur ? '*' : ' ', rings ? ring_column_title(i) : proc_column_title(i));
-	}
+		     "%c %-24s", i == cur ? '*' : ' ',
+		     d ? d->cols[i].title : rings ? ring_column_title(i) : proc_column_title(i));
 }

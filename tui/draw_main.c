@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "../src/version.h"
+#include "../model/histories.h"
+#include "../output/cell_format.h"
 #include "draw.h"
 #include "rows.h"
 #include "sparkline.h"
@@ -267,6 +269,63 @@ static void draw_procs(struct view *v, struct rect r)
 	}
 }
 
+/* A declared pane's summary: a few columns of its table, the first history as a sparkline. */
+static void draw_summary(struct view *v, struct rect in, const struct pane_decl *p)
+{
+	const struct table *t = snapshot_table(v->snap, p->summary_table);
+	const struct table_desc *d = table_desc_find(p->summary_table);
+	const struct collector_status *c = NULL;
+	int y = in.y;
+
+	for (size_t i = 0; v->snap && i < v->snap->ncollectors; i++)
+		if (!strcmp(v->snap->collectors[i].name, vendors_collector(p->screen)))
+			c = &v->snap->collectors[i];
+	if (!d)
+		return;
+	if (c && c->state != COLLECTOR_ATTACHED) {
+		char why[320];
+
+		snprintf(why, sizeof(why), "%s unavailable: %s", c->name, c->reason);
+		put_wrapped(in, ROLE_WARNING, why);
+		return;
+	}
+	if (!t || !t->nrows) {
+		put_wrapped(in, ROLE_DIM, d->empty ? d->empty : "Nothing yet.");
+		return;
+	}
+	for (size_t r = 0; r < t->nrows && y < in.y + in.h; r++, y++) {
+		const struct history *hist = NULL;
+		int x = in.x;
+
+		for (int k = 0; k < PANE_MAX_SUMMARY && p->summary_cols[k]; k++) {
+			int col = table_col(d, p->summary_cols[k]);
+			char raw[TABLE_STR_MAX], fit[TABLE_STR_MAX * 2];
+			int w;
+
+			if (col < 0)
+				continue;
+			w = d->cols[col].width;
+			cell_format(&d->cols[col], table_cell(t, r, (unsigned int)col), raw, sizeof(raw));
+			text_fit(raw, w, v->utf8, fit, sizeof(fit));
+			if (x + w > in.x + in.w)
+				break;
+			putf(y, x, w + 1, ROLE_NORMAL, "%*s ", d->cols[col].type == COL_STR ? -w : w, fit);
+			x += w + 1;
+			if (!hist && (d->cols[col].flags & COL_HISTORY))
+				hist = histories_get(v->histories, t, r, (unsigned int)col);
+		}
+		if (hist && in.x + in.w - x >= 4) {
+			double vals[HISTORY_LEN];
+			char spark[HISTORY_LEN * 4];
+			size_t n = history_read(hist, vals, HISTORY_LEN);
+
+			sparkline_render(vals, n, (size_t)(in.x + in.w - x), 0, v->utf8, spark,
+					 sizeof(spark));
+			put(y, x, in.x + in.w - x, ROLE_SPARK, spark);
+		}
+	}
+}
+
 static void draw_side(struct view *v, int which, struct rect r)
 {
 	static const char *const titles[3] = { "MEMORY", "INTERRUPTS", "DISPLAY" };
@@ -285,11 +344,8 @@ static void draw_side(struct view *v, int which, struct rect r)
 			    "collector (amdgpu, i915, xe tracepoints), which this version does not have.");
 		return;
 	}
-	if (which == 2) {
-		put_wrapped(in, ROLE_DIM,
-			    "Per-CRTC refresh rate, frame-interval jitter, missed vblanks and event delivery "
-			    "latency will show here: they need the display collector (drm_vblank_event), which "
-			    "this version does not have.");
+	if (pane_for_side(which)) {
+		draw_summary(v, in, pane_for_side(which));
 		return;
 	}
 	if (!irq || irq->state != COLLECTOR_ATTACHED) {

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "draw.h"
+#include "table_fit.h"
 
 int put(int y, int x, int w, enum role r, const char *text)
 {
@@ -95,16 +96,9 @@ int put_wrapped(struct rect a, enum role r, const char *text)
 	int y = a.y;
 
 	while (*p && y < a.y + a.h) {
-		int len = (int)strlen(p), cut = len;
+		size_t cut = wrap_line(p, a.w);
 
-		if (len > a.w) {
-			cut = a.w;
-			while (cut > 0 && p[cut] != ' ')
-				cut--;
-			if (cut == 0)
-				cut = a.w;
-		}
-		putf(y++, a.x, a.w, r, "%.*s", cut, p);
+		putf(y++, a.x, a.w, r, "%.*s", (int)cut, p);
 		p += cut;
 		while (*p == ' ')
 			p++;

@@ -150,17 +150,45 @@ static void filter_key(struct view *v, int key)
 	view_rows_update(v);
 }
 
+/* The table the keys move on a screen with declared tables, or NULL (the main screen's own). */
+static struct table_state *focused_table(struct view *v, const struct table_desc **d)
+{
+	const struct pane_decl *p = v->screen == SCREEN_MAIN ? NULL : pane_for_screen(v->screen);
+	const char *name = p ? p->tables[v->table_focus[v->screen]] : NULL;
+
+	*d = name ? table_desc_find(name) : NULL;
+	return *d ? &v->tstate[v->screen][v->table_focus[v->screen]] : NULL;
+}
+
+int sort_menu_count(struct view *v)
+{
+	const struct table_desc *d;
+
+	if (focused_table(v, &d))
+		return (int)d->ncols;
+	return v->focus == FOCUS_RINGS ? RING_COLS : PROC_COLS;
+}
+
 static void sort_key(struct view *v, int key)
 {
-	int n = v->focus == FOCUS_RINGS ? RING_COLS : PROC_COLS;
+	int n = sort_menu_count(v);
+	const struct table_desc *d;
+	struct table_state *ts = focused_table(v, &d);
 
 	if (key == KEY_UP || key == 'k')
 		v->sort_menu_sel = v->sort_menu_sel > 0 ? v->sort_menu_sel - 1 : 0;
 	else if (key == KEY_DOWN || key == 'j')
 		v->sort_menu_sel = v->sort_menu_sel + 1 < n ? v->sort_menu_sel + 1 : n - 1;
 	else if (key == '\n' || key == KEY_ENTER) {
-		*(v->focus == FOCUS_RINGS ? &v->prefs.ring_sort : &v->prefs.proc_sort) = v->sort_menu_sel;
 		v->overlay = OVERLAY_NONE;
+		if (ts) {
+			ts->sort_col = (unsigned int)v->sort_menu_sel;
+			ts->sort_set = true;
+			view_message(v, false, "%s sorted by %s", d->title,
+				     d->cols[v->sort_menu_sel].title);
+			return;
+		}
+		*(v->focus == FOCUS_RINGS ? &v->prefs.ring_sort : &v->prefs.proc_sort) = v->sort_menu_sel;
 		view_rows_update(v);
 		view_message(v, false, "sorted by %s",
 			     v->focus == FOCUS_RINGS ? ring_column_title(v->sort_menu_sel) :
@@ -200,13 +228,201 @@ static void mouse_key(struct view *v)
 		open_selected(v);
 }
 
+/* ---- the actions, each bound to keys in the table below ---- */
+
+static void act_quit(struct view *v, int key)
+{
+	(void)key;
+	v->quit = true;
+}
+
+static void act_help(struct view *v, int key)
+{
+	(void)key;
+	v->overlay = OVERLAY_HELP;
+}
+
+static void act_move(struct view *v, int key)
+{
+	const struct table_desc *d;
+	struct table_state *ts = focused_table(v, &d);
+	long delta = key == KEY_UP || key == 'k' ? -1 : key == KEY_DOWN || key == 'j' ? 1 :
+		     key == KEY_PPAGE ? -page(v) : key == KEY_NPAGE ? page(v) :
+		     key == KEY_HOME ? -1000000 : 1000000;
+
+	if (!ts) {
+		move_sel(v, delta);
+		return;
+	}
+	/* The widget clamps to the rows it has when it draws. */
+	if (delta < 0)
+		ts->sel = (size_t)-delta > ts->sel ? 0 : ts->sel - (size_t)-delta;
+	else
+		ts->sel += (size_t)delta;
+	if (ts->sel > 1000000)
+		ts->sel = 1000000;
+}
+
+static void act_focus(struct view *v, int key)
+{
+	const struct pane_decl *p = v->screen == SCREEN_MAIN ? NULL : pane_for_screen(v->screen);
+	int *f = &v->table_focus[v->screen];
+
+	if (!p) {
+		v->focus = key == KEY_LEFT ? FOCUS_RINGS : FOCUS_PROCS;
+		return;
+	}
+	if (key == KEY_LEFT && *f > 0)
+		(*f)--;
+	else if (key == KEY_RIGHT && *f + 1 < PANE_MAX_TABLES && p->tables[*f + 1])
+		(*f)++;
+}
+
+static void act_open(struct view *v, int key)
+{
+	const struct table_desc *d;
+
+	(void)key;
+	if (focused_table(v, &d))
+		v->overlay = OVERLAY_ROW;
+	else
+		open_selected(v);
+}
+
+static void act_back(struct view *v, int key)
+{
+	(void)key;
+	if (v->detail != DETAIL_NONE)
+		v->detail = DETAIL_NONE;
+	else if (v->filter[0]) {
+		v->filter[0] = v->edit[0] = '\0';
+		view_rows_update(v);
+	} else
+		v->screen = SCREEN_MAIN;
+}
+
+static void act_screen(struct view *v, int key)
+{
+	if (key == '\t')
+		v->screen = (enum view_screen)((v->screen + 1) % SCREEN_COUNT);
+	else if (key == KEY_BTAB)
+		v->screen = (enum view_screen)((v->screen + SCREEN_COUNT - 1) % SCREEN_COUNT);
+	else
+		v->screen = (enum view_screen)(key - '1');
+	v->detail = DETAIL_NONE;
+}
+
+static void act_sort_menu(struct view *v, int key)
+{
+	const struct table_desc *d;
+	struct table_state *ts = focused_table(v, &d);
+
+	(void)key;
+	v->overlay = OVERLAY_SORT;
+	if (ts)
+		v->sort_menu_sel = (int)(ts->sort_set ? ts->sort_col : d->sort_col);
+	else
+		v->sort_menu_sel = v->focus == FOCUS_RINGS ? v->prefs.ring_sort : v->prefs.proc_sort;
+}
+
+static void act_reverse(struct view *v, int key)
+{
+	const struct table_desc *d;
+	struct table_state *ts = focused_table(v, &d);
+	bool rev;
+
+	(void)key;
+	if (ts) {
+		rev = ts->reverse = !ts->reverse;
+	} else {
+		rev = v->prefs.reverse = !v->prefs.reverse;
+		view_rows_update(v);
+	}
+	view_message(v, false, "order %s", rev ? "reversed" : "normal");
+}
+
+static void act_filter(struct view *v, int key)
+{
+	(void)key;
+	v->editing_filter = true;
+	snprintf(v->edit, sizeof(v->edit), "%s", v->filter);
+}
+
+static void act_pause(struct view *v, int key)
+{
+	(void)key;
+	v->paused = !v->paused;
+}
+
+static void act_step(struct view *v, int key)
+{
+	(void)key;
+	if (v->feed->ops->step)
+		v->feed->ops->step(v->feed->impl);
+	if (v->paused) {
+		v->paused = false;
+		view_refresh(v, 300);
+		v->paused = true;
+	}
+}
+
+static void act_delay(struct view *v, int key)
+{
+	set_delay(v, key == '-' ? -1 : 1);
+}
+
+static void act_theme(struct view *v, int key)
+{
+	(void)key;
+	next_theme(v);
+}
+
+static void act_save(struct view *v, int key)
+{
+	(void)key;
+	save_prefs(v);
+}
+
+static void act_redraw(struct view *v, int key)
+{
+	(void)v, (void)key;
+	clearok(curscr, TRUE);
+}
+
+static void act_mouse(struct view *v, int key)
+{
+	(void)key;
+	mouse_key(v);
+}
+
+static const struct {
+	int key;
+	void (*act)(struct view *v, int key);
+} bindings[] = {
+	{ 'q', act_quit },	   { KEY_F(10), act_quit },	{ 'h', act_help },
+	{ '?', act_help },	   { KEY_F(1), act_help },	{ KEY_UP, act_move },
+	{ 'k', act_move },	   { KEY_DOWN, act_move },	{ 'j', act_move },
+	{ KEY_PPAGE, act_move },   { KEY_NPAGE, act_move },	{ KEY_HOME, act_move },
+	{ KEY_END, act_move },	   { KEY_LEFT, act_focus },	{ KEY_RIGHT, act_focus },
+	{ '\n', act_open },	   { KEY_ENTER, act_open },	{ KEY_ESC, act_back },
+	{ KEY_BACKSPACE, act_back }, { 127, act_back },		{ 8, act_back },
+	{ '\t', act_screen },	   { KEY_BTAB, act_screen },	{ '1', act_screen },
+	{ '2', act_screen },	   { '3', act_screen },		{ '4', act_screen },
+	{ '5', act_screen },	   { 's', act_sort_menu },	{ KEY_F(6), act_sort_menu },
+	{ 'r', act_reverse },	   { '/', act_filter },		{ KEY_F(3), act_filter },
+	{ ' ', act_pause },	   { 'n', act_step },		{ '.', act_step },
+	{ '+', act_delay },	   { '=', act_delay },		{ '-', act_delay },
+	{ 't', act_theme },	   { 'W', act_save },		{ KEY_CTRL_L, act_redraw },
+	{ KEY_MOUSE, act_mouse },
+};
+
 void view_key(struct view *v, int key)
 {
 	if (v->editing_filter) {
 		filter_key(v, key);
 		return;
 	}
-	if (v->overlay == OVERLAY_HELP) {
+	if (v->overlay == OVERLAY_HELP || v->overlay == OVERLAY_ROW) {
 		v->overlay = OVERLAY_NONE;
 		return;
 	}
@@ -216,116 +432,10 @@ void view_key(struct view *v, int key)
 	}
 	if (key != KEY_RESIZE && key != KEY_MOUSE)
 		v->message[0] = '\0';
-	switch (key) {
-	case 'q':
-	case KEY_F(10):
-		v->quit = true;
-		break;
-	case 'h':
-	case '?':
-	case KEY_F(1):
-		v->overlay = OVERLAY_HELP;
-		break;
-	case KEY_UP:
-	case 'k':
-		move_sel(v, -1);
-		break;
-	case KEY_DOWN:
-	case 'j':
-		move_sel(v, 1);
-		break;
-	case KEY_PPAGE:
-		move_sel(v, -page(v));
-		break;
-	case KEY_NPAGE:
-		move_sel(v, page(v));
-		break;
-	case KEY_HOME:
-		move_sel(v, -1000000);
-		break;
-	case KEY_END:
-		move_sel(v, 1000000);
-		break;
-	case KEY_LEFT:
-		v->focus = FOCUS_RINGS;
-		break;
-	case KEY_RIGHT:
-		v->focus = FOCUS_PROCS;
-		break;
-	case '\n':
-	case KEY_ENTER:
-		open_selected(v);
-		break;
-	case KEY_ESC:
-	case KEY_BACKSPACE:
-	case 127:
-	case 8:
-		if (v->detail != DETAIL_NONE)
-			v->detail = DETAIL_NONE;
-		else if (v->filter[0]) {
-			v->filter[0] = v->edit[0] = '\0';
-			view_rows_update(v);
-		} else
-			v->screen = SCREEN_MAIN;
-		break;
-	case '\t':
-		v->screen = (enum view_screen)((v->screen + 1) % SCREEN_COUNT);
-		v->detail = DETAIL_NONE;
-		break;
-	case KEY_BTAB:
-		v->screen = (enum view_screen)((v->screen + SCREEN_COUNT - 1) % SCREEN_COUNT);
-		v->detail = DETAIL_NONE;
-		break;
-	case '1': case '2': case '3': case '4': case '5':
-		v->screen = (enum view_screen)(key - '1');
-		v->detail = DETAIL_NONE;
-		break;
-	case 's':
-	case KEY_F(6):
-		v->overlay = OVERLAY_SORT;
-		v->sort_menu_sel = v->focus == FOCUS_RINGS ? v->prefs.ring_sort : v->prefs.proc_sort;
-		break;
-	case 'r':
-		v->prefs.reverse = !v->prefs.reverse;
-		view_rows_update(v);
-		view_message(v, false, "order %s", v->prefs.reverse ? "reversed" : "normal");
-		break;
-	case '/':
-	case KEY_F(3):
-		v->editing_filter = true;
-		snprintf(v->edit, sizeof(v->edit), "%s", v->filter);
-		break;
-	case ' ':
-		v->paused = !v->paused;
-		break;
-	case 'n':
-	case '.':
-		if (v->feed->ops->step)
-			v->feed->ops->step(v->feed->impl);
-		if (v->paused) {
-			v->paused = false;
-			view_refresh(v, 300);
-			v->paused = true;
+	for (size_t i = 0; i < sizeof(bindings) / sizeof(bindings[0]); i++) {
+		if (bindings[i].key == key) {
+			bindings[i].act(v, key);
+			return;
 		}
-		break;
-	case '+':
-	case '=':
-		set_delay(v, 1);
-		break;
-	case '-':
-		set_delay(v, -1);
-		break;
-	case 't':
-		next_theme(v);
-		break;
-	case 'W':
-		save_prefs(v);
-		break;
-	case KEY_CTRL_L:
-		clearok(curscr, TRUE);
-		break;
-	case KEY_MOUSE:
-		mouse_key(v);
-		break;
 	}
 }

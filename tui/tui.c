@@ -5,6 +5,7 @@
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../model/histories.h"
 #include "draw.h"
 #include "tui.h"
 
@@ -51,6 +52,7 @@ bool view_refresh(struct view *v, int timeout_ms)
 	if (v->snap)
 		v->feed->ops->release(v->feed->impl, v->snap);
 	v->snap = s;
+	histories_update(v->histories, s);
 	view_rows_update(v);
 	return true;
 }
@@ -90,6 +92,8 @@ void view_draw(struct view *v)
 		draw_help(v);
 	else if (v->overlay == OVERLAY_SORT)
 		draw_sort_menu(v);
+	else if (v->overlay == OVERLAY_ROW)
+		draw_row_overlay(v);
 	refresh();
 }
 
@@ -119,7 +123,7 @@ static void load_settings(struct view *v, const struct tui_settings *ts)
 
 int tui_run(const struct feed *feed, const struct tui_settings *ts)
 {
-	struct view v = { .feed = feed };
+	struct view v = { .feed = feed, .histories = histories_new() };
 	bool dirty = true;
 
 	setlocale(LC_ALL, "");
@@ -167,6 +171,7 @@ int tui_run(const struct feed *feed, const struct tui_settings *ts)
 		feed->ops->release(feed->impl, v.snap);
 	free(v.ring_rows);
 	free(v.proc_rows);
+	histories_free(v.histories);
 	restore_terminal();
 	return 0;
 }

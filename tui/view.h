@@ -8,12 +8,16 @@
 #include "../src/feed.h"
 #include "config.h"
 #include "layout.h"
+#include "panes.h"
+#include "table_fit.h"
 #include "theme.h"
 
 enum view_screen { SCREEN_MAIN, SCREEN_AMD, SCREEN_INTEL, SCREEN_NVIDIA, SCREEN_DISPLAY, SCREEN_COUNT };
 enum detail { DETAIL_NONE, DETAIL_RING, DETAIL_PROC };
 enum focus { FOCUS_RINGS, FOCUS_PROCS };
-enum overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_SORT };
+enum overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_SORT, OVERLAY_ROW };
+
+struct histories;
 
 struct view {
 	const struct feed *feed;
@@ -40,6 +44,9 @@ struct view {
 	bool message_error;
 	size_t *ring_rows, nring_rows, *proc_rows, nproc_rows; /* sorted, filtered indices */
 	struct layout layout; /* last drawn, for mouse clicks */
+	struct histories *histories; /* sparklines of the collector tables */
+	struct table_state tstate[SCREEN_COUNT][PANE_MAX_TABLES]; /* per declared table */
+	int table_focus[SCREEN_COUNT]; /* which declared table of a screen has the keys */
 };
 
 /* Recomputes the sorted, filtered rows for the current snapshot and clamps selections. */

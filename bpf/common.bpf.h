@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Helpers every BPF program of gputop-bpf needs: counting a loss, counting a
+ * histogram sample, finding-or-creating a map entry, interning a key into a
+ * dense index. Kernel side only (include after bpf_helpers.h).
+ */
+#ifndef GPUTOP_COMMON_BPF_H
+#define GPUTOP_COMMON_BPF_H
+
+#include "hist.h"
+
+#ifndef __core
+#define __core __attribute__((preserve_access_index))
+#endif
+
+/* drops[why] += 1 for a loss kind below max: every loss is counted, none is silent. */
+static __always_inline void drop_count(__u64 *drops, unsigned int why, unsigned int max)
+{
+	if (why < max)
+		__sync_fetch_and_add(&drops[why], 1);
+}
+
+/* One histogram sample; the bound check is for the verifier (older ones cannot follow %). */
+static __always_inline void hist_count(__u64 *slots, __u64 value_ns)
+{
+	__u32 slot = hist_slot(value_ns);
+
+	asm volatile("" : "+r"(slot)); /* keep the check below: the compiler knows the range */
+	if (slot < HIST_SLOTS)
+		__sync_fetch_and_add(&slots[slot], 1);
+}
+
+/*
+ * The entry for key, created from init (a zeroed value, e.g. from a map that is
+ * never written) when missing; NULL when the map is full.
+ */
+static __always_inline void *lookup_or_init(void *map, const void *key, const void *init)
+{
+	void *v = bpf_map_lookup_elem(map, key);
+
+	if (v)
+		return v;
+	bpf_map_update_elem(map, key, init, BPF_NOEXIST); /* -EEXIST: another CPU won */
+	return bpf_map_lookup_elem(map, key);
+}
+
+/*
+ * A dense index for key in [0, max), assigned at its first sight from *next;
+ * max when the table is full. ids maps key -> index.
+ */
+static __always_inline __u32 intern(void *ids, const void *key, __u32 *next, __u32 max)
+{
+	__u32 *id = bpf_map_lookup_elem(ids, key), fresh;
+
+	if (id)
+		return *id;
+	fresh = __sync_fetch_and_add(next, 1);
+	if (fresh >= max || bpf_map_update_elem(ids, key, &fresh, BPF_NOEXIST)) {
+		id = bpf_map_lookup_elem(ids, key); /* lost a race: use the winner's */
+		return id ? *id : max;
+	}
+	return fresh;
+}
+
+#endif

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "table.h"
+
+struct table *table_new(const struct table_desc *d)
+{
+	struct table *t = calloc(1, sizeof(*t));
+
+	if (t)
+		t->desc = d;
+	return t;
+}
+
+void table_free(struct table *t)
+{
+	if (!t)
+		return;
+	for (size_t r = 0; r < t->nrows; r++)
+		for (unsigned int c = 0; c < t->desc->ncols; c++)
+			if (t->desc->cols[c].type == COL_STR)
+				free(t->cells[r * t->desc->ncols + c].s);
+	free(t->cells);
+	free(t);
+}
+
+struct cell *table_row_add(struct table *t)
+{
+	size_t ncols = t->desc->ncols;
+	struct cell *row;
+
+	if (t->nrows == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 8;
+		struct cell *p = reallocarray(t->cells, cap * ncols, sizeof(*p));
+
+		if (!p)
+			return NULL;
+		t->cells = p;
+		t->cap = cap;
+	}
+	row = &t->cells[t->nrows++ * ncols];
+	memset(row, 0, ncols * sizeof(*row));
+	return row;
+}
+
+struct cell *table_row(const struct table *t, size_t row)
+{
+	return &t->cells[row * t->desc->ncols];
+}
+
+const struct cell *table_cell(const struct table *t, size_t row, unsigned int col)
+{
+	return &t->cells[row * t->desc->ncols + col];
+}
+
+void cell_set_u64(struct cell *row, unsigned int col, uint64_t v)
+{
+	row[col].u = v;
+	row[col].known = true;
+}
+
+void cell_set_f64(struct cell *row, unsigned int col, double v)
+{
+	row[col].known = isfinite(v);
+	row[col].f = row[col].known ? v : 0;
+}
+
+void cell_set_str(struct cell *row, unsigned int col, const char *v)
+{
+	row[col].s = v ? strndup(v, TABLE_STR_MAX - 1) : NULL;
+	row[col].known = row[col].s != NULL;
+}
+
+double cell_number(const struct table_desc *d, const struct cell *row, unsigned int col)
+{
+	if (!row[col].known)
+		return NAN;
+	switch (d->cols[col].type) {
+	case COL_U64:
+		return (double)row[col].u;
+	case COL_F64:
+		return row[col].f;
+	default:
+		return NAN;
+	}
+}
+
+int table_col(const struct table_desc *d, const char *key)
+{
+	for (unsigned int c = 0; c < d->ncols; c++)
+		if (!strcmp(d->cols[c].key, key))
+			return (int)c;
+	return -1;
+}
+
+void table_row_key(const struct table *t, size_t row, char *buf, size_t size)
+{
+	const struct cell *cells = table_row(t, row);
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (unsigned int c = 0; c < t->desc->ncols && len < size; c++) {
+		const struct col_desc *col = &t->desc->cols[c];
+		const char *sep = len ? "/" : "";
+		int n;
+
+		if (!(col->flags & COL_KEY))
+			continue;
+		if (!cells[c].known)
+			n = snprintf(buf + len, size - len, "%s-", sep);
+		else if (col->type == COL_STR)
+			n = snprintf(buf + len, size - len, "%s%s", sep, cells[c].s);
+		else if (col->type == COL_U64)
+			n = snprintf(buf + len, size - len, "%s%llu", sep,
+				     (unsigned long long)cells[c].u);
+		else
+			n = snprintf(buf + len, size - len, "%s%g", sep, cells[c].f);
+		if (n < 0)
+			break;
+		len += (size_t)n;
+	}
+}
+
+/* qsort_r has no portable context argument: sort state for one call, per thread. */
+static __thread const struct table *sort_table;
+static __thread unsigned int sort_col;
+static __thread int sort_sign;
+
+static int cmp_rows(const void *a, const void *b)
+{
+	size_t ra = *(const size_t *)a, rb = *(const size_t *)b;
+	const struct cell *x = table_cell(sort_table, ra, sort_col);
+	const struct cell *y = table_cell(sort_table, rb, sort_col);
+	int r;
+
+	if (x->known != y->known)
+		return x->known ? -1 : 1; /* unknown last, whatever the direction */
+	if (!x->known)
+		r = 0;
+	else if (sort_table->desc->cols[sort_col].type == COL_STR)
+		r = strcmp(x->s, y->s);
+	else {
+		double dx = cell_number(sort_table->desc, table_row(sort_table, ra), sort_col);
+		double dy = cell_number(sort_table->desc, table_row(sort_table, rb), sort_col);
+
+		r = dx < dy ? -1 : dx > dy;
+	}
+	if (r)
+		return r * sort_sign;
+	return ra < rb ? -1 : ra > rb; /* stable */
+}
+
+void table_sort(const struct table *t, unsigned int col, bool reverse, size_t *out)
+{
+	bool ascending;
+
+	for (size_t i = 0; i < t->nrows; i++)
+		out[i] = i;
+	if (col >= t->desc->ncols)
+		return;
+	ascending = t->desc->cols[col].flags & COL_ASCENDING;
+	sort_table = t;
+	sort_col = col;
+	sort_sign = (ascending != reverse) ? 1 : -1;
+	qsort(out, t->nrows, sizeof(*out), cmp_rows);
+}
+
+extern const struct table_desc *const __start_gputop_tables[] __attribute__((weak));
+extern const struct table_desc *const __stop_gputop_tables[] __attribute__((weak));
+
+const struct table_desc *const *table_registry(size_t *n)
+{
+	*n = __start_gputop_tables ? (size_t)(__stop_gputop_tables - __start_gputop_tables) : 0;
+	return __start_gputop_tables;
+}
+
+const struct table_desc *table_desc_find(const char *name)
+{
+	size_t n;
+	const struct table_desc *const *reg = table_registry(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(reg[i]->name, name))
+			return reg[i];
+	return NULL;
+}

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Collector-owned tables: a collector publishes its data as named tables
+ * ("display.crtcs") of typed columns, each column described once. JSON, replay,
+ * batch text, the interface's tables and sparklines are driven by these
+ * descriptors, so a new collector adds tables without touching the front ends.
+ *
+ * A cell is known or unknown: unknown is not zero (JSON null, "-" on screen).
+ */
+#ifndef GPUTOP_TABLE_H
+#define GPUTOP_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum col_type {
+	COL_STR, /* text (a name another user may choose: escape before printing) */
+	COL_U64, /* counts, identifiers */
+	COL_F64, /* rates, times, ratios */
+};
+
+enum col_unit {
+	UNIT_NONE, /* names and identifiers */
+	UNIT_COUNT,
+	UNIT_NS, /* nanoseconds */
+	UNIT_BYTES,
+	UNIT_PER_S, /* per second of the interval */
+	UNIT_PCT,
+	UNIT_HZ,
+};
+
+enum col_flags {
+	COL_KEY = 1 << 0, /* identifies the row (with the table's other key columns) */
+	COL_HISTORY = 1 << 1, /* the interface keeps a sparkline of it */
+	COL_ASCENDING = 1 << 2, /* sorts smallest first (names: A to Z) by default */
+	COL_DETAIL = 1 << 3, /* in JSON and drill-down, not in the table on screen */
+};
+
+struct col_desc {
+	const char *key; /* JSON key and config name: lower_case */
+	const char *title; /* table header, at most width cells */
+	const char *help; /* one line: what it is, for help and the man page */
+	enum col_type type;
+	enum col_unit unit;
+	int width; /* cells on screen, title included */
+	unsigned int flags; /* enum col_flags */
+};
+
+struct table_desc {
+	const char *name; /* "collector.table": JSON key, pane declarations */
+	const char *title; /* "CRTCs" */
+	const char *empty; /* shown when the table has no rows */
+	const struct col_desc *cols;
+	unsigned int ncols;
+	unsigned int sort_col; /* default sort column */
+};
+
+struct cell {
+	bool known;
+	union {
+		uint64_t u;
+		double f;
+		char *s; /* owned by the table */
+	};
+};
+
+struct table {
+	const struct table_desc *desc;
+	size_t nrows, cap;
+	struct cell *cells; /* nrows * desc->ncols, row-major */
+};
+
+#define TABLE_STR_MAX 256 /* longest text kept in a cell, in bytes */
+
+struct table *table_new(const struct table_desc *d);
+void table_free(struct table *t);
+/* A new row, every cell unknown; NULL on allocation failure. */
+struct cell *table_row_add(struct table *t);
+struct cell *table_row(const struct table *t, size_t row);
+const struct cell *table_cell(const struct table *t, size_t row, unsigned int col);
+void cell_set_u64(struct cell *row, unsigned int col, uint64_t v);
+void cell_set_f64(struct cell *row, unsigned int col, double v);
+/* Copies at most TABLE_STR_MAX - 1 bytes; a failed copy leaves the cell unknown. Once per cell. */
+void cell_set_str(struct cell *row, unsigned int col, const char *v);
+/* The cell as a double (unknown and text: NAN). */
+double cell_number(const struct table_desc *d, const struct cell *row, unsigned int col);
+/* The column whose key is key, or -1. */
+int table_col(const struct table_desc *d, const char *key);
+/* The row's identity: its key columns' values joined with '/'. */
+void table_row_key(const struct table *t, size_t row, char *buf, size_t size);
+/* Sorted row indices (out has room for nrows); numbers follow the column's direction. */
+void table_sort(const struct table *t, unsigned int col, bool reverse, size_t *out);
+
+/*
+ * Every table a collector publishes registers its descriptor, so the recording
+ * reader knows it without any code of its own: TABLE_REGISTER(display_crtcs);
+ */
+#define TABLE_REGISTER(desc)                                                                \
+	static const struct table_desc *const table_reg_##desc                             \
+		__attribute__((used, section("gputop_tables"), aligned(sizeof(void *)))) = &desc
+
+/* The registered descriptors. */
+const struct table_desc *const *table_registry(size_t *n);
+const struct table_desc *table_desc_find(const char *name);
+
+#endif

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* One table cell as short text for people, by its column's unit: shared by batch text and the TUI. */
+#ifndef GPUTOP_OUTPUT_CELL_FORMAT_H
+#define GPUTOP_OUTPUT_CELL_FORMAT_H
+
+#include <stddef.h>
+#include "../model/table.h"
+
+/*
+ * "-" when unknown; ns as 16.67ms, bytes as 1.5MiB, rates and percentages with
+ * one decimal, hertz with two. Text is made safe for a terminal: control
+ * characters and invalid UTF-8 become '?'. Returns buf.
+ */
+const char *cell_format(const struct col_desc *col, const struct cell *c, char *buf, size_t size);
+
+#endif

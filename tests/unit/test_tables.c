@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Collector tables: the descriptor-driven JSON writer and reader round trip of
+ * every registered table (unknown cells as null), sorting and filtering, the
+ * histories derived from a stream of snapshots, and the table widget's pure
+ * parts (which columns fit, text cut with an ellipsis, word wrap).
+ */
+#include "cmocka_all.h"
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+#include "../../model/histories.h"
+#include "../../output/cell_format.h"
+#include "../../output/json.h"
+#include "../../output/json_read.h"
+#include "../../tui/table_fit.h"
+
+/* A table of this test's own, registered like a collector's (it joins the round trip too). */
+enum { T_PID, T_COMM, T_DEV, T_CRTC, T_ID, T_RATE, T_HZ, T_BYTES, T_NOTE, T_COLS };
+static const struct col_desc test_cols[T_COLS] = {
+	[T_PID] = { "pid", "PID", "process", COL_U64, UNIT_NONE, 7, COL_KEY | COL_ASCENDING },
+	[T_COMM] = { "comm", "COMM", "name", COL_STR, UNIT_NONE, 15, COL_ASCENDING },
+	[T_DEV] = { "dev", "DEVICE", "device", COL_STR, UNIT_NONE, 8, COL_KEY | COL_ASCENDING },
+	[T_CRTC] = { "crtc", "CRTC", "pipe", COL_U64, UNIT_NONE, 4, COL_KEY | COL_ASCENDING },
+	[T_ID] = { "client", "CLIENT", "id", COL_U64, UNIT_NONE, 6, COL_KEY | COL_DETAIL },
+	[T_RATE] = { "events_per_s", "EVENTS/S", "rate", COL_F64, UNIT_PER_S, 8, 0 },
+	[T_HZ] = { "refresh_hz", "HZ", "rate", COL_F64, UNIT_HZ, 7, COL_HISTORY },
+	[T_BYTES] = { "bytes", "BYTES", "size", COL_U64, UNIT_BYTES, 8, 0 },
+	[T_NOTE] = { "note", "NOTE", "detail only", COL_STR, UNIT_NONE, 20, COL_DETAIL },
+};
+static const struct table_desc test_things = {
+	.name = "test.things",
+	.title = "Things",
+	.cols = test_cols,
+	.ncols = T_COLS,
+	.sort_col = T_RATE,
+};
+TABLE_REGISTER(test_things);
+
+/* Row r of a table of d: every cell set from r and its column, except the unknown ones. */
+static void fill_row(const struct table_desc *d, struct cell *row, size_t r, bool some_unknown)
+{
+	for (unsigned int c = 0; c < d->ncols; c++) {
+		char text[64];
+
+		if (some_unknown && c % 3 == 2 && !(d->cols[c].flags & COL_KEY))
+			continue;
+		switch (d->cols[c].type) {
+		case COL_STR:
+			snprintf(text, sizeof(text), "%s-\"%zu\"\\\n", d->cols[c].key, r);
+			cell_set_str(row, c, text);
+			break;
+		case COL_U64:
+			cell_set_u64(row, c, 1000 * r + c + (c == 1 ? UINT64_MAX / 2 : 0));
+			break;
+		case COL_F64:
+			cell_set_f64(row, c, (double)r * 1.25 + c / 8.0);
+			break;
+		}
+	}
+}
+
+static struct snapshot *snapshot_of_every_table(void)
+{
+	size_t n;
+	const struct table_desc *const *reg = table_registry(&n);
+	struct snapshot *s = calloc(1, sizeof(*s));
+
+	assert_non_null(s);
+	s->seq = 7;
+	s->tables = calloc(n, sizeof(*s->tables));
+	assert_non_null(s->tables);
+	for (size_t i = 0; i < n; i++) {
+		struct table *t = table_new(reg[i]);
+
+		assert_non_null(t);
+		for (size_t r = 0; r < 3; r++)
+			fill_row(reg[i], table_row_add(t), r, r == 1);
+		s->tables[s->ntables++] = t;
+	}
+	return s;
+}
+
+static void every_table_round_trips(void **state)
+{
+	size_t n;
+	const struct table_desc *const *reg = table_registry(&n);
+	struct snapshot *s = snapshot_of_every_table(), *back;
+	char *line = snapshot_to_json(s), err[256] = "";
+
+	(void)state;
+	assert_true(n >= 1);
+	assert_ptr_equal(table_desc_find("test.things"), &test_things);
+	assert_non_null(line);
+	back = snapshot_from_json(line, err, sizeof(err));
+	assert_non_null(back);
+	assert_int_equal(back->ntables, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct table *a = snapshot_table(s, reg[i]->name);
+		const struct table *b = snapshot_table(back, reg[i]->name);
+
+		assert_non_null(b);
+		assert_ptr_equal(b->desc, reg[i]);
+		assert_int_equal(b->nrows, a->nrows);
+		for (size_t r = 0; r < a->nrows; r++) {
+			for (unsigned int c = 0; c < reg[i]->ncols; c++) {
+				const struct cell *x = table_cell(a, r, c), *y = table_cell(b, r, c);
+
+				assert_int_equal(x->known, y->known);
+				if (!x->known)
+					continue;
+				if (reg[i]->cols[c].type == COL_STR)
+					assert_string_equal(x->s, y->s);
+				else if (reg[i]->cols[c].type == COL_U64)
+					assert_true(x->u == y->u);
+				else
+					assert_true(fabs(x->f - y->f) < 1e-9);
+			}
+		}
+	}
+	snapshot_free(back);
+	free(line);
+	snapshot_free(s);
+}
+
+static void unknown_is_null_and_bad_cells_are_unknown(void **state)
+{
+	const struct table_desc *d = &test_things;
+	int hz = T_HZ, crtc = T_CRTC, dev = T_DEV;
+	struct snapshot *s = calloc(1, sizeof(*s)), *back;
+	struct cell *row;
+	char *line, err[256];
+	json_object *root, *rows, *r0, *v;
+	char bad[512];
+
+	(void)state;
+	s->tables = calloc(1, sizeof(*s->tables));
+	s->tables[s->ntables++] = table_new(d);
+	row = table_row_add(s->tables[0]);
+	cell_set_u64(row, (unsigned int)crtc, 0);
+	cell_set_f64(row, (unsigned int)hz, NAN); /* not finite: unknown */
+	line = snapshot_to_json(s);
+	root = json_tokener_parse(line);
+	assert_true(json_object_object_get_ex(root, "tables", &v));
+	assert_true(json_object_object_get_ex(v, "test.things", &rows));
+	r0 = json_object_array_get_idx(rows, 0);
+	assert_true(json_object_object_get_ex(r0, "refresh_hz", &v));
+	assert_null(v); /* present, and null */
+	assert_true(json_object_object_get_ex(r0, "crtc", &v));
+	assert_int_equal(json_object_get_int64(v), 0); /* a known zero stays a zero */
+	json_object_put(root);
+
+	/* Wrong types, negative counts and unknown tables from a hostile recording. */
+	snprintf(bad, sizeof(bad),
+		 "{\"seq\":1,\"rings\":[],\"tables\":{\"nosuch.table\":[{\"a\":1}],"
+		 "\"test.things\":[{\"crtc\":-1,\"refresh_hz\":\"60\",\"dev\":7},{\"crtc\":2,"
+		 "\"refresh_hz\":59.9,\"dev\":\"card0\"}, 5]}}");
+	back = snapshot_from_json(bad, err, sizeof(err));
+	assert_non_null(back);
+	assert_int_equal(back->ntables, 1);
+	assert_int_equal(back->tables[0]->nrows, 2);
+	assert_false(table_cell(back->tables[0], 0, (unsigned int)crtc)->known);
+	assert_false(table_cell(back->tables[0], 0, (unsigned int)hz)->known);
+	assert_false(table_cell(back->tables[0], 0, (unsigned int)dev)->known);
+	assert_true(table_cell(back->tables[0], 1, (unsigned int)hz)->known);
+	assert_string_equal(table_cell(back->tables[0], 1, (unsigned int)dev)->s, "card0");
+	snapshot_free(back);
+
+	/* A recording from a newer format says which version made it. */
+	back = snapshot_from_json("{\"seq\":1,\"rings\":[],\"format\":99,\"version\":\"9.9\"}", err,
+				  sizeof(err));
+	assert_null(back);
+	assert_non_null(strstr(err, "format 99"));
+	assert_non_null(strstr(err, "9.9"));
+	free(line);
+	snapshot_free(s);
+}
+
+static void cells_format_by_unit(void **state)
+{
+	struct col_desc ns = { "x", "X", "", COL_F64, UNIT_NS, 8, 0 };
+	struct col_desc bytes = { "b", "B", "", COL_U64, UNIT_BYTES, 8, 0 };
+	struct col_desc text = { "t", "T", "", COL_STR, UNIT_NONE, 8, 0 };
+	struct cell c[1] = { 0 }, t[1] = { 0 };
+	char buf[64];
+
+	(void)state;
+	assert_string_equal(cell_format(&ns, c, buf, sizeof(buf)), "-");
+	cell_set_f64(c, 0, 0);
+	assert_string_equal(cell_format(&ns, c, buf, sizeof(buf)), "0ns");
+	cell_set_f64(c, 0, 16.67e6);
+	assert_string_equal(cell_format(&ns, c, buf, sizeof(buf)), "16.67ms");
+	c[0].known = false;
+	cell_set_u64(c, 0, 1536 * 1024);
+	assert_string_equal(cell_format(&bytes, c, buf, sizeof(buf)), "1.5MiB");
+	cell_set_str(t, 0, "a\x1b]52;c;x\x07z\xff");
+	assert_string_equal(cell_format(&text, t, buf, sizeof(buf)), "a?]52;c;x?z?");
+	free(t[0].s);
+}
+
+static void rows_sort_filter_and_keys(void **state)
+{
+	const struct table_desc *d = &test_things;
+	struct table *t = table_new(d);
+	struct table_state ts = { 0 };
+	const char *comms[] = { "weston", "kwin_wayland", "game" };
+	double rates[] = { 60, 144, 30 };
+	size_t rows[3], n;
+	char key[64];
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		struct cell *row = table_row_add(t);
+
+		cell_set_u64(row, (unsigned int)table_col(d, "pid"), 100 + i);
+		cell_set_str(row, (unsigned int)table_col(d, "comm"), comms[i]);
+		cell_set_f64(row, (unsigned int)table_col(d, "events_per_s"), rates[i]);
+	}
+	n = table_rows(t, &ts, "", rows); /* default: events/s, largest first */
+	assert_int_equal(n, 3);
+	assert_int_equal(rows[0], 1);
+	assert_int_equal(rows[2], 2);
+	ts.reverse = true;
+	table_rows(t, &ts, NULL, rows);
+	assert_int_equal(rows[0], 2);
+	ts = (struct table_state){ .sort_set = true, .sort_col = (unsigned int)table_col(d, "comm") };
+	table_rows(t, &ts, NULL, rows); /* names A to Z */
+	assert_int_equal(rows[0], 2);
+	assert_int_equal(rows[1], 1);
+	assert_int_equal(table_rows(t, &ts, "WAY", rows), 1); /* case-insensitive text */
+	assert_int_equal(rows[0], 1);
+	assert_int_equal(table_rows(t, &ts, "102", rows), 1); /* a key column's number */
+	assert_int_equal(rows[0], 2);
+	table_row_key(t, 0, key, sizeof(key));
+	assert_string_equal(key, "100/-/-/-"); /* pid, dev, crtc, client: unknown shown as - */
+	table_free(t);
+}
+
+static struct snapshot *one_crtc(uint64_t seq, unsigned int crtc, double hz)
+{
+	const struct table_desc *d = &test_things;
+	struct snapshot *s = calloc(1, sizeof(*s));
+	struct cell *row;
+
+	s->seq = seq;
+	s->tables = calloc(1, sizeof(*s->tables));
+	s->tables[s->ntables++] = table_new(d);
+	row = table_row_add(s->tables[0]);
+	cell_set_u64(row, (unsigned int)table_col(d, "crtc"), crtc);
+	cell_set_f64(row, (unsigned int)table_col(d, "refresh_hz"), hz);
+	return s;
+}
+
+static void histories_follow_rows(void **state)
+{
+	const struct table_desc *d = &test_things;
+	unsigned int hz = T_HZ;
+	struct histories *h = histories_new();
+	struct snapshot *s[4] = { one_crtc(1, 0, 60), one_crtc(2, 0, 59), one_crtc(3, 1, 144),
+				  one_crtc(4, 1, 120) };
+	double vals[HISTORY_LEN];
+	const struct history *got;
+
+	(void)state;
+	histories_update(h, s[0]);
+	histories_update(h, s[1]);
+	histories_update(h, s[1]); /* the same snapshot twice counts once */
+	got = histories_get(h, s[1]->tables[0], 0, hz);
+	assert_non_null(got);
+	assert_int_equal(history_read(got, vals, HISTORY_LEN), 2);
+	assert_true(vals[0] == 60 && vals[1] == 59);
+	assert_null(histories_get(h, s[1]->tables[0], 0, (unsigned int)table_col(d, "crtc")));
+	histories_update(h, s[2]); /* CRTC 0 gone, CRTC 1 new */
+	histories_update(h, s[3]);
+	assert_null(histories_get(h, s[1]->tables[0], 0, hz));
+	got = histories_get(h, s[3]->tables[0], 0, hz);
+	assert_int_equal(history_read(got, vals, HISTORY_LEN), 2);
+	assert_true(vals[0] == 144 && vals[1] == 120);
+	for (int i = 0; i < 4; i++)
+		snapshot_free(s[i]);
+	histories_free(h);
+}
+
+static void columns_fit_whole_and_spark_takes_the_rest(void **state)
+{
+	const struct table_desc *d = &test_things;
+	struct table_fit f;
+	int used = 0;
+
+	(void)state;
+	table_fit_columns(d, 78, &f);
+	assert_int_equal(f.ncols, 7); /* every column but the two detail ones */
+	for (unsigned int i = 0; i < f.ncols; i++) {
+		assert_false(d->cols[f.cols[i]].flags & COL_DETAIL);
+		used += d->cols[f.cols[i]].width + (i ? 1 : 0);
+	}
+	assert_true(used <= 78);
+	table_fit_columns(d, 300, &f);
+	assert_true(f.spark_col >= 0);
+	assert_true(d->cols[f.spark_col].flags & COL_HISTORY);
+	assert_int_equal(f.spark_x + f.spark_w, 300);
+	table_fit_columns(d, 12, &f); /* PID (7) fits, COMM (15) and DEVICE (8) not, CRTC (4) does */
+	assert_int_equal(f.ncols, 2);
+	assert_int_equal(f.cols[1], T_CRTC);
+	assert_int_equal(f.spark_col, -1);
+}
+
+static void text_fits_with_an_ellipsis(void **state)
+{
+	char out[64];
+
+	(void)state;
+	setlocale(LC_CTYPE, "C.UTF-8");
+	assert_int_equal(text_fit("short", 8, true, out, sizeof(out)), 5);
+	assert_string_equal(out, "short");
+	assert_int_equal(text_fit("exactly8", 8, true, out, sizeof(out)), 8);
+	assert_string_equal(out, "exactly8");
+	assert_int_equal(text_fit("much-too-long", 8, true, out, sizeof(out)), 8);
+	assert_string_equal(out, "much-to\xe2\x80\xa6");
+	text_fit("much-too-long", 8, false, out, sizeof(out));
+	assert_string_equal(out, "much-to~");
+	/* Wide characters take two cells; escapes are neutralised. */
+	assert_int_equal(text_fit("\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2", 5, true, out, sizeof(out)), 5);
+	assert_string_equal(out, "\xe6\xbc\xa2\xe5\xad\x97\xe2\x80\xa6");
+	text_fit("\x1b[31mred", 10, true, out, sizeof(out));
+	assert_string_equal(out, "?[31mred");
+	/* Word wrap breaks at spaces, never mid-word when a space fits. */
+	assert_int_equal(wrap_line("the gpu_sched module is not loaded", 22), 20);
+	assert_int_equal(wrap_line("short", 22), 5);
+	assert_int_equal(wrap_line("unbreakableword", 5), 5);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(every_table_round_trips),
+		cmocka_unit_test(unknown_is_null_and_bad_cells_are_unknown),
+		cmocka_unit_test(cells_format_by_unit),
+		cmocka_unit_test(rows_sort_filter_and_keys),
+		cmocka_unit_test(histories_follow_rows),
+		cmocka_unit_test(columns_fit_whole_and_spark_takes_the_rest),
+		cmocka_unit_test(text_fits_with_an_ellipsis),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Pane declarations: which collector tables a screen shows, in which order,
+ * and what the main screen's side pane summarises. A collector's pane is one
+ * declaration in a file of its own (pane_display.c); the screens, the table
+ * widget and the keys are shared by all.
+ */
+#ifndef GPUTOP_PANES_H
+#define GPUTOP_PANES_H
+
+#define PANE_MAX_TABLES 4
+#define PANE_MAX_SUMMARY 4
+
+enum side_pane { SIDE_MEMORY, SIDE_INTERRUPTS, SIDE_DISPLAY, SIDE_COUNT, SIDE_NONE = -1 };
+
+struct pane_decl {
+	int screen; /* enum view_screen */
+	const char *tables[PANE_MAX_TABLES]; /* table names, top to bottom; NULL ends */
+	int side; /* enum side_pane it fills on the main screen, or SIDE_NONE */
+	const char *summary_table; /* the table the side pane lists */
+	const char *summary_cols[PANE_MAX_SUMMARY]; /* its columns (keys), NULL ends */
+};
+
+#define PANE_REGISTER(decl)                                                                 \
+	static const struct pane_decl *const pane_reg_##decl                               \
+		__attribute__((used, section("gputop_panes"), aligned(sizeof(void *)))) = &decl
+
+const struct pane_decl *pane_for_screen(int screen);
+const struct pane_decl *pane_for_side(int side);
+
+#endif

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* How a collector table fits a width, and text that fits a cell: pure arithmetic, no curses. */
+#ifndef GPUTOP_TABLE_FIT_H
+#define GPUTOP_TABLE_FIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "../model/table.h"
+
+#define TABLE_FIT_MAX_COLS 32
+#define TABLE_FIT_SPARK_MIN 8 /* narrowest sparkline worth drawing */
+
+struct table_fit {
+	unsigned int cols[TABLE_FIT_MAX_COLS]; /* shown columns, in order */
+	unsigned int ncols;
+	int spark_col; /* the column whose history is drawn at the right, -1: none */
+	int spark_x, spark_w; /* where, relative to the table's left edge */
+};
+
+/*
+ * Columns in descriptor order (drill-down-only ones left out) while they fit in
+ * width cells, one space between; a column that does not fit is left out whole,
+ * never cut. The first history column gets the room that is left, when enough.
+ */
+void table_fit_columns(const struct table_desc *d, int width, struct table_fit *out);
+
+/*
+ * Text of at most width terminal cells: control characters become '?', invalid
+ * UTF-8 bytes '?', wide characters count two cells; text that is longer ends in
+ * an ellipsis ("…" with utf8, "~" without). Returns the cells used.
+ */
+int text_fit(const char *in, int width, bool utf8, char *out, size_t outsize);
+
+/* Greedy word wrap: the length in bytes of the first line of text that fits width cells. */
+size_t wrap_line(const char *text, int width);
+
+/* How one table is shown: sort order and selection (the interface keeps one per table). */
+struct table_state {
+	unsigned int sort_col;
+	bool sort_set; /* sort_col chosen by the user, else the table's default */
+	bool reverse;
+	size_t sel, top; /* selected row and first row shown, in the sorted, filtered rows */
+};
+
+/*
+ * The rows of t to show, in order: those matching filter (case-insensitive part
+ * of a text cell, or a key column's number), sorted. out has room for t->nrows.
+ */
+size_t table_rows(const struct table *t, const struct table_state *ts, const char *filter,
+		  size_t *out);
+
+#endif

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The one scrolling table widget: every collector table on every screen is drawn by it. */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../model/histories.h"
+#include "../output/cell_format.h"
+#include "draw.h"
+#include "sparkline.h"
+
+/* One cell, cut to its column with an ellipsis; numbers right-aligned, text left. */
+static void draw_cell(struct view *v, int y, int x, const struct col_desc *col,
+		      const struct cell *c, enum role role)
+{
+	char raw[TABLE_STR_MAX], fit[TABLE_STR_MAX * 2];
+	int cells;
+
+	cell_format(col, c, raw, sizeof(raw));
+	cells = text_fit(raw, col->width, v->utf8, fit, sizeof(fit));
+	if (col->type == COL_STR)
+		put(y, x, col->width, role, fit);
+	else
+		put(y, x + col->width - cells, cells, role, fit);
+}
+
+static void keep_in_sight(struct table_state *ts, size_t n, int rows)
+{
+	if (ts->sel >= n)
+		ts->sel = n ? n - 1 : 0;
+	if (rows <= 0)
+		return;
+	if (ts->sel < ts->top)
+		ts->top = ts->sel;
+	if (ts->sel >= ts->top + (size_t)rows)
+		ts->top = ts->sel - (size_t)rows + 1;
+	if (ts->top + (size_t)rows > n)
+		ts->top = n > (size_t)rows ? n - (size_t)rows : 0;
+}
+
+void table_view_draw(struct view *v, const struct table_desc *d, const struct table *t,
+		     struct table_state *ts, struct rect r, bool focused)
+{
+	unsigned int sort = ts->sort_set ? ts->sort_col : d->sort_col;
+	struct table_fit fit;
+	size_t *rows, n;
+	int x = r.x, y = r.y;
+
+	if (r.h <= 0 || r.w <= 0)
+		return;
+	n = t ? t->nrows : 0;
+	rows = calloc(n ? n : 1, sizeof(*rows));
+	if (!rows)
+		return;
+	if (t)
+		n = table_rows(t, ts, v->filter, rows);
+	x += putf(y, x, r.w, focused ? ROLE_TITLE : ROLE_LABEL, "%s (%zu)", d->title, n);
+	if (focused && n)
+		put(y, x, r.w - (x - r.x), ROLE_DIM, "  <Enter> shows the selected row");
+	y++;
+	if (!n) {
+		put_wrapped((struct rect){ y, r.x + 1, r.h - 1, r.w - 1 }, ROLE_DIM,
+			    v->filter[0] && t && t->nrows ? "No row matches the filter." :
+			    d->empty ? d->empty : "Nothing yet.");
+		free(rows);
+		return;
+	}
+	table_fit_columns(d, r.w, &fit);
+	fill(y, r.x, r.w, ROLE_HEADER);
+	for (unsigned int i = 0, cx = (unsigned int)r.x; i < fit.ncols; i++) {
+		const struct col_desc *col = &d->cols[fit.cols[i]];
+		int w = col->width;
+
+		put(y, (int)cx + (col->type == COL_STR ? 0 : w - (int)strlen(col->title)), w,
+		    fit.cols[i] == sort ? ROLE_VALUE : ROLE_HEADER, col->title);
+		cx += (unsigned int)w + 1;
+	}
+	if (fit.spark_col >= 0)
+		put(y, r.x + fit.spark_x, fit.spark_w, ROLE_HEADER, "history");
+	y++;
+	keep_in_sight(ts, n, r.h - 2);
+	for (size_t i = ts->top; i < n && y < r.y + r.h; i++, y++) {
+		enum role role = focused && i == ts->sel ? ROLE_SELECTED : ROLE_NORMAL;
+		const struct cell *cells = table_row(t, rows[i]);
+		int cx = r.x;
+
+		fill(y, r.x, r.w, role);
+		for (unsigned int k = 0; k < fit.ncols; k++) {
+			const struct col_desc *col = &d->cols[fit.cols[k]];
+
+			draw_cell(v, y, cx, col, &cells[fit.cols[k]], role);
+			cx += col->width + 1;
+		}
+		if (fit.spark_col >= 0) {
+			const struct history *h =
+				histories_get(v->histories, t, rows[i], (unsigned int)fit.spark_col);
+			double vals[HISTORY_LEN];
+			char spark[HISTORY_LEN * 4];
+			size_t nv = h ? history_read(h, vals, HISTORY_LEN) : 0;
+
+			sparkline_render(vals, nv, (size_t)fit.spark_w, 0, v->utf8, spark,
+					 sizeof(spark));
+			put(y, r.x + fit.spark_x, fit.spark_w, role == ROLE_SELECTED ? role : ROLE_SPARK,
+			    spark);
+		}
+	}
+	free(rows);
+}
+
+/* The selected row of the focused table of the current screen, or -1. */
+static long selected_row(struct view *v, const struct table **out, struct table_state **ts)
+{
+	const struct pane_decl *p = pane_for_screen(v->screen);
+	const struct table *t;
+	size_t *rows, n;
+	long row = -1;
+
+	if (!p || !p->tables[v->table_focus[v->screen]])
+		return -1;
+	t = snapshot_table(v->snap, p->tables[v->table_focus[v->screen]]);
+	*ts = &v->tstate[v->screen][v->table_focus[v->screen]];
+	if (!t || !t->nrows)
+		return -1;
+	rows = calloc(t->nrows, sizeof(*rows));
+	if (!rows)
+		return -1;
+	n = table_rows(t, *ts, v->filter, rows);
+	if ((*ts)->sel < n)
+		row = (long)rows[(*ts)->sel];
+	free(rows);
+	*out = t;
+	return row;
+}
+
+void draw_row_overlay(struct view *v)
+{
+	const struct table *t = NULL;
+	struct table_state *ts;
+	long row = selected_row(v, &t, &ts);
+	int h, w = COLS > 100 ? 96 : COLS - 2, y;
+	struct rect r, in;
+
+	if (row < 0) {
+		v->overlay = OVERLAY_NONE;
+		return;
+	}
+	h = (int)t->desc->ncols + 3;
+	if (h > LINES - 2)
+		h = LINES - 2;
+	r = (struct rect){ (LINES - h) / 2, (COLS - w) / 2, h, w };
+	for (int i = 0; i < r.h; i++)
+		fill(r.y + i, r.x, r.w, ROLE_NORMAL);
+	in = frame(r, t->desc->title, v->utf8);
+	y = in.y;
+	for (unsigned int c = 0; c < t->desc->ncols && y < in.y + in.h - 1; c++, y++) {
+		const struct col_desc *col = &t->desc->cols[c];
+		char raw[TABLE_STR_MAX], fit[TABLE_STR_MAX * 2];
+		int x = in.x + 1;
+
+		x += putf(y, x, 18, ROLE_LABEL, "%-17.17s", col->key);
+		cell_format(col, &table_row(t, (size_t)row)[c], raw, sizeof(raw));
+		text_fit(raw, 14, v->utf8, fit, sizeof(fit));
+		x += putf(y, x, 15, ROLE_VALUE, "%-14s ", fit);
+		put(y, x, in.x + in.w - x, ROLE_DIM, col->help);
+	}
+	put(in.y + in.h - 1, in.x + 1, in.w - 2, ROLE_DIM, "any key closes");
+}
