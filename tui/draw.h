@@ -21,6 +21,8 @@ void colors_setup(const struct theme *t, bool color);
 
 /* Text at (y, x), cut at w cells; returns the cells written. */
 int put(int y, int x, int w, enum role r, const char *text);
+/* Text at (y, x) only if all of it fits in w cells (nothing cut mid-word); returns the cells written. */
+int put_whole(int y, int x, int w, enum role r, const char *text);
 int putf(int y, int x, int w, enum role r, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Text word-wrapped into a (at spaces; a word longer than a line is cut); returns the rows used. */
 int put_wrapped(struct rect a, enum role r, const char *text);

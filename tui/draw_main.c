@@ -45,12 +45,27 @@ void draw_header(struct view *v, struct rect r)
 	else
 		snprintf(state, sizeof(state), "%s", v->paused ? "PAUSED" : "LIVE");
 	fill(r.y, 0, r.w, ROLE_HEADER);
-	x = putf(r.y, 0, r.w, ROLE_HEADER,
-		 " gputop-bpf %s | %s (%s) | up %s | collectors %u attached, %u missing | every %gs | %s",
-		 GPUTOP_VERSION, s ? s->hostname : "-", s ? s->kernel : "-", up, attached, missing,
-		 v->prefs.delay_s, state);
-	if (drops)
-		putf(r.y, x, r.w - x, ROLE_WARNING, " | %llu dropped", (unsigned long long)drops);
+	{
+		/* Parts in order of need; one that does not fit whole is left out, never cut. */
+		char parts[7][320];
+		int n = 0;
+
+		snprintf(parts[n++], sizeof(parts[0]), " gputop-bpf %s", GPUTOP_VERSION);
+		snprintf(parts[n++], sizeof(parts[0]), " | %s", state);
+		if (drops)
+			snprintf(parts[n++], sizeof(parts[0]), " | %llu dropped",
+				 (unsigned long long)drops);
+		snprintf(parts[n++], sizeof(parts[0]), " | every %gs", v->prefs.delay_s);
+		snprintf(parts[n++], sizeof(parts[0]), " | %s (%s)", s ? s->hostname : "-",
+			 s ? s->kernel : "-");
+		snprintf(parts[n++], sizeof(parts[0]), " | up %s", up);
+		snprintf(parts[n++], sizeof(parts[0]), " | collectors %u attached, %u missing",
+			 attached, missing);
+		x = 0;
+		for (int i = 0; i < n; i++)
+			x += put_whole(r.y, x, r.w - x,
+				       drops && i == 2 ? ROLE_WARNING : ROLE_HEADER, parts[i]);
+	}
 	if (r.h < 2)
 		return;
 	fill(r.y + 1, 0, r.w, ROLE_NORMAL);
@@ -92,8 +107,11 @@ static void draw_devices(struct view *v, struct rect r)
 	for (int i = 0; i < r.h; i++)
 		fill(r.y + i, r.x, r.w, ROLE_NORMAL);
 	if (!s || !s->ndevices) {
-		putf(r.y, 1, r.w - 2, ROLE_DIM, "No GPU device: %s",
-		     c && c->reason[0] ? c->reason : "none found in /sys/class/drm or /proc/driver/nvidia");
+		char text[300];
+
+		snprintf(text, sizeof(text), "No GPU device: %s",
+			 c && c->reason[0] ? c->reason : "none found in /sys/class/drm or /proc/driver/nvidia");
+		put_wrapped((struct rect){ r.y, 1, r.h, r.w - 2 }, ROLE_DIM, text);
 		return;
 	}
 	for (size_t i = 0; i < s->ndevices && (int)i < r.h; i++) {
@@ -106,7 +124,8 @@ static void draw_devices(struct view *v, struct rect r)
 		x += put(r.y + (int)i, x, r.w - x, ROLE_VALUE, fmt_rate(device_jobs(s, d), a, sizeof(a)));
 		x += put(r.y + (int)i, x, r.w - x, ROLE_LABEL, "  IRQ/s ");
 		x += put(r.y + (int)i, x, r.w - x, ROLE_VALUE, fmt_rate(driver_irqs(s, d->driver), b, sizeof(b)));
-		put(r.y + (int)i, x, r.w - x, ROLE_DIM, "  VRAM -  GTT -  (no memory collector yet)");
+		x += put_whole(r.y + (int)i, x, r.w - x, ROLE_DIM, "  VRAM -  GTT -");
+		put_whole(r.y + (int)i, x, r.w - x, ROLE_DIM, "  (no memory collector yet)");
 	}
 }
 
@@ -198,14 +217,23 @@ static void draw_rings(struct view *v, struct rect r)
 	for (int i = 0; i < rows; i++)
 		fill(r.y + 2 + i, r.x, r.w, ROLE_NORMAL);
 	if (!v->nring_rows) {
-		if (c && c->state != COLLECTOR_ATTACHED)
-			putf(r.y + 2, r.x + 1, r.w - 2, ROLE_WARNING, "drm_sched %s: %s",
-			     collector_state_name(c->state), c->reason);
-		else
+		char text[600];
+		int used = 1;
+
+		if (c && c->state != COLLECTOR_ATTACHED) {
+			snprintf(text, sizeof(text), "drm_sched %s: %s", collector_state_name(c->state),
+				 c->reason);
+			used = put_wrapped((struct rect){ r.y + 2, r.x + 1, rows, r.w - 2 }, ROLE_WARNING,
+					   text);
+		} else {
 			put(r.y + 2, r.x + 1, r.w - 2, ROLE_DIM,
 			    v->filter[0] ? "No ring matches the filter." : "No GPU job seen yet.");
-		if (c && c->fix[0] && rows > 1)
-			putf(r.y + 3, r.x + 1, r.w - 2, ROLE_DIM, "fix: %s", c->fix);
+		}
+		if (c && c->fix[0] && rows > used) {
+			snprintf(text, sizeof(text), "fix: %s", c->fix);
+			put_wrapped((struct rect){ r.y + 2 + used, r.x + 1, rows - used, r.w - 2 },
+				    ROLE_DIM, text);
+		}
 		return;
 	}
 	if (v->ring_sel < v->ring_top)

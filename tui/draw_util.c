@@ -26,6 +26,14 @@ int put(int y, int x, int w, enum role r, const char *text)
 	return cells;
 }
 
+int put_whole(int y, int x, int w, enum role r, const char *text)
+{
+	char fit[512];
+	int cells = text_fit(text, 1 << 20, true, fit, sizeof(fit));
+
+	return cells <= w ? put(y, x, w, r, text) : 0;
+}
+
 int putf(int y, int x, int w, enum role r, const char *fmt, ...)
 {
 	char buf[512];

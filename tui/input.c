@@ -179,6 +179,10 @@ static void sort_key(struct view *v, int key)
 		v->sort_menu_sel = v->sort_menu_sel > 0 ? v->sort_menu_sel - 1 : 0;
 	else if (key == KEY_DOWN || key == 'j')
 		v->sort_menu_sel = v->sort_menu_sel + 1 < n ? v->sort_menu_sel + 1 : n - 1;
+	else if (key == KEY_HOME)
+		v->sort_menu_sel = 0;
+	else if (key == KEY_END)
+		v->sort_menu_sel = n - 1;
 	else if (key == '\n' || key == KEY_ENTER) {
 		v->overlay = OVERLAY_NONE;
 		if (ts) {

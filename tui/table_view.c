@@ -161,7 +161,8 @@ void draw_row_overlay(struct view *v)
 		cell_format(col, &table_row(t, (size_t)row)[c], raw, sizeof(raw));
 		text_fit(raw, 14, v->utf8, fit, sizeof(fit));
 		x += putf(y, x, 15, ROLE_VALUE, "%-14s ", fit);
-		put(y, x, in.x + in.w - x, ROLE_DIM, col->help);
+		text_fit(col->help, in.x + in.w - x, v->utf8, fit, sizeof(fit));
+		put(y, x, in.x + in.w - x, ROLE_DIM, fit);
 	}
 	put(in.y + in.h - 1, in.x + 1, in.w - 2, ROLE_DIM, "any key closes");
 }

@@ -63,7 +63,7 @@ void view_draw(struct view *v)
 	struct rect body;
 
 	in.ndevices = v->snap ? (int)v->snap->ndevices : 0;
-	in.nrings = (int)v->nring_rows;
+	in.nrings = v->nring_rows ? (int)v->nring_rows : 4; /* room for a reason and its fix */
 	in.nprocs = (int)v->nproc_rows;
 	memcpy(in.panes, v->prefs.panes, sizeof(in.panes));
 	layout_compute(&in, &v->layout);
