@@ -1,18 +1,41 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Small libbpf helpers shared by the BPF collectors. */
+/*
+ * What every BPF collector does with its tracepoint programs: load only those
+ * whose tracepoint this kernel has, attach each and record how it went in the
+ * collector's status, count the runs the kernel skipped, detach.
+ */
 #ifndef GPUTOP_BPF_UTIL_H
 #define GPUTOP_BPF_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <bpf/libbpf.h>
+#include <linux/types.h>
+#include "collector.h"
 
+/* One tracepoint and the program that reads it. */
+struct tp_prog {
+	const char *group, *event;
+	struct bpf_program *prog; /* set after the skeleton is opened */
+	bool wanted; /* loaded and attached: the tracepoint exists and the collector uses it */
+	struct bpf_link *link; /* NULL until attached */
+};
+
+/* Before load: only the wanted programs load (bpf_program__set_autoload). */
+void tp_progs_autoload(struct tp_prog *tps, size_t n);
+/* Attaches the wanted programs, setting each tracepoint's state (and note on failure); returns how many. */
+size_t tp_progs_attach(struct collector *c, struct tp_prog *tps, size_t n);
 /*
- * Runs of these programs the kernel skipped because one of them was already
- * running on that CPU (bpf_prog_info.recursion_misses, kernel >= 5.12); only
- * programs whose link is non-NULL count.
+ * Runs the kernel skipped because one of our programs was already running on
+ * that CPU (bpf_prog_info.recursion_misses, kernel >= 5.12), attached programs only.
  */
-uint64_t bpf_recursion_misses(struct bpf_program *const *progs, struct bpf_link *const *links,
-			      size_t n);
+uint64_t tp_progs_recursion_misses(const struct tp_prog *tps, size_t n);
+void tp_progs_detach(struct tp_prog *tps, size_t n);
+/* The skeleton did not open or load (err: a negative errno): FAILED, with how to see why. */
+void collector_load_failed(struct collector *c, int err);
+/* Sets the loss counters names[i] = counts[i] (a BPF program's drops array). */
+void collector_set_drops(struct collector *c, const char *const *names, const __u64 *counts,
+			 size_t n);
 
 #endif

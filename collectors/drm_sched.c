@@ -63,12 +63,11 @@ static const char *const drop_names[SCHED_DROP_MAX] = {
 	[SCHED_DROP_RUN_UNMATCHED] = "run_without_queue",
 	[SCHED_DROP_DONE_UNMATCHED] = "done_without_run",
 };
-/* After the map-side drops: events the kernel did not run our programs for. */
 
 struct sched_priv {
 	struct drm_sched_bpf *skel;
 	bool new_gen;
-	struct bpf_link *links[NTPS];
+	struct tp_prog tps[NTPS];
 	struct ring_stats *value; /* one map value; too large for the stack */
 	struct ring_key ring_keys[SCHED_MAX_RINGS]; /* ring index -> key, from ring_ids */
 };
@@ -133,7 +132,6 @@ static void sched_probe(struct collector *c)
 static int sched_open(struct collector *c)
 {
 	struct sched_priv *p = c->priv;
-	char msg[256];
 	int err;
 
 	p->value = malloc(sizeof(*p->value));
@@ -143,13 +141,13 @@ static int sched_open(struct collector *c)
 		return -1;
 	}
 	for (size_t i = 0; i < NTPS; i++)
-		bpf_program__set_autoload(sched_tps[i].prog(p->skel),
-					  tp_used(&sched_tps[i], p->new_gen));
+		p->tps[i] = (struct tp_prog){ .group = GROUP, .event = sched_tps[i].event,
+					      .prog = sched_tps[i].prog(p->skel),
+					      .wanted = tp_used(&sched_tps[i], p->new_gen) };
+	tp_progs_autoload(p->tps, NTPS);
 	err = drm_sched_bpf__load(p->skel);
 	if (err) {
-		snprintf(msg, sizeof(msg), "loading the BPF programs failed: %s", strerror(-err));
-		collector_set_state(c, COLLECTOR_FAILED, msg,
-				    "run with -v to see libbpf's and the verifier's messages");
+		collector_load_failed(c, err);
 		return -1;
 	}
 	return 0;
@@ -158,25 +156,8 @@ static int sched_open(struct collector *c)
 static int sched_attach(struct collector *c)
 {
 	struct sched_priv *p = c->priv;
-	int attached = 0;
 
-	for (size_t i = 0; i < NTPS; i++) {
-		char note[96];
-
-		if (!tp_used(&sched_tps[i], p->new_gen))
-			continue;
-		p->links[i] = bpf_program__attach(sched_tps[i].prog(p->skel));
-		if (!p->links[i]) {
-			snprintf(note, sizeof(note), "attach failed: %s", strerror(errno));
-			collector_set_tracepoint(c, GROUP, sched_tps[i].event, TRACEPOINT_FAILED,
-						 note);
-			p->links[i] = NULL;
-			continue;
-		}
-		collector_set_tracepoint(c, GROUP, sched_tps[i].event, TRACEPOINT_ATTACHED, NULL);
-		attached++;
-	}
-	if (!attached) {
+	if (!tp_progs_attach(c, p->tps, NTPS)) {
 		collector_set_state(c, COLLECTOR_FAILED, "no gpu_scheduler program could be attached",
 				    "run with -v to see libbpf's messages");
 		return -1;
@@ -291,19 +272,6 @@ static void read_procs(struct sched_priv *p, struct model *m)
 	free(gone);
 }
 
-/*
- * A tracepoint that fires in hard-IRQ context (a job's done, from the GPU's
- * interrupt) while one of our programs runs on that CPU is skipped by the kernel.
- */
-static uint64_t recursion_misses(struct sched_priv *p)
-{
-	struct bpf_program *progs[NTPS];
-
-	for (size_t i = 0; i < NTPS; i++)
-		progs[i] = sched_tps[i].prog(p->skel);
-	return bpf_recursion_misses(progs, p->links, NTPS);
-}
-
 static int sched_read(struct collector *c, struct model *m)
 {
 	struct sched_priv *p = c->priv;
@@ -313,9 +281,9 @@ static int sched_read(struct collector *c, struct model *m)
 	read_procs(p, m);
 	/* A new interval: maxima recorded from now on belong to the next read. */
 	p->skel->bss->tick_gen = gen + 1;
-	for (unsigned int i = 0; i < SCHED_DROP_MAX; i++)
-		collector_set_drop(c, drop_names[i], p->skel->bss->drops[i]);
-	collector_set_drop(c, "bpf_recursion_misses", recursion_misses(p));
+	collector_set_drops(c, drop_names, p->skel->bss->drops, SCHED_DROP_MAX);
+	/* Events the kernel did not run our programs for (a done in the IRQ while one of ours ran). */
+	collector_set_drop(c, "bpf_recursion_misses", tp_progs_recursion_misses(p->tps, NTPS));
 	return 0;
 }
 
@@ -325,8 +293,7 @@ static void sched_close(struct collector *c)
 
 	if (!p)
 		return;
-	for (size_t i = 0; i < NTPS; i++)
-		bpf_link__destroy(p->links[i]);
+	tp_progs_detach(p->tps, NTPS);
 	drm_sched_bpf__destroy(p->skel);
 	free(p->value);
 	free(p);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "bpf_util.h"
 #include "collector.h"
 #include "irq_lines.h"
 #include "tracefs.h"
@@ -19,7 +20,7 @@
 
 struct irq_priv {
 	struct irq_bpf *skel;
-	struct bpf_link *entry, *exit;
+	struct tp_prog tps[2]; /* irq_handler_entry, irq_handler_exit */
 	struct irq_line *lines;
 	int nlines;
 	unsigned int ticks;
@@ -81,19 +82,18 @@ static void irq_rescan(struct collector *c)
 static int irq_open(struct collector *c)
 {
 	struct irq_priv *p = c->priv;
-	char msg[160];
-	int err;
 
 	p->ncpus = libbpf_num_possible_cpus();
 	p->percpu = p->ncpus > 0 ? calloc((size_t)p->ncpus, sizeof(*p->percpu)) : NULL;
 	p->skel = irq_bpf__open_and_load();
 	if (!p->percpu || !p->skel) {
-		err = errno;
-		snprintf(msg, sizeof(msg), "loading the BPF programs failed: %s", strerror(err));
-		collector_set_state(c, COLLECTOR_FAILED, msg,
-				    "run with -v to see libbpf's and the verifier's messages");
+		collector_load_failed(c, errno);
 		return -1;
 	}
+	p->tps[0] = (struct tp_prog){ .group = "irq", .event = "irq_handler_entry",
+				      .prog = p->skel->progs.irq_entry, .wanted = true };
+	p->tps[1] = (struct tp_prog){ .group = "irq", .event = "irq_handler_exit",
+				      .prog = p->skel->progs.irq_exit, .wanted = true };
 	irq_rescan(c);
 	return 0;
 }
@@ -101,18 +101,10 @@ static int irq_open(struct collector *c)
 static int irq_attach(struct collector *c)
 {
 	struct irq_priv *p = c->priv;
-	char msg[160];
 
-	p->entry = bpf_program__attach(p->skel->progs.irq_entry);
-	collector_set_tracepoint(c, "irq", "irq_handler_entry",
-				 p->entry ? TRACEPOINT_ATTACHED : TRACEPOINT_FAILED, NULL);
-	p->exit = bpf_program__attach(p->skel->progs.irq_exit);
-	collector_set_tracepoint(c, "irq", "irq_handler_exit",
-				 p->exit ? TRACEPOINT_ATTACHED : TRACEPOINT_FAILED, NULL);
-	if (!p->entry || !p->exit) {
-		snprintf(msg, sizeof(msg), "attaching to irq tracepoints failed: %s",
-			 strerror(errno));
-		collector_set_state(c, COLLECTOR_FAILED, msg, "run with -v to see libbpf's messages");
+	if (tp_progs_attach(c, p->tps, 2) != 2) {
+		collector_set_state(c, COLLECTOR_FAILED, "attaching to the irq tracepoints failed",
+				    "run with -v to see libbpf's messages");
 		return -1;
 	}
 	return 0;
@@ -150,8 +142,7 @@ static void irq_close(struct collector *c)
 
 	if (!p)
 		return;
-	bpf_link__destroy(p->entry);
-	bpf_link__destroy(p->exit);
+	tp_progs_detach(p->tps, 2);
 	irq_bpf__destroy(p->skel);
 	free(p->lines);
 	free(p->percpu);

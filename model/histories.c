@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "array.h"
 #include "histories.h"
 
 #define ID_LEN 192 /* table name, row key and column key */
@@ -50,20 +51,10 @@ static struct entry *find(const struct histories *h, const char *id)
 
 static struct entry *add(struct histories *h, const char *id)
 {
-	struct entry *e;
+	struct entry *e = array_push(&h->items, &h->n, &h->cap, sizeof(*e));
 
-	if (h->n == h->cap) {
-		size_t cap = h->cap ? h->cap * 2 : 32;
-
-		e = reallocarray(h->items, cap, sizeof(*e));
-		if (!e)
-			return NULL;
-		h->items = e;
-		h->cap = cap;
-	}
-	e = &h->items[h->n++];
-	memset(e, 0, sizeof(*e));
-	snprintf(e->id, sizeof(e->id), "%s", id);
+	if (e)
+		snprintf(e->id, sizeof(e->id), "%s", id);
 	return e;
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "array.h"
 #include "model.h"
 
 struct ring_state {
@@ -46,17 +47,7 @@ struct model {
 
 static void *vec_push(struct vec *v)
 {
-	if (v->n == v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 16;
-		void *p = realloc(v->items, cap * v->size);
-
-		if (!p)
-			return NULL;
-		v->items = p;
-		v->cap = cap;
-	}
-	memset((char *)v->items + v->n * v->size, 0, v->size);
-	return (char *)v->items + v->n++ * v->size;
+	return array_push(&v->items, &v->n, &v->cap, v->size);
 }
 
 static void *vec_at(const struct vec *v, size_t i)

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include "cell_format.h"
 
-static void format_ns_known(double ns, char *buf, size_t size)
+const char *format_duration_ns(double ns, char *buf, size_t size)
 {
 	if (ns < 1e3)
 		snprintf(buf, size, "%.0fns", ns);
@@ -12,6 +12,7 @@ static void format_ns_known(double ns, char *buf, size_t size)
 		snprintf(buf, size, "%.2fms", ns / 1e6);
 	else
 		snprintf(buf, size, "%.2fs", ns / 1e9);
+	return buf;
 }
 
 static void format_bytes(double b, char *buf, size_t size)
@@ -85,7 +86,7 @@ const char *cell_format(const struct col_desc *col, const struct cell *c, char *
 	v = col->type == COL_U64 ? (double)c->u : c->f;
 	switch (col->unit) {
 	case UNIT_NS:
-		format_ns_known(v, buf, size);
+		format_duration_ns(v, buf, size);
 		break;
 	case UNIT_BYTES:
 		format_bytes(v, buf, size);

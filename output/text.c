@@ -6,16 +6,9 @@
 
 const char *format_ns(double ns, char *buf, size_t size)
 {
-	if (ns <= 0)
-		snprintf(buf, size, "-");
-	else if (ns < 1e3)
-		snprintf(buf, size, "%.0fns", ns);
-	else if (ns < 1e6)
-		snprintf(buf, size, "%.1fus", ns / 1e3);
-	else if (ns < 1e9)
-		snprintf(buf, size, "%.2fms", ns / 1e6);
-	else
-		snprintf(buf, size, "%.2fs", ns / 1e9);
+	if (ns > 0)
+		return format_duration_ns(ns, buf, size);
+	snprintf(buf, size, "-");
 	return buf;
 }
 

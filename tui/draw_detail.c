@@ -247,27 +247,38 @@ static int collector_lines(struct view *v, struct rect a, const struct collector
 	return y - a.y;
 }
 
-/* A declared pane: the collector's state, then its tables sharing the height. */
+/* A declared pane: the collector's state, then its tables, each given the rows it needs while they last. */
 static void draw_declared(struct view *v, struct rect a, const struct pane_decl *p,
 			  const struct collector_status *c)
 {
-	int ntables = 0, y, each;
+	int ntables = 0, y, avail, total = 0, need[PANE_MAX_TABLES];
 
 	while (ntables < PANE_MAX_TABLES && p->tables[ntables])
 		ntables++;
 	y = a.y + collector_lines(v, (struct rect){ a.y, a.x + 1, a.h / 3, a.w - 2 }, c) + 1;
 	if (v->table_focus[v->screen] >= ntables)
 		v->table_focus[v->screen] = 0;
-	each = ntables ? (a.y + a.h - y) / ntables : 0;
-	for (int i = 0; i < ntables && each > 0; i++) {
-		const struct table_desc *d = table_desc_find(p->tables[i]);
-		struct rect r = { y, a.x + 1, i == ntables - 1 ? a.y + a.h - y : each - 1, a.w - 2 };
+	avail = a.y + a.h - y;
+	for (int i = 0; i < ntables; i++) {
+		const struct table *t = snapshot_table(v->snap, p->tables[i]);
 
-		if (d)
+		need[i] = (t && t->nrows ? (int)t->nrows : 2) + 3; /* title, header, a blank line */
+		total += need[i];
+	}
+	for (int i = 0; i < ntables && avail > 0; i++) {
+		const struct table_desc *d = table_desc_find(p->tables[i]);
+		int h = total <= avail ? need[i] : avail * need[i] / total;
+		struct rect r;
+
+		if (h < 3)
+			h = 3;
+		if (i == ntables - 1 || h > a.y + a.h - y)
+			h = a.y + a.h - y;
+		r = (struct rect){ y, a.x + 1, h - (i == ntables - 1 ? 0 : 1), a.w - 2 };
+		if (d && r.h > 0)
 			table_view_draw(v, d, snapshot_table(v->snap, p->tables[i]),
-					&v->tstate[v->screen][i], r,
-					i == v->table_focus[v->screen]);
-		y += each;
+					&v->tstate[v->screen][i], r, i == v->table_focus[v->screen]);
+		y += h;
 	}
 }
 
