@@ -96,7 +96,7 @@ $(B):
 # ---- set-up (Debian packages; idempotent) ----
 BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev \
 	libncurses-dev pkg-config libcmocka-dev libjson-c-dev jq file util-linux groff-base tmux procps
-VM_DEPS := qemu-system-x86 busybox-static cpio xz-utils zstd debootstrap kmod libdrm-tests \
+VM_DEPS := qemu-system-x86 busybox-static cpio xz-utils zstd debootstrap kmod libdrm-tests libdrm-dev \
 	ca-certificates
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -146,6 +146,81 @@ keys W
 check "W saves the settings" test -f "$XDG_CONFIG_HOME/gputop-bpf/config"
 check "saved settings name the theme" grep -qx 'theme = light' "$XDG_CONFIG_HOME/gputop-bpf/config"
 
+DN=30
+echo "== the Display pane: collector tables in the shared widget (80x24, snapshot $DN)"
+DSNAP=$(sed -n "${DN}p" "$REC")
+flip_pid=$(jq -r '.tables["display.clients"] | map(select(.comm == "vblank-client")) | sort_by(-.delivered_total) | .[0].pid' <<<"$DSNAP")
+flip_missed=$(jq -r ".tables[\"display.clients\"][] | select(.pid == $flip_pid) | .missed_total" <<<"$DSNAP")
+nclients=$(jq -r '.tables["display.clients"] | length' <<<"$DSNAP")
+start 80 24 --replay "$REC" -d 60
+check "80x24: first snapshot drawn" until_shows "REPLAY"
+for _ in $(seq 2 $DN); do $T send-keys -t t n; sleep 0.05; done
+sleep 0.5
+check "80x24: the header ends with a whole part, not cut mid-word" \
+	bash -c "$T capture-pane -p -t t | head -1 | sed 's/ *\$//' | grep -qE '(REPLAY [^ ]+|every [0-9.]+s|up [0-9:]{8}|\\)|[0-9]+ missing)\$'"
+check "80x24: the display side pane lists CRTC 0 at 60.00 Hz" \
+	bash -c "$T capture-pane -p -t t | grep -E 'DISPLAY' -A1 | grep -qE ' 0 +60\.00 '"
+keys 5
+check "5: the Display pane with its CRTC table" shows "CRTCs (1)"
+check "Display pane: the CRTC row: pipe 0 on card1 at 60.00 Hz" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^ +0 card1 +60\.00 '"
+check "Display pane: $nclients clients, as in snapshot $DN" shows "Display clients ($nclients)"
+check "Display pane: the flipping client $flip_pid with its $flip_missed missed frames" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^ +$flip_pid vblank-client +card1 +0 +[0-9.]+ +$flip_missed '"
+check "Display pane: the kernel's own client, its device unknown (-)" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^ +0 \\[kernel\\] +- +0 '"
+check "Display pane: unknown latency shown as -, not 0" \
+	bash -c "$T capture-pane -p -t t | grep -E '\\[kernel\\]' | grep -qE ' - +- *\$'"
+keys Right
+keys /
+keys v b l a n k
+keys Enter
+check "filter 'vblank': only the vblank-client rows" \
+	bash -c "$T capture-pane -p -t t | grep -q 'vblank-client' && ! $T capture-pane -p -t t | grep -q 'kernel\\]'"
+keys Escape
+check "Esc clears the filter" shows "[kernel]"
+keys s
+check "s: the sort menu lists the clients table's columns" shows "Sort Display clients by"
+keys Home
+keys Down
+keys Enter
+check "sort by COMM: [kernel] above vblank-client" \
+	bash -c "$(declare -f screen line_of before); T='$T'; before '[kernel]' 'vblank-client'"
+keys r
+check "r reverses: vblank-client above [kernel]" \
+	bash -c "$(declare -f screen line_of before); T='$T'; before 'vblank-client' '[kernel]'"
+keys Home
+keys Enter
+check "Enter: the row view lists every column, drill-down ones too" \
+	bash -c "$T capture-pane -p -t t | grep -q 'delivered_total' && $T capture-pane -p -t t | grep -q 'queued_p99_ns'"
+row_pid=$(screen | sed -n 's/^.*│ pid  *\([0-9]*\) .*/\1/p' | head -1)
+row_total=$(jq -r ".tables[\"display.clients\"][] | select(.pid == ${row_pid:-999999}) | .delivered_total" <<<"$DSNAP")
+check "row view: PID ${row_pid:-?}'s events since start, as recorded (${row_total:-?})" \
+	bash -c "[ -n '$row_total' ] && $T capture-pane -p -t t | grep -qE 'delivered_total +$row_total '"
+check "row view: long help cut with an ellipsis, inside the frame" \
+	bash -c "$T capture-pane -p -t t | grep -q '…│'"
+keys x
+check "any key closes the row view" bash -c "! $T capture-pane -p -t t | grep -q 'delivered_total'"
+keys 1
+$T kill-server 2>/dev/null
+
+echo "== a collector unavailable, at 80x24: reason and fix wrapped whole"
+reason="no gpu_scheduler tracepoints: the gpu_sched module is not loaded (no driver using the DRM GPU scheduler is active)"
+head -3 "$REC" | jq -c --arg r "$reason" '.rings = [] | .processes = [] |
+	.collectors |= map(if .name == "drm_sched" then .state = "unavailable" | .reason = $r | .fix = "load a driver built on drm_sched (amdgpu, xe, nouveau, v3d, panfrost, etnaviv ...)" else . end)' \
+	>"$TMP/unavailable.jsonl"
+start 80 24 --replay "$TMP/unavailable.jsonl" -d 60
+until_shows "REPLAY" 5
+sleep 0.5
+words_whole() {
+	local text=$1 scr w
+	scr=$($T capture-pane -p -t t | tr -s ' \n' '  ')
+	for w in $text; do grep -qF -- "$w" <<<"$scr" || { echo "missing or cut: $w"; return 1; }; done
+}
+check "the reason is wrapped, every word whole (it used to end 'module is n')" words_whole "$reason"
+check "the fix follows it" shows "fix: load a driver built on drm_sched"
+$T kill-server 2>/dev/null
+
 echo "== pause, resize, quit (live-speed replay)"
 start 120 36 --replay "$REC" -d 0.2
 until_shows "gfx_0.0.0" 10

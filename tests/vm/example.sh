@@ -20,9 +20,17 @@ B=$!
 	sleep 3
 done ) &
 C=$!
+# A "game" flipping every vblank (a frame missed on purpose every 200), and a client
+# waiting for vblank events for 5 s in the middle.
+( sleep 1; vblank-client flip vkms 2000 200 > /dev/null ) &
+D=$!
+( sleep 12; vblank-client wait vkms 300 > /dev/null ) &
+E=$!
 wait $A
 wait $B
 wait $C
+wait $D
+wait $E
 sleep 2
 kill -INT $MON
 wait $MON

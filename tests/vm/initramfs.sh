@@ -24,6 +24,8 @@ done
 cp "$GPUTOP" "$STAGE/bin/gputop-bpf"
 gcc -static -O2 -Wall -Wextra -Werror -I"$VM/../kmod" -o "$STAGE/bin/mockgpu-submit" \
 	"$VM/../kmod/mockgpu-submit.c"
+gcc -static -O2 -Wall -Wextra -Werror $(pkg-config --cflags libdrm) -o "$STAGE/bin/vblank-client" \
+	"$VM/../display/vblank-client.c" $(pkg-config --static --libs libdrm)
 cp "$(command -v modetest)" "$STAGE/bin/modetest"
 for lib in $(ldd "$(command -v modetest)" | awk '$(NF-1) ~ /^\// { print $(NF-1) } $1 ~ /^\// { print $1 }'); do
 	mkdir -p "$STAGE$(dirname "$lib")"

@@ -106,6 +106,57 @@ check_kernel() {
 		test "$(section vblank | awk '$1 == "drm_vblank_event_delivered" { print $2 }')" -gt 0
 }
 
+# The display collector against vkms and tests/display/vblank-client (known truth).
+check_display() {
+	local k=$1 dev fpid wpid frames deliberate missed wevents D=$TMPD/display.json
+	section display-monitor | grep '^{' >"$D"
+	dev=$(section display-flip | sed -n 's/^device=\([a-zA-Z0-9]*\) .*/\1/p')
+	read -r fpid frames deliberate missed < <(section display-flip |
+		sed -n 's/.*pid=\([0-9]*\) events=\([0-9]*\) deliberate=\([0-9]*\) missed=\([0-9]*\).*/\1 \2 \3 \4/p')
+	read -r wpid wevents < <(section display-wait | sed -n 's/.*pid=\([0-9]*\) events=\([0-9]*\).*/\1 \2/p')
+	DJ() { jq -e -s "$@" "$D" >/dev/null; }
+	check "$k: display: the client found the vkms card (${dev:-none})" test -n "$dev"
+	check "$k: display: the flipping client flipped 300 frames, 14 skipped on purpose" \
+		test "${frames:-0}" = 300 -a "${deliberate:-0}" = 14
+	check "$k: display: the waiting client got 60 vblank events" test "${wevents:-0}" = 60
+	check "$k: --list: display attached, its 3 tracepoints attached" \
+		bash -c "grep -q '^display: attached' '$TMPD/list' && [ \$(grep -c 'attached  *drm:drm_vblank_event' '$TMPD/list') = 3 ]"
+	check "$k: display: monitor exited 0 on SIGINT" grep -qx 'exit=0' <(section display-err)
+	crtc='[.[].tables["display.crtcs"][]?]'
+	flips="[.[].tables[\"display.clients\"][]? | select(.pid == ${fpid:-0})]"
+	waits="[.[].tables[\"display.clients\"][]? | select(.pid == ${wpid:-0})]"
+	check "$k: display: refresh rate 60 +- 1 Hz (median of the snapshots)" \
+		DJ "$crtc | map(.refresh_hz | numbers) | sort | .[length / 2 | floor] | . >= 59 and . <= 61"
+	check "$k: display: the CRTC's device is the client's ($dev)" \
+		DJ "$crtc | map(.dev) | any(. == \"$dev\")"
+	check "$k: display: vblank interval p50 within 16.67 ms +- 10 %" \
+		DJ "$crtc | map(.interval_p50_ns | numbers) | sort | .[length / 2 | floor] | . >= 15e6 and . <= 18.4e6"
+	check "$k: display: flipping client: every one of its 300 events counted" \
+		DJ "$flips | .[-1] | .delivered_total == 300 and .comm == \"vblank-client\" and .dev == \"$dev\""
+	check "$k: display: flipping client: $deliberate <= missed frames <= $missed (what the client saw)" \
+		DJ "$flips | .[-1].missed_total | . >= ${deliberate:-1} and . <= ${missed:-0}"
+	[ "${missed:-x}" = "${deliberate:-y}" ] &&
+		check "$k: display: no unplanned miss, so missed frames = $deliberate exactly" \
+			DJ "$flips | .[-1].missed_total == ${deliberate:-1}"
+	check "$k: display: flipping client: interval between events p50 ~ 16.7 ms" \
+		DJ "$flips | map(.interval_p50_ns | numbers) | sort | .[length / 2 | floor] | . >= 15e6 and . <= 18.4e6"
+	check "$k: display: flipping client: vblank -> delivery latency recorded (0 < p50 < 16.7 ms)" \
+		DJ "$flips | map(.latency_p50_ns | numbers) | length > 0 and all(. > 0 and . < 16.7e6)"
+	check "$k: display: flipping client: no queued events (page flips are not queued)" \
+		DJ "$flips | .[-1].queued_total == 0 and all(.queued_p50_ns == null)"
+	check "$k: display: waiting client: 60 queued, 60 delivered" \
+		DJ "$waits | .[-1] | .queued_total == 60 and .delivered_total == 60"
+	check "$k: display: waiting client: queued -> delivered latency recorded (0 < p50 < 50 ms)" \
+		DJ "$waits | map(.queued_p50_ns | numbers) | length > 0 and all(. > 0 and . < 50e6)"
+	check "$k: display: no client row twice in one snapshot" \
+		DJ 'all(.[]; (.tables["display.clients"] // []) | map([.pid, .dev, .crtc, .client]) | length == (unique | length))'
+	check "$k: display: the waiting client's row is gone after it exited" \
+		DJ ".[-1].tables[\"display.clients\"] | all(.pid != ${wpid:-0})"
+	check "$k: display: no event lost (every drop counter 0)" \
+		DJ 'all(.[-1].collectors[] | select(.name == "display") | .drops[]; . == 0)'
+	echo "   display: client saw $missed missed ($deliberate on purpose); monitor: $(jq -s -c "$flips | .[-1] | {missed_total, delivered_total, interval_p50_ns, latency_p50_ns}" "$D")"
+}
+
 TMPD=$(mktemp -d)
 trap 'rm -rf "$TMPD"' EXIT
 MON=$TMPD/monitor.json
@@ -119,5 +170,6 @@ for k in $KERNELS; do
 	fi
 	echo "   $(grep -m1 '^@@ kernel' "$LOG") booted and ran in $((SECONDS - start)) s"
 	check_kernel "$k"
+	check_display "$k"
 done
 finish

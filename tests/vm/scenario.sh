@@ -43,6 +43,22 @@ echo "rmmod_exit=$?" > /tmp/unload.txt
 grep -c '^mockgpu ' /proc/modules >> /tmp/unload.txt
 section unload /tmp/unload.txt
 
+# Display: a client flips every vblank, skipping one on purpose after every 20th
+# flip; then another waits for 60 vblanks with events (queued, then delivered).
+gputop-bpf -b -J -d 0.5 > /tmp/display.json 2> /tmp/display.err &
+MON=$!
+sleep 2
+vblank-client flip vkms 300 20 > /tmp/display-flip.txt 2>&1
+vblank-client wait vkms 60 > /tmp/display-wait.txt 2>&1
+sleep 1.5
+kill -INT $MON
+wait $MON
+echo "exit=$?" >> /tmp/display.err
+section display-flip /tmp/display-flip.txt
+section display-wait /tmp/display-wait.txt
+section display-monitor /tmp/display.json
+section display-err /tmp/display.err
+
 # vkms page flips with events: the vblank tracepoints must fire.
 T=/sys/kernel/tracing
 for e in drm_vblank_event drm_vblank_event_queued drm_vblank_event_delivered; do
