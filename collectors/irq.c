@@ -10,6 +10,7 @@
 #include "bpf_util.h"
 #include "collector.h"
 #include "irq_lines.h"
+#include "irq_tables.h"
 #include "tracefs.h"
 #include <linux/types.h>
 #include "../bpf/irq.h"
@@ -26,6 +27,7 @@ struct irq_priv {
 	unsigned int ticks;
 	int ncpus;
 	struct irq_stats *percpu; /* one lookup's values, one per possible CPU */
+	struct irq_stats *last; /* per IRQ number, at the last read: rates over the interval */
 };
 
 static void irq_probe(struct collector *c)
@@ -85,8 +87,9 @@ static int irq_open(struct collector *c)
 
 	p->ncpus = libbpf_num_possible_cpus();
 	p->percpu = p->ncpus > 0 ? calloc((size_t)p->ncpus, sizeof(*p->percpu)) : NULL;
+	p->last = calloc(IRQ_MAX, sizeof(*p->last));
 	p->skel = irq_bpf__open_and_load();
-	if (!p->percpu || !p->skel) {
+	if (!p->percpu || !p->last || !p->skel) {
 		collector_load_failed(c, errno);
 		return -1;
 	}
@@ -114,23 +117,39 @@ static int irq_read(struct collector *c, struct model *m)
 {
 	struct irq_priv *p = c->priv;
 	int fd = bpf_map__fd(p->skel->maps.stats);
+	struct table *t = model_table(m, &irq_lines_table);
+	double iv = model_interval_s(m);
 
 	if (++p->ticks % RESCAN_TICKS == 0)
 		irq_rescan(c);
-	for (int i = 0; i < p->nlines; i++) {
+	for (int i = 0; t && i < p->nlines; i++) {
 		const struct irq_line *l = &p->lines[i];
-		struct irq_counters ic = { .irq = l->irq, .gpu = l->gpu };
+		struct irq_stats now = { 0 }, *last;
+		struct cell *row;
 
 		if (l->irq >= IRQ_MAX || !(l->gpu || c->config->all_irqs))
 			continue;
 		if (bpf_map_lookup_elem(fd, &l->irq, p->percpu))
 			continue;
 		for (int cpu = 0; cpu < p->ncpus; cpu++) {
-			ic.count += p->percpu[cpu].count;
-			ic.handler_ns += p->percpu[cpu].handler_ns;
+			now.count += p->percpu[cpu].count;
+			now.handler_ns += p->percpu[cpu].handler_ns;
 		}
-		snprintf(ic.name, sizeof(ic.name), "%s", l->actions);
-		model_irq_update(m, &ic);
+		row = table_row_add(t);
+		if (!row)
+			break;
+		last = &p->last[l->irq];
+		cell_set_u64(row, IRQ_NUM, l->irq);
+		cell_set_str(row, IRQ_NAME, l->actions);
+		cell_set_u64(row, IRQ_GPU, l->gpu);
+		cell_set_u64(row, IRQ_TOTAL, now.count);
+		cell_set_f64(row, IRQ_PER_S,
+			     (double)(now.count >= last->count ? now.count - last->count : 0) / iv);
+		cell_set_f64(row, IRQ_HANDLER_PCT,
+			     (double)(now.handler_ns >= last->handler_ns ?
+					      now.handler_ns - last->handler_ns : 0) /
+				     (iv * 1e9) * 100.0);
+		*last = now;
 	}
 	collector_set_drop(c, "irq_number_too_large", p->skel->bss->irq_overflow);
 	return 0;
@@ -146,6 +165,7 @@ static void irq_close(struct collector *c)
 	irq_bpf__destroy(p->skel);
 	free(p->lines);
 	free(p->percpu);
+	free(p->last);
 	free(p);
 }
 

@@ -21,13 +21,6 @@ struct proc_state {
 	bool seen;
 };
 
-struct irq_state {
-	struct irq_counters last;
-	struct history per_s;
-	struct irq_snap snap;
-	bool seen;
-};
-
 /* A growable array of fixed-size items. */
 struct vec {
 	void *items;
@@ -40,7 +33,7 @@ struct model {
 	double interval_s;
 	uint32_t pid_filter;
 	char hostname[64], kernel[64];
-	struct vec rings, procs, irqs, devices, collectors;
+	struct vec rings, procs, devices, collectors;
 	struct table **tables; /* this tick's collector tables, moved into its snapshot */
 	size_t ntables;
 };
@@ -82,7 +75,6 @@ struct model *model_new(uint64_t start_ns)
 	m->start_ns = m->last_ns = m->now_ns = start_ns;
 	m->rings.size = sizeof(struct ring_state);
 	m->procs.size = sizeof(struct proc_state);
-	m->irqs.size = sizeof(struct irq_state);
 	m->devices.size = sizeof(struct device_snap);
 	m->collectors.size = sizeof(struct collector_status);
 	return m;
@@ -107,7 +99,6 @@ void model_free(struct model *m)
 	drop_pending(m);
 	free(m->rings.items);
 	free(m->procs.items);
-	free(m->irqs.items);
 	free(m->devices.items);
 	free(m->collectors.items);
 	free(m);
@@ -136,8 +127,6 @@ void model_tick_begin(struct model *m, uint64_t now_ns)
 		((struct ring_state *)vec_at(&m->rings, i))->seen = false;
 	for (size_t i = 0; i < m->procs.n; i++)
 		((struct proc_state *)vec_at(&m->procs, i))->seen = false;
-	for (size_t i = 0; i < m->irqs.n; i++)
-		((struct irq_state *)vec_at(&m->irqs, i))->seen = false;
 }
 
 static uint64_t sub0(uint64_t a, uint64_t b)
@@ -259,36 +248,6 @@ int model_proc_update(struct model *m, const struct proc_counters *pc)
 	p->delta.exec_ns = sub0(pc->exec_ns, p->last.exec_ns);
 	p->last = *pc;
 	p->seen = true;
-	return 0;
-}
-
-int model_irq_update(struct model *m, const struct irq_counters *ic)
-{
-	struct irq_state *q = NULL;
-
-	for (size_t i = 0; i < m->irqs.n && !q; i++) {
-		struct irq_state *c = vec_at(&m->irqs, i);
-
-		if (c->last.irq == ic->irq)
-			q = c;
-	}
-	if (!q) {
-		q = vec_push(&m->irqs);
-		if (!q)
-			return -1;
-		q->last.irq = ic->irq;
-	}
-	q->snap.irq = ic->irq;
-	memcpy(q->snap.name, ic->name, sizeof(q->snap.name));
-	q->snap.gpu = ic->gpu;
-	q->snap.total = ic->count;
-	q->snap.per_s = (double)sub0(ic->count, q->last.count) / m->interval_s;
-	q->snap.handler_pct =
-		(double)sub0(ic->handler_ns, q->last.handler_ns) / (m->interval_s * 1e9) * 100.0;
-	history_push(&q->per_s, q->snap.per_s);
-	q->snap.hist_per_s = q->per_s;
-	q->last = *ic;
-	q->seen = true;
 	return 0;
 }
 
@@ -426,7 +385,6 @@ struct snapshot *model_tick_end(struct model *m)
 	memcpy(s->kernel, m->kernel, sizeof(s->kernel));
 
 	vec_keep_seen(&m->rings, offsetof(struct ring_state, seen));
-	vec_keep_seen(&m->irqs, offsetof(struct irq_state, seen));
 	s->collectors = vec_dup(&m->collectors, &s->ncollectors, &failed);
 	if (s->collectors)
 		m->collectors.n = 0; /* their lists now belong to the snapshot */
@@ -440,12 +398,6 @@ struct snapshot *model_tick_end(struct model *m)
 		failed |= !s->rings;
 		for (size_t i = 0; s->rings && i < m->rings.n; i++)
 			s->rings[s->nrings++] = ((struct ring_state *)vec_at(&m->rings, i))->snap;
-	}
-	if (m->irqs.n) {
-		s->irqs = calloc(m->irqs.n, sizeof(*s->irqs));
-		failed |= !s->irqs;
-		for (size_t i = 0; s->irqs && i < m->irqs.n; i++)
-			s->irqs[s->nirqs++] = ((struct irq_state *)vec_at(&m->irqs, i))->snap;
 	}
 	if (!failed && build_procs(m, s))
 		failed = true;

@@ -30,13 +30,6 @@ struct proc_counters {
 	uint64_t queued, completed, wait_ns, exec_ns;
 };
 
-struct irq_counters {
-	uint32_t irq;
-	char name[48];
-	bool gpu;
-	uint64_t count, handler_ns;
-};
-
 /* The histories behind a ring's sparklines, advanced once per snapshot. */
 struct ring_histories {
 	struct history completed_per_s, exec_p50_ns, wait_p50_ns, busy_pct;
@@ -56,7 +49,6 @@ void model_set_pid_filter(struct model *m, uint32_t pid);
 void model_tick_begin(struct model *m, uint64_t now_ns);
 int model_ring_update(struct model *m, const struct ring_counters *rc);
 int model_proc_update(struct model *m, const struct proc_counters *pc);
-int model_irq_update(struct model *m, const struct irq_counters *ic);
 int model_device_add(struct model *m, const struct device_snap *d);
 /* Copies the status (its lists too) into this tick's snapshot. */
 int model_collector_status(struct model *m, const struct collector_status *st);

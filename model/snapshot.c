@@ -15,7 +15,6 @@ void snapshot_free(struct snapshot *s)
 	free(s->rings);
 	free(s->procs);
 	free(s->proc_rings);
-	free(s->irqs);
 	for (size_t i = 0; i < s->ntables; i++)
 		table_free(s->tables[i]);
 	free(s->tables);

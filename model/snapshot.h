@@ -104,16 +104,6 @@ struct proc_ring_snap {
 	uint64_t jobs_total;
 };
 
-struct irq_snap {
-	uint32_t irq;
-	char name[48]; /* handler names, from /proc/interrupts */
-	bool gpu; /* a GPU driver's line */
-	uint64_t total;
-	double per_s;
-	double handler_pct; /* time in the hard-IRQ handler, % of one CPU */
-	struct history hist_per_s;
-};
-
 struct snapshot {
 	int refs; /* references held, managed by the poller under its lock */
 	uint64_t seq; /* 1, 2, ... */
@@ -132,8 +122,6 @@ struct snapshot {
 	size_t nprocs;
 	struct proc_ring_snap *proc_rings;
 	size_t nproc_rings;
-	struct irq_snap *irqs;
-	size_t nirqs;
 	struct table **tables; /* the collectors' own tables, by name */
 	size_t ntables;
 };

@@ -79,6 +79,7 @@ double cell_number(const struct table_desc *d, const struct cell *row, unsigned 
 		return NAN;
 	switch (d->cols[col].type) {
 	case COL_U64:
+	case COL_BOOL:
 		return (double)row[col].u;
 	case COL_F64:
 		return row[col].f;
@@ -112,7 +113,7 @@ void table_row_key(const struct table *t, size_t row, char *buf, size_t size)
 			n = snprintf(buf + len, size - len, "%s-", sep);
 		else if (col->type == COL_STR)
 			n = snprintf(buf + len, size - len, "%s%s", sep, cells[c].s);
-		else if (col->type == COL_U64)
+		else if (col->type == COL_U64 || col->type == COL_BOOL)
 			n = snprintf(buf + len, size - len, "%s%llu", sep,
 				     (unsigned long long)cells[c].u);
 		else

@@ -18,6 +18,7 @@ enum col_type {
 	COL_STR, /* text (a name another user may choose: escape before printing) */
 	COL_U64, /* counts, identifiers */
 	COL_F64, /* rates, times, ratios */
+	COL_BOOL, /* yes / no, kept in the cell's u as 0 or 1 */
 };
 
 enum col_unit {

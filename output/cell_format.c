@@ -83,6 +83,10 @@ const char *cell_format(const struct col_desc *col, const struct cell *c, char *
 		format_text(c->s, buf, size);
 		return buf;
 	}
+	if (col->type == COL_BOOL) {
+		snprintf(buf, size, "%s", c->u ? "yes" : "no");
+		return buf;
+	}
 	v = col->type == COL_U64 ? (double)c->u : c->f;
 	switch (col->unit) {
 	case UNIT_NS:

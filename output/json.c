@@ -142,19 +142,6 @@ static json_object *proc_json(const struct snapshot *s, const struct proc_snap *
 	return o;
 }
 
-static json_object *irq_json(const struct irq_snap *q)
-{
-	json_object *o = json_object_new_object();
-
-	put_u64(o, "irq", q->irq);
-	put_str(o, "name", q->name);
-	json_object_object_add(o, "gpu", json_object_new_boolean(q->gpu));
-	put_u64(o, "total", q->total);
-	put_dbl(o, "per_s", q->per_s);
-	put_dbl(o, "handler_pct", q->handler_pct);
-	return o;
-}
-
 static json_object *device_json(const struct device_snap *d)
 {
 	json_object *o = json_object_new_object();
@@ -217,7 +204,6 @@ char *snapshot_to_json(const struct snapshot *s)
 	ADD_ARRAY(root, "devices", s->devices, s->ndevices, device_json(&s->devices[i_]));
 	ADD_ARRAY(root, "rings", s->rings, s->nrings, ring_json(&s->rings[i_]));
 	ADD_ARRAY(root, "processes", s->procs, s->nprocs, proc_json(s, &s->procs[i_]));
-	ADD_ARRAY(root, "interrupts", s->irqs, s->nirqs, irq_json(&s->irqs[i_]));
 	json_object_object_add(root, "tables", tables_to_json(s));
 	return to_line(root);
 }

@@ -233,19 +233,6 @@ static int device_from(json_object *o, struct device_snap *d)
 	return 0;
 }
 
-static int irq_from(json_object *o, struct irq_snap *q)
-{
-	json_object *gpu = field(o, "gpu");
-
-	q->irq = (uint32_t)u64(o, "irq");
-	str(o, "name", q->name, sizeof(q->name));
-	q->gpu = gpu && json_object_get_boolean(gpu);
-	q->total = u64(o, "total");
-	q->per_s = num(o, "per_s");
-	q->handler_pct = num(o, "handler_pct");
-	return 0;
-}
-
 struct snapshot *snapshot_from_json(const char *line, char *err, size_t errlen)
 {
 	enum json_tokener_error jerr;
@@ -295,8 +282,10 @@ struct snapshot *snapshot_from_json(const char *line, char *err, size_t errlen)
 	ARRAY_FROM(root, "collectors", s->collectors, s->ncollectors, collector_from);
 	ARRAY_FROM(root, "devices", s->devices, s->ndevices, device_from);
 	ARRAY_FROM(root, "rings", s->rings, s->nrings, ring_from);
-	ARRAY_FROM(root, "interrupts", s->irqs, s->nirqs, irq_from);
 	if (procs_from(root, s) || tables_from_json(field(root, "tables"), s))
+		goto oom;
+	/* Format 1 (0.1.0) kept interrupt lines in an array of their own, with the same keys. */
+	if (u64(root, "format") < 2 && table_from_json_rows("irq.lines", field(root, "interrupts"), s))
 		goto oom;
 	json_object_put(root);
 	return s;

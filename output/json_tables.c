@@ -15,6 +15,8 @@ static json_object *cell_json(const struct col_desc *col, const struct cell *c)
 		return json_object_new_uint64(c->u);
 	case COL_F64:
 		return json_object_new_double(c->f);
+	case COL_BOOL:
+		return json_object_new_boolean(c->u != 0);
 	}
 	return NULL;
 }
@@ -66,6 +68,10 @@ static void cell_from(const struct col_desc *col, struct cell *row, unsigned int
 		if (is_num)
 			cell_set_f64(row, c, json_object_get_double(v));
 		break;
+	case COL_BOOL:
+		if (json_object_is_type(v, json_type_boolean))
+			cell_set_u64(row, c, json_object_get_boolean(v) ? 1 : 0);
+		break;
 	}
 }
 
@@ -102,17 +108,22 @@ static int table_from(const struct table_desc *d, json_object *rows, struct snap
 	return 0;
 }
 
+int table_from_json_rows(const char *name, json_object *rows, struct snapshot *s)
+{
+	const struct table_desc *d = table_desc_find(name);
+
+	if (!d || !rows || !json_object_is_type(rows, json_type_array) || snapshot_table(s, name))
+		return 0;
+	return table_from(d, rows, s);
+}
+
 int tables_from_json(json_object *tables, struct snapshot *s)
 {
 	if (!tables || !json_object_is_type(tables, json_type_object))
 		return 0;
 	json_object_object_foreach(tables, name, rows)
 	{
-		const struct table_desc *d = table_desc_find(name);
-
-		if (!d || !json_object_is_type(rows, json_type_array) || snapshot_table(s, name))
-			continue;
-		if (table_from(d, rows, s))
+		if (table_from_json_rows(name, rows, s))
 			return -1;
 	}
 	return 0;

@@ -23,5 +23,7 @@ json_object *tables_to_json(const struct snapshot *s);
  * are skipped; a cell of the wrong type is unknown. -1: out of memory.
  */
 int tables_from_json(json_object *tables, struct snapshot *s);
+/* Reads rows (an array of objects) as the table called name, if this build knows it. */
+int table_from_json_rows(const char *name, json_object *rows, struct snapshot *s);
 
 #endif

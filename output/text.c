@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "cell_format.h"
@@ -68,20 +69,7 @@ static void print_procs(FILE *out, const struct snapshot *s)
 	}
 }
 
-static void print_irqs(FILE *out, const struct snapshot *s)
-{
-	if (!s->nirqs)
-		return;
-	fprintf(out, "\n%6s %-24s %10s %10s %9s\n", "IRQ", "HANDLER", "TOTAL", "PER_S", "HANDLER%");
-	for (size_t i = 0; i < s->nirqs; i++) {
-		const struct irq_snap *q = &s->irqs[i];
-
-		fprintf(out, "%6u %-24.24s %10llu %10.1f %9.3f\n", q->irq, q->name,
-			(unsigned long long)q->total, q->per_s, q->handler_pct);
-	}
-}
-
-/* Every collector table, its columns as the descriptors say (drill-down columns too). */
+/* Every collector table, its columns as the descriptors say (drill-down columns too), in its default order. */
 static void print_tables(FILE *out, const struct snapshot *s)
 {
 	char buf[TABLE_STR_MAX];
@@ -89,12 +77,17 @@ static void print_tables(FILE *out, const struct snapshot *s)
 	for (size_t i = 0; i < s->ntables; i++) {
 		const struct table *t = s->tables[i];
 		const struct table_desc *d = t->desc;
+		size_t *order;
 
 		fprintf(out, "\n%s (%s)\n", d->title, d->name);
 		if (!t->nrows) {
 			fprintf(out, "  %s\n", d->empty ? d->empty : "(none)");
 			continue;
 		}
+		order = calloc(t->nrows, sizeof(*order));
+		if (!order)
+			continue;
+		table_sort(t, d->sort_col, false, order);
 		for (unsigned int c = 0; c < d->ncols; c++)
 			fprintf(out, "%s%*s", c ? " " : "", -d->cols[c].width, d->cols[c].title);
 		fputc('\n', out);
@@ -102,12 +95,13 @@ static void print_tables(FILE *out, const struct snapshot *s)
 			for (unsigned int c = 0; c < d->ncols; c++) {
 				int w = d->cols[c].width;
 
-				cell_format(&d->cols[c], table_cell(t, r, c), buf, sizeof(buf));
-				fprintf(out, "%s%*.*s", c ? " " : "",
-					d->cols[c].type == COL_STR ? -w : w, w, buf);
+				cell_format(&d->cols[c], table_cell(t, order[r], c), buf, sizeof(buf));
+				fprintf(out, "%s%*s", c ? " " : "", d->cols[c].type == COL_STR ? -w : w,
+					buf);
 			}
 			fputc('\n', out);
 		}
+		free(order);
 	}
 }
 
@@ -126,7 +120,6 @@ void snapshot_print_text(FILE *out, const struct snapshot *s)
 			s->devices[i].driver[0] ? s->devices[i].driver : "?", s->devices[i].bus_id);
 	print_rings(out, s);
 	print_procs(out, s);
-	print_irqs(out, s);
 	print_tables(out, s);
 	fputc('\n', out);
 }

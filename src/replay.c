@@ -15,11 +15,6 @@ struct ring_track {
 	struct ring_histories hist;
 };
 
-struct irq_track {
-	uint32_t irq;
-	struct history per_s;
-};
-
 struct replay {
 	FILE *f;
 	char path[256];
@@ -33,8 +28,6 @@ struct replay {
 	struct ring_track rings[MAX_RINGS_TRACKED];
 	size_t nrings;
 	uint32_t pid_filter;
-	struct irq_track irqs[MAX_RINGS_TRACKED];
-	size_t nirqs;
 	char *buf;
 	size_t bufsize;
 };
@@ -70,22 +63,6 @@ static void track_histories(struct replay *r, struct snapshot *s)
 		}
 		if (t)
 			ring_histories_push(&t->hist, rs);
-	}
-	for (size_t i = 0; i < s->nirqs; i++) {
-		struct irq_snap *q = &s->irqs[i];
-		struct irq_track *t = NULL;
-
-		for (size_t j = 0; j < r->nirqs && !t; j++)
-			if (r->irqs[j].irq == q->irq)
-				t = &r->irqs[j];
-		if (!t && r->nirqs < MAX_RINGS_TRACKED) {
-			t = &r->irqs[r->nirqs++];
-			t->irq = q->irq;
-		}
-		if (t) {
-			history_push(&t->per_s, q->per_s);
-			q->hist_per_s = t->per_s;
-		}
 	}
 }
 

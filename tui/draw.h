@@ -45,6 +45,8 @@ void draw_main(struct view *v);
 void draw_ring_detail(struct view *v, struct rect area);
 void draw_proc_detail(struct view *v, struct rect area);
 void draw_vendor(struct view *v, struct rect area);
+/* Lists driver's interrupt lines with their rate in r; returns the rows used. */
+int driver_irq_lines(struct view *v, const char *driver, struct rect r);
 /* The collector whose state a vendor screen shows. */
 const char *vendors_collector(int screen);
 void draw_help(struct view *v);

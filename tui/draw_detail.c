@@ -318,10 +318,7 @@ void draw_vendor(struct view *v, struct rect a)
 				putf(y++, a.x + 3, a.w - 4, ROLE_LABEL, "ring %-14s %s jobs/s  busy %.1f%%",
 				     s->rings[r].name, fmt_rate(s->rings[r].completed_per_s, rate, sizeof(rate)),
 				     s->rings[r].busy_pct);
-		for (size_t q = 0; q < s->nirqs && y < a.y + a.h; q++)
-			if (d->driver[0] && strstr(s->irqs[q].name, d->driver))
-				putf(y++, a.x + 3, a.w - 4, ROLE_LABEL, "irq %-4u %s/s", s->irqs[q].irq,
-				     fmt_rate(s->irqs[q].per_s, rate, sizeof(rate)));
+		y += driver_irq_lines(v, d->driver, (struct rect){ y, a.x + 3, a.y + a.h - y, a.w - 4 });
 	}
 	if (!found)
 		put(y, a.x + 1, a.w - 2, ROLE_DIM, "None on this machine.");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The main screen: header, devices, rings, side panes, processes, status and key bar. */
 #include <curses.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "../src/version.h"
@@ -88,14 +89,40 @@ static double device_jobs(const struct snapshot *s, const struct device_snap *d)
 	return sum;
 }
 
+/* The interrupt lines whose handler is driver's, from the irq collector's table. */
 static double driver_irqs(const struct snapshot *s, const char *driver)
 {
+	const struct table *t = snapshot_table(s, "irq.lines");
+	int name = t ? table_col(t->desc, "name") : -1, rate = t ? table_col(t->desc, "per_s") : -1;
 	double sum = 0;
 
-	for (size_t i = 0; s && i < s->nirqs; i++)
-		if (driver[0] && strstr(s->irqs[i].name, driver))
-			sum += s->irqs[i].per_s;
+	for (size_t i = 0; name >= 0 && rate >= 0 && driver[0] && i < t->nrows; i++) {
+		const struct cell *n = table_cell(t, i, (unsigned int)name);
+
+		if (n->known && strstr(n->s, driver))
+			sum += fmax(0, cell_number(t->desc, table_row(t, i), (unsigned int)rate));
+	}
 	return sum;
+}
+
+int driver_irq_lines(struct view *v, const char *driver, struct rect r)
+{
+	const struct table *t = snapshot_table(v->snap, "irq.lines");
+	int irq = t ? table_col(t->desc, "irq") : -1, name = t ? table_col(t->desc, "name") : -1,
+	    rate = t ? table_col(t->desc, "per_s") : -1, y = r.y;
+	char buf[16];
+
+	for (size_t i = 0; irq >= 0 && name >= 0 && rate >= 0 && driver[0] && i < t->nrows; i++) {
+		const struct cell *n = table_cell(t, i, (unsigned int)name);
+		double per_s = cell_number(t->desc, table_row(t, i), (unsigned int)rate);
+
+		if (!n->known || !strstr(n->s, driver) || y >= r.y + r.h)
+			continue;
+		putf(y++, r.x, r.w, ROLE_LABEL, "irq %-4llu %s/s",
+		     (unsigned long long)table_cell(t, i, (unsigned int)irq)->u,
+		     fmt_rate(fmax(0, per_s), buf, sizeof(buf)));
+	}
+	return y - r.y;
 }
 
 static void draw_devices(struct view *v, struct rect r)
@@ -306,7 +333,7 @@ static void draw_summary(struct view *v, struct rect in, const struct pane_decl 
 	int y = in.y;
 
 	for (size_t i = 0; v->snap && i < v->snap->ncollectors; i++)
-		if (!strcmp(v->snap->collectors[i].name, vendors_collector(p->screen)))
+		if (!strcmp(v->snap->collectors[i].name, p->collector))
 			c = &v->snap->collectors[i];
 	if (!d)
 		return;
@@ -318,7 +345,14 @@ static void draw_summary(struct view *v, struct rect in, const struct pane_decl 
 		return;
 	}
 	if (!t || !t->nrows) {
-		put_wrapped(in, ROLE_DIM, d->empty ? d->empty : "Nothing yet.");
+		char text[400];
+
+		snprintf(text, sizeof(text), "%s%s%s%s%s", d->empty ? d->empty : "Nothing yet.",
+			 c && c->detail[0] ? " [" : "", c ? c->name : "", c && c->detail[0] ? ": " : "",
+			 c && c->detail[0] ? c->detail : "");
+		if (c && c->detail[0])
+			strncat(text, "]", sizeof(text) - strlen(text) - 1);
+		put_wrapped(in, ROLE_DIM, text);
 		return;
 	}
 	for (size_t r = 0; r < t->nrows && y < in.y + in.h; r++, y++) {
@@ -357,52 +391,20 @@ static void draw_summary(struct view *v, struct rect in, const struct pane_decl 
 static void draw_side(struct view *v, int which, struct rect r)
 {
 	static const char *const titles[3] = { "MEMORY", "INTERRUPTS", "DISPLAY" };
-	const struct snapshot *s = v->snap;
 	struct rect in = frame(r, titles[which], v->utf8);
-	const struct collector_status *irq = collector(s, "irq");
-	int y = in.y;
 
 	if (!in.h)
 		return;
 	for (int i = 0; i < in.h; i++)
 		fill(in.y + i, in.x, in.w, ROLE_NORMAL);
-	if (which == 0) {
+	if (!pane_for_side(which)) {
 		put_wrapped(in, ROLE_DIM,
 			    "VRAM and GTT totals and allocation rates will show here: they need a memory "
 			    "collector (amdgpu, i915, xe tracepoints), which this version does not have.");
 		return;
 	}
-	if (pane_for_side(which)) {
+	if (pane_for_side(which))
 		draw_summary(v, in, pane_for_side(which));
-		return;
-	}
-	if (!irq || irq->state != COLLECTOR_ATTACHED) {
-		char why[320];
-
-		snprintf(why, sizeof(why), "Interrupts unavailable: %s", irq ? irq->reason : "no irq collector");
-		put_wrapped(in, ROLE_WARNING, why);
-		return;
-	}
-	if (!s->nirqs) {
-		char why[256];
-
-		snprintf(why, sizeof(why), "No GPU interrupt line here (%s). Lines whose handler is a GPU "
-			 "driver's show their rate and history.", irq->detail);
-		put_wrapped(in, ROLE_DIM, why);
-		return;
-	}
-	for (size_t i = 0; i < s->nirqs && y < in.y + in.h; i++, y++) {
-		const struct irq_snap *q = &s->irqs[i];
-		char rate[16], spark[200];
-		double hist[HISTORY_LEN];
-		size_t n = history_read(&q->hist_per_s, hist, HISTORY_LEN);
-		int x = in.x;
-
-		x += putf(y, x, in.w, ROLE_NORMAL, "%4u %-10.10s %7s/s ", q->irq, q->name,
-			  fmt_rate(q->per_s, rate, sizeof(rate)));
-		sparkline_render(hist, n, (size_t)(in.w - (x - in.x)), 0, v->utf8, spark, sizeof(spark));
-		put(y, x, in.w - (x - in.x), ROLE_SPARK, spark);
-	}
 }
 
 void draw_main(struct view *v)

@@ -4,6 +4,7 @@
 #include "view.h"
 
 static const struct pane_decl display_pane = {
+	.collector = "display",
 	.screen = SCREEN_DISPLAY,
 	.tables = { "display.crtcs", "display.clients" },
 	.side = SIDE_DISPLAY,

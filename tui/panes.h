@@ -14,7 +14,8 @@
 enum side_pane { SIDE_MEMORY, SIDE_INTERRUPTS, SIDE_DISPLAY, SIDE_COUNT, SIDE_NONE = -1 };
 
 struct pane_decl {
-	int screen; /* enum view_screen */
+	const char *collector; /* whose state the pane shows */
+	int screen; /* enum view_screen, or -1: a side pane only */
 	const char *tables[PANE_MAX_TABLES]; /* table names, top to bottom; NULL ends */
 	int side; /* enum side_pane it fills on the main screen, or SIDE_NONE */
 	const char *summary_table; /* the table the side pane lists */

@@ -106,14 +106,14 @@ test_irq_counts() {
 		return
 	fi
 	local seen
-	seen=$(jq -s --argjson irq "$line" '[.[-1].interrupts[] | select(.irq == $irq) | .total] | first // 0' "$out")
+	seen=$(jq -s --argjson irq "$line" '[.[-1].tables["irq.lines"][] | select(.irq == $irq) | .total] | first // 0' "$out")
 	echo "       irq $line: /proc/interrupts +$delta over the run, gputop-bpf counted $seen"
 	check "IRQ $line: counted no more than /proc/interrupts ($seen <= $delta)" test "$seen" -le "$delta"
 	check "IRQ $line: counted at least 70% of /proc/interrupts ($seen vs $delta)" test $((seen * 10)) -ge $((delta * 7))
 	check "IRQ $line: rate reported" jq -e -s --argjson irq "$line" \
-		'[.[1:][].interrupts[] | select(.irq == $irq) | .per_s] | add > 0' "$out"
+		'[.[1:][].tables["irq.lines"][] | select(.irq == $irq) | .per_s] | add > 0' "$out"
 	check "IRQ: GPU lines only by default" bash -c \
-		"'$bin' -b -J -n 1 -d 0.2 | jq -e 'all(.interrupts[]; .gpu)' >/dev/null"
+		"'$bin' -b -J -n 1 -d 0.2 | jq -e 'all(.tables[\"irq.lines\"][]; .gpu)' >/dev/null"
 }
 
 test_errors() {

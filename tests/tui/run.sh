@@ -251,6 +251,19 @@ check "F10 quits with status 0" grep -qx 0 "$TMP/exit"
 check "the terminal is restored (echo and icanon back)" \
 	bash -c "grep -qw icanon $TMP/stty && grep -qw echo $TMP/stty && ! grep -qw -- -echo $TMP/stty"
 
+echo "== recordings of other formats"
+OLD=$(realpath "$(dirname "$0")/../fixtures/format1-0.1.0.jsonl")
+check "a 0.1.0 recording (format 1) replays in batch: 3 snapshots with its rings" \
+	bash -c "'$BIN' --replay '$OLD' -b -J | jq -e -s 'length == 3 and all(.rings | length == 3)' >/dev/null"
+check "a 0.1.0 recording: its interrupt lines replay into the irq table" \
+	bash -c "'$BIN' --replay '$OLD' -b -J | jq -e -s 'all(.tables[\"irq.lines\"] | type == \"array\")' >/dev/null"
+sed 's/"version":"[^"]*"/"version":"9.1.0","format":7/' "$OLD" >"$TMP/future.jsonl"
+"$BIN" --replay "$TMP/future.jsonl" -b >/dev/null 2>"$TMP/future.err"
+check "a recording of a newer format: exit 1" test $? -eq 1
+check "... and one line naming the format and the version that made it" \
+	bash -c "[ \$(wc -l <'$TMP/future.err') = 1 ] && grep -q 'format 7, made by gputop-bpf 9.1.0' '$TMP/future.err'"
+cat "$TMP/future.err"
+
 echo "== bad input"
 printf 'theme = light\nbogus line\n' >"$XDG_CONFIG_HOME/gputop-bpf/config"
 start 100 30 --replay "$REC" -d 60

@@ -129,38 +129,49 @@ static void pid_filter_keeps_one_process(void **state)
 	model_free(m);
 }
 
-static void collectors_devices_and_irqs_are_copied(void **state)
+static const struct col_desc count_cols[1] = {
+	{ "n", "N", "a count", COL_U64, UNIT_COUNT, 4, COL_KEY },
+};
+static const struct table_desc counts = { "test.counts", "Counts", NULL, count_cols, 1, 0 };
+
+static void collectors_devices_and_tables_are_copied(void **state)
 {
 	struct model *m = model_new(0);
 	struct collector_status st = { .state = COLLECTOR_UNAVAILABLE };
 	struct device_snap dev = { .name = "card0", .driver = "amdgpu" };
-	struct irq_counters ic = { .irq = 40, .name = "amdgpu", .gpu = true, .count = 100 };
 	struct snapshot *s;
+	struct table *t;
 
 	(void)state;
 	snprintf(st.name, sizeof(st.name), "drm_sched");
+	assert_int_equal(collector_status_set_drop(&st, "lost", 3), 0);
 	model_tick_begin(m, SEC_NS);
 	model_collector_status(m, &st);
 	model_device_add(m, &dev);
-	model_irq_update(m, &ic);
+	t = model_table(m, &counts);
+	assert_ptr_equal(model_table(m, &counts), t); /* one table per descriptor and tick */
+	cell_set_u64(table_row_add(t), 0, 7);
+	assert_int_equal(collector_status_set_drop(&st, "lost", 9), 0); /* after the copy */
 	s = model_tick_end(m);
 	assert_int_equal(s->ncollectors, 1);
 	assert_string_equal(s->collectors[0].name, "drm_sched");
+	assert_int_equal(s->collectors[0].ndrops, 1);
+	assert_int_equal(s->collectors[0].drops[0].count, 3); /* a copy, not the live list */
 	assert_int_equal(s->ndevices, 1);
-	assert_int_equal(s->nirqs, 1);
-	assert_true(near(s->irqs[0].per_s, 100, 1e-9));
+	assert_non_null(snapshot_table(s, "test.counts"));
+	assert_int_equal(snapshot_table(s, "test.counts")->nrows, 1);
+	assert_true(near(model_interval_s(m), 1, 1e-9));
 	snapshot_free(s);
 
-	/* Lists of the previous tick do not leak into the next. */
+	/* Lists and tables of the previous tick do not leak into the next. */
 	model_tick_begin(m, 2 * SEC_NS);
-	ic.count = 150;
-	model_irq_update(m, &ic);
 	s = model_tick_end(m);
 	assert_int_equal(s->ncollectors, 0);
 	assert_int_equal(s->ndevices, 0);
-	assert_true(near(s->irqs[0].per_s, 50, 1e-9));
+	assert_int_equal(s->ntables, 0);
 	snapshot_free(s);
 	model_free(m);
+	collector_status_clear(&st);
 }
 
 int main(void)
@@ -169,7 +180,7 @@ int main(void)
 		cmocka_unit_test(rates_depths_and_latency_over_two_ticks),
 		cmocka_unit_test(processes_aggregate_across_rings),
 		cmocka_unit_test(pid_filter_keeps_one_process),
-		cmocka_unit_test(collectors_devices_and_irqs_are_copied),
+		cmocka_unit_test(collectors_devices_and_tables_are_copied),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }

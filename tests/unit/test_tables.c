@@ -19,7 +19,7 @@
 #include "../../tui/table_fit.h"
 
 /* A table of this test's own, registered like a collector's (it joins the round trip too). */
-enum { T_PID, T_COMM, T_DEV, T_CRTC, T_ID, T_RATE, T_HZ, T_BYTES, T_NOTE, T_COLS };
+enum { T_PID, T_COMM, T_DEV, T_CRTC, T_ID, T_RATE, T_HZ, T_BYTES, T_NOTE, T_GPU, T_COLS };
 static const struct col_desc test_cols[T_COLS] = {
 	[T_PID] = { "pid", "PID", "process", COL_U64, UNIT_NONE, 7, COL_KEY | COL_ASCENDING },
 	[T_COMM] = { "comm", "COMM", "name", COL_STR, UNIT_NONE, 15, COL_ASCENDING },
@@ -30,6 +30,7 @@ static const struct col_desc test_cols[T_COLS] = {
 	[T_HZ] = { "refresh_hz", "HZ", "rate", COL_F64, UNIT_HZ, 7, COL_HISTORY },
 	[T_BYTES] = { "bytes", "BYTES", "size", COL_U64, UNIT_BYTES, 8, 0 },
 	[T_NOTE] = { "note", "NOTE", "detail only", COL_STR, UNIT_NONE, 20, COL_DETAIL },
+	[T_GPU] = { "gpu", "GPU", "a flag", COL_BOOL, UNIT_NONE, 3, COL_DETAIL },
 };
 static const struct table_desc test_things = {
 	.name = "test.things",
@@ -58,6 +59,9 @@ static void fill_row(const struct table_desc *d, struct cell *row, size_t r, boo
 			break;
 		case COL_F64:
 			cell_set_f64(row, c, (double)r * 1.25 + c / 8.0);
+			break;
+		case COL_BOOL:
+			cell_set_u64(row, c, (r + c) & 1);
 			break;
 		}
 	}
@@ -114,7 +118,8 @@ static void every_table_round_trips(void **state)
 					continue;
 				if (reg[i]->cols[c].type == COL_STR)
 					assert_string_equal(x->s, y->s);
-				else if (reg[i]->cols[c].type == COL_U64)
+				else if (reg[i]->cols[c].type == COL_U64 ||
+					 reg[i]->cols[c].type == COL_BOOL)
 					assert_true(x->u == y->u);
 				else
 					assert_true(fabs(x->f - y->f) < 1e-9);
@@ -176,6 +181,35 @@ static void unknown_is_null_and_bad_cells_are_unknown(void **state)
 	assert_non_null(strstr(err, "format 99"));
 	assert_non_null(strstr(err, "9.9"));
 	free(line);
+	snapshot_free(s);
+}
+
+/* 0.1.0 recordings (format 1) kept interrupt lines in "interrupts": they replay into irq.lines. */
+static void format1_interrupts_replay_as_a_table(void **state)
+{
+	const char *v1 = "{\"version\":\"0.1.0\",\"seq\":3,\"rings\":[],\"interrupts\":[{\"irq\":40,"
+			 "\"name\":\"amdgpu\",\"gpu\":true,\"total\":5,\"per_s\":1.5,\"handler_pct\":0.1}]}";
+	const char *v2 = "{\"format\":2,\"seq\":3,\"rings\":[],\"interrupts\":[{\"irq\":40}]}";
+	struct snapshot *s;
+	const struct table *t;
+	char err[256];
+
+	(void)state;
+	s = snapshot_from_json(v1, err, sizeof(err));
+	assert_non_null(s);
+	t = snapshot_table(s, "irq.lines");
+	assert_non_null(t);
+	assert_int_equal(t->nrows, 1);
+	assert_int_equal(table_cell(t, 0, (unsigned int)table_col(t->desc, "irq"))->u, 40);
+	assert_string_equal(table_cell(t, 0, (unsigned int)table_col(t->desc, "name"))->s, "amdgpu");
+	assert_true(table_cell(t, 0, (unsigned int)table_col(t->desc, "gpu"))->known);
+	assert_int_equal(table_cell(t, 0, (unsigned int)table_col(t->desc, "gpu"))->u, 1);
+	assert_true(cell_number(t->desc, table_row(t, 0), (unsigned int)table_col(t->desc, "per_s")) ==
+		    1.5);
+	snapshot_free(s);
+	s = snapshot_from_json(v2, err, sizeof(err)); /* format 2 has no such array */
+	assert_non_null(s);
+	assert_null(snapshot_table(s, "irq.lines"));
 	snapshot_free(s);
 }
 
@@ -338,6 +372,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_table_round_trips),
 		cmocka_unit_test(unknown_is_null_and_bad_cells_are_unknown),
+		cmocka_unit_test(format1_interrupts_replay_as_a_table),
 		cmocka_unit_test(cells_format_by_unit),
 		cmocka_unit_test(rows_sort_filter_and_keys),
 		cmocka_unit_test(histories_follow_rows),

@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The main screen's INTERRUPTS side pane: the GPU drivers' interrupt lines and their rate. */
+#include "panes.h"
+
+static const struct pane_decl interrupts_pane = {
+	.collector = "irq",
+	.screen = -1,
+	.side = SIDE_INTERRUPTS,
+	.summary_table = "irq.lines",
+	.summary_cols = { "irq", "name", "per_s" },
+};
+PANE_REGISTER(interrupts_pane);
