@@ -14,6 +14,7 @@
 #include <bpf/libbpf.h>
 #include "bpf_util.h"
 #include "collector.h"
+#include "sched_model.h"
 #include "tracefs.h"
 #include <linux/types.h>
 #include "../bpf/drm_sched.h"
@@ -68,6 +69,7 @@ struct sched_priv {
 	struct drm_sched_bpf *skel;
 	bool new_gen;
 	struct tp_prog tps[NTPS];
+	struct sched_model *sm; /* counters between ticks, rows of the tick */
 	struct ring_stats *value; /* one map value; too large for the stack */
 	struct ring_key ring_keys[SCHED_MAX_RINGS]; /* ring index -> key, from ring_ids */
 };
@@ -135,8 +137,9 @@ static int sched_open(struct collector *c)
 	int err;
 
 	p->value = malloc(sizeof(*p->value));
+	p->sm = sched_model_new();
 	p->skel = drm_sched_bpf__open();
-	if (!p->value || !p->skel) {
+	if (!p->value || !p->sm || !p->skel) {
 		collector_set_state(c, COLLECTOR_FAILED, "cannot open the BPF object", NULL);
 		return -1;
 	}
@@ -174,7 +177,7 @@ static uint64_t now_ns(void)
 }
 
 static void ring_counters_from(struct ring_counters *rc, const struct ring_key *key,
-			       const struct ring_stats *v, uint64_t gen, uint64_t now)
+			       const struct ring_stats *v, uint64_t gen, uint64_t now, bool new_gen)
 {
 	memset(rc, 0, sizeof(*rc));
 	snprintf(rc->dev, sizeof(rc->dev), "%.*s", DEV_NAME_LEN - 1, key->dev);
@@ -184,6 +187,7 @@ static void ring_counters_from(struct ring_counters *rc, const struct ring_key *
 	rc->completed = v->completed;
 	rc->dep_waits = v->dep_waits;
 	rc->deps = v->deps;
+	rc->deps_known = new_gen; /* <= 6.16 has no add_dep event */
 	rc->wait_ns = v->wait_ns;
 	rc->exec_ns = v->exec_ns;
 	rc->busy_ns = v->busy_ns;
@@ -200,7 +204,7 @@ static void ring_counters_from(struct ring_counters *rc, const struct ring_key *
 }
 
 /* Reads every ring, and remembers which key each ring index stands for. */
-static void read_rings(struct sched_priv *p, struct model *m, uint64_t gen)
+static void read_rings(struct sched_priv *p, uint64_t gen)
 {
 	int ids_fd = bpf_map__fd(p->skel->maps.ring_ids);
 	int rings_fd = bpf_map__fd(p->skel->maps.rings);
@@ -217,8 +221,8 @@ static void read_rings(struct sched_priv *p, struct model *m, uint64_t gen)
 		p->ring_keys[id] = key;
 		if (bpf_map_lookup_elem(rings_fd, &id, p->value))
 			continue;
-		ring_counters_from(&rc, &key, p->value, gen, now);
-		model_ring_update(m, &rc);
+		ring_counters_from(&rc, &key, p->value, gen, now, p->new_gen);
+		sched_model_ring(p->sm, &rc);
 	}
 }
 
@@ -228,7 +232,7 @@ static bool process_alive(uint32_t tgid)
 }
 
 /* Feeds every (process, ring) row, then forgets the rows of processes that exited. */
-static void read_procs(struct sched_priv *p, struct model *m)
+static void read_procs(struct sched_priv *p)
 {
 	int fd = bpf_map__fd(p->skel->maps.procs);
 	struct proc_key key, next, *prev = NULL;
@@ -253,7 +257,7 @@ static void read_procs(struct sched_priv *p, struct model *m)
 		pc.completed = v.completed;
 		pc.wait_ns = v.wait_ns;
 		pc.exec_ns = v.exec_ns;
-		model_proc_update(m, &pc);
+		sched_model_proc(p->sm, &pc);
 		if (!process_alive(key.tgid)) {
 			if (ngone == cap) {
 				size_t ncap = cap ? cap * 2 : 16;
@@ -277,8 +281,9 @@ static int sched_read(struct collector *c, struct model *m)
 	struct sched_priv *p = c->priv;
 	uint64_t gen = p->skel->bss->tick_gen;
 
-	read_rings(p, m, gen);
-	read_procs(p, m);
+	read_rings(p, gen);
+	read_procs(p);
+	sched_model_publish(p->sm, m);
 	/* A new interval: maxima recorded from now on belong to the next read. */
 	p->skel->bss->tick_gen = gen + 1;
 	collector_set_drops(c, drop_names, p->skel->bss->drops, SCHED_DROP_MAX);
@@ -295,6 +300,7 @@ static void sched_close(struct collector *c)
 		return;
 	tp_progs_detach(p->tps, NTPS);
 	drm_sched_bpf__destroy(p->skel);
+	sched_model_free(p->sm);
 	free(p->value);
 	free(p);
 }

@@ -12,13 +12,27 @@ void snapshot_free(struct snapshot *s)
 		collector_status_clear(&s->collectors[i]);
 	free(s->collectors);
 	free(s->devices);
-	free(s->rings);
-	free(s->procs);
-	free(s->proc_rings);
 	for (size_t i = 0; i < s->ntables; i++)
 		table_free(s->tables[i]);
 	free(s->tables);
 	free(s);
+}
+
+void snapshot_filter_pid(struct snapshot *s, uint32_t pid)
+{
+	for (size_t i = 0; i < s->ntables; i++) {
+		struct table *t = s->tables[i];
+		int col = table_col(t->desc, "pid");
+
+		if (col < 0 || !(t->desc->cols[col].flags & COL_KEY))
+			continue;
+		for (size_t r = t->nrows; r-- > 0;) {
+			const struct cell *c = table_cell(t, r, (unsigned int)col);
+
+			if (!c->known || c->u != pid)
+				table_row_remove(t, r);
+		}
+	}
 }
 
 const struct table *snapshot_table(const struct snapshot *s, const char *name)

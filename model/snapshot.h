@@ -67,43 +67,6 @@ struct device_snap {
 	char bus_id[NAME_LEN]; /* PCI address or platform device name; "" if none */
 };
 
-struct ring_snap {
-	char dev[NAME_LEN]; /* device of the scheduler, "" when the kernel does not say */
-	char name[NAME_LEN]; /* scheduler (ring) name, e.g. gfx_0.0.0 */
-	uint64_t queued_total, started_total, completed_total; /* since start */
-	uint64_t dep_waits_total, deps_total;
-	double queued_per_s, completed_per_s, dep_waits_per_s;
-	uint32_t queue_depth, queue_depth_max; /* software queue (queued, not yet run); max in interval */
-	uint32_t in_flight, in_flight_max; /* on the hardware (run, not yet done) */
-	double busy_pct; /* share of the interval with >= 1 job on the hardware */
-	struct latency_summary wait, exec; /* this interval: queued -> run, run -> done */
-	struct latency_summary wait_total, exec_total; /* since start */
-	struct histogram wait_hist, exec_hist; /* since start */
-	struct history hist_completed_per_s, hist_exec_p50_ns, hist_wait_p50_ns, hist_busy_pct;
-};
-
-struct proc_snap {
-	uint32_t pid; /* thread group id of the submitter */
-	char comm[COMM_LEN];
-	double jobs_per_s; /* jobs submitted */
-	double completed_per_s;
-	uint64_t jobs_total;
-	double gpu_ns; /* execution time of its jobs completed this interval */
-	double gpu_pct; /* gpu_ns / interval (may pass 100 across rings) */
-	double gpu_share_pct; /* share of all processes' GPU time this interval */
-	double wait_mean_ns; /* mean queue wait of its jobs started this interval */
-	uint64_t gpu_ns_total;
-};
-
-/* One process on one ring, for drill-down. */
-struct proc_ring_snap {
-	uint32_t pid;
-	size_t ring; /* index into snapshot.rings */
-	double jobs_per_s;
-	double gpu_pct;
-	uint64_t jobs_total;
-};
-
 struct snapshot {
 	int refs; /* references held, managed by the poller under its lock */
 	uint64_t seq; /* 1, 2, ... */
@@ -116,17 +79,13 @@ struct snapshot {
 	size_t ncollectors;
 	struct device_snap *devices;
 	size_t ndevices;
-	struct ring_snap *rings;
-	size_t nrings;
-	struct proc_snap *procs;
-	size_t nprocs;
-	struct proc_ring_snap *proc_rings;
-	size_t nproc_rings;
 	struct table **tables; /* the collectors' own tables, by name */
 	size_t ntables;
 };
 
 void snapshot_free(struct snapshot *s);
+/* Keeps only the rows of process pid in every table whose "pid" column is a key. */
+void snapshot_filter_pid(struct snapshot *s, uint32_t pid);
 /* The table of that name in s, or NULL. */
 const struct table *snapshot_table(const struct snapshot *s, const char *name);
 /* Deep copy (dst's lists are new allocations); -1 on allocation failure. */

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "histogram.h"
 #include "table.h"
 
 struct table *table_new(const struct table_desc *d)
@@ -14,16 +15,36 @@ struct table *table_new(const struct table_desc *d)
 	return t;
 }
 
+/* Frees what the row's cells own. */
+static void row_release(const struct table_desc *d, struct cell *row)
+{
+	for (unsigned int c = 0; c < d->ncols; c++)
+		if (d->cols[c].type == COL_STR)
+			free(row[c].s);
+		else if (d->cols[c].type == COL_HIST)
+			free(row[c].h);
+}
+
 void table_free(struct table *t)
 {
 	if (!t)
 		return;
 	for (size_t r = 0; r < t->nrows; r++)
-		for (unsigned int c = 0; c < t->desc->ncols; c++)
-			if (t->desc->cols[c].type == COL_STR)
-				free(t->cells[r * t->desc->ncols + c].s);
+		row_release(t->desc, table_row(t, r));
 	free(t->cells);
 	free(t);
+}
+
+void table_row_remove(struct table *t, size_t row)
+{
+	size_t ncols = t->desc->ncols;
+
+	if (row >= t->nrows)
+		return;
+	row_release(t->desc, table_row(t, row));
+	memmove(&t->cells[row * ncols], &t->cells[(row + 1) * ncols],
+		(t->nrows - row - 1) * ncols * sizeof(*t->cells));
+	t->nrows--;
 }
 
 struct cell *table_row_add(struct table *t)
@@ -71,6 +92,14 @@ void cell_set_str(struct cell *row, unsigned int col, const char *v)
 {
 	row[col].s = v ? strndup(v, TABLE_STR_MAX - 1) : NULL;
 	row[col].known = row[col].s != NULL;
+}
+
+void cell_set_hist(struct cell *row, unsigned int col, const struct histogram *h)
+{
+	row[col].h = h ? malloc(sizeof(*h)) : NULL;
+	if (row[col].h)
+		memcpy(row[col].h, h, sizeof(*h));
+	row[col].known = row[col].h != NULL;
 }
 
 double cell_number(const struct table_desc *d, const struct cell *row, unsigned int col)
@@ -122,6 +151,33 @@ void table_row_key(const struct table *t, size_t row, char *buf, size_t size)
 			break;
 		len += (size_t)n;
 	}
+}
+
+long table_find_row(const struct table *t, const char *key)
+{
+	char buf[256];
+
+	for (size_t r = 0; t && r < t->nrows; r++) {
+		table_row_key(t, r, buf, sizeof(buf));
+		if (!strcmp(buf, key))
+			return (long)r;
+	}
+	return -1;
+}
+
+double table_num(const struct table *t, size_t row, const char *key)
+{
+	int col = table_col(t->desc, key);
+
+	return col < 0 ? NAN : cell_number(t->desc, table_row(t, row), (unsigned int)col);
+}
+
+const char *table_str(const struct table *t, size_t row, const char *key)
+{
+	int col = table_col(t->desc, key);
+	const struct cell *c = col < 0 ? NULL : table_cell(t, row, (unsigned int)col);
+
+	return c && c->known && t->desc->cols[col].type == COL_STR ? c->s : "";
 }
 
 /* qsort_r has no portable context argument: sort state for one call, per thread. */

@@ -14,11 +14,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct histogram;
+
 enum col_type {
 	COL_STR, /* text (a name another user may choose: escape before printing) */
 	COL_U64, /* counts, identifiers */
 	COL_F64, /* rates, times, ratios */
 	COL_BOOL, /* yes / no, kept in the cell's u as 0 or 1 */
+	COL_HIST, /* a latency histogram (ns), for drill-down panes; JSON: [[low, count], ...] */
 };
 
 enum col_unit {
@@ -36,10 +39,12 @@ enum col_flags {
 	COL_HISTORY = 1 << 1, /* the interface keeps a sparkline of it */
 	COL_ASCENDING = 1 << 2, /* sorts smallest first (names: A to Z) by default */
 	COL_DETAIL = 1 << 3, /* in JSON and drill-down, not in the table on screen */
+	COL_WIDE = 1 << 4, /* on screen only when the others leave room */
+	COL_SPARK = 1 << 5, /* the history the table draws as its sparkline (else the first) */
 };
 
 struct col_desc {
-	const char *key; /* JSON key and config name: lower_case */
+	const char *key; /* JSON key and config name: lower_case; "a.b" nests b in object a */
 	const char *title; /* table header, at most width cells */
 	const char *help; /* one line: what it is, for help and the man page */
 	enum col_type type;
@@ -63,6 +68,7 @@ struct cell {
 		uint64_t u;
 		double f;
 		char *s; /* owned by the table */
+		struct histogram *h; /* owned by the table */
 	};
 };
 
@@ -79,17 +85,26 @@ void table_free(struct table *t);
 /* A new row, every cell unknown; NULL on allocation failure. */
 struct cell *table_row_add(struct table *t);
 struct cell *table_row(const struct table *t, size_t row);
+/* Removes a row, freeing what its cells own; the rows after it move up. */
+void table_row_remove(struct table *t, size_t row);
 const struct cell *table_cell(const struct table *t, size_t row, unsigned int col);
 void cell_set_u64(struct cell *row, unsigned int col, uint64_t v);
 void cell_set_f64(struct cell *row, unsigned int col, double v);
 /* Copies at most TABLE_STR_MAX - 1 bytes; a failed copy leaves the cell unknown. Once per cell. */
 void cell_set_str(struct cell *row, unsigned int col, const char *v);
+/* Copies the histogram; a failed copy leaves the cell unknown. Once per cell. */
+void cell_set_hist(struct cell *row, unsigned int col, const struct histogram *h);
 /* The cell as a double (unknown and text: NAN). */
 double cell_number(const struct table_desc *d, const struct cell *row, unsigned int col);
 /* The column whose key is key, or -1. */
 int table_col(const struct table_desc *d, const char *key);
 /* The row's identity: its key columns' values joined with '/'. */
 void table_row_key(const struct table *t, size_t row, char *buf, size_t size);
+/* The row whose identity is key, or -1. */
+long table_find_row(const struct table *t, const char *key);
+/* Cell of column key as a number (NAN when unknown or no such column) or as text ("" likewise). */
+double table_num(const struct table *t, size_t row, const char *key);
+const char *table_str(const struct table *t, size_t row, const char *key);
 /* Sorted row indices (out has room for nrows); numbers follow the column's direction. */
 void table_sort(const struct table *t, unsigned int col, bool reverse, size_t *out);
 

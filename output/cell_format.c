@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <stdio.h>
+#include "../model/histogram.h"
 #include "cell_format.h"
 
 const char *format_duration_ns(double ns, char *buf, size_t size)
@@ -81,6 +82,10 @@ const char *cell_format(const struct col_desc *col, const struct cell *c, char *
 	}
 	if (col->type == COL_STR) {
 		format_text(c->s, buf, size);
+		return buf;
+	}
+	if (col->type == COL_HIST) {
+		snprintf(buf, size, "%llu samples", (unsigned long long)histogram_count(c->h));
 		return buf;
 	}
 	if (col->type == COL_BOOL) {

@@ -23,19 +23,6 @@ static void put_dbl(json_object *o, const char *key, double v)
 	json_object_object_add(o, key, json_object_new_double(v));
 }
 
-static json_object *latency_json(const struct latency_summary *l)
-{
-	json_object *o = json_object_new_object();
-
-	put_u64(o, "count", l->count);
-	put_dbl(o, "mean", l->mean_ns);
-	put_dbl(o, "p50", l->p50_ns);
-	put_dbl(o, "p90", l->p90_ns);
-	put_dbl(o, "p99", l->p99_ns);
-	put_dbl(o, "max", l->max_ns);
-	return o;
-}
-
 static json_object *collector_json(const struct collector_status *c)
 {
 	json_object *o = json_object_new_object(), *tps = json_object_new_array(),
@@ -61,84 +48,6 @@ static json_object *collector_json(const struct collector_status *c)
 	for (unsigned int i = 0; i < c->ndrops; i++)
 		put_u64(drops, c->drops[i].name, c->drops[i].count);
 	json_object_object_add(o, "drops", drops);
-	return o;
-}
-
-/* Non-empty buckets as [lower bound ns, count] pairs: small, and enough to redraw it. */
-static json_object *histogram_json(const struct histogram *h)
-{
-	json_object *arr = json_object_new_array();
-
-	for (unsigned int i = 0; i < HIST_SLOTS; i++) {
-		json_object *pair;
-
-		if (!h->slots[i])
-			continue;
-		pair = json_object_new_array();
-		json_object_array_add(pair, json_object_new_uint64(histogram_slot_low(i)));
-		json_object_array_add(pair, json_object_new_uint64(h->slots[i]));
-		json_object_array_add(arr, pair);
-	}
-	return arr;
-}
-
-static json_object *ring_json(const struct ring_snap *r)
-{
-	json_object *o = json_object_new_object();
-
-	put_str(o, "dev", r->dev);
-	put_str(o, "name", r->name);
-	put_u64(o, "queued_total", r->queued_total);
-	put_u64(o, "started_total", r->started_total);
-	put_u64(o, "completed_total", r->completed_total);
-	put_dbl(o, "queued_per_s", r->queued_per_s);
-	put_dbl(o, "completed_per_s", r->completed_per_s);
-	put_u64(o, "queue_depth", r->queue_depth);
-	put_u64(o, "queue_depth_max", r->queue_depth_max);
-	put_u64(o, "in_flight", r->in_flight);
-	put_u64(o, "in_flight_max", r->in_flight_max);
-	put_dbl(o, "busy_pct", r->busy_pct);
-	put_u64(o, "dep_waits_total", r->dep_waits_total);
-	put_dbl(o, "dep_waits_per_s", r->dep_waits_per_s);
-	put_u64(o, "deps_total", r->deps_total);
-	json_object_object_add(o, "wait_ns", latency_json(&r->wait));
-	json_object_object_add(o, "exec_ns", latency_json(&r->exec));
-	json_object_object_add(o, "wait_ns_total", latency_json(&r->wait_total));
-	json_object_object_add(o, "exec_ns_total", latency_json(&r->exec_total));
-	json_object_object_add(o, "wait_hist_total", histogram_json(&r->wait_hist));
-	json_object_object_add(o, "exec_hist_total", histogram_json(&r->exec_hist));
-	return o;
-}
-
-static json_object *proc_json(const struct snapshot *s, const struct proc_snap *p)
-{
-	json_object *o = json_object_new_object(), *rings = json_object_new_array();
-
-	json_object_object_add(o, "pid", json_object_new_int64(p->pid));
-	put_str(o, "comm", p->comm);
-	put_dbl(o, "jobs_per_s", p->jobs_per_s);
-	put_dbl(o, "completed_per_s", p->completed_per_s);
-	put_u64(o, "jobs_total", p->jobs_total);
-	put_dbl(o, "gpu_ns", p->gpu_ns);
-	put_dbl(o, "gpu_pct", p->gpu_pct);
-	put_dbl(o, "gpu_share_pct", p->gpu_share_pct);
-	put_dbl(o, "wait_mean_ns", p->wait_mean_ns);
-	put_u64(o, "gpu_ns_total", p->gpu_ns_total);
-	for (size_t i = 0; i < s->nproc_rings; i++) {
-		const struct proc_ring_snap *pr = &s->proc_rings[i];
-		json_object *r;
-
-		if (pr->pid != p->pid || pr->ring >= s->nrings)
-			continue;
-		r = json_object_new_object();
-		put_str(r, "dev", s->rings[pr->ring].dev);
-		put_str(r, "name", s->rings[pr->ring].name);
-		put_dbl(r, "jobs_per_s", pr->jobs_per_s);
-		put_dbl(r, "gpu_pct", pr->gpu_pct);
-		put_u64(r, "jobs_total", pr->jobs_total);
-		json_object_array_add(rings, r);
-	}
-	json_object_object_add(o, "rings", rings);
 	return o;
 }
 
@@ -202,8 +111,6 @@ char *snapshot_to_json(const struct snapshot *s)
 	ADD_ARRAY(root, "collectors", s->collectors, s->ncollectors,
 		  collector_json(&s->collectors[i_]));
 	ADD_ARRAY(root, "devices", s->devices, s->ndevices, device_json(&s->devices[i_]));
-	ADD_ARRAY(root, "rings", s->rings, s->nrings, ring_json(&s->rings[i_]));
-	ADD_ARRAY(root, "processes", s->procs, s->nprocs, proc_json(s, &s->procs[i_]));
 	json_object_object_add(root, "tables", tables_to_json(s));
 	return to_line(root);
 }

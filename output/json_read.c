@@ -52,115 +52,58 @@ static json_object *array(json_object *o, const char *key, size_t *n)
 	return v;
 }
 
-static void latency(json_object *o, const char *key, struct latency_summary *l)
+/* Each process's ring_names, joined from its process_rings rows. */
+static void old_ring_names(struct snapshot *s)
 {
-	json_object *v = field(o, key);
+	struct table *procs = NULL;
+	const struct table *pr = snapshot_table(s, "drm_sched.process_rings");
+	int col;
 
-	if (!v)
-		return;
-	l->count = u64(v, "count");
-	l->mean_ns = num(v, "mean");
-	l->p50_ns = num(v, "p50");
-	l->p90_ns = num(v, "p90");
-	l->p99_ns = num(v, "p99");
-	l->max_ns = num(v, "max");
-}
+	for (size_t i = 0; i < s->ntables; i++)
+		if (!strcmp(s->tables[i]->desc->name, "drm_sched.processes"))
+			procs = s->tables[i];
+	col = procs ? table_col(procs->desc, "ring_names") : -1;
+	for (size_t i = 0; col >= 0 && pr && i < procs->nrows; i++) {
+		char names[256] = "";
 
-static void histogram(json_object *o, const char *key, struct histogram *h)
-{
-	size_t n;
-	json_object *arr = array(o, key, &n);
-
-	for (size_t i = 0; i < n; i++) {
-		json_object *pair = json_object_array_get_idx(arr, i);
-
-		if (json_object_is_type(pair, json_type_array) && json_object_array_length(pair) == 2)
-			h->slots[hist_slot(json_object_get_uint64(json_object_array_get_idx(pair, 0)))] +=
-				json_object_get_uint64(json_object_array_get_idx(pair, 1));
+		if (table_cell(procs, i, (unsigned int)col)->known)
+			continue;
+		for (size_t k = 0; k < pr->nrows; k++)
+			if (table_num(pr, k, "pid") == table_num(procs, i, "pid"))
+				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+					 names[0] ? "," : "", table_str(pr, k, "name"));
+		cell_set_str(table_row(procs, i), (unsigned int)col, names);
 	}
 }
 
-static int ring_from(json_object *o, struct ring_snap *r)
+/* Formats 1 and 2 had each process's rings as an array of its own: they become process_rings rows. */
+static int old_process_rings(json_object *procs, struct snapshot *s)
 {
-	str(o, "dev", r->dev, sizeof(r->dev));
-	str(o, "name", r->name, sizeof(r->name));
-	r->queued_total = u64(o, "queued_total");
-	r->started_total = u64(o, "started_total");
-	r->completed_total = u64(o, "completed_total");
-	r->queued_per_s = num(o, "queued_per_s");
-	r->completed_per_s = num(o, "completed_per_s");
-	r->queue_depth = (uint32_t)u64(o, "queue_depth");
-	r->queue_depth_max = (uint32_t)u64(o, "queue_depth_max");
-	r->in_flight = (uint32_t)u64(o, "in_flight");
-	r->in_flight_max = (uint32_t)u64(o, "in_flight_max");
-	r->busy_pct = num(o, "busy_pct");
-	r->dep_waits_total = u64(o, "dep_waits_total");
-	r->dep_waits_per_s = num(o, "dep_waits_per_s");
-	r->deps_total = u64(o, "deps_total");
-	latency(o, "wait_ns", &r->wait);
-	latency(o, "exec_ns", &r->exec);
-	latency(o, "wait_ns_total", &r->wait_total);
-	latency(o, "exec_ns_total", &r->exec_total);
-	histogram(o, "wait_hist_total", &r->wait_hist);
-	histogram(o, "exec_hist_total", &r->exec_hist);
-	return 0;
-}
+	size_t n = procs && json_object_is_type(procs, json_type_array) ?
+			   json_object_array_length(procs) : 0;
+	json_object *rows = json_object_new_array();
+	int rc;
 
-static size_t ring_index(const struct snapshot *s, const char *dev, const char *name)
-{
-	for (size_t i = 0; i < s->nrings; i++)
-		if (!strcmp(s->rings[i].dev, dev) && !strcmp(s->rings[i].name, name))
-			return i;
-	return (size_t)-1;
-}
-
-static int procs_from(json_object *root, struct snapshot *s)
-{
-	size_t n, nrows = 0;
-	json_object *arr = array(root, "processes", &n);
-
-	s->procs = calloc(n ? n : 1, sizeof(*s->procs));
-	if (!s->procs)
-		return -1;
 	for (size_t i = 0; i < n; i++) {
-		json_object *o = json_object_array_get_idx(arr, i), *rings;
-		struct proc_snap *p = &s->procs[s->nprocs++];
+		json_object *p = json_object_array_get_idx(procs, i), *pid, *rings;
 		size_t nr;
 
-		p->pid = (uint32_t)u64(o, "pid");
-		str(o, "comm", p->comm, sizeof(p->comm));
-		p->jobs_per_s = num(o, "jobs_per_s");
-		p->completed_per_s = num(o, "completed_per_s");
-		p->jobs_total = u64(o, "jobs_total");
-		p->gpu_ns = num(o, "gpu_ns");
-		p->gpu_pct = num(o, "gpu_pct");
-		p->gpu_share_pct = num(o, "gpu_share_pct");
-		p->wait_mean_ns = num(o, "wait_mean_ns");
-		p->gpu_ns_total = u64(o, "gpu_ns_total");
-		rings = array(o, "rings", &nr);
-		for (size_t j = 0; j < nr; j++) {
-			json_object *ro = json_object_array_get_idx(rings, j);
-			struct proc_ring_snap *pr, *grown;
-			char dev[NAME_LEN], name[NAME_LEN];
+		pid = field(p, "pid");
+		rings = pid ? array(p, "rings", &nr) : NULL;
+		for (size_t j = 0; rings && j < nr; j++) {
+			json_object *r = json_object_array_get_idx(rings, j);
 
-			str(ro, "dev", dev, sizeof(dev));
-			str(ro, "name", name, sizeof(name));
-			grown = realloc(s->proc_rings, (nrows + 1) * sizeof(*grown));
-			if (!grown)
-				return -1;
-			s->proc_rings = grown;
-			pr = &s->proc_rings[nrows];
-			pr->ring = ring_index(s, dev, name);
-			if (pr->ring == (size_t)-1)
+			if (!json_object_is_type(r, json_type_object))
 				continue;
-			pr->pid = p->pid;
-			pr->jobs_per_s = num(ro, "jobs_per_s");
-			pr->gpu_pct = num(ro, "gpu_pct");
-			pr->jobs_total = u64(ro, "jobs_total");
-			s->nproc_rings = ++nrows;
+			json_object_object_add(r, "pid", json_object_get(pid));
+			json_object_array_add(rows, json_object_get(r));
 		}
 	}
-	return 0;
+	rc = table_from_json_rows("drm_sched.process_rings", rows, s);
+	json_object_put(rows);
+	if (!rc)
+		old_ring_names(s);
+	return rc;
 }
 
 static int collector_from(json_object *o, struct collector_status *c)
@@ -245,10 +188,10 @@ struct snapshot *snapshot_from_json(const char *line, char *err, size_t errlen)
 		return NULL;
 	}
 	if (!json_object_is_type(root, json_type_object) || !field(root, "seq") ||
-	    !field(root, "rings")) {
+	    (!field(root, "tables") && !field(root, "rings"))) {
 		snprintf(err, errlen, "%s", field(root, "error") ?
 					   "an error record, not a snapshot" :
-					   "not a gputop-bpf snapshot (no \"seq\" or \"rings\")");
+					   "not a gputop-bpf snapshot (no \"seq\" or \"tables\")");
 		json_object_put(root);
 		return NULL;
 	}
@@ -281,11 +224,15 @@ struct snapshot *snapshot_from_json(const char *line, char *err, size_t errlen)
 	}
 	ARRAY_FROM(root, "collectors", s->collectors, s->ncollectors, collector_from);
 	ARRAY_FROM(root, "devices", s->devices, s->ndevices, device_from);
-	ARRAY_FROM(root, "rings", s->rings, s->nrings, ring_from);
-	if (procs_from(root, s) || tables_from_json(field(root, "tables"), s))
+	if (tables_from_json(field(root, "tables"), s))
 		goto oom;
-	/* Format 1 (0.1.0) kept interrupt lines in an array of their own, with the same keys. */
+	/* Older formats kept some tables in arrays of their own, with the same keys. */
 	if (u64(root, "format") < 2 && table_from_json_rows("irq.lines", field(root, "interrupts"), s))
+		goto oom;
+	if (u64(root, "format") < 3 &&
+	    (table_from_json_rows("drm_sched.rings", field(root, "rings"), s) ||
+	     table_from_json_rows("drm_sched.processes", field(root, "processes"), s) ||
+	     old_process_rings(field(root, "processes"), s)))
 		goto oom;
 	json_object_put(root);
 	return s;

@@ -1,8 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../model/histogram.h"
 #include "json_tables.h"
+
+/* Non-empty buckets as [lower bound ns, count] pairs: small, and enough to redraw it. */
+static json_object *hist_json(const struct histogram *h)
+{
+	json_object *arr = json_object_new_array();
+
+	for (unsigned int i = 0; i < HIST_SLOTS; i++) {
+		json_object *pair;
+
+		if (!h->slots[i])
+			continue;
+		pair = json_object_new_array();
+		json_object_array_add(pair, json_object_new_uint64(histogram_slot_low(i)));
+		json_object_array_add(pair, json_object_new_uint64(h->slots[i]));
+		json_object_array_add(arr, pair);
+	}
+	return arr;
+}
 
 static json_object *cell_json(const struct col_desc *col, const struct cell *c)
 {
@@ -17,8 +37,44 @@ static json_object *cell_json(const struct col_desc *col, const struct cell *c)
 		return json_object_new_double(c->f);
 	case COL_BOOL:
 		return json_object_new_boolean(c->u != 0);
+	case COL_HIST:
+		return hist_json(c->h);
 	}
 	return NULL;
+}
+
+/* o[key] = v, where "a.b" is o["a"]["b"] (the object a made on first use). */
+static void put_path(json_object *o, const char *key, json_object *v)
+{
+	const char *dot = strchr(key, '.');
+	json_object *inner = NULL;
+	char head[64];
+
+	if (!dot || (size_t)(dot - key) >= sizeof(head)) {
+		json_object_object_add(o, key, v);
+		return;
+	}
+	snprintf(head, sizeof(head), "%.*s", (int)(dot - key), key);
+	if (!json_object_object_get_ex(o, head, &inner) || !json_object_is_type(inner, json_type_object)) {
+		inner = json_object_new_object();
+		json_object_object_add(o, head, inner);
+	}
+	put_path(inner, dot + 1, v);
+}
+
+/* o[key] as put_path writes it, or NULL. */
+static json_object *get_path(json_object *o, const char *key)
+{
+	const char *dot = strchr(key, '.');
+	json_object *v = NULL;
+	char head[64];
+
+	if (!o || !json_object_is_type(o, json_type_object))
+		return NULL;
+	if (!dot || (size_t)(dot - key) >= sizeof(head))
+		return json_object_object_get_ex(o, key, &v) ? v : NULL;
+	snprintf(head, sizeof(head), "%.*s", (int)(dot - key), key);
+	return json_object_object_get_ex(o, head, &v) ? get_path(v, dot + 1) : NULL;
 }
 
 json_object *tables_to_json(const struct snapshot *s)
@@ -35,13 +91,35 @@ json_object *tables_to_json(const struct snapshot *s)
 			const struct cell *cells = table_row(t, r);
 
 			for (unsigned int c = 0; c < d->ncols; c++)
-				json_object_object_add(row, d->cols[c].key,
-						       cell_json(&d->cols[c], &cells[c]));
+				put_path(row, d->cols[c].key, cell_json(&d->cols[c], &cells[c]));
 			json_object_array_add(rows, row);
 		}
 		json_object_object_add(all, d->name, rows);
 	}
 	return all;
+}
+
+static void hist_from(struct cell *row, unsigned int c, json_object *v)
+{
+	struct histogram h = { 0 };
+	size_t n;
+
+	if (!json_object_is_type(v, json_type_array))
+		return;
+	n = json_object_array_length(v);
+	for (size_t i = 0; i < n; i++) {
+		json_object *pair = json_object_array_get_idx(v, i), *low, *count;
+
+		if (!json_object_is_type(pair, json_type_array) || json_object_array_length(pair) != 2)
+			continue;
+		low = json_object_array_get_idx(pair, 0);
+		count = json_object_array_get_idx(pair, 1);
+		if (!json_object_is_type(low, json_type_int) || !json_object_is_type(count, json_type_int) ||
+		    json_object_get_int64(count) < 0)
+			continue;
+		h.slots[hist_slot(json_object_get_uint64(low))] += json_object_get_uint64(count);
+	}
+	cell_set_hist(row, c, &h);
 }
 
 /* Fills one cell from v; a missing, null or mistyped value leaves it unknown. */
@@ -72,6 +150,9 @@ static void cell_from(const struct col_desc *col, struct cell *row, unsigned int
 		if (json_object_is_type(v, json_type_boolean))
 			cell_set_u64(row, c, json_object_get_boolean(v) ? 1 : 0);
 		break;
+	case COL_HIST:
+		hist_from(row, c, v);
+		break;
 	}
 }
 
@@ -98,12 +179,8 @@ static int table_from(const struct table_desc *d, json_object *rows, struct snap
 		row = table_row_add(t);
 		if (!row)
 			return -1;
-		for (unsigned int c = 0; c < d->ncols; c++) {
-			json_object *v = NULL;
-
-			json_object_object_get_ex(o, d->cols[c].key, &v);
-			cell_from(&d->cols[c], row, c, v);
-		}
+		for (unsigned int c = 0; c < d->ncols; c++)
+			cell_from(&d->cols[c], row, c, get_path(o, d->cols[c].key));
 	}
 	return 0;
 }

@@ -13,9 +13,10 @@
 
 /*
  * The recording format: 1 was written by 0.1.0 (no "format" key, no tables);
- * 2 adds "format" and "tables". A reader reads every format up to its own.
+ * 2 adds "format" and "tables" (display, interrupts); 3 moves the scheduler's
+ * "rings" and "processes" into tables. A reader reads every format up to its own.
  */
-#define RECORDING_FORMAT 2
+#define RECORDING_FORMAT 3
 
 json_object *tables_to_json(const struct snapshot *s);
 /*

@@ -29,47 +29,7 @@ static void print_collectors(FILE *out, const struct snapshot *s)
 	}
 }
 
-static void print_rings(FILE *out, const struct snapshot *s)
-{
-	char a[16], b[16], c[16], d[16];
-
-	if (!s->nrings)
-		return;
-	fprintf(out, "\n%-14s %-14s %8s %8s %6s %5s %6s %5s %6s %17s %17s\n", "RING", "DEVICE",
-		"JOBS", "JOBS/S", "QUEUE", "QMAX", "INFL", "IMAX", "BUSY%", "WAIT p50/p99",
-		"EXEC p50/p99");
-	for (size_t i = 0; i < s->nrings; i++) {
-		const struct ring_snap *r = &s->rings[i];
-
-		fprintf(out, "%-14.14s %-14.14s %8llu %8.1f %6u %5u %6u %5u %6.1f %8s/%-8s %8s/%-8s\n",
-			r->name, r->dev[0] ? r->dev : "-",
-			(unsigned long long)r->completed_total, r->completed_per_s, r->queue_depth,
-			r->queue_depth_max, r->in_flight, r->in_flight_max, r->busy_pct,
-			format_ns(r->wait.p50_ns, a, sizeof(a)),
-			format_ns(r->wait.p99_ns, b, sizeof(b)),
-			format_ns(r->exec.p50_ns, c, sizeof(c)),
-			format_ns(r->exec.p99_ns, d, sizeof(d)));
-	}
-}
-
-static void print_procs(FILE *out, const struct snapshot *s)
-{
-	char a[16];
-
-	if (!s->nprocs)
-		return;
-	fprintf(out, "\n%8s %-16s %8s %8s %7s %10s\n", "PID", "COMM", "JOBS/S", "JOBS", "GPU%",
-		"WAIT avg");
-	for (size_t i = 0; i < s->nprocs; i++) {
-		const struct proc_snap *p = &s->procs[i];
-
-		fprintf(out, "%8u %-16.16s %8.1f %8llu %7.1f %10s\n", p->pid, p->comm,
-			p->jobs_per_s, (unsigned long long)p->jobs_total, p->gpu_pct,
-			format_ns(p->wait_mean_ns, a, sizeof(a)));
-	}
-}
-
-/* Every collector table, its columns as the descriptors say (drill-down columns too), in its default order. */
+/* Every collector table, its columns as on screen (JSON has the drill-down ones), in its default order. */
 static void print_tables(FILE *out, const struct snapshot *s)
 {
 	char buf[TABLE_STR_MAX];
@@ -88,15 +48,18 @@ static void print_tables(FILE *out, const struct snapshot *s)
 		if (!order)
 			continue;
 		table_sort(t, d->sort_col, false, order);
-		for (unsigned int c = 0; c < d->ncols; c++)
-			fprintf(out, "%s%*s", c ? " " : "", -d->cols[c].width, d->cols[c].title);
+		for (unsigned int c = 0, x = 0; c < d->ncols; c++)
+			if (!(d->cols[c].flags & COL_DETAIL))
+				fprintf(out, "%s%*s", x++ ? " " : "", -d->cols[c].width, d->cols[c].title);
 		fputc('\n', out);
 		for (size_t r = 0; r < t->nrows; r++) {
-			for (unsigned int c = 0; c < d->ncols; c++) {
+			for (unsigned int c = 0, x = 0; c < d->ncols; c++) {
 				int w = d->cols[c].width;
 
+				if (d->cols[c].flags & COL_DETAIL)
+					continue;
 				cell_format(&d->cols[c], table_cell(t, order[r], c), buf, sizeof(buf));
-				fprintf(out, "%s%*s", c ? " " : "", d->cols[c].type == COL_STR ? -w : w,
+				fprintf(out, "%s%*s", x++ ? " " : "", d->cols[c].type == COL_STR ? -w : w,
 					buf);
 			}
 			fputc('\n', out);
@@ -118,8 +81,6 @@ void snapshot_print_text(FILE *out, const struct snapshot *s)
 	for (size_t i = 0; i < s->ndevices; i++)
 		fprintf(out, "  device %s: %s %s\n", s->devices[i].name,
 			s->devices[i].driver[0] ? s->devices[i].driver : "?", s->devices[i].bus_id);
-	print_rings(out, s);
-	print_procs(out, s);
 	print_tables(out, s);
 	fputc('\n', out);
 }

@@ -8,13 +8,6 @@
 #include "../output/json_read.h"
 #include "replay.h"
 
-#define MAX_RINGS_TRACKED 256
-
-struct ring_track {
-	char dev[NAME_LEN], name[NAME_LEN];
-	struct ring_histories hist;
-};
-
 struct replay {
 	FILE *f;
 	char path[256];
@@ -25,8 +18,6 @@ struct replay {
 	uint64_t seq;
 	struct snapshot *cur; /* refs: ours plus the front end's */
 	char error[640];
-	struct ring_track rings[MAX_RINGS_TRACKED];
-	size_t nrings;
 	uint32_t pid_filter;
 	char *buf;
 	size_t bufsize;
@@ -44,41 +35,6 @@ static void put(struct snapshot *s)
 {
 	if (s && --s->refs == 0)
 		snapshot_free(s);
-}
-
-/* Sparklines move on replay too: the histories are rebuilt snapshot by snapshot. */
-static void track_histories(struct replay *r, struct snapshot *s)
-{
-	for (size_t i = 0; i < s->nrings; i++) {
-		struct ring_snap *rs = &s->rings[i];
-		struct ring_track *t = NULL;
-
-		for (size_t j = 0; j < r->nrings && !t; j++)
-			if (!strcmp(r->rings[j].dev, rs->dev) && !strcmp(r->rings[j].name, rs->name))
-				t = &r->rings[j];
-		if (!t && r->nrings < MAX_RINGS_TRACKED) {
-			t = &r->rings[r->nrings++];
-			memcpy(t->dev, rs->dev, NAME_LEN);
-			memcpy(t->name, rs->name, NAME_LEN);
-		}
-		if (t)
-			ring_histories_push(&t->hist, rs);
-	}
-}
-
-static void filter_pid(struct snapshot *s, uint32_t pid)
-{
-	size_t w = 0;
-
-	for (size_t i = 0; i < s->nprocs; i++)
-		if (s->procs[i].pid == pid)
-			s->procs[w++] = s->procs[i];
-	s->nprocs = w;
-	w = 0;
-	for (size_t i = 0; i < s->nproc_rings; i++)
-		if (s->proc_rings[i].pid == pid)
-			s->proc_rings[w++] = s->proc_rings[i];
-	s->nproc_rings = w;
 }
 
 void replay_set_pid_filter(struct replay *r, uint32_t pid)
@@ -118,8 +74,7 @@ static bool advance(struct replay *r)
 	s->seq = ++r->seq;
 	s->refs = 1;
 	if (r->pid_filter)
-		filter_pid(s, r->pid_filter);
-	track_histories(r, s);
+		snapshot_filter_pid(s, r->pid_filter);
 	put(r->cur);
 	r->cur = s;
 	return true;

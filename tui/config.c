@@ -8,7 +8,7 @@
 #include "../src/options.h"
 #include "config.h"
 #include "lines.h"
-#include "rows.h"
+#include "../model/table.h"
 
 static const char *const pane_names[PANE_COUNT] = {
 	"devices", "rings", "memory", "interrupts", "display", "processes",
@@ -24,8 +24,8 @@ void prefs_defaults(struct tui_prefs *p)
 	memset(p, 0, sizeof(*p));
 	snprintf(p->theme, sizeof(p->theme), "default");
 	p->delay_s = 1.0;
-	p->ring_sort = RING_COL_JOBS;
-	p->proc_sort = PROC_COL_GPU;
+	snprintf(p->ring_sort, sizeof(p->ring_sort), "completed_per_s");
+	snprintf(p->proc_sort, sizeof(p->proc_sort), "gpu_pct");
 	p->reverse = false;
 	for (int i = 0; i < PANE_COUNT; i++)
 		p->panes[i] = true;
@@ -56,6 +56,34 @@ static char *trim(char *s)
 	return s;
 }
 
+/*
+ * The column key a sort setting names: a key of the table, or one of the names
+ * 0.1.0 wrote (jobs, busy ...); NULL when neither.
+ */
+static const char *sort_key(bool ring, const char *val)
+{
+	static const char *const ring_alias[][2] = {
+		{ "device", "dev" },	      { "queue", "queue_depth" },  { "inflight", "in_flight" },
+		{ "jobs", "completed_per_s" }, { "busy", "busy_pct" },	   { "wait", "wait_ns.p50" },
+		{ "exec", "exec_ns.p50" },     { "total", "completed_total" },
+	};
+	static const char *const proc_alias[][2] = {
+		{ "jobs", "jobs_per_s" },    { "gpu", "gpu_pct" },	 { "share", "gpu_share_pct" },
+		{ "wait", "wait_mean_ns" },  { "total", "jobs_total" },
+	};
+	const struct table_desc *d = table_desc_find(ring ? "drm_sched.rings" : "drm_sched.processes");
+	int col = d ? table_col(d, val) : -1;
+	size_t n = ring ? sizeof(ring_alias) / sizeof(ring_alias[0]) :
+			  sizeof(proc_alias) / sizeof(proc_alias[0]);
+
+	if (col >= 0)
+		return d->cols[col].key;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(val, ring ? ring_alias[i][0] : proc_alias[i][0]))
+			return ring ? ring_alias[i][1] : proc_alias[i][1];
+	return NULL;
+}
+
 static const char *parse_panes(char *v, struct tui_prefs *p)
 {
 	bool seen[PANE_COUNT] = { false };
@@ -80,7 +108,6 @@ static const char *parse_line(char *line, struct tui_prefs *p)
 {
 	char *eq, *key, *val, *end;
 	double d;
-	int col;
 
 	line = trim(line);
 	if (!*line || *line == '#')
@@ -102,11 +129,12 @@ static const char *parse_line(char *line, struct tui_prefs *p)
 		p->delay_s = d;
 	} else if (!strcmp(key, "ring_sort") || !strcmp(key, "process_sort")) {
 		bool ring = key[0] == 'r';
+		const char *col = sort_key(ring, val);
 
-		col = ring ? ring_column_by_name(val) : proc_column_by_name(val);
-		if (col < 0)
-			return "unknown sort column";
-		*(ring ? &p->ring_sort : &p->proc_sort) = col;
+		if (!col)
+			return ring ? "unknown sort column (a column key of drm_sched.rings)" :
+				      "unknown sort column (a column key of drm_sched.processes)";
+		snprintf(ring ? p->ring_sort : p->proc_sort, sizeof(p->ring_sort), "%s", col);
 	} else if (!strcmp(key, "reverse")) {
 		if (strcmp(val, "yes") && strcmp(val, "no"))
 			return "reverse must be yes or no";
@@ -176,8 +204,7 @@ int prefs_save(const char *path, const struct tui_prefs *p)
 		return -errno;
 	fprintf(f, "# gputop-bpf settings, written by the interface (W). Lines: key = value.\n");
 	fprintf(f, "theme = %s\ndelay = %g\n", p->theme, p->delay_s);
-	fprintf(f, "ring_sort = %s\nprocess_sort = %s\n", ring_column_name(p->ring_sort),
-		proc_column_name(p->proc_sort));
+	fprintf(f, "ring_sort = %s\nprocess_sort = %s\n", p->ring_sort, p->proc_sort);
 	fprintf(f, "reverse = %s\npanes = ", p->reverse ? "yes" : "no");
 	for (int i = 0; i < PANE_COUNT; i++)
 		if (p->panes[i]) {

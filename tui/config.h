@@ -17,9 +17,9 @@ enum pane {
 struct tui_prefs {
 	char theme[64]; /* a built-in theme's name or a file */
 	double delay_s;
-	int ring_sort; /* column index, see rows.h */
-	int proc_sort;
-	bool reverse;
+	char ring_sort[48]; /* a column key of drm_sched.rings */
+	char proc_sort[48]; /* a column key of drm_sched.processes */
+	bool reverse; /* both in reverse order */
 	bool panes[PANE_COUNT]; /* visible panes */
 };
 

@@ -38,12 +38,13 @@ const char *fmt_rate(double per_s, char *buf, size_t size);
  * t NULL: the table's collector published nothing this tick. Returns the rows shown.
  */
 void table_view_draw(struct view *v, const struct table_desc *d, const struct table *t,
-		     struct table_state *ts, struct rect r, bool focused);
+		     struct table_state *ts, struct rect r, bool focused,
+		     const struct collector_status *c);
+/* Table i of pane p in r, with its collector's reason and fix when it has nothing to show. */
+void pane_table_draw(struct view *v, const struct pane_decl *p, int i, struct rect r);
 /* Every column of the selected row of the focused table, over the screen. */
 void draw_row_overlay(struct view *v);
 void draw_main(struct view *v);
-void draw_ring_detail(struct view *v, struct rect area);
-void draw_proc_detail(struct view *v, struct rect area);
 void draw_vendor(struct view *v, struct rect area);
 /* Lists driver's interrupt lines with their rate in r; returns the rows used. */
 int driver_irq_lines(struct view *v, const char *driver, struct rect r);

@@ -8,7 +8,6 @@
 #include "../model/histories.h"
 #include "../output/cell_format.h"
 #include "draw.h"
-#include "rows.h"
 #include "sparkline.h"
 
 static const char *const screen_names[SCREEN_COUNT] = { "Overview", "AMD", "Intel", "NVIDIA",
@@ -79,13 +78,15 @@ void draw_header(struct view *v, struct rect r)
 		putf(r.y + 1, x, r.w - x, ROLE_WARNING, "  filter: %s", v->filter);
 }
 
+/* Jobs per second on the rings of device d, from the scheduler collector's table. */
 static double device_jobs(const struct snapshot *s, const struct device_snap *d)
 {
+	const struct table *t = snapshot_table(s, "drm_sched.rings");
 	double sum = 0;
 
-	for (size_t i = 0; i < s->nrings; i++)
-		if (d->bus_id[0] && !strcmp(s->rings[i].dev, d->bus_id))
-			sum += s->rings[i].completed_per_s;
+	for (size_t i = 0; t && d->bus_id[0] && i < t->nrows; i++)
+		if (!strcmp(table_str(t, i, "dev"), d->bus_id))
+			sum += fmax(0, table_num(t, i, "completed_per_s"));
 	return sum;
 }
 
@@ -153,174 +154,6 @@ static void draw_devices(struct view *v, struct rect r)
 		x += put(r.y + (int)i, x, r.w - x, ROLE_VALUE, fmt_rate(driver_irqs(s, d->driver), b, sizeof(b)));
 		x += put_whole(r.y + (int)i, x, r.w - x, ROLE_DIM, "  VRAM -  GTT -");
 		put_whole(r.y + (int)i, x, r.w - x, ROLE_DIM, "  (no memory collector yet)");
-	}
-}
-
-/* Columns shown at a width: the narrow layout drops DEVICE and the p99s. */
-struct ring_cols {
-	bool dev, p99;
-	int spark;
-};
-
-static struct ring_cols ring_columns(int w)
-{
-	struct ring_cols c = { w >= 100, w >= 118, 0 };
-	int used = 15 + (c.dev ? 15 : 0) + 6 + 5 + 8 + 7 + 9 + 9 + (c.p99 ? 18 : 0) + 9;
-
-	c.spark = w - used - 2;
-	if (c.spark > 40)
-		c.spark = 40;
-	return c;
-}
-
-static void ring_sort_mark(struct view *v, int col, char *buf, size_t size)
-{
-	snprintf(buf, size, "%s%s", ring_column_title(col),
-		 v->prefs.ring_sort == col ? (v->prefs.reverse ? "^" : "v") : "");
-}
-
-static void draw_ring_row(struct view *v, int y, struct rect r, const struct ring_snap *g,
-			  bool selected, struct ring_cols c)
-{
-	enum role base = selected ? ROLE_SELECTED : ROLE_NORMAL;
-	char a[16], b[16], cc[16], d[16], e[16], spark[256];
-	double hist[HISTORY_LEN];
-	size_t n;
-	int x = r.x;
-
-	fill(y, r.x, r.w, base);
-	x += putf(y, x, r.w, base, " %-14.14s", g->name);
-	if (c.dev)
-		x += putf(y, x, r.w - (x - r.x), base, " %-14.14s", g->dev[0] ? g->dev : "-");
-	x += putf(y, x, r.w - (x - r.x), base, " %5u %4u %7s %6.1f", g->queue_depth, g->in_flight,
-		  fmt_rate(g->completed_per_s, e, sizeof(e)), g->busy_pct);
-	x += putf(y, x, r.w - (x - r.x), base, " %8s", format_ns(g->wait.p50_ns, a, sizeof(a)));
-	if (c.p99)
-		x += putf(y, x, r.w - (x - r.x), base, " %8s", format_ns(g->wait.p99_ns, b, sizeof(b)));
-	x += putf(y, x, r.w - (x - r.x), base, " %8s", format_ns(g->exec.p50_ns, cc, sizeof(cc)));
-	if (c.p99)
-		x += putf(y, x, r.w - (x - r.x), base, " %8s", format_ns(g->exec.p99_ns, d, sizeof(d)));
-	x += putf(y, x, r.w - (x - r.x), base, " %8llu ", (unsigned long long)g->completed_total);
-	if (c.spark > 3) {
-		n = history_read(&g->hist_exec_p50_ns, hist, HISTORY_LEN);
-		sparkline_render(hist, n, (size_t)c.spark, 0, v->utf8, spark, sizeof(spark));
-		put(y, x, r.w - (x - r.x), selected ? base : ROLE_SPARK, spark);
-	}
-}
-
-static void draw_rings(struct view *v, struct rect r)
-{
-	const struct snapshot *s = v->snap;
-	const struct collector_status *c = collector(s, "drm_sched");
-	struct ring_cols cols = ring_columns(r.w);
-	bool focused = v->focus == FOCUS_RINGS;
-	char t[9][24];
-	int rows = r.h - 2;
-
-	fill(r.y, r.x, r.w, ROLE_NORMAL);
-	putf(r.y, r.x + 1, r.w - 2, focused ? ROLE_TITLE : ROLE_LABEL, "RINGS (%zu)%s",
-	     v->nring_rows, focused ? "  <Enter> opens the selected ring" : "");
-	for (int i = 0; i < RING_COLS; i++)
-		ring_sort_mark(v, i, t[i], sizeof(t[i]));
-	fill(r.y + 1, r.x, r.w, ROLE_LABEL);
-	{
-		char line[300];
-		int n = snprintf(line, sizeof(line), " %-14s", t[RING_COL_NAME]);
-
-		if (cols.dev)
-			n += snprintf(line + n, sizeof(line) - (size_t)n, " %-14s", t[RING_COL_DEV]);
-		n += snprintf(line + n, sizeof(line) - (size_t)n, " %5s %4s %7s %6s %8s", t[RING_COL_QUEUE],
-			      t[RING_COL_INFLIGHT], t[RING_COL_JOBS], t[RING_COL_BUSY], t[RING_COL_WAIT]);
-		if (cols.p99)
-			n += snprintf(line + n, sizeof(line) - (size_t)n, " %8s", "WAIT p99");
-		n += snprintf(line + n, sizeof(line) - (size_t)n, " %8s", t[RING_COL_EXEC]);
-		if (cols.p99)
-			n += snprintf(line + n, sizeof(line) - (size_t)n, " %8s", "EXEC p99");
-		n += snprintf(line + n, sizeof(line) - (size_t)n, " %8s ", t[RING_COL_TOTAL]);
-		if (cols.spark > 3)
-			snprintf(line + n, sizeof(line) - (size_t)n, "exec p50 history");
-		put(r.y + 1, r.x, r.w, ROLE_LABEL, line);
-	}
-	for (int i = 0; i < rows; i++)
-		fill(r.y + 2 + i, r.x, r.w, ROLE_NORMAL);
-	if (!v->nring_rows) {
-		char text[600];
-		int used = 1;
-
-		if (c && c->state != COLLECTOR_ATTACHED) {
-			snprintf(text, sizeof(text), "drm_sched %s: %s", collector_state_name(c->state),
-				 c->reason);
-			used = put_wrapped((struct rect){ r.y + 2, r.x + 1, rows, r.w - 2 }, ROLE_WARNING,
-					   text);
-		} else {
-			put(r.y + 2, r.x + 1, r.w - 2, ROLE_DIM,
-			    v->filter[0] ? "No ring matches the filter." : "No GPU job seen yet.");
-		}
-		if (c && c->fix[0] && rows > used) {
-			snprintf(text, sizeof(text), "fix: %s", c->fix);
-			put_wrapped((struct rect){ r.y + 2 + used, r.x + 1, rows - used, r.w - 2 },
-				    ROLE_DIM, text);
-		}
-		return;
-	}
-	if (v->ring_sel < v->ring_top)
-		v->ring_top = v->ring_sel;
-	if (rows > 0 && v->ring_sel >= v->ring_top + (size_t)rows)
-		v->ring_top = v->ring_sel - (size_t)rows + 1;
-	for (int i = 0; i < rows && v->ring_top + (size_t)i < v->nring_rows; i++) {
-		size_t row = v->ring_top + (size_t)i;
-
-		draw_ring_row(v, r.y + 2 + i, r, &s->rings[v->ring_rows[row]],
-			      focused && row == v->ring_sel, cols);
-	}
-}
-
-static void draw_procs(struct view *v, struct rect r)
-{
-	const struct snapshot *s = v->snap;
-	bool focused = v->focus == FOCUS_PROCS;
-	char t[PROC_COLS][24], a[16], b[16];
-	int rows = r.h - 2;
-
-	fill(r.y, r.x, r.w, ROLE_NORMAL);
-	putf(r.y, r.x + 1, r.w - 2, focused ? ROLE_TITLE : ROLE_LABEL, "PROCESSES (%zu)%s",
-	     v->nproc_rows, focused ? "  <Enter> opens the selected process" : "  <Right> selects");
-	for (int i = 0; i < PROC_COLS; i++)
-		snprintf(t[i], sizeof(t[i]), "%s%s", proc_column_title(i),
-			 v->prefs.proc_sort == i ? (v->prefs.reverse ? "^" : "v") : "");
-	fill(r.y + 1, r.x, r.w, ROLE_LABEL);
-	putf(r.y + 1, r.x, r.w, ROLE_LABEL, " %7s %-16s %7s %6s %7s %9s %8s %5s  %s", t[PROC_COL_PID],
-	     t[PROC_COL_COMM], t[PROC_COL_JOBS], t[PROC_COL_GPU], t[PROC_COL_SHARE], t[PROC_COL_WAIT],
-	     t[PROC_COL_TOTAL], "MEM", "RINGS");
-	for (int i = 0; i < rows; i++)
-		fill(r.y + 2 + i, r.x, r.w, ROLE_NORMAL);
-	if (!v->nproc_rows) {
-		put(r.y + 2, r.x + 1, r.w - 2, ROLE_DIM,
-		    v->filter[0] ? "No process matches the filter." :
-				   "No process has submitted GPU jobs since the monitor started.");
-		return;
-	}
-	if (v->proc_sel < v->proc_top)
-		v->proc_top = v->proc_sel;
-	if (rows > 0 && v->proc_sel >= v->proc_top + (size_t)rows)
-		v->proc_top = v->proc_sel - (size_t)rows + 1;
-	for (int i = 0; i < rows && v->proc_top + (size_t)i < v->nproc_rows; i++) {
-		size_t row = v->proc_top + (size_t)i;
-		const struct proc_snap *p = &s->procs[v->proc_rows[row]];
-		enum role base = focused && row == v->proc_sel ? ROLE_SELECTED : ROLE_NORMAL;
-		char rings[128] = "";
-		int y = r.y + 2 + i, x;
-
-		for (size_t k = 0; k < s->nproc_rings; k++)
-			if (s->proc_rings[k].pid == p->pid && s->proc_rings[k].ring < s->nrings &&
-			    strlen(rings) + NAME_LEN + 2 < sizeof(rings))
-				snprintf(rings + strlen(rings), sizeof(rings) - strlen(rings), "%s%s",
-					 rings[0] ? "," : "", s->rings[s->proc_rings[k].ring].name);
-		fill(y, r.x, r.w, base);
-		x = putf(y, r.x, r.w, base, " %7u %-16.16s %7s %6.1f %7.1f %9s %8llu %5s  ", p->pid,
-			 p->comm, fmt_rate(p->jobs_per_s, a, sizeof(a)), p->gpu_pct, p->gpu_share_pct,
-			 format_ns(p->wait_mean_ns, b, sizeof(b)), (unsigned long long)p->jobs_total, "-");
-		put(y, r.x + x, r.w - x, base, rings);
 	}
 }
 
@@ -413,10 +246,13 @@ void draw_main(struct view *v)
 
 	if (l->devices.h)
 		draw_devices(v, l->devices);
+	/* The main screen's declared tables: the first in the upper area, the second below. */
 	if (l->rings.h)
-		draw_rings(v, l->rings);
+		pane_table_draw(v, pane_for_screen(SCREEN_MAIN), 0,
+				(struct rect){ l->rings.y, l->rings.x + 1, l->rings.h, l->rings.w - 1 });
 	if (l->procs.h)
-		draw_procs(v, l->procs);
+		pane_table_draw(v, pane_for_screen(SCREEN_MAIN), 1,
+				(struct rect){ l->procs.y, l->procs.x + 1, l->procs.h, l->procs.w - 1 });
 	for (int i = 0; i < 3; i++)
 		if (l->side[i].h)
 			draw_side(v, i, l->side[i]);

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "draw.h"
-#include "rows.h"
 
 #define KEY_ESC 27
 #define KEY_CTRL_L 12
@@ -23,67 +22,50 @@ void view_message(struct view *v, bool error, const char *fmt, ...)
 	v->message_error = error;
 }
 
-static void clamp(size_t *sel, size_t n)
+/* The table the keys act on (the focused one of the screen) and its state; NULL when none. */
+static struct table_state *focused_table(struct view *v, const struct table_desc **d)
 {
-	if (*sel >= n)
-		*sel = n ? n - 1 : 0;
+	const struct pane_decl *p = pane_for_screen(v->screen);
+	const char *name = p ? p->tables[v->table_focus[v->screen]] : NULL;
+
+	*d = name ? table_desc_find(name) : NULL;
+	return *d ? &v->tstate[v->screen][v->table_focus[v->screen]] : NULL;
 }
 
-void view_rows_update(struct view *v)
-{
-	const struct snapshot *s = v->snap;
-
-	free(v->ring_rows);
-	free(v->proc_rows);
-	v->ring_rows = v->proc_rows = NULL;
-	v->nring_rows = v->nproc_rows = 0;
-	if (!s)
-		return;
-	v->ring_rows = calloc(s->nrings + 1, sizeof(size_t));
-	v->proc_rows = calloc(s->nprocs + 1, sizeof(size_t));
-	if (!v->ring_rows || !v->proc_rows)
-		return;
-	v->nring_rows = rows_rings(s, v->prefs.ring_sort, v->prefs.reverse, v->filter, v->ring_rows);
-	v->nproc_rows = rows_procs(s, v->prefs.proc_sort, v->prefs.reverse, v->filter, v->proc_rows);
-	clamp(&v->ring_sel, v->nring_rows);
-	clamp(&v->proc_sel, v->nproc_rows);
-}
-
-static void move_sel(struct view *v, long delta)
-{
-	size_t *sel = v->focus == FOCUS_RINGS ? &v->ring_sel : &v->proc_sel;
-	size_t n = v->focus == FOCUS_RINGS ? v->nring_rows : v->nproc_rows;
-	long next = (long)*sel + delta;
-
-	if (next < 0)
-		next = 0;
-	*sel = (size_t)next;
-	clamp(sel, n);
-}
-
+/* Rows a page moves: the focused table's height on the main screen, else a screenful. */
 static int page(const struct view *v)
 {
-	int h = v->focus == FOCUS_RINGS ? v->layout.rings.h : v->layout.procs.h;
+	int h = v->screen != SCREEN_MAIN ? LINES / 2 :
+		v->table_focus[SCREEN_MAIN] ? v->layout.procs.h : v->layout.rings.h;
 
 	return h > 3 ? h - 3 : 1;
 }
 
+/* Enter: the table's drill-down when it has one, else the row view. */
 static void open_selected(struct view *v)
 {
-	const struct snapshot *s = v->snap;
+	const struct pane_decl *p = pane_for_screen(v->screen);
+	int f = v->table_focus[v->screen];
+	const struct table *t = p && p->tables[f] ? snapshot_table(v->snap, p->tables[f]) : NULL;
+	struct table_state *ts = &v->tstate[v->screen][f];
+	size_t *rows, n;
 
-	if (!s || v->screen != SCREEN_MAIN)
+	if (!t || !t->nrows)
 		return;
-	if (v->focus == FOCUS_RINGS && v->nring_rows) {
-		const struct ring_snap *r = &s->rings[v->ring_rows[v->ring_sel]];
-
-		snprintf(v->detail_dev, sizeof(v->detail_dev), "%s", r->dev);
-		snprintf(v->detail_ring, sizeof(v->detail_ring), "%s", r->name);
-		v->detail = DETAIL_RING;
-	} else if (v->focus == FOCUS_PROCS && v->nproc_rows) {
-		v->detail_pid = s->procs[v->proc_rows[v->proc_sel]].pid;
-		v->detail = DETAIL_PROC;
+	rows = calloc(t->nrows, sizeof(*rows));
+	if (!rows)
+		return;
+	n = table_rows(t, ts, v->filter, rows);
+	if (ts->sel < n) {
+		if (p->drill[f]) {
+			table_row_key(t, rows[ts->sel], v->detail_key, sizeof(v->detail_key));
+			v->detail_table = p->tables[f];
+			v->detail = p->drill[f];
+		} else {
+			v->overlay = OVERLAY_ROW;
+		}
 	}
+	free(rows);
 }
 
 static void set_delay(struct view *v, int dir)
@@ -114,8 +96,19 @@ static void next_theme(struct view *v)
 
 static void save_prefs(struct view *v)
 {
+	const struct pane_decl *p = pane_for_screen(SCREEN_MAIN);
+	char *keys[2] = { v->prefs.ring_sort, v->prefs.proc_sort };
 	int err;
 
+	for (int i = 0; p && i < 2 && p->tables[i]; i++) { /* the main tables' order */
+		const struct table_desc *d = table_desc_find(p->tables[i]);
+		const struct table_state *ts = &v->tstate[SCREEN_MAIN][i];
+
+		if (d && ts->sort_set && ts->sort_col < d->ncols)
+			snprintf(keys[i], sizeof(v->prefs.ring_sort), "%s", d->cols[ts->sort_col].key);
+		if (i == 0)
+			v->prefs.reverse = ts->reverse;
+	}
 	if (!v->config_path[0]) {
 		view_message(v, true, "cannot save: neither XDG_CONFIG_HOME nor HOME is set");
 		return;
@@ -146,27 +139,15 @@ static void filter_key(struct view *v, int key)
 	}
 	if (v->editing_filter) /* live filtering while typing */
 		snprintf(v->filter, sizeof(v->filter), "%s", v->edit);
-	v->ring_sel = v->proc_sel = 0;
-	view_rows_update(v);
-}
-
-/* The table the keys move on a screen with declared tables, or NULL (the main screen's own). */
-static struct table_state *focused_table(struct view *v, const struct table_desc **d)
-{
-	const struct pane_decl *p = v->screen == SCREEN_MAIN ? NULL : pane_for_screen(v->screen);
-	const char *name = p ? p->tables[v->table_focus[v->screen]] : NULL;
-
-	*d = name ? table_desc_find(name) : NULL;
-	return *d ? &v->tstate[v->screen][v->table_focus[v->screen]] : NULL;
+	for (int i = 0; i < PANE_MAX_TABLES; i++)
+		v->tstate[v->screen][i].sel = v->tstate[v->screen][i].top = 0;
 }
 
 int sort_menu_count(struct view *v)
 {
 	const struct table_desc *d;
 
-	if (focused_table(v, &d))
-		return (int)d->ncols;
-	return v->focus == FOCUS_RINGS ? RING_COLS : PROC_COLS;
+	return focused_table(v, &d) ? (int)d->ncols : 0;
 }
 
 static void sort_key(struct view *v, int key)
@@ -185,51 +166,37 @@ static void sort_key(struct view *v, int key)
 		v->sort_menu_sel = n - 1;
 	else if (key == '\n' || key == KEY_ENTER) {
 		v->overlay = OVERLAY_NONE;
-		if (ts) {
+		if (ts && v->sort_menu_sel < n) {
 			ts->sort_col = (unsigned int)v->sort_menu_sel;
 			ts->sort_set = true;
 			view_message(v, false, "%s sorted by %s", d->title,
-				     d->cols[v->sort_menu_sel].title);
-			return;
+				     d->cols[v->sort_menu_sel].key);
 		}
-		*(v->focus == FOCUS_RINGS ? &v->prefs.ring_sort : &v->prefs.proc_sort) = v->sort_menu_sel;
-		view_rows_update(v);
-		view_message(v, false, "sorted by %s",
-			     v->focus == FOCUS_RINGS ? ring_column_title(v->sort_menu_sel) :
-						       proc_column_title(v->sort_menu_sel));
 	} else if (key == KEY_ESC || key == 'q') {
 		v->overlay = OVERLAY_NONE;
 	}
 }
 
+/* A click selects the row under it in the main screen's tables; a double click opens it. */
 static void mouse_key(struct view *v)
 {
+	const struct rect *areas[2] = { &v->layout.rings, &v->layout.procs };
 	MEVENT ev;
-	struct rect r;
-	int row;
 
-	if (getmouse(&ev) != OK || v->screen != SCREEN_MAIN || v->detail != DETAIL_NONE)
+	if (getmouse(&ev) != OK || v->screen != SCREEN_MAIN || v->detail)
 		return;
-	if (ev.y >= v->layout.rings.y + 2 && ev.y < v->layout.rings.y + v->layout.rings.h &&
-	    ev.x < v->layout.rings.x + v->layout.rings.w) {
-		r = v->layout.rings;
-		row = ev.y - r.y - 2 + (int)v->ring_top;
-		if (row >= 0 && (size_t)row < v->nring_rows) {
-			v->focus = FOCUS_RINGS;
-			v->ring_sel = (size_t)row;
-		}
-	} else if (ev.y >= v->layout.procs.y + 2 && ev.y < v->layout.procs.y + v->layout.procs.h) {
-		r = v->layout.procs;
-		row = ev.y - r.y - 2 + (int)v->proc_top;
-		if (row >= 0 && (size_t)row < v->nproc_rows) {
-			v->focus = FOCUS_PROCS;
-			v->proc_sel = (size_t)row;
-		}
-	} else {
+	for (int i = 0; i < 2; i++) {
+		const struct rect *r = areas[i];
+		struct table_state *ts = &v->tstate[SCREEN_MAIN][i];
+
+		if (!r->h || ev.y < r->y + 2 || ev.y >= r->y + r->h || ev.x >= r->x + r->w)
+			continue;
+		v->table_focus[SCREEN_MAIN] = i;
+		ts->sel = ts->top + (size_t)(ev.y - r->y - 2); /* clamped when drawn */
+		if (ev.bstate & BUTTON1_DOUBLE_CLICKED)
+			open_selected(v);
 		return;
 	}
-	if (ev.bstate & BUTTON1_DOUBLE_CLICKED)
-		open_selected(v);
 }
 
 /* ---- the actions, each bound to keys in the table below ---- */
@@ -254,10 +221,8 @@ static void act_move(struct view *v, int key)
 		     key == KEY_PPAGE ? -page(v) : key == KEY_NPAGE ? page(v) :
 		     key == KEY_HOME ? -1000000 : 1000000;
 
-	if (!ts) {
-		move_sel(v, delta);
+	if (!ts)
 		return;
-	}
 	/* The widget clamps to the rows it has when it draws. */
 	if (delta < 0)
 		ts->sel = (size_t)-delta > ts->sel ? 0 : ts->sel - (size_t)-delta;
@@ -269,13 +234,11 @@ static void act_move(struct view *v, int key)
 
 static void act_focus(struct view *v, int key)
 {
-	const struct pane_decl *p = v->screen == SCREEN_MAIN ? NULL : pane_for_screen(v->screen);
+	const struct pane_decl *p = pane_for_screen(v->screen);
 	int *f = &v->table_focus[v->screen];
 
-	if (!p) {
-		v->focus = key == KEY_LEFT ? FOCUS_RINGS : FOCUS_PROCS;
+	if (!p)
 		return;
-	}
 	if (key == KEY_LEFT && *f > 0)
 		(*f)--;
 	else if (key == KEY_RIGHT && *f + 1 < PANE_MAX_TABLES && p->tables[*f + 1])
@@ -284,24 +247,18 @@ static void act_focus(struct view *v, int key)
 
 static void act_open(struct view *v, int key)
 {
-	const struct table_desc *d;
-
 	(void)key;
-	if (focused_table(v, &d))
-		v->overlay = OVERLAY_ROW;
-	else
-		open_selected(v);
+	open_selected(v);
 }
 
 static void act_back(struct view *v, int key)
 {
 	(void)key;
-	if (v->detail != DETAIL_NONE)
-		v->detail = DETAIL_NONE;
-	else if (v->filter[0]) {
+	if (v->detail)
+		v->detail = NULL;
+	else if (v->filter[0])
 		v->filter[0] = v->edit[0] = '\0';
-		view_rows_update(v);
-	} else
+	else
 		v->screen = SCREEN_MAIN;
 }
 
@@ -313,7 +270,7 @@ static void act_screen(struct view *v, int key)
 		v->screen = (enum view_screen)((v->screen + SCREEN_COUNT - 1) % SCREEN_COUNT);
 	else
 		v->screen = (enum view_screen)(key - '1');
-	v->detail = DETAIL_NONE;
+	v->detail = NULL;
 }
 
 static void act_sort_menu(struct view *v, int key)
@@ -322,11 +279,10 @@ static void act_sort_menu(struct view *v, int key)
 	struct table_state *ts = focused_table(v, &d);
 
 	(void)key;
+	if (!ts)
+		return;
 	v->overlay = OVERLAY_SORT;
-	if (ts)
-		v->sort_menu_sel = (int)(ts->sort_set ? ts->sort_col : d->sort_col);
-	else
-		v->sort_menu_sel = v->focus == FOCUS_RINGS ? v->prefs.ring_sort : v->prefs.proc_sort;
+	v->sort_menu_sel = (int)(ts->sort_set ? ts->sort_col : d->sort_col);
 }
 
 static void act_reverse(struct view *v, int key)
@@ -336,12 +292,9 @@ static void act_reverse(struct view *v, int key)
 	bool rev;
 
 	(void)key;
-	if (ts) {
-		rev = ts->reverse = !ts->reverse;
-	} else {
-		rev = v->prefs.reverse = !v->prefs.reverse;
-		view_rows_update(v);
-	}
+	if (!ts)
+		return;
+	rev = ts->reverse = !ts->reverse;
 	view_message(v, false, "order %s", rev ? "reversed" : "normal");
 }
 

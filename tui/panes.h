@@ -11,12 +11,23 @@
 #define PANE_MAX_TABLES 4
 #define PANE_MAX_SUMMARY 4
 
+struct view;
+struct rect;
+struct table;
+
+/*
+ * A table's own drill-down, drawn over the screen while it is open: row is the
+ * opened row in the current snapshot, or -1 when it is no longer there.
+ */
+typedef void (*pane_drill_fn)(struct view *v, const struct table *t, long row, struct rect area);
+
 enum side_pane { SIDE_MEMORY, SIDE_INTERRUPTS, SIDE_DISPLAY, SIDE_COUNT, SIDE_NONE = -1 };
 
 struct pane_decl {
 	const char *collector; /* whose state the pane shows */
 	int screen; /* enum view_screen, or -1: a side pane only */
 	const char *tables[PANE_MAX_TABLES]; /* table names, top to bottom; NULL ends */
+	pane_drill_fn drill[PANE_MAX_TABLES]; /* Enter on a row: this, or NULL for the row view */
 	int side; /* enum side_pane it fills on the main screen, or SIDE_NONE */
 	const char *summary_table; /* the table the side pane lists */
 	const char *summary_cols[PANE_MAX_SUMMARY]; /* its columns (keys), NULL ends */

@@ -4,32 +4,55 @@
 #include <wchar.h>
 #include "table_fit.h"
 
-void table_fit_columns(const struct table_desc *d, int width, struct table_fit *out)
+/* The history the table draws: the COL_SPARK one, else the first. */
+static int spark_column(const struct table_desc *d)
 {
-	int x = 0;
+	int first = -1;
 
-	memset(out, 0, sizeof(*out));
-	out->spark_col = -1;
-	for (unsigned int c = 0; c < d->ncols && out->ncols < TABLE_FIT_MAX_COLS; c++) {
-		const struct col_desc *col = &d->cols[c];
-		int need = col->width + (x ? 1 : 0);
-
-		if (col->flags & COL_DETAIL)
-			continue;
-		if (x + need > width)
-			continue; /* a narrower column further right may still fit */
-		out->cols[out->ncols++] = c;
-		x += need;
-	}
 	for (unsigned int c = 0; c < d->ncols; c++) {
 		if (!(d->cols[c].flags & COL_HISTORY))
 			continue;
-		if (width - x - 1 >= TABLE_FIT_SPARK_MIN) {
-			out->spark_col = (int)c;
-			out->spark_x = x + 1;
-			out->spark_w = width - x - 1;
+		if (d->cols[c].flags & COL_SPARK)
+			return (int)c;
+		if (first < 0)
+			first = (int)c;
+	}
+	return first;
+}
+
+void table_fit_columns(const struct table_desc *d, int width, struct table_fit *out)
+{
+	bool take[TABLE_FIT_MAX_COLS] = { false };
+	int x = 0, spark = spark_column(d), room = width;
+
+	memset(out, 0, sizeof(*out));
+	out->spark_col = -1;
+	/*
+	 * Columns in order while they fit; then a sparkline's room is kept when there
+	 * is enough; the wide columns only get what is left.
+	 */
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 1 && spark >= 0 && width - x - 1 >= TABLE_FIT_SPARK_KEEP)
+			room = width - TABLE_FIT_SPARK_KEEP - 1;
+		for (unsigned int c = 0; c < d->ncols && c < TABLE_FIT_MAX_COLS; c++) {
+			const struct col_desc *col = &d->cols[c];
+			int need = col->width + (x ? 1 : 0);
+
+			if ((col->flags & COL_DETAIL) || !!(col->flags & COL_WIDE) != pass)
+				continue;
+			if (x + need > room)
+				continue; /* a narrower column further right may still fit */
+			take[c] = true;
+			x += need;
 		}
-		break;
+	}
+	for (unsigned int c = 0; c < d->ncols && c < TABLE_FIT_MAX_COLS; c++)
+		if (take[c])
+			out->cols[out->ncols++] = c;
+	if (spark >= 0 && width - x - 1 >= TABLE_FIT_SPARK_MIN) {
+		out->spark_col = spark;
+		out->spark_x = x + 1;
+		out->spark_w = width - x - 1;
 	}
 }
 

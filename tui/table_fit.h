@@ -9,6 +9,7 @@
 
 #define TABLE_FIT_MAX_COLS 32
 #define TABLE_FIT_SPARK_MIN 8 /* narrowest sparkline worth drawing */
+#define TABLE_FIT_SPARK_KEEP 12 /* room kept for the sparkline before wide columns */
 
 struct table_fit {
 	unsigned int cols[TABLE_FIT_MAX_COLS]; /* shown columns, in order */
@@ -20,7 +21,8 @@ struct table_fit {
 /*
  * Columns in descriptor order (drill-down-only ones left out) while they fit in
  * width cells, one space between; a column that does not fit is left out whole,
- * never cut. The first history column gets the room that is left, when enough.
+ * never cut. Wide columns come last, after room for the sparkline (the
+ * COL_SPARK history, else the first) is kept; the sparkline gets what is left.
  */
 void table_fit_columns(const struct table_desc *d, int width, struct table_fit *out);
 

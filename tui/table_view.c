@@ -38,8 +38,23 @@ static void keep_in_sight(struct table_state *ts, size_t n, int rows)
 		ts->top = n > (size_t)rows ? n - (size_t)rows : 0;
 }
 
+void pane_table_draw(struct view *v, const struct pane_decl *p, int i, struct rect r)
+{
+	const struct table_desc *d = p && i < PANE_MAX_TABLES && p->tables[i] ?
+					     table_desc_find(p->tables[i]) : NULL;
+	const struct collector_status *c = NULL;
+
+	for (size_t k = 0; p && v->snap && k < v->snap->ncollectors; k++)
+		if (!strcmp(v->snap->collectors[k].name, p->collector))
+			c = &v->snap->collectors[k];
+	if (d)
+		table_view_draw(v, d, snapshot_table(v->snap, d->name), &v->tstate[p->screen][i], r,
+				i == v->table_focus[p->screen], c);
+}
+
 void table_view_draw(struct view *v, const struct table_desc *d, const struct table *t,
-		     struct table_state *ts, struct rect r, bool focused)
+		     struct table_state *ts, struct rect r, bool focused,
+		     const struct collector_status *c)
 {
 	unsigned int sort = ts->sort_set ? ts->sort_col : d->sort_col;
 	struct table_fit fit;
@@ -56,13 +71,26 @@ void table_view_draw(struct view *v, const struct table_desc *d, const struct ta
 		n = table_rows(t, ts, v->filter, rows);
 	x += putf(y, x, r.w, focused ? ROLE_TITLE : ROLE_LABEL, "%s (%zu)", d->title, n);
 	if (focused && n)
-		put(y, x, r.w - (x - r.x), ROLE_DIM, "  <Enter> shows the selected row");
+		put_whole(y, x, r.w - (x - r.x), ROLE_DIM, "  <Enter> opens the selected row");
 	y++;
 	if (!n) {
-		put_wrapped((struct rect){ y, r.x + 1, r.h - 1, r.w - 1 }, ROLE_DIM,
-			    v->filter[0] && t && t->nrows ? "No row matches the filter." :
-			    d->empty ? d->empty : "Nothing yet.");
+		struct rect in = { y, r.x + 1, r.h - 1, r.w - 1 };
+		char text[600];
+
 		free(rows);
+		if (c && c->state != COLLECTOR_ATTACHED) {
+			snprintf(text, sizeof(text), "%s %s: %s", c->name, collector_state_name(c->state),
+				 c->reason);
+			in.y += put_wrapped(in, ROLE_WARNING, text);
+			in.h = r.y + r.h - in.y;
+			if (c->fix[0] && in.h > 0) {
+				snprintf(text, sizeof(text), "fix: %s", c->fix);
+				put_wrapped(in, ROLE_DIM, text);
+			}
+			return;
+		}
+		put_wrapped(in, ROLE_DIM, v->filter[0] && t && t->nrows ? "No row matches the filter." :
+					  d->empty ? d->empty : "Nothing yet.");
 		return;
 	}
 	table_fit_columns(d, r.w, &fit);

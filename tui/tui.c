@@ -53,8 +53,16 @@ bool view_refresh(struct view *v, int timeout_ms)
 		v->feed->ops->release(v->feed->impl, v->snap);
 	v->snap = s;
 	histories_update(v->histories, s);
-	view_rows_update(v);
 	return true;
+}
+
+/* Rows the layout gives a main-screen table: its rows, or room for a reason and its fix. */
+static int main_table_rows(const struct view *v, int i)
+{
+	const struct pane_decl *p = pane_for_screen(SCREEN_MAIN);
+	const struct table *t = p && p->tables[i] ? snapshot_table(v->snap, p->tables[i]) : NULL;
+
+	return t && t->nrows ? (int)t->nrows : (i == 0 ? 4 : 1);
 }
 
 void view_draw(struct view *v)
@@ -63,8 +71,8 @@ void view_draw(struct view *v)
 	struct rect body;
 
 	in.ndevices = v->snap ? (int)v->snap->ndevices : 0;
-	in.nrings = v->nring_rows ? (int)v->nring_rows : 4; /* room for a reason and its fix */
-	in.nprocs = (int)v->nproc_rows;
+	in.nrings = main_table_rows(v, 0);
+	in.nprocs = main_table_rows(v, 1);
 	memcpy(in.panes, v->prefs.panes, sizeof(in.panes));
 	layout_compute(&in, &v->layout);
 	erase();
@@ -79,10 +87,11 @@ void view_draw(struct view *v)
 	body = (struct rect){ v->layout.header.h, 0, LINES - 2 - v->layout.header.h, COLS };
 	if (v->screen != SCREEN_MAIN)
 		draw_vendor(v, body);
-	else if (v->detail == DETAIL_RING)
-		draw_ring_detail(v, body);
-	else if (v->detail == DETAIL_PROC)
-		draw_proc_detail(v, body);
+	else if (v->detail) {
+		const struct table *t = snapshot_table(v->snap, v->detail_table);
+
+		v->detail(v, t, t ? table_find_row(t, v->detail_key) : -1, body);
+	}
 	else if (!v->snap)
 		put(body.y + 1, 1, COLS - 2, ROLE_DIM, "Waiting for the first snapshot...");
 	else
@@ -95,6 +104,23 @@ void view_draw(struct view *v)
 	else if (v->overlay == OVERLAY_ROW)
 		draw_row_overlay(v);
 	refresh();
+}
+
+/* The saved sort order of the main screen's tables (rings, processes). */
+static void prefs_to_tables(struct view *v)
+{
+	const struct pane_decl *p = pane_for_screen(SCREEN_MAIN);
+	const char *keys[2] = { v->prefs.ring_sort, v->prefs.proc_sort };
+
+	for (int i = 0; p && i < 2 && p->tables[i]; i++) {
+		const struct table_desc *d = table_desc_find(p->tables[i]);
+		int col = d ? table_col(d, keys[i]) : -1;
+		struct table_state *ts = &v->tstate[SCREEN_MAIN][i];
+
+		ts->sort_set = col >= 0;
+		ts->sort_col = col >= 0 ? (unsigned int)col : 0;
+		ts->reverse = v->prefs.reverse;
+	}
 }
 
 /* Settings: the config file, then the command line over it. */
@@ -119,6 +145,7 @@ static void load_settings(struct view *v, const struct tui_settings *ts)
 	for (size_t i = 0; i < theme_builtin_count(); i++)
 		if (!strcmp(theme_builtin_name(i), v->theme.name))
 			v->theme_idx = i;
+	prefs_to_tables(v);
 }
 
 int tui_run(const struct feed *feed, const struct tui_settings *ts)
@@ -169,8 +196,6 @@ int tui_run(const struct feed *feed, const struct tui_settings *ts)
 	}
 	if (v.snap)
 		feed->ops->release(feed->impl, v.snap);
-	free(v.ring_rows);
-	free(v.proc_rows);
 	histories_free(v.histories);
 	restore_terminal();
 	return 0;

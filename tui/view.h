@@ -13,8 +13,6 @@
 #include "theme.h"
 
 enum view_screen { SCREEN_MAIN, SCREEN_AMD, SCREEN_INTEL, SCREEN_NVIDIA, SCREEN_DISPLAY, SCREEN_COUNT };
-enum detail { DETAIL_NONE, DETAIL_RING, DETAIL_PROC };
-enum focus { FOCUS_RINGS, FOCUS_PROCS };
 enum overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_SORT, OVERLAY_ROW };
 
 struct histories;
@@ -23,14 +21,12 @@ struct view {
 	const struct feed *feed;
 	const struct snapshot *snap; /* the snapshot shown (a reference), or NULL before the first */
 	enum view_screen screen;
-	enum detail detail;
-	enum focus focus;
 	enum overlay overlay;
 	int sort_menu_sel;
-	size_t ring_sel, proc_sel; /* positions in the sorted, filtered rows */
-	size_t ring_top, proc_top; /* first row shown */
-	char detail_dev[32], detail_ring[32]; /* the ring drilled into, by identity */
-	uint32_t detail_pid;
+	/* A table's drill-down, open over the screen: which table, which row (by identity). */
+	pane_drill_fn detail;
+	const char *detail_table;
+	char detail_key[128];
 	struct tui_prefs prefs;
 	char config_path[512];
 	char filter[64];
@@ -42,15 +38,12 @@ struct view {
 	struct theme theme;
 	char message[320];
 	bool message_error;
-	size_t *ring_rows, nring_rows, *proc_rows, nproc_rows; /* sorted, filtered indices */
 	struct layout layout; /* last drawn, for mouse clicks */
 	struct histories *histories; /* sparklines of the collector tables */
 	struct table_state tstate[SCREEN_COUNT][PANE_MAX_TABLES]; /* per declared table */
 	int table_focus[SCREEN_COUNT]; /* which declared table of a screen has the keys */
 };
 
-/* Recomputes the sorted, filtered rows for the current snapshot and clamps selections. */
-void view_rows_update(struct view *v);
 void view_message(struct view *v, bool error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Handles one key (curses key code); may set v->quit. */

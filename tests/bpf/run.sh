@@ -76,8 +76,8 @@ test_json() {
 		check "-J: drm_sched unavailable with its reason" \
 			jq -e -s 'all(.collectors[] | select(.name == "drm_sched") | .state == "unavailable" and (.reason | test("gpu_sched")))' "$out"
 	fi
-	check "-J: empty lists are arrays, tables an object, format 2" \
-		jq -e -s 'all((.rings|type) == "array" and (.tables|type) == "object" and .format == 2)' "$out"
+	check "-J: tables an object, format 3" \
+		jq -e -s 'all((.tables|type) == "object" and .format == 3)' "$out"
 	check "-o FILE writes the snapshots" "$bin" -b -n 1 -J -d 0.2 -o "$TMP/o.json"
 	check "-o FILE: one JSON line" jq -e -s 'length == 1' "$TMP/o.json"
 	check "text mode names the collectors" bash -c "'$bin' -b -n 1 -d 0.2 | grep -q '^  drm_sched '"

@@ -51,9 +51,12 @@ before() { local a b; a=$(line_of "$1"); b=$(line_of "$2"); [ -n "$a" ] && [ -n 
 # The recording's snapshot N, as the screen should show it after N - 1 steps.
 N=21
 SNAP=$(sed -n "${N}p" "$REC")
-gfx_done=$(jq -r '.rings[] | select(.name == "gfx_0.0.0") | .completed_total' <<<"$SNAP")
-sdma_done=$(jq -r '.rings[] | select(.name == "sdma0") | .completed_total' <<<"$SNAP")
-pid=$(jq -r '.processes | sort_by(-.gpu_pct) | .[0].pid' <<<"$SNAP")
+# Recordings before format 3 kept rings and processes outside "tables".
+RINGS='(.tables["drm_sched.rings"] // .rings)'
+PROCS='(.tables["drm_sched.processes"] // .processes)'
+gfx_done=$(jq -r "$RINGS[] | select(.name == \"gfx_0.0.0\") | .completed_total" <<<"$SNAP")
+sdma_done=$(jq -r "$RINGS[] | select(.name == \"sdma0\") | .completed_total" <<<"$SNAP")
+pid=$(jq -r "$PROCS | sort_by(-.gpu_pct) | .[0].pid" <<<"$SNAP")
 
 echo "== main screen and drill-down (120x36, stepping to snapshot $N)"
 start 120 36 --replay "$REC" -d 60
@@ -71,7 +74,7 @@ check "side panes: memory says why it is empty" shows "MEMORY"
 check "key bar at the bottom" bash -c "$T capture-pane -p -t t | tail -1 | grep -q 'F10Quit'"
 
 keys s
-check "s opens the sort menu" shows "Sort rings by"
+check "s opens the sort menu" shows "Sort Rings by"
 keys Home
 for _ in 1 2 3 4 5 6 7 8 9; do $T send-keys -t t Up; done
 keys Enter
@@ -93,9 +96,9 @@ check "Enter opens the ring pane" shows "Ring sdma0 on mockgpu"
 check "ring pane: histograms" shows "Queue wait since start"
 check "ring pane: processes on the ring" shows "Processes on this ring"
 keys Escape
-check "Esc goes back to the table" shows "RINGS (1)"
+check "Esc goes back to the table" shows "Rings (1)"
 keys Escape
-check "Esc again clears the filter" shows "RINGS (3)"
+check "Esc again clears the filter" shows "Rings (3)"
 
 keys Right
 keys Enter
@@ -109,7 +112,7 @@ check "2: AMD pane says not available, with the reason" \
 keys Tab
 check "Tab: Intel pane" shows "Intel   (Tab or 1-5"
 keys 1
-check "1: back to the overview" shows "RINGS (3)"
+check "1: back to the overview" shows "Rings (3)"
 
 keys -
 check "-: faster refresh, shown in the header" shows "every 30s"
@@ -118,7 +121,7 @@ check "+: slower refresh" shows "every 60s"
 keys BTab
 check "Shift-Tab: the Display pane" shows "Display   (Tab or 1-5"
 keys 1
-ring_names=$(screen | sed -n '/^ RING[v^ ]/,/^ PROCESSES/p' | sed '1d;$d' | awk '{ print $1 }')
+ring_names=$(screen | sed -n '/^ RING /,/^ Processes/p' | sed '1d;$d' | awk '{ print $1 }')
 keys Left
 keys End
 keys Enter
@@ -129,7 +132,7 @@ keys Enter
 check "Home, Enter: the first ring's pane ($(head -1 <<<"$ring_names"))" shows "Ring $(head -1 <<<"$ring_names") on"
 keys Escape
 keys C-l
-check "Ctrl-L redraws (still the overview)" shows "RINGS (3)"
+check "Ctrl-L redraws (still the overview)" shows "Rings (3)"
 keys ?
 check "?: the help too" shows "next colour theme"
 keys Escape
@@ -206,7 +209,7 @@ $T kill-server 2>/dev/null
 
 echo "== a collector unavailable, at 80x24: reason and fix wrapped whole"
 reason="no gpu_scheduler tracepoints: the gpu_sched module is not loaded (no driver using the DRM GPU scheduler is active)"
-head -3 "$REC" | jq -c --arg r "$reason" '.rings = [] | .processes = [] |
+head -3 "$REC" | jq -c --arg r "$reason" '.tables["drm_sched.rings"] = [] | .tables["drm_sched.processes"] = [] |
 	.collectors |= map(if .name == "drm_sched" then .state = "unavailable" | .reason = $r | .fix = "load a driver built on drm_sched (amdgpu, xe, nouveau, v3d, panfrost, etnaviv ...)" else . end)' \
 	>"$TMP/unavailable.jsonl"
 start 80 24 --replay "$TMP/unavailable.jsonl" -d 60
@@ -254,9 +257,12 @@ check "the terminal is restored (echo and icanon back)" \
 echo "== recordings of other formats"
 OLD=$(realpath "$(dirname "$0")/../fixtures/format1-0.1.0.jsonl")
 check "a 0.1.0 recording (format 1) replays in batch: 3 snapshots with its rings" \
-	bash -c "'$BIN' --replay '$OLD' -b -J | jq -e -s 'length == 3 and all(.rings | length == 3)' >/dev/null"
+	bash -c "'$BIN' --replay '$OLD' -b -J | jq -e -s 'length == 3 and all(.tables[\"drm_sched.rings\"] | length == 3)' >/dev/null"
 check "a 0.1.0 recording: its interrupt lines replay into the irq table" \
 	bash -c "'$BIN' --replay '$OLD' -b -J | jq -e -s 'all(.tables[\"irq.lines\"] | type == \"array\")' >/dev/null"
+OLD2=$(realpath "$(dirname "$0")/../fixtures/format2-0.2.0-dev.jsonl")
+check "a format-2 recording replays: its rings, processes and display tables" \
+	bash -c "'$BIN' --replay '$OLD2' -b -J | jq -e -s 'length == 2 and all(.tables | (.[\"drm_sched.rings\"] | length == 3) and (.[\"drm_sched.processes\"] | length > 0) and (.[\"display.crtcs\"] | length == 1))' >/dev/null"
 sed 's/"version":"[^"]*"/"version":"9.1.0","format":7/' "$OLD" >"$TMP/future.jsonl"
 "$BIN" --replay "$TMP/future.jsonl" -b >/dev/null 2>"$TMP/future.err"
 check "a recording of a newer format: exit 1" test $? -eq 1

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include "../../collectors/sched_model.h"
 #include "../../model/model.h"
 
 #define SEC_NS 1000000000ULL

@@ -22,6 +22,7 @@ static json_object *get(json_object *o, const char *key)
 static struct snapshot *sample_snapshot(void)
 {
 	struct model *m = model_new(0);
+	struct sched_model *sm = sched_model_new();
 	struct collector_status st = { .state = COLLECTOR_UNAVAILABLE };
 	struct tracepoint_status *tp = collector_status_add_tracepoint(&st);
 	struct ring_counters rc = fixture_ring("0000:03:00.0", "gfx_0.0.0", 12, 10, 9, 3000000);
@@ -38,9 +39,11 @@ static struct snapshot *sample_snapshot(void)
 	model_set_host(m, "host", "6.1.0-test");
 	model_tick_begin(m, 2 * SEC_NS);
 	model_collector_status(m, &st);
-	model_ring_update(m, &rc);
-	model_proc_update(m, &pc);
+	sched_model_ring(sm, &rc);
+	sched_model_proc(sm, &pc);
+	sched_model_publish(sm, m);
 	s = model_tick_end(m);
+	sched_model_free(sm);
 	model_free(m);
 	collector_status_clear(&st);
 	return s;
@@ -61,7 +64,8 @@ static void snapshot_round_trips(void **state)
 	assert_true(json_object_is_type(get(root, "interval_s"), json_type_double));
 	assert_string_equal(json_object_get_string(get(get(root, "host"), "kernel")), "6.1.0-test");
 
-	ring = json_object_array_get_idx(get(root, "rings"), 0);
+	assert_int_equal(json_object_get_int64(get(root, "format")), 3);
+	ring = json_object_array_get_idx(get(get(root, "tables"), "drm_sched.rings"), 0);
 	assert_non_null(ring);
 	assert_string_equal(json_object_get_string(get(ring, "name")), "gfx_0.0.0");
 	assert_true(json_object_is_type(get(ring, "queued_total"), json_type_int));
@@ -73,10 +77,11 @@ static void snapshot_round_trips(void **state)
 	assert_true(json_object_get_double(get(exec, "p50")) > 2.6e6);
 	assert_true(json_object_get_double(get(exec, "p50")) < 3.4e6);
 
-	proc = json_object_array_get_idx(get(root, "processes"), 0);
+	proc = json_object_array_get_idx(get(get(root, "tables"), "drm_sched.processes"), 0);
 	assert_int_equal(json_object_get_int64(get(proc, "pid")), 4242);
 	assert_string_equal(json_object_get_string(get(proc, "comm")), "we\"ird\n\\name");
-	assert_int_equal(json_object_array_length(get(proc, "rings")), 1);
+	assert_string_equal(json_object_get_string(get(proc, "ring_names")), "gfx_0.0.0");
+	assert_int_equal(json_object_array_length(get(get(root, "tables"), "drm_sched.process_rings")), 1);
 
 	col = json_object_array_get_idx(get(root, "collectors"), 0);
 	assert_string_equal(json_object_get_string(get(col, "state")), "unavailable");
@@ -88,7 +93,6 @@ static void snapshot_round_trips(void **state)
 		"missing");
 	assert_int_equal(json_object_get_int64(get(get(col, "drops"), "done_without_run")), 3);
 
-	assert_int_equal(json_object_get_int64(get(root, "format")), 2);
 	assert_true(json_object_is_type(get(root, "tables"), json_type_object));
 	json_object_put(root);
 	free(line);
@@ -112,18 +116,24 @@ static void reader_inverts_writer(void **state)
 {
 	struct snapshot *s = sample_snapshot(), *back;
 	char *line = snapshot_to_json(s), *again, err[256];
+	const struct table *rings;
+	int col;
 
 	(void)state;
 	back = snapshot_from_json(line, err, sizeof(err));
 	assert_non_null(back);
-	assert_int_equal(back->nrings, 1);
-	assert_string_equal(back->rings[0].name, "gfx_0.0.0");
-	assert_int_equal(back->rings[0].completed_total, 9);
-	assert_int_equal(histogram_count(&back->rings[0].exec_hist), 9);
-	assert_true(back->rings[0].exec.p50_ns == s->rings[0].exec.p50_ns);
-	assert_int_equal(back->nprocs, 1);
-	assert_string_equal(back->procs[0].comm, "we\"ird\n\\name");
-	assert_int_equal(back->nproc_rings, 1);
+	rings = snapshot_table(back, "drm_sched.rings");
+	assert_int_equal(rings->nrows, 1);
+	assert_string_equal(table_str(rings, 0, "name"), "gfx_0.0.0");
+	assert_true(table_num(rings, 0, "completed_total") == 9);
+	col = table_col(rings->desc, "exec_hist_total");
+	assert_int_equal(histogram_count(table_cell(rings, 0, (unsigned int)col)->h), 9);
+	assert_true(table_num(rings, 0, "exec_ns.p50") ==
+		    table_num(snapshot_table(s, "drm_sched.rings"), 0, "exec_ns.p50"));
+	assert_int_equal(snapshot_table(back, "drm_sched.processes")->nrows, 1);
+	assert_string_equal(table_str(snapshot_table(back, "drm_sched.processes"), 0, "comm"),
+			    "we\"ird\n\\name");
+	assert_int_equal(snapshot_table(back, "drm_sched.process_rings")->nrows, 1);
 	assert_int_equal(back->collectors[0].state, COLLECTOR_UNAVAILABLE);
 	assert_int_equal(back->collectors[0].drops[0].count, 3);
 	again = snapshot_to_json(back); /* the same text, field for field */

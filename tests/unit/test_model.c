@@ -9,123 +9,141 @@ static bool near(double a, double b, double tol)
 	return fabs(a - b) <= tol;
 }
 
+/* One tick of the scheduler's data through sched_model into the model's snapshot. */
+static struct snapshot *tick(struct model *m, struct sched_model *sm, uint64_t now_ns,
+			     const struct ring_counters *rings, size_t nrings,
+			     const struct proc_counters *procs, size_t nprocs)
+{
+	model_tick_begin(m, now_ns);
+	for (size_t i = 0; i < nrings; i++)
+		assert_int_equal(sched_model_ring(sm, &rings[i]), 0);
+	for (size_t i = 0; i < nprocs; i++)
+		assert_int_equal(sched_model_proc(sm, &procs[i]), 0);
+	assert_int_equal(sched_model_publish(sm, m), 0);
+	return model_tick_end(m);
+}
+
 static void rates_depths_and_latency_over_two_ticks(void **state)
 {
 	struct model *m = model_new(0);
+	struct sched_model *sm = sched_model_new();
 	struct ring_counters rc;
 	struct snapshot *s;
-	const struct ring_snap *r;
+	const struct table *r;
 
 	(void)state;
-	model_tick_begin(m, 1 * SEC_NS);
 	rc = fixture_ring("0000:03:00.0", "gfx_0.0.0", 10, 8, 6, 2000000);
 	rc.busy_ns = SEC_NS / 2;
 	rc.max_queue_depth = 4;
-	model_ring_update(m, &rc);
-	s = model_tick_end(m);
+	s = tick(m, sm, 1 * SEC_NS, &rc, 1, NULL, 0);
 	assert_non_null(s);
 	assert_int_equal(s->seq, 1);
-	assert_int_equal(s->nrings, 1);
-	r = &s->rings[0];
-	assert_string_equal(r->name, "gfx_0.0.0");
-	assert_true(near(r->queued_per_s, 10, 1e-9));
-	assert_true(near(r->completed_per_s, 6, 1e-9));
-	assert_int_equal(r->queue_depth, 2);
-	assert_int_equal(r->queue_depth_max, 4);
-	assert_int_equal(r->in_flight, 2);
-	assert_int_equal(r->in_flight_max, 2); /* never below the current value */
-	assert_true(near(r->busy_pct, 50, 1e-9));
-	assert_int_equal(r->exec.count, 6);
-	assert_true(near(r->exec.p50_ns, 2e6, 2e6 * 0.125));
-	assert_true(near(r->exec.mean_ns, 2e6, 1));
-	assert_int_equal(r->hist_completed_per_s.count, 1);
+	r = snapshot_table(s, "drm_sched.rings");
+	assert_non_null(r);
+	assert_int_equal(r->nrows, 1);
+	assert_string_equal(table_str(r, 0, "name"), "gfx_0.0.0");
+	assert_true(near(table_num(r, 0, "queued_per_s"), 10, 1e-9));
+	assert_true(near(table_num(r, 0, "completed_per_s"), 6, 1e-9));
+	assert_true(table_num(r, 0, "queue_depth") == 2);
+	assert_true(table_num(r, 0, "queue_depth_max") == 4);
+	assert_true(table_num(r, 0, "in_flight") == 2);
+	assert_true(table_num(r, 0, "in_flight_max") == 2); /* never below the current value */
+	assert_true(near(table_num(r, 0, "busy_pct"), 50, 1e-9));
+	assert_true(table_num(r, 0, "exec_ns.count") == 6);
+	assert_true(near(table_num(r, 0, "exec_ns.p50"), 2e6, 2e6 * 0.125));
+	assert_true(near(table_num(r, 0, "exec_ns.mean"), 2e6, 1));
+	assert_true(isnan(table_num(r, 0, "deps_total"))); /* unknown, not 0, before 6.17 */
 	snapshot_free(s);
 
 	/* Two seconds later, 20 more of each: rates are per second of the interval. */
-	model_tick_begin(m, 3 * SEC_NS);
 	rc = fixture_ring("0000:03:00.0", "gfx_0.0.0", 30, 28, 26, 2000000);
 	rc.busy_ns = SEC_NS / 2 + SEC_NS;
-	model_ring_update(m, &rc);
-	s = model_tick_end(m);
-	r = &s->rings[0];
+	rc.deps_known = true;
+	s = tick(m, sm, 3 * SEC_NS, &rc, 1, NULL, 0);
+	r = snapshot_table(s, "drm_sched.rings");
 	assert_true(near(s->interval_s, 2.0, 1e-9));
-	assert_true(near(r->queued_per_s, 10, 1e-9));
-	assert_int_equal(r->completed_total, 26);
-	assert_int_equal(r->exec.count, 20); /* the interval's jobs only */
-	assert_int_equal(r->exec_total.count, 26);
-	assert_true(near(r->busy_pct, 50, 1e-9));
-	assert_int_equal(r->hist_completed_per_s.count, 2);
+	assert_true(near(table_num(r, 0, "queued_per_s"), 10, 1e-9));
+	assert_true(table_num(r, 0, "completed_total") == 26);
+	assert_true(table_num(r, 0, "exec_ns.count") == 20); /* the interval's jobs only */
+	assert_true(table_num(r, 0, "exec_ns_total.count") == 26);
+	assert_true(near(table_num(r, 0, "busy_pct"), 50, 1e-9));
+	assert_true(table_num(r, 0, "deps_total") == 0);
 	snapshot_free(s);
+
+	/* A quiet interval: no sample, so no quantile (unknown, not 0). */
+	s = tick(m, sm, 4 * SEC_NS, &rc, 1, NULL, 0);
+	r = snapshot_table(s, "drm_sched.rings");
+	assert_true(table_num(r, 0, "exec_ns.count") == 0);
+	assert_true(isnan(table_num(r, 0, "exec_ns.p50")));
+	assert_true(near(table_num(r, 0, "exec_ns_total.p50"), 2e6, 2e6 * 0.125));
+	snapshot_free(s);
+	sched_model_free(sm);
 	model_free(m);
 }
 
 static void processes_aggregate_across_rings(void **state)
 {
 	struct model *m = model_new(0);
-	struct proc_counters pc;
-	struct ring_counters rc;
+	struct sched_model *sm = sched_model_new();
+	struct ring_counters rc[2] = { fixture_ring("d", "gfx", 0, 0, 0, 0),
+				       fixture_ring("d", "sdma0", 0, 0, 0, 0) };
+	struct proc_counters pc[3] = { fixture_proc(100, "game", "d", "gfx", 30, 300000000),
+				       fixture_proc(100, "game", "d", "sdma0", 10, 100000000),
+				       fixture_proc(200, "compositor", "d", "gfx", 60, 400000000) };
 	struct snapshot *s;
+	const struct table *p;
 
 	(void)state;
-	model_tick_begin(m, SEC_NS);
-	rc = fixture_ring("d", "gfx", 0, 0, 0, 0);
-	model_ring_update(m, &rc);
-	rc = fixture_ring("d", "sdma0", 0, 0, 0, 0);
-	model_ring_update(m, &rc);
-	pc = fixture_proc(100, "game", "d", "gfx", 30, 300000000);
-	model_proc_update(m, &pc);
-	pc = fixture_proc(100, "game", "d", "sdma0", 10, 100000000);
-	model_proc_update(m, &pc);
-	pc = fixture_proc(200, "compositor", "d", "gfx", 60, 400000000);
-	model_proc_update(m, &pc);
-	s = model_tick_end(m);
-	assert_int_equal(s->nprocs, 2);
-	assert_int_equal(s->nproc_rings, 3);
-	for (size_t i = 0; i < s->nprocs; i++) {
-		const struct proc_snap *p = &s->procs[i];
-
-		if (p->pid == 100) {
-			assert_string_equal(p->comm, "game");
-			assert_true(near(p->jobs_per_s, 40, 1e-9));
-			assert_true(near(p->gpu_pct, 40, 1e-9));
-			assert_true(near(p->gpu_share_pct, 50, 1e-9));
-			assert_true(near(p->wait_mean_ns, 100000, 1e-6));
+	s = tick(m, sm, SEC_NS, rc, 2, pc, 3);
+	p = snapshot_table(s, "drm_sched.processes");
+	assert_int_equal(p->nrows, 2);
+	assert_int_equal(snapshot_table(s, "drm_sched.process_rings")->nrows, 3);
+	for (size_t i = 0; i < p->nrows; i++) {
+		if (table_num(p, i, "pid") == 100) {
+			assert_string_equal(table_str(p, i, "comm"), "game");
+			assert_string_equal(table_str(p, i, "ring_names"), "gfx,sdma0");
+			assert_true(near(table_num(p, i, "jobs_per_s"), 40, 1e-9));
+			assert_true(near(table_num(p, i, "gpu_pct"), 40, 1e-9));
+			assert_true(near(table_num(p, i, "gpu_share_pct"), 50, 1e-9));
+			assert_true(near(table_num(p, i, "wait_mean_ns"), 100000, 1e-6));
 		} else {
-			assert_int_equal(p->pid, 200);
-			assert_true(near(p->gpu_share_pct, 50, 1e-9));
+			assert_true(table_num(p, i, "pid") == 200);
+			assert_true(near(table_num(p, i, "gpu_share_pct"), 50, 1e-9));
 		}
 	}
 	snapshot_free(s);
 
 	/* Process 200 exited (no longer reported): its row goes. */
-	model_tick_begin(m, 2 * SEC_NS);
-	pc = fixture_proc(100, "game", "d", "gfx", 40, 300000000);
-	model_proc_update(m, &pc);
-	s = model_tick_end(m);
-	assert_int_equal(s->nprocs, 1);
-	assert_int_equal(s->procs[0].pid, 100);
-	assert_true(near(s->procs[0].jobs_per_s, 10, 1e-9));
+	pc[0] = fixture_proc(100, "game", "d", "gfx", 40, 300000000);
+	s = tick(m, sm, 2 * SEC_NS, NULL, 0, pc, 1);
+	p = snapshot_table(s, "drm_sched.processes");
+	assert_int_equal(p->nrows, 1);
+	assert_true(table_num(p, 0, "pid") == 100);
+	assert_true(near(table_num(p, 0, "jobs_per_s"), 10, 1e-9));
+	assert_int_equal(snapshot_table(s, "drm_sched.rings")->nrows, 0); /* not fed: forgotten */
 	snapshot_free(s);
+	sched_model_free(sm);
 	model_free(m);
 }
 
 static void pid_filter_keeps_one_process(void **state)
 {
 	struct model *m = model_new(0);
-	struct proc_counters pc;
+	struct sched_model *sm = sched_model_new();
+	struct ring_counters rc = fixture_ring("d", "gfx", 2, 2, 2, 1);
+	struct proc_counters pc[2] = { fixture_proc(100, "a", "d", "gfx", 1, 1),
+				       fixture_proc(200, "b", "d", "gfx", 1, 1) };
 	struct snapshot *s;
 
 	(void)state;
 	model_set_pid_filter(m, 200);
-	model_tick_begin(m, SEC_NS);
-	pc = fixture_proc(100, "a", "d", "gfx", 1, 1);
-	model_proc_update(m, &pc);
-	pc = fixture_proc(200, "b", "d", "gfx", 1, 1);
-	model_proc_update(m, &pc);
-	s = model_tick_end(m);
-	assert_int_equal(s->nprocs, 1);
-	assert_int_equal(s->procs[0].pid, 200);
+	s = tick(m, sm, SEC_NS, &rc, 1, pc, 2);
+	assert_int_equal(snapshot_table(s, "drm_sched.processes")->nrows, 1);
+	assert_true(table_num(snapshot_table(s, "drm_sched.processes"), 0, "pid") == 200);
+	assert_int_equal(snapshot_table(s, "drm_sched.process_rings")->nrows, 1);
+	assert_int_equal(snapshot_table(s, "drm_sched.rings")->nrows, 1); /* system-wide */
 	snapshot_free(s);
+	sched_model_free(sm);
 	model_free(m);
 }
 

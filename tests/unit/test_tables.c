@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
+#include "../../model/histogram.h"
 #include "../../model/histories.h"
 #include "../../output/cell_format.h"
 #include "../../output/json.h"
@@ -19,7 +20,8 @@
 #include "../../tui/table_fit.h"
 
 /* A table of this test's own, registered like a collector's (it joins the round trip too). */
-enum { T_PID, T_COMM, T_DEV, T_CRTC, T_ID, T_RATE, T_HZ, T_BYTES, T_NOTE, T_GPU, T_COLS };
+enum { T_PID, T_COMM, T_DEV, T_CRTC, T_ID, T_RATE, T_HZ, T_BYTES, T_NOTE, T_GPU, T_P50, T_P99,
+       T_HIST, T_COLS };
 static const struct col_desc test_cols[T_COLS] = {
 	[T_PID] = { "pid", "PID", "process", COL_U64, UNIT_NONE, 7, COL_KEY | COL_ASCENDING },
 	[T_COMM] = { "comm", "COMM", "name", COL_STR, UNIT_NONE, 15, COL_ASCENDING },
@@ -31,6 +33,9 @@ static const struct col_desc test_cols[T_COLS] = {
 	[T_BYTES] = { "bytes", "BYTES", "size", COL_U64, UNIT_BYTES, 8, 0 },
 	[T_NOTE] = { "note", "NOTE", "detail only", COL_STR, UNIT_NONE, 20, COL_DETAIL },
 	[T_GPU] = { "gpu", "GPU", "a flag", COL_BOOL, UNIT_NONE, 3, COL_DETAIL },
+	[T_P50] = { "wait_ns.p50", "W p50", "nested", COL_F64, UNIT_NS, 8, COL_DETAIL },
+	[T_P99] = { "wait_ns.p99", "W p99", "nested", COL_F64, UNIT_NS, 8, COL_DETAIL },
+	[T_HIST] = { "wait_hist", "HIST", "a histogram", COL_HIST, UNIT_NS, 8, COL_DETAIL },
 };
 static const struct table_desc test_things = {
 	.name = "test.things",
@@ -63,6 +68,15 @@ static void fill_row(const struct table_desc *d, struct cell *row, size_t r, boo
 		case COL_BOOL:
 			cell_set_u64(row, c, (r + c) & 1);
 			break;
+		case COL_HIST: {
+			struct histogram h = { 0 };
+
+			histogram_add(&h, 1000 * (r + 1));
+			histogram_add(&h, 16666667);
+			histogram_add(&h, UINT64_MAX); /* the top slot */
+			cell_set_hist(row, c, &h);
+			break;
+		}
 		}
 	}
 }
@@ -118,6 +132,8 @@ static void every_table_round_trips(void **state)
 					continue;
 				if (reg[i]->cols[c].type == COL_STR)
 					assert_string_equal(x->s, y->s);
+				else if (reg[i]->cols[c].type == COL_HIST)
+					assert_memory_equal(x->h, y->h, sizeof(*x->h));
 				else if (reg[i]->cols[c].type == COL_U64 ||
 					 reg[i]->cols[c].type == COL_BOOL)
 					assert_true(x->u == y->u);
@@ -156,11 +172,15 @@ static void unknown_is_null_and_bad_cells_are_unknown(void **state)
 	assert_null(v); /* present, and null */
 	assert_true(json_object_object_get_ex(r0, "crtc", &v));
 	assert_int_equal(json_object_get_int64(v), 0); /* a known zero stays a zero */
+	assert_true(json_object_object_get_ex(r0, "wait_ns", &v)); /* "wait_ns.p50" nests */
+	assert_true(json_object_is_type(v, json_type_object));
+	assert_true(json_object_object_get_ex(v, "p99", &v));
+	assert_null(v);
 	json_object_put(root);
 
 	/* Wrong types, negative counts and unknown tables from a hostile recording. */
 	snprintf(bad, sizeof(bad),
-		 "{\"seq\":1,\"rings\":[],\"tables\":{\"nosuch.table\":[{\"a\":1}],"
+		 "{\"seq\":1,\"format\":3,\"tables\":{\"nosuch.table\":[{\"a\":1}],"
 		 "\"test.things\":[{\"crtc\":-1,\"refresh_hz\":\"60\",\"dev\":7},{\"crtc\":2,"
 		 "\"refresh_hz\":59.9,\"dev\":\"card0\"}, 5]}}");
 	back = snapshot_from_json(bad, err, sizeof(err));
@@ -342,6 +362,33 @@ static void columns_fit_whole_and_spark_takes_the_rest(void **state)
 	assert_int_equal(f.spark_col, -1);
 }
 
+/* Wide columns give way to the sparkline; with room enough everything shows. */
+static void wide_columns_last(void **state)
+{
+	const struct table_desc *d = table_desc_find("drm_sched.rings");
+	int dev = table_col(d, "dev"), p99 = table_col(d, "exec_ns.p99"), spark;
+	struct table_fit f;
+	bool has_dev = false, has_p99 = false;
+
+	(void)state;
+	assert_non_null(d);
+	spark = table_col(d, "exec_ns.p50");
+	table_fit_columns(d, 80, &f);
+	for (unsigned int i = 0; i < f.ncols; i++)
+		has_dev |= (int)f.cols[i] == dev;
+	assert_false(has_dev);
+	assert_int_equal(f.spark_col, spark); /* the one marked COL_SPARK, not the first history */
+	assert_true(f.spark_w >= TABLE_FIT_SPARK_KEEP);
+	table_fit_columns(d, 200, &f);
+	for (unsigned int i = 0; i < f.ncols; i++) {
+		has_dev |= (int)f.cols[i] == dev;
+		has_p99 |= (int)f.cols[i] == p99;
+	}
+	assert_true(has_dev && has_p99);
+	for (unsigned int i = 1; i < f.ncols; i++)
+		assert_true(f.cols[i] > f.cols[i - 1]); /* descriptor order */
+}
+
 static void text_fits_with_an_ellipsis(void **state)
 {
 	char out[64];
@@ -377,6 +424,7 @@ int main(void)
 		cmocka_unit_test(rows_sort_filter_and_keys),
 		cmocka_unit_test(histories_follow_rows),
 		cmocka_unit_test(columns_fit_whole_and_spark_takes_the_rest),
+		cmocka_unit_test(wide_columns_last),
 		cmocka_unit_test(text_fits_with_an_ellipsis),
 	};
 

@@ -7,7 +7,7 @@
 #include <unistd.h>
 #include "../../tui/config.h"
 #include "../../tui/layout.h"
-#include "../../tui/rows.h"
+#include "../../tui/table_fit.h"
 #include "../../tui/sparkline.h"
 #include "../../tui/theme.h"
 #include "model_fixture.h"
@@ -97,60 +97,66 @@ static void sparkline_scales_to_the_maximum(void **state)
 static struct snapshot *three_rings(void)
 {
 	struct model *m = model_new(0);
-	struct ring_counters rc;
-	struct proc_counters pc;
+	struct sched_model *sm = sched_model_new();
+	struct ring_counters rc[3] = { fixture_ring("d0", "gfx_0.0.0", 30, 30, 30, 2000000),
+				       fixture_ring("d0", "sdma0", 50, 50, 50, 1000000),
+				       fixture_ring("d1", "comp_1.0.0", 10, 10, 10, 5000000) };
+	struct proc_counters pc[2] = { fixture_proc(300, "blender", "d0", "gfx_0.0.0", 30, 60000000),
+				       fixture_proc(42, "Xorg", "d0", "sdma0", 50, 50000000) };
 	struct snapshot *s;
 
 	model_tick_begin(m, SEC_NS);
-	rc = fixture_ring("d0", "gfx_0.0.0", 30, 30, 30, 2000000);
-	model_ring_update(m, &rc);
-	rc = fixture_ring("d0", "sdma0", 50, 50, 50, 1000000);
-	model_ring_update(m, &rc);
-	rc = fixture_ring("d1", "comp_1.0.0", 10, 10, 10, 5000000);
-	model_ring_update(m, &rc);
-	pc = fixture_proc(300, "blender", "d0", "gfx_0.0.0", 30, 60000000);
-	model_proc_update(m, &pc);
-	pc = fixture_proc(42, "Xorg", "d0", "sdma0", 50, 50000000);
-	model_proc_update(m, &pc);
+	for (int i = 0; i < 3; i++)
+		sched_model_ring(sm, &rc[i]);
+	for (int i = 0; i < 2; i++)
+		sched_model_proc(sm, &pc[i]);
+	sched_model_publish(sm, m);
 	s = model_tick_end(m);
+	sched_model_free(sm);
 	model_free(m);
 	return s;
 }
 
+/* The main screen's tables sort and filter as the old ring and process rows did. */
 static void rows_sort_and_filter(void **state)
 {
 	struct snapshot *s = three_rings();
+	const struct table *r = snapshot_table(s, "drm_sched.rings");
+	const struct table *p = snapshot_table(s, "drm_sched.processes");
+	struct table_state ts = { 0 };
 	size_t idx[8], n;
 
 	(void)state;
-	n = rows_rings(s, RING_COL_JOBS, false, "", idx);
+	n = table_rows(r, &ts, "", idx); /* default: jobs/s, largest first */
 	assert_int_equal(n, 3);
-	assert_string_equal(s->rings[idx[0]].name, "sdma0"); /* 50/s first */
-	assert_string_equal(s->rings[idx[2]].name, "comp_1.0.0");
-	n = rows_rings(s, RING_COL_JOBS, true, NULL, idx);
-	assert_string_equal(s->rings[idx[0]].name, "comp_1.0.0");
-	n = rows_rings(s, RING_COL_NAME, false, NULL, idx);
-	assert_string_equal(s->rings[idx[0]].name, "comp_1.0.0");
-	n = rows_rings(s, RING_COL_EXEC, false, NULL, idx);
-	assert_string_equal(s->rings[idx[0]].name, "comp_1.0.0"); /* 5 ms */
-	n = rows_rings(s, RING_COL_NAME, false, "D1", idx); /* device, any case */
+	assert_string_equal(table_str(r, idx[0], "name"), "sdma0"); /* 50/s first */
+	assert_string_equal(table_str(r, idx[2], "name"), "comp_1.0.0");
+	ts.reverse = true;
+	table_rows(r, &ts, NULL, idx);
+	assert_string_equal(table_str(r, idx[0], "name"), "comp_1.0.0");
+	ts = (struct table_state){ .sort_set = true, .sort_col = (unsigned int)table_col(r->desc, "name") };
+	table_rows(r, &ts, NULL, idx);
+	assert_string_equal(table_str(r, idx[0], "name"), "comp_1.0.0");
+	ts.sort_col = (unsigned int)table_col(r->desc, "exec_ns.p50");
+	table_rows(r, &ts, NULL, idx);
+	assert_string_equal(table_str(r, idx[0], "name"), "comp_1.0.0"); /* 5 ms */
+	ts.sort_col = (unsigned int)table_col(r->desc, "name");
+	assert_int_equal(table_rows(r, &ts, "D1", idx), 1); /* device, any case */
+	n = table_rows(r, &ts, "dma", idx);
 	assert_int_equal(n, 1);
-	n = rows_rings(s, RING_COL_NAME, false, "dma", idx);
-	assert_int_equal(n, 1);
-	assert_string_equal(s->rings[idx[0]].name, "sdma0");
+	assert_string_equal(table_str(r, idx[0], "name"), "sdma0");
 
-	n = rows_procs(s, PROC_COL_GPU, false, NULL, idx);
+	ts = (struct table_state){ 0 };
+	n = table_rows(p, &ts, NULL, idx); /* default: GPU % */
 	assert_int_equal(n, 2);
-	assert_int_equal(s->procs[idx[0]].pid, 300);
-	n = rows_procs(s, PROC_COL_PID, false, NULL, idx);
-	assert_int_equal(s->procs[idx[0]].pid, 42);
-	n = rows_procs(s, PROC_COL_PID, false, "300", idx);
+	assert_true(table_num(p, idx[0], "pid") == 300);
+	ts = (struct table_state){ .sort_set = true, .sort_col = (unsigned int)table_col(p->desc, "pid") };
+	table_rows(p, &ts, NULL, idx);
+	assert_true(table_num(p, idx[0], "pid") == 42);
+	assert_int_equal(table_rows(p, &ts, "300", idx), 1);
+	n = table_rows(p, &ts, "org", idx);
 	assert_int_equal(n, 1);
-	n = rows_procs(s, PROC_COL_PID, false, "org", idx);
-	assert_int_equal(n, 1);
-	assert_int_equal(s->procs[idx[0]].pid, 42);
-	assert_int_equal(ring_column_by_name("busy"), RING_COL_BUSY);
-	assert_int_equal(proc_column_by_name("nope"), -1);
+	assert_true(table_num(p, idx[0], "pid") == 42);
 	snapshot_free(s);
 }
 
@@ -212,15 +218,17 @@ static void config_parse_save_and_reload(void **state)
 	(void)state;
 	prefs_defaults(&p);
 	assert_int_equal(prefs_parse("theme = light\n\ndelay = 0.5\nring_sort = busy\nreverse = yes\n"
-				     "panes = rings, processes\nbogus = 1\ndelay = -3\n",
+				     "panes = rings, processes\nbogus = 1\ndelay = -3\n"
+				     "process_sort = jobs_total\nprocess_sort = nope\n",
 				     "cfg", &p, err, sizeof(err)),
-			 2);
+			 3);
 	assert_string_equal(err, "cfg:7: unknown key (theme, delay, ring_sort, process_sort, reverse, panes)");
 	assert_string_equal(p.theme, "light");
 	assert_true(p.delay_s == 0.5); /* the bad delay on line 8 left it alone */
-	assert_int_equal(p.ring_sort, RING_COL_BUSY);
+	assert_string_equal(p.ring_sort, "busy_pct"); /* 0.1.0's name for it */
 	assert_true(p.reverse);
 	assert_true(p.panes[PANE_RINGS] && p.panes[PANE_PROCESSES] && !p.panes[PANE_MEMORY]);
+	assert_string_equal(p.proc_sort, "jobs_total"); /* a column key; the bad one left it */
 
 	assert_non_null(mkdtemp(path));
 	snprintf(file, sizeof(file), "%s/sub/config", path);
