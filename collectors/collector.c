@@ -6,16 +6,16 @@
 void collector_set_state(struct collector *c, enum collector_state st, const char *reason,
 			 const char *fix)
 {
-	c->status.state = st;
-	snprintf(c->status.reason, sizeof(c->status.reason), "%s", reason ? reason : "");
-	snprintf(c->status.fix, sizeof(c->status.fix), "%s", fix ? fix : "");
+	c->info.state = st;
+	snprintf(c->info.reason, sizeof(c->info.reason), "%s", reason ? reason : "");
+	snprintf(c->info.fix, sizeof(c->info.fix), "%s", fix ? fix : "");
 }
 
 struct tracepoint_status *collector_add_tracepoint(struct collector *c, const char *group,
 						   const char *event, enum tracepoint_state st,
 						   const char *note)
 {
-	struct tracepoint_status *tp = collector_status_add_tracepoint(&c->status);
+	struct tracepoint_status *tp = collector_info_add_tracepoint(&c->info);
 
 	if (!tp)
 		return NULL;
@@ -29,8 +29,8 @@ struct tracepoint_status *collector_add_tracepoint(struct collector *c, const ch
 void collector_set_tracepoint(struct collector *c, const char *group, const char *event,
 			      enum tracepoint_state st, const char *note)
 {
-	for (size_t i = 0; i < c->status.ntracepoints; i++) {
-		struct tracepoint_status *tp = &c->status.tracepoints[i];
+	for (size_t i = 0; i < c->info.ntracepoints; i++) {
+		struct tracepoint_status *tp = &c->info.tracepoints[i];
 
 		if (strcmp(tp->group, group) || strcmp(tp->event, event))
 			continue;
@@ -48,13 +48,15 @@ void collector_set_drop(struct collector *c, const char *name, uint64_t count)
 void collector_start(struct collector *c)
 {
 	collector_status_clear(&c->status);
+	collector_info_clear(&c->info);
 	memset(&c->status, 0, sizeof(c->status));
-	snprintf(c->status.name, sizeof(c->status.name), "%s", c->ops->name);
-	snprintf(c->status.description, sizeof(c->status.description), "%s",
-		 c->ops->description);
-	c->status.state = COLLECTOR_ATTACHED;
+	memset(&c->info, 0, sizeof(c->info));
+	c->status.info = &c->info;
+	snprintf(c->info.name, sizeof(c->info.name), "%s", c->ops->name);
+	snprintf(c->info.description, sizeof(c->info.description), "%s", c->ops->description);
+	c->info.state = COLLECTOR_ATTACHED;
 	c->ops->probe(c);
-	if (c->status.state != COLLECTOR_ATTACHED)
+	if (c->info.state != COLLECTOR_ATTACHED)
 		return;
 	if (c->ops->open && c->ops->open(c))
 		return;
@@ -68,4 +70,5 @@ void collector_stop(struct collector *c)
 		c->ops->close(c);
 	c->priv = NULL;
 	collector_status_clear(&c->status);
+	collector_info_clear(&c->info);
 }

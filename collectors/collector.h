@@ -31,7 +31,8 @@ struct collector_ops {
 struct collector {
 	const struct collector_ops *ops;
 	const struct collector_config *config;
-	struct collector_status status;
+	struct collector_info info; /* fixed once started */
+	struct collector_status status; /* this tick's: status.info points at info */
 	void *priv; /* the collector's own state (skeleton ...) */
 };
 

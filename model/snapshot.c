@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "array.h"
 #include "snapshot.h"
 
 void snapshot_free(struct snapshot *s)
@@ -11,6 +12,9 @@ void snapshot_free(struct snapshot *s)
 	for (size_t i = 0; i < s->ncollectors; i++)
 		collector_status_clear(&s->collectors[i]);
 	free(s->collectors);
+	for (size_t i = 0; i < s->ninfos; i++)
+		collector_info_clear(&s->infos[i]);
+	free(s->infos);
 	free(s->devices);
 	for (size_t i = 0; i < s->ntables; i++)
 		table_free(s->tables[i]);
@@ -63,8 +67,6 @@ int collector_status_copy(struct collector_status *dst, const struct collector_s
 	bool failed = false;
 
 	*dst = *src;
-	dst->tracepoints = dup_array(src->tracepoints, src->ntracepoints,
-				     sizeof(*src->tracepoints), &failed);
 	dst->drops = dup_array(src->drops, src->ndrops, sizeof(*src->drops), &failed);
 	if (failed) {
 		collector_status_clear(dst);
@@ -75,24 +77,23 @@ int collector_status_copy(struct collector_status *dst, const struct collector_s
 
 void collector_status_clear(struct collector_status *st)
 {
-	free(st->tracepoints);
 	free(st->drops);
-	st->tracepoints = NULL;
 	st->drops = NULL;
-	st->ntracepoints = st->ndrops = 0;
+	st->ndrops = 0;
 }
 
-struct tracepoint_status *collector_status_add_tracepoint(struct collector_status *st)
+void collector_info_clear(struct collector_info *info)
 {
-	struct tracepoint_status *p =
-		reallocarray(st->tracepoints, st->ntracepoints + 1, sizeof(*p));
+	free(info->tracepoints);
+	info->tracepoints = NULL;
+	info->ntracepoints = 0;
+}
 
-	if (!p)
-		return NULL;
-	st->tracepoints = p;
-	p = &p[st->ntracepoints++];
-	memset(p, 0, sizeof(*p));
-	return p;
+struct tracepoint_status *collector_info_add_tracepoint(struct collector_info *info)
+{
+	size_t n = info->ntracepoints, cap = n;
+
+	return array_push(&info->tracepoints, &info->ntracepoints, &cap, sizeof(struct tracepoint_status));
 }
 
 int collector_status_set_drop(struct collector_status *st, const char *name, uint64_t count)

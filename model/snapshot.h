@@ -43,21 +43,22 @@ struct drop_count {
 	uint64_t count; /* cumulative since start */
 };
 
-/*
- * What a collector found at start (name to tracepoints) is fixed once it has
- * started; detail and drops change each tick. Lists have no fixed length.
- */
-struct collector_status {
+/* What a collector found when it started: fixed from then on, shared by every snapshot. */
+struct collector_info {
 	char name[NAME_LEN];
 	char description[96];
 	enum collector_state state;
 	char reason[256]; /* empty when attached */
 	char fix[256]; /* what the user can do, empty when nothing */
-	struct tracepoint_status *tracepoints;
+	struct tracepoint_status *tracepoints; /* no fixed length */
 	size_t ntracepoints;
-	/* changes each tick: */
+};
+
+/* A collector at one tick: its fixed info and what changes each tick. */
+struct collector_status {
+	const struct collector_info *info; /* the collector's own (live), or the snapshot's (replay) */
 	char detail[96]; /* e.g. which tracepoint generation is in use */
-	struct drop_count *drops; /* every loss, counted by kind */
+	struct drop_count *drops; /* every loss, counted by kind, no fixed length */
 	size_t ndrops;
 };
 
@@ -77,6 +78,8 @@ struct snapshot {
 	char kernel[64];
 	struct collector_status *collectors;
 	size_t ncollectors;
+	struct collector_info *infos; /* owned here when read from a recording, else NULL */
+	size_t ninfos;
 	struct device_snap *devices;
 	size_t ndevices;
 	struct table **tables; /* the collectors' own tables, by name */
@@ -88,11 +91,12 @@ void snapshot_free(struct snapshot *s);
 void snapshot_filter_pid(struct snapshot *s, uint32_t pid);
 /* The table of that name in s, or NULL. */
 const struct table *snapshot_table(const struct snapshot *s, const char *name);
-/* Deep copy (dst's lists are new allocations); -1 on allocation failure. */
+/* Copy with a list of drops of its own (the info is shared); -1 on allocation failure. */
 int collector_status_copy(struct collector_status *dst, const struct collector_status *src);
 void collector_status_clear(struct collector_status *st);
-/* Appends to a status's lists; NULL on allocation failure. */
-struct tracepoint_status *collector_status_add_tracepoint(struct collector_status *st);
+void collector_info_clear(struct collector_info *info);
+/* Appends to the info's tracepoints; NULL on allocation failure. */
+struct tracepoint_status *collector_info_add_tracepoint(struct collector_info *info);
 /* Sets the drop counter called name, adding it the first time. */
 int collector_status_set_drop(struct collector_status *st, const char *name, uint64_t count);
 const char *collector_state_name(enum collector_state st);

@@ -27,15 +27,16 @@ static json_object *collector_json(const struct collector_status *c)
 {
 	json_object *o = json_object_new_object(), *tps = json_object_new_array(),
 		    *drops = json_object_new_object();
+	const struct collector_info *info = c->info;
 
-	put_str(o, "name", c->name);
-	put_str(o, "state", collector_state_name(c->state));
-	put_str(o, "description", c->description);
-	put_str(o, "reason", c->reason);
-	put_str(o, "fix", c->fix);
+	put_str(o, "name", info->name);
+	put_str(o, "state", collector_state_name(info->state));
+	put_str(o, "description", info->description);
+	put_str(o, "reason", info->reason);
+	put_str(o, "fix", info->fix);
 	put_str(o, "detail", c->detail);
-	for (unsigned int i = 0; i < c->ntracepoints; i++) {
-		const struct tracepoint_status *t = &c->tracepoints[i];
+	for (size_t i = 0; i < info->ntracepoints; i++) {
+		const struct tracepoint_status *t = &info->tracepoints[i];
 		json_object *tp = json_object_new_object();
 
 		put_str(tp, "group", t->group);

@@ -106,7 +106,8 @@ static int old_process_rings(json_object *procs, struct snapshot *s)
 	return rc;
 }
 
-static int collector_from(json_object *o, struct collector_status *c)
+/* One collector: its info (owned by the snapshot) and this tick's detail and drops. */
+static int collector_from(json_object *o, struct collector_info *info, struct collector_status *c)
 {
 	static const char *const states[] = { "attached", "unavailable", "failed" };
 	static const char *const tp_states[] = { "attached", "available", "missing", "failed" };
@@ -114,20 +115,21 @@ static int collector_from(json_object *o, struct collector_status *c)
 	char state[32];
 	size_t n;
 
-	str(o, "name", c->name, sizeof(c->name));
-	str(o, "description", c->description, sizeof(c->description));
-	str(o, "reason", c->reason, sizeof(c->reason));
-	str(o, "fix", c->fix, sizeof(c->fix));
+	c->info = info;
+	str(o, "name", info->name, sizeof(info->name));
+	str(o, "description", info->description, sizeof(info->description));
+	str(o, "reason", info->reason, sizeof(info->reason));
+	str(o, "fix", info->fix, sizeof(info->fix));
 	str(o, "detail", c->detail, sizeof(c->detail));
 	str(o, "state", state, sizeof(state));
-	c->state = COLLECTOR_FAILED;
+	info->state = COLLECTOR_FAILED;
 	for (unsigned int i = 0; i < 3; i++)
 		if (!strcmp(state, states[i]))
-			c->state = (enum collector_state)i;
+			info->state = (enum collector_state)i;
 	tps = array(o, "tracepoints", &n);
 	for (size_t i = 0; i < n; i++) {
 		json_object *t = json_object_array_get_idx(tps, i);
-		struct tracepoint_status *tp = collector_status_add_tracepoint(c);
+		struct tracepoint_status *tp = collector_info_add_tracepoint(info);
 
 		if (!tp)
 			return -1;
@@ -148,6 +150,28 @@ static int collector_from(json_object *o, struct collector_status *c)
 			if (collector_status_set_drop(c, key, json_object_get_uint64(val)))
 				return -1;
 		}
+	}
+	return 0;
+}
+
+static int collectors_from(json_object *root, struct snapshot *s)
+{
+	size_t n;
+	json_object *arr = array(root, "collectors", &n);
+
+	s->infos = calloc(n ? n : 1, sizeof(*s->infos));
+	s->collectors = calloc(n ? n : 1, sizeof(*s->collectors));
+	if (!s->infos || !s->collectors)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		json_object *o = json_object_array_get_idx(arr, i);
+
+		if (!json_object_is_type(o, json_type_object))
+			continue;
+		s->ninfos++;
+		s->ncollectors++;
+		if (collector_from(o, &s->infos[s->ninfos - 1], &s->collectors[s->ncollectors - 1]))
+			return -1;
 	}
 	return 0;
 }
@@ -222,7 +246,8 @@ struct snapshot *snapshot_from_json(const char *line, char *err, size_t errlen)
 		str(host, "hostname", s->hostname, sizeof(s->hostname));
 		str(host, "kernel", s->kernel, sizeof(s->kernel));
 	}
-	ARRAY_FROM(root, "collectors", s->collectors, s->ncollectors, collector_from);
+	if (collectors_from(root, s))
+		goto oom;
 	ARRAY_FROM(root, "devices", s->devices, s->ndevices, device_from);
 	if (tables_from_json(field(root, "tables"), s))
 		goto oom;

@@ -21,8 +21,8 @@ static void print_collectors(FILE *out, const struct snapshot *s)
 
 		for (unsigned int d = 0; d < c->ndrops; d++)
 			dropped += c->drops[d].count;
-		fprintf(out, "  %-10s %-11s %s", c->name, collector_state_name(c->state),
-			c->state == COLLECTOR_ATTACHED ? c->detail : c->reason);
+		fprintf(out, "  %-10s %-11s %s", c->info->name, collector_state_name(c->info->state),
+			c->info->state == COLLECTOR_ATTACHED ? c->detail : c->info->reason);
 		if (dropped)
 			fprintf(out, " [%llu events unmatched or dropped]", (unsigned long long)dropped);
 		fputc('\n', out);
@@ -90,16 +90,16 @@ void collectors_print_list(FILE *out, const struct collector_status *cs, size_t 
 	for (size_t i = 0; i < n; i++) {
 		const struct collector_status *c = &cs[i];
 
-		fprintf(out, "%s: %s - %s\n", c->name, collector_state_name(c->state),
-			c->description);
+		fprintf(out, "%s: %s - %s\n", c->info->name, collector_state_name(c->info->state),
+			c->info->description);
 		if (c->detail[0])
 			fprintf(out, "  detail: %s\n", c->detail);
-		if (c->reason[0])
-			fprintf(out, "  reason: %s\n", c->reason);
-		if (c->fix[0])
-			fprintf(out, "  fix:    %s\n", c->fix);
-		for (unsigned int t = 0; t < c->ntracepoints; t++) {
-			const struct tracepoint_status *tp = &c->tracepoints[t];
+		if (c->info->reason[0])
+			fprintf(out, "  reason: %s\n", c->info->reason);
+		if (c->info->fix[0])
+			fprintf(out, "  fix:    %s\n", c->info->fix);
+		for (unsigned int t = 0; t < c->info->ntracepoints; t++) {
+			const struct tracepoint_status *tp = &c->info->tracepoints[t];
 
 			fprintf(out, "  %-9s %s:%s%s%s\n", tracepoint_state_name(tp->state), tp->group,
 				tp->event, tp->note[0] ? "  - " : "", tp->note);

@@ -48,7 +48,7 @@ static void tick(struct poller *p)
 	for (size_t i = 0; i < p->ncollectors; i++) {
 		struct collector *c = &p->collectors[i];
 
-		if (c->status.state == COLLECTOR_ATTACHED && c->ops->read)
+		if (c->info.state == COLLECTOR_ATTACHED && c->ops->read)
 			c->ops->read(c, p->model);
 		model_collector_status(p->model, &c->status);
 	}

@@ -38,16 +38,16 @@ static int collector_lines(struct view *v, struct rect a, const struct collector
 	char text[600];
 	int y = a.y;
 
-	if (c && c->state == COLLECTOR_ATTACHED) {
-		snprintf(text, sizeof(text), "%s: %s", c->name, c->detail);
+	if (c && c->info->state == COLLECTOR_ATTACHED) {
+		snprintf(text, sizeof(text), "%s: %s", c->info->name, c->detail);
 		return put_wrapped(a, ROLE_NORMAL, text);
 	}
 	put(y++, a.x, a.w, ROLE_WARNING, "Not available on this machine.");
 	snprintf(text, sizeof(text), "Reason: %s",
-		 c ? c->reason : "this version of gputop-bpf has no such collector yet.");
+		 c ? c->info->reason : "this version of gputop-bpf has no such collector yet.");
 	y += put_wrapped((struct rect){ y, a.x, a.y + a.h - y, a.w }, ROLE_NORMAL, text);
-	if (c && c->fix[0]) {
-		snprintf(text, sizeof(text), "Fix: %s", c->fix);
+	if (c && c->info->fix[0]) {
+		snprintf(text, sizeof(text), "Fix: %s", c->info->fix);
 		y += put_wrapped((struct rect){ y, a.x, a.y + a.h - y, a.w }, ROLE_NORMAL, text);
 	}
 	snprintf(text, sizeof(text), "It shows: %s.", vendors[v->screen].what);
@@ -100,7 +100,7 @@ void draw_vendor(struct view *v, struct rect a)
 	clear_area(a);
 	putf(y++, a.x + 1, a.w - 2, ROLE_TITLE, "%s   (Tab or 1-5 switch panes)", vendors[v->screen].title);
 	for (size_t i = 0; s && i < s->ncollectors; i++)
-		if (!strcmp(s->collectors[i].name, vendors[v->screen].collector))
+		if (!strcmp(s->collectors[i].info->name, vendors[v->screen].collector))
 			c = &s->collectors[i];
 	if (p) {
 		draw_declared(v, (struct rect){ y, a.x, a.h - 1, a.w }, p, c);

@@ -16,7 +16,7 @@ static const char *const screen_names[SCREEN_COUNT] = { "Overview", "AMD", "Inte
 static const struct collector_status *collector(const struct snapshot *s, const char *name)
 {
 	for (size_t i = 0; s && i < s->ncollectors; i++)
-		if (!strcmp(s->collectors[i].name, name))
+		if (!strcmp(s->collectors[i].info->name, name))
 			return &s->collectors[i];
 	return NULL;
 }
@@ -30,8 +30,8 @@ void draw_header(struct view *v, struct rect r)
 	int x;
 
 	for (size_t i = 0; s && i < s->ncollectors; i++) {
-		attached += s->collectors[i].state == COLLECTOR_ATTACHED;
-		missing += s->collectors[i].state != COLLECTOR_ATTACHED;
+		attached += s->collectors[i].info->state == COLLECTOR_ATTACHED;
+		missing += s->collectors[i].info->state != COLLECTOR_ATTACHED;
 		for (unsigned int d = 0; d < s->collectors[i].ndrops; d++)
 			drops += s->collectors[i].drops[d].count;
 	}
@@ -138,7 +138,7 @@ static void draw_devices(struct view *v, struct rect r)
 		char text[300];
 
 		snprintf(text, sizeof(text), "No GPU device: %s",
-			 c && c->reason[0] ? c->reason : "none found in /sys/class/drm or /proc/driver/nvidia");
+			 c && c->info->reason[0] ? c->info->reason : "none found in /sys/class/drm or /proc/driver/nvidia");
 		put_wrapped((struct rect){ r.y, 1, r.h, r.w - 2 }, ROLE_DIM, text);
 		return;
 	}
@@ -166,14 +166,14 @@ static void draw_summary(struct view *v, struct rect in, const struct pane_decl 
 	int y = in.y;
 
 	for (size_t i = 0; v->snap && i < v->snap->ncollectors; i++)
-		if (!strcmp(v->snap->collectors[i].name, p->collector))
+		if (!strcmp(v->snap->collectors[i].info->name, p->collector))
 			c = &v->snap->collectors[i];
 	if (!d)
 		return;
-	if (c && c->state != COLLECTOR_ATTACHED) {
+	if (c && c->info->state != COLLECTOR_ATTACHED) {
 		char why[320];
 
-		snprintf(why, sizeof(why), "%s unavailable: %s", c->name, c->reason);
+		snprintf(why, sizeof(why), "%s unavailable: %s", c->info->name, c->info->reason);
 		put_wrapped(in, ROLE_WARNING, why);
 		return;
 	}
@@ -181,7 +181,7 @@ static void draw_summary(struct view *v, struct rect in, const struct pane_decl 
 		char text[400];
 
 		snprintf(text, sizeof(text), "%s%s%s%s%s", d->empty ? d->empty : "Nothing yet.",
-			 c && c->detail[0] ? " [" : "", c ? c->name : "", c && c->detail[0] ? ": " : "",
+			 c && c->detail[0] ? " [" : "", c ? c->info->name : "", c && c->detail[0] ? ": " : "",
 			 c && c->detail[0] ? c->detail : "");
 		if (c && c->detail[0])
 			strncat(text, "]", sizeof(text) - strlen(text) - 1);

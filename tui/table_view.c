@@ -45,7 +45,7 @@ void pane_table_draw(struct view *v, const struct pane_decl *p, int i, struct re
 	const struct collector_status *c = NULL;
 
 	for (size_t k = 0; p && v->snap && k < v->snap->ncollectors; k++)
-		if (!strcmp(v->snap->collectors[k].name, p->collector))
+		if (!strcmp(v->snap->collectors[k].info->name, p->collector))
 			c = &v->snap->collectors[k];
 	if (d)
 		table_view_draw(v, d, snapshot_table(v->snap, d->name), &v->tstate[p->screen][i], r,
@@ -78,13 +78,13 @@ void table_view_draw(struct view *v, const struct table_desc *d, const struct ta
 		char text[600];
 
 		free(rows);
-		if (c && c->state != COLLECTOR_ATTACHED) {
-			snprintf(text, sizeof(text), "%s %s: %s", c->name, collector_state_name(c->state),
-				 c->reason);
+		if (c && c->info->state != COLLECTOR_ATTACHED) {
+			snprintf(text, sizeof(text), "%s %s: %s", c->info->name, collector_state_name(c->info->state),
+				 c->info->reason);
 			in.y += put_wrapped(in, ROLE_WARNING, text);
 			in.h = r.y + r.h - in.y;
-			if (c->fix[0] && in.h > 0) {
-				snprintf(text, sizeof(text), "fix: %s", c->fix);
+			if (c->info->fix[0] && in.h > 0) {
+				snprintf(text, sizeof(text), "fix: %s", c->info->fix);
 				put_wrapped(in, ROLE_DIM, text);
 			}
 			return;

@@ -19,19 +19,25 @@ static json_object *get(json_object *o, const char *key)
 	return v;
 }
 
+/* A collector's fixed info outlives the snapshots that point at it, as a live collector's does. */
+static struct collector_info sample_info = { .state = COLLECTOR_UNAVAILABLE };
+
 static struct snapshot *sample_snapshot(void)
 {
 	struct model *m = model_new(0);
 	struct sched_model *sm = sched_model_new();
-	struct collector_status st = { .state = COLLECTOR_UNAVAILABLE };
-	struct tracepoint_status *tp = collector_status_add_tracepoint(&st);
+	struct collector_status st = { .info = &sample_info };
+	struct tracepoint_status *tp;
 	struct ring_counters rc = fixture_ring("0000:03:00.0", "gfx_0.0.0", 12, 10, 9, 3000000);
 	struct proc_counters pc = fixture_proc(4242, "we\"ird\n\\name", "0000:03:00.0",
 					       "gfx_0.0.0", 12, 27000000);
 	struct snapshot *s;
 
-	snprintf(st.name, sizeof(st.name), "drm_sched");
-	snprintf(st.reason, sizeof(st.reason), "no \"gpu_scheduler\" tracepoints");
+	collector_info_clear(&sample_info);
+	tp = collector_info_add_tracepoint(&sample_info);
+	assert_non_null(tp);
+	snprintf(sample_info.name, sizeof(sample_info.name), "drm_sched");
+	snprintf(sample_info.reason, sizeof(sample_info.reason), "no \"gpu_scheduler\" tracepoints");
 	snprintf(tp->group, sizeof(tp->group), "gpu_scheduler");
 	snprintf(tp->event, sizeof(tp->event), "drm_run_job");
 	tp->state = TRACEPOINT_MISSING;
@@ -134,7 +140,9 @@ static void reader_inverts_writer(void **state)
 	assert_string_equal(table_str(snapshot_table(back, "drm_sched.processes"), 0, "comm"),
 			    "we\"ird\n\\name");
 	assert_int_equal(snapshot_table(back, "drm_sched.process_rings")->nrows, 1);
-	assert_int_equal(back->collectors[0].state, COLLECTOR_UNAVAILABLE);
+	assert_int_equal(back->collectors[0].info->state, COLLECTOR_UNAVAILABLE);
+	assert_ptr_equal(back->collectors[0].info, &back->infos[0]); /* the replay owns its copy */
+	assert_int_equal(back->infos[0].ntracepoints, 1);
 	assert_int_equal(back->collectors[0].drops[0].count, 3);
 	again = snapshot_to_json(back); /* the same text, field for field */
 	assert_string_equal(again, line);

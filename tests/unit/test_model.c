@@ -155,13 +155,13 @@ static const struct table_desc counts = { "test.counts", "Counts", NULL, count_c
 static void collectors_devices_and_tables_are_copied(void **state)
 {
 	struct model *m = model_new(0);
-	struct collector_status st = { .state = COLLECTOR_UNAVAILABLE };
+	static struct collector_info info = { .name = "drm_sched", .state = COLLECTOR_UNAVAILABLE };
+	struct collector_status st = { .info = &info };
 	struct device_snap dev = { .name = "card0", .driver = "amdgpu" };
 	struct snapshot *s;
 	struct table *t;
 
 	(void)state;
-	snprintf(st.name, sizeof(st.name), "drm_sched");
 	assert_int_equal(collector_status_set_drop(&st, "lost", 3), 0);
 	model_tick_begin(m, SEC_NS);
 	model_collector_status(m, &st);
@@ -172,7 +172,8 @@ static void collectors_devices_and_tables_are_copied(void **state)
 	assert_int_equal(collector_status_set_drop(&st, "lost", 9), 0); /* after the copy */
 	s = model_tick_end(m);
 	assert_int_equal(s->ncollectors, 1);
-	assert_string_equal(s->collectors[0].name, "drm_sched");
+	assert_ptr_equal(s->collectors[0].info, &info); /* shared, not copied each tick */
+	assert_string_equal(s->collectors[0].info->name, "drm_sched");
 	assert_int_equal(s->collectors[0].ndrops, 1);
 	assert_int_equal(s->collectors[0].drops[0].count, 3); /* a copy, not the live list */
 	assert_int_equal(s->ndevices, 1);
