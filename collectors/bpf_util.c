@@ -4,6 +4,7 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include "bpf_util.h"
+#include "self_tables.h"
 
 void tp_progs_autoload(struct tp_prog *tps, size_t n)
 {
@@ -74,4 +75,67 @@ void collector_load_failed(struct collector *c, int err)
 	snprintf(msg, sizeof(msg), "loading the BPF programs failed: %s", strerror(err < 0 ? -err : err));
 	collector_set_state(c, COLLECTOR_FAILED, msg,
 			    "run with -v to see libbpf's and the verifier's messages");
+}
+
+static int stats_fd = -1;
+static char stats_why[160] = "not switched on";
+
+int bpf_cost_enable(char *why, size_t size)
+{
+	stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (stats_fd < 0)
+		snprintf(stats_why, sizeof(stats_why), "%s",
+			 errno == EINVAL ? "this kernel has no BPF_ENABLE_STATS (Linux 5.8+)" :
+			 errno == EPERM ? "not permitted (needs CAP_SYS_ADMIN)" : strerror(errno));
+	else
+		stats_why[0] = '\0';
+	if (why)
+		snprintf(why, size, "%s", stats_why);
+	return stats_fd;
+}
+
+bool bpf_cost_available(const char **why)
+{
+	if (why)
+		*why = stats_why;
+	return stats_fd >= 0;
+}
+
+void tp_progs_report(struct collector *c, struct tp_prog *tps, size_t n, struct model *m)
+{
+	struct table *t = model_table(m, &self_programs_table);
+	double iv = model_interval_s(m);
+
+	for (size_t i = 0; t && i < n; i++) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
+		char where[96];
+		struct cell *row;
+		int fd;
+
+		if (!tps[i].link)
+			continue;
+		fd = bpf_program__fd(tps[i].prog);
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+			continue;
+		row = table_row_add(t);
+		if (!row)
+			return;
+		snprintf(where, sizeof(where), "%s:%s", tps[i].group, tps[i].event);
+		cell_set_str(row, SELF_PROG_COLLECTOR, c->info.name);
+		cell_set_str(row, SELF_PROG_NAME, bpf_program__name(tps[i].prog));
+		cell_set_str(row, SELF_PROG_TRACEPOINT, where);
+		cell_set_u64(row, SELF_PROG_MISSES, info.recursion_misses);
+		if (stats_fd >= 0) {
+			uint64_t cnt = info.run_cnt - tps[i].last_cnt, ns = info.run_time_ns - tps[i].last_ns;
+
+			cell_set_u64(row, SELF_PROG_EVENTS, info.run_cnt);
+			cell_set_f64(row, SELF_PROG_PER_S, (double)cnt / iv);
+			if (cnt)
+				cell_set_f64(row, SELF_PROG_NS_PER_EVENT, (double)ns / (double)cnt);
+			cell_set_f64(row, SELF_PROG_CPU, (double)ns / (iv * 1e9) * 100.0);
+		}
+		tps[i].last_cnt = info.run_cnt;
+		tps[i].last_ns = info.run_time_ns;
+	}
 }

@@ -20,6 +20,7 @@ struct tp_prog {
 	struct bpf_program *prog; /* set after the skeleton is opened */
 	bool wanted; /* loaded and attached: the tracepoint exists and the collector uses it */
 	struct bpf_link *link; /* NULL until attached */
+	uint64_t last_cnt, last_ns; /* run statistics at the last report */
 };
 
 /* Before load: only the wanted programs load (bpf_program__set_autoload). */
@@ -32,6 +33,20 @@ size_t tp_progs_attach(struct collector *c, struct tp_prog *tps, size_t n);
  */
 uint64_t tp_progs_recursion_misses(const struct tp_prog *tps, size_t n);
 void tp_progs_detach(struct tp_prog *tps, size_t n);
+/*
+ * The kernel's BPF run-time statistics (run count and time per program), on
+ * while the returned descriptor is open: closing it restores the previous
+ * setting. -1 with why filled when the kernel cannot (old, or not permitted).
+ */
+int bpf_cost_enable(char *why, size_t size);
+/* Whether they are on, and if not why ("" when on). */
+bool bpf_cost_available(const char **why);
+/*
+ * Adds the attached programs to this tick's self.programs table: events, their
+ * rate, time per event and CPU share, per program (cost unknown when off).
+ */
+void tp_progs_report(struct collector *c, struct tp_prog *tps, size_t n, struct model *m);
+
 /* The skeleton did not open or load (err: a negative errno): FAILED, with how to see why. */
 void collector_load_failed(struct collector *c, int err);
 /* Sets the loss counters names[i] = counts[i] (a BPF program's drops array). */

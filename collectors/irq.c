@@ -152,6 +152,7 @@ static int irq_read(struct collector *c, struct model *m)
 		*last = now;
 	}
 	collector_set_drop(c, "irq_number_too_large", p->skel->bss->irq_overflow);
+	tp_progs_report(c, p->tps, 2, m);
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
+#include "../collectors/bpf_util.h"
 #include "../collectors/collector.h"
 #include "../collectors/tracefs.h"
 #include "../output/json.h"
@@ -214,6 +215,7 @@ int main(int argc, char **argv)
 	struct feed feed;
 	char err[256];
 	size_t n = 0;
+	int stats_fd = -1;
 
 	if (options_parse(argc, argv, &o, err, sizeof(err))) {
 		fprintf(stderr, PROG ": %s\nTry '" PROG " --help' for more information.\n", err);
@@ -257,6 +259,8 @@ int main(int argc, char **argv)
 		fail(&o, "out of memory");
 		return EXIT_FAILURE_RUN;
 	}
+	/* Our own programs' cost, per program, while we run (closing the fd restores the setting). */
+	stats_fd = bpf_cost_enable(NULL, 0);
 	for (size_t i = 0; i < n; i++) {
 		cs[i].ops = reg[i];
 		cs[i].config = &config;
@@ -300,6 +304,8 @@ cleanup:
 	for (size_t i = 0; i < n; i++)
 		collector_stop(&cs[i]);
 	free(cs);
+	if (stats_fd >= 0)
+		close(stats_fd);
 	model_free(model);
 	if (recorder && fclose(recorder) && rc == EXIT_OK) {
 		fprintf(stderr, PROG ": closing '%s' failed: %s\n", o.record, strerror(errno));

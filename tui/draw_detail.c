@@ -139,8 +139,8 @@ void draw_help(struct view *v)
 		"q, F10          quit",
 		"h, ?, F1        this help (any key closes it)",
 		"Up/Down, j/k    select a row; PgUp/PgDn, Home/End move further",
-		"Left/Right      select the ring table / the process table",
-		"Enter           open the selected ring or process; Esc, Backspace go back",
+		"Left/Right      select the table above / below (rings, processes ...)",
+		"Enter           open the selected row (a ring or process: its pane); Esc back",
 		"Tab, Shift-Tab  next / previous pane: Overview, AMD, Intel, NVIDIA, Display",
 		"1 2 3 4 5       those panes directly",
 		"s, F6           choose the sort column; r reverses the order",
@@ -152,6 +152,9 @@ void draw_help(struct view *v)
 		"W               save theme, delay, sort and panes to the config file",
 		"Ctrl-L          redraw the screen",
 		"mouse           click selects a row, double-click opens it",
+		"",
+		"header 'self'   what gputop-bpf costs: its CPU and memory, and its BPF",
+		"                programs' run time (per program: JSON self.programs)",
 	};
 	int n = (int)(sizeof(lines) / sizeof(lines[0])), w = 80, h = n + 4;
 	struct rect r = { (LINES - h) / 2, (COLS - w) / 2, h, w }, in;

@@ -116,6 +116,24 @@ test_irq_counts() {
 		"'$bin' -b -J -n 1 -d 0.2 | jq -e 'all(.tables[\"irq.lines\"][]; .gpu)' >/dev/null"
 }
 
+# Our own cost (run under disk load by test_irq_counts): per program from the kernel's BPF
+# statistics, and the monitor's CPU and memory; the statistics setting is restored on exit.
+test_self_cost() {
+	local bin=$1 out=$TMP/irq stats_before=$2 P='.tables["self.programs"][] | select(.program == "irq_entry")'
+	check "self.programs: irq_entry ran, at least once per interrupt counted" \
+		jq -e -s "(.[-1] | $P | .events_total) as \$n | \$n > 0 and \$n >= (.[-1].tables[\"irq.lines\"] | map(.total) | add)" "$out"
+	check "self.programs: the per-second rates add up to the total, exactly" \
+		jq -e -s "([.[] | .interval_s as \$iv | $P | .events_per_s * \$iv] | add) as \$s | (.[-1] | $P | .events_total) as \$t | (\$s - \$t | fabs) < 0.5" "$out"
+	check "self.programs: time per event measured (0 < ns < 1 ms)" \
+		jq -e -s "[.[] | $P | .ns_per_event | numbers] | length > 0 and all(. > 0 and . < 1e6)" "$out"
+	check "self.process: resident memory (> 1 MiB) and CPU % after the first interval" \
+		jq -e -s '(.[-1].tables["self.process"][0] | .rss_bytes > 1048576 and (.cpu_pct | type) == "number") and (.[0].tables["self.process"][0].cpu_pct == null)' "$out"
+	check "--list: the self collector says the BPF statistics are on" \
+		bash -c "'$bin' --list | grep -A1 '^self: attached' | grep -q 'BPF run-time statistics on'"
+	check "kernel.bpf_stats_enabled is back to what it was ($stats_before)" \
+		test "$(cat /proc/sys/kernel/bpf_stats_enabled)" = "$stats_before"
+}
+
 test_errors() {
 	local bin=$1 rc
 	"$bin" -d -1 >/dev/null 2>"$TMP/err"; rc=$?
@@ -144,11 +162,13 @@ test_errors() {
 	check "SIGINT: clean exit 0" test $rc -eq 0
 }
 
+STATS_BEFORE=$(cat /proc/sys/kernel/bpf_stats_enabled 2>/dev/null || echo none)
 for bin in "$@"; do
 	echo "== $bin"
 	test_list "$bin"
 	test_json "$bin"
 	test_irq_counts "$bin"
+	test_self_cost "$bin" "$STATS_BEFORE"
 	test_errors "$bin"
 done
 finish

@@ -160,7 +160,7 @@ check "80x24: first snapshot drawn" until_shows "REPLAY"
 for _ in $(seq 2 $DN); do $T send-keys -t t n; sleep 0.05; done
 sleep 0.5
 check "80x24: the header ends with a whole part, not cut mid-word" \
-	bash -c "$T capture-pane -p -t t | head -1 | sed 's/ *\$//' | grep -qE '(REPLAY [^ ]+|every [0-9.]+s|up [0-9:]{8}|\\)|[0-9]+ missing)\$'"
+	bash -c "$T capture-pane -p -t t | head -1 | sed 's/ *\$//' | grep -qE '(REPLAY [^ ]+|every [0-9.]+s|up [0-9:]{8}|\\)|[0-9]+ missing|[0-9]%|MiB)\$'"
 check "80x24: the display side pane lists CRTC 0 at 60.00 Hz" \
 	bash -c "$T capture-pane -p -t t | grep -E 'DISPLAY' -A1 | grep -qE ' 0 +60\.00 '"
 keys 5

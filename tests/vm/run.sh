@@ -81,6 +81,8 @@ check_kernel() {
 		J "$(ring comp_1.0.0) | .deps_total == 5"
 	[ "$k" = k61 ] && check "$k: declared dependencies unknown (null, not 0) before 6.17" \
 		J "$(ring comp_1.0.0) | .deps_total == null"
+	check "$k: our own cost: the drm_sched programs' runs counted (>= 3 per job: queue, run, done)" \
+		J '[.[-1].tables["self.programs"][] | select(.collector == "drm_sched") | .events_total] | length >= 4 and add >= 330'
 	check "$k: no events dropped or missed" \
 		J 'all(.[-1].collectors[] | select(.name == "drm_sched") | .drops[]; . == 0)'
 
