@@ -228,17 +228,31 @@ static __always_inline void on_run(struct sched_job_ev *ev)
 			__sync_fetch_and_add(&ps->wait_ns, wait);
 		info->run_ns = now;
 	} else {
-		/* Queued before we attached (or evicted): count it as entering now. */
 		struct job_info fresh = {};
+		__u64 started;
 
-		drop(SCHED_DROP_RUN_UNMATCHED);
 		if (!ev->ring.dev[0])
 			dev_from_entity(ev->entity, ev->ring.dev);
 		fresh.ring = ring_intern(&ev->ring);
 		rs = ring_at(fresh.ring);
 		if (!rs)
 			return;
-		__sync_fetch_and_add(&rs->queued, 1);
+		/*
+		 * No record: the job was queued before we attached, or its record was
+		 * evicted (more jobs waiting than the table holds). A job whose queue we
+		 * counted is among queued - started until it starts, so queued > started
+		 * then: it must not be counted again. Read started first (an atomic,
+		 * a full barrier) and queued after: queued only grows, so the test never
+		 * sees queued <= started for such a job. Otherwise the job entered before
+		 * us: it is counted as queued now.
+		 */
+		started = __sync_fetch_and_add(&rs->started, 0);
+		if (rs->queued > started) {
+			drop(SCHED_DROP_JOB_EVICTED);
+		} else {
+			drop(SCHED_DROP_RUN_UNMATCHED);
+			__sync_fetch_and_add(&rs->queued, 1);
+		}
 		fresh.run_ns = now;
 		if (bpf_map_update_elem(&jobs, &ev->key, &fresh, BPF_ANY))
 			drop(SCHED_DROP_JOB_FULL);

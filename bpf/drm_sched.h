@@ -79,8 +79,9 @@ enum sched_drop {
 	SCHED_DROP_RING_FULL, /* ring table full: event not counted */
 	SCHED_DROP_PROC_FULL, /* process table full: process not attributed */
 	SCHED_DROP_JOB_FULL, /* in-flight table insert failed */
-	SCHED_DROP_RUN_UNMATCHED, /* run without a queue record (queued before attach, or evicted) */
+	SCHED_DROP_RUN_UNMATCHED, /* run without a queue record, queued before attach: counted queued at run */
 	SCHED_DROP_DONE_UNMATCHED, /* done without a run record (started before attach, or evicted) */
+	SCHED_DROP_JOB_EVICTED, /* its queue record evicted before it ran: counted once, no wait latency */
 	SCHED_DROP_MAX,
 };
 

@@ -63,6 +63,7 @@ static const char *const drop_names[SCHED_DROP_MAX] = {
 	[SCHED_DROP_JOB_FULL] = "job_table_full",
 	[SCHED_DROP_RUN_UNMATCHED] = "run_without_queue",
 	[SCHED_DROP_DONE_UNMATCHED] = "done_without_run",
+	[SCHED_DROP_JOB_EVICTED] = "queue_record_evicted",
 };
 
 struct sched_priv {

@@ -163,6 +163,53 @@ check_display() {
 	echo "   display: client saw $missed missed ($deliberate on purpose); monitor: $(jq -s -c "$flips | .[-1] | {missed_total, delivered_total, interval_p50_ns, latency_p50_ns}" "$D")"
 }
 
+# The storm: 100,000 jobs from one process on gfx_0.0.0 (scenario.sh): every total exact,
+# the ring idle afterwards, every job timed or its loss counted.
+check_storm() {
+	local k=$1 S=$TMPD/storm.json spid qmax
+	section storm | grep '^{' >"$S"
+	spid=$(section storm-proc | sed -n 's/^pid=\([0-9]*\) .*/\1/p')
+	SJ() { jq -e -s "$@" "$S" >/dev/null; }
+	R=".[-1].tables[\"drm_sched.rings\"][] | select(.name == \"gfx_0.0.0\")"
+	D='.[-1].collectors[] | select(.name == "drm_sched") | .drops'
+	check "$k: storm: monitor exited 0" grep -qx 'exit=0' <(section storm-err)
+	check "$k: storm: queued = started = completed = 100000, exactly" \
+		SJ "$R | [.queued_total, .started_total, .completed_total] == [100000, 100000, 100000]"
+	check "$k: storm: the ring is idle afterwards (queue depth 0, nothing in flight)" \
+		SJ "$R | .queue_depth == 0 and .in_flight == 0"
+	check "$k: storm: the submitter ($spid) has its 100000 jobs (its last row, before it exited)" \
+		SJ "[.[].tables[\"drm_sched.processes\"][] | select(.pid == ${spid:-0}) | .jobs_total] | max == 100000"
+	check "$k: storm: every job's execution timed" SJ "$R | .exec_ns_total.count == 100000"
+	check "$k: storm: every job has a queue wait or its record's loss is counted" \
+		SJ "($R | .wait_ns_total.count) + ($D | .queue_record_evicted) == 100000"
+	check "$k: storm: no job taken for one queued before the monitor" SJ "$D | .run_without_queue == 0"
+	qmax=$(jq -s "[.[] | .tables[\"drm_sched.rings\"][]? | select(.name == \"gfx_0.0.0\") | .queue_depth_max] | max" "$S")
+	if [ "${qmax:-0}" -gt 16384 ] 2>/dev/null; then
+		check "$k: storm: deeper than the table ($qmax > 16384): evictions happened and were counted" \
+			SJ "$D | .queue_record_evicted > 0"
+	else
+		skip "$k: storm: the queue stayed within the table (max depth ${qmax:-?}): no eviction to count"
+	fi
+	echo "   storm: max queue depth $qmax; $(jq -s -c "{waits: ($R | .wait_ns_total.count), drops: ($D)}" "$S")"
+}
+
+# Started late (scenario.sh): jobs queued before the monitor count as queued when they run,
+# once, and the ring's counts agree when it is idle.
+check_late() {
+	local k=$1 L=$TMPD/late.json
+	section late | grep '^{' >"$L"
+	LJ() { jq -e -s "$@" "$L" >/dev/null; }
+	R='.[-1].tables["drm_sched.rings"][] | select(.name == "sdma0")'
+	D='.[-1].collectors[] | select(.name == "drm_sched") | .drops'
+	check "$k: late start: jobs queued before the monitor were seen (run_without_queue > 0)" \
+		LJ "$D | .run_without_queue > 0 and .queue_record_evicted == 0"
+	check "$k: late start: each counted as queued once (queued = started = run_without_queue)" \
+		LJ "($R | .queued_total) as \$q | ($R | .started_total) == \$q and ($D | .run_without_queue) == \$q"
+	check "$k: late start: the ring is idle afterwards (depth 0, nothing in flight)" \
+		LJ "$R | .queue_depth == 0 and .in_flight == 0"
+	echo "   late start: $(jq -s -c "($R | {queued_total, started_total, completed_total}) + ($D | {run_without_queue, done_without_run})" "$L")"
+}
+
 TMPD=$(mktemp -d)
 trap 'rm -rf "$TMPD"' EXIT
 MON=$TMPD/monitor.json
@@ -176,6 +223,8 @@ for k in $KERNELS; do
 	fi
 	echo "   $(grep -m1 '^@@ kernel' "$LOG") booted and ran in $((SECONDS - start)) s"
 	check_kernel "$k"
+	check_storm "$k"
+	check_late "$k"
 	check_display "$k"
 done
 finish

@@ -36,6 +36,33 @@ section procs /tmp/procs.txt
 section monitor /tmp/monitor.json
 section monitor-err /tmp/monitor.err
 
+# A job storm: one process, 100,000 jobs of 1 us on one ring, one ioctl each, as fast as it
+# can; the queue grows far deeper than the in-flight table (16384) holds.
+gputop-bpf -b -J -d 0.5 > /tmp/storm.json 2> /tmp/storm.err &
+MON=$!
+sleep 1.5
+$S gfx_0.0.0 100000 1 > /tmp/storm-proc.txt
+sleep 1.5
+kill -INT $MON
+wait $MON
+echo "exit=$?" >> /tmp/storm.err
+section storm-proc /tmp/storm-proc.txt
+section storm-err /tmp/storm.err
+section storm /tmp/storm.json
+
+# Started late: 60 jobs of 50 ms queued at once on sdma0 (one on the hardware at a time),
+# and the monitor attached while most of them still wait.
+$S sdma0 60 50000 --burst > /dev/null &
+L=$!
+sleep 0.3
+gputop-bpf -b -J -d 0.5 > /tmp/late.json 2> /dev/null &
+MON=$!
+wait $L
+sleep 1
+kill -INT $MON
+wait $MON
+section late /tmp/late.json
+
 # Unload while jobs are in flight: 30 x 10 ms queued on sdma0, the client gone at once.
 $S --hold sdma0 30 10000 --burst > /dev/null
 rmmod mockgpu
