@@ -193,6 +193,30 @@ check_storm() {
 	echo "   storm: max queue depth $qmax; $(jq -s -c "{waits: ($R | .wait_ns_total.count), drops: ($D)}" "$S")"
 }
 
+# The mixed workload (scenario.sh): exact per ring and per process, or short by no more
+# than the runs the kernel itself skipped (bpf_recursion_misses, counted): never silent.
+check_mixed() {
+	local k=$1 M=$TMPD/mixed.json p n r
+	section mixed | grep '^{' >"$M"
+	MJ() { jq -e -s "$@" "$M" >/dev/null; }
+	R() { echo ".[-1].tables[\"drm_sched.rings\"][] | select(.name == \"$1\")"; }
+	MISS='(.[-1].collectors[] | select(.name == "drm_sched") | .drops.bpf_recursion_misses)'
+	for spec in gfx_0.0.0:740 comp_1.0.0:240 sdma0:150; do
+		r=${spec%%:*} n=${spec##*:}
+		check "$k: mixed: $r: queued, started, completed = $n, short only by counted misses" \
+			MJ "$MISS as \$m | $(R "$r") | all(.queued_total, .started_total, .completed_total; . <= $n and . >= $n - \$m)"
+	done
+	for spec in M1:400 M2:300 M3:200 M4:150 M5:80; do
+		p=$(section mixed-procs | awk -v m="${spec%%:*}" '$1 == m { sub("pid=", "", $2); print $2 }')
+		n=${spec##*:}
+		check "$k: mixed: ${spec%%:*} (pid $p): its $n jobs, short only by counted misses" \
+			MJ "$MISS as \$m | [.[].tables[\"drm_sched.processes\"][] | select(.pid == ${p:-0}) | .jobs_total] | max | . <= $n and . >= $n - \$m"
+	done
+	check "$k: mixed: nothing else dropped (every drop counter but the kernel's misses 0)" \
+		MJ 'all(.[-1].collectors[] | select(.name == "drm_sched") | .drops | del(.bpf_recursion_misses)[]; . == 0)'
+	echo "   mixed: recursion misses per program: $(jq -s -c '[.[-1].tables["self.programs"][] | select(.collector == "drm_sched") | {(.program): .recursion_misses}] | add' "$M")"
+}
+
 # Started late (scenario.sh): jobs queued before the monitor count as queued when they run,
 # once, and the ring's counts agree when it is idle.
 check_late() {
@@ -224,6 +248,7 @@ for k in $KERNELS; do
 	echo "   $(grep -m1 '^@@ kernel' "$LOG") booted and ran in $((SECONDS - start)) s"
 	check_kernel "$k"
 	check_storm "$k"
+	check_mixed "$k"
 	check_late "$k"
 	check_display "$k"
 done
