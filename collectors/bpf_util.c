@@ -35,24 +35,6 @@ size_t tp_progs_attach(struct collector *c, struct tp_prog *tps, size_t n)
 	return attached;
 }
 
-uint64_t tp_progs_recursion_misses(const struct tp_prog *tps, size_t n)
-{
-	uint64_t misses = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		struct bpf_prog_info info = { 0 };
-		__u32 len = sizeof(info);
-		int fd;
-
-		if (!tps[i].link)
-			continue;
-		fd = bpf_program__fd(tps[i].prog);
-		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
-			misses += info.recursion_misses;
-	}
-	return misses;
-}
-
 void tp_progs_detach(struct tp_prog *tps, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -105,8 +87,9 @@ void tp_progs_report(struct collector *c, struct tp_prog *tps, size_t n, struct 
 {
 	struct table *t = model_table(m, &self_programs_table);
 	double iv = model_interval_s(m);
+	uint64_t misses = 0;
 
-	for (size_t i = 0; t && i < n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		struct bpf_prog_info info = { 0 };
 		__u32 len = sizeof(info);
 		char where[96];
@@ -118,9 +101,10 @@ void tp_progs_report(struct collector *c, struct tp_prog *tps, size_t n, struct 
 		fd = bpf_program__fd(tps[i].prog);
 		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
 			continue;
-		row = table_row_add(t);
+		misses += info.recursion_misses;
+		row = t ? table_row_add(t) : NULL;
 		if (!row)
-			return;
+			continue;
 		snprintf(where, sizeof(where), "%s:%s", tps[i].group, tps[i].event);
 		cell_set_str(row, SELF_PROG_COLLECTOR, c->info.name);
 		cell_set_str(row, SELF_PROG_NAME, bpf_program__name(tps[i].prog));
@@ -138,4 +122,6 @@ void tp_progs_report(struct collector *c, struct tp_prog *tps, size_t n, struct 
 		tps[i].last_cnt = info.run_cnt;
 		tps[i].last_ns = info.run_time_ns;
 	}
+	/* Runs the kernel skipped: one of our programs already running on that CPU (>= 5.12). */
+	collector_set_drop(c, "bpf_recursion_misses", misses);
 }

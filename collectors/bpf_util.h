@@ -27,11 +27,6 @@ struct tp_prog {
 void tp_progs_autoload(struct tp_prog *tps, size_t n);
 /* Attaches the wanted programs, setting each tracepoint's state (and note on failure); returns how many. */
 size_t tp_progs_attach(struct collector *c, struct tp_prog *tps, size_t n);
-/*
- * Runs the kernel skipped because one of our programs was already running on
- * that CPU (bpf_prog_info.recursion_misses, kernel >= 5.12), attached programs only.
- */
-uint64_t tp_progs_recursion_misses(const struct tp_prog *tps, size_t n);
 void tp_progs_detach(struct tp_prog *tps, size_t n);
 /*
  * The kernel's BPF run-time statistics (run count and time per program), on
@@ -43,7 +38,9 @@ int bpf_cost_enable(char *why, size_t size);
 bool bpf_cost_available(const char **why);
 /*
  * Adds the attached programs to this tick's self.programs table: events, their
- * rate, time per event and CPU share, per program (cost unknown when off).
+ * rate, time per event and CPU share, per program (cost unknown when off); and
+ * sets the collector's bpf_recursion_misses drop (runs the kernel skipped). One
+ * program-info read per program and tick.
  */
 void tp_progs_report(struct collector *c, struct tp_prog *tps, size_t n, struct model *m);
 

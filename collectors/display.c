@@ -340,7 +340,6 @@ static int display_read(struct collector *c, struct model *m)
 	read_clients(p, m); /* first: the CRTCs' devices come from their clients */
 	read_crtcs(p, m);
 	collector_set_drops(c, drop_names, p->skel->bss->drops, DISPLAY_DROP_MAX);
-	collector_set_drop(c, "bpf_recursion_misses", tp_progs_recursion_misses(p->tps, NPROGS));
 	tp_progs_report(c, p->tps, NPROGS, m);
 	return 0;
 }

@@ -288,9 +288,7 @@ static int sched_read(struct collector *c, struct model *m)
 	/* A new interval: maxima recorded from now on belong to the next read. */
 	p->skel->bss->tick_gen = gen + 1;
 	collector_set_drops(c, drop_names, p->skel->bss->drops, SCHED_DROP_MAX);
-	/* Events the kernel did not run our programs for (a done in the IRQ while one of ours ran). */
-	collector_set_drop(c, "bpf_recursion_misses", tp_progs_recursion_misses(p->tps, NTPS));
-	tp_progs_report(c, p->tps, NTPS, m);
+	tp_progs_report(c, p->tps, NTPS, m); /* and the runs the kernel skipped */
 	return 0;
 }
 

@@ -4,6 +4,7 @@
  * the rows the BPF collectors added to self.programs this tick) the run time
  * of its BPF programs. Read last, after every other collector.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,7 +97,7 @@ static int self_read(struct collector *c, struct model *m)
 		for (size_t i = 0; i < progs->nrows; i++) {
 			double v = cell_number(progs->desc, table_row(progs, i), SELF_PROG_CPU);
 
-			if (v == v)
+			if (!isnan(v))
 				bpf += v;
 		}
 		cell_set_f64(row, SELF_BPF_CPU, bpf);

@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "array.h"
 #include "snapshot.h"
 
 void snapshot_free(struct snapshot *s)
@@ -91,9 +90,15 @@ void collector_info_clear(struct collector_info *info)
 
 struct tracepoint_status *collector_info_add_tracepoint(struct collector_info *info)
 {
-	size_t n = info->ntracepoints, cap = n;
+	struct tracepoint_status *p =
+		reallocarray(info->tracepoints, info->ntracepoints + 1, sizeof(*p));
 
-	return array_push(&info->tracepoints, &info->ntracepoints, &cap, sizeof(struct tracepoint_status));
+	if (!p)
+		return NULL;
+	info->tracepoints = p;
+	p = &p[info->ntracepoints++];
+	memset(p, 0, sizeof(*p));
+	return p;
 }
 
 int collector_status_set_drop(struct collector_status *st, const char *name, uint64_t count)
