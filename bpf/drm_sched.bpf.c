@@ -2,29 +2,37 @@
 /*
  * DRM GPU scheduler: per-ring and per-process job accounting, aggregated in maps.
  *
- * Both tracepoint generations are here; user space turns off (autoload=false)
- * the programs whose tracepoints this kernel lacks:
- *   <= 6.16: drm_sched_job, drm_run_job, drm_sched_process_job, drm_sched_job_wait_dep
- *   >= 6.17: drm_sched_job_queue, _run, _done, _add_dep, _unschedulable
- * A job is followed from queue to done in the bounded LRU table `jobs`.
+ * Raw tracepoint programs (SEC "raw_tp", attached by name at run time): they read
+ * the tracepoints' arguments, which are the same in both generations, so one
+ * program serves both names; and the kernel does not build a trace record for
+ * them (no string copies per event):
+ *   queue  (job, entity)  <= 6.16 drm_sched_job           >= 6.17 drm_sched_job_queue
+ *   run    (job, entity)  <= 6.16 drm_run_job             >= 6.17 drm_sched_job_run
+ *   done   (s_fence)      <= 6.16 drm_sched_process_job   >= 6.17 drm_sched_job_done
+ *   add_dep (job, fence)                                  >= 6.17 drm_sched_job_add_dep
+ *   dep_wait (job, fence) <= 6.16 drm_sched_job_wait_dep  >= 6.17 drm_sched_job_unschedulable
+ * Kernel structures are read with CO-RE against gpu_sched's module BTF.
  *
- * The done events fire in hard-IRQ context (the GPU's fence interrupt). A `tp/`
- * program there is skipped whenever it interrupts another of our programs on that
- * CPU (one per-CPU guard for all of them), which loses completions under load;
- * `raw_tp/` programs are guarded per program, so the done handlers are raw_tp and
- * read the tracepoint's argument (struct drm_sched_fence *) with CO-RE.
+ * A job is followed from queue to done, keyed by the address of its
+ * drm_sched_fence: in `waiting` from queue to run, in `running` from run to done.
+ * Both are bounded LRUs; two, so that a storm of queued jobs, however deep, never
+ * evicts the record of a job on the hardware. A ring is a drm_gpu_scheduler: its names are
+ * read once, at its first event, and later events find its index in ring_cache.
+ *
+ * Every event has three programs: the second and third are twins that handle the
+ * events the kernel's per-program recursion guard made those before skip (see
+ * drm_sched.h).
  */
 #include <stdbool.h>
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
-#include "sched_decode.h"
+#include "drm_sched.h"
 #include "common.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Kernel objects read to name the device of a <= 6.16 job (entity->rq->sched->dev). */
 struct kobject {
 	const char *name;
 } __core;
@@ -32,28 +40,26 @@ struct device {
 	struct kobject kobj;
 } __core;
 struct drm_gpu_scheduler {
+	const char *name;
 	struct device *dev;
 } __core;
-struct drm_sched_rq {
+struct drm_sched_fence;
+struct drm_sched_job {
 	struct drm_gpu_scheduler *sched;
-} __core;
-struct drm_sched_entity {
-	struct drm_sched_rq *rq;
-} __core;
-struct dma_fence {
-	__u64 context;
-	__u64 seqno;
-} __core;
-struct drm_sched_fence {
-	struct dma_fence finished;
+	struct drm_sched_fence *s_fence;
 } __core;
 struct task_struct {
 	struct task_struct *group_leader;
 	char comm[TASK_COMM_LEN];
 } __core;
 
+/* Set before load: whether add_dep events exist (>= 6.17), and a test-only delay. */
+const volatile bool track_deps = false;
+const volatile __u64 test_spin_ns = 0; /* GPUTOP_TEST_SPIN_NS: the primary done handler spins */
+
 __u64 tick_gen; /* bumped by user space after each read: scopes the max_* fields */
 __u64 drops[SCHED_DROP_MAX];
+__u64 rescued[SCHED_EV_MAX][SCHED_COPIES]; /* events each twin handled (copy 0: none) */
 __u32 next_ring; /* next free index into rings */
 
 struct {
@@ -62,6 +68,13 @@ struct {
 	__type(key, struct ring_key);
 	__type(value, __u32);
 } ring_ids SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, SCHED_RING_CACHE);
+	__type(key, struct ring_cache_key);
+	__type(value, __u32);
+} ring_cache SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -80,48 +93,117 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, SCHED_MAX_JOBS);
-	__type(key, struct job_key);
+	__type(key, job_key_t);
 	__type(value, struct job_info);
-} jobs SEC(".maps");
+} waiting SEC(".maps");
 
-/* <= 6.16 wait_dep records name the ring but not its device: remember it per name. */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, SCHED_MAX_RINGS);
-	__type(key, char[RING_NAME_LEN]);
-	__type(value, char[DEV_NAME_LEN]);
-} ring_dev SEC(".maps");
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, SCHED_MAX_RUNNING);
+	__type(key, job_key_t);
+	__type(value, struct job_info);
+} running SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, SCHED_EV_MAX);
+	__type(key, __u32);
+	__type(value, struct sched_claims);
+} claims SEC(".maps");
 
 static __always_inline void drop(enum sched_drop why)
 {
 	drop_count(drops, why, SCHED_DROP_MAX);
 }
 
-static __always_inline void dev_from_entity(__u64 entity, char *dev)
+/*
+ * Whether this copy of an event's program handles the event (ev, a, b). The
+ * primary (copy 0) always does, and notes the key on this CPU first thing. Its
+ * twins run after it on the same CPU, in order; a twin handles the event only
+ * when no copy before it noted the key (the kernel skipped them all), and notes
+ * it in turn. A key repeated within SCHED_CLAIM_SLOTS events of a kind on a CPU
+ * makes a skipped event look handled: it is then counted lost, never twice.
+ */
+static __always_inline bool claim(__u32 ev, __u64 a, __u64 b, __u32 copy)
 {
-	const struct drm_sched_entity *ent = (const void *)(unsigned long)entity;
-	const char *name;
+	struct sched_claims *log = bpf_map_lookup_elem(&claims, &ev);
+	__u32 slot;
 
-	if (!bpf_core_type_exists(struct drm_sched_entity) ||
-	    !bpf_core_field_exists(struct drm_gpu_scheduler, dev) || !entity)
+	if (!log)
+		return !copy;
+	if (copy) {
+		for (int i = 0; i < SCHED_CLAIM_SLOTS; i++)
+			if (log->key[i][0] == a && log->key[i][1] == b)
+				return false;
+		if (ev < SCHED_EV_MAX && copy < SCHED_COPIES)
+			__sync_fetch_and_add(&rescued[ev][copy], 1);
+	}
+	/* atomic: an interrupt or a preempting task on this CPU may take a slot in between */
+	slot = __sync_fetch_and_add(&log->head, 1) % SCHED_CLAIM_SLOTS;
+	log->key[slot][0] = a;
+	log->key[slot][1] = b;
+	return true;
+}
+
+/* Test only: hold the primary done handler, so interrupts nest into it. */
+static __always_inline void spin_for_test(void)
+{
+	__u64 end;
+
+	if (!test_spin_ns)
 		return;
-	name = BPF_CORE_READ(ent, rq, sched, dev, kobj.name);
-	if (name)
-		bpf_probe_read_kernel_str(dev, DEV_NAME_LEN, name);
+	end = bpf_ktime_get_ns() + test_spin_ns;
+	for (int i = 0; i < 4096; i++)
+		if (bpf_ktime_get_ns() >= end)
+			break;
+}
+
+static __always_inline job_key_t job_key(const struct drm_sched_job *job)
+{
+	return (job_key_t)(unsigned long)BPF_CORE_READ(job, s_fence);
 }
 
 /* The index of a ring, assigned at its first sight; RING_NONE when the table is full. */
-static __always_inline __u32 ring_intern(const struct ring_key *ring)
+static __always_inline __u32 ring_intern(const struct drm_gpu_scheduler *sched, const char *name)
 {
-	bool fresh = !bpf_map_lookup_elem(&ring_ids, ring);
-	__u32 id = intern(&ring_ids, ring, &next_ring, SCHED_MAX_RINGS);
+	struct ring_key key = {};
+	const char *dev_name;
+	__u32 id;
 
+	bpf_probe_read_kernel_str(key.name, sizeof(key.name), name);
+	if (bpf_core_field_exists(struct drm_gpu_scheduler, dev)) {
+		dev_name = BPF_CORE_READ(sched, dev, kobj.name);
+		if (dev_name)
+			bpf_probe_read_kernel_str(key.dev, sizeof(key.dev), dev_name);
+	}
+	id = intern(&ring_ids, &key, &next_ring, SCHED_MAX_RINGS);
 	if (id >= SCHED_MAX_RINGS) {
 		drop(SCHED_DROP_RING_FULL);
 		return RING_NONE;
 	}
-	if (fresh && ring->dev[0])
-		bpf_map_update_elem(&ring_dev, ring->name, ring->dev, BPF_ANY);
+	return id;
+}
+
+/* The ring a job runs on: two reads and a 24-byte hash lookup once the ring is known. */
+static __always_inline __u32 ring_of(const struct drm_sched_job *job)
+{
+	const struct drm_gpu_scheduler *sched = BPF_CORE_READ(job, sched);
+	struct ring_cache_key ck = { .sched = (__u64)(unsigned long)sched };
+	const char *name;
+	__u32 *cached, id;
+
+	if (!sched)
+		return RING_NONE;
+	name = BPF_CORE_READ(sched, name);
+	if (!name)
+		return RING_NONE;
+	bpf_probe_read_kernel_str(ck.name, sizeof(ck.name), name);
+	cached = bpf_map_lookup_elem(&ring_cache, &ck);
+	if (cached)
+		return *cached;
+	id = ring_intern(sched, name);
+	if (id != RING_NONE)
+		bpf_map_update_elem(&ring_cache, &ck, &id, BPF_ANY);
 	return id;
 }
 
@@ -162,41 +244,36 @@ static __always_inline void ring_interval(struct ring_stats *rs)
 	}
 }
 
-static __always_inline void note_queue_depth(struct ring_stats *rs)
-{
-	__s64 depth = (__s64)(rs->queued - rs->started);
-
-	ring_interval(rs);
-	if (depth > (__s64)rs->max_queue_depth)
-		rs->max_queue_depth = (__u32)depth;
-}
-
-static __always_inline void on_queue(struct sched_job_ev *ev)
+static __always_inline void on_queue(const struct drm_sched_job *job, job_key_t key)
 {
 	__u64 now = bpf_ktime_get_ns();
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
 	struct job_info info = {};
-	struct job_info *pending;
+	struct job_info *parked;
 	struct ring_stats *rs;
 	struct proc_stats *ps;
+	__s64 depth;
 	__u32 ring;
 
-	if (!ev->ring.dev[0])
-		dev_from_entity(ev->entity, ev->ring.dev);
-	ring = ring_intern(&ev->ring);
+	ring = ring_of(job);
 	rs = ring_at(ring);
 	if (!rs)
 		return;
 	__sync_fetch_and_add(&rs->queued, 1);
-	note_queue_depth(rs);
+	depth = (__s64)(rs->queued - rs->started);
+	ring_interval(rs);
+	if (depth > (__s64)rs->max_queue_depth)
+		rs->max_queue_depth = (__u32)depth;
 
-	pending = bpf_map_lookup_elem(&jobs, &ev->key);
-	if (pending && pending->pending_deps)
-		__sync_fetch_and_add(&rs->deps, pending->pending_deps);
+	if (track_deps) {
+		parked = bpf_map_lookup_elem(&waiting, &key);
+		if (parked && parked->pending_deps && !parked->queue_ns)
+			__sync_fetch_and_add(&rs->deps, parked->pending_deps);
+	}
 	info.ring = ring;
 	info.queue_ns = now;
 	info.tgid = tgid;
-	if (bpf_map_update_elem(&jobs, &ev->key, &info, BPF_ANY))
+	if (bpf_map_update_elem(&waiting, &key, &info, BPF_ANY))
 		drop(SCHED_DROP_JOB_FULL);
 
 	ps = proc_get(tgid, ring, true);
@@ -204,18 +281,23 @@ static __always_inline void on_queue(struct sched_job_ev *ev)
 		__sync_fetch_and_add(&ps->queued, 1);
 }
 
-static __always_inline void on_run(struct sched_job_ev *ev)
+static __always_inline void on_run(const struct drm_sched_job *job, job_key_t key)
 {
 	__u64 now = bpf_ktime_get_ns();
-	struct job_info *info = bpf_map_lookup_elem(&jobs, &ev->key);
+	struct job_info *queued = bpf_map_lookup_elem(&waiting, &key);
+	struct job_info run = { .run_ns = now };
 	struct ring_stats *rs;
 	__u64 in_flight;
 
-	if (info && info->queue_ns) {
-		__u64 wait = now - info->queue_ns;
+	if (queued && queued->queue_ns) {
+		__u64 wait = now - queued->queue_ns;
 		struct proc_stats *ps;
 
-		rs = ring_at(info->ring);
+		run.queue_ns = queued->queue_ns;
+		run.ring = queued->ring;
+		run.tgid = queued->tgid;
+		bpf_map_delete_elem(&waiting, &key);
+		rs = ring_at(run.ring);
 		if (!rs)
 			return;
 		hist_count(rs->hist_wait, wait);
@@ -223,18 +305,16 @@ static __always_inline void on_run(struct sched_job_ev *ev)
 		ring_interval(rs);
 		if (wait > rs->max_wait_ns)
 			rs->max_wait_ns = wait;
-		ps = proc_get(info->tgid, info->ring, false);
+		ps = proc_get(run.tgid, run.ring, false);
 		if (ps)
 			__sync_fetch_and_add(&ps->wait_ns, wait);
-		info->run_ns = now;
 	} else {
-		struct job_info fresh = {};
 		__u64 started;
 
-		if (!ev->ring.dev[0])
-			dev_from_entity(ev->entity, ev->ring.dev);
-		fresh.ring = ring_intern(&ev->ring);
-		rs = ring_at(fresh.ring);
+		if (queued) /* parked dependencies of a job whose queue event we missed */
+			bpf_map_delete_elem(&waiting, &key);
+		run.ring = ring_of(job);
+		rs = ring_at(run.ring);
 		if (!rs)
 			return;
 		/*
@@ -253,10 +333,9 @@ static __always_inline void on_run(struct sched_job_ev *ev)
 			drop(SCHED_DROP_RUN_UNMATCHED);
 			__sync_fetch_and_add(&rs->queued, 1);
 		}
-		fresh.run_ns = now;
-		if (bpf_map_update_elem(&jobs, &ev->key, &fresh, BPF_ANY))
-			drop(SCHED_DROP_JOB_FULL);
 	}
+	if (bpf_map_update_elem(&running, &key, &run, BPF_ANY))
+		drop(SCHED_DROP_JOB_FULL);
 	__sync_fetch_and_add(&rs->started, 1);
 	in_flight = rs->started - rs->completed;
 	if (in_flight == 1)
@@ -266,18 +345,16 @@ static __always_inline void on_run(struct sched_job_ev *ev)
 		rs->max_in_flight = (__u32)in_flight;
 }
 
-static __always_inline void on_done(struct job_key *key)
+static __always_inline void on_done(job_key_t key)
 {
 	__u64 now = bpf_ktime_get_ns();
-	struct job_info *info = bpf_map_lookup_elem(&jobs, key);
+	struct job_info *info = bpf_map_lookup_elem(&running, &key);
 	struct ring_stats *rs;
 	struct proc_stats *ps;
 	__u64 exec, since;
 
-	if (!info || !info->run_ns) {
+	if (!info) {
 		drop(SCHED_DROP_DONE_UNMATCHED);
-		if (info)
-			bpf_map_delete_elem(&jobs, key);
 		return;
 	}
 	exec = now - info->run_ns;
@@ -302,154 +379,176 @@ static __always_inline void on_done(struct job_key *key)
 			__sync_fetch_and_add(&ps->exec_ns, exec);
 		}
 	}
-	bpf_map_delete_elem(&jobs, key);
+	bpf_map_delete_elem(&running, &key);
 }
 
-static __always_inline void count_dep_wait_at(__u32 ring)
+/* >= 6.17: add_dep precedes the queue event; the count is parked on the job until then. */
+static __always_inline void on_add_dep(job_key_t key)
 {
-	struct ring_stats *rs = ring_at(ring);
+	struct job_info fresh = { .ring = RING_NONE, .pending_deps = 1 };
+	struct job_info *info = bpf_map_lookup_elem(&waiting, &key);
+	struct ring_stats *rs;
+
+	if (!info) {
+		if (!bpf_map_update_elem(&waiting, &key, &fresh, BPF_NOEXIST))
+			return;
+		info = bpf_map_lookup_elem(&waiting, &key); /* another CPU parked one first */
+		if (!info)
+			return;
+	}
+	if (!info->queue_ns) {
+		__sync_fetch_and_add(&info->pending_deps, 1);
+		return;
+	}
+	rs = ring_at(info->ring);
+	if (rs)
+		__sync_fetch_and_add(&rs->deps, 1);
+}
+
+static __always_inline void on_dep_wait(const struct drm_sched_job *job)
+{
+	struct ring_stats *rs = ring_at(ring_of(job));
 
 	if (rs)
 		__sync_fetch_and_add(&rs->dep_waits, 1);
 }
 
-static __always_inline void count_dep_wait(struct ring_key *ring)
+/* ---- the programs: each event's primary, then its twins ---- */
+
+static __always_inline int queue_event(const struct drm_sched_job *job, __u32 copy)
 {
-	char *dev;
+	job_key_t key = job_key(job);
 
-	if (!ring->dev[0]) {
-		dev = bpf_map_lookup_elem(&ring_dev, ring->name);
-		if (dev)
-			bpf_probe_read_kernel_str(ring->dev, DEV_NAME_LEN, dev);
-	}
-	count_dep_wait_at(ring_intern(ring));
-}
-
-/* ---- >= 6.17 ---- */
-
-SEC("tp/gpu_scheduler/drm_sched_job_queue")
-int sched_job_queue(void *ctx)
-{
-	struct sched_job_ev ev = {};
-
-	sched_decode_job_v617(ctx, &ev);
-	on_queue(&ev);
+	if (claim(SCHED_EV_QUEUE, key, 0, copy))
+		on_queue(job, key);
 	return 0;
 }
 
-SEC("tp/gpu_scheduler/drm_sched_job_run")
-int sched_job_run(void *ctx)
+static __always_inline int run_event(const struct drm_sched_job *job, __u32 copy)
 {
-	struct sched_job_ev ev = {};
+	job_key_t key = job_key(job);
 
-	sched_decode_job_v617(ctx, &ev);
-	on_run(&ev);
+	if (claim(SCHED_EV_RUN, key, 0, copy))
+		on_run(job, key);
 	return 0;
 }
 
-SEC("raw_tp/drm_sched_job_done")
-int BPF_PROG(sched_job_done, struct drm_sched_fence *fence)
+static __always_inline int done_event(const struct drm_sched_fence *fence, __u32 copy)
 {
-	struct job_key key = {
-		.a = BPF_CORE_READ(fence, finished.context),
-		.b = BPF_CORE_READ(fence, finished.seqno),
-	};
+	job_key_t key = (job_key_t)(unsigned long)fence;
 
-	on_done(&key);
-	return 0;
-}
-
-SEC("tp/gpu_scheduler/drm_sched_job_add_dep")
-int sched_job_add_dep(void *ctx)
-{
-	struct job_info fresh = {};
-	struct job_info *info;
-	struct ring_stats *rs;
-	struct job_key key;
-
-	sched_decode_dep_v617(ctx, &key);
-	info = bpf_map_lookup_elem(&jobs, &key);
-	if (!info) {
-		/* add_dep precedes the queue event: park the count on the job. */
-		fresh.ring = RING_NONE;
-		fresh.pending_deps = 1;
-		bpf_map_update_elem(&jobs, &key, &fresh, BPF_NOEXIST);
+	if (!claim(SCHED_EV_DONE, key, 0, copy))
 		return 0;
-	}
-	if (!info->queue_ns && !info->run_ns) {
-		__sync_fetch_and_add(&info->pending_deps, 1);
-		return 0;
-	}
-	rs = ring_at(info->ring);
-	if (rs)
-		__sync_fetch_and_add(&rs->deps, 1);
+	if (!copy)
+		spin_for_test();
+	on_done(key);
 	return 0;
 }
 
-SEC("tp/gpu_scheduler/drm_sched_job_unschedulable")
-int sched_job_unschedulable(void *ctx)
+static __always_inline int add_dep_event(const struct drm_sched_job *job, const void *fence,
+					 __u32 copy)
 {
-	struct job_info *info;
-	struct job_key key;
+	job_key_t key = job_key(job);
 
-	sched_decode_dep_v617(ctx, &key);
-	info = bpf_map_lookup_elem(&jobs, &key);
-	if (info && info->ring != RING_NONE)
-		count_dep_wait_at(info->ring);
+	if (claim(SCHED_EV_ADD_DEP, key, (__u64)(unsigned long)fence, copy))
+		on_add_dep(key);
 	return 0;
 }
 
-/* ---- <= 6.16 (and 5.15, whose ring name is a pointer) ---- */
-
-static __always_inline void decode_job_old(void *ctx, struct sched_job_ev *ev)
+static __always_inline int dep_wait_event(const struct drm_sched_job *job, const void *fence,
+					  __u32 copy)
 {
-	if (bpf_core_field_exists(struct trace_event_raw_drm_sched_job___v61, __data_loc_name))
-		sched_decode_job_v61(ctx, ev);
-	else
-		sched_decode_job_v515(ctx, ev);
-}
-
-SEC("tp/gpu_scheduler/drm_sched_job")
-int sched_job_queue_old(void *ctx)
-{
-	struct sched_job_ev ev = {};
-
-	decode_job_old(ctx, &ev);
-	on_queue(&ev);
+	if (claim(SCHED_EV_DEP_WAIT, job_key(job), (__u64)(unsigned long)fence, copy))
+		on_dep_wait(job);
 	return 0;
 }
 
-SEC("tp/gpu_scheduler/drm_run_job")
-int sched_job_run_old(void *ctx)
+SEC("raw_tp")
+int BPF_PROG(sched_queue, struct drm_sched_job *job)
 {
-	struct sched_job_ev ev = {};
-
-	decode_job_old(ctx, &ev);
-	on_run(&ev);
-	return 0;
+	return queue_event(job, 0);
 }
 
-/* The queue and run records carry &s_fence->finished: the same address identifies the job. */
-SEC("raw_tp/drm_sched_process_job")
-int BPF_PROG(sched_job_done_old, struct drm_sched_fence *fence)
+SEC("raw_tp")
+int BPF_PROG(sched_queue2, struct drm_sched_job *job)
 {
-	struct job_key key = {
-		.a = (__u64)(unsigned long)__builtin_preserve_access_index(&fence->finished),
-	};
-
-	on_done(&key);
-	return 0;
+	return queue_event(job, 1);
 }
 
-SEC("tp/gpu_scheduler/drm_sched_job_wait_dep")
-int sched_job_wait_dep_old(void *ctx)
+SEC("raw_tp")
+int BPF_PROG(sched_queue3, struct drm_sched_job *job)
 {
-	struct ring_key ring = {};
+	return queue_event(job, 2);
+}
 
-	if (bpf_core_field_exists(struct trace_event_raw_drm_sched_job_wait_dep, __data_loc_name))
-		sched_decode_wait_dep_v61(ctx, &ring);
-	else
-		sched_decode_wait_dep_v515(ctx, &ring);
-	count_dep_wait(&ring);
-	return 0;
+SEC("raw_tp")
+int BPF_PROG(sched_run, struct drm_sched_job *job)
+{
+	return run_event(job, 0);
+}
+
+SEC("raw_tp")
+int BPF_PROG(sched_run2, struct drm_sched_job *job)
+{
+	return run_event(job, 1);
+}
+
+SEC("raw_tp")
+int BPF_PROG(sched_run3, struct drm_sched_job *job)
+{
+	return run_event(job, 2);
+}
+
+SEC("raw_tp")
+int BPF_PROG(sched_done, struct drm_sched_fence *fence)
+{
+	return done_event(fence, 0);
+}
+
+SEC("raw_tp")
+int BPF_PROG(sched_done2, struct drm_sched_fence *fence)
+{
+	return done_event(fence, 1);
+}
+
+SEC("raw_tp")
+int BPF_PROG(sched_done3, struct drm_sched_fence *fence)
+{
+	return done_event(fence, 2);
+}
+
+SEC("raw_tp")
+int BPF_PROG(sched_add_dep, struct drm_sched_job *job, void *fence)
+{
+	return add_dep_event(job, fence, 0);
+}
+
+SEC("raw_tp")
+int BPF_PROG(sched_add_dep2, struct drm_sched_job *job, void *fence)
+{
+	return add_dep_event(job, fence, 1);
+}
+
+SEC("raw_tp")
+int BPF_PROG(sched_add_dep3, struct drm_sched_job *job, void *fence)
+{
+	return add_dep_event(job, fence, 2);
+}
+
+SEC("raw_tp")
+int BPF_PROG(sched_dep_wait, struct drm_sched_job *job, void *fence)
+{
+	return dep_wait_event(job, fence, 0);
+}
+
+SEC("raw_tp")
+int BPF_PROG(sched_dep_wait2, struct drm_sched_job *job, void *fence)
+{
+	return dep_wait_event(job, fence, 1);
+}
+
+SEC("raw_tp")
+int BPF_PROG(sched_dep_wait3, struct drm_sched_job *job, void *fence)
+{
+	return dep_wait_event(job, fence, 2);
 }

@@ -12,7 +12,9 @@
 
 #define SCHED_MAX_RINGS 256
 #define SCHED_MAX_PROCS 4096 /* (process, ring) pairs; user space prunes exited processes */
-#define SCHED_MAX_JOBS 16384 /* in-flight jobs; an LRU, so lost completions cannot grow it */
+#define SCHED_MAX_JOBS 16384 /* queued jobs not yet run; an LRU, so lost events cannot grow it */
+#define SCHED_MAX_RUNNING 4096 /* jobs on the hardware: a ring's credit limit bounds them */
+#define SCHED_RING_CACHE 1024 /* (scheduler address, name) -> ring; an LRU */
 
 /* A ring is a drm_gpu_scheduler instance: its device and its name. */
 struct ring_key {
@@ -22,7 +24,8 @@ struct ring_key {
 
 /*
  * Rings are interned: ring_ids maps a ring_key to an index into the rings array,
- * assigned at a ring's first event, so only the queue event hashes the 64-byte key.
+ * assigned at a ring's first event; later events find the index in ring_cache
+ * (keyed by the scheduler's address and name prefix), without reading the names.
  * Cumulative per ring since attach; user space takes deltas per interval.
  */
 struct ring_stats {
@@ -58,10 +61,44 @@ struct proc_stats {
 	__u64 exec_ns;
 };
 
-/* Job identity: <= 6.16 the finished fence's address (b = 0); >= 6.17 fence context:seqno. */
-struct job_key {
-	__u64 a;
-	__u64 b;
+/*
+ * Job identity: the address of the job's struct drm_sched_fence (job->s_fence, the
+ * done event's argument). Unique among jobs in flight: the fence is freed only
+ * after its job is done.
+ */
+typedef __u64 job_key_t;
+
+/* Ring cache key: a scheduler's address and the start of its name (addresses are reused). */
+struct ring_cache_key {
+	__u64 sched;
+	char name[16];
+};
+
+/*
+ * Scheduler events, each handled by a program and its twins (attached after it, so
+ * they run after it). The kernel skips a program entered again on a CPU where it
+ * is already running (an interrupt; or, from 6.17 where tracepoints run
+ * preemptible, another task) and counts a recursion miss; a twin then handles
+ * that event and counts a rescue. An event is lost only when every copy was
+ * skipped: the primary's misses minus the twins' rescues.
+ */
+#define SCHED_COPIES 3 /* the primary and two twins */
+enum sched_ev {
+	SCHED_EV_QUEUE,
+	SCHED_EV_RUN,
+	SCHED_EV_DONE,
+	SCHED_EV_ADD_DEP, /* >= 6.17 */
+	SCHED_EV_DEP_WAIT, /* <= 6.16 wait_dep, >= 6.17 unschedulable */
+	SCHED_EV_MAX,
+};
+
+#define SCHED_CLAIM_SLOTS 4 /* > nesting depth (task, softirq, hardirq, NMI) */
+
+/* Per CPU and event: the keys the primary program handled last, newest at head - 1. */
+struct sched_claims {
+	__u64 key[SCHED_CLAIM_SLOTS][2];
+	__u32 head;
+	__u32 pad;
 };
 
 #define RING_NONE 0xffffffffU

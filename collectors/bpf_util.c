@@ -22,14 +22,18 @@ size_t tp_progs_attach(struct collector *c, struct tp_prog *tps, size_t n)
 
 		if (!tps[i].wanted || !tps[i].prog)
 			continue;
-		tps[i].link = bpf_program__attach(tps[i].prog);
+		tps[i].link = tps[i].by_name ?
+			bpf_program__attach_raw_tracepoint(tps[i].prog, tps[i].event) :
+			bpf_program__attach(tps[i].prog);
 		if (!tps[i].link) {
 			snprintf(note, sizeof(note), "attach failed: %s", strerror(errno));
 			collector_set_tracepoint(c, tps[i].group, tps[i].event, TRACEPOINT_FAILED,
 						 note);
 			continue;
 		}
-		collector_set_tracepoint(c, tps[i].group, tps[i].event, TRACEPOINT_ATTACHED, NULL);
+		if (!tps[i].rescued) /* a twin's tracepoint is its primary's */
+			collector_set_tracepoint(c, tps[i].group, tps[i].event, TRACEPOINT_ATTACHED,
+						 NULL);
 		attached++;
 	}
 	return attached;
@@ -83,12 +87,25 @@ bool bpf_cost_available(const char **why)
 	return stats_fd >= 0;
 }
 
+/* The events of a primary and its twins that every copy skipped: its misses, less the rescues. */
+static void report_lost(struct collector *c, const struct tp_prog *tps, size_t first, size_t end)
+{
+	uint64_t rescued = 0, missed = tps[first].misses;
+
+	for (size_t i = first + 1; i < end; i++)
+		if (tps[i].link)
+			rescued += *(volatile const __u64 *)tps[i].rescued;
+	collector_set_drop(c, tps[end - 1].lost_name, missed > rescued ? missed - rescued : 0);
+}
+
 void tp_progs_report(struct collector *c, struct tp_prog *tps, size_t n, struct model *m)
 {
 	struct table *t = model_table(m, &self_programs_table);
 	double iv = model_interval_s(m);
 	uint64_t misses = 0;
+	bool untwinned = false;
 
+	/* Misses first, rescues after (report_lost): a rescue follows its miss. */
 	for (size_t i = 0; i < n; i++) {
 		struct bpf_prog_info info = { 0 };
 		__u32 len = sizeof(info);
@@ -101,7 +118,11 @@ void tp_progs_report(struct collector *c, struct tp_prog *tps, size_t n, struct 
 		fd = bpf_program__fd(tps[i].prog);
 		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
 			continue;
-		misses += info.recursion_misses;
+		tps[i].misses = info.recursion_misses;
+		if (!tps[i].rescued && !(i + 1 < n && tps[i + 1].rescued && tps[i + 1].link)) {
+			misses += info.recursion_misses;
+			untwinned = true;
+		}
 		row = t ? table_row_add(t) : NULL;
 		if (!row)
 			continue;
@@ -110,6 +131,8 @@ void tp_progs_report(struct collector *c, struct tp_prog *tps, size_t n, struct 
 		cell_set_str(row, SELF_PROG_NAME, bpf_program__name(tps[i].prog));
 		cell_set_str(row, SELF_PROG_TRACEPOINT, where);
 		cell_set_u64(row, SELF_PROG_MISSES, info.recursion_misses);
+		if (tps[i].rescued)
+			cell_set_u64(row, SELF_PROG_RESCUED, *tps[i].rescued);
 		if (stats_fd >= 0) {
 			uint64_t cnt = info.run_cnt - tps[i].last_cnt, ns = info.run_time_ns - tps[i].last_ns;
 
@@ -122,6 +145,16 @@ void tp_progs_report(struct collector *c, struct tp_prog *tps, size_t n, struct 
 		tps[i].last_cnt = info.run_cnt;
 		tps[i].last_ns = info.run_time_ns;
 	}
+	for (size_t i = 0; i < n; i++) {
+		size_t end = i + 1;
+
+		while (end < n && tps[end].rescued)
+			end++;
+		if (end > i + 1 && tps[i].link)
+			report_lost(c, tps, i, end);
+		i = end - 1;
+	}
 	/* Runs the kernel skipped: one of our programs already running on that CPU (>= 5.12). */
-	collector_set_drop(c, "bpf_recursion_misses", misses);
+	if (untwinned)
+		collector_set_drop(c, "bpf_recursion_misses", misses);
 }

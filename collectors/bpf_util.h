@@ -14,13 +14,22 @@
 #include <linux/types.h>
 #include "collector.h"
 
-/* One tracepoint and the program that reads it. */
+/*
+ * One tracepoint and the program that reads it. Twins (more programs on the same
+ * tracepoint that handle the events the kernel made those before them skip, see
+ * bpf/drm_sched.h) are the entries right after their primary, with rescued set:
+ * entries attach in order, and a tracepoint calls its programs in that order.
+ */
 struct tp_prog {
 	const char *group, *event;
 	struct bpf_program *prog; /* set after the skeleton is opened */
 	bool wanted; /* loaded and attached: the tracepoint exists and the collector uses it */
+	bool by_name; /* SEC("raw_tp") with no target: attached to the raw tracepoint event */
+	const __u64 *rescued; /* a twin: its count of events it handled that the copies before skipped */
+	const char *lost_name; /* a twin: the drop counter of events every copy skipped */
 	struct bpf_link *link; /* NULL until attached */
 	uint64_t last_cnt, last_ns; /* run statistics at the last report */
+	uint64_t misses; /* recursion misses at the last report */
 };
 
 /* Before load: only the wanted programs load (bpf_program__set_autoload). */
@@ -39,8 +48,9 @@ bool bpf_cost_available(const char **why);
 /*
  * Adds the attached programs to this tick's self.programs table: events, their
  * rate, time per event and CPU share, per program (cost unknown when off); and
- * sets the collector's bpf_recursion_misses drop (runs the kernel skipped). One
- * program-info read per program and tick.
+ * sets the collector's drops for runs the kernel skipped: bpf_recursion_misses
+ * for programs without a twin, and for each twin its lost_name (the primary's
+ * misses the twin did not rescue). One program-info read per program and tick.
  */
 void tp_progs_report(struct collector *c, struct tp_prog *tps, size_t n, struct model *m);
 

@@ -22,11 +22,15 @@
 
 #define GROUP "gpu_scheduler"
 
-/* One tracepoint of either generation and the program that reads it. */
-struct sched_tp {
-	const char *event;
-	bool new_gen; /* >= 6.17 name */
-	struct bpf_program *(*prog)(struct drm_sched_bpf *skel);
+/*
+ * One event: its tracepoint in each generation (NULL where it has none), its
+ * program and the program's twin, and the drop counter of events both skipped.
+ */
+struct sched_event {
+	const char *new_name, *old_name; /* >= 6.17, <= 6.16 */
+	enum sched_ev ev;
+	const char *lost_name;
+	struct bpf_program *(*prog[SCHED_COPIES])(struct drm_sched_bpf *skel);
 };
 
 #define PROG(name)                                                              \
@@ -34,28 +38,25 @@ struct sched_tp {
 	{                                                                       \
 		return skel->progs.name;                                        \
 	}
-PROG(sched_job_queue)
-PROG(sched_job_run)
-PROG(sched_job_done)
-PROG(sched_job_add_dep)
-PROG(sched_job_unschedulable)
-PROG(sched_job_queue_old)
-PROG(sched_job_run_old)
-PROG(sched_job_done_old)
-PROG(sched_job_wait_dep_old)
+#define PROGS(name) PROG(name) PROG(name##2) PROG(name##3)
+PROGS(sched_queue)
+PROGS(sched_run)
+PROGS(sched_done)
+PROGS(sched_add_dep)
+PROGS(sched_dep_wait)
 
-static const struct sched_tp sched_tps[] = {
-	{ "drm_sched_job_queue", true, prog_sched_job_queue },
-	{ "drm_sched_job_run", true, prog_sched_job_run },
-	{ "drm_sched_job_done", true, prog_sched_job_done },
-	{ "drm_sched_job_add_dep", true, prog_sched_job_add_dep },
-	{ "drm_sched_job_unschedulable", true, prog_sched_job_unschedulable },
-	{ "drm_sched_job", false, prog_sched_job_queue_old },
-	{ "drm_run_job", false, prog_sched_job_run_old },
-	{ "drm_sched_process_job", false, prog_sched_job_done_old },
-	{ "drm_sched_job_wait_dep", false, prog_sched_job_wait_dep_old },
+#define EVENT(new, old, kind, name)                                              \
+	{ new, old, SCHED_EV_##kind, "recursion_lost_" #name,                    \
+	  { prog_sched_##name, prog_sched_##name##2, prog_sched_##name##3 } }
+static const struct sched_event sched_events[] = {
+	EVENT("drm_sched_job_queue", "drm_sched_job", QUEUE, queue),
+	EVENT("drm_sched_job_run", "drm_run_job", RUN, run),
+	EVENT("drm_sched_job_done", "drm_sched_process_job", DONE, done),
+	EVENT("drm_sched_job_add_dep", NULL, ADD_DEP, add_dep),
+	EVENT("drm_sched_job_unschedulable", "drm_sched_job_wait_dep", DEP_WAIT, dep_wait),
 };
-#define NTPS (sizeof(sched_tps) / sizeof(sched_tps[0]))
+#define NEVENTS (sizeof(sched_events) / sizeof(sched_events[0]))
+#define NTPS (SCHED_COPIES * NEVENTS) /* each program, then its twins */
 
 static const char *const drop_names[SCHED_DROP_MAX] = {
 	[SCHED_DROP_RING_FULL] = "ring_table_full",
@@ -75,9 +76,26 @@ struct sched_priv {
 	struct ring_key ring_keys[SCHED_MAX_RINGS]; /* ring index -> key, from ring_ids */
 };
 
-static bool tp_used(const struct sched_tp *tp, bool new_gen)
+/* This kernel's name of the event's tracepoint, NULL when it has none. */
+static const char *event_tracepoint(const struct sched_event *e, bool new_gen)
 {
-	return tp->new_gen == new_gen && tracepoint_exists(GROUP, tp->event);
+	const char *name = new_gen ? e->new_name : e->old_name;
+
+	return name && tracepoint_exists(GROUP, name) ? name : NULL;
+}
+
+/* Each name of either generation, for --list: whether this kernel has it. */
+static void list_tracepoint(struct collector *c, const char *name, bool new_gen)
+{
+	bool exists;
+
+	if (!name)
+		return;
+	exists = tracepoint_exists(GROUP, name);
+	collector_add_tracepoint(c, GROUP, name, exists ? TRACEPOINT_AVAILABLE : TRACEPOINT_MISSING,
+				 exists ? (new_gen ? "kernel >= 6.17 name" : "kernel <= 6.16 name") :
+				 new_gen ? "not in this kernel (>= 6.17 name)" :
+					   "not in this kernel (<= 6.16 name)");
 }
 
 static void sched_probe(struct collector *c)
@@ -86,17 +104,10 @@ static void sched_probe(struct collector *c)
 	bool has_old = tracepoint_exists(GROUP, "drm_sched_job");
 	struct sched_priv *p;
 
-	for (size_t i = 0; i < NTPS; i++) {
-		const struct sched_tp *tp = &sched_tps[i];
-		bool exists = tracepoint_exists(GROUP, tp->event);
-
-		collector_add_tracepoint(c, GROUP, tp->event,
-					 exists ? TRACEPOINT_AVAILABLE : TRACEPOINT_MISSING,
-					 exists ? (tp->new_gen ? "kernel >= 6.17 name" :
-								 "kernel <= 6.16 name") :
-					 tp->new_gen ? "not in this kernel (>= 6.17 name)" :
-						       "not in this kernel (<= 6.16 name)");
-	}
+	for (size_t i = 0; i < NEVENTS; i++)
+		list_tracepoint(c, sched_events[i].new_name, true);
+	for (size_t i = 0; i < NEVENTS; i++)
+		list_tracepoint(c, sched_events[i].old_name, false);
 	if (!has_new && !has_old) {
 		if (tracepoint_group_exists(GROUP))
 			collector_set_state(c, COLLECTOR_UNAVAILABLE,
@@ -132,6 +143,19 @@ static void sched_probe(struct collector *c)
 			   "kernel <= 6.16 events (jobs keyed by finished fence)");
 }
 
+/*
+ * GPUTOP_TEST_SPIN_NS (tests only): the primary done program waits this long (at
+ * most 100 us) on every event, so that interrupts nest into it and its twin has
+ * something to rescue.
+ */
+static uint64_t test_spin_ns(void)
+{
+	const char *v = getenv("GPUTOP_TEST_SPIN_NS");
+	unsigned long long ns = v ? strtoull(v, NULL, 10) : 0;
+
+	return ns > 100000 ? 100000 : ns;
+}
+
 static int sched_open(struct collector *c)
 {
 	struct sched_priv *p = c->priv;
@@ -144,10 +168,24 @@ static int sched_open(struct collector *c)
 		collector_set_state(c, COLLECTOR_FAILED, "cannot open the BPF object", NULL);
 		return -1;
 	}
-	for (size_t i = 0; i < NTPS; i++)
-		p->tps[i] = (struct tp_prog){ .group = GROUP, .event = sched_tps[i].event,
-					      .prog = sched_tps[i].prog(p->skel),
-					      .wanted = tp_used(&sched_tps[i], p->new_gen) };
+	for (size_t i = 0; i < NEVENTS; i++) {
+		const struct sched_event *e = &sched_events[i];
+		const char *tp = event_tracepoint(e, p->new_gen);
+
+		for (size_t k = 0; k < SCHED_COPIES; k++) {
+			struct tp_prog *t = &p->tps[SCHED_COPIES * i + k];
+
+			*t = (struct tp_prog){ .group = GROUP, .event = tp ? tp : "",
+					       .prog = e->prog[k](p->skel), .wanted = tp != NULL,
+					       .by_name = true };
+			if (k) {
+				t->rescued = &p->skel->bss->rescued[e->ev][k];
+				t->lost_name = e->lost_name;
+			}
+		}
+	}
+	p->skel->rodata->track_deps = event_tracepoint(&sched_events[SCHED_EV_ADD_DEP], p->new_gen);
+	p->skel->rodata->test_spin_ns = test_spin_ns();
 	tp_progs_autoload(p->tps, NTPS);
 	err = drm_sched_bpf__load(p->skel);
 	if (err) {

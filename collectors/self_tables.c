@@ -18,6 +18,9 @@ static const struct col_desc prog_cols[SELF_PROG_COLS] = {
 	[SELF_PROG_MISSES] = { "recursion_misses", "MISSES",
 			       "runs the kernel skipped (one of ours already running on the CPU)",
 			       COL_U64, UNIT_COUNT, 6, 0 },
+	[SELF_PROG_RESCUED] = { "rescued", "RESCUED",
+				"a twin program: events it handled because the kernel skipped its primary",
+				COL_U64, UNIT_COUNT, 7, 0 },
 };
 
 const struct table_desc self_programs_table = {
