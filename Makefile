@@ -130,7 +130,9 @@ test-vm:
 	$(Q)tests/vm/run.sh build/static/gputop-bpf
 
 # Per-event BPF cost and the monitor's own CPU and memory, in the VM (not a test).
+# The benchmark also runs the seed's bpftrace script: Debian's bpftrace, installed here.
 bench:
+	$(Q)command -v bpftrace >/dev/null || { apt-get update -qq && apt-get install -y -qq bpftrace; }
 	$(Q)$(MAKE) --no-print-directory STATIC=1 build/static/gputop-bpf build/static/bpf_cost
 	$(Q)bench/run.sh build/static/gputop-bpf build/static/bpf_cost
 

@@ -1,31 +1,60 @@
 #!/usr/bin/env bash
-# Benchmark (not a test): in the 7.x VM, steady job rates through the mock GPU;
-# per-event cost of each gputop-bpf program beside an empty program on the same
-# tracepoint (kernel.bpf_stats_enabled), and gputop-bpf's own CPU and memory.
+# Benchmark (not a test), in the QEMU VMs (TCG) of the test rig, for each kernel:
+#  - the maximum job rate (one submitter, 1-us jobs, one per ioctl) with no tracer,
+#    with gputop-bpf, and with the seed's drm_scheduler.bt under bpftrace (kernels
+#    <= 6.16: the events it names); the ratios to the untraced rate;
+#  - each gputop-bpf scheduler event's cost per event (its program and twins, from
+#    kernel.bpf_stats_enabled) beside an empty program on the same tracepoint, and
+#    the monitor's own CPU and memory, at steady job rates.
 #   bench/run.sh STATIC_GPUTOP BPF_COST   (make bench)
+# Environment: BENCH_KERNELS="k61 k7", BENCH_JOBS=20000, BENCH_ROUNDS=3, BENCH_RATES=2000,20000
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BIN=$1 COST=$2
-K=${BENCH_KERNEL:-k7}
-LOG=$TOP/tests/vm/cache/$K/bench.log
+BPFTRACE=$(command -v bpftrace || true)
+[ -n "$BPFTRACE" ] || echo "bench: bpftrace is not installed (apt-get install bpftrace): no seed-script comparison" >&2
 "$TOP/tests/vm/fetch.sh" >/dev/null
-EXTRA_BINS=$COST "$TOP/tests/vm/boot.sh" "$K" "$BIN" "$LOG" gputop.scenario=bench >/dev/null
 
-section() { sed -n "/^@@BEGIN $1\$/,/^@@END $1\$/p" "$LOG" | sed '1d;$d'; }
-# cost NAME...: ns/event of the first program listed whose name starts with NAME
-cost() { for n in "$@"; do awk -v n="$n" 'index($1, n) == 1 { printf "%.0f", $4; f = 1; exit } END { if (!f) exit 1 }' && return; done < <(section "bench-$rate") ; echo "-"; }
+for K in ${BENCH_KERNELS:-k61 k7}; do
+	LOG=$TOP/tests/vm/cache/$K/bench.log
+	EXTRA_BINS="$COST $BPFTRACE" "$TOP/tests/vm/boot.sh" "$K" "$BIN" "$LOG" gputop.scenario=bench clocksource=tsc tsc=reliable \
+		bench.jobs="${BENCH_JOBS:-20000}" bench.rounds="${BENCH_ROUNDS:-3}" bench.rates="${BENCH_RATES:-2000,20000}" >/dev/null
+	section() { sed -n "/^@@BEGIN $1\$/,/^@@END $1\$/p" "$LOG" | sed '1d;$d'; }
+	echo "== $(grep -m1 '^@@ kernel' "$LOG" | cut -d' ' -f3), QEMU TCG (software emulation), 2 vCPUs"
 
-echo "gputop-bpf benchmark: $(grep -m1 '^@@ kernel' "$LOG" | cut -d' ' -f3), QEMU TCG (software emulation), 2 vCPUs"
-printf '%-9s %-9s | %-13s | %-13s | %-13s | %-9s %-8s\n' "target/s" "jobs/s" "queue ns/ev" "run ns/ev" "done ns/ev" "mon CPU%" "RSS MiB"
-printf '%-9s %-9s | %-13s | %-13s | %-13s | %-9s %-8s\n' "" "achieved" "ours (empty)" "ours (empty)" "ours (empty)" "" ""
-for rate in $(grep -o '^@@BEGIN bench-[0-9]*' "$LOG" | cut -d- -f2); do
-	b=$(section "bench-$rate")
-	achieved=$(awk '/^submitted=/ { split($1, a, "="); split($2, s, "="); printf "%.0f", a[2] / s[2] }' <<<"$b")
-	cpu=$(awk '/^monitor_cpu_ticks/ { t = $2; hz = $4 } /^wall_s/ { w = $3 - $2 } END { printf "%.2f", 100 * t / hz / w }' <<<"$b")
-	rss=$(awk '/^monitor_rss_kb/ { printf "%.1f", $2 / 1024 }' <<<"$b")
-	q=$(cost sched_job_queue)
-	r=$(cost sched_job_run)
-	d=$(cost sched_job_done)
-	printf '%-9s %-9s | %-13s | %-13s | %-13s | %-9s %-8s\n' "$rate" "$achieved" \
-		"$q ($(cost empty_queue))" "$r ($(cost empty_run))" "$d ($(cost empty_done))" "$cpu" "$rss"
+	echo "Maximum job rate: one process, 1-us jobs, one per ioctl ($(section throughput | awk '/^storm/ { print $4; exit }') per round)"
+	printf '%-15s | %-26s | %-9s | %-12s\n' "tracer" "jobs/s, each round" "vs none" "tracer CPU%"
+	section throughput | awk '
+		/^seed_script/ { seed = $2; hz = $4 }
+		/^storm/ { r = $6; n[$2]++; s[$2] += $4 / r; each[$2] = each[$2] sprintf("%.0f ", $4 / r)
+			   t[$2] += $8; w[$2] += r }
+		END {
+			split("none gputop-bpf seed-bpftrace", order, " ")
+			for (i = 1; i <= 3; i++) {
+				k = order[i]
+				if (!n[k]) { if (k == "seed-bpftrace") printf "%-15s | %s\n", k, (seed == "yes" ? "no result" : "not run: this kernel lacks the events the script names (<= 6.16)"); continue }
+				printf "%-15s | %-26s | %-9s | %-12s\n", k, each[k],
+					sprintf("%.2f", (s[k] / n[k]) / (s["none"] / n["none"])),
+					k == "none" ? "-" : sprintf("%.1f", 100 * t[k] / hz / w[k])
+			}
+		}'
+	section throughput | grep -A5 '^seed_stderr' || true
+
+	echo "Cost per event, ns (kernel BPF statistics): ours = the event's program and its two twins"
+	printf '%-9s %-9s | %-20s | %-20s | %-20s | %-8s %-7s\n' "target/s" "achieved" "queue: ours/empty" "run: ours/empty" "done: ours/empty" "mon CPU%" "RSS MiB"
+	for rate in $(grep -o '^@@BEGIN bench-[0-9]*' "$LOG" | cut -d- -f2); do
+		b=$(section "bench-$rate")
+		# ev PREFIX EMPTY: "ours / empty = ratio", ours summed over the program and its twins
+		ev() {
+			awk -v p="$1" -v e="$2" '
+				$1 == p || $1 == p "2" || $1 == p "3" { ours += $4; f = 1 }
+				$1 == e { empty = $4 }
+				END { if (!f || !empty) { print "-"; exit } printf "%.0f / %.0f = %.1fx", ours, empty, ours / empty }' <<<"$b"
+		}
+		achieved=$(awk '/^submitted=/ { split($1, a, "="); split($2, s, "="); printf "%.0f", a[2] / s[2] }' <<<"$b")
+		cpu=$(awk '/^monitor_cpu_ticks/ { t = $2; hz = $4 } /^wall_s/ { w = $3 - $2 } END { printf "%.2f", 100 * t / hz / w }' <<<"$b")
+		rss=$(awk '/^monitor_rss_kb/ { printf "%.1f", $2 / 1024 }' <<<"$b")
+		printf '%-9s %-9s | %-20s | %-20s | %-20s | %-8s %-7s\n' "$rate" "$achieved" \
+			"$(ev sched_queue empty_queue)" "$(ev sched_run empty_run)" "$(ev sched_done empty_done)" "$cpu" "$rss"
+	done
 done

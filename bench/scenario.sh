@@ -1,23 +1,77 @@
 #!/bin/sh
-# Inside the VM (kernel option gputop.scenario=bench): steady job rates through the
-# mock GPU, with gputop-bpf watching and bpf_cost measuring every program.
+# Inside the VM (kernel option gputop.scenario=bench). Two parts:
+#  1. throughput: one process submits BENCH_JOBS jobs of 1 us to gfx_0.0.0, one per
+#     ioctl, as fast as it can, and waits for them (the VM's maximum job rate): with
+#     no tracer, with gputop-bpf (batch JSON, 1 s refresh) and, where the kernel has
+#     the events it names, with the seed's drm_scheduler.bt under bpftrace; rounds
+#     interleaved (kernel options bench.jobs, bench.rounds);
+#  2. cost: steady job rates with gputop-bpf watching and bpf_cost measuring every
+#     program beside empty programs on the same tracepoints (bench.rates=A,B).
 S=/bin/mockgpu-submit
+# opt NAME DEFAULT: kernel option bench.NAME=VALUE (commas for spaces), set by bench/run.sh
+opt() { v=$(tr ' ' '\n' < /proc/cmdline | sed -n "s/^bench\.$1=//p" | tr ',' ' '); echo "${v:-$2}"; }
+JOBS=$(opt jobs 20000)
+ROUNDS=$(opt rounds 3)
+RATES=$(opt rates "2000 20000")
 SECONDS_PER_RATE=5
 section() { echo "@@BEGIN $1"; cat "$2"; echo "@@END $1"; }
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+now() { cut -d' ' -f1 /proc/uptime; }
+wait_nonempty() { i=0; while [ ! -s "$1" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done; }
 
-for rate in ${BENCH_RATES:-2000 10000 50000 100000}; do
+# storm TRACER [PID]: one timed round; the tracer's CPU ticks over it when PID is given.
+storm() {
+	c0=0 c1=0
+	[ -n "${2:-}" ] && c0=$(cpu_ticks "$2")
+	el=$($S gfx_0.0.0 "$JOBS" 1 --time | sed -n 's/^elapsed_s=//p')
+	[ -n "${2:-}" ] && c1=$(cpu_ticks "$2")
+	echo "storm $1 jobs $JOBS seconds $el tracer_ticks $((c1 - c0))" | tee -a /tmp/throughput.txt
+}
+
+: > /tmp/throughput.txt
+seed=no
+if command -v bpftrace > /dev/null && [ -d /sys/kernel/tracing/events/gpu_scheduler/drm_run_job ]; then
+	seed=yes
+fi
+echo "seed_script $seed hz $(getconf CLK_TCK 2>/dev/null || echo 100)" >> /tmp/throughput.txt
+$S gfx_0.0.0 2000 1 > /dev/null # warm-up
+for round in $(seq "$ROUNDS"); do
+	echo "@@ bench: round $round of $ROUNDS"
+	storm none
+	rm -f /tmp/mon.json
+	gputop-bpf -b -J -d 1 -o /tmp/mon.json 2> /dev/null &
+	MON=$!
+	wait_nonempty /tmp/mon.json
+	storm gputop-bpf $MON
+	kill -INT $MON
+	wait $MON
+	if [ $seed = yes ]; then
+		bpftrace /bench/seed-drm_scheduler.bt > /tmp/bt.out 2> /tmp/bt.err &
+		BT=$!
+		wait_nonempty /tmp/bt.out # BEGIN has printed: the probes are attached
+		echo "@@ bench: bpftrace attached"
+		storm seed-bpftrace $BT
+		kill -INT $BT
+		wait $BT
+		echo "seed_lines $(wc -l < /tmp/bt.out)" >> /tmp/throughput.txt
+	fi
+done
+[ $seed = yes ] && [ -s /tmp/bt.err ] && { echo "seed_stderr:"; head -5 /tmp/bt.err; } >> /tmp/throughput.txt
+section throughput /tmp/throughput.txt
+
+for rate in $RATES; do
+	echo "@@ bench: cost at $rate jobs/s"
 	rm -f /tmp/mon.json
 	gputop-bpf -b -J -d 1 -o /tmp/mon.json 2>/dev/null &
 	MON=$!
-	bpf_cost $((SECONDS_PER_RATE + 2)) > /tmp/cost.txt &
+	bpf_cost $((SECONDS_PER_RATE + 2)) --primitives > /tmp/cost.txt &
 	COST=$!
 	# Measure from the first snapshot on: loading the BPF programs is start-up, not steady state.
-	while [ ! -s /tmp/mon.json ]; do sleep 0.1; done
+	wait_nonempty /tmp/mon.json
 	c0=$(cpu_ticks $MON)
-	t0=$(cut -d' ' -f1 /proc/uptime)
+	t0=$(now)
 	$S gfx_0.0.0 $((rate * SECONDS_PER_RATE)) 0 --rate $rate > /tmp/submit.txt
-	t1=$(cut -d' ' -f1 /proc/uptime)
+	t1=$(now)
 	c1=$(cpu_ticks $MON)
 	rss=$(awk '/^VmRSS/ { print $2 }' /proc/$MON/status)
 	hwm=$(awk '/^VmHWM/ { print $2 }' /proc/$MON/status)
@@ -30,8 +84,8 @@ for rate in ${BENCH_RATES:-2000 10000 50000 100000}; do
 		echo "wall_s $t0 $t1"
 		echo "monitor_cpu_ticks $((c1 - c0)) hz $(getconf CLK_TCK 2>/dev/null || echo 100)"
 		echo "monitor_rss_kb $rss hwm_kb $hwm"
+		echo "clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 		cat /tmp/cost.txt
 	} > /tmp/bench.txt
 	section "bench-$rate" /tmp/bench.txt
-	section "monitor-$rate" /tmp/mon.json
 done

@@ -13,10 +13,12 @@
  *   dep_wait (job, fence) <= 6.16 drm_sched_job_wait_dep  >= 6.17 drm_sched_job_unschedulable
  * Kernel structures are read with CO-RE against gpu_sched's module BTF.
  *
- * A job is followed from queue to done, keyed by the address of its
- * drm_sched_fence: in `waiting` from queue to run, in `running` from run to done.
- * Both are bounded LRUs; two, so that a storm of queued jobs, however deep, never
- * evicts the record of a job on the hardware. A ring is a drm_gpu_scheduler: its names are
+ * A job is followed from queue to done in the bounded LRU table `jobs`, keyed by
+ * the address of its drm_sched_fence (one insert and one delete per job: map
+ * updates are the dearest thing a program here does). When more jobs wait than
+ * the table holds, records are evicted: the job keeps its counts (the ring is
+ * found from the job or its fence, its start from its scheduled fence), a waiting
+ * job loses its queue-wait sample, and each eviction is counted. A ring is a drm_gpu_scheduler: its names are
  * read once, at its first event, and later events find its index in ring_cache.
  *
  * Every event has three programs: the second and third are twins that handle the
@@ -43,7 +45,19 @@ struct drm_gpu_scheduler {
 	const char *name;
 	struct device *dev;
 } __core;
-struct drm_sched_fence;
+struct dma_fence {
+	__s64 timestamp; /* ktime_get() when signalled; valid with DMA_FENCE_FLAG_TIMESTAMP_BIT */
+	unsigned long flags;
+} __core;
+struct drm_sched_fence {
+	struct dma_fence scheduled; /* signalled when the job is handed to the hardware */
+	struct drm_gpu_scheduler *sched;
+} __core;
+
+/* Its bit number moved (6.17 added a bit before it): read from the kernel's BTF. */
+enum dma_fence_flag_bits {
+	DMA_FENCE_FLAG_TIMESTAMP_BIT = 1,
+};
 struct drm_sched_job {
 	struct drm_gpu_scheduler *sched;
 	struct drm_sched_fence *s_fence;
@@ -58,6 +72,7 @@ const volatile bool track_deps = false;
 const volatile __u64 test_spin_ns = 0; /* GPUTOP_TEST_SPIN_NS: the primary done handler spins */
 
 __u64 tick_gen; /* bumped by user space after each read: scopes the max_* fields */
+__u64 attach_ns; /* set by user space just before the programs attach (CLOCK_MONOTONIC) */
 __u64 drops[SCHED_DROP_MAX];
 __u64 rescued[SCHED_EV_MAX][SCHED_COPIES]; /* events each twin handled (copy 0: none) */
 __u32 next_ring; /* next free index into rings */
@@ -95,14 +110,7 @@ struct {
 	__uint(max_entries, SCHED_MAX_JOBS);
 	__type(key, job_key_t);
 	__type(value, struct job_info);
-} waiting SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, SCHED_MAX_RUNNING);
-	__type(key, job_key_t);
-	__type(value, struct job_info);
-} running SEC(".maps");
+} jobs SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -117,12 +125,17 @@ static __always_inline void drop(enum sched_drop why)
 }
 
 /*
- * Whether this copy of an event's program handles the event (ev, a, b). The
- * primary (copy 0) always does, and notes the key on this CPU first thing. Its
- * twins run after it on the same CPU, in order; a twin handles the event only
- * when no copy before it noted the key (the kernel skipped them all), and notes
- * it in turn. A key repeated within SCHED_CLAIM_SLOTS events of a kind on a CPU
- * makes a skipped event look handled: it is then counted lost, never twice.
+ * Whether this copy of an event's program handles the event (ev, a, b).
+ *
+ * The primary (copy 0) always does: it marks itself busy on this CPU for the
+ * event kind until release(), and notes the key. The kernel skips it only while
+ * it is busy on this CPU (an interrupt into it, or from 6.17 a task preempted in
+ * it). Its twins run after it, in order, in the same context: a twin handles the
+ * event only when the primary is busy (it was skipped, or it is handling this very
+ * event from a context we interrupted: then the key is noted) and no copy noted
+ * the key; it notes it in turn. So an event is never handled twice; one skipped
+ * in the few instructions around the primary's body, or while every copy was
+ * skipped, is lost and counted (misses - rescues).
  */
 static __always_inline bool claim(__u32 ev, __u64 a, __u64 b, __u32 copy)
 {
@@ -131,7 +144,11 @@ static __always_inline bool claim(__u32 ev, __u64 a, __u64 b, __u32 copy)
 
 	if (!log)
 		return !copy;
-	if (copy) {
+	if (!copy) {
+		log->busy = 1;
+	} else {
+		if (!log->busy)
+			return false; /* the primary ran and finished: it handled the event */
 		for (int i = 0; i < SCHED_CLAIM_SLOTS; i++)
 			if (log->key[i][0] == a && log->key[i][1] == b)
 				return false;
@@ -143,6 +160,18 @@ static __always_inline bool claim(__u32 ev, __u64 a, __u64 b, __u32 copy)
 	log->key[slot][0] = a;
 	log->key[slot][1] = b;
 	return true;
+}
+
+/* The primary's body is over: its next skip can only come from a new entry. */
+static __always_inline void release(__u32 ev, __u32 copy)
+{
+	struct sched_claims *log;
+
+	if (copy)
+		return;
+	log = bpf_map_lookup_elem(&claims, &ev);
+	if (log)
+		log->busy = 0;
 }
 
 /* Test only: hold the primary done handler, so interrupts nest into it. */
@@ -184,10 +213,9 @@ static __always_inline __u32 ring_intern(const struct drm_gpu_scheduler *sched, 
 	return id;
 }
 
-/* The ring a job runs on: two reads and a 24-byte hash lookup once the ring is known. */
-static __always_inline __u32 ring_of(const struct drm_sched_job *job)
+/* A scheduler's ring: two reads and a 24-byte hash lookup once the ring is known. */
+static __always_inline __u32 ring_of_sched(const struct drm_gpu_scheduler *sched)
 {
-	const struct drm_gpu_scheduler *sched = BPF_CORE_READ(job, sched);
 	struct ring_cache_key ck = { .sched = (__u64)(unsigned long)sched };
 	const char *name;
 	__u32 *cached, id;
@@ -205,6 +233,11 @@ static __always_inline __u32 ring_of(const struct drm_sched_job *job)
 	if (id != RING_NONE)
 		bpf_map_update_elem(&ring_cache, &ck, &id, BPF_ANY);
 	return id;
+}
+
+static __always_inline __u32 ring_of(const struct drm_sched_job *job)
+{
+	return ring_of_sched(BPF_CORE_READ(job, sched));
 }
 
 static __always_inline struct ring_stats *ring_at(__u32 id)
@@ -266,14 +299,14 @@ static __always_inline void on_queue(const struct drm_sched_job *job, job_key_t 
 		rs->max_queue_depth = (__u32)depth;
 
 	if (track_deps) {
-		parked = bpf_map_lookup_elem(&waiting, &key);
-		if (parked && parked->pending_deps && !parked->queue_ns)
+		parked = bpf_map_lookup_elem(&jobs, &key);
+		if (parked && parked->pending_deps && !parked->queue_ns && !parked->run_ns)
 			__sync_fetch_and_add(&rs->deps, parked->pending_deps);
 	}
 	info.ring = ring;
 	info.queue_ns = now;
 	info.tgid = tgid;
-	if (bpf_map_update_elem(&waiting, &key, &info, BPF_ANY))
+	if (bpf_map_update_elem(&jobs, &key, &info, BPF_ANY))
 		drop(SCHED_DROP_JOB_FULL);
 
 	ps = proc_get(tgid, ring, true);
@@ -284,20 +317,16 @@ static __always_inline void on_queue(const struct drm_sched_job *job, job_key_t 
 static __always_inline void on_run(const struct drm_sched_job *job, job_key_t key)
 {
 	__u64 now = bpf_ktime_get_ns();
-	struct job_info *queued = bpf_map_lookup_elem(&waiting, &key);
-	struct job_info run = { .run_ns = now };
+	struct job_info *info = bpf_map_lookup_elem(&jobs, &key);
 	struct ring_stats *rs;
 	__u64 in_flight;
 
-	if (queued && queued->queue_ns) {
-		__u64 wait = now - queued->queue_ns;
+	if (info && info->queue_ns && !info->run_ns) {
+		__u64 wait = now - info->queue_ns;
 		struct proc_stats *ps;
 
-		run.queue_ns = queued->queue_ns;
-		run.ring = queued->ring;
-		run.tgid = queued->tgid;
-		bpf_map_delete_elem(&waiting, &key);
-		rs = ring_at(run.ring);
+		info->run_ns = now;
+		rs = ring_at(info->ring);
 		if (!rs)
 			return;
 		hist_count(rs->hist_wait, wait);
@@ -305,16 +334,15 @@ static __always_inline void on_run(const struct drm_sched_job *job, job_key_t ke
 		ring_interval(rs);
 		if (wait > rs->max_wait_ns)
 			rs->max_wait_ns = wait;
-		ps = proc_get(run.tgid, run.ring, false);
+		ps = proc_get(info->tgid, info->ring, false);
 		if (ps)
 			__sync_fetch_and_add(&ps->wait_ns, wait);
 	} else {
+		struct job_info fresh = { .run_ns = now };
 		__u64 started;
 
-		if (queued) /* parked dependencies of a job whose queue event we missed */
-			bpf_map_delete_elem(&waiting, &key);
-		run.ring = ring_of(job);
-		rs = ring_at(run.ring);
+		fresh.ring = ring_of(job);
+		rs = ring_at(fresh.ring);
 		if (!rs)
 			return;
 		/*
@@ -333,9 +361,9 @@ static __always_inline void on_run(const struct drm_sched_job *job, job_key_t ke
 			drop(SCHED_DROP_RUN_UNMATCHED);
 			__sync_fetch_and_add(&rs->queued, 1);
 		}
+		if (bpf_map_update_elem(&jobs, &key, &fresh, BPF_ANY))
+			drop(SCHED_DROP_JOB_FULL);
 	}
-	if (bpf_map_update_elem(&running, &key, &run, BPF_ANY))
-		drop(SCHED_DROP_JOB_FULL);
 	__sync_fetch_and_add(&rs->started, 1);
 	in_flight = rs->started - rs->completed;
 	if (in_flight == 1)
@@ -345,58 +373,88 @@ static __always_inline void on_run(const struct drm_sched_job *job, job_key_t ke
 		rs->max_in_flight = (__u32)in_flight;
 }
 
-static __always_inline void on_done(job_key_t key)
+/*
+ * The start of a job whose record is gone (evicted while more jobs waited than the
+ * table holds): its scheduled fence's timestamp, 0 when it started before we
+ * attached (not counted at run, so not at done either). A fence not yet stamped
+ * is being handed to the hardware right now: started while we watch, untimed (1).
+ */
+static __always_inline __u64 unrecorded_start(const struct drm_sched_fence *fence)
 {
-	__u64 now = bpf_ktime_get_ns();
-	struct job_info *info = bpf_map_lookup_elem(&running, &key);
-	struct ring_stats *rs;
-	struct proc_stats *ps;
-	__u64 exec, since;
+	unsigned long flags = BPF_CORE_READ(fence, scheduled.flags);
+	unsigned int bit = bpf_core_enum_value(enum dma_fence_flag_bits, DMA_FENCE_FLAG_TIMESTAMP_BIT);
+	__s64 ts;
 
-	if (!info) {
-		drop(SCHED_DROP_DONE_UNMATCHED);
-		return;
+	if (bit >= 64 || !(flags & (1UL << bit)))
+		return 1;
+	ts = BPF_CORE_READ(fence, scheduled.timestamp);
+	return ts > 0 && (__u64)ts >= attach_ns ? (__u64)ts : 0;
+}
+
+/* A job done: counted on its ring if its run was, and timed. */
+static __always_inline void on_done(const struct drm_sched_fence *fence, job_key_t key)
+{
+	__u64 now = bpf_ktime_get_ns(), start;
+	struct job_info *info = bpf_map_lookup_elem(&jobs, &key);
+	struct proc_stats *ps = NULL;
+	struct ring_stats *rs;
+	__u64 exec = 0, since;
+
+	if (info && info->run_ns) {
+		exec = now - info->run_ns;
+		rs = ring_at(info->ring);
+		if (info->queue_ns)
+			ps = proc_get(info->tgid, info->ring, false);
+	} else {
+		start = unrecorded_start(fence);
+		if (!start) { /* started before we attached */
+			drop(SCHED_DROP_DONE_UNMATCHED);
+			if (info)
+				bpf_map_delete_elem(&jobs, &key);
+			return;
+		}
+		drop(SCHED_DROP_RUN_RECORD_EVICTED);
+		exec = start > 1 && now > start ? now - start : 0;
+		rs = ring_at(ring_of_sched(BPF_CORE_READ(fence, sched)));
 	}
-	exec = now - info->run_ns;
-	rs = ring_at(info->ring);
-	if (rs) {
+	if (info)
+		bpf_map_delete_elem(&jobs, &key);
+	if (!rs)
+		return;
+	__sync_fetch_and_add(&rs->completed, 1);
+	if (exec) {
 		hist_count(rs->hist_exec, exec);
 		__sync_fetch_and_add(&rs->exec_ns, exec);
-		__sync_fetch_and_add(&rs->completed, 1);
 		ring_interval(rs);
 		if (exec > rs->max_exec_ns)
 			rs->max_exec_ns = exec;
-		since = rs->busy_since_ns;
-		if (rs->started == rs->completed && since) {
-			rs->busy_since_ns = 0;
-			__sync_fetch_and_add(&rs->busy_ns, now - since);
-		}
 	}
-	if (info->queue_ns) {
-		ps = proc_get(info->tgid, info->ring, false);
-		if (ps) {
-			__sync_fetch_and_add(&ps->completed, 1);
-			__sync_fetch_and_add(&ps->exec_ns, exec);
-		}
+	since = rs->busy_since_ns;
+	if (rs->started == rs->completed && since) {
+		rs->busy_since_ns = 0;
+		__sync_fetch_and_add(&rs->busy_ns, now - since);
 	}
-	bpf_map_delete_elem(&running, &key);
+	if (ps) {
+		__sync_fetch_and_add(&ps->completed, 1);
+		__sync_fetch_and_add(&ps->exec_ns, exec);
+	}
 }
 
 /* >= 6.17: add_dep precedes the queue event; the count is parked on the job until then. */
 static __always_inline void on_add_dep(job_key_t key)
 {
 	struct job_info fresh = { .ring = RING_NONE, .pending_deps = 1 };
-	struct job_info *info = bpf_map_lookup_elem(&waiting, &key);
+	struct job_info *info = bpf_map_lookup_elem(&jobs, &key);
 	struct ring_stats *rs;
 
 	if (!info) {
-		if (!bpf_map_update_elem(&waiting, &key, &fresh, BPF_NOEXIST))
+		if (!bpf_map_update_elem(&jobs, &key, &fresh, BPF_NOEXIST))
 			return;
-		info = bpf_map_lookup_elem(&waiting, &key); /* another CPU parked one first */
+		info = bpf_map_lookup_elem(&jobs, &key); /* another CPU parked one first */
 		if (!info)
 			return;
 	}
-	if (!info->queue_ns) {
+	if (!info->queue_ns && !info->run_ns) {
 		__sync_fetch_and_add(&info->pending_deps, 1);
 		return;
 	}
@@ -421,6 +479,7 @@ static __always_inline int queue_event(const struct drm_sched_job *job, __u32 co
 
 	if (claim(SCHED_EV_QUEUE, key, 0, copy))
 		on_queue(job, key);
+	release(SCHED_EV_QUEUE, copy);
 	return 0;
 }
 
@@ -430,6 +489,7 @@ static __always_inline int run_event(const struct drm_sched_job *job, __u32 copy
 
 	if (claim(SCHED_EV_RUN, key, 0, copy))
 		on_run(job, key);
+	release(SCHED_EV_RUN, copy);
 	return 0;
 }
 
@@ -437,11 +497,12 @@ static __always_inline int done_event(const struct drm_sched_fence *fence, __u32
 {
 	job_key_t key = (job_key_t)(unsigned long)fence;
 
-	if (!claim(SCHED_EV_DONE, key, 0, copy))
-		return 0;
-	if (!copy)
-		spin_for_test();
-	on_done(key);
+	if (claim(SCHED_EV_DONE, key, 0, copy)) {
+		if (!copy)
+			spin_for_test();
+		on_done(fence, key);
+	}
+	release(SCHED_EV_DONE, copy);
 	return 0;
 }
 
@@ -452,6 +513,7 @@ static __always_inline int add_dep_event(const struct drm_sched_job *job, const 
 
 	if (claim(SCHED_EV_ADD_DEP, key, (__u64)(unsigned long)fence, copy))
 		on_add_dep(key);
+	release(SCHED_EV_ADD_DEP, copy);
 	return 0;
 }
 
@@ -460,6 +522,7 @@ static __always_inline int dep_wait_event(const struct drm_sched_job *job, const
 {
 	if (claim(SCHED_EV_DEP_WAIT, job_key(job), (__u64)(unsigned long)fence, copy))
 		on_dep_wait(job);
+	release(SCHED_EV_DEP_WAIT, copy);
 	return 0;
 }
 

@@ -12,8 +12,7 @@
 
 #define SCHED_MAX_RINGS 256
 #define SCHED_MAX_PROCS 4096 /* (process, ring) pairs; user space prunes exited processes */
-#define SCHED_MAX_JOBS 16384 /* queued jobs not yet run; an LRU, so lost events cannot grow it */
-#define SCHED_MAX_RUNNING 4096 /* jobs on the hardware: a ring's credit limit bounds them */
+#define SCHED_MAX_JOBS 16384 /* jobs queued or running; an LRU, so lost events cannot grow it */
 #define SCHED_RING_CACHE 1024 /* (scheduler address, name) -> ring; an LRU */
 
 /* A ring is a drm_gpu_scheduler instance: its device and its name. */
@@ -92,13 +91,13 @@ enum sched_ev {
 	SCHED_EV_MAX,
 };
 
-#define SCHED_CLAIM_SLOTS 4 /* > nesting depth (task, softirq, hardirq, NMI) */
+#define SCHED_CLAIM_SLOTS 16 /* keys of one kind handled on a CPU while a primary is busy */
 
-/* Per CPU and event: the keys the primary program handled last, newest at head - 1. */
+/* Per CPU and event kind: whether the primary is in its body, the keys handled last. */
 struct sched_claims {
 	__u64 key[SCHED_CLAIM_SLOTS][2];
 	__u32 head;
-	__u32 pad;
+	__u32 busy;
 };
 
 #define RING_NONE 0xffffffffU
@@ -117,8 +116,9 @@ enum sched_drop {
 	SCHED_DROP_PROC_FULL, /* process table full: process not attributed */
 	SCHED_DROP_JOB_FULL, /* in-flight table insert failed */
 	SCHED_DROP_RUN_UNMATCHED, /* run without a queue record, queued before attach: counted queued at run */
-	SCHED_DROP_DONE_UNMATCHED, /* done without a run record (started before attach, or evicted) */
+	SCHED_DROP_DONE_UNMATCHED, /* done of a job started before attach: not counted (its run was not) */
 	SCHED_DROP_JOB_EVICTED, /* its queue record evicted before it ran: counted once, no wait latency */
+	SCHED_DROP_RUN_RECORD_EVICTED, /* its record evicted while it ran: counted, timed from its fence, no process */
 	SCHED_DROP_MAX,
 };
 

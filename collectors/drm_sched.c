@@ -65,6 +65,7 @@ static const char *const drop_names[SCHED_DROP_MAX] = {
 	[SCHED_DROP_RUN_UNMATCHED] = "run_without_queue",
 	[SCHED_DROP_DONE_UNMATCHED] = "done_without_run",
 	[SCHED_DROP_JOB_EVICTED] = "queue_record_evicted",
+	[SCHED_DROP_RUN_RECORD_EVICTED] = "run_record_evicted",
 };
 
 struct sched_priv {
@@ -195,24 +196,25 @@ static int sched_open(struct collector *c)
 	return 0;
 }
 
-static int sched_attach(struct collector *c)
-{
-	struct sched_priv *p = c->priv;
-
-	if (!tp_progs_attach(c, p->tps, NTPS)) {
-		collector_set_state(c, COLLECTOR_FAILED, "no gpu_scheduler program could be attached",
-				    "run with -v to see libbpf's messages");
-		return -1;
-	}
-	return 0;
-}
-
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static int sched_attach(struct collector *c)
+{
+	struct sched_priv *p = c->priv;
+
+	p->skel->bss->attach_ns = now_ns(); /* jobs that started before it are not ours to count */
+	if (!tp_progs_attach(c, p->tps, NTPS)) {
+		collector_set_state(c, COLLECTOR_FAILED, "no gpu_scheduler program could be attached",
+				    "run with -v to see libbpf's messages");
+		return -1;
+	}
+	return 0;
 }
 
 static void ring_counters_from(struct ring_counters *rc, const struct ring_key *key,

@@ -5,6 +5,7 @@
  *   mockgpu-submit --hold RING COUNT DURATION_US     (submit, then exit without waiting)
  * --burst pushes all COUNT jobs in one ioctl; otherwise one job per ioctl, --gap-us apart.
  * --rate R: COUNT jobs at a steady R jobs/s, in batches every millisecond (benchmarks).
+ * --time: print "elapsed_s=S" at the end, from the first submission to the last job done.
  * --dep RING: before each job, a --dep-us job on RING, which the job then depends on.
  * Prints "pid=N ring=R jobs=N" first, so tests can match the process rows.
  */
@@ -82,7 +83,8 @@ static void sleep_us(unsigned int us)
 int main(int argc, char **argv)
 {
 	unsigned int dep = MOCKGPU_NO_DEP, dep_us = 20000, gap_us = 0, rate = 0, ring, count, us;
-	int burst = 0, hold = 0, fd, argi = 1;
+	int burst = 0, hold = 0, timed = 0, fd, argi = 1;
+	struct timespec t0, t1;
 
 	if (argc > 1 && !strcmp(argv[1], "--hold")) {
 		hold = 1;
@@ -90,7 +92,7 @@ int main(int argc, char **argv)
 	}
 	if (argc < argi + 3) {
 		fprintf(stderr, "usage: mockgpu-submit [--hold] RING COUNT DURATION_US [--dep RING] "
-				"[--dep-us US] [--gap-us US] [--burst] [--rate JOBS_PER_S]\n");
+				"[--dep-us US] [--gap-us US] [--burst] [--rate JOBS_PER_S] [--time]\n");
 		return 2;
 	}
 	ring = ring_index(argv[argi]);
@@ -99,6 +101,8 @@ int main(int argc, char **argv)
 	for (int i = argi + 3; i < argc; i++) {
 		if (!strcmp(argv[i], "--burst"))
 			burst = 1;
+		else if (!strcmp(argv[i], "--time"))
+			timed = 1;
 		else if (!strcmp(argv[i], "--dep") && i + 1 < argc)
 			dep = ring_index(argv[++i]);
 		else if (!strcmp(argv[i], "--dep-us") && i + 1 < argc)
@@ -119,6 +123,7 @@ int main(int argc, char **argv)
 	}
 	printf("pid=%d ring=%s jobs=%u\n", getpid(), ring_names[ring], count);
 	fflush(stdout);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (rate) {
 		submit_at_rate(fd, ring, count, us, rate);
 	} else if (burst) {
@@ -136,6 +141,10 @@ int main(int argc, char **argv)
 		perror("mockgpu-submit: wait");
 		return 1;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (timed)
+		printf("elapsed_s=%.6f\n",
+		       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	close(fd);
 	return 0;
 }

@@ -26,18 +26,26 @@ gcc -static -O2 -Wall -Wextra -Werror -I"$VM/../kmod" -o "$STAGE/bin/mockgpu-sub
 	"$VM/../kmod/mockgpu-submit.c"
 gcc -static -O2 -Wall -Wextra -Werror $(pkg-config --cflags libdrm) -o "$STAGE/bin/vblank-client" \
 	"$VM/../display/vblank-client.c" $(pkg-config --static --libs libdrm)
-cp "$(command -v modetest)" "$STAGE/bin/modetest"
-for lib in $(ldd "$(command -v modetest)" | awk '$(NF-1) ~ /^\// { print $(NF-1) } $1 ~ /^\// { print $1 }'); do
-	mkdir -p "$STAGE$(dirname "$lib")"
-	cp -L "$lib" "$STAGE$lib"
-done
+# bin_with_libs PROGRAM: into /bin, with the shared libraries it loads.
+bin_with_libs() {
+	local lib
+	cp "$1" "$STAGE/bin/"
+	for lib in $(ldd "$1" 2>/dev/null | awk '$(NF-1) ~ /^\// { print $(NF-1) } $1 ~ /^\// { print $1 }'); do
+		[ -e "$STAGE$lib" ] && continue
+		mkdir -p "$STAGE$(dirname "$lib")"
+		cp -L "$lib" "$STAGE$lib"
+	done
+}
+bin_with_libs "$(command -v modetest)"
 cp "$VM/init.sh" "$STAGE/init"
 cp "$VM/scenario.sh" "$STAGE/scenario.sh"
 cp "$VM/../../bench/scenario.sh" "$STAGE/bench.sh"
 cp "$VM/example.sh" "$STAGE/example.sh"
-for extra in ${EXTRA_BINS:-}; do # e.g. the benchmark's bpf_cost
-	cp "$extra" "$STAGE/bin/"
+for extra in ${EXTRA_BINS:-}; do # the benchmark's bpf_cost and bpftrace
+	bin_with_libs "$extra"
 done
+mkdir -p "$STAGE/bench"
+cp "$VM/../../bench/seed-drm_scheduler.bt" "$STAGE/bench/"
 chmod +x "$STAGE/init"
 
 # Module load order: each module after its dependencies (from modules.dep).
