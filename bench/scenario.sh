@@ -17,6 +17,14 @@ SECONDS_PER_RATE=5
 section() { echo "@@BEGIN $1"; cat "$2"; echo "@@END $1"; }
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 now() { cut -d' ' -f1 /proc/uptime; }
+# stop PID: SIGINT, then SIGKILL if it has not exited in 30 s (bpftrace under TCG once hung on exit)
+stop() {
+	kill -INT "$1"
+	i=0
+	while [ -d "/proc/$1" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+	[ -d "/proc/$1" ] && { echo "@@ bench: $1 ignored SIGINT for 30 s: killed"; kill -KILL "$1"; }
+	wait "$1"
+}
 wait_nonempty() { i=0; while [ ! -s "$1" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done; }
 
 # storm TRACER [PID]: one timed round; the tracer's CPU ticks over it when PID is given.
@@ -43,16 +51,14 @@ for round in $(seq "$ROUNDS"); do
 	MON=$!
 	wait_nonempty /tmp/mon.json
 	storm gputop-bpf $MON
-	kill -INT $MON
-	wait $MON
+	stop $MON
 	if [ $seed = yes ]; then
 		bpftrace /bench/seed-drm_scheduler.bt > /tmp/bt.out 2> /tmp/bt.err &
 		BT=$!
 		wait_nonempty /tmp/bt.out # BEGIN has printed: the probes are attached
 		echo "@@ bench: bpftrace attached"
 		storm seed-bpftrace $BT
-		kill -INT $BT
-		wait $BT
+		stop $BT
 		echo "seed_lines $(wc -l < /tmp/bt.out)" >> /tmp/throughput.txt
 	fi
 done

@@ -526,92 +526,20 @@ static __always_inline int dep_wait_event(const struct drm_sched_job *job, const
 	return 0;
 }
 
-SEC("raw_tp")
-int BPF_PROG(sched_queue, struct drm_sched_job *job)
-{
-	return queue_event(job, 0);
-}
+/* An event's three programs: the primary (copy 0), then its twins. */
+#define THREE_COPIES(name, handler, ...)                                         \
+	SEC("raw_tp") int BPF_PROG(name, __VA_ARGS__) { return handler(0); }     \
+	SEC("raw_tp") int BPF_PROG(name##2, __VA_ARGS__) { return handler(1); }  \
+	SEC("raw_tp") int BPF_PROG(name##3, __VA_ARGS__) { return handler(2); }
 
-SEC("raw_tp")
-int BPF_PROG(sched_queue2, struct drm_sched_job *job)
-{
-	return queue_event(job, 1);
-}
+#define QUEUE(copy) queue_event(job, copy)
+#define RUN(copy) run_event(job, copy)
+#define DONE(copy) done_event(fence, copy)
+#define ADD_DEP(copy) add_dep_event(job, fence, copy)
+#define DEP_WAIT(copy) dep_wait_event(job, fence, copy)
 
-SEC("raw_tp")
-int BPF_PROG(sched_queue3, struct drm_sched_job *job)
-{
-	return queue_event(job, 2);
-}
-
-SEC("raw_tp")
-int BPF_PROG(sched_run, struct drm_sched_job *job)
-{
-	return run_event(job, 0);
-}
-
-SEC("raw_tp")
-int BPF_PROG(sched_run2, struct drm_sched_job *job)
-{
-	return run_event(job, 1);
-}
-
-SEC("raw_tp")
-int BPF_PROG(sched_run3, struct drm_sched_job *job)
-{
-	return run_event(job, 2);
-}
-
-SEC("raw_tp")
-int BPF_PROG(sched_done, struct drm_sched_fence *fence)
-{
-	return done_event(fence, 0);
-}
-
-SEC("raw_tp")
-int BPF_PROG(sched_done2, struct drm_sched_fence *fence)
-{
-	return done_event(fence, 1);
-}
-
-SEC("raw_tp")
-int BPF_PROG(sched_done3, struct drm_sched_fence *fence)
-{
-	return done_event(fence, 2);
-}
-
-SEC("raw_tp")
-int BPF_PROG(sched_add_dep, struct drm_sched_job *job, void *fence)
-{
-	return add_dep_event(job, fence, 0);
-}
-
-SEC("raw_tp")
-int BPF_PROG(sched_add_dep2, struct drm_sched_job *job, void *fence)
-{
-	return add_dep_event(job, fence, 1);
-}
-
-SEC("raw_tp")
-int BPF_PROG(sched_add_dep3, struct drm_sched_job *job, void *fence)
-{
-	return add_dep_event(job, fence, 2);
-}
-
-SEC("raw_tp")
-int BPF_PROG(sched_dep_wait, struct drm_sched_job *job, void *fence)
-{
-	return dep_wait_event(job, fence, 0);
-}
-
-SEC("raw_tp")
-int BPF_PROG(sched_dep_wait2, struct drm_sched_job *job, void *fence)
-{
-	return dep_wait_event(job, fence, 1);
-}
-
-SEC("raw_tp")
-int BPF_PROG(sched_dep_wait3, struct drm_sched_job *job, void *fence)
-{
-	return dep_wait_event(job, fence, 2);
-}
+THREE_COPIES(sched_queue, QUEUE, struct drm_sched_job *job)
+THREE_COPIES(sched_run, RUN, struct drm_sched_job *job)
+THREE_COPIES(sched_done, DONE, struct drm_sched_fence *fence)
+THREE_COPIES(sched_add_dep, ADD_DEP, struct drm_sched_job *job, void *fence)
+THREE_COPIES(sched_dep_wait, DEP_WAIT, struct drm_sched_job *job, void *fence)
