@@ -18,8 +18,10 @@
  * updates are the dearest thing a program here does). When more jobs wait than
  * the table holds, records are evicted: the job keeps its counts (the ring is
  * found from the job or its fence, its start from its scheduled fence), a waiting
- * job loses its queue-wait sample, and each eviction is counted. A ring is a drm_gpu_scheduler: its names are
- * read once, at its first event, and later events find its index in ring_cache.
+ * job loses its queue-wait sample, and each eviction is counted.
+ *
+ * A ring is a drm_gpu_scheduler: its names are read once, at its first event, and
+ * later events find its index in ring_cache.
  *
  * Every event has three programs: the second and third are twins that handle the
  * events the kernel's per-program recursion guard made those before skip (see
@@ -69,7 +71,7 @@ struct task_struct {
 
 /* Set before load: whether add_dep events exist (>= 6.17), and a test-only delay. */
 const volatile bool track_deps = false;
-const volatile __u64 test_spin_ns = 0; /* GPUTOP_TEST_SPIN_NS: the primary done handler spins */
+const volatile __u64 test_spin_ns = 0; /* GPUTOP_TEST_SPIN_NS: the primaries spin */
 
 __u64 tick_gen; /* bumped by user space after each read: scopes the max_* fields */
 __u64 attach_ns; /* set by user space just before the programs attach (CLOCK_MONOTONIC) */
@@ -113,8 +115,8 @@ struct {
 } jobs SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, SCHED_EV_MAX);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, SCHED_CLAIM_THREADS);
 	__type(key, __u32);
 	__type(value, struct sched_claims);
 } claims SEC(".maps");
@@ -124,57 +126,7 @@ static __always_inline void drop(enum sched_drop why)
 	drop_count(drops, why, SCHED_DROP_MAX);
 }
 
-/*
- * Whether this copy of an event's program handles the event (ev, a, b).
- *
- * The primary (copy 0) always does: it marks itself busy on this CPU for the
- * event kind until release(), and notes the key. The kernel skips it only while
- * it is busy on this CPU (an interrupt into it, or from 6.17 a task preempted in
- * it). Its twins run after it, in order, in the same context: a twin handles the
- * event only when the primary is busy (it was skipped, or it is handling this very
- * event from a context we interrupted: then the key is noted) and no copy noted
- * the key; it notes it in turn. So an event is never handled twice; one skipped
- * in the few instructions around the primary's body, or while every copy was
- * skipped, is lost and counted (misses - rescues).
- */
-static __always_inline bool claim(__u32 ev, __u64 a, __u64 b, __u32 copy)
-{
-	struct sched_claims *log = bpf_map_lookup_elem(&claims, &ev);
-	__u32 slot;
-
-	if (!log)
-		return !copy;
-	if (!copy) {
-		log->busy = 1;
-	} else {
-		if (!log->busy)
-			return false; /* the primary ran and finished: it handled the event */
-		for (int i = 0; i < SCHED_CLAIM_SLOTS; i++)
-			if (log->key[i][0] == a && log->key[i][1] == b)
-				return false;
-		if (ev < SCHED_EV_MAX && copy < SCHED_COPIES)
-			__sync_fetch_and_add(&rescued[ev][copy], 1);
-	}
-	/* atomic: an interrupt or a preempting task on this CPU may take a slot in between */
-	slot = __sync_fetch_and_add(&log->head, 1) % SCHED_CLAIM_SLOTS;
-	log->key[slot][0] = a;
-	log->key[slot][1] = b;
-	return true;
-}
-
-/* The primary's body is over: its next skip can only come from a new entry. */
-static __always_inline void release(__u32 ev, __u32 copy)
-{
-	struct sched_claims *log;
-
-	if (copy)
-		return;
-	log = bpf_map_lookup_elem(&claims, &ev);
-	if (log)
-		log->busy = 0;
-}
-
-/* Test only: hold the primary done handler, so interrupts nest into it. */
+/* Test only: hold the queue and run primaries (task context), so that other tasks nest into them. */
 static __always_inline void spin_for_test(void)
 {
 	__u64 end;
@@ -185,6 +137,53 @@ static __always_inline void spin_for_test(void)
 	for (int i = 0; i < 4096; i++)
 		if (bpf_ktime_get_ns() >= end)
 			break;
+}
+
+/*
+ * Whether this copy of an event's program handles the event (ev, a, b).
+ *
+ * The kernel runs a program at most once at a time per CPU and skips it when
+ * entered again there (an interrupt into it or, where tracepoints run
+ * preemptible, another task while one is preempted in it). The primary (copy 0)
+ * always handles the event and notes it in its thread's log. Its twins run after
+ * it, in order, in the same thread: a twin handles the event only when it is not
+ * in the log (the primary, and any twin before, were skipped), and notes it in
+ * turn. An interrupt between them notes its own events in the same log; the log
+ * holds more than nesting can add. So an event is never handled twice; one whose
+ * copies were all skipped, or whose thread log could not be had, is lost and
+ * counted (misses - rescues). A key repeated in one thread within the log's
+ * length makes a skipped event look handled: lost and counted, never twice.
+ */
+static __always_inline bool claim(__u32 ev, __u64 a, __u64 b, __u32 copy)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id ? (__u32)id : 0x80000000U | bpf_get_smp_processor_id();
+	struct sched_claims *log = bpf_map_lookup_elem(&claims, &tid), fresh = {};
+	struct sched_claim *c;
+	__u32 slot;
+
+	if (!log) { /* this thread's first event, or the primary was skipped in it so far */
+		bpf_map_update_elem(&claims, &tid, &fresh, BPF_NOEXIST);
+		log = bpf_map_lookup_elem(&claims, &tid);
+	}
+	if (!log)
+		return !copy; /* the primary handles it unnoted; a twin cannot tell */
+	if (copy) {
+		for (int i = 0; i < SCHED_CLAIM_SLOTS; i++)
+			if (log->slot[i].a == a && log->slot[i].b == b && log->slot[i].ev == ev)
+				return false;
+		if (ev < SCHED_EV_MAX && copy < SCHED_COPIES)
+			__sync_fetch_and_add(&rescued[ev][copy], 1);
+	}
+	/* atomic: an interrupt on this CPU may take a slot in between */
+	slot = __sync_fetch_and_add(&log->head, 1) % SCHED_CLAIM_SLOTS;
+	c = &log->slot[slot];
+	c->a = a;
+	c->b = b;
+	c->ev = ev;
+	if (!copy && (ev == SCHED_EV_QUEUE || ev == SCHED_EV_RUN)) /* never in an interrupt */
+		spin_for_test();
+	return true;
 }
 
 static __always_inline job_key_t job_key(const struct drm_sched_job *job)
@@ -405,6 +404,19 @@ static __always_inline void on_done(const struct drm_sched_fence *fence, job_key
 		rs = ring_at(info->ring);
 		if (info->queue_ns)
 			ps = proc_get(info->tgid, info->ring, false);
+	} else if (info && info->queue_ns) {
+		/* Its run event was skipped by every copy (counted lost): recovered here. */
+		rs = ring_at(info->ring);
+		if (!rs)
+			goto out;
+		start = unrecorded_start(fence);
+		if (start > 1 && start >= info->queue_ns && now > start) {
+			hist_count(rs->hist_wait, start - info->queue_ns);
+			__sync_fetch_and_add(&rs->wait_ns, start - info->queue_ns);
+			exec = now - start;
+		}
+		__sync_fetch_and_add(&rs->started, 1);
+		ps = proc_get(info->tgid, info->ring, false);
 	} else {
 		start = unrecorded_start(fence);
 		if (!start) { /* started before we attached */
@@ -417,6 +429,7 @@ static __always_inline void on_done(const struct drm_sched_fence *fence, job_key
 		exec = start > 1 && now > start ? now - start : 0;
 		rs = ring_at(ring_of_sched(BPF_CORE_READ(fence, sched)));
 	}
+out:
 	if (info)
 		bpf_map_delete_elem(&jobs, &key);
 	if (!rs)
@@ -479,7 +492,6 @@ static __always_inline int queue_event(const struct drm_sched_job *job, __u32 co
 
 	if (claim(SCHED_EV_QUEUE, key, 0, copy))
 		on_queue(job, key);
-	release(SCHED_EV_QUEUE, copy);
 	return 0;
 }
 
@@ -489,7 +501,6 @@ static __always_inline int run_event(const struct drm_sched_job *job, __u32 copy
 
 	if (claim(SCHED_EV_RUN, key, 0, copy))
 		on_run(job, key);
-	release(SCHED_EV_RUN, copy);
 	return 0;
 }
 
@@ -497,12 +508,8 @@ static __always_inline int done_event(const struct drm_sched_fence *fence, __u32
 {
 	job_key_t key = (job_key_t)(unsigned long)fence;
 
-	if (claim(SCHED_EV_DONE, key, 0, copy)) {
-		if (!copy)
-			spin_for_test();
+	if (claim(SCHED_EV_DONE, key, 0, copy))
 		on_done(fence, key);
-	}
-	release(SCHED_EV_DONE, copy);
 	return 0;
 }
 
@@ -513,7 +520,6 @@ static __always_inline int add_dep_event(const struct drm_sched_job *job, const 
 
 	if (claim(SCHED_EV_ADD_DEP, key, (__u64)(unsigned long)fence, copy))
 		on_add_dep(key);
-	release(SCHED_EV_ADD_DEP, copy);
 	return 0;
 }
 
@@ -522,7 +528,6 @@ static __always_inline int dep_wait_event(const struct drm_sched_job *job, const
 {
 	if (claim(SCHED_EV_DEP_WAIT, job_key(job), (__u64)(unsigned long)fence, copy))
 		on_dep_wait(job);
-	release(SCHED_EV_DEP_WAIT, copy);
 	return 0;
 }
 

@@ -76,8 +76,8 @@ struct ring_cache_key {
 /*
  * Scheduler events, each handled by a program and its twins (attached after it, so
  * they run after it). The kernel skips a program entered again on a CPU where it
- * is already running (an interrupt; or, from 6.17 where tracepoints run
- * preemptible, another task) and counts a recursion miss; a twin then handles
+ * is already running (an interrupt; or, where tracepoints run preemptible as on
+ * 7.3, another task) and counts a recursion miss; a twin then handles
  * that event and counts a rescue. An event is lost only when every copy was
  * skipped: the primary's misses minus the twins' rescues.
  */
@@ -91,13 +91,25 @@ enum sched_ev {
 	SCHED_EV_MAX,
 };
 
-#define SCHED_CLAIM_SLOTS 16 /* keys of one kind handled on a CPU while a primary is busy */
+/*
+ * Per thread (its tid; an idle CPU's interrupts by CPU): the events the primary
+ * programs handled last in it, newest at head - 1. A primary and its twins run one
+ * after the other in the same thread, whichever CPU it is on (from 7.x a task may
+ * migrate between them); only interrupts nested in between add entries.
+ */
+#define SCHED_CLAIM_SLOTS 8
+#define SCHED_CLAIM_THREADS 8192 /* an LRU: threads that exit age out */
 
-/* Per CPU and event kind: whether the primary is in its body, the keys handled last. */
+struct sched_claim {
+	__u64 a, b;
+	__u32 ev;
+	__u32 pad;
+};
+
 struct sched_claims {
-	__u64 key[SCHED_CLAIM_SLOTS][2];
+	struct sched_claim slot[SCHED_CLAIM_SLOTS];
 	__u32 head;
-	__u32 busy;
+	__u32 pad;
 };
 
 #define RING_NONE 0xffffffffU
@@ -116,9 +128,9 @@ enum sched_drop {
 	SCHED_DROP_PROC_FULL, /* process table full: process not attributed */
 	SCHED_DROP_JOB_FULL, /* in-flight table insert failed */
 	SCHED_DROP_RUN_UNMATCHED, /* run without a queue record, queued before attach: counted queued at run */
-	SCHED_DROP_DONE_UNMATCHED, /* done of a job started before attach: not counted (its run was not) */
+	SCHED_DROP_DONE_UNMATCHED, /* done of a job started before attach: not counted, as its run */
 	SCHED_DROP_JOB_EVICTED, /* its queue record evicted before it ran: counted once, no wait latency */
-	SCHED_DROP_RUN_RECORD_EVICTED, /* its record evicted while it ran: counted, timed from its fence, no process */
+	SCHED_DROP_RUN_RECORD_EVICTED, /* record evicted while it ran: counted, timed by its fence */
 	SCHED_DROP_MAX,
 };
 

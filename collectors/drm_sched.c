@@ -145,9 +145,9 @@ static void sched_probe(struct collector *c)
 }
 
 /*
- * GPUTOP_TEST_SPIN_NS (tests only): the primary done program waits this long (at
- * most 100 us) on every event, so that interrupts nest into it and its twin has
- * something to rescue.
+ * GPUTOP_TEST_SPIN_NS (tests only): the primary programs wait this long (at
+ * most 100 us) on every event, so that interrupts and preempting tasks nest into
+ * them and their twins have something to rescue.
  */
 static uint64_t test_spin_ns(void)
 {

@@ -52,10 +52,11 @@ section storm /tmp/storm.json
 
 # A mixed workload: five concurrent submitters on three rings, bursts and cross-ring
 # dependencies; every count must come out exact, per ring and per process. Run twice:
-# as is, and with the primary done program held 100 us per event (GPUTOP_TEST_SPIN_NS,
-# a test hook), so that fence interrupts nest into it and its twin must rescue them.
+# as is, and with the queue and run primary programs held 100 us per event
+# (GPUTOP_TEST_SPIN_NS, a test hook), so that other tasks nest into them (7.3 runs
+# tracepoints preemptible) and their twins must rescue those events.
 mixed() {
-	env ${2:-} gputop-bpf -b -J -d 0.5 > /tmp/$1.json 2> /dev/null &
+	env ${2:-} gputop-bpf -b -J -d 0.5 > /tmp/$1.json 2> /tmp/$1.err &
 	MON=$!
 	sleep 1.5
 	$S gfx_0.0.0 400 200 --gap-us 100 > /tmp/m1.txt &
@@ -72,9 +73,11 @@ mixed() {
 	sleep 1.5
 	kill -INT $MON
 	wait $MON
+	echo "exit=$?" >> /tmp/$1.err
 	for p in 1 2 3 4 5; do sed "s/^/M$p /" /tmp/m$p.txt; done > /tmp/$1-procs.txt
 	section $1-procs /tmp/$1-procs.txt
 	section $1 /tmp/$1.json
+	section $1-err /tmp/$1.err
 }
 mixed mixed
 mixed mixed-spin GPUTOP_TEST_SPIN_NS=100000
