@@ -17,7 +17,7 @@ BPFTRACE=$(command -v bpftrace || true)
 
 for K in ${BENCH_KERNELS:-k61 k7}; do
 	LOG=$TOP/tests/vm/cache/$K/bench.log
-	EXTRA_BINS="$COST $BPFTRACE" "$TOP/tests/vm/boot.sh" "$K" "$BIN" "$LOG" gputop.scenario=bench clocksource=tsc tsc=reliable \
+	EXTRA_BINS="$COST $BPFTRACE" "$TOP/tests/vm/boot.sh" "$K" "$BIN" "$LOG" gputop.scenario=bench \
 		bench.jobs="${BENCH_JOBS:-20000}" bench.rounds="${BENCH_ROUNDS:-3}" bench.rates="${BENCH_RATES:-2000,20000}" >/dev/null
 	section() { sed -n "/^@@BEGIN $1\$/,/^@@END $1\$/p" "$LOG" | sed '1d;$d'; }
 	echo "== $(grep -m1 '^@@ kernel' "$LOG" | cut -d' ' -f3), QEMU TCG (software emulation), 2 vCPUs"
