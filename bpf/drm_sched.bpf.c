@@ -50,9 +50,11 @@ struct drm_gpu_scheduler {
 struct dma_fence {
 	__s64 timestamp; /* ktime_get() when signalled; valid with DMA_FENCE_FLAG_TIMESTAMP_BIT */
 	unsigned long flags;
+	__u64 seqno;
 } __core;
 struct drm_sched_fence {
 	struct dma_fence scheduled; /* signalled when the job is handed to the hardware */
+	struct dma_fence finished;
 	struct drm_gpu_scheduler *sched;
 } __core;
 
@@ -117,7 +119,7 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, SCHED_CLAIM_THREADS);
-	__type(key, __u32);
+	__type(key, __u64); /* event kind << 32 | tid */
 	__type(value, struct sched_claims);
 } claims SEC(".maps");
 
@@ -145,32 +147,33 @@ static __always_inline void spin_for_test(void)
  * The kernel runs a program at most once at a time per CPU and skips it when
  * entered again there (an interrupt into it or, where tracepoints run
  * preemptible, another task while one is preempted in it). The primary (copy 0)
- * always handles the event and notes it in its thread's log. Its twins run after
- * it, in order, in the same thread: a twin handles the event only when it is not
- * in the log (the primary, and any twin before, were skipped), and notes it in
- * turn. An interrupt between them notes its own events in the same log; the log
- * holds more than nesting can add. So an event is never handled twice; one whose
+ * always handles the event and notes it in its thread's log of that event kind.
+ * Its twins run after it, in order, in the same thread: a twin handles the event
+ * only when it is not in the log (the primary, and any twin before, were
+ * skipped), and notes it in turn. Only an interrupt between them, with an event of
+ * the same kind, adds to the log: it holds more than nesting can add (done events
+ * come in interrupts; queue and run never do). So an event is never handled twice; one whose
  * copies were all skipped, or whose thread log could not be had, is lost and
  * counted (misses - rescues). A key repeated in one thread within the log's
  * length makes a skipped event look handled: lost and counted, never twice.
  */
 static __always_inline bool claim(__u32 ev, __u64 a, __u64 b, __u32 copy)
 {
-	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tid = (__u32)id ? (__u32)id : 0x80000000U | bpf_get_smp_processor_id();
-	struct sched_claims *log = bpf_map_lookup_elem(&claims, &tid), fresh = {};
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u64 who = (__u64)ev << 32 | (tid ? tid : 0x80000000U | bpf_get_smp_processor_id());
+	struct sched_claims *log = bpf_map_lookup_elem(&claims, &who), fresh = {};
 	struct sched_claim *c;
 	__u32 slot;
 
 	if (!log) { /* this thread's first event, or the primary was skipped in it so far */
-		bpf_map_update_elem(&claims, &tid, &fresh, BPF_NOEXIST);
-		log = bpf_map_lookup_elem(&claims, &tid);
+		bpf_map_update_elem(&claims, &who, &fresh, BPF_NOEXIST);
+		log = bpf_map_lookup_elem(&claims, &who);
 	}
 	if (!log)
 		return !copy; /* the primary handles it unnoted; a twin cannot tell */
 	if (copy) {
 		for (int i = 0; i < SCHED_CLAIM_SLOTS; i++)
-			if (log->slot[i].a == a && log->slot[i].b == b && log->slot[i].ev == ev)
+			if (log->slot[i].a == a && log->slot[i].b == b)
 				return false;
 		if (ev < SCHED_EV_MAX && copy < SCHED_COPIES)
 			__sync_fetch_and_add(&rescued[ev][copy], 1);
@@ -180,7 +183,6 @@ static __always_inline bool claim(__u32 ev, __u64 a, __u64 b, __u32 copy)
 	c = &log->slot[slot];
 	c->a = a;
 	c->b = b;
-	c->ev = ev;
 	if (!copy && (ev == SCHED_EV_QUEUE || ev == SCHED_EV_RUN)) /* never in an interrupt */
 		spin_for_test();
 	return true;
@@ -486,11 +488,16 @@ static __always_inline void on_dep_wait(const struct drm_sched_job *job)
 
 /* ---- the programs: each event's primary, then its twins ---- */
 
+/*
+ * The claim key of a job's event: its fence's address, which a new job in the same
+ * thread may soon reuse, and its finished fence's sequence number (set when the
+ * job is armed, before it is queued), which it does not.
+ */
 static __always_inline int queue_event(const struct drm_sched_job *job, __u32 copy)
 {
 	job_key_t key = job_key(job);
 
-	if (claim(SCHED_EV_QUEUE, key, 0, copy))
+	if (claim(SCHED_EV_QUEUE, key, BPF_CORE_READ(job, s_fence, finished.seqno), copy))
 		on_queue(job, key);
 	return 0;
 }
@@ -499,7 +506,7 @@ static __always_inline int run_event(const struct drm_sched_job *job, __u32 copy
 {
 	job_key_t key = job_key(job);
 
-	if (claim(SCHED_EV_RUN, key, 0, copy))
+	if (claim(SCHED_EV_RUN, key, BPF_CORE_READ(job, s_fence, finished.seqno), copy))
 		on_run(job, key);
 	return 0;
 }
@@ -508,7 +515,7 @@ static __always_inline int done_event(const struct drm_sched_fence *fence, __u32
 {
 	job_key_t key = (job_key_t)(unsigned long)fence;
 
-	if (claim(SCHED_EV_DONE, key, 0, copy))
+	if (claim(SCHED_EV_DONE, key, BPF_CORE_READ(fence, finished.seqno), copy))
 		on_done(fence, key);
 	return 0;
 }

@@ -92,18 +92,16 @@ enum sched_ev {
 };
 
 /*
- * Per thread (its tid; an idle CPU's interrupts by CPU): the events the primary
- * programs handled last in it, newest at head - 1. A primary and its twins run one
- * after the other in the same thread, whichever CPU it is on (from 7.x a task may
- * migrate between them); only interrupts nested in between add entries.
+ * Per thread (its tid; an idle CPU's interrupts by CPU) and event kind: the events
+ * the programs handled last in it, newest at head - 1. A primary and its twins run
+ * one after the other in the same thread, whichever CPU it is on (from 7.x a task
+ * may migrate between them); only interrupts nested in between add entries.
  */
 #define SCHED_CLAIM_SLOTS 8
-#define SCHED_CLAIM_THREADS 8192 /* an LRU: threads that exit age out */
+#define SCHED_CLAIM_THREADS 16384 /* (thread, kind) logs, an LRU: threads that exit age out */
 
 struct sched_claim {
 	__u64 a, b;
-	__u32 ev;
-	__u32 pad;
 };
 
 struct sched_claims {
