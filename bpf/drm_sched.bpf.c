@@ -116,6 +116,14 @@ struct {
 	__type(value, struct job_info);
 } jobs SEC(".maps");
 
+/* Per CPU and kind: the event its primary handled last (a twin's fast path). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, SCHED_EV_MAX);
+	__type(key, __u32);
+	__type(value, struct sched_claim);
+} last_claim SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, SCHED_CLAIM_THREADS);
@@ -152,18 +160,27 @@ static __always_inline void spin_for_test(void)
  * only when it is not in the log (the primary, and any twin before, were
  * skipped), and notes it in turn. Only an interrupt between them, with an event of
  * the same kind, adds to the log: it holds more than nesting can add (done events
- * come in interrupts; queue and run never do). So an event is never handled twice; one whose
+ * come in interrupts; queue and run never do). First, a twin looks at the event
+ * the primary handled last on this CPU: when it is this one (keys are unique), the
+ * thread's log need not be looked up. So an event is never handled twice; one whose
  * copies were all skipped, or whose thread log could not be had, is lost and
  * counted (misses - rescues). A key repeated in one thread within the log's
  * length makes a skipped event look handled: lost and counted, never twice.
  */
 static __always_inline bool claim(__u32 ev, __u64 a, __u64 b, __u32 copy)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	__u64 who = (__u64)ev << 32 | (tid ? tid : 0x80000000U | bpf_get_smp_processor_id());
-	struct sched_claims *log = bpf_map_lookup_elem(&claims, &who), fresh = {};
+	struct sched_claim *last = bpf_map_lookup_elem(&last_claim, &ev);
+	struct sched_claims *log, fresh = {};
 	struct sched_claim *c;
-	__u32 slot;
+	__u64 who;
+	__u32 tid, slot;
+
+	/* The usual case: the primary just handled this very event on this CPU. */
+	if (copy && last && last->a == a && last->b == b)
+		return false;
+	tid = (__u32)bpf_get_current_pid_tgid();
+	who = (__u64)ev << 32 | (tid ? tid : 0x80000000U | bpf_get_smp_processor_id());
+	log = bpf_map_lookup_elem(&claims, &who);
 
 	if (!log) { /* this thread's first event, or the primary was skipped in it so far */
 		bpf_map_update_elem(&claims, &who, &fresh, BPF_NOEXIST);
@@ -183,6 +200,10 @@ static __always_inline bool claim(__u32 ev, __u64 a, __u64 b, __u32 copy)
 	c = &log->slot[slot];
 	c->a = a;
 	c->b = b;
+	if (!copy && last) {
+		last->a = a;
+		last->b = b;
+	}
 	if (!copy && (ev == SCHED_EV_QUEUE || ev == SCHED_EV_RUN)) /* never in an interrupt */
 		spin_for_test();
 	return true;
