@@ -79,9 +79,12 @@ static void *poller_main(void *arg)
 
 	pthread_mutex_lock(&p->lock);
 	while (!p->stop) {
+		uint64_t step = (uint64_t)(p->delay_s * 1e9), now = mono_ns();
 		struct timespec until;
 
-		next += (uint64_t)(p->delay_s * 1e9);
+		next += step;
+		if (next > now + step) /* never sleep past one interval from now, whatever next says */
+			next = now + step;
 		until = ts_from_ns(next);
 		while (!p->stop && pthread_cond_timedwait(&p->cond, &p->lock, &until) != ETIMEDOUT)
 			;
