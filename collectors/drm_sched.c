@@ -24,7 +24,7 @@
 
 /*
  * One event: its tracepoint in each generation (NULL where it has none), its
- * program and the program's twin, and the drop counter of events both skipped.
+ * program and its two twins, and the drop counter of events every copy skipped.
  */
 struct sched_event {
 	const char *new_name, *old_name; /* >= 6.17, <= 6.16 */
@@ -140,8 +140,8 @@ static void sched_probe(struct collector *c)
 	p->new_gen = has_new;
 	c->priv = p;
 	snprintf(c->status.detail, sizeof(c->status.detail), "%s",
-		 has_new ? "kernel >= 6.17 events (jobs keyed by fence context:seqno)" :
-			   "kernel <= 6.16 events (jobs keyed by finished fence)");
+		 has_new ? "kernel >= 6.17 events, raw; each with two twins for skipped runs" :
+			   "kernel <= 6.16 events, raw; each with two twins for skipped runs");
 }
 
 /*
