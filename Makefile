@@ -1,5 +1,7 @@
 # gputop-bpf. `make V=1` shows the commands; `make STATIC=1` links one static binary;
-# `make SAN=1` builds with AddressSanitizer and UBSan (into build/san).
+# `make PORTABLE=1` links every library statically but the C library (glibc >= the build
+# machine's), for machines without libbpf that need dlopen (NVML); `make SAN=1` builds with
+# AddressSanitizer and UBSan (into build/san).
 .DELETE_ON_ERROR:
 .SECONDARY:
 .SUFFIXES:
@@ -22,6 +24,10 @@ ifeq ($(STATIC),1)
 B := build/static
 PKG_FLAGS := --static
 LDFLAGS += -static
+CFLAGS_VARIANT := -DGPUTOP_STATIC
+else ifeq ($(PORTABLE),1)
+B := build/portable
+STATIC_LIBS := -Wl,-Bstatic -lbpf -lelf -lz -lzstd -ljson-c -lncursesw -ltinfo -Wl,-Bdynamic
 else ifeq ($(SAN),1)
 B := build/san
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -29,14 +35,18 @@ else
 B := build/default
 endif
 
-LIBS := $(shell $(PKG_CONFIG) $(PKG_FLAGS) --libs libbpf json-c ncursesw 2>/dev/null || echo -lbpf -lelf -lz -ljson-c -lncursesw -ltinfo) -lpthread -lm
+ifdef STATIC_LIBS
+LIBS := $(STATIC_LIBS) -ldl -lpthread -lm
+else
+LIBS := $(shell $(PKG_CONFIG) $(PKG_FLAGS) --libs libbpf libelf json-c ncursesw 2>/dev/null || echo -lbpf -lelf -lz -ljson-c -lncursesw -ltinfo) -ldl -lpthread -lm
+endif
 ARCH_INCLUDE := /usr/include/$(shell $(CC) -dumpmachine)
 # The kernel's name for the target architecture, for bpf_tracing.h (PT_REGS, BPF_PROG).
 ARCH ?= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/i.86/x86/' -e 's/aarch64.*/arm64/' \
 	-e 's/arm.*/arm/' -e 's/ppc64.*/powerpc/' -e 's/riscv64/riscv/' -e 's/s390x/s390/' \
 	-e 's/loongarch64/loongarch/' -e 's/mips.*/mips/')
 CFLAGS ?= -O2 -g
-CFLAGS += -std=gnu11 -Wall -Wextra -Werror -I$(B) $(SAN_FLAGS) -D_GNU_SOURCE
+CFLAGS += -std=gnu11 -Wall -Wextra -Werror -I$(B) $(SAN_FLAGS) $(CFLAGS_VARIANT) -D_GNU_SOURCE
 LDFLAGS += $(SAN_FLAGS)
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -I$(ARCH_INCLUDE) -Ibpf -Wall -Werror
 

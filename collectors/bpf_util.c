@@ -158,3 +158,19 @@ void tp_progs_report(struct collector *c, struct tp_prog *tps, size_t n, struct 
 	if (untwinned)
 		collector_set_drop(c, "bpf_recursion_misses", misses);
 }
+
+/* Quantiles of what a cumulative histogram gained since the last read; unknown when nothing. */
+void cells_set_quantiles(struct cell *row, unsigned int p50, unsigned int p99, const __u64 *now,
+			  const __u64 *before, double sum_ns, struct latency_summary *out)
+{
+	struct histogram a, b, d;
+
+	memcpy(a.slots, now, sizeof(a.slots));
+	memcpy(b.slots, before, sizeof(b.slots));
+	histogram_delta(&d, &a, &b);
+	histogram_summarize(&d, sum_ns, 0, out);
+	if (!out->count)
+		return;
+	cell_set_f64(row, p50, out->p50_ns);
+	cell_set_f64(row, p99, out->p99_ns);
+}

@@ -60,4 +60,14 @@ void collector_load_failed(struct collector *c, int err);
 void collector_set_drops(struct collector *c, const char *const *names, const __u64 *counts,
 			 size_t n);
 
+struct cell;
+struct latency_summary;
+/*
+ * Columns p50 and p99 of row from what a cumulative BPF histogram (HIST_SLOTS
+ * slots) gained since the last read (before); left unknown when it gained
+ * nothing. out: the interval's summary.
+ */
+void cells_set_quantiles(struct cell *row, unsigned int p50, unsigned int p99, const __u64 *now,
+			 const __u64 *before, double sum_ns, struct latency_summary *out);
+
 #endif

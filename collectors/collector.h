@@ -13,6 +13,7 @@
 
 struct collector_config {
 	bool all_irqs; /* watch every interrupt line, not only the GPU drivers' */
+	const char *libcuda; /* --libcuda: the CUDA driver library to probe, NULL: search */
 };
 
 struct collector;

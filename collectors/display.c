@@ -18,6 +18,7 @@
 #include "bpf_util.h"
 #include "collector.h"
 #include "display_tables.h"
+#include "proc_info.h"
 #include "tracefs.h"
 #include <linux/types.h>
 #include "../bpf/display.h"
@@ -131,22 +132,6 @@ static int display_attach(struct collector *c)
 	return 0;
 }
 
-/* Quantiles of what a cumulative histogram gained since the last read; unknown when nothing. */
-static void put_quantiles(struct cell *row, unsigned int p50, unsigned int p99, const __u64 *now,
-			  const __u64 *before, double sum_ns, struct latency_summary *out)
-{
-	struct histogram a, b, d;
-
-	memcpy(a.slots, now, sizeof(a.slots));
-	memcpy(b.slots, before, sizeof(b.slots));
-	histogram_delta(&d, &a, &b);
-	histogram_summarize(&d, sum_ns, 0, out);
-	if (!out->count)
-		return;
-	cell_set_f64(row, p50, out->p50_ns);
-	cell_set_f64(row, p99, out->p99_ns);
-}
-
 static void dev_name(int minor, char *buf, size_t size)
 {
 	if (minor < 0)
@@ -207,7 +192,7 @@ static void read_crtcs(struct display_priv *p, struct model *m)
 		if (adv > 0 && span > 0)
 			cell_set_f64(row, CRTC_HZ, adv / (span / 1e9));
 		cell_set_f64(row, CRTC_VBL_PER_S, (double)(now->vblanks - last->vblanks) / iv);
-		put_quantiles(row, CRTC_INT_P50, CRTC_INT_P99, now->interval_hist, last->interval_hist,
+		cells_set_quantiles(row, CRTC_INT_P50, CRTC_INT_P99, now->interval_hist, last->interval_hist,
 			      (double)(now->interval_sum_ns - last->interval_sum_ns), &q);
 		if (q.count)
 			cell_set_f64(row, CRTC_INT_MEAN, q.mean_ns);
@@ -243,23 +228,6 @@ static struct client_seen *client_find(struct display_priv *p, const struct clie
 	return grown;
 }
 
-static void comm_of(uint32_t pid, char *comm, size_t size)
-{
-	char path[64];
-	FILE *f;
-
-	snprintf(comm, size, "%s", pid ? "?" : "[kernel]");
-	if (!pid)
-		return;
-	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	if (fgets(comm, (int)size, f))
-		comm[strcspn(comm, "\n")] = '\0';
-	fclose(f);
-}
-
 static void client_row(struct table *t, struct client_seen *cs, const struct client_stats *now,
 		       double iv)
 {
@@ -281,19 +249,14 @@ static void client_row(struct table *t, struct client_seen *cs, const struct cli
 	cell_set_f64(row, CLIENT_PER_S, (double)(now->delivered - last->delivered) / iv);
 	cell_set_u64(row, CLIENT_MISSED, now->missed);
 	cell_set_f64(row, CLIENT_MISSED_PER_S, (double)(now->missed - last->missed) / iv);
-	put_quantiles(row, CLIENT_INT_P50, CLIENT_INT_P99, now->interval_hist, last->interval_hist,
+	cells_set_quantiles(row, CLIENT_INT_P50, CLIENT_INT_P99, now->interval_hist, last->interval_hist,
 		      (double)(now->interval_sum_ns - last->interval_sum_ns), &q);
-	put_quantiles(row, CLIENT_LAT_P50, CLIENT_LAT_P99, now->latency_hist, last->latency_hist,
+	cells_set_quantiles(row, CLIENT_LAT_P50, CLIENT_LAT_P99, now->latency_hist, last->latency_hist,
 		      (double)(now->latency_sum_ns - last->latency_sum_ns), &q);
-	put_quantiles(row, CLIENT_WAIT_P50, CLIENT_WAIT_P99, now->wait_hist, last->wait_hist,
+	cells_set_quantiles(row, CLIENT_WAIT_P50, CLIENT_WAIT_P99, now->wait_hist, last->wait_hist,
 		      (double)(now->wait_sum_ns - last->wait_sum_ns), &q);
 	cell_set_u64(row, CLIENT_DELIVERED, now->delivered);
 	cell_set_u64(row, CLIENT_QUEUED, now->queued);
-}
-
-static bool process_gone(uint32_t pid)
-{
-	return pid && kill((pid_t)pid, 0) && errno == ESRCH;
 }
 
 static void read_clients(struct display_priv *p, struct model *m)
@@ -317,11 +280,11 @@ static void read_clients(struct display_priv *p, struct model *m)
 		if (!cs)
 			break;
 		if (!cs->comm[0])
-			comm_of(p->value->pid, cs->comm, sizeof(cs->comm));
+			proc_comm(p->value->pid, cs->comm, sizeof(cs->comm));
 		client_row(t, cs, p->value, iv);
 		cs->last = *p->value;
 		cs->seen = true;
-		cs->gone = process_gone(p->value->pid); /* shown once more, then forgotten */
+		cs->gone = proc_gone(p->value->pid); /* shown once more, then forgotten */
 	}
 	/* Deleting while walking would restart the walk (the next key of a deleted one is the first). */
 	for (size_t i = 0; i < p->nclients; i++) {

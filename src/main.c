@@ -253,6 +253,7 @@ int main(int argc, char **argv)
 	setrlimit(RLIMIT_MEMLOCK, &(struct rlimit){ RLIM_INFINITY, RLIM_INFINITY });
 
 	config.all_irqs = o.all_irqs;
+	config.libcuda = o.libcuda;
 	reg = collector_registry(&n);
 	cs = calloc(n, sizeof(*cs));
 	if (!cs) {

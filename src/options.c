@@ -7,7 +7,7 @@
 #include <string.h>
 #include "options.h"
 
-enum { OPT_LIST = 0x100, OPT_ALL_IRQS, OPT_RECORD, OPT_REPLAY, OPT_THEME };
+enum { OPT_LIST = 0x100, OPT_ALL_IRQS, OPT_RECORD, OPT_REPLAY, OPT_THEME, OPT_LIBCUDA };
 
 static const struct option long_options[] = {
 	{ "batch", no_argument, NULL, 'b' },
@@ -21,6 +21,7 @@ static const struct option long_options[] = {
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "theme", required_argument, NULL, OPT_THEME },
+	{ "libcuda", required_argument, NULL, OPT_LIBCUDA },
 	{ "no-color", no_argument, NULL, 'C' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -47,6 +48,8 @@ void options_usage(FILE *out)
 	      "      --record FILE      also write every snapshot to FILE as JSON lines\n"
 	      "      --replay FILE      play a recording back (no root, no BPF): interactive, or with -b\n"
 	      "      --theme NAME|FILE  colour theme: default, light, high-contrast, monochrome, or a file\n"
+	      "      --libcuda PATH     the CUDA driver library to probe (default: the loader cache's\n"
+	      "                         libcuda.so.1 and those running processes have mapped)\n"
 	      "  -C, --no-color         no colours (also when NO_COLOR is set)\n"
 	      "  -v, --verbose          show libbpf's own messages (verifier log on failure)\n"
 	      "  -h, --help             show this help and exit\n"
@@ -142,11 +145,13 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		case OPT_RECORD:
 		case OPT_REPLAY:
 		case OPT_THEME:
+		case OPT_LIBCUDA:
 			if (!*optarg) {
 				snprintf(err, errlen, "option '%s' needs a non-empty value", argv[optind - 1]);
 				return -1;
 			}
-			*(c == OPT_RECORD ? &o->record : c == OPT_REPLAY ? &o->replay : &o->theme) = optarg;
+			*(c == OPT_RECORD ? &o->record : c == OPT_REPLAY ? &o->replay :
+			  c == OPT_LIBCUDA ? &o->libcuda : &o->theme) = optarg;
 			break;
 		case 'C':
 			o->no_color = true;
@@ -177,6 +182,10 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	}
 	if (o->replay && o->record) {
 		snprintf(err, errlen, "--record and --replay cannot be used together");
+		return -1;
+	}
+	if (o->replay && o->libcuda) {
+		snprintf(err, errlen, "--libcuda names a library to probe; it cannot be used with --replay");
 		return -1;
 	}
 	if (o->replay && o->list) {

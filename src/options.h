@@ -26,6 +26,7 @@ struct options {
 	const char *record; /* --record FILE */
 	const char *replay; /* --replay FILE */
 	const char *theme; /* --theme NAME|FILE */
+	const char *libcuda; /* --libcuda PATH */
 	bool no_color; /* -C, or NO_COLOR set */
 };
 

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NVIDIA: what the CUDA driver API and the NVIDIA driver's devices see, per
+ * process. The driver lives outside DRM and (on the kernels we measured) allows
+ * no function probes, so this reads:
+ *  - uprobes on libcuda's exported entry points, attached by user space with a
+ *    cookie saying what the function is (enum nv_call): launches counted at
+ *    entry; allocations, frees and synchronisation timed to their uretprobe;
+ *  - syscalls:sys_enter_ioctl / sys_exit_ioctl, counting only file descriptors
+ *    whose character device has one of nv_majors (nvidia 195, nvidia-uvm);
+ *  - nvidia:nvidia_dev_xid, each event to user space through a ring buffer.
+ */
+#include <stdbool.h>
+#include <linux/bpf.h>
+#include <asm/ptrace.h> /* struct pt_regs, for the uprobes' arguments */
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
+#include "common.bpf.h"
+#include "nvidia.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Set by user space before load: majors whose ioctls count; [1] is nvidia-uvm. 0: unused. */
+const volatile __u32 nv_majors[NV_MAJORS];
+
+__u64 drops[NV_DROP_MAX];
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, NV_MAX_PROCS);
+	__type(key, __u32);
+	__type(value, struct nv_proc);
+} procs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, NV_MAX_ALLOCS);
+	__type(key, struct nv_alloc_key);
+	__type(value, __u64);
+} allocs SEC(".maps");
+
+/* Threads inside a probed libcuda call; LRU: a thread that never returns (exit, longjmp) ages out. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, NV_MAX_PENDING);
+	__type(key, __u64);
+	__type(value, struct nv_pending);
+} calls SEC(".maps");
+
+/* Threads inside an ioctl on an NVIDIA device: entry time, and 1 when on nvidia-uvm. */
+struct ioctl_start {
+	__u64 ns;
+	__u32 uvm, pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, NV_MAX_PENDING);
+	__type(key, __u64);
+	__type(value, struct ioctl_start);
+} ioctls SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 64 * 1024);
+} xids SEC(".maps");
+
+/* A zeroed value to create entries from: never written. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct nv_proc);
+} zero_proc SEC(".maps");
+
+static __always_inline struct nv_proc *proc_of(__u32 tgid)
+{
+	__u32 z = 0;
+	const struct nv_proc *init = bpf_map_lookup_elem(&zero_proc, &z);
+	struct nv_proc *p;
+
+	if (!init)
+		return NULL;
+	p = lookup_or_init(&procs, &tgid, init);
+	if (!p)
+		drop_count(drops, NV_DROP_PROCS_FULL, NV_DROP_MAX);
+	return p;
+}
+
+/* ---- libcuda uprobes ---- */
+
+SEC("uprobe")
+int BPF_KPROBE(cuda_launch)
+{
+	struct nv_proc *p = proc_of(bpf_get_current_pid_tgid() >> 32);
+
+	if (!p)
+		return 0;
+	if (bpf_get_attach_cookie(ctx) == NV_GRAPH_LAUNCH)
+		__sync_fetch_and_add(&p->graph_launches, 1);
+	else
+		__sync_fetch_and_add(&p->launches, 1);
+	return 0;
+}
+
+/* (BPF_KPROBE: the same register access serves uprobes.) */
+/* Entry of a call timed or read at its return: remember what the return needs. */
+SEC("uprobe")
+int BPF_KPROBE(cuda_enter, __u64 a1, __u64 a2, __u64 a3, __u64 a4)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct nv_pending *inner = bpf_map_lookup_elem(&calls, &id), pend = {};
+
+	if (inner && inner->depth < 64) {
+		/* cuMemAllocAsync calling cuMemAllocFromPoolAsync, say: the outer call counts */
+		inner->depth++;
+		drop_count(drops, NV_DROP_NESTED, NV_DROP_MAX);
+		return 0;
+	}
+	pend.call = (__u32)bpf_get_attach_cookie(ctx);
+	pend.out = a1;
+	pend.size = a2;
+	if (pend.call == NV_ALLOC_PITCH) {
+		pend.pitch_out = a2;
+		pend.size = a4; /* rows; the pitch is read at return */
+	}
+	pend.start_ns = bpf_ktime_get_ns();
+	if (bpf_map_update_elem(&calls, &id, &pend, BPF_ANY))
+		drop_count(drops, NV_DROP_PENDING_FULL, NV_DROP_MAX);
+	return 0;
+}
+
+static __always_inline void alloc_done(struct nv_proc *p, const struct nv_pending *c, __u32 tgid)
+{
+	struct nv_alloc_key k = { .tgid = tgid, .kind = c->call == NV_CREATE ? NV_CREATE : NV_ALLOC };
+	__u64 size = c->size, pitch = 0;
+
+	if (bpf_probe_read_user(&k.addr, sizeof(k.addr), (void *)c->out)) {
+		drop_count(drops, NV_DROP_RETURN_UNREAD, NV_DROP_MAX);
+		return;
+	}
+	if (c->call == NV_ALLOC_PITCH) {
+		if (bpf_probe_read_user(&pitch, sizeof(pitch), (void *)c->pitch_out)) {
+			drop_count(drops, NV_DROP_RETURN_UNREAD, NV_DROP_MAX);
+			return;
+		}
+		size *= pitch;
+	}
+	__sync_fetch_and_add(&p->allocs, 1);
+	__sync_fetch_and_add(&p->alloc_bytes, size);
+	if (bpf_map_update_elem(&allocs, &k, &size, BPF_ANY))
+		drop_count(drops, NV_DROP_ALLOCS_FULL, NV_DROP_MAX);
+}
+
+static __always_inline void free_done(struct nv_proc *p, const struct nv_pending *c, __u32 tgid)
+{
+	struct nv_alloc_key k = { .addr = c->out, .tgid = tgid,
+				  .kind = c->call == NV_RELEASE ? NV_CREATE : NV_ALLOC };
+	__u64 *size = bpf_map_lookup_elem(&allocs, &k);
+
+	if (!size) {
+		__sync_fetch_and_add(&p->unknown_frees, 1);
+		return;
+	}
+	__sync_fetch_and_add(&p->frees, 1);
+	__sync_fetch_and_add(&p->freed_bytes, *size);
+	bpf_map_delete_elem(&allocs, &k);
+}
+
+SEC("uretprobe")
+int BPF_KRETPROBE(cuda_return, long ret)
+{
+	__u64 id = bpf_get_current_pid_tgid(), now = bpf_ktime_get_ns();
+	struct nv_pending *c = bpf_map_lookup_elem(&calls, &id);
+	struct nv_proc *p;
+
+	if (!c)
+		return 0; /* entered before we attached, or aged out */
+	if (c->depth) {
+		c->depth--;
+		return 0;
+	}
+	p = proc_of(id >> 32);
+	if (!p)
+		goto out;
+	switch (c->call) {
+	case NV_SYNC:
+		__sync_fetch_and_add(&p->syncs, 1);
+		__sync_fetch_and_add(&p->sync_ns, now - c->start_ns);
+		hist_count(p->sync_hist, now - c->start_ns);
+		break;
+	case NV_ALLOC:
+	case NV_ALLOC_PITCH:
+	case NV_CREATE:
+		if ((int)ret) /* CUresult: 0 is CUDA_SUCCESS */
+			__sync_fetch_and_add(&p->failed_allocs, 1);
+		else
+			alloc_done(p, c, id >> 32);
+		break;
+	case NV_FREE:
+	case NV_RELEASE:
+		if (!(int)ret)
+			free_done(p, c, id >> 32);
+		break;
+	}
+out:
+	bpf_map_delete_elem(&calls, &id);
+	return 0;
+}
+
+/* ---- ioctls on the NVIDIA character devices ---- */
+
+struct inode {
+	unsigned short i_mode;
+	unsigned int i_rdev;
+} __core;
+struct file {
+	struct inode *f_inode;
+} __core;
+struct fdtable {
+	unsigned int max_fds;
+	struct file **fd;
+} __core;
+struct files_struct {
+	struct fdtable *fdt;
+} __core;
+struct task_struct {
+	struct files_struct *files;
+} __core;
+
+#define S_IFMT 00170000
+#define S_IFCHR 0020000
+#define MINORBITS 20 /* the kernel's dev_t: major above 20 bits of minor */
+
+/* 0: not ours; 1: an NVIDIA device; 2: nvidia-uvm. */
+static __always_inline int fd_class(unsigned long fd)
+{
+	struct task_struct *t = (struct task_struct *)bpf_get_current_task();
+	struct fdtable *fdt = BPF_CORE_READ(t, files, fdt);
+	struct file **fds, *f = NULL;
+	struct inode *ino;
+	unsigned int rdev, major;
+
+	if (!fdt || fd >= BPF_CORE_READ(fdt, max_fds))
+		return 0;
+	fds = BPF_CORE_READ(fdt, fd);
+	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]) || !f)
+		return 0;
+	ino = BPF_CORE_READ(f, f_inode);
+	if (!ino || (BPF_CORE_READ(ino, i_mode) & S_IFMT) != S_IFCHR)
+		return 0;
+	rdev = BPF_CORE_READ(ino, i_rdev);
+	major = rdev >> MINORBITS;
+	if (!major)
+		return 0;
+	if (major == nv_majors[1])
+		return 2;
+	for (int i = 0; i < NV_MAJORS; i++)
+		if (nv_majors[i] && major == nv_majors[i])
+			return 1;
+	return 0;
+}
+
+/* The syscalls tracepoints' records (format files: syscalls/sys_{enter,exit}_ioctl). */
+struct sys_enter_ioctl_args {
+	__u64 common;
+	__s32 nr, pad;
+	__u64 fd, cmd, arg;
+};
+
+struct sys_exit_args {
+	__u64 common;
+	__s32 nr, pad;
+	__s64 ret;
+};
+
+SEC("tracepoint/syscalls/sys_enter_ioctl")
+int ioctl_enter(struct sys_enter_ioctl_args *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct ioctl_start s = {};
+	int cls = fd_class(ctx->fd);
+
+	if (!cls)
+		return 0;
+	s.ns = bpf_ktime_get_ns();
+	s.uvm = cls == 2;
+	if (bpf_map_update_elem(&ioctls, &id, &s, BPF_ANY))
+		drop_count(drops, NV_DROP_PENDING_FULL, NV_DROP_MAX);
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_exit_ioctl")
+int ioctl_exit(struct sys_exit_args *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid(), ns;
+	struct ioctl_start *s = bpf_map_lookup_elem(&ioctls, &id);
+	struct nv_proc *p;
+
+	if (!s)
+		return 0;
+	ns = bpf_ktime_get_ns() - s->ns;
+	p = proc_of(id >> 32);
+	if (p) {
+		__sync_fetch_and_add(&p->ioctls, 1);
+		__sync_fetch_and_add(&p->ioctl_ns, ns);
+		if (s->uvm)
+			__sync_fetch_and_add(&p->uvm_ioctls, 1);
+		if (ctx->ret < 0)
+			__sync_fetch_and_add(&p->ioctl_errors, 1);
+		hist_count(p->ioctl_hist, ns);
+	}
+	bpf_map_delete_elem(&ioctls, &id);
+	return 0;
+}
+
+/* ---- Xid errors ---- */
+
+/* nvidia:nvidia_dev_xid (format file): __data_loc dev, error_code, __data_loc msg. */
+struct xid_args {
+	__u64 common;
+	__u32 dev_loc;
+	__u32 error_code;
+	__u32 msg_loc;
+};
+
+SEC("tracepoint/nvidia/nvidia_dev_xid")
+int nvidia_xid(struct xid_args *ctx)
+{
+	struct nv_xid *e = bpf_ringbuf_reserve(&xids, sizeof(*e), 0);
+
+	if (!e) {
+		drop_count(drops, NV_DROP_XID_LOST, NV_DROP_MAX);
+		return 0;
+	}
+	e->ns = bpf_ktime_get_ns();
+	e->pid = bpf_get_current_pid_tgid() >> 32;
+	e->code = ctx->error_code;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	bpf_probe_read_kernel_str(e->dev, sizeof(e->dev), (char *)ctx + (ctx->dev_loc & 0xffff));
+	bpf_probe_read_kernel_str(e->msg, sizeof(e->msg), (char *)ctx + (ctx->msg_loc & 0xffff));
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}

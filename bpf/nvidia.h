@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Plain data shared by nvidia.bpf.c and collectors/nvidia.c: per process, the
+ * CUDA driver API calls seen by uprobes on libcuda (launches, device memory,
+ * time blocked in synchronisation) and the ioctls on NVIDIA's character
+ * devices; and the Xid errors the driver reports.
+ */
+#ifndef GPUTOP_NVIDIA_H
+#define GPUTOP_NVIDIA_H
+
+#include <linux/types.h>
+#include "hist.h"
+
+#define NV_MAX_PROCS 4096
+#define NV_MAX_ALLOCS 262144 /* live device allocations remembered, for their frees */
+#define NV_MAX_PENDING 16384 /* threads inside a probed call at once */
+#define NV_MAJORS 4 /* character-device majors whose ioctls are counted */
+
+/* What a probed function is: the attach cookie of its uprobe (and uretprobe). */
+enum nv_call {
+	NV_LAUNCH, /* cuLaunchKernel, cuLaunchKernelEx, cuLaunchCooperativeKernel (+ _ptsz) */
+	NV_GRAPH_LAUNCH, /* cuGraphLaunch (+ _ptsz) */
+	NV_SYNC, /* cuCtxSynchronize(_v2), cuStreamSynchronize(_ptsz), cuEventSynchronize */
+	NV_ALLOC, /* (CUdeviceptr *dptr, size_t bytes, ...): cuMemAlloc_v2, Managed, Async, FromPoolAsync */
+	NV_ALLOC_PITCH, /* cuMemAllocPitch_v2(dptr, size_t *pitch, width, height, elem) */
+	NV_CREATE, /* cuMemCreate(CUmemGenericAllocationHandle *h, size_t bytes, prop, flags) */
+	NV_FREE, /* cuMemFree_v2, cuMemFreeAsync (dptr) */
+	NV_RELEASE, /* cuMemRelease(handle) */
+	NV_CALLS,
+};
+
+enum nv_drop {
+	NV_DROP_PROCS_FULL, /* process table full: the call is not counted */
+	NV_DROP_ALLOCS_FULL, /* allocation table full: its free will count as unknown */
+	NV_DROP_PENDING_FULL, /* too many threads in calls: the call is not counted */
+	NV_DROP_NESTED, /* a probed call made inside another (not counted twice) */
+	NV_DROP_RETURN_UNREAD, /* an allocation's result could not be read at return */
+	NV_DROP_XID_LOST, /* Xid ring buffer full: the event is counted, not logged */
+	NV_DROP_MAX,
+};
+
+/* Per process (thread-group id); counters only grow. */
+struct nv_proc {
+	__u64 launches, graph_launches;
+	__u64 allocs, alloc_bytes; /* successful allocations since attach */
+	__u64 frees, freed_bytes; /* frees of allocations seen */
+	__u64 unknown_frees; /* frees of memory allocated before we attached (size unknown) */
+	__u64 failed_allocs; /* allocation calls that returned an error */
+	__u64 syncs, sync_ns; /* completed synchronisation calls, time blocked in them */
+	__u64 ioctls, ioctl_ns, ioctl_errors; /* on the character devices of nv_majors */
+	__u64 uvm_ioctls; /* of which on nvidia-uvm */
+	__u64 sync_hist[HIST_SLOTS];
+	__u64 ioctl_hist[HIST_SLOTS];
+};
+
+/* A live allocation: process and device pointer (or handle, kind NV_CREATE). */
+struct nv_alloc_key {
+	__u64 addr;
+	__u32 tgid;
+	__u32 kind; /* NV_ALLOC for pointers, NV_CREATE for handles */
+};
+
+/* A thread inside a probed call (or an ioctl), waiting for its return. */
+struct nv_pending {
+	__u64 start_ns;
+	__u64 out; /* user address the call writes its result to (pointer, handle) */
+	__u64 size; /* bytes asked for; rows for a pitched allocation */
+	__u64 pitch_out; /* pitched allocation: where the pitch is written */
+	__u32 call; /* enum nv_call */
+	__u32 depth; /* probed calls made inside this one, not counted */
+};
+
+#define NV_XID_DEV 32
+#define NV_XID_MSG 192
+
+/* One nvidia:nvidia_dev_xid event, to user space through a ring buffer. */
+struct nv_xid {
+	__u64 ns; /* CLOCK_MONOTONIC */
+	__u32 pid; /* the process running when the driver reported it */
+	__u32 code;
+	char comm[16];
+	char dev[NV_XID_DEV]; /* PCI address */
+	char msg[NV_XID_MSG];
+};
+
+#endif

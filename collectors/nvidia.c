@@ -1,0 +1,621 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * NVIDIA collector: per process the CUDA driver API calls (kernel and graph
+ * launches, device memory allocated and freed, time blocked in
+ * synchronisation) from uprobes on libcuda, and the ioctls on /dev/nvidia*;
+ * a log of the driver's Xid errors; per GPU, NVML's memory, utilisation,
+ * temperature and power. Each part works without the others (a CUDA library
+ * without the driver, the driver without CUDA). Tables: nvidia_tables.c.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "../model/array.h"
+#include "bpf_util.h"
+#include "collector.h"
+#include "cuda_libs.h"
+#include "nvidia_tables.h"
+#include "nvml.h"
+#include "proc_info.h"
+#include "tracefs.h"
+#include <linux/types.h>
+#include "../bpf/nvidia.h"
+#include "nvidia.skel.h"
+
+#define RESCAN_NS 10000000000ULL /* processes' maps are searched for new libcuda files this often */
+#define XID_KEEP 64 /* Xid events kept for the log */
+
+/* The CUDA driver API entry points probed, and what each is. */
+static const struct cuda_fn {
+	const char *name;
+	enum nv_call call;
+} cuda_fns[] = {
+	{ "cuLaunchKernel", NV_LAUNCH },
+	{ "cuLaunchKernel_ptsz", NV_LAUNCH },
+	{ "cuLaunchKernelEx", NV_LAUNCH },
+	{ "cuLaunchKernelEx_ptsz", NV_LAUNCH },
+	{ "cuLaunchCooperativeKernel", NV_LAUNCH },
+	{ "cuLaunchCooperativeKernel_ptsz", NV_LAUNCH },
+	{ "cuGraphLaunch", NV_GRAPH_LAUNCH },
+	{ "cuGraphLaunch_ptsz", NV_GRAPH_LAUNCH },
+	{ "cuCtxSynchronize", NV_SYNC },
+	{ "cuCtxSynchronize_v2", NV_SYNC },
+	{ "cuStreamSynchronize", NV_SYNC },
+	{ "cuStreamSynchronize_ptsz", NV_SYNC },
+	{ "cuEventSynchronize", NV_SYNC },
+	{ "cuMemAlloc_v2", NV_ALLOC },
+	{ "cuMemAllocManaged", NV_ALLOC },
+	{ "cuMemAllocAsync", NV_ALLOC },
+	{ "cuMemAllocAsync_ptsz", NV_ALLOC },
+	{ "cuMemAllocFromPoolAsync", NV_ALLOC },
+	{ "cuMemAllocFromPoolAsync_ptsz", NV_ALLOC },
+	{ "cuMemAllocPitch_v2", NV_ALLOC_PITCH },
+	{ "cuMemCreate", NV_CREATE },
+	{ "cuMemFree_v2", NV_FREE },
+	{ "cuMemFreeAsync", NV_FREE },
+	{ "cuMemFreeAsync_ptsz", NV_FREE },
+	{ "cuMemRelease", NV_RELEASE },
+};
+#define NFNS (sizeof(cuda_fns) / sizeof(cuda_fns[0]))
+
+static const char *const drop_names[NV_DROP_MAX] = {
+	[NV_DROP_PROCS_FULL] = "process_table_full",
+	[NV_DROP_ALLOCS_FULL] = "allocation_table_full",
+	[NV_DROP_PENDING_FULL] = "pending_call_table_full",
+	[NV_DROP_NESTED] = "nested_calls_not_counted",
+	[NV_DROP_RETURN_UNREAD] = "allocation_result_unread",
+	[NV_DROP_XID_LOST] = "xid_log_full",
+};
+
+/* Tracepoint programs (ioctl enter/exit, Xid), then one pseudo-entry per uprobe program for the cost table. */
+enum { TP_IOCTL_ENTER, TP_IOCTL_EXIT, TP_XID, TP_LAUNCH, TP_ENTER, TP_RETURN, NTPS };
+#define NTRACEPOINTS TP_LAUNCH
+
+struct proc_seen {
+	__u32 pid;
+	bool seen, gone;
+	char comm[16];
+	char cgroup[96];
+	struct nv_proc last;
+};
+
+struct xid_entry {
+	uint64_t seq;
+	char time[24];
+	struct nv_xid e;
+};
+
+struct nvidia_priv {
+	struct nvidia_bpf *skel;
+	struct tp_prog tps[NTPS];
+	struct cuda_libs libs;
+	struct bpf_link **ulinks;
+	size_t nulinks, ulinks_cap;
+	unsigned int fn_attached[NFNS]; /* libraries each function is attached in */
+	char lib_note[160]; /* what the libcuda search found, or why nothing */
+	bool uprobes; /* some libcuda to probe */
+	__u32 majors[NV_MAJORS];
+	uint64_t next_scan_ns;
+	struct nvml *nvml;
+	char nvml_why[160];
+	struct proc_seen *procs;
+	size_t nprocs, procs_cap;
+	struct nv_proc *value; /* one read */
+	struct ring_buffer *xid_ring;
+	struct xid_entry xids[XID_KEEP];
+	uint64_t nxids; /* since start */
+	int64_t mono_to_real_ns; /* CLOCK_REALTIME - CLOCK_MONOTONIC, for the Xid times */
+};
+
+static uint64_t now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* Majors of NVIDIA's character devices from /proc/devices: [0] nvidia, [1] nvidia-uvm. */
+static void find_majors(__u32 *majors)
+{
+	const char *test = getenv("GPUTOP_TEST_IOCTL_MAJOR");
+	char line[128], name[64];
+	unsigned int major;
+	FILE *f;
+
+	memset(majors, 0, NV_MAJORS * sizeof(*majors));
+	if (test && *test) { /* tests: count the ioctls on this major as NVIDIA's (man page, ENVIRONMENT) */
+		majors[0] = (__u32)strtoul(test, NULL, 10);
+		return;
+	}
+	f = fopen("/proc/devices", "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "Block", 5))
+			break;
+		if (sscanf(line, "%u %63s", &major, name) != 2)
+			continue;
+		if (!strcmp(name, "nvidia") || !strcmp(name, "nvidiactl"))
+			majors[0] = major;
+		else if (!strcmp(name, "nvidia-uvm"))
+			majors[1] = major;
+	}
+	fclose(f);
+}
+
+static void find_libs(struct collector *c, struct nvidia_priv *p)
+{
+	const char *given = c->config->libcuda;
+	char why[160];
+	int n;
+
+	if (given) {
+		if (cuda_libs_add(&p->libs, given, "--libcuda", why, sizeof(why)) < 0) {
+			collector_set_state(c, COLLECTOR_FAILED, why,
+					    "give --libcuda the path of libcuda.so.1 (ldconfig -p | grep libcuda)");
+			return;
+		}
+		snprintf(p->lib_note, sizeof(p->lib_note), "uprobes on %.120s (--libcuda)", given);
+	} else {
+		n = cuda_libs_from_ldcache(&p->libs);
+		n += cuda_libs_from_maps(&p->libs);
+		if (p->libs.n)
+			snprintf(p->lib_note, sizeof(p->lib_note), "uprobes on %.100s (%s)%s",
+				 p->libs.v[0].path, p->libs.v[0].how,
+				 p->libs.n > 1 ? " and more" : "");
+		else
+			snprintf(p->lib_note, sizeof(p->lib_note),
+				 "no libcuda.so.1 in the loader cache or in any process (--libcuda PATH names one)");
+		(void)n;
+	}
+	p->uprobes = p->libs.n > 0;
+}
+
+static void nvidia_probe(struct collector *c)
+{
+	struct nvidia_priv *p = calloc(1, sizeof(*p));
+	bool xid, ioctl_tps;
+
+	if (!p) {
+		collector_set_state(c, COLLECTOR_FAILED, "out of memory", NULL);
+		return;
+	}
+	c->priv = p;
+	find_libs(c, p);
+	if (c->status.info->state == COLLECTOR_FAILED)
+		return;
+	find_majors(p->majors);
+	xid = tracepoint_exists("nvidia", "nvidia_dev_xid");
+	ioctl_tps = tracepoint_exists("syscalls", "sys_enter_ioctl") &&
+		    tracepoint_exists("syscalls", "sys_exit_ioctl");
+	p->nvml = nvml_open(p->nvml_why, sizeof(p->nvml_why));
+
+	for (size_t i = 0; i < NFNS; i++)
+		collector_add_tracepoint(c, "libcuda", cuda_fns[i].name,
+					 p->uprobes ? TRACEPOINT_AVAILABLE : TRACEPOINT_MISSING,
+					 p->uprobes ? "" : p->lib_note);
+	for (const char *const *e = (const char *const[]){ "sys_enter_ioctl", "sys_exit_ioctl", NULL }; *e; e++)
+		collector_add_tracepoint(c, "syscalls", *e,
+					 ioctl_tps ? TRACEPOINT_AVAILABLE : TRACEPOINT_MISSING,
+					 !ioctl_tps ? "no syscall tracepoints (CONFIG_FTRACE_SYSCALLS off)" :
+					 p->majors[0] ? "" : "not used: no nvidia device in /proc/devices");
+	collector_add_tracepoint(c, "nvidia", "nvidia_dev_xid",
+				 xid ? TRACEPOINT_AVAILABLE : TRACEPOINT_MISSING,
+				 xid ? "" : access("/sys/module/nvidia", F_OK) ?
+				 "the nvidia module is not loaded" :
+				 "the nvidia module has no Xid tracepoint (driver older than 575.51.02)");
+	collector_add_tracepoint(c, "nvml", "libnvidia-ml.so.1",
+				 p->nvml ? TRACEPOINT_ATTACHED : TRACEPOINT_MISSING,
+				 p->nvml ? "per GPU memory, utilisation, temperature, power" : p->nvml_why);
+	if (!p->uprobes && !p->majors[0] && !xid && !p->nvml)
+		collector_set_state(c, COLLECTOR_UNAVAILABLE,
+				    "no NVIDIA driver (no /dev/nvidia* in /proc/devices, no Xid tracepoint, no NVML) and no CUDA library",
+				    "load the nvidia module, or name the CUDA driver library with --libcuda PATH");
+}
+
+static int nvidia_open(struct collector *c)
+{
+	struct nvidia_priv *p = c->priv;
+	bool xid = tracepoint_exists("nvidia", "nvidia_dev_xid");
+	bool ioctls = p->majors[0] && tracepoint_exists("syscalls", "sys_enter_ioctl") &&
+		      tracepoint_exists("syscalls", "sys_exit_ioctl");
+	int err;
+
+	p->value = malloc(sizeof(*p->value));
+	p->skel = nvidia_bpf__open();
+	if (!p->value || !p->skel) {
+		collector_set_state(c, COLLECTOR_FAILED, "cannot open the BPF object", NULL);
+		return -1;
+	}
+	memcpy((void *)p->skel->rodata->nv_majors, p->majors, sizeof(p->majors));
+	p->tps[TP_IOCTL_ENTER] = (struct tp_prog){ .group = "syscalls", .event = "sys_enter_ioctl",
+						    .prog = p->skel->progs.ioctl_enter, .wanted = ioctls };
+	p->tps[TP_IOCTL_EXIT] = (struct tp_prog){ .group = "syscalls", .event = "sys_exit_ioctl",
+						   .prog = p->skel->progs.ioctl_exit, .wanted = ioctls };
+	p->tps[TP_XID] = (struct tp_prog){ .group = "nvidia", .event = "nvidia_dev_xid",
+					   .prog = p->skel->progs.nvidia_xid, .wanted = xid };
+	/* the uprobe programs: in the cost table, attached by attach_lib */
+	p->tps[TP_LAUNCH] = (struct tp_prog){ .group = "libcuda", .event = "launch uprobes",
+					      .prog = p->skel->progs.cuda_launch };
+	p->tps[TP_ENTER] = (struct tp_prog){ .group = "libcuda", .event = "call uprobes",
+					     .prog = p->skel->progs.cuda_enter };
+	p->tps[TP_RETURN] = (struct tp_prog){ .group = "libcuda", .event = "call uretprobes",
+					      .prog = p->skel->progs.cuda_return };
+	tp_progs_autoload(p->tps, NTRACEPOINTS);
+	bpf_program__set_autoload(p->skel->progs.cuda_launch, p->uprobes);
+	bpf_program__set_autoload(p->skel->progs.cuda_enter, p->uprobes);
+	bpf_program__set_autoload(p->skel->progs.cuda_return, p->uprobes);
+	if (!xid)
+		bpf_map__set_max_entries(p->skel->maps.xids, 4096); /* unused: the smallest page-sized ring */
+	err = nvidia_bpf__load(p->skel);
+	if (err) {
+		collector_load_failed(c, err);
+		return -1;
+	}
+	return 0;
+}
+
+static int on_xid(void *ctx, void *data, size_t size)
+{
+	struct nvidia_priv *p = ctx;
+	struct xid_entry *x;
+	struct tm tm;
+	time_t t;
+
+	if (size < sizeof(struct nv_xid))
+		return 0;
+	x = &p->xids[p->nxids % XID_KEEP];
+	memcpy(&x->e, data, sizeof(x->e));
+	x->e.comm[sizeof(x->e.comm) - 1] = x->e.dev[NV_XID_DEV - 1] = x->e.msg[NV_XID_MSG - 1] = '\0';
+	x->seq = ++p->nxids;
+	t = (time_t)(((int64_t)x->e.ns + p->mono_to_real_ns) / 1000000000LL);
+	if (localtime_r(&t, &tm))
+		strftime(x->time, sizeof(x->time), "%Y-%m-%d %H:%M:%S", &tm);
+	else
+		snprintf(x->time, sizeof(x->time), "?");
+	return 0;
+}
+
+/* Uprobes (and uretprobes) on every function of cuda_fns that lib defines; an alias once. */
+static void attach_lib(struct nvidia_priv *p, struct cuda_lib *lib)
+{
+	const char *names[NFNS];
+	size_t off[NFNS];
+
+	lib->attached = true;
+	for (size_t i = 0; i < NFNS; i++)
+		names[i] = cuda_fns[i].name;
+	if (cuda_lib_offsets(lib->path, names, NFNS, off))
+		return;
+	for (size_t i = 0; i < NFNS; i++) {
+		const struct cuda_fn *fn = &cuda_fns[i];
+		bool timed = fn->call != NV_LAUNCH && fn->call != NV_GRAPH_LAUNCH, alias = false;
+		LIBBPF_OPTS(bpf_uprobe_opts, o, .bpf_cookie = fn->call);
+		struct bpf_link *in, *out = NULL, **slot;
+
+		for (size_t k = 0; k < i; k++)
+			alias |= off[k] == off[i];
+		if (!off[i] || alias) /* not in this version; or another name of one probed */
+			continue;
+		in = bpf_program__attach_uprobe_opts(timed ? p->skel->progs.cuda_enter :
+							     p->skel->progs.cuda_launch,
+						     -1, lib->path, off[i], &o);
+		if (!in)
+			continue;
+		if (timed) {
+			o.retprobe = true;
+			out = bpf_program__attach_uprobe_opts(p->skel->progs.cuda_return, -1,
+							      lib->path, off[i], &o);
+			if (!out) {
+				bpf_link__destroy(in);
+				continue;
+			}
+		}
+		slot = array_push(&p->ulinks, &p->nulinks, &p->ulinks_cap, sizeof(*slot));
+		if (slot)
+			*slot = in;
+		else
+			bpf_link__destroy(in);
+		slot = out ? array_push(&p->ulinks, &p->nulinks, &p->ulinks_cap, sizeof(*slot)) : NULL;
+		if (slot)
+			*slot = out;
+		else if (out)
+			bpf_link__destroy(out);
+		p->fn_attached[i]++;
+	}
+}
+
+static void attach_new_libs(struct nvidia_priv *p)
+{
+	for (size_t i = 0; i < p->libs.n; i++)
+		if (!p->libs.v[i].attached)
+			attach_lib(p, &p->libs.v[i]);
+	p->tps[TP_LAUNCH].link = p->tps[TP_ENTER].link = p->tps[TP_RETURN].link =
+		p->nulinks ? p->ulinks[0] : NULL; /* for the cost table only: ulinks own them */
+}
+
+static void set_detail(struct collector *c, struct nvidia_priv *p)
+{
+	size_t fns = 0;
+
+	for (size_t i = 0; i < NFNS; i++)
+		fns += p->fn_attached[i] > 0;
+	snprintf(c->status.detail, sizeof(c->status.detail), "%zu libcuda file%s, %zu of %zu functions%s%s",
+		 p->libs.n, p->libs.n == 1 ? "" : "s", fns, NFNS,
+		 p->tps[TP_IOCTL_ENTER].link ? ", ioctls" : "", p->nvml ? ", NVML" : "");
+}
+
+static int nvidia_attach(struct collector *c)
+{
+	struct nvidia_priv *p = c->priv;
+	size_t n;
+
+	p->mono_to_real_ns = (int64_t)(now_ns(CLOCK_REALTIME) - now_ns(CLOCK_MONOTONIC));
+	n = tp_progs_attach(c, p->tps, NTRACEPOINTS);
+	if (p->tps[TP_XID].link) {
+		p->xid_ring = ring_buffer__new(bpf_map__fd(p->skel->maps.xids), on_xid, p, NULL);
+		if (!p->xid_ring)
+			collector_set_tracepoint(c, "nvidia", "nvidia_dev_xid", TRACEPOINT_FAILED,
+						 "cannot read its ring buffer");
+	}
+	if (p->uprobes)
+		attach_new_libs(p);
+	for (size_t i = 0; i < NFNS; i++) {
+		char note[128];
+
+		if (!p->uprobes)
+			continue;
+		if (p->fn_attached[i])
+			snprintf(note, sizeof(note), "uprobe%s in %u file%s",
+				 cuda_fns[i].call <= NV_GRAPH_LAUNCH ? "" : " + uretprobe",
+				 p->fn_attached[i], p->fn_attached[i] == 1 ? "" : "s");
+		else
+			snprintf(note, sizeof(note), "not exported by the libcuda found");
+		collector_set_tracepoint(c, "libcuda", cuda_fns[i].name,
+					 p->fn_attached[i] ? TRACEPOINT_ATTACHED : TRACEPOINT_MISSING,
+					 note);
+	}
+	p->next_scan_ns = now_ns(CLOCK_MONOTONIC) + RESCAN_NS;
+	if (!n && !p->nulinks && !p->nvml) {
+		collector_set_state(c, COLLECTOR_FAILED,
+				    p->uprobes ? "no uprobe could be attached to libcuda" :
+						 "nothing could be attached",
+				    "run with -v to see libbpf's messages");
+		return -1;
+	}
+	set_detail(c, p);
+	return 0;
+}
+
+static struct proc_seen *proc_find(struct nvidia_priv *p, __u32 pid)
+{
+	struct proc_seen *ps;
+
+	for (size_t i = 0; i < p->nprocs; i++)
+		if (p->procs[i].pid == pid)
+			return &p->procs[i];
+	ps = array_push(&p->procs, &p->nprocs, &p->procs_cap, sizeof(*ps));
+	if (!ps)
+		return NULL;
+	memset(ps, 0, sizeof(*ps));
+	ps->pid = pid;
+	proc_comm(pid, ps->comm, sizeof(ps->comm));
+	proc_cgroup(pid, ps->cgroup, sizeof(ps->cgroup));
+	return ps;
+}
+
+static double per_s(__u64 now, __u64 before, double iv)
+{
+	return (double)(now - before) / iv;
+}
+
+static void proc_row(struct table *t, const struct proc_seen *ps, const struct nv_proc *v, double iv)
+{
+	const struct nv_proc *l = &ps->last;
+	struct cell *row = table_row_add(t);
+	struct latency_summary q;
+
+	if (!row)
+		return;
+	cell_set_u64(row, NVP_PID, ps->pid);
+	cell_set_str(row, NVP_COMM, ps->comm);
+	if (ps->cgroup[0])
+		cell_set_str(row, NVP_CGROUP, ps->cgroup);
+	cell_set_f64(row, NVP_LAUNCH_PER_S, per_s(v->launches, l->launches, iv));
+	cell_set_u64(row, NVP_LAUNCHES, v->launches);
+	cell_set_f64(row, NVP_GRAPH_PER_S, per_s(v->graph_launches, l->graph_launches, iv));
+	cell_set_u64(row, NVP_GRAPH_LAUNCHES, v->graph_launches);
+	cell_set_u64(row, NVP_MEM, v->alloc_bytes >= v->freed_bytes ? v->alloc_bytes - v->freed_bytes : 0);
+	cell_set_u64(row, NVP_ALLOCS, v->allocs);
+	cell_set_u64(row, NVP_FREES, v->frees);
+	cell_set_u64(row, NVP_ALLOC_BYTES, v->alloc_bytes);
+	cell_set_u64(row, NVP_FREED_BYTES, v->freed_bytes);
+	cell_set_u64(row, NVP_UNKNOWN_FREES, v->unknown_frees);
+	cell_set_u64(row, NVP_FAILED_ALLOCS, v->failed_allocs);
+	cell_set_f64(row, NVP_SYNC_PCT, (double)(v->sync_ns - l->sync_ns) / (iv * 1e9) * 100.0);
+	cell_set_f64(row, NVP_SYNC_PER_S, per_s(v->syncs, l->syncs, iv));
+	cells_set_quantiles(row, NVP_SYNC_P50, NVP_SYNC_P99, v->sync_hist, l->sync_hist,
+			    (double)(v->sync_ns - l->sync_ns), &q);
+	cell_set_u64(row, NVP_SYNCS, v->syncs);
+	cell_set_u64(row, NVP_SYNC_NS, v->sync_ns);
+	cell_set_f64(row, NVP_IOCTL_PER_S, per_s(v->ioctls, l->ioctls, iv));
+	cells_set_quantiles(row, NVP_IOCTL_P50, NVP_IOCTL_P99, v->ioctl_hist, l->ioctl_hist,
+			    (double)(v->ioctl_ns - l->ioctl_ns), &q);
+	cell_set_u64(row, NVP_IOCTLS, v->ioctls);
+	cell_set_u64(row, NVP_UVM_IOCTLS, v->uvm_ioctls);
+	cell_set_u64(row, NVP_IOCTL_ERRORS, v->ioctl_errors);
+}
+
+/* A process that exited: its live allocations can no longer be freed; forget them. */
+static void forget_allocs(struct nvidia_priv *p, __u32 tgid)
+{
+	int fd = bpf_map__fd(p->skel->maps.allocs);
+	struct nv_alloc_key key, next, *prev = NULL;
+	struct nv_alloc_key *doomed = NULL;
+	size_t n = 0, cap = 0;
+
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (key.tgid == tgid) {
+			struct nv_alloc_key *d = array_push(&doomed, &n, &cap, sizeof(*d));
+
+			if (d)
+				*d = key;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		bpf_map_delete_elem(fd, &doomed[i]);
+	free(doomed);
+}
+
+static void read_procs(struct nvidia_priv *p, struct model *m)
+{
+	int fd = bpf_map__fd(p->skel->maps.procs);
+	struct table *t = model_table(m, &nvidia_processes);
+	double iv = model_interval_s(m);
+	__u32 key, next, *prev = NULL;
+	size_t w = 0;
+
+	for (size_t i = 0; i < p->nprocs; i++)
+		p->procs[i].seen = p->procs[i].gone = false;
+	while (t && !bpf_map_get_next_key(fd, prev, &next)) {
+		struct proc_seen *ps;
+
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, p->value))
+			continue;
+		ps = proc_find(p, key);
+		if (!ps)
+			break;
+		proc_row(t, ps, p->value, iv);
+		ps->last = *p->value;
+		ps->seen = true;
+		ps->gone = proc_gone(key); /* shown once more, then forgotten */
+	}
+	for (size_t i = 0; i < p->nprocs; i++) {
+		if (p->procs[i].gone) {
+			bpf_map_delete_elem(fd, &p->procs[i].pid);
+			forget_allocs(p, p->procs[i].pid);
+		} else if (p->procs[i].seen) {
+			p->procs[w++] = p->procs[i];
+		}
+	}
+	p->nprocs = w;
+}
+
+static void read_xids(struct nvidia_priv *p, struct model *m)
+{
+	struct table *t = model_table(m, &nvidia_xids);
+	uint64_t first = p->nxids > XID_KEEP ? p->nxids - XID_KEEP : 0;
+
+	if (p->xid_ring)
+		ring_buffer__consume(p->xid_ring);
+	for (uint64_t s = first; t && s < p->nxids; s++) {
+		const struct xid_entry *x = &p->xids[s % XID_KEEP];
+		struct cell *row = table_row_add(t);
+
+		if (!row)
+			break;
+		cell_set_u64(row, NVX_SEQ, x->seq);
+		cell_set_str(row, NVX_TIME, x->time);
+		cell_set_str(row, NVX_DEV, x->e.dev);
+		cell_set_u64(row, NVX_CODE, x->e.code);
+		cell_set_str(row, NVX_MSG, x->e.msg);
+		cell_set_u64(row, NVX_PID, x->e.pid);
+		cell_set_str(row, NVX_COMM, x->e.comm);
+	}
+}
+
+static void read_gpus(struct nvidia_priv *p, struct model *m)
+{
+	struct table *t = model_table(m, &nvidia_gpus);
+
+	for (unsigned int i = 0; t && i < nvml_count(p->nvml); i++) {
+		struct nvml_gpu g;
+		struct cell *row;
+
+		if (!nvml_read(p->nvml, i, &g))
+			continue;
+		row = table_row_add(t);
+		if (!row)
+			break;
+		cell_set_u64(row, NVG_INDEX, i);
+		cell_set_str(row, NVG_NAME, g.name);
+		if (g.bus_id[0])
+			cell_set_str(row, NVG_BUS, g.bus_id);
+		if (g.mem_known) {
+			cell_set_u64(row, NVG_MEM_USED, g.mem_used);
+			cell_set_u64(row, NVG_MEM_TOTAL, g.mem_total);
+			if (g.mem_total)
+				cell_set_f64(row, NVG_MEM_PCT, 100.0 * (double)g.mem_used / (double)g.mem_total);
+		}
+		if (g.util_known) {
+			cell_set_f64(row, NVG_UTIL, g.util_gpu);
+			cell_set_f64(row, NVG_MEM_UTIL, g.util_mem);
+		}
+		if (g.temp_known)
+			cell_set_f64(row, NVG_TEMP, g.temp_c);
+		if (g.power_known)
+			cell_set_f64(row, NVG_POWER, g.power_w);
+	}
+}
+
+static int nvidia_read(struct collector *c, struct model *m)
+{
+	struct nvidia_priv *p = c->priv;
+	uint64_t now = now_ns(CLOCK_MONOTONIC);
+
+	if (!c->config->libcuda && now >= p->next_scan_ns) {
+		/* a container's own libcuda, a library loaded from off the loader's path */
+		if (cuda_libs_from_maps(&p->libs) > 0) {
+			attach_new_libs(p);
+			set_detail(c, p);
+		}
+		p->next_scan_ns = now + RESCAN_NS;
+	}
+	read_procs(p, m);
+	read_xids(p, m);
+	read_gpus(p, m);
+	collector_set_drops(c, drop_names, p->skel->bss->drops, NV_DROP_MAX);
+	tp_progs_report(c, p->tps, NTPS, m);
+	return 0;
+}
+
+static void nvidia_close(struct collector *c)
+{
+	struct nvidia_priv *p = c->priv;
+
+	if (!p)
+		return;
+	ring_buffer__free(p->xid_ring);
+	tp_progs_detach(p->tps, NTRACEPOINTS);
+	for (size_t i = 0; i < p->nulinks; i++)
+		bpf_link__destroy(p->ulinks[i]);
+	free(p->ulinks);
+	nvidia_bpf__destroy(p->skel);
+	nvml_close(p->nvml);
+	cuda_libs_free(&p->libs);
+	free(p->value);
+	free(p->procs);
+	free(p);
+}
+
+static const struct collector_ops nvidia_collector = {
+	.name = "nvidia", /* id */
+	.order = 50,
+	.description = "CUDA launches, device memory, sync stalls and ioctls per process; Xid errors; NVML",
+	.probe = nvidia_probe, /* libcuda files, /proc/devices, the Xid tracepoint, NVML */
+	.open = nvidia_open,
+	.attach = nvidia_attach,
+	.read = nvidia_read, /* maps -> nvidia.processes, nvidia.xids; NVML -> nvidia.gpus */
+	.close = nvidia_close,
+};
+COLLECTOR_REGISTER(nvidia_collector);

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * A stand-in for NVIDIA's libcuda.so.1 in the tests: the CUDA driver API entry
+ * points gputop-bpf probes, with their real signatures, doing nothing a GPU
+ * would. Allocations hand out distinct fake device addresses (or handles);
+ * frees succeed; a synchronisation sleeps FAKE_CUDA_SYNC_US microseconds
+ * (default 1000), so the time blocked in it is known. Built with -fno-ipa-icf:
+ * every function keeps an address of its own, as in the real library.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <time.h>
+
+typedef int CUresult;
+typedef unsigned long long CUdeviceptr;
+typedef unsigned long long CUmemGenericAllocationHandle;
+typedef void *CUfunction, *CUstream, *CUevent, *CUgraphExec, *CUmemoryPool;
+
+#define API __attribute__((visibility("default"), noinline))
+
+static volatile unsigned long calls[32]; /* distinct bodies; and a counter to look at in a debugger */
+static CUdeviceptr next_addr = 0x7f0000000000ULL;
+
+static CUresult count(int which)
+{
+	calls[which]++;
+	return 0;
+}
+
+static CUresult hand_out(CUdeviceptr *out, size_t bytes, int which)
+{
+	if (!out || !bytes)
+		return 1; /* CUDA_ERROR_INVALID_VALUE */
+	*out = next_addr;
+	next_addr += (bytes + 0xfffff) & ~0xfffffULL; /* 1 MiB aligned, like the real allocator */
+	return count(which);
+}
+
+static CUresult block(int which)
+{
+	const char *us = getenv("FAKE_CUDA_SYNC_US");
+	long v = us ? atol(us) : 1000;
+	struct timespec ts = { v / 1000000, (v % 1000000) * 1000 };
+
+	nanosleep(&ts, NULL);
+	return count(which);
+}
+
+API CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+			    unsigned by, unsigned bz, unsigned shm, CUstream s, void **p, void **e)
+{
+	(void)f, (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz, (void)shm, (void)s;
+	(void)p, (void)e;
+	return count(0);
+}
+
+API CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+				 unsigned by, unsigned bz, unsigned shm, CUstream s, void **p,
+				 void **e)
+{
+	(void)f, (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz, (void)shm, (void)s;
+	(void)p, (void)e;
+	return count(1);
+}
+
+API CUresult cuLaunchKernelEx(const void *config, CUfunction f, void **p, void **e)
+{
+	(void)config, (void)f, (void)p, (void)e;
+	return count(2);
+}
+
+API CUresult cuLaunchKernelEx_ptsz(const void *config, CUfunction f, void **p, void **e)
+{
+	(void)config, (void)f, (void)p, (void)e;
+	return count(3);
+}
+
+API CUresult cuGraphLaunch(CUgraphExec g, CUstream s)
+{
+	(void)g, (void)s;
+	return count(4);
+}
+
+API CUresult cuCtxSynchronize(void)
+{
+	return block(5);
+}
+
+API CUresult cuStreamSynchronize(CUstream s)
+{
+	(void)s;
+	return block(6);
+}
+
+API CUresult cuEventSynchronize(CUevent e)
+{
+	(void)e;
+	return block(7);
+}
+
+API CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytes)
+{
+	return hand_out(dptr, bytes, 8);
+}
+
+API CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytes, CUstream s)
+{
+	(void)s;
+	return hand_out(dptr, bytes, 9);
+}
+
+API CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytes, unsigned int flags)
+{
+	(void)flags;
+	return hand_out(dptr, bytes, 10);
+}
+
+API CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pitch, size_t width, size_t height,
+				unsigned int elem)
+{
+	size_t p = (width + 511) & ~(size_t)511; /* rows padded to 512 bytes */
+
+	(void)elem;
+	if (!pitch)
+		return 1;
+	*pitch = p;
+	return hand_out(dptr, p * height, 11);
+}
+
+API CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t bytes, const void *prop,
+			 unsigned long long flags)
+{
+	(void)prop, (void)flags;
+	return hand_out(handle, bytes, 12);
+}
+
+API CUresult cuMemFree_v2(CUdeviceptr dptr)
+{
+	return dptr ? count(13) : 1;
+}
+
+API CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream s)
+{
+	(void)s;
+	return dptr ? count(14) : 1;
+}
+
+API CUresult cuMemRelease(CUmemGenericAllocationHandle h)
+{
+	return h ? count(15) : 1;
+}
