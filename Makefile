@@ -100,6 +100,16 @@ $(B)/tests/%: tests/unit/%.c $(LIB_OBJS)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) -lcmocka
 
+# The NVIDIA collector's tests: a stand-in libcuda.so.1 and a client of known behaviour.
+$(B)/cuda/libcuda.so.1: tests/cuda/fake_libcuda.c | $(B)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) -O2 -fPIC -shared -fno-ipa-icf -Wall -Wextra -Werror -Wl,-soname,libcuda.so.1 -o $@ $<
+
+$(B)/cuda/cuda-client: tests/cuda/cuda-client.c $(B)/cuda/libcuda.so.1
+	$(call msg,CC,$@)
+	$(Q)$(CC) -O2 -Wall -Wextra -Werror -o $@ $< -L$(B)/cuda -l:libcuda.so.1 -lpthread
+
 $(B):
 	$(Q)mkdir -p $@
 
@@ -131,9 +141,10 @@ test-tui: $(B)/gputop-bpf
 test-san:
 	$(Q)$(MAKE) --no-print-directory SAN=1 test-unit
 
-test-bpf: $(B)/gputop-bpf
+test-bpf: $(B)/gputop-bpf $(B)/cuda/cuda-client
 	$(Q)$(MAKE) --no-print-directory SAN=1 build/san/gputop-bpf
 	$(Q)tests/bpf/run.sh $(B)/gputop-bpf build/san/gputop-bpf
+	$(Q)tests/bpf/cuda.sh $(B)/cuda $(B)/gputop-bpf build/san/gputop-bpf
 
 test-vm:
 	$(Q)$(MAKE) --no-print-directory STATIC=1 build/static/gputop-bpf

@@ -97,6 +97,7 @@ struct nvidia_priv {
 	struct bpf_link **ulinks;
 	size_t nulinks, ulinks_cap;
 	unsigned int fn_attached[NFNS]; /* libraries each function is attached in */
+	int alias_of[NFNS]; /* another name of cuda_fns[alias_of - 1] in the last library, or 0 */
 	char lib_note[160]; /* what the libcuda search found, or why nothing */
 	bool uprobes; /* some libcuda to probe */
 	__u32 majors[NV_MAJORS];
@@ -299,8 +300,13 @@ static void attach_lib(struct nvidia_priv *p, struct cuda_lib *lib)
 		LIBBPF_OPTS(bpf_uprobe_opts, o, .bpf_cookie = fn->call);
 		struct bpf_link *in, *out = NULL, **slot;
 
-		for (size_t k = 0; k < i; k++)
-			alias |= off[k] == off[i];
+		for (size_t k = 0; k < i && off[i]; k++)
+			if (off[k] == off[i]) {
+				alias = true;
+				p->alias_of[i] = (int)k + 1;
+				p->fn_attached[i]++;
+				break;
+			}
 		if (!off[i] || alias) /* not in this version; or another name of one probed */
 			continue;
 		in = bpf_program__attach_uprobe_opts(timed ? p->skel->progs.cuda_enter :
@@ -343,12 +349,17 @@ static void attach_new_libs(struct nvidia_priv *p)
 static void set_detail(struct collector *c, struct nvidia_priv *p)
 {
 	size_t fns = 0;
+	char libs[48];
 
 	for (size_t i = 0; i < NFNS; i++)
 		fns += p->fn_attached[i] > 0;
-	snprintf(c->status.detail, sizeof(c->status.detail), "%zu libcuda file%s, %zu of %zu functions%s%s",
-		 p->libs.n, p->libs.n == 1 ? "" : "s", fns, NFNS,
-		 p->tps[TP_IOCTL_ENTER].link ? ", ioctls" : "", p->nvml ? ", NVML" : "");
+	if (p->libs.n == 1)
+		snprintf(libs, sizeof(libs), "libcuda from %s", p->libs.v[0].how);
+	else
+		snprintf(libs, sizeof(libs), "%zu libcuda files", p->libs.n);
+	snprintf(c->status.detail, sizeof(c->status.detail), "%s, %zu of %zu functions%s%s%s", libs,
+		 fns, NFNS, p->tps[TP_IOCTL_ENTER].link ? ", ioctls" : "",
+		 p->tps[TP_XID].link ? ", Xid" : "", p->nvml ? ", NVML" : "");
 }
 
 static int nvidia_attach(struct collector *c)
@@ -371,7 +382,10 @@ static int nvidia_attach(struct collector *c)
 
 		if (!p->uprobes)
 			continue;
-		if (p->fn_attached[i])
+		if (p->alias_of[i])
+			snprintf(note, sizeof(note), "another name of %s: probed once",
+				 cuda_fns[p->alias_of[i] - 1].name);
+		else if (p->fn_attached[i])
 			snprintf(note, sizeof(note), "uprobe%s in %u file%s",
 				 cuda_fns[i].call <= NV_GRAPH_LAUNCH ? "" : " + uretprobe",
 				 p->fn_attached[i], p->fn_attached[i] == 1 ? "" : "s");

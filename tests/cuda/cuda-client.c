@@ -8,7 +8,7 @@
  * Forks PROCS processes. Process i (from 1) allocates 3 blocks of 1 MiB, waits
  * for the file GATE to exist (the monitor attaches meanwhile), then: 40*i
  * launches through each of cuLaunchKernel, _ptsz, cuLaunchKernelEx, _ptsz; 3*i
- * graph launches; allocations of several sizes and kinds, most freed; frees the
+ * graph launches (by two names of one function); allocations of several sizes and kinds, most freed; frees the
  * 3 blocks from before the gate; 6*i synchronisations from two threads; 25*i
  * ioctls on /dev/null. Each prints one JSON line of what it did, counted here
  * (the bytes it asked for, the pitch it got back, the time around its syncs),
@@ -35,6 +35,7 @@ CUresult cuLaunchKernel_ptsz(void *f, unsigned gx, unsigned gy, unsigned gz, uns
 CUresult cuLaunchKernelEx(const void *config, void *f, void **p, void **e);
 CUresult cuLaunchKernelEx_ptsz(const void *config, void *f, void **p, void **e);
 CUresult cuGraphLaunch(void *g, void *s);
+CUresult cuGraphLaunch_ptsz(void *g, void *s);
 CUresult cuCtxSynchronize(void);
 CUresult cuStreamSynchronize(void *s);
 CUresult cuEventSynchronize(void *e);
@@ -125,7 +126,7 @@ static int child(int i, const char *gate, const char *done)
 		t.launches += !cuLaunchKernelEx_ptsz(NULL, NULL, NULL, NULL);
 	}
 	for (int k = 0; k < 3 * i; k++)
-		t.graphs += !cuGraphLaunch(NULL, NULL);
+		t.graphs += !(k % 2 ? cuGraphLaunch_ptsz(NULL, NULL) : cuGraphLaunch(NULL, NULL));
 	for (int k = 0; k < 10; k++)
 		alloc(&t, cuMemAlloc_v2(&small[k], 4096 * (k + 1) + i), 4096 * (k + 1) + i);
 	for (int k = 0; k < 2; k++)

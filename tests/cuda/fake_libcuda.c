@@ -5,7 +5,7 @@
  * would. Allocations hand out distinct fake device addresses (or handles);
  * frees succeed; a synchronisation sleeps FAKE_CUDA_SYNC_US microseconds
  * (default 1000), so the time blocked in it is known. Built with -fno-ipa-icf:
- * every function keeps an address of its own, as in the real library.
+ * every function keeps an address of its own (but cuGraphLaunch_ptsz, an alias).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -81,6 +81,9 @@ API CUresult cuGraphLaunch(CUgraphExec g, CUstream s)
 	(void)g, (void)s;
 	return count(4);
 }
+
+/* One function, two names (as a library may alias a _ptsz variant): probed once, counted once per call. */
+API CUresult cuGraphLaunch_ptsz(CUgraphExec g, CUstream s) __attribute__((alias("cuGraphLaunch")));
 
 API CUresult cuCtxSynchronize(void)
 {

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# The NVIDIA collector's CUDA and ioctl counts on the running kernel, with no GPU: a
+# stand-in libcuda.so.1 (tests/cuda/fake_libcuda.c) and a client that calls it known
+# numbers of times from several processes (tests/cuda/cuda-client.c). Per process the
+# counts must be exact and the memory totals exact to the byte, with the library found
+# each way the collector finds one: a running process's maps, --libcuda, the loader cache.
+# Usage: tests/bpf/cuda.sh CUDA_DIR BINARY...   (needs root; skips loudly without it)
+set -u
+SUITE="cuda tests"
+. "$(dirname "$0")/../lib.sh"
+
+if [ "$(id -u)" != 0 ]; then
+	skip "CUDA uprobe tests need root (CI runs as root): run 'sudo make test-bpf'"
+	finish
+	exit
+fi
+CUDA=$(cd "$1" && pwd)
+shift
+PROCS=3
+SYNC_US=2000
+TMP=$(mktemp -d)
+LDCONF=/etc/ld.so.conf.d/zz-gputop-bpf-test.conf
+cleanup() {
+	[ -e "$LDCONF" ] && rm -f "$LDCONF" && ldconfig
+	pkill -f "$TMP/" 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+# ioctls on /dev/null (char major 1) count as if on an NVIDIA device (man page, ENVIRONMENT)
+export GPUTOP_TEST_IOCTL_MAJOR=1
+
+# run NAME BINARY CLIENT_ENV CLIENT_FIRST [MONITOR_ARGS...]: one monitored run of the client.
+run() {
+	local name=$1 bin=$2 cenv=$3 first=$4 dir=$TMP/$1 cpid mpid n
+	shift 4
+	mkdir -p "$dir"
+	start_client() {
+		env $cenv FAKE_CUDA_SYNC_US=$SYNC_US "$CLIENT" $PROCS "$dir/gate" "$dir/done" >"$dir/client" &
+		cpid=$!
+	}
+	[ "$first" = client ] && start_client && sleep 0.5
+	"$bin" -b -J -d 0.5 "$@" >"$dir/mon" 2>"$dir/err" &
+	mpid=$!
+	for _ in $(seq 100); do [ -s "$dir/mon" ] && break; sleep 0.1; done
+	[ "$first" = monitor ] && start_client
+	sleep 0.3
+	touch "$dir/gate"
+	for _ in $(seq 100); do
+		n=$(wc -l <"$dir/client"); [ "$n" -ge $PROCS ] && break; sleep 0.1
+	done
+	sleep 1.2 # two snapshots with every client alive and done
+	touch "$dir/done"
+	wait $cpid
+	echo "$?" >"$dir/client.rc"
+	sleep 1.6 # the exits seen, the rows shown once more, then gone
+	kill -INT $mpid
+	wait $mpid
+	echo "$?" >"$dir/mon.rc"
+}
+
+# verify NAME CLIENT_FIRST: the monitor's per-process totals against what each client counted.
+# Its 3 blocks of 1 MiB from before the gate were allocated before the monitor started when
+# the client came first (their frees are then unknown), and after it otherwise.
+verify() {
+	local name=$1 first=$2 dir=$TMP/$1 pid line
+	check "$name: client ran ($PROCS processes)" test "$(cat "$dir/client.rc")" = 0 -a "$(wc -l <"$dir/client")" -eq $PROCS
+	check "$name: monitor exited 0" test "$(cat "$dir/mon.rc")" = 0
+	check "$name: nvidia collector attached" jq -e -s '.[-1].collectors[] | select(.name == "nvidia") | .state == "attached"' "$dir/mon"
+	echo "       $name: $(jq -r -s '.[-1].collectors[] | select(.name == "nvidia") | .detail' "$dir/mon")"
+	while read -r line; do
+		pid=$(jq .pid <<<"$line")
+		[ "$first" = monitor ] && line=$(jq -c '.allocs += 3 | .alloc_bytes += 3145728 | .frees += 3 | .freed_bytes += 3145728 | .unknown_frees = 0' <<<"$line")
+		# the last snapshot that has the process: every counter is cumulative
+		jq -c -s --argjson pid "$pid" '[.[].tables["nvidia.processes"][]? | select(.pid == $pid)] | last' "$dir/mon" >"$dir/row.$pid"
+		echo "       pid $pid: client $(jq -c '{launches, allocs, alloc_bytes, freed_bytes, syncs, ioctls}' <<<"$line")"
+		echo "       pid $pid: counted $(jq -c '{launches: .launches_total, allocs: .allocs_total, alloc_bytes: .alloc_bytes_total, freed_bytes: .freed_bytes_total, syncs: .syncs_total, ioctls: .ioctls_total, mem: .mem_bytes}' "$dir/row.$pid")"
+		for k in launches graph_launches allocs alloc_bytes frees freed_bytes unknown_frees failed_allocs syncs ioctls; do
+			check "$name: pid $pid: ${k}_total exact ($(jq ".$k" <<<"$line"))" \
+				jq -e --argjson c "$line" ".${k}_total == \$c.$k" "$dir/row.$pid"
+		done
+		check "$name: pid $pid: mem_bytes = allocated - freed, to the byte" \
+			jq -e --argjson c "$line" '.mem_bytes == $c.alloc_bytes - $c.freed_bytes' "$dir/row.$pid"
+		check "$name: pid $pid: time blocked in sync within 10 % of the client's" \
+			jq -e --argjson c "$line" '.sync_ns_total <= $c.sync_ns * 1.001 and .sync_ns_total >= $c.sync_ns * 0.9' "$dir/row.$pid"
+		check "$name: pid $pid: sync p50 near the stand-in's ${SYNC_US} us in some snapshot" \
+			jq -e -s --argjson pid "$pid" --argjson us $SYNC_US \
+			'[.[].tables["nvidia.processes"][]? | select(.pid == $pid) | .sync_p50_ns | numbers] | length > 0 and all(. >= $us * 1000 * 0.95 and . <= $us * 1000 * 1.5)' "$dir/mon"
+		check "$name: pid $pid: gone from the last snapshot after it exited" \
+			jq -e -s --argjson pid "$pid" '[.[-1].tables["nvidia.processes"][] | select(.pid == $pid)] | length == 0' "$dir/mon"
+	done <"$dir/client"
+	check "$name: nothing lost" jq -e -s '.[-1].collectors[] | select(.name == "nvidia") | .drops | del(.nested_calls_not_counted) | all(.[]; . == 0)' "$dir/mon"
+}
+
+CLIENT=$TMP/bin/cuda-client
+mkdir -p "$TMP/bin" "$TMP/lib" "$TMP/given"
+cp "$CUDA/cuda-client" "$TMP/bin/"
+cp "$CUDA/libcuda.so.1" "$TMP/lib/"
+cp "$CUDA/libcuda.so.1" "$TMP/given/"
+chmod -R a+rX "$TMP"
+
+for bin in "$@"; do
+	echo "== $bin"
+	# 1. off the loader's path: found in the running clients' maps
+	run maps "$bin" "LD_LIBRARY_PATH=$TMP/lib" client
+	verify maps client
+	check "maps: found through a process's maps" \
+		jq -e -s '.[-1].collectors[] | select(.name == "nvidia") | .detail | test("libcuda from process [0-9]+")' "$TMP/maps/mon"
+	# 2. named with --libcuda (process maps are not searched then); clients start after the monitor
+	run given "$bin" "LD_LIBRARY_PATH=$TMP/given" monitor --libcuda "$TMP/given/libcuda.so.1"
+	verify given monitor
+	check "given: the --libcuda file" \
+		jq -e -s '.[-1].collectors[] | select(.name == "nvidia") | .detail | test("libcuda from --libcuda")' "$TMP/given/mon"
+	# 3. in the loader cache, clients started after the monitor with no LD_LIBRARY_PATH
+	echo "$TMP/lib" >"$LDCONF" && ldconfig
+	if ldconfig -p | grep -q "libcuda.so.1 .*=> $TMP/lib/libcuda.so.1"; then
+		run cache "$bin" "" monitor
+		verify cache monitor
+		check "cache: found through the loader cache" \
+			jq -e -s '.[-1].collectors[] | select(.name == "nvidia") | .detail | test("libcuda from loader cache")' "$TMP/cache/mon"
+	else
+		fail "cache: ldconfig did not take $TMP/lib into the loader cache"
+	fi
+	rm -f "$LDCONF" && ldconfig
+	rm -rf "$TMP/maps" "$TMP/given" "$TMP/cache"
+	mkdir -p "$TMP/given" && cp "$CUDA/libcuda.so.1" "$TMP/given/"
+	"$bin" --list --libcuda /etc/passwd >"$TMP/list" 2>&1
+	check "--libcuda on a file that is not a library: the collector failed, saying why" \
+		grep -A1 '^nvidia: failed' "$TMP/list"
+	check "--libcuda ...: the reason names the file" grep -q 'reason: /etc/passwd: not a 64-bit shared library' "$TMP/list"
+done
+finish
