@@ -104,7 +104,7 @@ $(B)/tests/%: tests/unit/%.c $(LIB_OBJS)
 $(B)/cuda/libcuda.so.1: tests/cuda/fake_libcuda.c | $(B)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) -O2 -fPIC -shared -fno-ipa-icf -Wall -Wextra -Werror -Wl,-soname,libcuda.so.1 -o $@ $<
+	$(Q)$(CC) -O2 -fPIC -shared -fno-ipa-icf -fcf-protection=full -Wall -Wextra -Werror -Wl,-soname,libcuda.so.1 -o $@ $<
 
 $(B)/cuda/cuda-client: tests/cuda/cuda-client.c $(B)/cuda/libcuda.so.1
 	$(call msg,CC,$@)
@@ -135,8 +135,8 @@ test-docs: $(B)/gputop-bpf
 # The interface under tmux, replaying the example recording (no root needed).
 test-tui: $(B)/gputop-bpf
 	$(Q)$(MAKE) --no-print-directory SAN=1 build/san/gputop-bpf
-	$(Q)tests/tui/run.sh $(B)/gputop-bpf examples/mockgpu-7.3.jsonl
-	$(Q)tests/tui/run.sh build/san/gputop-bpf examples/mockgpu-7.3.jsonl
+	$(Q)tests/tui/run.sh $(B)/gputop-bpf examples/mockgpu-7.3.jsonl examples/nvidia-h100.jsonl
+	$(Q)tests/tui/run.sh build/san/gputop-bpf examples/mockgpu-7.3.jsonl examples/nvidia-h100.jsonl
 
 test-san:
 	$(Q)$(MAKE) --no-print-directory SAN=1 test-unit

@@ -16,7 +16,7 @@ const char *format_duration_ns(double ns, char *buf, size_t size)
 	return buf;
 }
 
-static void format_bytes(double b, char *buf, size_t size)
+const char *format_bytes(double b, char *buf, size_t size)
 {
 	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
 	unsigned int u = 0;
@@ -26,6 +26,7 @@ static void format_bytes(double b, char *buf, size_t size)
 		u++;
 	}
 	snprintf(buf, size, u ? "%.1f%s" : "%.0f%s", b, units[u]);
+	return buf;
 }
 
 static void format_rate(double v, char *buf, size_t size)

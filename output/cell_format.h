@@ -13,6 +13,8 @@
  */
 /* "850ns", "1.2us", "16.67ms", "1.50s": a duration in its best unit. Returns buf. */
 const char *format_duration_ns(double ns, char *buf, size_t size);
+/* "1.5GiB" */
+const char *format_bytes(double b, char *buf, size_t size);
 const char *cell_format(const struct col_desc *col, const struct cell *c, char *buf, size_t size);
 
 #endif

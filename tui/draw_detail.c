@@ -22,7 +22,7 @@ static const struct {
 	[SCREEN_INTEL] = { "Intel", { "i915", "xe", NULL }, "i915",
 			   "requests in and out per engine, GuC, VM binds (i915 and xe tracepoints)" },
 	[SCREEN_NVIDIA] = { "NVIDIA", { "nvidia", NULL, NULL }, "nvidia",
-			    "Xid errors (nvidia:nvidia_dev_xid), ioctls on /dev/nvidia*, interrupts, libcuda uprobes" },
+			    "per process CUDA launches, device memory, time blocked in synchronisation (libcuda uprobes) and ioctls on /dev/nvidia*; Xid errors; memory and utilisation per GPU (NVML)" },
 	[SCREEN_DISPLAY] = { "Display", { "", NULL, NULL }, "display",
 			     "per-CRTC refresh rate, vblank-interval jitter and gaps; per client events, delivery latency and missed frames" },
 };

@@ -3,7 +3,9 @@
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "../src/version.h"
 #include "../model/histories.h"
 #include "../output/cell_format.h"
@@ -19,6 +21,25 @@ static const struct collector_status *collector(const struct snapshot *s, const 
 		if (!strcmp(s->collectors[i].info->name, name))
 			return &s->collectors[i];
 	return NULL;
+}
+
+/* " | 2 Xid errors, last Xid 79 on 0000:3b:00.0": NVIDIA's driver reported GPU errors. */
+static bool xid_alert(const struct snapshot *s, char *buf, size_t size)
+{
+	const struct table *t = snapshot_table(s, "nvidia.xids");
+	double last_seq = 0;
+	size_t last = 0;
+
+	if (!t || !t->nrows)
+		return false;
+	for (size_t i = 0; i < t->nrows; i++)
+		if (table_num(t, i, "seq") > last_seq) {
+			last_seq = table_num(t, i, "seq");
+			last = i;
+		}
+	snprintf(buf, size, " | %.0f Xid error%s, last Xid %.0f on %.20s (4: NVIDIA)", last_seq,
+		 last_seq == 1 ? "" : "s", table_num(t, last, "xid"), table_str(t, last, "dev"));
+	return true;
 }
 
 /* " | self 0.4% CPU 3.4MiB, BPF 0.1%": what the monitor costs, from the self collector's table. */
@@ -50,7 +71,7 @@ void draw_header(struct view *v, struct rect r)
 	unsigned int attached = 0, missing = 0;
 	uint64_t drops = 0;
 	char up[32] = "-", state[300];
-	int x;
+	int x, xid = -1;
 
 	for (size_t i = 0; s && i < s->ncollectors; i++) {
 		attached += s->collectors[i].info->state == COLLECTOR_ATTACHED;
@@ -75,6 +96,8 @@ void draw_header(struct view *v, struct rect r)
 
 		snprintf(parts[n++], sizeof(parts[0]), " gputop-bpf %s", GPUTOP_VERSION);
 		snprintf(parts[n++], sizeof(parts[0]), " | %s", state);
+		if (xid_alert(s, parts[n], sizeof(parts[0])))
+			xid = n++;
 		if (drops)
 			snprintf(parts[n++], sizeof(parts[0]), " | %llu dropped",
 				 (unsigned long long)drops);
@@ -89,7 +112,9 @@ void draw_header(struct view *v, struct rect r)
 		x = 0;
 		for (int i = 0; i < n; i++)
 			x += put_whole(r.y, x, r.w - x,
-				       drops && i == 2 ? ROLE_WARNING : ROLE_HEADER, parts[i]);
+				       i == xid ? ROLE_ERROR :
+				       drops && i == 2 + (xid >= 0) ? ROLE_WARNING : ROLE_HEADER,
+				       parts[i]);
 	}
 	if (r.h < 2)
 		return;
@@ -151,6 +176,38 @@ int driver_irq_lines(struct view *v, const char *driver, struct rect r)
 	return y - r.y;
 }
 
+/* PCI addresses "0000:3b:00.0" and NVML's "00000000:3B:00.0" name the same device. */
+static bool same_pci(const char *a, const char *b)
+{
+	const char *ca = strchr(a, ':'), *cb = strchr(b, ':');
+
+	return ca && cb && !strcasecmp(ca, cb) && strtoul(a, NULL, 16) == strtoul(b, NULL, 16);
+}
+
+/* An NVIDIA GPU's memory and utilisation from NVML (nvidia.gpus); false when not there. */
+static bool nvml_line(const struct snapshot *s, const struct device_snap *d, int y, int x, int w)
+{
+	const struct table *t = snapshot_table(s, "nvidia.gpus");
+	char used[16], total[16];
+
+	for (size_t i = 0; t && d->bus_id[0] && i < t->nrows; i++) {
+		double u = table_num(t, i, "mem_used_bytes"), all = table_num(t, i, "mem_total_bytes");
+		double util = table_num(t, i, "util_pct");
+
+		if (!same_pci(table_str(t, i, "bus_id"), d->bus_id) || isnan(u) || isnan(all))
+			continue;
+		x += put(y, x, w, ROLE_LABEL, "  VRAM ");
+		x += putf(y, x, w, ROLE_VALUE, "%s/%s", format_bytes(u, used, sizeof(used)),
+			  format_bytes(all, total, sizeof(total)));
+		if (!isnan(util)) {
+			x += put(y, x, w, ROLE_LABEL, "  util ");
+			putf(y, x, w, ROLE_VALUE, "%.0f%%", util);
+		}
+		return true;
+	}
+	return false;
+}
+
 static void draw_devices(struct view *v, struct rect r)
 {
 	const struct snapshot *s = v->snap;
@@ -177,6 +234,8 @@ static void draw_devices(struct view *v, struct rect r)
 		x += put(r.y + (int)i, x, r.w - x, ROLE_VALUE, fmt_rate(device_jobs(s, d), a, sizeof(a)));
 		x += put(r.y + (int)i, x, r.w - x, ROLE_LABEL, "  IRQ/s ");
 		x += put(r.y + (int)i, x, r.w - x, ROLE_VALUE, fmt_rate(driver_irqs(s, d->driver), b, sizeof(b)));
+		if (nvml_line(s, d, r.y + (int)i, x, r.w - x))
+			continue;
 		x += put_whole(r.y + (int)i, x, r.w - x, ROLE_DIM, "  VRAM -  GTT -");
 		put_whole(r.y + (int)i, x, r.w - x, ROLE_DIM, "  (no memory collector yet)");
 	}

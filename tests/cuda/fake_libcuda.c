@@ -2,7 +2,7 @@
 /*
  * A stand-in for NVIDIA's libcuda.so.1 in the tests: the CUDA driver API entry
  * points gputop-bpf probes, with their real signatures, doing nothing a GPU
- * would. Allocations hand out distinct fake device addresses (or handles);
+ * would (built with -fcf-protection: functions start with endbr64, as NVIDIA's do). Allocations hand out distinct fake device addresses (or handles);
  * frees succeed; a synchronisation sleeps FAKE_CUDA_SYNC_US microseconds
  * (default 1000), so the time blocked in it is known. Built with -fno-ipa-icf:
  * every function keeps an address of its own (but cuGraphLaunch_ptsz, an alias).

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The interactive interface, driven headless under tmux with --replay (no root, no
 # BPF): keys are sent, the screen is captured, and what a person would see is
-# checked.   Usage: tests/tui/run.sh BINARY RECORDING
+# checked.   Usage: tests/tui/run.sh BINARY RECORDING [NVIDIA_RECORDING]
 set -u
 SUITE="tui tests"
 . "$(dirname "$0")/../lib.sh"
 BIN=$(realpath "$1")
 REC=$(realpath "$2")
+NVREC=$(realpath "${3:-/nonexistent}" 2>/dev/null)
 if ! command -v tmux >/dev/null; then
 	skip "tmux missing: run 'make deps'"
 	finish; exit
@@ -269,6 +270,43 @@ check "a recording of a newer format: exit 1" test $? -eq 1
 check "... and one line naming the format and the version that made it" \
 	bash -c "[ \$(wc -l <'$TMP/future.err') = 1 ] && grep -q 'format 7, made by gputop-bpf 9.1.0' '$TMP/future.err'"
 cat "$TMP/future.err"
+
+echo "== NVIDIA pane (${3:-no recording given})"
+if [ -f "$NVREC" ]; then
+	# the snapshot where the CUDA process held the most device memory
+	NV=$(jq -s 'to_entries | max_by([.value.tables["nvidia.processes"][]? | select(.comm == "python3") | .mem_bytes] | max // 0) | .key + 1' "$NVREC")
+	NVSNAP=$(sed -n "${NV}p" "$NVREC")
+	nvpid=$(jq '.tables["nvidia.processes"][] | select(.comm == "python3") | .pid' <<<"$NVSNAP")
+	nvl=$(jq '.tables["nvidia.processes"][] | select(.comm == "python3") | .launches_total' <<<"$NVSNAP")
+	gib() { awk '{ printf "%.1f", $1 / 1073741824 }'; }
+	nvmem=$(jq '.tables["nvidia.processes"][] | select(.comm == "python3") | .mem_bytes' <<<"$NVSNAP" | gib)
+	gpumem=$(jq '.tables["nvidia.gpus"][0].mem_used_bytes' <<<"$NVSNAP" | gib)
+	start 160 40 --replay "$NVREC" -d 60
+	until_shows "REPLAY" 5
+	for _ in $(seq 2 "$NV"); do $T send-keys -t t n; sleep 0.05; done
+	sleep 0.5
+	check "overview: the NVIDIA GPU's line shows NVML's memory (${gpumem}GiB used of 79.6GiB)" \
+		bash -c "$T capture-pane -p -t t | grep -E '^ nvidia0 .*VRAM ${gpumem}GiB/79\.6GiB' >/dev/null"
+	keys 4
+	check "4: the NVIDIA pane, its collector's detail" shows "nvidia: libcuda from loader cache"
+	check "NVIDIA pane: the GPU from NVML" shows "NVIDIA H100 80GB HBM3"
+	check "NVIDIA pane: process $nvpid (python3) with its $nvl launches and ${nvmem}GiB of device memory" \
+		bash -c "$T capture-pane -p -t t | grep -E '^ +$nvpid python3 .* $nvl .* ${nvmem}GiB ' >/dev/null"
+	check "NVIDIA pane: GPUs above processes above the Xid log" \
+		bash -c "$(declare -f line_of before screen); T='$T'; before 'NVIDIA GPUs' 'CUDA processes' && before 'CUDA processes' 'Xid errors'"
+	check "NVIDIA pane: no Xid in this recording, and it says so" shows "No Xid error since start."
+	check "header: no Xid alert without Xids" bash -c "! $T capture-pane -p -t t | head -1 | grep -q Xid"
+	# One Xid added to that snapshot: a synthetic recording, and named so.
+	jq -c '.tables["nvidia.xids"] = [{seq: 1, time: "2026-11-22 17:00:00", dev: "0000:00:06.0", xid: 79,
+		msg: "GPU has fallen off the bus.", pid: 4242, comm: "python3"}]' <<<"$NVSNAP" >"$TMP/nvidia-xid-synthetic.jsonl"
+	start 160 40 --replay "$TMP/nvidia-xid-synthetic.jsonl" -d 60
+	check "an Xid: the header says so on the main screen" until_shows "1 Xid error, last Xid 79 on 0000:00:06.0"
+	keys 4
+	check "an Xid: the NVIDIA pane's log shows it with its message" \
+		bash -c "$T capture-pane -p -t t | grep -E ' 1 +2026-11-22 17:00:00 +0000:00:06.0 +79 +GPU has fallen off the bus' >/dev/null"
+else
+	skip "NVIDIA pane: no NVIDIA recording given"
+fi
 
 echo "== bad input"
 printf 'theme = light\nbogus line\n' >"$XDG_CONFIG_HOME/gputop-bpf/config"

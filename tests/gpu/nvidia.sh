@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# The NVIDIA collector on a real NVIDIA GPU with PyTorch (the device machine of DESIGN.md):
+# per process launches within 1 % of a known loop, device memory within 10 % of PyTorch's
+# reserved memory (and back near zero after it frees), time blocked in synchronisation
+# within 20 % of what the workload measures, ioctls counted for its PID, NVML's memory,
+# and the slowdown of a launch-bound loop under the monitor (< 10 %).
+# Usage: tests/gpu/nvidia.sh BINARY [OUTDIR]   (root; skips loudly without a GPU or PyTorch)
+# OUTDIR keeps the evidence: the monitor's JSON, the workload's lines, evidence.json.
+set -u
+SUITE="nvidia gpu tests"
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/../lib.sh"
+BIN=$(readlink -f "$1")
+OUT=${2:-$(mktemp -d)}
+mkdir -p "$OUT"
+PY=${PYTHON:-python3}
+N=20000
+SYNCS=50
+
+if [ "$(id -u)" != 0 ]; then skip "needs root"; finish; exit; fi
+if [ ! -e /dev/nvidiactl ]; then skip "no NVIDIA GPU here (/dev/nvidiactl missing)"; finish; exit; fi
+if ! "$PY" -c 'import torch, sys; sys.exit(not torch.cuda.is_available())' 2>/dev/null; then
+	skip "no PyTorch with CUDA for $PY"; finish; exit
+fi
+[ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+
+"$BIN" --list >"$OUT/list.txt" 2>&1
+check "--list: nvidia attached" grep -q '^nvidia: attached' "$OUT/list.txt"
+for fn in cuLaunchKernel cuLaunchKernelEx cuMemAlloc_v2 cuMemFree_v2 cuCtxSynchronize; do
+	check "--list: libcuda:$fn attached" grep -qE "^  attached +libcuda:$fn " "$OUT/list.txt"
+done
+check "--list: ioctl tracepoints attached" grep -qE '^  attached +syscalls:sys_enter_ioctl' "$OUT/list.txt"
+check "--list: nvidia:nvidia_dev_xid attached" grep -qE '^  attached +nvidia:nvidia_dev_xid' "$OUT/list.txt"
+
+# The last complete snapshot's row of process $1 (the line being written may be partial).
+row() {
+	tail -n 2 "$OUT/monitor.jsonl" | head -n 1 |
+		jq -c --argjson pid "$1" '.tables["nvidia.processes"][] | select(.pid == $pid)'
+}
+
+"$BIN" -b -J -d 0.5 --record "$OUT/recording.jsonl" >"$OUT/monitor.jsonl" 2>"$OUT/monitor.err" &
+MON=$!
+for _ in $(seq 100); do [ -s "$OUT/monitor.jsonl" ] && break; sleep 0.1; done
+"$PY" "$HERE/torch_workload.py" "$OUT/gate" $N $SYNCS >"$OUT/workload.jsonl" 2>"$OUT/workload.err" &
+WL=$!
+PID=
+for step in ready launched allocated freed synced; do
+	for _ in $(seq 600); do grep -q "\"step\": \"$step\"" "$OUT/workload.jsonl" && break; sleep 0.1; done
+	PID=$(head -n 1 "$OUT/workload.jsonl" | jq .pid)
+	sleep 1.2 # two snapshots after the step
+	row "$PID" >"$OUT/snap.$step.json"
+	touch "$OUT/gate.$step"
+done
+wait $WL
+check "workload exited 0" test $? -eq 0
+sleep 1
+kill -INT $MON
+wait $MON
+check "monitor exited 0" test $? -eq 0
+
+w() { grep "\"step\": \"$1\"" "$OUT/workload.jsonl" | jq "$2"; }
+s() { jq "$2" "$OUT/snap.$1.json"; }
+launched=$(( $(s launched .launches_total) - $(s ready .launches_total) ))
+mem_alloc=$(s allocated .mem_bytes); res_alloc=$(w allocated .reserved)
+mem_freed=$(s freed .mem_bytes); res_freed=$(w freed .reserved)
+sync_mon=$(( $(s synced .sync_ns_total) - $(s freed .sync_ns_total) )); sync_wl=$(w synced .sync_ns)
+ioctls=$(s synced .ioctls_total)
+echo "       pid $PID: launches $launched counted for $N made"
+echo "       device memory: $mem_alloc counted, PyTorch reserved $res_alloc; after freeing $mem_freed vs $res_freed"
+echo "       synchronisation: ${sync_mon} ns counted, ${sync_wl} ns measured by the workload over $SYNCS calls"
+echo "       ioctls: $ioctls"
+check "launches within 1 % of $N ($launched)" awk -v a="$launched" -v b=$N 'BEGIN { exit !(a >= b * 0.99 && a <= b * 1.01) }'
+check "device memory within 10 % of reserved ($mem_alloc vs $res_alloc)" awk -v a="$mem_alloc" -v b="$res_alloc" 'BEGIN { exit !(b > 0 && a >= b * 0.9 && a <= b * 1.1) }'
+check "after freeing, within 10 % of the peak of what PyTorch still reserves ($mem_freed vs $res_freed)" \
+	awk -v a="$mem_freed" -v b="$res_freed" -v p="$res_alloc" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= p * 0.1) }'
+check "sync time within 20 % ($sync_mon vs $sync_wl)" awk -v a="$sync_mon" -v b="$sync_wl" 'BEGIN { exit !(b > 0 && a >= b * 0.8 && a <= b * 1.2) }'
+check "ioctls counted for the workload's PID ($ioctls)" test "$ioctls" -gt 0
+if grep -qE '^  attached +nvml:' "$OUT/list.txt"; then
+	check "NVML: every GPU with its memory total" jq -e -s '.[-1].tables["nvidia.gpus"] | length > 0 and all(.mem_total_bytes > 0)' "$OUT/monitor.jsonl"
+else
+	skip "NVML: not loaded by this build ($(grep -A0 'nvml:' "$OUT/list.txt" | sed 's/^ *//'))"
+fi
+
+# Cost, alternating rounds without and with the monitor (attached before the round starts):
+# a launch-bound loop (one process, 20,000 tiny kernels per round) and the cost of one probed
+# call (cuLaunchKernel with no context: it returns at once). The machine is noisy (rates vary
+# by 20 % from round to round without any monitor), so each round with the monitor is compared
+# with the mean of the rounds around it, and the median of those ratios is the figure.
+ROUNDS=13
+taskset -c 1 "$PY" "$HERE/launch_loop.py" "$OUT/loop" $ROUNDS >"$OUT/loop.jsonl" 2>"$OUT/loop.err" &
+LOOP=$!
+for k in $(seq $ROUNDS); do
+	m=
+	if [ $((k % 2)) = 0 ]; then
+		taskset -c 3 "$BIN" -b -J -d 1 >"$OUT/loop.mon.$k" 2>&1 &
+		m=$!
+		for _ in $(seq 100); do [ -s "$OUT/loop.mon.$k" ] && break; sleep 0.1; done
+	fi
+	touch "$OUT/loop.$k"
+	for _ in $(seq 600); do [ "$(wc -l <"$OUT/loop.jsonl")" -ge "$k" ] && break; sleep 0.1; done
+	taskset -c 1 "$PY" "$HERE/probe_cost.py" | jq -c --argjson k "$k" '. + {round: $k}' >>"$OUT/probe.jsonl"
+	[ -n "$m" ] && kill -INT $m && wait $m
+done
+wait $LOOP
+# slowdown_pct FILE FIELD DIRECTION: median over the monitored rounds of 1 - this / mean(neighbours)
+ratios() {
+	jq -s --arg f "$2" 'sort_by(.round) | map(.[$f]) as $v | [range(1; length - 1; 2) | ($v[.] / (($v[. - 1] + $v[. + 1]) / 2))] | sort | .[length / 2 | floor]' "$1"
+}
+loop_ratio=$(ratios "$OUT/loop.jsonl" launches_per_s)
+slow=$(awk -v r="$loop_ratio" 'BEGIN { printf "%.1f", (1 - r) * 100 }')
+off=$(jq -s 'map(select(.round % 2 == 1) | .launches_per_s) | sort | .[length / 2 | floor]' "$OUT/loop.jsonl")
+on=$(jq -s 'map(select(.round % 2 == 0) | .launches_per_s) | sort | .[length / 2 | floor]' "$OUT/loop.jsonl")
+probe_off=$(jq -s 'map(select(.round % 2 == 1) | .ns_per_call) | sort | .[length / 2 | floor]' "$OUT/probe.jsonl")
+probe_on=$(jq -s 'map(select(.round % 2 == 0) | .ns_per_call) | sort | .[length / 2 | floor]' "$OUT/probe.jsonl")
+echo "       launch-bound loop, launches/s by round (odd: alone, even: monitored): $(jq -s -c 'map(.launches_per_s | floor)' "$OUT/loop.jsonl")"
+echo "       medians $off alone, $on monitored; against their neighbours the monitored rounds are $slow % slower"
+echo "       one probed call: $probe_off ns alone, $probe_on ns monitored (medians): the uprobe costs $(awk -v a="$probe_off" -v b="$probe_on" 'BEGIN { printf "%.0f", b - a }') ns"
+check "launch-bound loop slowed by less than 10 % ($slow %)" awk -v s="$slow" 'BEGIN { exit !(s < 10) }'
+check "the probe fired in the monitored rounds (cuLaunchKernel returned an error, and took longer)" \
+	awk -v a="$probe_off" -v b="$probe_on" 'BEGIN { exit !(b > a) }'
+
+jq -n --arg cmd "tests/gpu/nvidia.sh $1 OUTDIR" --argjson pid "${PID:-0}" --argjson n $N \
+	--argjson launched "$launched" --argjson mem "$mem_alloc" --argjson reserved "$res_alloc" \
+	--argjson mem_freed "$mem_freed" --argjson reserved_freed "$res_freed" \
+	--argjson sync_mon "$sync_mon" --argjson sync_wl "$sync_wl" --argjson ioctls "$ioctls" \
+	--argjson off "$off" --argjson on "$on" --arg slow "$slow" \
+	--argjson probe_off "$probe_off" --argjson probe_on "$probe_on" \
+	--arg device "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)" \
+	--arg kernel "$(uname -r)" --arg torch "$("$PY" -c 'import torch; print(torch.__version__)')" \
+	--argjson passed "$PASS" --argjson failed "$FAIL" \
+	'{command: $cmd, device: $device, kernel: $kernel, torch: $torch, pid: $pid,
+	  launches: {made: $n, counted: $launched}, device_memory: {counted: $mem, torch_reserved: $reserved,
+	  counted_after_free: $mem_freed, torch_reserved_after_free: $reserved_freed},
+	  sync_ns: {counted: $sync_mon, measured: $sync_wl}, ioctls: $ioctls,
+	  launch_loop_per_s: {alone_median: $off, monitored_median: $on, slowdown_pct_vs_neighbours: ($slow | tonumber)},
+	  probed_call_ns: {alone: $probe_off, monitored: $probe_on},
+	  checks: {passed: $passed, failed: $failed}}' >"$OUT/evidence.json"
+finish
