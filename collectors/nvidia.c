@@ -8,6 +8,7 @@
  * without the driver, the driver without CUDA). Tables: nvidia_tables.c.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,7 @@ struct proc_seen {
 struct xid_entry {
 	uint64_t seq;
 	char time[24];
+	char users[128]; /* processes active on NVIDIA devices in the interval it came in */
 	struct nv_xid e;
 };
 
@@ -111,6 +113,7 @@ struct nvidia_priv {
 	struct xid_entry xids[XID_KEEP];
 	uint64_t nxids; /* since start */
 	int64_t mono_to_real_ns; /* CLOCK_REALTIME - CLOCK_MONOTONIC, for the Xid times */
+	char active[128]; /* "comm[pid] ..." of the processes active in the last interval */
 };
 
 static uint64_t now_ns(clockid_t clk)
@@ -249,9 +252,6 @@ static int nvidia_open(struct collector *c)
 	p->tps[TP_RETURN] = (struct tp_prog){ .group = "libcuda", .event = "call uretprobes",
 					      .prog = p->skel->progs.cuda_return };
 	tp_progs_autoload(p->tps, NTRACEPOINTS);
-	bpf_program__set_autoload(p->skel->progs.cuda_launch, p->uprobes);
-	bpf_program__set_autoload(p->skel->progs.cuda_enter, p->uprobes);
-	bpf_program__set_autoload(p->skel->progs.cuda_return, p->uprobes);
 	if (!xid)
 		bpf_map__set_max_entries(p->skel->maps.xids, 4096); /* unused: the smallest page-sized ring */
 	err = nvidia_bpf__load(p->skel);
@@ -275,6 +275,7 @@ static int on_xid(void *ctx, void *data, size_t size)
 	memcpy(&x->e, data, sizeof(x->e));
 	x->e.comm[sizeof(x->e.comm) - 1] = x->e.dev[NV_XID_DEV - 1] = x->e.msg[NV_XID_MSG - 1] = '\0';
 	x->seq = ++p->nxids;
+	snprintf(x->users, sizeof(x->users), "%s", p->active);
 	t = (time_t)(((int64_t)x->e.ns + p->mono_to_real_ns) / 1000000000LL);
 	if (localtime_r(&t, &tm))
 		strftime(x->time, sizeof(x->time), "%Y-%m-%d %H:%M:%S", &tm);
@@ -375,8 +376,7 @@ static int nvidia_attach(struct collector *c)
 			collector_set_tracepoint(c, "nvidia", "nvidia_dev_xid", TRACEPOINT_FAILED,
 						 "cannot read its ring buffer");
 	}
-	if (p->uprobes)
-		attach_new_libs(p);
+	attach_new_libs(p);
 	for (size_t i = 0; i < NFNS; i++) {
 		char note[128];
 
@@ -396,7 +396,7 @@ static int nvidia_attach(struct collector *c)
 					 note);
 	}
 	p->next_scan_ns = now_ns(CLOCK_MONOTONIC) + RESCAN_NS;
-	if (!n && !p->nulinks && !p->nvml) {
+	if (!n && !p->nulinks && !p->nvml && p->uprobes) {
 		collector_set_state(c, COLLECTOR_FAILED,
 				    p->uprobes ? "no uprobe could be attached to libcuda" :
 						 "nothing could be attached",
@@ -499,6 +499,7 @@ static void read_procs(struct nvidia_priv *p, struct model *m)
 
 	for (size_t i = 0; i < p->nprocs; i++)
 		p->procs[i].seen = p->procs[i].gone = false;
+	p->active[0] = '\0';
 	while (t && !bpf_map_get_next_key(fd, prev, &next)) {
 		struct proc_seen *ps;
 
@@ -510,6 +511,12 @@ static void read_procs(struct nvidia_priv *p, struct model *m)
 		if (!ps)
 			break;
 		proc_row(t, ps, p->value, iv);
+		if (memcmp(&ps->last, p->value, offsetof(struct nv_proc, sync_hist)) && key != (__u32)getpid()) {
+			size_t len = strlen(p->active);
+
+			snprintf(p->active + len, sizeof(p->active) - len, "%s%s[%u]", len ? " " : "",
+				 ps->comm, key);
+		}
 		ps->last = *p->value;
 		ps->seen = true;
 		ps->gone = proc_gone(key); /* shown once more, then forgotten */
@@ -545,6 +552,8 @@ static void read_xids(struct nvidia_priv *p, struct model *m)
 		cell_set_str(row, NVX_MSG, x->e.msg);
 		cell_set_u64(row, NVX_PID, x->e.pid);
 		cell_set_str(row, NVX_COMM, x->e.comm);
+		if (x->users[0])
+			cell_set_str(row, NVX_USERS, x->users);
 	}
 }
 

@@ -111,10 +111,13 @@ static const struct col_desc xid_cols[NVX_COLS] = {
 	[NVX_CODE] = { "xid", "XID", "Xid code (NVIDIA's Xid catalogue says what each means)", COL_U64,
 		       UNIT_NONE, 4, 0 },
 	[NVX_MSG] = { "msg", "MESSAGE", "the driver's message", COL_STR, UNIT_NONE, 40, COL_ASCENDING },
-	[NVX_PID] = { "pid", "PID", "process running when it was reported", COL_U64, UNIT_NONE, 7,
-		      COL_ASCENDING | COL_WIDE },
+	[NVX_USERS] = { "users", "ACTIVE PROCESSES",
+			"comm[pid] of the processes that used NVIDIA devices in the interval it came in",
+			COL_STR, UNIT_NONE, 24, COL_ASCENDING },
+	[NVX_PID] = { "pid", "PID", "the task running when the driver reported it (often a driver thread)",
+		      COL_U64, UNIT_NONE, 7, COL_ASCENDING | COL_DETAIL },
 	[NVX_COMM] = { "comm", "COMM", "its command name", COL_STR, UNIT_NONE, 15,
-		       COL_ASCENDING | COL_WIDE },
+		       COL_ASCENDING | COL_DETAIL },
 };
 
 const struct table_desc nvidia_xids = {

@@ -19,7 +19,7 @@ enum nv_gpu_col {
 };
 
 enum nv_xid_col {
-	NVX_SEQ, NVX_TIME, NVX_DEV, NVX_CODE, NVX_MSG, NVX_PID, NVX_COMM, NVX_COLS,
+	NVX_SEQ, NVX_TIME, NVX_DEV, NVX_CODE, NVX_MSG, NVX_USERS, NVX_PID, NVX_COMM, NVX_COLS,
 };
 
 extern const struct table_desc nvidia_processes;

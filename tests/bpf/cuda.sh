@@ -30,7 +30,9 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=
 # ioctls on /dev/null (char major 1) count as if on an NVIDIA device (man page, ENVIRONMENT)
 export GPUTOP_TEST_IOCTL_MAJOR=1
 
-# run NAME BINARY CLIENT_ENV CLIENT_FIRST [MONITOR_ARGS...]: one monitored run of the client.
+# run NAME BINARY CLIENT_ENV FIRST [MONITOR_ARGS...]: one monitored run of the client. FIRST:
+# client (it runs before the monitor starts), monitor (after), late (after, with a library the
+# monitor finds in its periodic search of the processes' maps: the gate waits for that).
 run() {
 	local name=$1 bin=$2 cenv=$3 first=$4 dir=$TMP/$1 cpid mpid n
 	shift 4
@@ -44,6 +46,13 @@ run() {
 	mpid=$!
 	for _ in $(seq 100); do [ -s "$dir/mon" ] && break; sleep 0.1; done
 	[ "$first" = monitor ] && start_client
+	if [ "$first" = late ]; then # a library no one had mapped when the monitor started
+		start_client
+		for _ in $(seq 150); do
+			tail -n 2 "$dir/mon" | head -n 1 | grep -q '"detail":"libcuda from process' && break
+			sleep 0.1
+		done
+	fi
 	sleep 0.3
 	touch "$dir/gate"
 	for _ in $(seq 100); do
@@ -106,6 +115,12 @@ for bin in "$@"; do
 	verify maps client
 	check "maps: found through a process's maps" \
 		jq -e -s '.[-1].collectors[] | select(.name == "nvidia") | .detail | test("libcuda from process [0-9]+")' "$TMP/maps/mon"
+	# 1b. a process started after the monitor, with a library of its own: found within 10 s
+	mkdir -p "$TMP/late" && cp "$CUDA/libcuda.so.1" "$TMP/late/"
+	run late "$bin" "LD_LIBRARY_PATH=$TMP/late" late
+	verify late client
+	check "late: picked up from the new process's maps" \
+		jq -e -s '.[-1].collectors[] | select(.name == "nvidia") | .detail | test("libcuda from process [0-9]+")' "$TMP/late/mon"
 	# 2. named with --libcuda (process maps are not searched then); clients start after the monitor
 	run given "$bin" "LD_LIBRARY_PATH=$TMP/given" monitor --libcuda "$TMP/given/libcuda.so.1"
 	verify given monitor
@@ -122,7 +137,7 @@ for bin in "$@"; do
 		fail "cache: ldconfig did not take $TMP/lib into the loader cache"
 	fi
 	rm -f "$LDCONF" && ldconfig
-	rm -rf "$TMP/maps" "$TMP/given" "$TMP/cache"
+	rm -rf "$TMP/maps" "$TMP/given" "$TMP/cache" "$TMP/late"
 	mkdir -p "$TMP/given" && cp "$CUDA/libcuda.so.1" "$TMP/given/"
 	"$bin" --list --libcuda /etc/passwd >"$TMP/list" 2>&1
 	check "--libcuda on a file that is not a library: the collector failed, saying why" \

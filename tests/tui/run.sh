@@ -298,12 +298,12 @@ if [ -f "$NVREC" ]; then
 	check "header: no Xid alert without Xids" bash -c "! $T capture-pane -p -t t | head -1 | grep -q Xid"
 	# One Xid added to that snapshot: a synthetic recording, and named so.
 	jq -c '.tables["nvidia.xids"] = [{seq: 1, time: "2026-11-22 17:00:00", dev: "0000:00:06.0", xid: 79,
-		msg: "GPU has fallen off the bus.", pid: 4242, comm: "python3"}]' <<<"$NVSNAP" >"$TMP/nvidia-xid-synthetic.jsonl"
+		msg: "GPU has fallen off the bus.", users: "python3[4242]", pid: 77, comm: "irq/45-nvidia"}]' <<<"$NVSNAP" >"$TMP/nvidia-xid-synthetic.jsonl"
 	start 160 40 --replay "$TMP/nvidia-xid-synthetic.jsonl" -d 60
 	check "an Xid: the header says so on the main screen" until_shows "1 Xid error, last Xid 79 on 0000:00:06.0"
 	keys 4
 	check "an Xid: the NVIDIA pane's log shows it with its message" \
-		bash -c "$T capture-pane -p -t t | grep -E ' 1 +2026-11-22 17:00:00 +0000:00:06.0 +79 +GPU has fallen off the bus' >/dev/null"
+		bash -c "$T capture-pane -p -t t | grep -E ' 1 +2026-11-22 17:00:00 +0000:00:06.0 +79 +GPU has fallen off the bus.* python3\[4242\]' >/dev/null"
 else
 	skip "NVIDIA pane: no NVIDIA recording given"
 fi
