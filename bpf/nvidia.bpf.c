@@ -40,9 +40,14 @@ struct {
 	__type(value, __u64);
 } allocs SEC(".maps");
 
-/* Threads inside a probed libcuda call; LRU: a thread that never returns (exit, longjmp) ages out. */
+/*
+ * Threads inside a probed libcuda call. Not an LRU map: an LRU map may evict a
+ * live entry to make room before it is full (its free lists are per CPU), and
+ * a call's entry must stay until its return. A thread that exited inside a
+ * call is removed by user space (calls_never_returned).
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, NV_MAX_PENDING);
 	__type(key, __u64);
 	__type(value, struct nv_pending);
@@ -55,7 +60,7 @@ struct ioctl_start {
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH); /* as calls */
 	__uint(max_entries, NV_MAX_PENDING);
 	__type(key, __u64);
 	__type(value, struct ioctl_start);

@@ -98,7 +98,8 @@ static void report_lost(struct collector *c, const struct tp_prog *tps, size_t f
 	collector_set_drop(c, tps[end - 1].lost_name, missed > rescued ? missed - rescued : 0);
 }
 
-void tp_progs_report(struct collector *c, struct tp_prog *tps, size_t n, struct model *m)
+uint64_t tp_progs_report_rows(struct collector *c, struct tp_prog *tps, size_t n, struct model *m,
+			      bool *untwinned_out)
 {
 	struct table *t = model_table(m, &self_programs_table);
 	double iv = model_interval_s(m);
@@ -154,6 +155,15 @@ void tp_progs_report(struct collector *c, struct tp_prog *tps, size_t n, struct 
 			report_lost(c, tps, i, end);
 		i = end - 1;
 	}
+	*untwinned_out = untwinned;
+	return misses;
+}
+
+void tp_progs_report(struct collector *c, struct tp_prog *tps, size_t n, struct model *m)
+{
+	bool untwinned;
+	uint64_t misses = tp_progs_report_rows(c, tps, n, m, &untwinned);
+
 	/* Runs the kernel skipped: one of our programs already running on that CPU (>= 5.12). */
 	if (untwinned)
 		collector_set_drop(c, "bpf_recursion_misses", misses);

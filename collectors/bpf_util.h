@@ -53,6 +53,13 @@ bool bpf_cost_available(const char **why);
  * misses the twin did not rescue). One program-info read per program and tick.
  */
 void tp_progs_report(struct collector *c, struct tp_prog *tps, size_t n, struct model *m);
+/*
+ * The same, without setting bpf_recursion_misses: returns the misses of programs
+ * without twins (untwinned: there were such programs), for a collector with
+ * several program sets to add up.
+ */
+uint64_t tp_progs_report_rows(struct collector *c, struct tp_prog *tps, size_t n, struct model *m,
+			      bool *untwinned);
 
 /* The skeleton did not open or load (err: a negative errno): FAILED, with how to see why. */
 void collector_load_failed(struct collector *c, int err);

@@ -20,6 +20,7 @@
 #include "bpf_util.h"
 #include "collector.h"
 #include "cuda_libs.h"
+#include "nvidia_driver.h"
 #include "nvidia_tables.h"
 #include "nvml.h"
 #include "proc_info.h"
@@ -103,7 +104,7 @@ struct nvidia_priv {
 	char lib_note[160]; /* what the libcuda search found, or why nothing */
 	bool uprobes; /* some libcuda to probe */
 	__u32 majors[NV_MAJORS];
-	uint64_t next_scan_ns;
+	uint64_t next_scan_ns, next_sweep_ns;
 	struct nvml *nvml;
 	char nvml_why[160];
 	struct proc_seen *procs;
@@ -114,6 +115,8 @@ struct nvidia_priv {
 	uint64_t nxids; /* since start */
 	int64_t mono_to_real_ns; /* CLOCK_REALTIME - CLOCK_MONOTONIC, for the Xid times */
 	char active[128]; /* "comm[pid] ..." of the processes active in the last interval */
+	struct nv_driver *drv; /* probes on nvidia.ko functions */
+	uint64_t never_returned; /* calls and ioctls of threads that exited inside them */
 };
 
 static uint64_t now_ns(clockid_t clk)
@@ -310,19 +313,21 @@ static void attach_lib(struct nvidia_priv *p, struct cuda_lib *lib)
 			}
 		if (!off[i] || alias) /* not in this version; or another name of one probed */
 			continue;
-		in = bpf_program__attach_uprobe_opts(timed ? p->skel->progs.cuda_enter :
-							     p->skel->progs.cuda_launch,
-						     -1, lib->path, off[i], &o);
-		if (!in)
-			continue;
+		/* the return first: a call whose entry is seen always has its return seen */
 		if (timed) {
 			o.retprobe = true;
 			out = bpf_program__attach_uprobe_opts(p->skel->progs.cuda_return, -1,
 							      lib->path, off[i], &o);
-			if (!out) {
-				bpf_link__destroy(in);
+			if (!out)
 				continue;
-			}
+			o.retprobe = false;
+		}
+		in = bpf_program__attach_uprobe_opts(timed ? p->skel->progs.cuda_enter :
+							     p->skel->progs.cuda_launch,
+						     -1, lib->path, off[i], &o);
+		if (!in) {
+			bpf_link__destroy(out);
+			continue;
 		}
 		slot = array_push(&p->ulinks, &p->nulinks, &p->ulinks_cap, sizeof(*slot));
 		if (slot)
@@ -358,9 +363,11 @@ static void set_detail(struct collector *c, struct nvidia_priv *p)
 		snprintf(libs, sizeof(libs), "libcuda from %s", p->libs.v[0].how);
 	else
 		snprintf(libs, sizeof(libs), "%zu libcuda files", p->libs.n);
-	snprintf(c->status.detail, sizeof(c->status.detail), "%s, %zu of %zu functions%s%s%s", libs,
-		 fns, NFNS, p->tps[TP_IOCTL_ENTER].link ? ", ioctls" : "",
-		 p->tps[TP_XID].link ? ", Xid" : "", p->nvml ? ", NVML" : "");
+	snprintf(c->status.detail, sizeof(c->status.detail), "%.32s, %zu of %zu functions%s%s%s%s%.6s",
+		 libs, fns, NFNS, p->tps[TP_IOCTL_ENTER].link ? ", ioctls" : "",
+		 p->tps[TP_XID].link ? ", Xid" : "", p->nvml ? ", NVML" : "",
+		 nv_driver_via(p->drv) ? ", driver by " : "",
+		 nv_driver_via(p->drv) ? nv_driver_via(p->drv) : "");
 }
 
 static int nvidia_attach(struct collector *c)
@@ -396,6 +403,7 @@ static int nvidia_attach(struct collector *c)
 					 note);
 	}
 	p->next_scan_ns = now_ns(CLOCK_MONOTONIC) + RESCAN_NS;
+	p->drv = nv_driver_start(c);
 	if (!n && !p->nulinks && !p->nvml && p->uprobes) {
 		collector_set_state(c, COLLECTOR_FAILED,
 				    p->uprobes ? "no uprobe could be attached to libcuda" :
@@ -532,6 +540,32 @@ static void read_procs(struct nvidia_priv *p, struct model *m)
 	p->nprocs = w;
 }
 
+/* Entries of threads that no longer exist: they exited inside a call (pid_tgid keys). */
+static uint64_t sweep_gone_threads(int fd)
+{
+	__u64 key, next, *prev = NULL, *doomed = NULL;
+	size_t n = 0, cap = 0;
+
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		char task[64];
+
+		key = next;
+		prev = &key;
+		snprintf(task, sizeof(task), "/proc/%u/task/%u", (unsigned int)(key >> 32),
+			 (unsigned int)key);
+		if (access(task, F_OK) && errno == ENOENT) {
+			__u64 *d = array_push(&doomed, &n, &cap, sizeof(*d));
+
+			if (d)
+				*d = key;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		bpf_map_delete_elem(fd, &doomed[i]);
+	free(doomed);
+	return n;
+}
+
 static void read_xids(struct nvidia_priv *p, struct model *m)
 {
 	struct table *t = model_table(m, &nvidia_xids);
@@ -594,7 +628,8 @@ static void read_gpus(struct nvidia_priv *p, struct model *m)
 static int nvidia_read(struct collector *c, struct model *m)
 {
 	struct nvidia_priv *p = c->priv;
-	uint64_t now = now_ns(CLOCK_MONOTONIC);
+	uint64_t now = now_ns(CLOCK_MONOTONIC), misses;
+	bool untwinned;
 
 	if (!c->config->libcuda && now >= p->next_scan_ns) {
 		/* a container's own libcuda, a library loaded from off the loader's path */
@@ -604,11 +639,19 @@ static int nvidia_read(struct collector *c, struct model *m)
 		}
 		p->next_scan_ns = now + RESCAN_NS;
 	}
+	if (now >= p->next_sweep_ns) {
+		p->never_returned += sweep_gone_threads(bpf_map__fd(p->skel->maps.calls));
+		p->never_returned += sweep_gone_threads(bpf_map__fd(p->skel->maps.ioctls));
+		p->next_sweep_ns = now + RESCAN_NS;
+	}
 	read_procs(p, m);
 	read_xids(p, m);
 	read_gpus(p, m);
+	misses = nv_driver_read(p->drv, c, m);
 	collector_set_drops(c, drop_names, p->skel->bss->drops, NV_DROP_MAX);
-	tp_progs_report(c, p->tps, NTPS, m);
+	collector_set_drop(c, "calls_never_returned", p->never_returned);
+	misses += tp_progs_report_rows(c, p->tps, NTPS, m, &untwinned);
+	collector_set_drop(c, "bpf_recursion_misses", misses);
 	return 0;
 }
 
@@ -619,6 +662,7 @@ static void nvidia_close(struct collector *c)
 	if (!p)
 		return;
 	ring_buffer__free(p->xid_ring);
+	nv_driver_stop(p->drv);
 	tp_progs_detach(p->tps, NTRACEPOINTS);
 	for (size_t i = 0; i < p->nulinks; i++)
 		bpf_link__destroy(p->ulinks[i]);

@@ -129,3 +129,25 @@ const struct table_desc nvidia_xids = {
 	.sort_col = NVX_SEQ,
 };
 TABLE_REGISTER(nvidia_xids);
+
+static const struct col_desc driver_cols[NVD_COLS] = {
+	[NVD_FN] = { "function", "FUNCTION", "nvidia.ko function probed (its name in this driver)",
+		     COL_STR, UNIT_NONE, 26, COL_KEY | COL_ASCENDING },
+	[NVD_WHAT] = { "what", "WHAT", "what the function does", COL_STR, UNIT_NONE, 20,
+		       COL_ASCENDING },
+	[NVD_VIA] = { "via", "VIA", "kprobe or fentry", COL_STR, UNIT_NONE, 6,
+		      COL_ASCENDING | COL_DETAIL },
+	[NVD_CALLS] = { "calls_total", "CALLS", "calls since start", COL_U64, UNIT_COUNT, 9, 0 },
+	[NVD_PER_S] = { "calls_per_s", "CALLS/S", "calls per second", COL_F64, UNIT_PER_S, 8,
+			COL_HISTORY },
+};
+
+const struct table_desc nvidia_driver = {
+	.name = "nvidia.driver",
+	.title = "Driver functions",
+	.empty = "No nvidia.ko function probed: --list says why (kprobes and fentry, the module).",
+	.cols = driver_cols,
+	.ncols = NVD_COLS,
+	.sort_col = NVD_PER_S,
+};
+TABLE_REGISTER(nvidia_driver);

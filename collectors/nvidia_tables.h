@@ -22,7 +22,12 @@ enum nv_xid_col {
 	NVX_SEQ, NVX_TIME, NVX_DEV, NVX_CODE, NVX_MSG, NVX_USERS, NVX_PID, NVX_COMM, NVX_COLS,
 };
 
+enum nv_driver_col {
+	NVD_FN, NVD_WHAT, NVD_VIA, NVD_CALLS, NVD_PER_S, NVD_COLS,
+};
+
 extern const struct table_desc nvidia_processes;
+extern const struct table_desc nvidia_driver;
 extern const struct table_desc nvidia_gpus;
 extern const struct table_desc nvidia_xids;
 

@@ -102,16 +102,18 @@ for k in $(seq $ROUNDS); do
 	[ -n "$m" ] && kill -INT $m && wait $m
 done
 wait $LOOP
-# slowdown_pct FILE FIELD DIRECTION: median over the monitored rounds of 1 - this / mean(neighbours)
+MEDIAN='def median: sort | if length % 2 == 0 then (.[length / 2 - 1] + .[length / 2]) / 2 else .[length / 2 | floor] end;'
+# ratios FILE FIELD: the median over the monitored rounds of this / mean(neighbours)
 ratios() {
-	jq -s --arg f "$2" 'sort_by(.round) | map(.[$f]) as $v | [range(1; length - 1; 2) | ($v[.] / (($v[. - 1] + $v[. + 1]) / 2))] | sort | .[length / 2 | floor]' "$1"
+	jq -s --arg f "$2" "$MEDIAN"' sort_by(.round) | map(.[$f]) as $v |
+		[range(1; length - 1; 2) | ($v[.] / (($v[. - 1] + $v[. + 1]) / 2))] | median' "$1"
 }
 loop_ratio=$(ratios "$OUT/loop.jsonl" launches_per_s)
 slow=$(awk -v r="$loop_ratio" 'BEGIN { printf "%.1f", (1 - r) * 100 }')
-off=$(jq -s 'map(select(.round % 2 == 1) | .launches_per_s) | sort | .[length / 2 | floor]' "$OUT/loop.jsonl")
-on=$(jq -s 'map(select(.round % 2 == 0) | .launches_per_s) | sort | .[length / 2 | floor]' "$OUT/loop.jsonl")
-probe_off=$(jq -s 'map(select(.round % 2 == 1) | .ns_per_call) | sort | .[length / 2 | floor]' "$OUT/probe.jsonl")
-probe_on=$(jq -s 'map(select(.round % 2 == 0) | .ns_per_call) | sort | .[length / 2 | floor]' "$OUT/probe.jsonl")
+off=$(jq -s "$MEDIAN"' map(select(.round % 2 == 1) | .launches_per_s) | median' "$OUT/loop.jsonl")
+on=$(jq -s "$MEDIAN"' map(select(.round % 2 == 0) | .launches_per_s) | median' "$OUT/loop.jsonl")
+probe_off=$(jq -s "$MEDIAN"' map(select(.round % 2 == 1) | .ns_per_call) | median' "$OUT/probe.jsonl")
+probe_on=$(jq -s "$MEDIAN"' map(select(.round % 2 == 0) | .ns_per_call) | median' "$OUT/probe.jsonl")
 echo "       launch-bound loop, launches/s by round (odd: alone, even: monitored): $(jq -s -c 'map(.launches_per_s | floor)' "$OUT/loop.jsonl")"
 echo "       medians $off alone, $on monitored; against their neighbours the monitored rounds are $slow % slower"
 echo "       one probed call: $probe_off ns alone, $probe_on ns monitored (medians): the uprobe costs $(awk -v a="$probe_off" -v b="$probe_on" 'BEGIN { printf "%.0f", b - a }') ns"

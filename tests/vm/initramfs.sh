@@ -27,6 +27,7 @@ gcc -static -O2 -Wall -Wextra -Werror -I"$VM/../kmod" -o "$STAGE/bin/mockgpu-sub
 gcc -static -O2 -Wall -Wextra -Werror $(pkg-config --cflags libdrm) -o "$STAGE/bin/vblank-client" \
 	"$VM/../display/vblank-client.c" $(pkg-config --static --libs libdrm)
 # bin_with_libs PROGRAM: into /bin, with the shared libraries it loads.
+gcc -static -O2 -Wall -Wextra -Werror -o "$STAGE/bin/reread" "$VM/reread.c"
 bin_with_libs() {
 	local lib
 	cp "$1" "$STAGE/bin/"
@@ -37,6 +38,13 @@ bin_with_libs() {
 	done
 }
 bin_with_libs "$(command -v modetest)"
+# The NVIDIA collector's CUDA test: the stand-in libcuda.so.1 where the loader looks, and its client.
+gcc -O2 -fPIC -shared -fno-ipa-icf -fcf-protection=full -Wall -Wextra -Werror -Wl,-soname,libcuda.so.1 \
+	-o "$STAGE/usr/lib/x86_64-linux-gnu/libcuda.so.1" "$VM/../cuda/fake_libcuda.c"
+gcc -O2 -Wall -Wextra -Werror -o "$STAGE/tmp/cuda-client" "$VM/../cuda/cuda-client.c" \
+	-L"$STAGE/usr/lib/x86_64-linux-gnu" -l:libcuda.so.1 -lpthread
+bin_with_libs "$STAGE/tmp/cuda-client"
+rm "$STAGE/tmp/cuda-client"
 cp "$VM/init.sh" "$STAGE/init"
 cp "$VM/scenario.sh" "$STAGE/scenario.sh"
 cp "$VM/../../bench/scenario.sh" "$STAGE/bench.sh"

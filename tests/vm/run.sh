@@ -251,6 +251,35 @@ check_late() {
 	echo "   late start: $(jq -s -c "($R | {queued_total, started_total, completed_total}) + ($D | {run_without_queue, done_without_run})" "$L")"
 }
 
+# The NVIDIA collector without NVIDIA hardware (scenario.sh, nv): per process exact counts from
+# uprobes on the stand-in libcuda, ioctls on /dev/null, and the driver-function probe (by kprobe,
+# then by fentry) on version_proc_show, called 777 times (a seq_file show pointer, never inlined).
+check_nvidia() {
+	local k=$1 run=$2 via=$3 N=$TMPD/$2.json line pid
+	section "$run" | grep '^{' >"$N"
+	NJ() { jq -e -s "$@" "$N" >/dev/null; }
+	check "$k: $run: monitor exited 0" bash -c "section() { :; }; sed -n '/^@@BEGIN $run-err\$/,/^@@END $run-err\$/p' '$LOG' | grep -qx 'exit=0'"
+	check "$k: $run: reread read /proc/version 777 times" bash -c "sed -n '/^@@BEGIN $run-reads\$/,/^@@END $run-reads\$/p' '$LOG' | grep -qx 777"
+	check "$k: $run: a driver function attached by $via" \
+		NJ --arg via "$via" '[.[-1].tables["nvidia.driver"][] | select(.via == $via)] | length > 0'
+	check "$k: $run: version_proc_show counted 777 times, exactly" \
+		NJ '[.[-1].tables["nvidia.driver"][] | select(.function == "version_proc_show") | .calls_total] == [777]'
+	echo "   $run: driver: $(jq -s -c '[.[-1].tables["nvidia.driver"][] | {function, via, calls_total}]' "$N")"
+	while read -r line; do
+		pid=$(jq .pid <<<"$line")
+		# the client started after the monitor: its 3 blocks from before the gate count too
+		line=$(jq -c '.allocs += 3 | .alloc_bytes += 3145728 | .frees += 3 | .freed_bytes += 3145728 | .unknown_frees = 0' <<<"$line")
+		check "$k: $run: pid $pid: launches, graphs, allocations, bytes, frees, syncs and ioctls exact" \
+			NJ --argjson c "$line" --argjson pid "$pid" '[.[].tables["nvidia.processes"][] | select(.pid == $pid)] | last |
+				.launches_total == $c.launches and .graph_launches_total == $c.graph_launches and
+				.allocs_total == $c.allocs and .alloc_bytes_total == $c.alloc_bytes and .frees_total == $c.frees and
+				.freed_bytes_total == $c.freed_bytes and .unknown_frees_total == 0 and .syncs_total == $c.syncs and
+				.ioctls_total == $c.ioctls and .mem_bytes == $c.alloc_bytes - $c.freed_bytes'
+		echo "   $run: pid $pid: client $(jq -c '{launches, allocs, alloc_bytes, syncs, ioctls}' <<<"$line") counted $(jq -s -c --argjson pid "$pid" '[.[].tables["nvidia.processes"][] | select(.pid == $pid)] | last | {launches: .launches_total, allocs: .allocs_total, alloc_bytes: .alloc_bytes_total, syncs: .syncs_total, ioctls: .ioctls_total}' "$N")"
+	done < <(section "$run-client" | grep '^{')
+	check "$k: $run: both client processes seen" test "$(section "$run-client" | grep -c '^{')" -eq 2
+}
+
 TMPD=$(mktemp -d)
 trap 'rm -rf "$TMPD"' EXIT
 MON=$TMPD/monitor.json
@@ -268,6 +297,8 @@ for k in $KERNELS; do
 	check_mixed "$k" mixed
 	check_mixed "$k" mixed-spin
 	check_late "$k"
+	check_nvidia "$k" nvidia kprobe
+	check_nvidia "$k" nvidia-fentry fentry
 	check_display "$k"
 done
 finish

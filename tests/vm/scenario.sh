@@ -95,6 +95,39 @@ kill -INT $MON
 wait $MON
 section late /tmp/late.json
 
+# NVIDIA collector without NVIDIA hardware (test hooks: the man page's ENVIRONMENT): uprobes
+# on a stand-in libcuda.so.1 with a client of known calls (2 processes), ioctls on /dev/null
+# counted as an NVIDIA device's, and the driver-function probes put on version_proc_show
+# (/proc/version's show), called 777 times; by kprobe, then by fentry.
+nv() {
+	env GPUTOP_TEST_IOCTL_MAJOR=1 GPUTOP_TEST_NV_DRIVER_FNS=version_proc_show \
+		GPUTOP_TEST_NV_DRIVER_VIA=$2 gputop-bpf -b -J -d 0.5 \
+		--libcuda /usr/lib/x86_64-linux-gnu/libcuda.so.1 > /tmp/$1.json 2> /tmp/$1.err &
+	MON=$!
+	# everything attached: the first snapshot is out (loading BTF for fentry is slow under TCG)
+	for i in $(seq 300); do [ -s /tmp/$1.json ] && break; sleep 0.1; done
+	rm -f /tmp/gate /tmp/done
+	FAKE_CUDA_SYNC_US=2000 cuda-client 2 /tmp/gate /tmp/done > /tmp/$1-client.txt &
+	C=$!
+	sleep 0.3
+	touch /tmp/gate
+	reread /proc/version 777 > /tmp/$1-reads.txt
+	for i in $(seq 100); do [ "$(wc -l < /tmp/$1-client.txt)" -ge 2 ] && break; sleep 0.1; done
+	sleep 1.2
+	touch /tmp/done
+	wait $C
+	sleep 1.2
+	kill -INT $MON
+	wait $MON
+	echo "exit=$?" >> /tmp/$1.err
+	section $1-client /tmp/$1-client.txt
+	section $1-reads /tmp/$1-reads.txt
+	section $1 /tmp/$1.json
+	section $1-err /tmp/$1.err
+}
+nv nvidia kprobe
+nv nvidia-fentry fentry
+
 # Unload while jobs are in flight: 30 x 10 ms queued on sdma0, the client gone at once.
 $S --hold sdma0 30 10000 --burst > /dev/null
 rmmod mockgpu
