@@ -115,14 +115,19 @@ SEC("uprobe")
 int BPF_KPROBE(cuda_enter, __u64 a1, __u64 a2, __u64 a3, __u64 a4)
 {
 	__u64 id = bpf_get_current_pid_tgid();
-	struct nv_pending *inner = bpf_map_lookup_elem(&calls, &id), pend = {};
+	struct nv_pending *outer = bpf_map_lookup_elem(&calls, &id), pend = {};
+	__u64 sp = PT_REGS_SP(ctx);
 
-	if (inner && inner->depth < 64) {
-		/* cuMemAllocAsync calling cuMemAllocFromPoolAsync, say: the outer call counts */
-		inner->depth++;
+	if (outer && sp < outer->sp) {
+		/* deeper on the stack: cuMemAllocAsync calling cuMemAllocFromPoolAsync, say */
+		if (outer->depth < 64)
+			outer->depth++;
 		drop_count(drops, NV_DROP_NESTED, NV_DROP_MAX);
 		return 0;
 	}
+	if (outer) /* as deep or shallower: an earlier call whose return never came */
+		drop_count(drops, NV_DROP_RETURN_MISSED, NV_DROP_MAX);
+	pend.sp = sp;
 	pend.call = (__u32)bpf_get_attach_cookie(ctx);
 	pend.out = a1;
 	pend.size = a2;
@@ -182,7 +187,7 @@ int BPF_KRETPROBE(cuda_return, long ret)
 
 	if (!c)
 		return 0; /* entered before we attached, or aged out */
-	if (c->depth) {
+	if (c->depth && PT_REGS_SP(ctx) <= c->sp) { /* a nested call's return: above it on the stack */
 		c->depth--;
 		return 0;
 	}
@@ -210,7 +215,8 @@ int BPF_KRETPROBE(cuda_return, long ret)
 		break;
 	}
 out:
-	bpf_map_delete_elem(&calls, &id);
+	if (bpf_map_delete_elem(&calls, &id))
+		drop_count(drops, NV_DROP_DELETE_FAILED, NV_DROP_MAX);
 	return 0;
 }
 

@@ -36,6 +36,8 @@ enum nv_drop {
 	NV_DROP_NESTED, /* a probed call made inside another (not counted twice) */
 	NV_DROP_RETURN_UNREAD, /* an allocation's result could not be read at return */
 	NV_DROP_XID_LOST, /* Xid ring buffer full: the event is counted, not logged */
+	NV_DROP_RETURN_MISSED, /* a call's return never came (its entry was found stale): not counted */
+	NV_DROP_DELETE_FAILED, /* a finished call's entry could not be removed (map lock contention) */
 	NV_DROP_MAX,
 };
 
@@ -66,6 +68,7 @@ struct nv_pending {
 	__u64 out; /* user address the call writes its result to (pointer, handle) */
 	__u64 size; /* bytes asked for; rows for a pitched allocation */
 	__u64 pitch_out; /* pitched allocation: where the pitch is written */
+	__u64 sp; /* stack pointer at entry: a deeper call is nested, one as deep or shallower is later */
 	__u32 call; /* enum nv_call */
 	__u32 depth; /* probed calls made inside this one, not counted */
 };

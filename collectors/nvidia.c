@@ -72,6 +72,8 @@ static const char *const drop_names[NV_DROP_MAX] = {
 	[NV_DROP_NESTED] = "nested_calls_not_counted",
 	[NV_DROP_RETURN_UNREAD] = "allocation_result_unread",
 	[NV_DROP_XID_LOST] = "xid_log_full",
+	[NV_DROP_RETURN_MISSED] = "call_return_missed",
+	[NV_DROP_DELETE_FAILED] = "pending_delete_failed",
 };
 
 /* Tracepoint programs (ioctl enter/exit, Xid), then one pseudo-entry per uprobe program for the cost table. */

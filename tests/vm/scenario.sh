@@ -128,6 +128,26 @@ nv() {
 nv nvidia kprobe
 nv nvidia-fentry fentry
 
+# Memory: one vgem file held by a process (twice, through dup) and its forked child, in a
+# cgroup of our own, while the memory collector walks every process's DRM files (run.sh says
+# what is checked and why).
+mkdir -p /sys/fs/cgroup
+mount -t cgroup2 none /sys/fs/cgroup 2>/dev/null
+mkdir -p /sys/fs/cgroup/gputop-test
+(
+	echo $$ > /sys/fs/cgroup/gputop-test/cgroup.procs 2>/dev/null
+	exec drm-holder vgem 4
+) > /tmp/holder.txt 2>&1 &
+H=$!
+sleep 0.5
+gputop-bpf -b -J -n 3 -d 0.5 > /tmp/memory.json 2> /tmp/memory.err
+echo "exit=$?" >> /tmp/memory.err
+wait $H
+cat /proc/$$/cgroup > /tmp/memory-cgroup.txt 2>&1
+section memory-holder /tmp/holder.txt
+section memory /tmp/memory.json
+section memory-err /tmp/memory.err
+
 # Unload while jobs are in flight: 30 x 10 ms queued on sdma0, the client gone at once.
 $S --hold sdma0 30 10000 --burst > /dev/null
 rmmod mockgpu
