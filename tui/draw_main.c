@@ -208,6 +208,35 @@ static bool nvml_line(const struct snapshot *s, const struct device_snap *d, int
 	return false;
 }
 
+/* VRAM and GTT of device d from the memory collector: sysfs used / size, else the clients' resident. */
+static bool memory_line(const struct snapshot *s, const struct device_snap *d, int y, int x, int right)
+{
+	static const char *const regions[][2] = { { "vram", "  VRAM " }, { "gtt", "  GTT " } };
+	const struct table *t = snapshot_table(s, "memory.devices");
+	bool any = false;
+
+	for (size_t k = 0; t && d->bus_id[0] && k < 2; k++)
+		for (size_t i = 0; i < t->nrows; i++) {
+			double used = table_num(t, i, "used_bytes"), size = table_num(t, i, "size_bytes");
+			double res = table_num(t, i, "resident_bytes");
+			char a[16], b[16];
+
+			if (strcmp(table_str(t, i, "dev"), d->bus_id) ||
+			    strcmp(table_str(t, i, "region"), regions[k][0]))
+				continue;
+			x += put(y, x, right - x, ROLE_LABEL, regions[k][1]);
+			if (!isnan(used) && !isnan(size))
+				x += putf(y, x, right - x, ROLE_VALUE, "%s/%s", format_bytes(used, a, sizeof(a)),
+					  format_bytes(size, b, sizeof(b)));
+			else
+				x += put(y, x, right - x, ROLE_VALUE,
+					 isnan(res) ? "-" : format_bytes(res, a, sizeof(a)));
+			any = true;
+			break;
+		}
+	return any;
+}
+
 static void draw_devices(struct view *v, struct rect r)
 {
 	const struct snapshot *s = v->snap;
@@ -234,10 +263,10 @@ static void draw_devices(struct view *v, struct rect r)
 		x += put(r.y + (int)i, x, r.w - x, ROLE_VALUE, fmt_rate(device_jobs(s, d), a, sizeof(a)));
 		x += put(r.y + (int)i, x, r.w - x, ROLE_LABEL, "  IRQ/s ");
 		x += put(r.y + (int)i, x, r.w - x, ROLE_VALUE, fmt_rate(driver_irqs(s, d->driver), b, sizeof(b)));
-		if (nvml_line(s, d, r.y + (int)i, x, r.w - x))
+		if (nvml_line(s, d, r.y + (int)i, x, r.w - x) || memory_line(s, d, r.y + (int)i, x, r.w))
 			continue;
 		x += put_whole(r.y + (int)i, x, r.w - x, ROLE_DIM, "  VRAM -  GTT -");
-		put_whole(r.y + (int)i, x, r.w - x, ROLE_DIM, "  (no memory collector yet)");
+		put_whole(r.y + (int)i, x, r.w - x, ROLE_DIM, "  (no memory reported)");
 	}
 }
 

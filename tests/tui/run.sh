@@ -308,6 +308,17 @@ else
 	skip "NVIDIA pane: no NVIDIA recording given"
 fi
 
+echo "== memory (a synthetic snapshot: the recording's snapshot $N with memory.devices rows added)"
+jq -c '.tables["memory.devices"] = [{dev: "vkms", region: "vram", driver: "vkms", clients: 2, total_bytes: 3145728,
+	resident_bytes: 2097152, used_bytes: 1048576, size_bytes: 2147483648, used_pct: 0.05},
+	{dev: "vkms", region: "gtt", driver: "vkms", clients: 1, resident_bytes: 4096}]' <<<"$SNAP" >"$TMP/memory-synthetic.jsonl"
+start 120 36 --replay "$TMP/memory-synthetic.jsonl" -d 60
+check "memory: the device line shows VRAM used/size from sysfs and GTT from the clients" \
+	until_shows "VRAM 1.0MiB/2.0GiB  GTT 4.0KiB"
+check "memory: a device without memory rows says so" shows "VRAM -  GTT -  (no memory reported)"
+check "memory: the MEMORY side pane lists the device's regions" \
+	bash -c "$T capture-pane -p -t t | grep -E '│vkms +vram +2.0MiB' >/dev/null"
+
 echo "== bad input"
 printf 'theme = light\nbogus line\n' >"$XDG_CONFIG_HOME/gputop-bpf/config"
 start 100 30 --replay "$REC" -d 60
