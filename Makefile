@@ -110,6 +110,12 @@ $(B)/cuda/cuda-client: tests/cuda/cuda-client.c $(B)/cuda/libcuda.so.1
 	$(call msg,CC,$@)
 	$(Q)$(CC) -O2 -Wall -Wextra -Werror -o $@ $< -L$(B)/cuda -l:libcuda.so.1 -lpthread
 
+# The memory collector's two ways of finding a device's open files, compared (tests/bpf, bench).
+$(B)/tests/fd-census: tests/bpf/fd-census.c $(LIB_OBJS)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
 $(B):
 	$(Q)mkdir -p $@
 
@@ -141,10 +147,11 @@ test-tui: $(B)/gputop-bpf
 test-san:
 	$(Q)$(MAKE) --no-print-directory SAN=1 test-unit
 
-test-bpf: $(B)/gputop-bpf $(B)/cuda/cuda-client
+test-bpf: $(B)/gputop-bpf $(B)/cuda/cuda-client $(B)/tests/fd-census
 	$(Q)$(MAKE) --no-print-directory SAN=1 build/san/gputop-bpf
 	$(Q)tests/bpf/run.sh $(B)/gputop-bpf build/san/gputop-bpf
 	$(Q)tests/bpf/cuda.sh $(B)/cuda $(B)/gputop-bpf build/san/gputop-bpf
+	$(Q)tests/bpf/fd-census.sh $(B)/tests/fd-census 200 50
 
 test-vm:
 	$(Q)$(MAKE) --no-print-directory STATIC=1 build/static/gputop-bpf

@@ -3,8 +3,9 @@
  * Memory collector: per DRM client (an open DRM file, however many fds and
  * processes share it) the memory and engine use its fdinfo reports, summed per
  * device and region; per device the used / total memory the driver exports in
- * sysfs. No BPF: one walk of /proc/<pid>/fd per tick, reading the fdinfo of the
- * character devices of DRM's major (226) only. Tables: memory_tables.c.
+ * sysfs. The DRM files (character major 226) come from a BPF task-file iterator
+ * where it loads, else from a walk of /proc/<pid>/fd (fd_census.c); only their
+ * fdinfo is read. Tables: memory_tables.c.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 #include "../model/array.h"
 #include "collector.h"
+#include "fd_census.h"
 #include "fdinfo.h"
 #include "memory_tables.h"
 #include "proc_info.h"
@@ -46,6 +48,9 @@ struct client {
 };
 
 struct memory_priv {
+	struct fd_census *census;
+	struct fd_ref *files;
+	size_t nfiles, files_cap;
 	struct client *clients;
 	size_t n, cap;
 	char *buf; /* one fdinfo */
@@ -69,14 +74,22 @@ static void memory_probe(struct collector *c)
 
 static int memory_open(struct collector *c)
 {
-	(void)c;
+	struct memory_priv *p = c->priv;
+
+	p->census = fd_census_open(DRM_MAJOR, false);
+	if (!p->census) {
+		collector_set_state(c, COLLECTOR_FAILED, "out of memory", NULL);
+		return -1;
+	}
 	return 0;
 }
 
 static int memory_attach(struct collector *c)
 {
-	snprintf(c->status.detail, sizeof(c->status.detail),
-		 "DRM clients' fdinfo (a /proc walk per tick), sysfs memory totals");
+	struct memory_priv *p = c->priv;
+
+	snprintf(c->status.detail, sizeof(c->status.detail), "DRM files by %.60s",
+		 fd_census_how(p->census));
 	return 0;
 }
 
@@ -97,18 +110,14 @@ static struct client *client_get(struct memory_priv *p, const struct drm_fdinfo 
 	return cl;
 }
 
-/* The fdinfo of /proc/<pid>/fd/<fd> when it is a DRM file; false otherwise. */
-static bool read_drm_fdinfo(struct memory_priv *p, int fddir, const char *pid, const char *fd,
-			    struct drm_fdinfo *f)
+/* The fdinfo of the DRM file /proc/<pid>/fd/<fd>, when it names a client; false otherwise. */
+static bool read_drm_fdinfo(struct memory_priv *p, uint32_t pid, uint32_t fd, struct drm_fdinfo *f)
 {
 	char path[64];
-	struct stat st;
 	ssize_t n;
 	int in;
 
-	if (fstatat(fddir, fd, &st, 0) || !S_ISCHR(st.st_mode) || major(st.st_rdev) != DRM_MAJOR)
-		return false;
-	snprintf(path, sizeof(path), "/proc/%.16s/fdinfo/%.16s", pid, fd);
+	snprintf(path, sizeof(path), "/proc/%u/fdinfo/%u", pid, fd);
 	in = open(path, O_RDONLY | O_CLOEXEC);
 	if (in < 0)
 		return false;
@@ -123,37 +132,23 @@ static bool read_drm_fdinfo(struct memory_priv *p, int fddir, const char *pid, c
 	return true;
 }
 
-static void walk_process(struct memory_priv *p, const char *pid_s)
+/* One DRM file of process pid: its client, held once more (the files come sorted by pid). */
+static void add_file(struct memory_priv *p, uint32_t pid, uint32_t fd)
 {
-	uint32_t pid = (uint32_t)strtoul(pid_s, NULL, 10);
-	char path[64];
-	struct dirent *de;
 	struct drm_fdinfo f;
-	DIR *d;
+	struct client *cl;
 
-	snprintf(path, sizeof(path), "/proc/%.16s/fd", pid_s);
-	d = opendir(path);
-	if (!d)
+	if (!read_drm_fdinfo(p, pid, fd, &f) || !(cl = client_get(p, &f)))
 		return;
-	while ((de = readdir(d))) {
-		struct client *cl;
-
-		if (!isdigit((unsigned char)de->d_name[0]) ||
-		    !read_drm_fdinfo(p, dirfd(d), pid_s, de->d_name, &f) || !(cl = client_get(p, &f)))
-			continue;
-		if (cl->seen && cl->pid == pid)
-			continue; /* a dup in the same process */
-		if (!cl->seen) {
-			cl->info = f;
-			cl->pid = pid;
-			cl->holders = 0;
-			cl->seen = true;
-		} else if (pid < cl->pid) {
-			cl->pid = pid;
-		}
-		cl->holders++;
+	if (cl->seen && cl->pid == pid)
+		return; /* a dup in the same process */
+	if (!cl->seen) {
+		cl->info = f;
+		cl->pid = pid;
+		cl->holders = 0;
+		cl->seen = true;
 	}
-	closedir(d);
+	cl->holders++;
 }
 
 static double engine_busy(struct client *cl, const struct fdinfo_engine *e, double iv, size_t slot)
@@ -368,17 +363,13 @@ static int memory_read(struct collector *c, struct model *m)
 {
 	struct memory_priv *p = c->priv;
 	double iv = model_interval_s(m);
-	DIR *d = opendir("/proc");
-	struct dirent *de;
 	size_t w = 0;
 
 	for (size_t i = 0; i < p->n; i++)
 		p->clients[i].seen = false;
-	while (d && (de = readdir(d)))
-		if (isdigit((unsigned char)de->d_name[0]))
-			walk_process(p, de->d_name);
-	if (d)
-		closedir(d);
+	if (!fd_census_take(p->census, &p->files, &p->nfiles, &p->files_cap))
+		for (size_t i = 0; i < p->nfiles; i++) /* by pid: the first holder is the lowest */
+			add_file(p, p->files[i].pid, p->files[i].fd);
 	for (size_t i = 0; i < p->n; i++) /* clients closed since the last tick are forgotten */
 		if (p->clients[i].seen)
 			p->clients[w++] = p->clients[i];
@@ -401,6 +392,8 @@ static void memory_close(struct collector *c)
 
 	if (!p)
 		return;
+	fd_census_close(p->census);
+	free(p->files);
 	free(p->clients);
 	free(p->buf);
 	free(p);

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Every open file of a character device of major target_major, in every
+ * process, in one pass over the kernel's task file tables (iter/task_file,
+ * Linux 5.8+: threads sharing their leader's table are visited once), written
+ * as struct fd_iter_rec records: the memory collector's way to find DRM files
+ * without a walk of /proc/<pid>/fd.
+ */
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include "common.bpf.h"
+#include "fd_iter.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+const volatile __u32 target_major;
+
+struct seq_file;
+struct bpf_iter_meta {
+	struct seq_file *seq;
+} __core;
+struct task_struct {
+	int tgid;
+} __core;
+struct inode {
+	unsigned short i_mode;
+	unsigned int i_rdev;
+} __core;
+struct file {
+	struct inode *f_inode;
+} __core;
+struct bpf_iter__task_file {
+	struct bpf_iter_meta *meta;
+	struct task_struct *task;
+	__u32 fd;
+	struct file *file;
+} __core;
+
+#define S_IFMT 00170000
+#define S_IFCHR 0020000
+
+SEC("iter/task_file")
+int char_files(struct bpf_iter__task_file *ctx)
+{
+	struct task_struct *task = ctx->task;
+	struct file *file = ctx->file;
+	struct fd_iter_rec rec = {};
+	struct inode *ino;
+
+	if (!task || !file)
+		return 0;
+	ino = file->f_inode;
+	if (!ino || (ino->i_mode & S_IFMT) != S_IFCHR || ino->i_rdev >> 20 != target_major)
+		return 0;
+	rec.tgid = task->tgid;
+	rec.fd = ctx->fd;
+	rec.rdev = ino->i_rdev;
+	bpf_seq_write(ctx->meta->seq, &rec, sizeof(rec));
+	return 0;
+}
