@@ -292,6 +292,8 @@ check_memory() {
 	echo "   memory: holder parent $parent child $child; clients $(jq -s -c '.[-1].tables["memory.clients"]' "$M")"
 	check "$k: memory: the holder held a vgem file (parent and child)" test -n "$child"
 	check "$k: memory: monitor exited 0" bash -c "sed -n '/^@@BEGIN memory-err\$/,/^@@END memory-err\$/p' '$LOG' | grep -qx 'exit=0'"
+	check "$k: memory: DRM files found by the BPF task-file iterator" \
+		jq -e -s '.[-1].collectors[] | select(.name == "memory") | .detail | test("task-file iterator")' "$M"
 	check "$k: memory: collector attached, nothing unparsed" \
 		jq -e -s '.[-1].collectors[] | select(.name == "memory") | .state == "attached" and .drops.fdinfo_fields_unparsed == 0' "$M"
 	check "$k: memory: no client listed for DRM files whose fdinfo has no drm- keys (vgem)" \

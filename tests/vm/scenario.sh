@@ -102,12 +102,12 @@ section late /tmp/late.json
 nv() {
 	env GPUTOP_TEST_IOCTL_MAJOR=1 GPUTOP_TEST_NV_DRIVER_FNS=version_proc_show \
 		GPUTOP_TEST_NV_DRIVER_VIA=$2 gputop-bpf -b -J -d 0.5 \
-		--libcuda /usr/lib/x86_64-linux-gnu/libcuda.so.1 > /tmp/$1.json 2> /tmp/$1.err &
+		--libcuda $3/libcuda.so.1 > /tmp/$1.json 2> /tmp/$1.err &
 	MON=$!
 	# everything attached: the first snapshot is out (loading BTF for fentry is slow under TCG)
 	for i in $(seq 300); do [ -s /tmp/$1.json ] && break; sleep 0.1; done
 	rm -f /tmp/gate /tmp/done
-	FAKE_CUDA_SYNC_US=2000 cuda-client 2 /tmp/gate /tmp/done > /tmp/$1-client.txt &
+	LD_LIBRARY_PATH=$3 FAKE_CUDA_SYNC_US=2000 cuda-client 2 /tmp/gate /tmp/done > /tmp/$1-client.txt &
 	C=$!
 	sleep 0.3
 	touch /tmp/gate
@@ -125,8 +125,13 @@ nv() {
 	section $1 /tmp/$1.json
 	section $1-err /tmp/$1.err
 }
-nv nvidia kprobe
-nv nvidia-fentry fentry
+# The second run probes a copy of the library: on 7.3, uprobes put again on the offsets of a
+# file whose uprobes the previous monitor removed moments before missed a return now and
+# then (3 times in about 8 boots, never in a first run; counted as call_return_missed).
+mkdir -p /tmp/cuda-copy
+cp /usr/lib/x86_64-linux-gnu/libcuda.so.1 /tmp/cuda-copy/
+nv nvidia kprobe /usr/lib/x86_64-linux-gnu
+nv nvidia-fentry fentry /tmp/cuda-copy
 
 # Memory: one vgem file held by a process (twice, through dup) and its forked child, in a
 # cgroup of our own, while the memory collector walks every process's DRM files (run.sh says
