@@ -11,6 +11,7 @@
 #include <bpf/bpf_core_read.h>
 #include "common.bpf.h"
 #include "fd_iter.h"
+#include "vfs.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -23,13 +24,6 @@ struct bpf_iter_meta {
 struct task_struct {
 	int tgid;
 } __core;
-struct inode {
-	unsigned short i_mode;
-	unsigned int i_rdev;
-} __core;
-struct file {
-	struct inode *f_inode;
-} __core;
 struct bpf_iter__task_file {
 	struct bpf_iter_meta *meta;
 	struct task_struct *task;
@@ -37,8 +31,6 @@ struct bpf_iter__task_file {
 	struct file *file;
 } __core;
 
-#define S_IFMT 00170000
-#define S_IFCHR 0020000
 
 SEC("iter/task_file")
 int char_files(struct bpf_iter__task_file *ctx)
@@ -51,7 +43,7 @@ int char_files(struct bpf_iter__task_file *ctx)
 	if (!task || !file)
 		return 0;
 	ino = file->f_inode;
-	if (!ino || (ino->i_mode & S_IFMT) != S_IFCHR || ino->i_rdev >> 20 != target_major)
+	if (!ino || (ino->i_mode & S_IFMT) != S_IFCHR || ino->i_rdev >> MINORBITS != target_major)
 		return 0;
 	rec.tgid = task->tgid;
 	rec.fd = ctx->fd;

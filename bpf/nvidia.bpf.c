@@ -18,6 +18,7 @@
 #include <bpf/bpf_tracing.h>
 #include "common.bpf.h"
 #include "nvidia.h"
+#include "vfs.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -222,13 +223,6 @@ out:
 
 /* ---- ioctls on the NVIDIA character devices ---- */
 
-struct inode {
-	unsigned short i_mode;
-	unsigned int i_rdev;
-} __core;
-struct file {
-	struct inode *f_inode;
-} __core;
 struct fdtable {
 	unsigned int max_fds;
 	struct file **fd;
@@ -240,9 +234,6 @@ struct task_struct {
 	struct files_struct *files;
 } __core;
 
-#define S_IFMT 00170000
-#define S_IFCHR 0020000
-#define MINORBITS 20 /* the kernel's dev_t: major above 20 bits of minor */
 
 /* 0: not ours; 1: an NVIDIA device; 2: nvidia-uvm. */
 static __always_inline int fd_class(unsigned long fd)

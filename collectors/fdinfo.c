@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,34 +57,41 @@ static bool parse_u64(const char *v, const char *suffix, uint64_t *out)
 	return true;
 }
 
+/*
+ * The element named name of an array of n (at most max) elements of size bytes
+ * that start with their char name[FDINFO_NAME], added zeroed when missing; NULL
+ * when full or the name too long.
+ */
+static void *named(void *base, size_t *n, size_t max, size_t size, const char *name)
+{
+	char *e;
+
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((char *)base + i * size, name))
+			return (char *)base + i * size;
+	if (*n == max || strlen(name) >= FDINFO_NAME)
+		return NULL;
+	e = (char *)base + (*n)++ * size;
+	memset(e, 0, size);
+	snprintf(e, FDINFO_NAME, "%s", name);
+	return e;
+}
+
+_Static_assert(offsetof(struct fdinfo_region, name) == 0 && offsetof(struct fdinfo_engine, name) == 0,
+	       "named() finds elements by a name at their start");
+
 static struct fdinfo_region *region(struct drm_fdinfo *f, const char *name)
 {
-	struct fdinfo_region *r;
-
-	for (size_t i = 0; i < f->nregions; i++)
-		if (!strcmp(f->regions[i].name, name))
-			return &f->regions[i];
-	if (f->nregions == FDINFO_REGIONS || strlen(name) >= FDINFO_NAME)
-		return NULL;
-	r = &f->regions[f->nregions++];
-	memset(r, 0, sizeof(*r));
-	snprintf(r->name, sizeof(r->name), "%s", name);
-	return r;
+	return named(f->regions, &f->nregions, FDINFO_REGIONS, sizeof(f->regions[0]), name);
 }
 
 static struct fdinfo_engine *engine(struct drm_fdinfo *f, const char *name)
 {
-	struct fdinfo_engine *e;
+	struct fdinfo_engine *e = named(f->engines, &f->nengines, FDINFO_ENGINES,
+					sizeof(f->engines[0]), name);
 
-	for (size_t i = 0; i < f->nengines; i++)
-		if (!strcmp(f->engines[i].name, name))
-			return &f->engines[i];
-	if (f->nengines == FDINFO_ENGINES || strlen(name) >= FDINFO_NAME)
-		return NULL;
-	e = &f->engines[f->nengines++];
-	memset(e, 0, sizeof(*e));
-	snprintf(e->name, sizeof(e->name), "%s", name);
-	e->capacity = 1;
+	if (e && !e->capacity)
+		e->capacity = 1;
 	return e;
 }
 
