@@ -94,16 +94,22 @@ char *snapshot_to_json(const struct snapshot *s)
 	char when[64];
 	struct tm tm;
 
+	time_t sec = s->wall.tv_sec;
+	long ms = (s->wall.tv_nsec + 500000) / 1000000; /* to the millisecond, both "time" and "timestamp" */
+
 	pthread_once(&format_once, set_double_format);
-	gmtime_r(&s->wall.tv_sec, &tm);
+	if (ms >= 1000) {
+		sec++;
+		ms -= 1000;
+	}
+	gmtime_r(&sec, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(when + strlen(when), sizeof(when) - strlen(when), ".%03ldZ",
-		 s->wall.tv_nsec / 1000000);
+	snprintf(when + strlen(when), sizeof(when) - strlen(when), ".%03ldZ", ms);
 	put_str(root, "version", GPUTOP_VERSION);
 	put_u64(root, "format", RECORDING_FORMAT);
 	put_u64(root, "seq", s->seq);
 	put_str(root, "time", when);
-	put_dbl(root, "timestamp", (double)s->wall.tv_sec + (double)s->wall.tv_nsec / 1e9);
+	put_dbl(root, "timestamp", (double)sec + (double)ms / 1e3); /* the same millisecond as "time" */
 	put_dbl(root, "interval_s", s->interval_s);
 	put_dbl(root, "uptime_s", s->uptime_s);
 	put_str(host, "hostname", s->hostname);

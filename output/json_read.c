@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,8 +240,12 @@ struct snapshot *snapshot_from_json(const char *line, char *err, size_t errlen)
 	s->interval_s = num(root, "interval_s");
 	s->uptime_s = num(root, "uptime_s");
 	ts = num(root, "timestamp");
-	s->wall.tv_sec = (time_t)ts;
-	s->wall.tv_nsec = (long)((ts - (double)s->wall.tv_sec) * 1e9);
+	if (isfinite(ts) && ts >= 0 && ts < 1e15) { /* to the millisecond, as written */
+		long long ms = llround(ts * 1e3);
+
+		s->wall.tv_sec = (time_t)(ms / 1000);
+		s->wall.tv_nsec = (long)(ms % 1000) * 1000000L;
+	}
 	host = field(root, "host");
 	if (host) {
 		str(host, "hostname", s->hostname, sizeof(s->hostname));
