@@ -37,6 +37,7 @@ struct client {
 	uint64_t id;
 	struct drm_fdinfo info; /* this tick's */
 	uint32_t pid; /* lowest holder */
+	uint32_t last_pid; /* the holder counted last (the files come sorted by pid) */
 	unsigned int holders;
 	char comm[16], cgroup[96];
 	uint32_t comm_pid; /* whose comm and cgroup those are */
@@ -140,14 +141,15 @@ static void add_file(struct memory_priv *p, uint32_t pid, uint32_t fd)
 
 	if (!read_drm_fdinfo(p, pid, fd, &f) || !(cl = client_get(p, &f)))
 		return;
-	if (cl->seen && cl->pid == pid)
-		return; /* a dup in the same process */
+	if (cl->seen && cl->last_pid == pid)
+		return; /* another descriptor of it in the same process (dup) */
 	if (!cl->seen) {
 		cl->info = f;
 		cl->pid = pid;
 		cl->holders = 0;
 		cl->seen = true;
 	}
+	cl->last_pid = pid;
 	cl->holders++;
 }
 

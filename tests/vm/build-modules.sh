@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the mock GPU driver (tests/kmod) and vkms (from the kernel's own Debian
 # linux-source package, never committed) for one cached kernel.
-#   build-modules.sh k61|k7   ->  cache/<k>/modules-built/{mockgpu,vkms}.ko
+#   build-modules.sh k61|k7   ->  cache/<k>/modules-built/{mockgpu,mockdrm,vkms}.ko
 # 6.1 builds with the host's gcc-12; 7.x inside the trixie chroot (gcc-14).
 set -euo pipefail
 VM=$(cd "$(dirname "$0")" && pwd)
@@ -13,7 +13,7 @@ KMOD=$VM/../kmod
 mkdir -p "$OUT"
 
 stamp=$(cat "$KMOD"/*.c "$KMOD"/*.h "$KMOD"/Kbuild | md5sum | cut -d' ' -f1)
-if [ -e "$OUT/mockgpu.ko" ] && [ -e "$OUT/vkms.ko" ] && [ "$(cat "$OUT/stamp" 2>/dev/null)" = "$stamp" ]; then
+if [ -e "$OUT/mockgpu.ko" ] && [ -e "$OUT/mockdrm.ko" ] && [ -e "$OUT/vkms.ko" ] && [ "$(cat "$OUT/stamp" 2>/dev/null)" = "$stamp" ]; then
 	exit 0
 fi
 
@@ -24,7 +24,7 @@ rm -rf "$work"
 mkdir -p "$work/mockgpu"
 tar -xJf "$src_tar" -C "$work" --wildcards '*/drivers/gpu/drm/vkms/*'
 mv "$work"/linux-source-*/drivers/gpu/drm/vkms "$work/vkms"
-cp "$KMOD"/mockgpu.c "$KMOD"/mockgpu_uapi.h "$KMOD"/Kbuild "$work/mockgpu/"
+cp "$KMOD"/mockgpu.c "$KMOD"/mockdrm.c "$KMOD"/mockgpu_uapi.h "$KMOD"/Kbuild "$work/mockgpu/"
 
 if [ "$K" = k61 ]; then
 	hdr=$DIR/root/usr/src/linux-headers-$REL
@@ -50,6 +50,6 @@ else
 	rm -rf "$work"
 	cp -r "$root/build" "$work"
 fi
-cp "$work/mockgpu/mockgpu.ko" "$work/vkms/vkms.ko" "$OUT/"
+cp "$work/mockgpu/mockgpu.ko" "$work/mockgpu/mockdrm.ko" "$work/vkms/vkms.ko" "$OUT/"
 echo "$stamp" >"$OUT/stamp"
-echo "vm-build: mockgpu.ko and vkms.ko for $REL"
+echo "vm-build: mockgpu.ko, mockdrm.ko and vkms.ko for $REL"

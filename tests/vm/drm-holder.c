@@ -2,8 +2,10 @@
 /*
  * Holds one DRM file of the driver named DRIVER for SECONDS: opened once,
  * dup()ed, and shared with a forked child, so it is one DRM client held by two
- * processes through three descriptors. Prints "parent PID child PID".
- * Usage: drm-holder DRIVER SECONDS
+ * processes through three descriptors. With sizes (KiB, multiples of 4), it
+ * first creates a dumb buffer of each, then destroys the last, so that the
+ * client holds all but the last. Prints "parent PID child PID bytes HELD".
+ * Usage: drm-holder DRIVER SECONDS [KIB...]
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -33,13 +35,28 @@ static int open_driver_card(const char *driver)
 	return -1;
 }
 
+/* A dumb buffer of kib KiB (1024 pixels of 4 bytes a row): its handle, its size in *bytes. */
+static unsigned int dumb(int fd, long kib, unsigned long long *bytes)
+{
+	struct drm_mode_create_dumb d = { .height = (unsigned int)(kib / 4), .width = 1024, .bpp = 32 };
+
+	if (kib < 4 || kib % 4 || ioctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &d)) {
+		fprintf(stderr, "drm-holder: cannot create a dumb buffer of %ld KiB\n", kib);
+		exit(1);
+	}
+	*bytes = d.size;
+	return d.handle;
+}
+
 int main(int argc, char **argv)
 {
+	unsigned long long held = 0, size = 0;
+	unsigned int handle = 0;
 	int fd, copy;
 	pid_t child;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: drm-holder DRIVER SECONDS\n");
+	if (argc < 3) {
+		fprintf(stderr, "usage: drm-holder DRIVER SECONDS [KIB...]\n");
 		return 2;
 	}
 	fd = open_driver_card(argv[1]);
@@ -47,13 +64,24 @@ int main(int argc, char **argv)
 		fprintf(stderr, "drm-holder: no DRM card of driver %s\n", argv[1]);
 		return 1;
 	}
+	for (int i = 3; i < argc; i++) {
+		handle = dumb(fd, atol(argv[i]), &size);
+		held += size;
+	}
+	if (argc > 3) { /* the last one goes again */
+		struct drm_mode_destroy_dumb d = { .handle = handle };
+
+		if (ioctl(fd, DRM_IOCTL_MODE_DESTROY_DUMB, &d))
+			return 1;
+		held -= size;
+	}
 	copy = dup(fd);
 	child = fork();
 	if (child == 0) {
 		sleep((unsigned int)atoi(argv[2]));
 		_exit(0);
 	}
-	printf("parent %d child %d\n", getpid(), child);
+	printf("parent %d child %d bytes %llu\n", getpid(), child, held);
 	fflush(stdout);
 	sleep((unsigned int)atoi(argv[2]));
 	waitpid(child, NULL, 0);

@@ -83,6 +83,7 @@ add_built() { # a module we built: its dependencies from modinfo
 }
 for m in gpu-sched drm vgem; do resolve "$m"; done
 add_built "$DIR/modules-built/mockgpu.ko"
+add_built "$DIR/modules-built/mockdrm.ko"
 add_built "$DIR/modules-built/vkms.ko"
 for m in amdgpu i915 xe; do resolve "$m"; done
 

@@ -298,6 +298,30 @@ check_memory() {
 		jq -e -s '.[-1].collectors[] | select(.name == "memory") | .state == "attached" and .drops.fdinfo_fields_unparsed == 0' "$M"
 	check "$k: memory: no client listed for DRM files whose fdinfo has no drm- keys (vgem)" \
 		jq -e -s 'all(.[].tables["memory.clients"]; length == 0)' "$M"
+	# mockdrm: its fdinfo reports memory (drm_show_memory_stats, 6.5+)
+	M=$TMPD/memory2.json
+	section memory2 | grep '^{' >"$M"
+	local bytes
+	read -r _ parent _ child _ bytes < <(section memory2-holder)
+	echo "   memory: mockdrm holder parent $parent child $child holds $bytes bytes; clients $(jq -s -c '[.[-1].tables["memory.clients"][] | {dev, client, driver, pid, holders, cgroup, total_bytes, resident_bytes}]' "$M")"
+	check "$k: memory: the mockdrm holder made its buffers ($bytes bytes kept)" test "${bytes:-0}" -gt 0
+	if [ "$k" = k61 ]; then
+		check "$k: memory: no mockdrm client (no drm_show_fdinfo before 6.5)" \
+			jq -e -s 'all(.[].tables["memory.clients"]; length == 0)' "$M"
+		skip "$k: memory: exact bytes per client: 6.1 has no drm_show_memory_stats (6.5+)"
+		return
+	fi
+	local C='.[-1].tables["memory.clients"][] | select(.driver == "mockdrm")'
+	check "$k: memory: one mockdrm client for one file shared by dup and fork" \
+		jq -e -s '[.[-1].tables["memory.clients"][] | select(.driver == "mockdrm")] | length == 1' "$M"
+	check "$k: memory: owned by the parent ($parent), held by 2 processes" \
+		jq -e -s --argjson p "${parent:-0}" "$C | .pid == \$p and .holders == 2" "$M"
+	check "$k: memory: in the cgroup of our own (/gputop-test)" \
+		jq -e -s "$C | .cgroup == \"/gputop-test\"" "$M"
+	check "$k: memory: total exact to the byte ($bytes), the destroyed buffer gone" \
+		jq -e -s --argjson b "${bytes:-0}" "$C | .total_bytes == \$b" "$M"
+	check "$k: memory: its region row and the device's sum say the same" \
+		jq -e -s --argjson b "${bytes:-0}" '(.[-1].tables["memory.regions"][] | select(.dev == "mockdrm") | .total_bytes == $b) and (.[-1].tables["memory.devices"][] | select(.dev == "mockdrm") | .total_bytes == $b and .clients == 1)' "$M"
 }
 
 TMPD=$(mktemp -d)

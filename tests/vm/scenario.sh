@@ -152,6 +152,20 @@ cat /proc/$$/cgroup > /tmp/memory-cgroup.txt 2>&1
 section memory-holder /tmp/holder.txt
 section memory /tmp/memory.json
 section memory-err /tmp/memory.err
+# The same with mockdrm (tests/kmod/mockdrm.c), whose fdinfo reports its buffers (6.5+):
+# 64 + 128 + 1024 KiB kept, 32 KiB created and destroyed.
+(
+	echo $$ > /sys/fs/cgroup/gputop-test/cgroup.procs 2>/dev/null
+	exec drm-holder mockdrm 4 64 128 1024 32
+) > /tmp/holder2.txt 2>&1 &
+H=$!
+sleep 0.5
+gputop-bpf -b -J -n 3 -d 0.5 > /tmp/memory2.json 2> /tmp/memory2.err
+echo "exit=$?" >> /tmp/memory2.err
+wait $H
+section memory2-holder /tmp/holder2.txt
+section memory2 /tmp/memory2.json
+section memory2-err /tmp/memory2.err
 
 # Unload while jobs are in flight: 30 x 10 ms queued on sdma0, the client gone at once.
 $S --hold sdma0 30 10000 --burst > /dev/null
