@@ -3,24 +3,21 @@
  * Memory collector: per DRM client (an open DRM file, however many fds and
  * processes share it) the memory and engine use its fdinfo reports, summed per
  * device and region; per device the used / total memory the driver exports in
- * sysfs. The DRM files (character major 226) come from a BPF task-file iterator
+ * sysfs (gpu_sysfs.c). The DRM files (character major 226) come from a BPF task-file iterator
  * where it loads, else from a walk of /proc/<pid>/fd (fd_census.c); only their
  * fdinfo is read. Tables: memory_tables.c.
  */
-#include <ctype.h>
-#include <dirent.h>
-#include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 #include "../model/array.h"
 #include "collector.h"
 #include "fd_census.h"
 #include "fdinfo.h"
+#include "gpu_sysfs.h"
 #include "memory_tables.h"
 #include "proc_info.h"
 
@@ -46,6 +43,26 @@ struct client {
 	uint64_t last_total[FDINFO_REGIONS];
 	char last_regions[FDINFO_REGIONS][FDINFO_NAME];
 	bool seen, had_last;
+	/* this tick's sums over its regions and engines, for memory.processes */
+	uint64_t sum[MEM_KINDS];
+	unsigned int sum_known; /* 1 << enum mem_kind */
+	double busy[EC_COUNT]; /* < 0: unknown */
+};
+
+/* One process's (or cgroup's) sums: a row of memory.processes or memory.containers. */
+struct holder_sum {
+	uint32_t pid;
+	const char *comm, *cgroup;
+	unsigned int clients, procs;
+	uint64_t sum[MEM_KINDS];
+	unsigned int sum_known;
+	double busy[EC_COUNT];
+};
+
+struct proc_last {
+	uint32_t pid;
+	uint64_t total;
+	bool known;
 };
 
 struct memory_priv {
@@ -55,6 +72,10 @@ struct memory_priv {
 	struct client *clients;
 	size_t n, cap;
 	char *buf; /* one fdinfo */
+	struct holder_sum *sums; /* scratch: processes, then cgroups */
+	size_t nsums, sums_cap;
+	struct proc_last *last, *next; /* each process's total at the last tick, by pid */
+	size_t nlast, last_cap, nnext, next_cap;
 	uint64_t dropped; /* fdinfo fields that would not parse, regions or engines past the limits */
 };
 
@@ -94,17 +115,35 @@ static int memory_attach(struct collector *c)
 	return 0;
 }
 
+static int client_cmp(const struct client *c, const char *dev, uint64_t id)
+{
+	int d = strcmp(c->dev, dev);
+
+	return d ? d : c->id < id ? -1 : c->id > id;
+}
+
+/* The client (dev, id), added where it sorts: p->clients stays sorted, found by bisection. */
 static struct client *client_get(struct memory_priv *p, const struct drm_fdinfo *f)
 {
 	const char *dev = f->pdev[0] ? f->pdev : f->driver;
+	size_t lo = 0, hi = p->n;
 	struct client *cl;
 
-	for (size_t i = 0; i < p->n; i++)
-		if (p->clients[i].id == f->client_id && !strcmp(p->clients[i].dev, dev))
-			return &p->clients[i];
-	cl = array_push(&p->clients, &p->n, &p->cap, sizeof(*cl));
-	if (!cl)
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int d = client_cmp(&p->clients[mid], dev, f->client_id);
+
+		if (!d)
+			return &p->clients[mid];
+		if (d < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!array_push(&p->clients, &p->n, &p->cap, sizeof(*cl)))
 		return NULL;
+	cl = &p->clients[lo];
+	memmove(cl + 1, cl, (p->n - 1 - lo) * sizeof(*cl));
 	memset(cl, 0, sizeof(*cl));
 	snprintf(cl->dev, sizeof(cl->dev), "%s", dev);
 	cl->id = f->client_id;
@@ -153,6 +192,37 @@ static void add_file(struct memory_priv *p, uint32_t pid, uint32_t fd)
 	cl->holders++;
 }
 
+/* The class of an engine by the name its driver gives it (amdgpu, i915, xe, panfrost, msm, v3d ...). */
+static enum engine_class engine_class(const char *name)
+{
+	static const struct {
+		const char *prefix;
+		enum engine_class class;
+	} names[] = {
+		{ "gfx", EC_RENDER },	     { "render", EC_RENDER }, { "rcs", EC_RENDER },
+		{ "fragment", EC_RENDER },  { "vertex", EC_RENDER }, { "gpu", EC_RENDER },
+		{ "bin", EC_RENDER },	     { "gp", EC_RENDER },     { "pp", EC_RENDER },
+		{ "panthor", EC_RENDER },   { "compute", EC_COMPUTE }, { "ccs", EC_COMPUTE },
+		{ "csd", EC_COMPUTE },	     { "dma", EC_COPY },      { "copy", EC_COPY },
+		{ "bcs", EC_COPY },	     { "sdma", EC_COPY },     { "tfu", EC_COPY },
+		{ "dec", EC_VIDEO },	     { "enc", EC_VIDEO },     { "jpeg", EC_VIDEO },
+		{ "video", EC_VIDEO },	     { "vcs", EC_VIDEO },     { "vecs", EC_VIDEO },
+		{ "vcn", EC_VIDEO },	     { "uvd", EC_VIDEO },     { "vce", EC_VIDEO },
+		{ "vpe", EC_VIDEO },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strncmp(name, names[i].prefix, strlen(names[i].prefix)))
+			return names[i].class;
+	return EC_OTHER;
+}
+
+static void add_busy(double *to, double busy)
+{
+	if (busy >= 0)
+		*to = *to >= 0 ? *to + busy : busy;
+}
+
 static double engine_busy(struct client *cl, const struct fdinfo_engine *e, double iv, size_t slot)
 {
 	struct engine_last *l = &cl->last[slot];
@@ -184,6 +254,11 @@ static void client_rows(struct client *cl, struct model *m, double iv)
 	char regions[128] = "";
 	struct cell *row;
 
+	cl->sum_known = 0;
+	memset(cl->sum, 0, sizeof(cl->sum));
+	for (int k = 0; k < EC_COUNT; k++)
+		cl->busy[k] = -1;
+
 	if (cl->comm_pid != cl->pid) {
 		proc_comm(cl->pid, cl->comm, sizeof(cl->comm));
 		proc_cgroup(cl->pid, cl->cgroup, sizeof(cl->cgroup));
@@ -198,6 +273,9 @@ static void client_rows(struct client *cl, struct model *m, double iv)
 			total += r->bytes[MEM_TOTAL], any_total = true;
 		if (r->known & (1u << MEM_RESIDENT))
 			resident += r->bytes[MEM_RESIDENT], any_resident = true;
+		for (int k = 0; k < MEM_KINDS; k++)
+			if (r->known & (1u << k))
+				cl->sum[k] += r->bytes[k], cl->sum_known |= 1u << k;
 		if (!tr || !(row = table_row_add(tr)))
 			continue;
 		cell_set_str(row, MR_DEV, cl->dev);
@@ -221,6 +299,7 @@ static void client_rows(struct client *cl, struct model *m, double iv)
 
 		if (busy > max_busy)
 			max_busy = busy;
+		add_busy(&cl->busy[engine_class(e->name)], busy);
 		if (!te || !(row = table_row_add(te)))
 			continue;
 		cell_set_str(row, ME_DEV, cl->dev);
@@ -302,63 +381,204 @@ static void device_sums(struct memory_priv *p, struct table *t)
 	}
 }
 
-static bool read_u64_file(const char *path, uint64_t *v)
-{
-	FILE *f = fopen(path, "re");
-	unsigned long long n;
-	bool ok;
-
-	if (!f)
-		return false;
-	ok = fscanf(f, "%llu", &n) == 1;
-	fclose(f);
-	if (ok)
-		*v = n;
-	return ok;
-}
-
-/* amdgpu: /sys/class/drm/cardN/device/mem_info_{vram,vis_vram,gtt}_{used,total}. */
+/* Used / size of each device's regions that the driver exports in sysfs (gpu_sysfs.c). */
 static void sysfs_totals(struct table *t)
 {
-	static const char *const regions[][2] = { { "vram", "vram" }, { "vis_vram", "vis_vram" },
-						  { "gtt", "gtt" } };
-	DIR *d = opendir("/sys/class/drm");
-	struct dirent *de;
+	struct gpu_mem_total tot[32];
+	size_t n = gpu_sysfs_memory("/sys/class/drm", tot, sizeof(tot) / sizeof(tot[0]));
 
-	while (t && d && (de = readdir(d))) {
-		char path[128], bus[64] = "", link[256];
-		ssize_t n;
+	for (size_t i = 0; t && i < n; i++) {
+		struct cell *row = device_row(t, tot[i].dev, tot[i].region, tot[i].driver);
 
-		if (strncmp(de->d_name, "card", 4) || strchr(de->d_name, '-'))
-			continue;
-		snprintf(path, sizeof(path), "/sys/class/drm/%.32s/device", de->d_name);
-		n = readlink(path, link, sizeof(link) - 1);
-		if (n > 0) {
-			link[n] = '\0';
-			snprintf(bus, sizeof(bus), "%.63s", strrchr(link, '/') ? strrchr(link, '/') + 1 : link);
-		}
-		for (size_t r = 0; r < sizeof(regions) / sizeof(regions[0]); r++) {
-			uint64_t used, total;
-			struct cell *row;
-			char p2[512];
-
-			snprintf(p2, sizeof(p2), "%s/mem_info_%s_used", path, regions[r][0]);
-			if (!read_u64_file(p2, &used))
-				continue;
-			snprintf(p2, sizeof(p2), "%s/mem_info_%s_total", path, regions[r][0]);
-			if (!read_u64_file(p2, &total) || !bus[0])
-				continue;
-			row = device_row(t, bus, regions[r][1], "amdgpu");
-			if (!row)
-				break;
-			cell_set_u64(row, MD_USED, used);
-			cell_set_u64(row, MD_SIZE, total);
-			if (total)
-				cell_set_f64(row, MD_USED_PCT, 100.0 * (double)used / (double)total);
+		if (!row)
+			return;
+		cell_set_u64(row, MD_SIZE, tot[i].size);
+		if (tot[i].has_used) {
+			cell_set_u64(row, MD_USED, tot[i].used);
+			if (tot[i].size)
+				cell_set_f64(row, MD_USED_PCT,
+					     100.0 * (double)tot[i].used / (double)tot[i].size);
 		}
 	}
-	if (d)
-		closedir(d);
+}
+
+static void sum_into(struct holder_sum *h, const uint64_t *sum, unsigned int known, const double *busy)
+{
+	for (int k = 0; k < MEM_KINDS; k++)
+		if (known & (1u << k))
+			h->sum[k] += sum[k];
+	h->sum_known |= known;
+	for (int k = 0; k < EC_COUNT; k++)
+		add_busy(&h->busy[k], busy[k]);
+}
+
+static void sum_cells(struct cell *row, const struct holder_sum *h, unsigned int total,
+		      unsigned int resident, unsigned int shared, unsigned int busy)
+{
+	if (h->sum_known & (1u << MEM_TOTAL))
+		cell_set_u64(row, total, h->sum[MEM_TOTAL]);
+	if (h->sum_known & (1u << MEM_RESIDENT))
+		cell_set_u64(row, resident, h->sum[MEM_RESIDENT]);
+	if (h->sum_known & (1u << MEM_SHARED))
+		cell_set_u64(row, shared, h->sum[MEM_SHARED]);
+	for (int k = 0; k < EC_COUNT; k++)
+		if (h->busy[k] >= 0)
+			cell_set_f64(row, busy + (unsigned int)k, h->busy[k]);
+}
+
+static int by_pid(const void *a, const void *b)
+{
+	const struct client *x = *(const struct client *const *)a, *y = *(const struct client *const *)b;
+
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+static int by_cgroup(const void *a, const void *b)
+{
+	return strcmp(((const struct holder_sum *)a)->cgroup, ((const struct holder_sum *)b)->cgroup);
+}
+
+static struct holder_sum *sum_push(struct memory_priv *p)
+{
+	struct holder_sum *h = array_push(&p->sums, &p->nsums, &p->sums_cap, sizeof(*h));
+
+	if (h) {
+		memset(h, 0, sizeof(*h));
+		for (int k = 0; k < EC_COUNT; k++)
+			h->busy[k] = -1;
+	}
+	return h;
+}
+
+/* Each process's total at the last tick (p->last, by pid); it is remembered for the next. */
+static bool last_total(struct memory_priv *p, size_t *cursor, const struct holder_sum *h,
+		       uint64_t *was)
+{
+	struct proc_last *n = array_push(&p->next, &p->nnext, &p->next_cap, sizeof(*n));
+	bool found = false;
+
+	while (*cursor < p->nlast && p->last[*cursor].pid < h->pid)
+		(*cursor)++;
+	if (*cursor < p->nlast && p->last[*cursor].pid == h->pid && p->last[*cursor].known) {
+		*was = p->last[*cursor].total;
+		found = true;
+	}
+	if (n)
+		*n = (struct proc_last){ h->pid, h->sum[MEM_TOTAL], !!(h->sum_known & (1u << MEM_TOTAL)) };
+	return found;
+}
+
+/* The processes' sums, each client counted for its lowest holder (so that they add up to the devices'). */
+static void sum_processes(struct memory_priv *p)
+{
+	struct client **order = p->n ? malloc(p->n * sizeof(*order)) : NULL;
+
+	p->nsums = 0;
+	if (!order)
+		return;
+	for (size_t i = 0; i < p->n; i++)
+		order[i] = &p->clients[i];
+	qsort(order, p->n, sizeof(*order), by_pid);
+	for (size_t i = 0; i < p->n; i++) {
+		struct holder_sum *h = p->nsums ? &p->sums[p->nsums - 1] : NULL;
+
+		if (!h || h->pid != order[i]->pid) {
+			if (!(h = sum_push(p)))
+				break;
+			h->pid = order[i]->pid;
+			h->comm = order[i]->comm;
+			h->cgroup = order[i]->cgroup[0] ? order[i]->cgroup : "-";
+			h->procs = 1;
+		}
+		h->clients++;
+		sum_into(h, order[i]->sum, order[i]->sum_known, order[i]->busy);
+	}
+	free(order);
+}
+
+static void process_rows(struct memory_priv *p, struct table *t, double iv)
+{
+	size_t cursor = 0;
+	struct proc_last *swap;
+	size_t cap;
+
+	p->nnext = 0;
+	for (size_t i = 0; i < p->nsums; i++) {
+		const struct holder_sum *h = &p->sums[i];
+		bool had = false;
+		uint64_t was = 0;
+		struct cell *row;
+
+		had = last_total(p, &cursor, h, &was);
+		if (!t || !(row = table_row_add(t)))
+			continue;
+		cell_set_u64(row, MP_PID, h->pid);
+		cell_set_str(row, MP_COMM, h->comm);
+		cell_set_str(row, MP_CGROUP, h->cgroup);
+		cell_set_u64(row, MP_CLIENTS, h->clients);
+		sum_cells(row, h, MP_TOTAL, MP_RESIDENT, MP_SHARED, MP_BUSY);
+		if (had && (h->sum_known & (1u << MEM_TOTAL)))
+			cell_set_f64(row, MP_TOTAL_PER_S, ((double)h->sum[MEM_TOTAL] - (double)was) / iv);
+	}
+	swap = p->last, p->last = p->next, p->next = swap;
+	cap = p->last_cap, p->last_cap = p->next_cap, p->next_cap = cap;
+	p->nlast = p->nnext;
+}
+
+/* memory.containers: the process sums folded by cgroup (sorted by it first). */
+static void container_rows(struct memory_priv *p, struct table *t)
+{
+	size_t n = p->nsums;
+
+	qsort(p->sums, n, sizeof(*p->sums), by_cgroup);
+	for (size_t i = 0; t && i < n;) {
+		struct holder_sum k = { .cgroup = p->sums[i].cgroup };
+		struct cell *row;
+
+		for (int e = 0; e < EC_COUNT; e++)
+			k.busy[e] = -1;
+		for (; i < n && !strcmp(p->sums[i].cgroup, k.cgroup); i++) {
+			k.procs++;
+			k.clients += p->sums[i].clients;
+			sum_into(&k, p->sums[i].sum, p->sums[i].sum_known, p->sums[i].busy);
+		}
+		if (!(row = table_row_add(t)))
+			return;
+		cell_set_str(row, MK_CGROUP, k.cgroup);
+		cell_set_u64(row, MK_PROCS, k.procs);
+		cell_set_u64(row, MK_CLIENTS, k.clients);
+		sum_cells(row, &k, MK_TOTAL, MK_RESIDENT, MK_SHARED, MK_BUSY);
+	}
+}
+
+/* memory.device_engines: per device and engine class, the clients' busy summed (at most 100). */
+static void device_engine_rows(struct memory_priv *p, struct table *t)
+{
+	for (size_t i = 0; t && i < p->n; i++) {
+		const struct client *cl = &p->clients[i];
+
+		for (int k = 0; k < EC_COUNT; k++) {
+			char key[FDINFO_NAME + 16];
+			struct cell *row;
+			long r;
+
+			if (cl->busy[k] < 0)
+				continue;
+			snprintf(key, sizeof(key), "%s/%s", cl->dev, engine_class_name((enum engine_class)k));
+			r = table_find_row(t, key);
+			row = r >= 0 ? table_row(t, (size_t)r) : table_row_add(t);
+			if (!row)
+				return;
+			if (r < 0) {
+				cell_set_str(row, MDE_DEV, cl->dev);
+				cell_set_str(row, MDE_CLASS, engine_class_name((enum engine_class)k));
+				cell_set_u64(row, MDE_CLIENTS, 0);
+				cell_set_f64(row, MDE_BUSY, 0);
+			}
+			row[MDE_CLIENTS].u++;
+			row[MDE_BUSY].f = fmin(100.0, row[MDE_BUSY].f + cl->busy[k]);
+		}
+	}
 }
 
 static int memory_read(struct collector *c, struct model *m)
@@ -382,6 +602,10 @@ static int memory_read(struct collector *c, struct model *m)
 	model_table(m, &memory_engines);
 	for (size_t i = 0; i < p->n; i++)
 		client_rows(&p->clients[i], m, iv);
+	sum_processes(p);
+	process_rows(p, model_table(m, &memory_processes), iv);
+	container_rows(p, model_table(m, &memory_containers));
+	device_engine_rows(p, model_table(m, &memory_device_engines));
 	device_sums(p, model_table(m, &memory_devices));
 	sysfs_totals(model_table(m, &memory_devices));
 	collector_set_drop(c, "fdinfo_fields_unparsed", p->dropped);
@@ -397,6 +621,9 @@ static void memory_close(struct collector *c)
 	fd_census_close(p->census);
 	free(p->files);
 	free(p->clients);
+	free(p->sums);
+	free(p->last);
+	free(p->next);
 	free(p->buf);
 	free(p);
 }
@@ -408,7 +635,8 @@ static const struct collector_ops memory_collector = {
 	.probe = memory_probe, /* /sys/class/drm or /dev/dri */
 	.open = memory_open,
 	.attach = memory_attach,
-	.read = memory_read, /* /proc/<pid>/fdinfo -> memory.clients, .regions, .engines, .devices */
+	.read = memory_read, /* /proc/<pid>/fdinfo -> memory.clients, .regions, .engines, .devices,
+			      * .processes, .containers */
 	.close = memory_close,
 };
 COLLECTOR_REGISTER(memory_collector);

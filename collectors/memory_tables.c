@@ -82,7 +82,7 @@ static const struct col_desc device_cols[MD_COLS] = {
 			  9, 0 },
 	[MD_USED] = { "used_bytes", "USED", "used, as the driver reports in sysfs (amdgpu mem_info_*_used)",
 		      COL_U64, UNIT_BYTES, 9, 0 },
-	[MD_SIZE] = { "size_bytes", "SIZE", "size of the region, from sysfs", COL_U64, UNIT_BYTES, 9,
+	[MD_SIZE] = { "size_bytes", "SIZE", "size of the region, from sysfs (amdgpu mem_info_*_total, xe tileN/physical_vram_size_bytes)", COL_U64, UNIT_BYTES, 9,
 		      0 },
 	[MD_USED_PCT] = { "used_pct", "USED%", "used over size", COL_F64, UNIT_PCT, 6, COL_HISTORY },
 };
@@ -122,3 +122,102 @@ const struct table_desc memory_engines = {
 	.sort_col = ME_BUSY,
 };
 TABLE_REGISTER(memory_engines);
+
+/* One busy column per engine class, the same in both tables below. */
+#define BUSY_COLS(base)                                                                            \
+	[base + EC_RENDER] = { "render_pct", "3D%",                                                \
+			       "busy on 3D / render engines (gfx, render, rcs, fragment ...)",       \
+			       COL_F64, UNIT_PCT, 5, COL_HISTORY },                                   \
+	[base + EC_COMPUTE] = { "compute_pct", "COMP%", "busy on compute engines (compute, ccs)",  \
+				COL_F64, UNIT_PCT, 5, COL_HISTORY },                                \
+	[base + EC_COPY] = { "copy_pct", "COPY%", "busy on copy engines (dma, copy, bcs)",         \
+			     COL_F64, UNIT_PCT, 5, COL_HISTORY },                                   \
+	[base + EC_VIDEO] = { "video_pct", "VIDEO%",                                               \
+			      "busy on video engines (dec, enc, jpeg, video, vcs, vecs)", COL_F64,  \
+			      UNIT_PCT, 6, COL_HISTORY },                                           \
+	[base + EC_OTHER] = { "other_pct", "OTHER%", "busy on engines of other names", COL_F64,    \
+			      UNIT_PCT, 6, COL_WIDE }
+
+static const struct col_desc process_cols[MP_COLS] = {
+	[MP_PID] = { "pid", "PID", "process; a client shared by several counts for the lowest PID",
+		     COL_U64, UNIT_NONE, 7, COL_KEY | COL_ASCENDING },
+	[MP_COMM] = { "comm", "COMM", "command name", COL_STR, UNIT_NONE, 15, COL_ASCENDING },
+	[MP_CGROUP] = { "cgroup", "CGROUP", "its cgroup, or runtime:id of its container", COL_STR,
+			UNIT_NONE, 22, COL_ASCENDING | COL_WIDE },
+	[MP_CLIENTS] = { "clients", "CLI", "DRM clients it holds (counted for it)", COL_U64,
+			 UNIT_COUNT, 3, 0 },
+	[MP_TOTAL] = { "total_bytes", "TOTAL", "drm-total- of its clients, every region", COL_U64,
+		       UNIT_BYTES, 9, COL_HISTORY },
+	[MP_RESIDENT] = { "resident_bytes", "RESIDENT", "resident (drm-resident-, drm-memory-)",
+			  COL_U64, UNIT_BYTES, 9, 0 },
+	[MP_SHARED] = { "shared_bytes", "SHARED", "shared with other clients (drm-shared-)", COL_U64,
+			UNIT_BYTES, 9, COL_WIDE },
+	[MP_TOTAL_PER_S] = { "total_bytes_per_s", "dTOTAL/S",
+			     "change of its total per second since the last interval", COL_F64,
+			     UNIT_PER_S, 9, 0 },
+	BUSY_COLS(MP_BUSY),
+};
+
+const struct table_desc memory_processes = {
+	.name = "memory.processes",
+	.title = "GPU memory and engines by process",
+	.empty = "No process holds a DRM client that reports its usage in fdinfo.",
+	.cols = process_cols,
+	.ncols = MP_COLS,
+	.sort_col = MP_TOTAL,
+};
+TABLE_REGISTER(memory_processes);
+
+static const struct col_desc container_cols[MK_COLS] = {
+	[MK_CGROUP] = { "cgroup", "CGROUP / CONTAINER",
+			"cgroup path, or runtime:id (docker, containerd, podman, cri-o)", COL_STR,
+			UNIT_NONE, 28, COL_KEY | COL_ASCENDING },
+	[MK_PROCS] = { "processes", "PROCS", "its processes in memory.processes", COL_U64,
+		       UNIT_COUNT, 5, 0 },
+	[MK_CLIENTS] = { "clients", "CLI", "DRM clients counted for them", COL_U64, UNIT_COUNT, 3,
+			 0 },
+	[MK_TOTAL] = { "total_bytes", "TOTAL", "their drm-total-", COL_U64, UNIT_BYTES, 9,
+		       COL_HISTORY },
+	[MK_RESIDENT] = { "resident_bytes", "RESIDENT", "their resident memory", COL_U64, UNIT_BYTES,
+			  9, 0 },
+	[MK_SHARED] = { "shared_bytes", "SHARED", "their shared memory", COL_U64, UNIT_BYTES, 9,
+			COL_WIDE },
+	BUSY_COLS(MK_BUSY),
+};
+
+const struct table_desc memory_containers = {
+	.name = "memory.containers",
+	.title = "GPU memory and engines by cgroup / container",
+	.empty = "No process holds a DRM client that reports its usage in fdinfo.",
+	.cols = container_cols,
+	.ncols = MK_COLS,
+	.sort_col = MK_TOTAL,
+};
+TABLE_REGISTER(memory_containers);
+
+static const char *const class_names[EC_COUNT] = { "3d", "compute", "copy", "video", "other" };
+
+const char *engine_class_name(enum engine_class c)
+{
+	return c < EC_COUNT ? class_names[c] : "other";
+}
+
+static const struct col_desc device_engine_cols[MDE_COLS] = {
+	[MDE_DEV] = { "dev", "DEVICE", "GPU", COL_STR, UNIT_NONE, 13, COL_KEY | COL_ASCENDING },
+	[MDE_CLASS] = { "class", "CLASS", "engine class: 3d, compute, copy, video, other", COL_STR,
+			UNIT_NONE, 7, COL_KEY | COL_ASCENDING },
+	[MDE_CLIENTS] = { "clients", "CLI", "clients that reported time on it", COL_U64, UNIT_COUNT,
+			  3, 0 },
+	[MDE_BUSY] = { "busy_pct", "BUSY%", "the clients' busy time over the interval, summed (at most 100)",
+		       COL_F64, UNIT_PCT, 6, COL_HISTORY },
+};
+
+const struct table_desc memory_device_engines = {
+	.name = "memory.device_engines",
+	.title = "Engine use per device",
+	.empty = "No client reports engine time.",
+	.cols = device_engine_cols,
+	.ncols = MDE_COLS,
+	.sort_col = MDE_DEV,
+};
+TABLE_REGISTER(memory_device_engines);

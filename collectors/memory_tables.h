@@ -24,7 +24,27 @@ enum mem_engine_col {
 	ME_DEV, ME_CLIENT, ME_ENGINE, ME_PID, ME_COMM, ME_BUSY, ME_CAPACITY, ME_COLS,
 };
 
+/* Engine classes the drivers' names fall in (memory.c: engine_class). */
+enum engine_class { EC_RENDER, EC_COMPUTE, EC_COPY, EC_VIDEO, EC_OTHER, EC_COUNT };
+
+enum mem_process_col {
+	MP_PID, MP_COMM, MP_CGROUP, MP_CLIENTS, MP_TOTAL, MP_RESIDENT, MP_SHARED, MP_TOTAL_PER_S,
+	MP_BUSY, MP_COLS = MP_BUSY + EC_COUNT,
+};
+
+enum mem_container_col {
+	MK_CGROUP, MK_PROCS, MK_CLIENTS, MK_TOTAL, MK_RESIDENT, MK_SHARED, MK_BUSY,
+	MK_COLS = MK_BUSY + EC_COUNT,
+};
+
+enum mem_device_engine_col { MDE_DEV, MDE_CLASS, MDE_CLIENTS, MDE_BUSY, MDE_COLS };
+
 extern const struct table_desc memory_clients;
+/* "3d", "compute", "copy", "video", "other" */
+const char *engine_class_name(enum engine_class c);
+extern const struct table_desc memory_device_engines;
+extern const struct table_desc memory_processes;
+extern const struct table_desc memory_containers;
 extern const struct table_desc memory_regions;
 extern const struct table_desc memory_devices;
 extern const struct table_desc memory_engines;

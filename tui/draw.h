@@ -51,6 +51,17 @@ int driver_irq_lines(struct view *v, const char *driver, struct rect r);
 /* The collector whose state a vendor screen shows. */
 const char *vendors_collector(int screen);
 void draw_help(struct view *v);
+/* "label  sparkline" of the history of column key of row in t, on row y of a. */
+void draw_spark_row(struct view *v, int y, struct rect a, const char *label, const struct table *t,
+		    size_t row, const char *key);
+/* Blanks r. */
+void clear_rect(struct rect r);
+/* A drill-down whose row left the snapshot: "<what> <key>   (Esc goes back)" and why, in a. */
+void draw_drill_gone(struct view *v, struct rect a, const char *what, const char *why);
+/* A number cell, 0 when unknown. */
+double num_or_0(const struct table *t, size_t row, const char *key);
+/* The GPU memory and engine use of process pid (memory.processes) in r; returns the rows used. */
+int memory_process_lines(struct view *v, double pid, struct rect r);
 void draw_sort_menu(struct view *v);
 /* Entries in the sort menu: the focused table's columns. */
 int sort_menu_count(struct view *v);

@@ -7,12 +7,6 @@
 #include "draw.h"
 #include "sparkline.h"
 
-static void clear_area(struct rect a)
-{
-	for (int i = 0; i < a.h; i++)
-		fill(a.y + i, a.x, a.w, ROLE_NORMAL);
-}
-
 /* Each vendor pane: its drivers, and the collector it will have. */
 static const struct {
 	const char *title, *drivers[3], *collector, *what;
@@ -25,6 +19,8 @@ static const struct {
 			    "per process CUDA launches, device memory, time blocked in synchronisation (libcuda uprobes) and ioctls on /dev/nvidia*; Xid errors; memory and utilisation per GPU (NVML)" },
 	[SCREEN_DISPLAY] = { "Display", { "", NULL, NULL }, "display",
 			     "per-CRTC refresh rate, vblank-interval jitter and gaps; per client events, delivery latency and missed frames" },
+	[SCREEN_MEMORY] = { "Memory", { "", NULL, NULL }, "memory",
+			    "GPU memory and engine use per device, process, cgroup / container and DRM client (DRM fdinfo, sysfs)" },
 };
 
 const char *vendors_collector(int screen)
@@ -59,32 +55,29 @@ static int collector_lines(struct view *v, struct rect a, const struct collector
 static void draw_declared(struct view *v, struct rect a, const struct pane_decl *p,
 			  const struct collector_status *c)
 {
-	int ntables = 0, y, avail, total = 0, need[PANE_MAX_TABLES];
+	int ntables = 0, y, avail, need[PANE_MAX_TABLES], h[PANE_MAX_TABLES];
 
-	while (ntables < PANE_MAX_TABLES && p->tables[ntables])
+	while (pane_table_name(p, ntables, v->grouped))
 		ntables++;
 	y = a.y + collector_lines(v, (struct rect){ a.y, a.x + 1, a.h / 3, a.w - 2 }, c) + 1;
 	if (v->table_focus[v->screen] >= ntables)
 		v->table_focus[v->screen] = 0;
 	avail = a.y + a.h - y;
 	for (int i = 0; i < ntables; i++) {
-		const struct table *t = snapshot_table(v->snap, p->tables[i]);
+		const struct table *t = snapshot_table(v->snap, pane_table_name(p, i, v->grouped));
 
 		need[i] = (t && t->nrows ? (int)t->nrows : 2) + 3; /* title, header, a blank line */
-		total += need[i];
 	}
-	for (int i = 0; i < ntables && avail > 0; i++) {
-		int h = total <= avail ? need[i] : avail * need[i] / total;
+	layout_share(need, ntables, avail, 3, h);
+	for (int i = 0; i < ntables && y < a.y + a.h; i++) {
 		struct rect r;
 
-		if (h < 3)
-			h = 3;
-		if (i == ntables - 1 || h > a.y + a.h - y)
-			h = a.y + a.h - y;
-		r = (struct rect){ y, a.x + 1, h - (i == ntables - 1 ? 0 : 1), a.w - 2 };
+		if (i == ntables - 1 || h[i] > a.y + a.h - y)
+			h[i] = a.y + a.h - y;
+		r = (struct rect){ y, a.x + 1, h[i] - (i == ntables - 1 ? 0 : 1), a.w - 2 };
 		if (r.h > 0)
 			pane_table_draw(v, p, i, r);
-		y += h;
+		y += h[i];
 	}
 }
 
@@ -97,8 +90,8 @@ void draw_vendor(struct view *v, struct rect a)
 	int y = a.y, found = 0;
 	char rate[16];
 
-	clear_area(a);
-	putf(y++, a.x + 1, a.w - 2, ROLE_TITLE, "%s   (Tab or 1-5 switch panes)", vendors[v->screen].title);
+	clear_rect(a);
+	putf(y++, a.x + 1, a.w - 2, ROLE_TITLE, "%s   (Tab or 1-6 switch panes)", vendors[v->screen].title);
 	for (size_t i = 0; s && i < s->ncollectors; i++)
 		if (!strcmp(s->collectors[i].info->name, vendors[v->screen].collector))
 			c = &s->collectors[i];
@@ -141,8 +134,9 @@ void draw_help(struct view *v)
 		"Up/Down, j/k    select a row; PgUp/PgDn, Home/End move further",
 		"Left/Right      select the table above / below (rings, processes ...)",
 		"Enter           open the selected row (a ring or process: its pane); Esc back",
-		"Tab, Shift-Tab  next / previous pane: Overview, AMD, Intel, NVIDIA, Display",
-		"1 2 3 4 5       those panes directly",
+		"Tab, Shift-Tab  next / previous pane: Overview, AMD, Intel, NVIDIA, Display, Memory",
+		"1 2 3 4 5 6     those panes directly",
+		"g               Memory: processes grouped by cgroup / container, and back",
 		"s, F6           choose the sort column; r reverses the order",
 		"/, F3           filter by ring, device, command or PID; Esc clears",
 		"space           pause (data frozen, the interface stays live)",
@@ -173,7 +167,7 @@ void draw_help(struct view *v)
 void draw_sort_menu(struct view *v)
 {
 	const struct pane_decl *p = pane_for_screen(v->screen);
-	const struct table_desc *d = p ? table_desc_find(p->tables[v->table_focus[v->screen]]) : NULL;
+	const struct table_desc *d = p ? table_desc_find(pane_table_name(p, v->table_focus[v->screen], v->grouped)) : NULL;
 	const struct table_state *ts = d ? &v->tstate[v->screen][v->table_focus[v->screen]] : NULL;
 	int n = sort_menu_count(v), w = 40, h = n + 2, cur, first = 0;
 	struct rect r = { (LINES - h) / 2, (COLS - w) / 2, h, w }, in;

@@ -12,8 +12,8 @@
 #include "draw.h"
 #include "sparkline.h"
 
-static const char *const screen_names[SCREEN_COUNT] = { "Overview", "AMD", "Intel", "NVIDIA",
-							 "Display" };
+static const char *const screen_names[SCREEN_COUNT] = { "Overview", "AMD",	  "Intel",
+							 "NVIDIA",   "Display", "Memory" };
 
 static const struct collector_status *collector(const struct snapshot *s, const char *name)
 {
@@ -208,31 +208,77 @@ static bool nvml_line(const struct snapshot *s, const struct device_snap *d, int
 	return false;
 }
 
-/* VRAM and GTT of device d from the memory collector: sysfs used / size, else the clients' resident. */
-static bool memory_line(const struct snapshot *s, const struct device_snap *d, int y, int x, int right)
+/* "[███░░░] " of used over size, in a meter role by how full. */
+static int meter(int y, int x, int w, double frac, bool utf8)
 {
-	static const char *const regions[][2] = { { "vram", "  VRAM " }, { "gtt", "  GTT " } };
-	const struct table *t = snapshot_table(s, "memory.devices");
+	char bar[64];
+	enum role role = frac > 0.9 ? ROLE_METER_HIGH : frac > 0.6 ? ROLE_METER_MID : ROLE_METER_LOW;
+	int n = 0, cells;
+
+	if (w < 8)
+		return 0;
+	n += put(y, x, w, ROLE_DIM, "[");
+	cells = (int)bar_render(frac, 6, utf8, bar, sizeof(bar));
+	n += put(y, x + n, w - n, role, bar);
+	fill(y, x + n, 6 - cells, ROLE_NORMAL); /* the empty part of the bar */
+	n += 6 - cells;
+	n += put(y, x + n, w - n, ROLE_DIM, "] ");
+	return n;
+}
+
+/*
+ * VRAM (its CPU-visible part), GTT of device d from the memory collector: sysfs used / size
+ * with a bar, else the clients' resident (of the size where known); then its engine classes' use.
+ */
+static bool memory_line(struct view *v, const struct device_snap *d, int y, int x, int right)
+{
+	/* region names by driver: amdgpu vram, vis_vram, gtt; xe vram0, system; i915 local0, system0; msm, panfrost memory */
+	static const char *const regions[][2] = {
+		{ "vram", "  VRAM " },	  { "vram0", "  VRAM " },    { "local0", "  VRAM " },
+		{ "vis_vram", "  vis " }, { "gtt", "  GTT " },	     { "system", "  SYS " },
+		{ "system0", "  SYS " },  { "memory", "  MEM " },
+	};
+	const char *shown[sizeof(regions) / sizeof(regions[0])] = { NULL };
+	size_t nshown = 0;
+	const struct table *t = snapshot_table(v->snap, "memory.devices");
+	const struct table *e = snapshot_table(v->snap, "memory.device_engines");
+	const char *dev = d->bus_id[0] ? d->bus_id : d->driver;
 	bool any = false;
 
-	for (size_t k = 0; t && d->bus_id[0] && k < 2; k++)
+	for (size_t k = 0; t && k < sizeof(regions) / sizeof(regions[0]); k++)
 		for (size_t i = 0; i < t->nrows; i++) {
 			double used = table_num(t, i, "used_bytes"), size = table_num(t, i, "size_bytes");
-			double res = table_num(t, i, "resident_bytes");
 			char a[16], b[16];
 
-			if (strcmp(table_str(t, i, "dev"), d->bus_id) ||
+			bool dup = false;
+
+			for (size_t j = 0; j < nshown; j++)
+				dup |= !strcmp(shown[j], regions[k][1]);
+			if (dup || strcmp(table_str(t, i, "dev"), dev) ||
 			    strcmp(table_str(t, i, "region"), regions[k][0]))
 				continue;
+			shown[nshown++] = regions[k][1];
+			if (isnan(used))
+				used = table_num(t, i, "resident_bytes");
+			if (isnan(used))
+				used = table_num(t, i, "total_bytes");
 			x += put(y, x, right - x, ROLE_LABEL, regions[k][1]);
-			if (!isnan(used) && !isnan(size))
-				x += putf(y, x, right - x, ROLE_VALUE, "%s/%s", format_bytes(used, a, sizeof(a)),
-					  format_bytes(size, b, sizeof(b)));
-			else
+			if (!isnan(used) && !isnan(size) && size > 0) {
+				x += meter(y, x, right - x, used / size, v->utf8);
+				x += putf(y, x, right - x, ROLE_VALUE, "%s/%s",
+					  format_bytes(used, a, sizeof(a)), format_bytes(size, b, sizeof(b)));
+			} else {
 				x += put(y, x, right - x, ROLE_VALUE,
-					 isnan(res) ? "-" : format_bytes(res, a, sizeof(a)));
+					 isnan(used) ? "-" : format_bytes(used, a, sizeof(a)));
+			}
 			any = true;
 			break;
+		}
+	for (size_t i = 0; e && i < e->nrows; i++)
+		if (!strcmp(table_str(e, i, "dev"), dev)) {
+			x += putf(y, x, right - x, ROLE_LABEL, "  %s ", table_str(e, i, "class"));
+			x += putf(y, x, right - x, ROLE_VALUE, "%.0f%%", num_or_0(e, i, "busy_pct"));
+			any = true;
 		}
 	return any;
 }
@@ -263,7 +309,7 @@ static void draw_devices(struct view *v, struct rect r)
 		x += put(r.y + (int)i, x, r.w - x, ROLE_VALUE, fmt_rate(device_jobs(s, d), a, sizeof(a)));
 		x += put(r.y + (int)i, x, r.w - x, ROLE_LABEL, "  IRQ/s ");
 		x += put(r.y + (int)i, x, r.w - x, ROLE_VALUE, fmt_rate(driver_irqs(s, d->driver), b, sizeof(b)));
-		if (nvml_line(s, d, r.y + (int)i, x, r.w - x) || memory_line(s, d, r.y + (int)i, x, r.w))
+		if (nvml_line(s, d, r.y + (int)i, x, r.w - x) || memory_line(v, d, r.y + (int)i, x, r.w))
 			continue;
 		x += put_whole(r.y + (int)i, x, r.w - x, ROLE_DIM, "  VRAM -  GTT -");
 		put_whole(r.y + (int)i, x, r.w - x, ROLE_DIM, "  (no memory reported)");

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <curses.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include "../model/histories.h"
 #include "draw.h"
+#include "sparkline.h"
 #include "table_fit.h"
 
 int put(int y, int x, int w, enum role r, const char *text)
@@ -112,4 +115,37 @@ int put_wrapped(struct rect a, enum role r, const char *text)
 			p++;
 	}
 	return y - a.y;
+}
+
+void draw_spark_row(struct view *v, int y, struct rect a, const char *label, const struct table *t,
+		      size_t row, const char *key)
+{
+	int col = table_col(t->desc, key);
+	const struct history *h = col < 0 ? NULL : histories_get(v->histories, t, row, (unsigned int)col);
+	double vals[HISTORY_LEN];
+	char spark[512];
+	size_t n = h ? history_read(h, vals, HISTORY_LEN) : 0;
+	int x = a.x + 1 + putf(y, a.x + 1, a.w, ROLE_LABEL, "%-10s", label);
+
+	sparkline_render(vals, n, (size_t)(a.w - (x - a.x) - 1), 0, v->utf8, spark, sizeof(spark));
+	put(y, x, a.w - (x - a.x), ROLE_SPARK, spark);
+}
+
+double num_or_0(const struct table *t, size_t row, const char *key)
+{
+	double v = table_num(t, row, key);
+
+	return isnan(v) ? 0 : v;
+}
+
+void clear_rect(struct rect r)
+{
+	for (int i = 0; i < r.h; i++)
+		fill(r.y + i, r.x, r.w, ROLE_NORMAL);
+}
+
+void draw_drill_gone(struct view *v, struct rect a, const char *what, const char *why)
+{
+	putf(a.y, a.x + 1, a.w - 2, ROLE_TITLE, "%s %s   (Esc goes back)", what, v->detail_key);
+	put(a.y + 1, a.x + 1, a.w - 2, ROLE_WARNING, why);
 }

@@ -26,7 +26,7 @@ void view_message(struct view *v, bool error, const char *fmt, ...)
 static struct table_state *focused_table(struct view *v, const struct table_desc **d)
 {
 	const struct pane_decl *p = pane_for_screen(v->screen);
-	const char *name = p ? p->tables[v->table_focus[v->screen]] : NULL;
+	const char *name = pane_table_name(p, v->table_focus[v->screen], v->grouped);
 
 	*d = name ? table_desc_find(name) : NULL;
 	return *d ? &v->tstate[v->screen][v->table_focus[v->screen]] : NULL;
@@ -46,7 +46,8 @@ static void open_selected(struct view *v)
 {
 	const struct pane_decl *p = pane_for_screen(v->screen);
 	int f = v->table_focus[v->screen];
-	const struct table *t = p && p->tables[f] ? snapshot_table(v->snap, p->tables[f]) : NULL;
+	const char *name = pane_table_name(p, f, v->grouped);
+	const struct table *t = name ? snapshot_table(v->snap, name) : NULL;
 	struct table_state *ts = &v->tstate[v->screen][f];
 	size_t *rows, n;
 
@@ -57,9 +58,9 @@ static void open_selected(struct view *v)
 		return;
 	n = table_rows(t, ts, v->filter, rows);
 	if (ts->sel < n) {
-		if (p->drill[f]) {
+		if (p->drill[f] && name == p->tables[f]) { /* not the grouped alternative's */
 			table_row_key(t, rows[ts->sel], v->detail_key, sizeof(v->detail_key));
-			v->detail_table = p->tables[f];
+			v->detail_table = name;
 			v->detail = p->drill[f];
 		} else {
 			v->overlay = OVERLAY_ROW;
@@ -241,7 +242,7 @@ static void act_focus(struct view *v, int key)
 		return;
 	if (key == KEY_LEFT && *f > 0)
 		(*f)--;
-	else if (key == KEY_RIGHT && *f + 1 < PANE_MAX_TABLES && p->tables[*f + 1])
+	else if (key == KEY_RIGHT && pane_table_name(p, *f + 1, v->grouped))
 		(*f)++;
 }
 
@@ -346,6 +347,24 @@ static void act_redraw(struct view *v, int key)
 	clearok(curscr, TRUE);
 }
 
+/* g: tables with a grouped alternative (processes -> containers) switch to it and back. */
+static void act_group(struct view *v, int key)
+{
+	const struct pane_decl *p = pane_for_screen(v->screen);
+
+	(void)key;
+	if (!pane_can_group(p)) {
+		view_message(v, false, "nothing to group here (6: Memory groups processes by container)");
+		return;
+	}
+	v->grouped = !v->grouped;
+	v->detail = NULL;
+	for (int i = 0; i < PANE_MAX_TABLES; i++)
+		if (p->grouped[i]) /* another table: its own columns */
+			v->tstate[v->screen][i] = (struct table_state){ 0 };
+	view_message(v, false, "%s", v->grouped ? "grouped by cgroup / container" : "by process");
+}
+
 static void act_mouse(struct view *v, int key)
 {
 	(void)key;
@@ -365,7 +384,8 @@ static const struct {
 	{ KEY_BACKSPACE, act_back }, { 127, act_back },		{ 8, act_back },
 	{ '\t', act_screen },	   { KEY_BTAB, act_screen },	{ '1', act_screen },
 	{ '2', act_screen },	   { '3', act_screen },		{ '4', act_screen },
-	{ '5', act_screen },	   { 's', act_sort_menu },	{ KEY_F(6), act_sort_menu },
+	{ '5', act_screen },	   { '6', act_screen },		{ 'g', act_group },
+	{ 's', act_sort_menu },	{ KEY_F(6), act_sort_menu },
 	{ 'r', act_reverse },	   { '/', act_filter },		{ KEY_F(3), act_filter },
 	{ ' ', act_pause },	   { 'n', act_step },		{ '.', act_step },
 	{ '+', act_delay },	   { '=', act_delay },		{ '-', act_delay },

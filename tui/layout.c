@@ -90,3 +90,34 @@ void layout_compute(const struct layout_input *in, struct layout *out)
 		split_tables(in, out, y, body, 0, in->cols);
 	}
 }
+
+void layout_share(const int *need, int n, int avail, int min, int *out)
+{
+	bool done[16] = { false };
+	int left = avail, open = n;
+
+	if (n <= 0 || n > 16)
+		return;
+	for (bool changed = true; changed && open > 0;) {
+		int share = left / open;
+
+		changed = false;
+		for (int i = 0; i < n; i++)
+			if (!done[i] && need[i] <= share) {
+				out[i] = need[i];
+				left -= need[i];
+				done[i] = true;
+				open--;
+				changed = true;
+			}
+	}
+	for (int i = 0, k = 0; i < n; i++) {
+		if (done[i])
+			continue;
+		/* the first ones take the remainder */
+		out[i] = left / open + (k < left % open ? 1 : 0);
+		k++;
+		if (out[i] < min)
+			out[i] = min;
+	}
+}

@@ -28,4 +28,12 @@ struct layout {
 
 void layout_compute(const struct layout_input *in, struct layout *out);
 
+/*
+ * Rows for n stacked tables that need need[i] rows in avail: each gets what it
+ * needs when all fit; else the small ones get theirs and the rest share what is
+ * left evenly, none less than min (while avail lasts). out[i] sum to at most avail
+ * (more only when n * min exceeds it).
+ */
+void layout_share(const int *need, int n, int avail, int min, int *out);
+
 #endif

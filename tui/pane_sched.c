@@ -15,12 +15,6 @@
 #include "draw.h"
 #include "sparkline.h"
 
-static void clear_area(struct rect a)
-{
-	for (int i = 0; i < a.h; i++)
-		fill(a.y + i, a.x, a.w, ROLE_NORMAL);
-}
-
 /* A duration cell: "-" when unknown. */
 static const char *ns(const struct table *t, size_t row, const char *key, char *buf, size_t size)
 {
@@ -93,33 +87,12 @@ static void draw_histogram(struct view *v, struct rect a, const char *title, con
 	}
 }
 
-static void spark_row(struct view *v, int y, struct rect a, const char *label, const struct table *t,
-		      size_t row, const char *key)
-{
-	int col = table_col(t->desc, key);
-	const struct history *h = col < 0 ? NULL : histories_get(v->histories, t, row, (unsigned int)col);
-	double vals[HISTORY_LEN];
-	char spark[512];
-	size_t n = h ? history_read(h, vals, HISTORY_LEN) : 0;
-	int x = a.x + 1 + putf(y, a.x + 1, a.w, ROLE_LABEL, "%-10s", label);
-
-	sparkline_render(vals, n, (size_t)(a.w - (x - a.x) - 1), 0, v->utf8, spark, sizeof(spark));
-	put(y, x, a.w - (x - a.x), ROLE_SPARK, spark);
-}
-
 static const struct histogram *hist(const struct table *t, size_t row, const char *key)
 {
 	int col = table_col(t->desc, key);
 	const struct cell *c = col < 0 ? NULL : table_cell(t, row, (unsigned int)col);
 
 	return c && c->known && t->desc->cols[col].type == COL_HIST ? c->h : NULL;
-}
-
-static double num0(const struct table *t, size_t row, const char *key)
-{
-	double v = table_num(t, row, key);
-
-	return isnan(v) ? 0 : v;
 }
 
 static void draw_ring(struct view *v, const struct table *t, long row, struct rect a)
@@ -130,10 +103,9 @@ static void draw_ring(struct view *v, const struct table *t, long row, struct re
 	int y = a.y, hist_h, half;
 	size_t r = (size_t)row;
 
-	clear_area(a);
+	clear_rect(a);
 	if (row < 0) {
-		putf(y++, a.x + 1, a.w - 2, ROLE_TITLE, "Ring %s   (Esc goes back)", v->detail_key);
-		put(y, a.x + 1, a.w - 2, ROLE_WARNING, "This ring is not in the current snapshot.");
+		draw_drill_gone(v, a, "Ring", "This ring is not in the current snapshot.");
 		return;
 	}
 	putf(y++, a.x + 1, a.w - 2, ROLE_TITLE, "Ring %s on %s   (Esc goes back)",
@@ -141,16 +113,16 @@ static void draw_ring(struct view *v, const struct table *t, long row, struct re
 	     table_str(t, r, "dev")[0] ? table_str(t, r, "dev") : "an unnamed device");
 	putf(y++, a.x + 1, a.w - 2, ROLE_NORMAL,
 	     "jobs queued %.0f  started %.0f  completed %.0f   %s/s   busy %.1f%%",
-	     num0(t, r, "queued_total"), num0(t, r, "started_total"), num0(t, r, "completed_total"),
-	     fmt_rate(num0(t, r, "completed_per_s"), rate, sizeof(rate)), num0(t, r, "busy_pct"));
+	     num_or_0(t, r, "queued_total"), num_or_0(t, r, "started_total"), num_or_0(t, r, "completed_total"),
+	     fmt_rate(num_or_0(t, r, "completed_per_s"), rate, sizeof(rate)), num_or_0(t, r, "busy_pct"));
 	if (isnan(table_num(t, r, "deps_total")))
 		snprintf(deps, sizeof(deps), "- (kernel < 6.17)");
 	else
 		snprintf(deps, sizeof(deps), "%.0f", table_num(t, r, "deps_total"));
 	putf(y++, a.x + 1, a.w - 2, ROLE_NORMAL,
 	     "queue depth %.0f (max %.0f)   in flight %.0f (max %.0f)   dependency waits %.0f (%.1f/s)   declared %s",
-	     num0(t, r, "queue_depth"), num0(t, r, "queue_depth_max"), num0(t, r, "in_flight"),
-	     num0(t, r, "in_flight_max"), num0(t, r, "dep_waits_total"), num0(t, r, "dep_waits_per_s"),
+	     num_or_0(t, r, "queue_depth"), num_or_0(t, r, "queue_depth_max"), num_or_0(t, r, "in_flight"),
+	     num_or_0(t, r, "in_flight_max"), num_or_0(t, r, "dep_waits_total"), num_or_0(t, r, "dep_waits_per_s"),
 	     deps);
 	stat_line(y++, a, t, r, "wait_ns", "queue wait, interval");
 	stat_line(y++, a, t, r, "wait_ns_total", "queue wait, all");
@@ -187,15 +159,15 @@ static void draw_ring(struct view *v, const struct table *t, long row, struct re
 			if (table_num(procs, j, "pid") == pid)
 				comm = table_str(procs, j, "comm");
 		putf(y++, a.x + 1, a.w - 2, ROLE_NORMAL, "%7.0f %-16s %7s jobs/s  GPU %5.1f%%  %.0f jobs",
-		     pid, comm, fmt_rate(num0(pr, k, "jobs_per_s"), rate, sizeof(rate)),
-		     num0(pr, k, "gpu_pct"), num0(pr, k, "jobs_total"));
+		     pid, comm, fmt_rate(num_or_0(pr, k, "jobs_per_s"), rate, sizeof(rate)),
+		     num_or_0(pr, k, "gpu_pct"), num_or_0(pr, k, "jobs_total"));
 	}
 	if (y + 4 <= a.y + a.h) {
 		y = a.y + a.h - 4;
-		spark_row(v, y++, a, "jobs/s", t, r, "completed_per_s");
-		spark_row(v, y++, a, "exec p50", t, r, "exec_ns.p50");
-		spark_row(v, y++, a, "wait p50", t, r, "wait_ns.p50");
-		spark_row(v, y++, a, "busy %", t, r, "busy_pct");
+		draw_spark_row(v, y++, a, "jobs/s", t, r, "completed_per_s");
+		draw_spark_row(v, y++, a, "exec p50", t, r, "exec_ns.p50");
+		draw_spark_row(v, y++, a, "wait p50", t, r, "wait_ns.p50");
+		draw_spark_row(v, y++, a, "busy %", t, r, "busy_pct");
 	}
 }
 
@@ -207,23 +179,22 @@ static void draw_process(struct view *v, const struct table *t, long row, struct
 	int y = a.y;
 	size_t r = (size_t)row;
 
-	clear_area(a);
+	clear_rect(a);
 	if (row < 0) {
-		putf(y++, a.x + 1, a.w - 2, ROLE_TITLE, "Process %s   (Esc goes back)", v->detail_key);
-		put(y, a.x + 1, a.w - 2, ROLE_WARNING,
-		    "Not in the current snapshot: it exited or has not submitted since.");
+		draw_drill_gone(v, a, "Process",
+				"Not in the current snapshot: it exited or has not submitted since.");
 		return;
 	}
 	putf(y++, a.x + 1, a.w - 2, ROLE_TITLE, "Process %.0f %s   (Esc goes back)",
-	     num0(t, r, "pid"), table_str(t, r, "comm"));
+	     num_or_0(t, r, "pid"), table_str(t, r, "comm"));
 	putf(y++, a.x + 1, a.w - 2, ROLE_NORMAL,
 	     "jobs %s/s (completed %.1f/s), %.0f since start   GPU %.1f%% (share %.1f%%)   mean queue wait %s",
-	     fmt_rate(num0(t, r, "jobs_per_s"), rate, sizeof(rate)), num0(t, r, "completed_per_s"),
-	     num0(t, r, "jobs_total"), num0(t, r, "gpu_pct"), num0(t, r, "gpu_share_pct"),
+	     fmt_rate(num_or_0(t, r, "jobs_per_s"), rate, sizeof(rate)), num_or_0(t, r, "completed_per_s"),
+	     num_or_0(t, r, "jobs_total"), num_or_0(t, r, "gpu_pct"), num_or_0(t, r, "gpu_share_pct"),
 	     ns(t, r, "wait_mean_ns", wait, sizeof(wait)));
 	putf(y++, a.x + 1, a.w - 2, ROLE_NORMAL, "GPU time this interval %s, since start %s",
 	     ns(t, r, "gpu_ns", gpu, sizeof(gpu)), ns(t, r, "gpu_ns_total", wait, sizeof(wait)));
-	put(y++, a.x + 1, a.w - 2, ROLE_DIM, "memory: not tracked yet (needs a memory collector)");
+	y += memory_process_lines(v, num_or_0(t, r, "pid"), (struct rect){ y, a.x + 1, 2, a.w - 2 });
 	y++;
 	put(y++, a.x + 1, a.w - 2, ROLE_TITLE, "Its rings");
 	putf(y++, a.x + 1, a.w - 2, ROLE_LABEL, "%-14s %-14s %8s %6s %8s %9s", "RING", "DEVICE", "JOBS/S",
@@ -238,8 +209,8 @@ static void draw_process(struct view *v, const struct table *t, long row, struct
 		putf(y++, a.x + 1, a.w - 2, ROLE_NORMAL, "%-14.14s %-14.14s %8s %6.1f %8.0f %9s",
 		     table_str(pr, k, "name"),
 		     table_str(pr, k, "dev")[0] ? table_str(pr, k, "dev") : "-",
-		     fmt_rate(num0(pr, k, "jobs_per_s"), rate, sizeof(rate)), num0(pr, k, "gpu_pct"),
-		     num0(pr, k, "jobs_total"),
+		     fmt_rate(num_or_0(pr, k, "jobs_per_s"), rate, sizeof(rate)), num_or_0(pr, k, "gpu_pct"),
+		     num_or_0(pr, k, "jobs_total"),
 		     g >= 0 ? ns(rings, (size_t)g, "exec_ns.p50", wait, sizeof(wait)) : "-");
 	}
 }

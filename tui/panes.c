@@ -24,3 +24,18 @@ const struct pane_decl *pane_for_side(int side)
 {
 	return find(-1, side);
 }
+
+const char *pane_table_name(const struct pane_decl *p, int i, bool grouped)
+{
+	if (!p || i < 0 || i >= PANE_MAX_TABLES || !p->tables[i])
+		return NULL;
+	return grouped && p->grouped[i] ? p->grouped[i] : p->tables[i];
+}
+
+bool pane_can_group(const struct pane_decl *p)
+{
+	for (int i = 0; p && i < PANE_MAX_TABLES; i++)
+		if (p->grouped[i])
+			return true;
+	return false;
+}

@@ -8,6 +8,8 @@
 #ifndef GPUTOP_PANES_H
 #define GPUTOP_PANES_H
 
+#include <stdbool.h>
+
 #define PANE_MAX_TABLES 4
 #define PANE_MAX_SUMMARY 4
 
@@ -27,6 +29,7 @@ struct pane_decl {
 	const char *collector; /* whose state the pane shows */
 	int screen; /* enum view_screen, or -1: a side pane only */
 	const char *tables[PANE_MAX_TABLES]; /* table names, top to bottom; NULL ends */
+	const char *grouped[PANE_MAX_TABLES]; /* shown instead while grouped ('g'), or NULL */
 	pane_drill_fn drill[PANE_MAX_TABLES]; /* Enter on a row: this, or NULL for the row view */
 	int side; /* enum side_pane it fills on the main screen, or SIDE_NONE */
 	const char *summary_table; /* the table the side pane lists */
@@ -39,5 +42,9 @@ struct pane_decl {
 
 const struct pane_decl *pane_for_screen(int screen);
 const struct pane_decl *pane_for_side(int side);
+/* The name of the pane's i-th table (its grouped alternative while grouped), NULL past the last. */
+const char *pane_table_name(const struct pane_decl *p, int i, bool grouped);
+/* Whether any table of the pane has a grouped alternative. */
+bool pane_can_group(const struct pane_decl *p);
 
 #endif

@@ -40,8 +40,8 @@ static void keep_in_sight(struct table_state *ts, size_t n, int rows)
 
 void pane_table_draw(struct view *v, const struct pane_decl *p, int i, struct rect r)
 {
-	const struct table_desc *d = p && i < PANE_MAX_TABLES && p->tables[i] ?
-					     table_desc_find(p->tables[i]) : NULL;
+	const char *name = pane_table_name(p, i, v->grouped);
+	const struct table_desc *d = name ? table_desc_find(name) : NULL;
 	const struct collector_status *c = NULL;
 
 	for (size_t k = 0; p && v->snap && k < v->snap->ncollectors; k++)
@@ -143,9 +143,9 @@ static long selected_row(struct view *v, const struct table **out, struct table_
 	size_t *rows, n;
 	long row = -1;
 
-	if (!p || !p->tables[v->table_focus[v->screen]])
+	if (!pane_table_name(p, v->table_focus[v->screen], v->grouped))
 		return -1;
-	t = snapshot_table(v->snap, p->tables[v->table_focus[v->screen]]);
+	t = snapshot_table(v->snap, pane_table_name(p, v->table_focus[v->screen], v->grouped));
 	*ts = &v->tstate[v->screen][v->table_focus[v->screen]];
 	if (!t || !t->nrows)
 		return -1;

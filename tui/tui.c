@@ -85,13 +85,12 @@ void view_draw(struct view *v)
 	}
 	draw_header(v, v->layout.header);
 	body = (struct rect){ v->layout.header.h, 0, LINES - 2 - v->layout.header.h, COLS };
-	if (v->screen != SCREEN_MAIN)
-		draw_vendor(v, body);
-	else if (v->detail) {
+	if (v->detail) { /* a drill-down, on whichever screen it was opened */
 		const struct table *t = snapshot_table(v->snap, v->detail_table);
 
 		v->detail(v, t, t ? table_find_row(t, v->detail_key) : -1, body);
-	}
+	} else if (v->screen != SCREEN_MAIN)
+		draw_vendor(v, body);
 	else if (!v->snap)
 		put(body.y + 1, 1, COLS - 2, ROLE_DIM, "Waiting for the first snapshot...");
 	else

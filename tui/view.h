@@ -12,7 +12,15 @@
 #include "table_fit.h"
 #include "theme.h"
 
-enum view_screen { SCREEN_MAIN, SCREEN_AMD, SCREEN_INTEL, SCREEN_NVIDIA, SCREEN_DISPLAY, SCREEN_COUNT };
+enum view_screen {
+	SCREEN_MAIN,
+	SCREEN_AMD,
+	SCREEN_INTEL,
+	SCREEN_NVIDIA,
+	SCREEN_DISPLAY,
+	SCREEN_MEMORY,
+	SCREEN_COUNT
+};
 enum overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_SORT, OVERLAY_ROW };
 
 struct histories;
@@ -33,6 +41,7 @@ struct view {
 	bool editing_filter;
 	char edit[64];
 	bool paused, quit, utf8, color;
+	bool grouped; /* tables with a grouped alternative show it ('g': processes by container) */
 	bool ended; /* the end of a replay was announced */
 	size_t theme_idx;
 	struct theme theme;

@@ -1,22 +1,117 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mockdrm: a DRM driver with GEM shmem buffers and nothing else, for the memory
- * collector's tests. A client allocates buffers of known sizes (dumb buffers);
- * on kernels with drm_show_memory_stats (6.5+) its fdinfo reports them
- * (drm-total-memory ...), as panfrost or msm do. Builds on 6.1 and 7.x.
+ * mockdrm: a DRM driver with GEM shmem buffers and one engine, for the memory
+ * collector's tests. A client allocates buffers of known sizes (dumb buffers)
+ * and runs jobs of known durations (DRM_IOCTL_MOCKDRM_RUN); its fdinfo reports
+ * both, as drivers do in each kernel: on 6.5+ through the DRM core
+ * (drm_show_fdinfo, drm_show_memory_stats: drm-total-memory ...), on 6.1 by the
+ * driver itself in the style of that time (drm-memory-system, as amdgpu and
+ * i915 printed it). drm-engine-render is the time jobs ran, the running one
+ * included. Builds on 6.1 and 7.x.
  */
 #include <linux/module.h>
+#include <linux/delay.h>
 #include <linux/platform_device.h>
+#include <linux/seq_file.h>
 #include <linux/version.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_ioctl.h>
+#include <drm/drm_print.h>
+#include "mockdrm_uapi.h"
 
 struct mockdrm {
 	struct drm_device drm;
 };
+
+/* One open file: its engine time. */
+struct mockdrm_file {
+	spinlock_t lock;
+	u64 busy_ns; /* jobs done */
+	ktime_t started; /* of the running job */
+	bool running;
+	u64 id; /* 6.1: the client id the DRM core gives from 6.5 */
+};
+
+static atomic64_t next_client_id;
+
+static int mockdrm_open(struct drm_device *dev, struct drm_file *file)
+{
+	struct mockdrm_file *mf = kzalloc(sizeof(*mf), GFP_KERNEL);
+
+	if (!mf)
+		return -ENOMEM;
+	spin_lock_init(&mf->lock);
+	mf->id = atomic64_inc_return(&next_client_id);
+	file->driver_priv = mf;
+	return 0;
+}
+
+static void mockdrm_postclose(struct drm_device *dev, struct drm_file *file)
+{
+	kfree(file->driver_priv);
+}
+
+static u64 busy_ns(struct mockdrm_file *mf)
+{
+	u64 ns;
+
+	spin_lock(&mf->lock);
+	ns = mf->busy_ns;
+	if (mf->running)
+		ns += ktime_to_ns(ktime_sub(ktime_get(), mf->started));
+	spin_unlock(&mf->lock);
+	return ns;
+}
+
+/* A job: the engine is busy from here until it has slept args->ns. */
+static int mockdrm_run_ioctl(struct drm_device *dev, void *data, struct drm_file *file)
+{
+	struct drm_mockdrm_run *args = data;
+	struct mockdrm_file *mf = file->driver_priv;
+	ktime_t start;
+
+	if (!args->ns || args->ns > 10ULL * NSEC_PER_SEC)
+		return -EINVAL;
+	start = ktime_get();
+	spin_lock(&mf->lock);
+	mf->started = start;
+	mf->running = true;
+	spin_unlock(&mf->lock);
+	fsleep(div_u64(args->ns, 1000));
+	spin_lock(&mf->lock);
+	mf->busy_ns += ktime_to_ns(ktime_sub(ktime_get(), start));
+	mf->running = false;
+	spin_unlock(&mf->lock);
+	return 0;
+}
+
+static const struct drm_ioctl_desc mockdrm_ioctls[] = {
+	DRM_IOCTL_DEF_DRV(MOCKDRM_RUN, mockdrm_run_ioctl, DRM_RENDER_ALLOW),
+};
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+/* What drivers printed themselves before the DRM core did (6.1's amdgpu, i915): sizes in KiB. */
+static void mockdrm_fdinfo_61(struct seq_file *m, struct file *f)
+{
+	struct drm_file *file = f->private_data;
+	struct mockdrm_file *mf = file->driver_priv;
+	struct drm_gem_object *obj;
+	u64 bytes = 0;
+	int id;
+
+	spin_lock(&file->table_lock);
+	idr_for_each_entry(&file->object_idr, obj, id)
+		bytes += obj->size;
+	spin_unlock(&file->table_lock);
+	seq_printf(m, "drm-driver:\tmockdrm\n");
+	seq_printf(m, "drm-client-id:\t%llu\n", mf->id);
+	seq_printf(m, "drm-engine-render:\t%llu ns\n", busy_ns(mf));
+	seq_printf(m, "drm-memory-system:\t%llu KiB\n", bytes / 1024);
+}
+#endif
 
 static const struct file_operations mockdrm_fops = {
 	.owner = THIS_MODULE,
@@ -30,6 +125,8 @@ static const struct file_operations mockdrm_fops = {
 	.mmap = drm_gem_mmap,
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
 	.show_fdinfo = drm_show_fdinfo,
+#else
+	.show_fdinfo = mockdrm_fdinfo_61,
 #endif
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
 	.fop_flags = FOP_UNSIGNED_OFFSET, /* drm_open refuses a file without it */
@@ -39,6 +136,7 @@ static const struct file_operations mockdrm_fops = {
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
 static void mockdrm_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 {
+	drm_printf(p, "drm-engine-render:\t%llu ns\n", busy_ns(file->driver_priv));
 	drm_show_memory_stats(p, file);
 }
 #endif
@@ -46,12 +144,16 @@ static void mockdrm_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 static const struct drm_driver mockdrm_driver = {
 	.driver_features = DRIVER_GEM,
 	.fops = &mockdrm_fops,
+	.open = mockdrm_open,
+	.postclose = mockdrm_postclose,
+	.ioctls = mockdrm_ioctls,
+	.num_ioctls = ARRAY_SIZE(mockdrm_ioctls),
 	DRM_GEM_SHMEM_DRIVER_OPS,
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
 	.show_fdinfo = mockdrm_show_fdinfo,
 #endif
 	.name = "mockdrm",
-	.desc = "gputop-bpf test driver: GEM buffers only",
+	.desc = "gputop-bpf test driver: GEM buffers, one engine",
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 14, 0)
 	.date = "20261122",
 #endif
@@ -97,5 +199,5 @@ static void __exit mockdrm_exit(void)
 
 module_init(mockdrm_init);
 module_exit(mockdrm_exit);
-MODULE_DESCRIPTION("gputop-bpf test DRM driver: GEM shmem buffers, memory stats in fdinfo");
+MODULE_DESCRIPTION("gputop-bpf test DRM driver: GEM shmem buffers, engine time and memory stats in fdinfo");
 MODULE_LICENSE("GPL");

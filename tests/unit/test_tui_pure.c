@@ -243,10 +243,33 @@ static void config_parse_save_and_reload(void **state)
 	assert_int_equal(system(file), 0);
 }
 
+/* Stacked tables: small ones whole, the big ones share the rest; every row used once. */
+static void stacked_tables_share_rows(void **state)
+{
+	int out[4];
+
+	(void)state;
+	layout_share((int[]){ 4, 9, 85, 85 }, 4, 40, 3, out);
+	assert_int_equal(out[0], 4); /* a device row, title, header, blank */
+	assert_int_equal(out[1], 9);
+	assert_int_equal(out[2] + out[3], 27);
+	assert_true(out[2] >= 13 && out[3] >= 13);
+	layout_share((int[]){ 4, 9, 5, 6 }, 4, 40, 3, out); /* all fit: what each needs */
+	assert_int_equal(out[0] + out[1] + out[2] + out[3], 24);
+	assert_int_equal(out[3], 6);
+	layout_share((int[]){ 50, 50 }, 2, 5, 3, out); /* too little: none under the minimum */
+	assert_int_equal(out[0], 3);
+	assert_int_equal(out[1], 3);
+	layout_share((int[]){ 10, 30, 30 }, 3, 41, 3, out); /* 10 fits its share (13): 31 left */
+	assert_int_equal(out[0], 10);
+	assert_int_equal(out[1] + out[2], 31);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(layout_invariants_at_every_size),
+		cmocka_unit_test(stacked_tables_share_rows),
 		cmocka_unit_test(layout_shows_everything_at_80x24),
 		cmocka_unit_test(sparkline_scales_to_the_maximum),
 		cmocka_unit_test(rows_sort_and_filter),

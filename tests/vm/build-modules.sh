@@ -24,7 +24,7 @@ rm -rf "$work"
 mkdir -p "$work/mockgpu"
 tar -xJf "$src_tar" -C "$work" --wildcards '*/drivers/gpu/drm/vkms/*'
 mv "$work"/linux-source-*/drivers/gpu/drm/vkms "$work/vkms"
-cp "$KMOD"/mockgpu.c "$KMOD"/mockdrm.c "$KMOD"/mockgpu_uapi.h "$KMOD"/Kbuild "$work/mockgpu/"
+cp "$KMOD"/mockgpu.c "$KMOD"/mockdrm.c "$KMOD"/mockgpu_uapi.h "$KMOD"/mockdrm_uapi.h "$KMOD"/Kbuild "$work/mockgpu/"
 
 if [ "$K" = k61 ]; then
 	hdr=$DIR/root/usr/src/linux-headers-$REL

@@ -15,25 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <drm.h>
-
-/* The first /dev/dri/cardN whose driver (DRM_IOCTL_VERSION) is named driver. */
-static int open_driver_card(const char *driver)
-{
-	for (int i = 0; i < 64; i++) {
-		char path[32], name[64] = "";
-		struct drm_version v = { .name_len = sizeof(name) - 1, .name = name };
-		int fd;
-
-		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		if (!ioctl(fd, DRM_IOCTL_VERSION, &v) && !strcmp(name, driver))
-			return fd;
-		close(fd);
-	}
-	return -1;
-}
+#include "drm_card.h"
 
 /* A dumb buffer of kib KiB (1024 pixels of 4 bytes a row): its handle, its size in *bytes. */
 static unsigned int dumb(int fd, long kib, unsigned long long *bytes)

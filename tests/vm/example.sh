@@ -20,6 +20,18 @@ B=$!
 	sleep 3
 done ) &
 C=$!
+# GPU memory and engine time (mockdrm, fdinfo): a process holding 1.2 MiB of buffers with
+# a forked child, in a cgroup of our own; one running 20 ms jobs 30 ms apart, then another
+# holding 20 files of 64 KiB each in each of 4 processes.
+mkdir -p /sys/fs/cgroup
+mount -t cgroup2 none /sys/fs/cgroup 2>/dev/null
+mkdir -p /sys/fs/cgroup/example
+( sleep 2; sh -c 'echo $$ > /sys/fs/cgroup/example/cgroup.procs; exec drm-holder mockdrm 34 64 128 1024 32' > /dev/null ) &
+F=$!
+( sleep 5; drm-load run 20 30 25 > /dev/null ) &
+G=$!
+( sleep 12; drm-load many 4 20 15 > /dev/null ) &
+H=$!
 # A "game" flipping every vblank (a frame missed on purpose every 200), and a client
 # waiting for vblank events for 5 s in the middle.
 ( sleep 1; vblank-client flip vkms 2000 200 > /dev/null ) &
@@ -31,6 +43,9 @@ wait $B
 wait $C
 wait $D
 wait $E
+wait $F
+wait $G
+wait $H
 sleep 2
 kill -INT $MON
 wait $MON

@@ -29,6 +29,7 @@ gcc -static -O2 -Wall -Wextra -Werror $(pkg-config --cflags libdrm) -o "$STAGE/b
 # bin_with_libs PROGRAM: into /bin, with the shared libraries it loads.
 gcc -static -O2 -Wall -Wextra -Werror -o "$STAGE/bin/reread" "$VM/reread.c"
 gcc -static -O2 -Wall -Wextra -Werror $(pkg-config --cflags libdrm) -o "$STAGE/bin/drm-holder" "$VM/drm-holder.c"
+gcc -static -O2 -Wall -Wextra -Werror $(pkg-config --cflags libdrm) -o "$STAGE/bin/drm-load" "$VM/drm-load.c"
 bin_with_libs() {
 	local lib
 	cp "$1" "$STAGE/bin/"

@@ -159,10 +159,8 @@ nv nvidia-fentry fentry /usr/lib/x86_64-linux-gnu
 mkdir -p /sys/fs/cgroup
 mount -t cgroup2 none /sys/fs/cgroup 2>/dev/null
 mkdir -p /sys/fs/cgroup/gputop-test
-(
-	echo $$ > /sys/fs/cgroup/gputop-test/cgroup.procs 2>/dev/null
-	exec drm-holder vgem 4
-) > /tmp/holder.txt 2>&1 &
+# (sh -c: its $$ is the holder's own PID; a subshell's $$ would be this script's)
+sh -c 'echo $$ > /sys/fs/cgroup/gputop-test/cgroup.procs; exec drm-holder vgem 4' > /tmp/holder.txt 2>&1 &
 H=$!
 sleep 0.5
 gputop-bpf -b -J -n 3 -d 0.5 > /tmp/memory.json 2> /tmp/memory.err
@@ -172,12 +170,10 @@ cat /proc/$$/cgroup > /tmp/memory-cgroup.txt 2>&1
 section memory-holder /tmp/holder.txt
 section memory /tmp/memory.json
 section memory-err /tmp/memory.err
-# The same with mockdrm (tests/kmod/mockdrm.c), whose fdinfo reports its buffers (6.5+):
-# 64 + 128 + 1024 KiB kept, 32 KiB created and destroyed.
-(
-	echo $$ > /sys/fs/cgroup/gputop-test/cgroup.procs 2>/dev/null
-	exec drm-holder mockdrm 4 64 128 1024 32
-) > /tmp/holder2.txt 2>&1 &
+# The same with mockdrm (tests/kmod/mockdrm.c), whose fdinfo reports its buffers (drm-total-
+# through the DRM core on 7.x, drm-memory-system by the driver on 6.1): 64 + 128 + 1024 KiB
+# kept, 32 KiB created and destroyed.
+sh -c 'echo $$ > /sys/fs/cgroup/gputop-test/cgroup.procs; exec drm-holder mockdrm 4 64 128 1024 32' > /tmp/holder2.txt 2>&1 &
 H=$!
 sleep 0.5
 gputop-bpf -b -J -n 3 -d 0.5 > /tmp/memory2.json 2> /tmp/memory2.err
@@ -186,6 +182,31 @@ wait $H
 section memory2-holder /tmp/holder2.txt
 section memory2 /tmp/memory2.json
 section memory2-err /tmp/memory2.err
+# Engine time: mockdrm jobs of 20 ms, 20 ms apart, for 4 s (drm-engine-render in its fdinfo),
+# sampled every 0.5 s; the client says how long its job ioctls took.
+gputop-bpf -b -J -d 0.5 > /tmp/engine.json 2> /tmp/engine.err &
+MON=$!
+sleep 1
+drm-load run 20 20 4 > /tmp/engine-load.txt 2>&1
+sleep 1
+kill -INT $MON
+wait $MON
+echo "exit=$?" >> /tmp/engine.err
+section engine-load /tmp/engine-load.txt
+section engine /tmp/engine.json
+section engine-err /tmp/engine.err
+# Many clients: 50 processes holding 20 mockdrm files each (1,000 clients of 64 KiB) while
+# the monitor refreshes every second; its own CPU is in self.process.
+drm-load many 50 20 16 > /tmp/many-load.txt 2>&1 &
+L=$!
+sleep 3
+gputop-bpf -b -J -n 6 -d 1 > /tmp/many.json 2> /tmp/many.err
+echo "exit=$?" >> /tmp/many.err
+wait $L
+echo "load_exit=$?" >> /tmp/many-load.txt
+section many-load /tmp/many-load.txt
+section many /tmp/many.json
+section many-err /tmp/many.err
 
 # Unload while jobs are in flight: 30 x 10 ms queued on sdma0, the client gone at once.
 $S --hold sdma0 30 10000 --burst > /dev/null
