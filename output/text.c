@@ -2,7 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <langinfo.h>
 #include "cell_format.h"
+#include "cell_text.h"
 #include "text.h"
 
 const char *format_ns(double ns, char *buf, size_t size)
@@ -13,6 +15,17 @@ const char *format_ns(double ns, char *buf, size_t size)
 	return buf;
 }
 
+/* Names, details and cells others chose, made safe: no control character reaches the terminal. */
+static bool utf8(void)
+{
+	return !strcmp(nl_langinfo(CODESET), "UTF-8");
+}
+
+static void safe(FILE *out, const char *text)
+{
+	text_print_cell(out, text, 0, true, utf8());
+}
+
 static void print_collectors(FILE *out, const struct snapshot *s)
 {
 	for (size_t i = 0; i < s->ncollectors; i++) {
@@ -21,8 +34,8 @@ static void print_collectors(FILE *out, const struct snapshot *s)
 
 		for (unsigned int d = 0; d < c->ndrops; d++)
 			dropped += c->drops[d].count;
-		fprintf(out, "  %-10s %-11s %s", c->info->name, collector_state_name(c->info->state),
-			c->info->state == COLLECTOR_ATTACHED ? c->detail : c->info->reason);
+		fprintf(out, "  %-10s %-11s ", c->info->name, collector_state_name(c->info->state));
+		safe(out, c->info->state == COLLECTOR_ATTACHED ? c->detail : c->info->reason);
 		if (dropped)
 			fprintf(out, " [%llu events unmatched or dropped]", (unsigned long long)dropped);
 		fputc('\n', out);
@@ -59,8 +72,9 @@ static void print_tables(FILE *out, const struct snapshot *s)
 				if (d->cols[c].flags & COL_DETAIL)
 					continue;
 				cell_format(&d->cols[c], table_cell(t, order[r], c), buf, sizeof(buf));
-				fprintf(out, "%s%*s", x++ ? " " : "", d->cols[c].type == COL_STR ? -w : w,
-					buf);
+				if (x++)
+					fputc(' ', out);
+				text_print_cell(out, buf, w, d->cols[c].type == COL_STR, utf8());
 			}
 			fputc('\n', out);
 		}
@@ -75,12 +89,21 @@ void snapshot_print_text(FILE *out, const struct snapshot *s)
 
 	localtime_r(&s->wall.tv_sec, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
-	fprintf(out, "gputop-bpf snapshot %llu  %s  %s  kernel %s  interval %.2fs\n",
-		(unsigned long long)s->seq, when, s->hostname, s->kernel, s->interval_s);
+	fprintf(out, "gputop-bpf snapshot %llu  %s  ", (unsigned long long)s->seq, when);
+	safe(out, s->hostname);
+	fputs("  kernel ", out);
+	safe(out, s->kernel);
+	fprintf(out, "  interval %.2fs\n", s->interval_s);
 	print_collectors(out, s);
-	for (size_t i = 0; i < s->ndevices; i++)
-		fprintf(out, "  device %s: %s %s\n", s->devices[i].name,
-			s->devices[i].driver[0] ? s->devices[i].driver : "?", s->devices[i].bus_id);
+	for (size_t i = 0; i < s->ndevices; i++) {
+		fputs("  device ", out);
+		safe(out, s->devices[i].name);
+		fputs(": ", out);
+		safe(out, s->devices[i].driver[0] ? s->devices[i].driver : "?");
+		fputc(' ', out);
+		safe(out, s->devices[i].bus_id);
+		fputc('\n', out);
+	}
 	print_tables(out, s);
 	fputc('\n', out);
 }
@@ -92,8 +115,11 @@ void collectors_print_list(FILE *out, const struct collector_status *cs, size_t 
 
 		fprintf(out, "%s: %s - %s\n", c->info->name, collector_state_name(c->info->state),
 			c->info->description);
-		if (c->detail[0])
-			fprintf(out, "  detail: %s\n", c->detail);
+		if (c->detail[0]) { /* it may name files others put there (a container's libcuda) */
+			fputs("  detail: ", out);
+			safe(out, c->detail);
+			fputc('\n', out);
+		}
 		if (c->info->reason[0])
 			fprintf(out, "  reason: %s\n", c->info->reason);
 		if (c->info->fix[0])

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* gputop-bpf: set-up, the collectors' lifecycle, and the batch front end. */
 #include <errno.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -230,6 +231,7 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	verbose = o.verbose;
+	setlocale(LC_CTYPE, ""); /* how wide names are on this terminal (output/cell_text.c) */
 	libbpf_set_print(libbpf_print);
 	/* The interface needs a terminal on both ends; anything else gets batch snapshots. */
 	if (!o.batch && (o.output || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))

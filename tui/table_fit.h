@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "../model/table.h"
+#include "../output/cell_text.h" /* text_fit */
 
 #define TABLE_FIT_MAX_COLS 32
 #define TABLE_FIT_SPARK_MIN 8 /* narrowest sparkline worth drawing */
@@ -25,16 +26,6 @@ struct table_fit {
  * COL_SPARK history, else the first) is kept; the sparkline gets what is left.
  */
 void table_fit_columns(const struct table_desc *d, int width, struct table_fit *out);
-
-/*
- * Text of at most width terminal cells: control characters become '?', invalid
- * UTF-8 bytes '?', wide characters count two cells; text that is longer ends in
- * an ellipsis ("…" with utf8, "~" without). Returns the cells used.
- */
-int text_fit(const char *in, int width, bool utf8, char *out, size_t outsize);
-
-/* Greedy word wrap: the length in bytes of the first line of text that fits width cells. */
-size_t wrap_line(const char *text, int width);
 
 /* How one table is shown: sort order and selection (the interface keeps one per table). */
 struct table_state {

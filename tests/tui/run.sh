@@ -71,7 +71,9 @@ check "ring table: sdma0 row with its $sdma_done completed jobs" \
 check "process table: PID $pid, mockgpu-submit" \
 	bash -c "$T capture-pane -p -t t | grep -E ' $pid mockgpu-submit ' >/dev/null"
 check "sparklines drawn (block elements)" bash -c "$T capture-pane -p -t t | grep -q '[▁▂▃▄▅▆▇█]'"
-check "side panes: memory says why it is empty" shows "MEMORY"
+mem_total=$(jq -r '.tables["memory.devices"][] | select(.dev == "mockdrm") | .total_bytes' <<<"$SNAP")
+check "side pane MEMORY: mockdrm's region with its total ($mem_total bytes)" \
+	bash -c "$T capture-pane -p -t t | grep -E 'mockdrm +memory +$(numfmt --to=iec-i --format=%.1f "$mem_total" | sed 's/\([KMG]\)i/\1iB/')' >/dev/null"
 check "key bar at the bottom" bash -c "$T capture-pane -p -t t | tail -1 | grep -q 'F10Quit'"
 
 keys s
@@ -111,7 +113,7 @@ keys 2
 check "2: AMD pane says not available, with the reason" \
 	bash -c "$T capture-pane -p -t t | grep -q 'Not available on this machine' && $T capture-pane -p -t t | grep -q 'Reason:'"
 keys Tab
-check "Tab: Intel pane" shows "Intel   (Tab or 1-5"
+check "Tab: Intel pane" shows "Intel   (Tab or 1-6"
 keys 1
 check "1: back to the overview" shows "Rings (3)"
 
@@ -120,7 +122,7 @@ check "-: faster refresh, shown in the header" shows "every 30s"
 keys +
 check "+: slower refresh" shows "every 60s"
 keys BTab
-check "Shift-Tab: the Display pane" shows "Display   (Tab or 1-5"
+check "Shift-Tab: the Memory pane (the last)" shows "Memory   (Tab or 1-6"
 keys 1
 ring_names=$(screen | sed -n '/^ RING /,/^ Processes/p' | sed '1d;$d' | awk '{ print $1 }')
 keys Left
@@ -156,6 +158,7 @@ DSNAP=$(sed -n "${DN}p" "$REC")
 flip_pid=$(jq -r '.tables["display.clients"] | map(select(.comm == "vblank-client")) | sort_by(-.delivered_total) | .[0].pid' <<<"$DSNAP")
 flip_missed=$(jq -r ".tables[\"display.clients\"][] | select(.pid == $flip_pid) | .missed_total" <<<"$DSNAP")
 nclients=$(jq -r '.tables["display.clients"] | length' <<<"$DSNAP")
+vkms_card=$(jq -r '.devices[] | select(.bus_id == "vkms") | .name' <<<"$DSNAP")
 start 80 24 --replay "$REC" -d 60
 check "80x24: first snapshot drawn" until_shows "REPLAY"
 for _ in $(seq 2 $DN); do $T send-keys -t t n; sleep 0.05; done
@@ -166,11 +169,11 @@ check "80x24: the display side pane lists CRTC 0 at 60.00 Hz" \
 	bash -c "$T capture-pane -p -t t | grep -E 'DISPLAY' -A1 | grep -qE ' 0 +60\.00 '"
 keys 5
 check "5: the Display pane with its CRTC table" shows "CRTCs (1)"
-check "Display pane: the CRTC row: pipe 0 on card1 at 60.00 Hz" \
-	bash -c "$T capture-pane -p -t t | grep -qE '^ +0 card1 +60\.00 '"
+check "Display pane: the CRTC row: pipe 0 on $vkms_card (vkms) at 60.00 Hz" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^ +0 $vkms_card +60\.00 '"
 check "Display pane: $nclients clients, as in snapshot $DN" shows "Display clients ($nclients)"
 check "Display pane: the flipping client $flip_pid with its $flip_missed missed frames" \
-	bash -c "$T capture-pane -p -t t | grep -qE '^ +$flip_pid vblank-client +card1 +0 +[0-9.]+ +$flip_missed '"
+	bash -c "$T capture-pane -p -t t | grep -qE '^ +$flip_pid vblank-client +$vkms_card +0 +[0-9.]+ +$flip_missed '"
 check "Display pane: the kernel's own client, its device unknown (-)" \
 	bash -c "$T capture-pane -p -t t | grep -qE '^ +0 \\[kernel\\] +- +0 '"
 check "Display pane: unknown latency shown as -, not 0" \
@@ -206,6 +209,48 @@ check "row view: long help cut with an ellipsis, inside the frame" \
 keys x
 check "any key closes the row view" bash -c "! $T capture-pane -p -t t | grep -q 'delivered_total'"
 keys 1
+$T kill-server 2>/dev/null
+
+MN=31
+echo "== the Memory pane (160x48, snapshot $MN)"
+MSNAP=$(sed -n "${MN}p" "$REC")
+M='.tables["memory.processes"]'
+nmp=$(jq -r "$M | length" <<<"$MSNAP")
+holder=$(jq -r "$M[] | select(.comm == \"drm-holder\") | .pid" <<<"$MSNAP")
+holder_cg=$(jq -r "$M[] | select(.comm == \"drm-holder\") | .cgroup" <<<"$MSNAP")
+runner=$(jq -r "[$M[] | select(.render_pct > 1)][0].pid" <<<"$MSNAP")
+runner_busy=$(jq -r "$M[] | select(.pid == $runner) | .render_pct * 10 | round / 10" <<<"$MSNAP")
+dev_busy=$(jq -r '.tables["memory.device_engines"][] | select(.dev == "mockdrm" and .class == "3d") | .busy_pct | round' <<<"$MSNAP")
+ncg=$(jq -r '.tables["memory.containers"] | length' <<<"$MSNAP")
+start 160 48 --replay "$REC" -d 60
+check "160x48: first snapshot drawn" until_shows "REPLAY"
+for _ in $(seq 2 $MN); do $T send-keys -t t n; sleep 0.05; done
+sleep 0.5
+check "overview: mockdrm's device line: its memory and 3d engine at ${dev_busy}%" \
+	bash -c "$T capture-pane -p -t t | grep -E 'mockdrm .*MEM [0-9.]+MiB +3d ${dev_busy}%' >/dev/null"
+keys 6
+check "6: the Memory pane" shows "Memory   (Tab or 1-6"
+check "Memory pane: $nmp processes" shows "GPU memory and engines by process ($nmp)"
+check "Memory pane: devices above processes above clients above regions" \
+	bash -c "[ \$($T capture-pane -p -t t | grep -nE '^ (GPU memory \\(|GPU memory and engines by process|DRM clients|Client memory by region)' | cut -d: -f1 | sort -n | tr '\n' ' ' | wc -w) -eq 4 ]"
+check "Memory pane: drm-holder $holder in $holder_cg with 1.2MiB" \
+	bash -c "$T capture-pane -p -t t | grep -E ' $holder drm-holder +$holder_cg +1 +1\\.2MiB' >/dev/null"
+check "Memory pane: process $runner busy on 3D ${runner_busy}%" \
+	bash -c "$T capture-pane -p -t t | grep -E ' $runner drm-load .* $runner_busy ' >/dev/null"
+keys g
+check "g: grouped by cgroup / container ($ncg)" shows "GPU memory and engines by cgroup / container ($ncg)"
+check "g: the $holder_cg row with its one process" \
+	bash -c "$T capture-pane -p -t t | grep -E '^ $holder_cg +1 +1 +1\\.2MiB' >/dev/null"
+keys g
+check "g again: by process" shows "GPU memory and engines by process ($nmp)"
+keys Right / d r m - h o l d e r Enter
+keys Enter
+check "Enter on a process: its pane" shows "Process $holder drm-holder   cgroup $holder_cg   (Esc goes back)"
+check "process pane: its client, held by 2 processes (the forked child)" shows "on mockdrm (mockdrm), held by 2 processes"
+check "process pane: the client's region and engine" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^ +memory +1\\.2MiB' && $T capture-pane -p -t t | grep -qE 'engine render +busy'"
+keys Escape
+check "Esc: back to the Memory pane" shows "GPU memory and engines by process (1)"
 $T kill-server 2>/dev/null
 
 echo "== a collector unavailable, at 80x24: reason and fix wrapped whole"
@@ -313,13 +358,40 @@ jq -c '.tables["memory.devices"] = [{dev: "vkms", region: "vram", driver: "vkms"
 	resident_bytes: 2097152, used_bytes: 1048576, size_bytes: 2147483648, used_pct: 0.05},
 	{dev: "vkms", region: "gtt", driver: "vkms", clients: 1, resident_bytes: 4096}]' <<<"$SNAP" >"$TMP/memory-synthetic.jsonl"
 start 120 36 --replay "$TMP/memory-synthetic.jsonl" -d 60
-check "memory: the device line shows VRAM used/size from sysfs and GTT from the clients" \
-	until_shows "VRAM 1.0MiB/2.0GiB  GTT 4.0KiB"
+check "memory: the device line shows VRAM used/size from sysfs with a bar, and GTT from the clients" \
+	bash -c "sleep 1; $T capture-pane -p -t t | grep -E 'VRAM \\[.{1,18}\\] 1\\.0MiB/2\\.0GiB  GTT 4\\.0KiB' >/dev/null"
 check "memory: a device without memory rows says so" shows "VRAM -  GTT -  (no memory reported)"
-check "memory: the MEMORY side pane lists the device's regions" \
-	bash -c "$T capture-pane -p -t t | grep -E '│vkms +vram +2.0MiB' >/dev/null"
+check "memory: the MEMORY side pane lists the device's regions with the clients' total" \
+	bash -c "$T capture-pane -p -t t | grep -E '│vkms +vram +3.0MiB' >/dev/null"
 
 echo "== bad input"
+# A process name chosen to attack the terminal: OSC 52 (sets the clipboard) ended by BEL, a CSI
+# that clears the screen, and a wide-character name, in batch text.
+jq -c '.tables["drm_sched.processes"][0].comm = "\u001b]52;c;aGk=\u0007x\u009b2J" | .host.hostname = "\u001b]0;pwned\u0007" |
+	.tables["drm_sched.processes"][1].comm = "\u001b[2J\u9032\u7a0b"' <<<"$SNAP" >"$TMP/hostile.jsonl"
+LANG=C.UTF-8 "$BIN" --replay "$TMP/hostile.jsonl" -b -n 1 >"$TMP/hostile.txt" 2>&1
+check "batch text: no ESC, BEL or C1 CSI of a hostile process or host name reaches the terminal" \
+	bash -c "! LC_ALL=C grep -q \$'[\\x1b\\x07]\\|\\xc2\\x9b' '$TMP/hostile.txt'"
+check "batch text: the names shown with '?' for each control character" \
+	bash -c "grep -qF '?]52;c;aGk=?x?2J' '$TMP/hostile.txt' && grep -qF '?[2J進程' '$TMP/hostile.txt'"
+cat >"$TMP/cells.py" <<'PY'
+import sys, unicodedata
+def cells(t): return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in t)
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+h = next(i for i, l in enumerate(lines) if l.split()[:3] == ["PID", "COMM", "JOBS/S"])
+end = lines[h].index("GPU%") - 1  # jobs/s, right-aligned, ends where the next column starts
+rows = []
+for l in lines[h + 1:]:
+    if not l.strip(): break
+    rows.append(l)
+if len(rows) < 2: sys.exit("fewer than 2 process rows")
+for l in rows:  # the third token (jobs/s) ends where its title does
+    toks, pos = l.split(), 0
+    for t in toks[:3]: pos = l.index(t, pos) + len(t)
+    if cells(l[:pos]) != end: sys.exit(f"misaligned: {l!r}")
+PY
+check "batch text: the wide name padded by cells: the next column where its title is" \
+	python3 "$TMP/cells.py" "$TMP/hostile.txt"
 printf 'theme = light\nbogus line\n' >"$XDG_CONFIG_HOME/gputop-bpf/config"
 start 100 30 --replay "$REC" -d 60
 check "a bad config line is named by file and line, and it still starts" \

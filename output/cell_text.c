@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Text that is safe on a terminal and fits a number of cells (cell_text.h). */
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+#include "cell_text.h"
+
+/* Cells and bytes of the character at p; *cells -1 for a byte that is not valid UTF-8. */
+static size_t char_at(const char *p, int *cells)
+{
+	mbstate_t st;
+	wchar_t wc;
+	size_t n;
+	int w;
+
+	if ((unsigned char)*p < 0x80) {
+		*cells = 1;
+		return 1;
+	}
+	memset(&st, 0, sizeof(st));
+	n = mbrtowc(&wc, p, strnlen(p, 4), &st);
+	if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+		*cells = -1;
+		return 1;
+	}
+	w = wcwidth(wc);
+	*cells = w < 0 ? -1 : w;
+	return n;
+}
+
+int text_fit(const char *in, int width, bool utf8, char *out, size_t outsize)
+{
+	const char *ell = utf8 ? "\xe2\x80\xa6" : "~";
+	size_t w = 0, ell_len = strlen(ell);
+	int cells = 0;
+
+	if (!outsize)
+		return 0;
+	out[0] = '\0';
+	if (width <= 0)
+		return 0;
+	for (const char *p = in; *p;) {
+		int c;
+		size_t n = char_at(p, &c);
+		bool ctl = (unsigned char)*p < 0x20 || *p == 0x7f || c < 0;
+		int need = ctl ? 1 : c;
+		int rest_cells = 0;
+
+		/* Does everything from here fit? If not, leave a cell for the ellipsis. */
+		for (const char *q = p; *q && rest_cells <= width - cells;) {
+			int qc;
+
+			q += char_at(q, &qc);
+			rest_cells += qc < 0 ? 1 : qc;
+		}
+		if (cells + rest_cells <= width) {
+			/* the remainder fits: copy it */
+		} else if (cells + need > width - 1) {
+			if (w + ell_len < outsize) {
+				memcpy(out + w, ell, ell_len);
+				w += ell_len;
+				cells++;
+			}
+			break;
+		}
+		if (w + (ctl ? 1 : n) >= outsize)
+			break;
+		if (ctl) {
+			out[w++] = '?';
+		} else {
+			memcpy(out + w, p, n);
+			w += n;
+		}
+		cells += need;
+		p += n;
+	}
+	out[w] = '\0';
+	return cells;
+}
+
+size_t wrap_line(const char *text, int width)
+{
+	size_t len = strlen(text), last_space = 0, i = 0;
+	int cells = 0;
+
+	while (i < len) {
+		int c;
+		size_t n = char_at(text + i, &c);
+
+		if (c < 0)
+			c = 1;
+		if (cells + c > width)
+			break;
+		if (text[i] == ' ')
+			last_space = i;
+		cells += c;
+		i += n;
+	}
+	if (i >= len)
+		return len;
+	if (last_space)
+		return last_space; /* break at the last space that fits */
+	return i ? i : 1; /* one word longer than the line: cut it */
+}
+
+int text_print_cell(FILE *out, const char *in, int width, bool left, bool utf8)
+{
+	char buf[TEXT_CELL_MAX];
+	int cells = text_fit(in, (int)sizeof(buf) / 4, utf8, buf, sizeof(buf));
+	int pad = width > cells ? width - cells : 0;
+
+	return fprintf(out, "%*s%s%*s", left ? 0 : pad, "", buf, left ? pad : 0, "");
+}

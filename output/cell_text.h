@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Text that others chose (process, ring and device names, recordings) made
+ * safe for a terminal: control characters (C0, DEL, C1) and invalid UTF-8
+ * become '?', so no escape sequence reaches the terminal; widths are counted
+ * in terminal cells (wide characters two), as the locale's wcwidth says.
+ */
+#ifndef GPUTOP_CELL_TEXT_H
+#define GPUTOP_CELL_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define TEXT_CELL_MAX 1024 /* bytes of one cell's text, after escaping */
+
+/*
+ * Text of at most width terminal cells: control characters become '?', invalid
+ * UTF-8 bytes '?', wide characters count two cells; text that is longer ends in
+ * an ellipsis ("…" with utf8, "~" without). Returns the cells used.
+ */
+int text_fit(const char *in, int width, bool utf8, char *out, size_t outsize);
+
+/* Greedy word wrap: the length in bytes of the first line of text that fits width cells. */
+size_t wrap_line(const char *text, int width);
+
+/* in, made safe, padded with spaces to width cells (left-aligned or right); never cut short. */
+int text_print_cell(FILE *out, const char *in, int width, bool left, bool utf8);
+
+#endif
