@@ -121,7 +121,8 @@ $(B):
 
 # ---- set-up (Debian packages; idempotent) ----
 BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev \
-	libncurses-dev pkg-config libcmocka-dev libjson-c-dev jq file util-linux groff-base tmux procps
+	libncurses-dev pkg-config libcmocka-dev libjson-c-dev jq file util-linux groff-base tmux procps \
+	libcap2-bin libclang-rt-dev
 VM_DEPS := qemu-system-x86 busybox-static cpio xz-utils zstd debootstrap kmod libdrm-tests libdrm-dev \
 	ca-certificates
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -152,6 +153,7 @@ test-bpf: $(B)/gputop-bpf $(B)/cuda/cuda-client $(B)/tests/fd-census
 	$(Q)tests/bpf/run.sh $(B)/gputop-bpf build/san/gputop-bpf
 	$(Q)tests/bpf/cuda.sh $(B)/cuda $(B)/gputop-bpf build/san/gputop-bpf
 	$(Q)tests/bpf/fd-census.sh $(B)/tests/fd-census 200 50
+	$(Q)tests/bpf/privileges.sh $(B)/gputop-bpf examples/mockgpu-7.3.jsonl
 
 test-vm:
 	$(Q)$(MAKE) --no-print-directory STATIC=1 build/static/gputop-bpf

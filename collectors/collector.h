@@ -22,6 +22,12 @@ struct collector_ops {
 	const char *name; /* short id: --list, JSON */
 	const char *description; /* one line for --list and --version */
 	int order; /* place in --list, JSON and the interface: smaller first */
+	/*
+	 * It attaches more probes while running (uprobes on a library found later):
+	 * the kernel asks CAP_SYS_ADMIN for those, so the monitor keeps it while
+	 * such a collector is attached (privileges_drop_unneeded).
+	 */
+	bool attaches_later;
 	void (*probe)(struct collector *c); /* fills status; UNAVAILABLE + reason + fix if unusable */
 	int (*open)(struct collector *c); /* open and load; on error sets status FAILED */
 	int (*attach)(struct collector *c); /* on error sets status FAILED */

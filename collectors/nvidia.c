@@ -678,7 +678,8 @@ static void nvidia_close(struct collector *c)
 }
 
 static const struct collector_ops nvidia_collector = {
-	.name = "nvidia", /* id */
+	.name = "nvidia",
+	.attaches_later = true, /* libcuda found in a process's maps, searched every 10 s */ /* id */
 	.order = 50,
 	.description = "CUDA launches, device memory, sync stalls and ioctls per process; Xid errors; NVML",
 	.probe = nvidia_probe, /* libcuda files, /proc/devices, the Xid tracepoint, NVML */

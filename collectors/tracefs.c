@@ -3,10 +3,23 @@
 #include <limits.h>
 #include <stdio.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "tracefs.h"
 
 static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+
+/*
+ * Whether path exists, as this process's effective credentials see it: a
+ * non-root user with CAP_DAC_READ_SEARCH (setcap) may search tracefs (mode 700),
+ * which access() denies, as it checks the real user without capabilities.
+ */
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
 
 const char *tracefs_root(void)
 {
@@ -14,7 +27,7 @@ const char *tracefs_root(void)
 
 	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
 		snprintf(path, sizeof(path), "%s/events", roots[i]);
-		if (access(path, F_OK) == 0)
+		if (exists(path))
 			return roots[i];
 	}
 	return NULL;
@@ -37,7 +50,7 @@ static bool events_path_exists(const char *rel)
 	if (!root)
 		return false;
 	snprintf(path, sizeof(path), "%s/events/%s", root, rel);
-	return access(path, F_OK) == 0;
+	return exists(path);
 }
 
 bool tracepoint_exists(const char *group, const char *event)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -133,7 +134,8 @@ static int run_batch(const struct options *o, const struct feed *feed, FILE *out
 	uint64_t seq = 0;
 	long printed = 0;
 
-	while (!stop_requested && (!o->iterations || printed < o->iterations)) {
+	while (!stop_requested && (!o->iterations || printed < o->iterations) &&
+	       !*feed->ops->error(feed->impl)) {
 		const struct snapshot *s = feed->ops->take(feed->impl, seq, 200);
 
 		if (!s) {
@@ -172,8 +174,40 @@ static int run_front_end(const struct options *o, const struct feed *feed, FILE 
 	return tui_run(feed, &ts) ? EXIT_FAILURE_RUN : EXIT_OK;
 }
 
+/* Whether an attached collector will attach more probes while running. */
+static bool attaches_later(const struct collector *cs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (cs[i].ops->attaches_later && cs[i].info.state == COLLECTOR_ATTACHED)
+			return true;
+	return false;
+}
+
+/* Whether a and b name one existing file (a path, a hard link, /dev/fd/N). */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return a && b && !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/* -o FILE, opened (emptied) only once the run is known to start, with the user's rights. */
+static int open_output(const struct options *o, FILE **out)
+{
+	if (!o->output)
+		return 0;
+	*out = privileges_fopen_as_user(o->output, "w");
+	if (!*out) {
+		*out = stdout;
+		fail(o, "cannot open output file '%s': %s", o->output, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* --replay: no privileges, no BPF, no collectors. */
-static int run_replay(const struct options *o, FILE *out)
+static int run_replay(const struct options *o, FILE **out)
 {
 	struct replay *r;
 	struct feed feed;
@@ -185,9 +219,18 @@ static int run_replay(const struct options *o, FILE *out)
 		fail(o, "%s", err);
 		return EXIT_FAILURE_RUN;
 	}
+	if (same_file(o->replay, o->output)) {
+		fail(o, "-o names the recording being replayed ('%s'): it would be emptied", o->output);
+		replay_close(r);
+		return EXIT_FAILURE_RUN;
+	}
+	if (open_output(o, out)) {
+		replay_close(r);
+		return EXIT_FAILURE_RUN;
+	}
 	replay_set_pid_filter(r, o->pid);
 	replay_feed(r, &feed);
-	rc = run_front_end(o, &feed, out);
+	rc = run_front_end(o, &feed, *out);
 	replay_close(r);
 	return rc;
 }
@@ -239,15 +282,13 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGPIPE, SIG_IGN);
-	if (o.output) {
-		out = fopen(o.output, "w");
-		if (!out) {
-			fail(&o, "cannot open output file '%s': %s", o.output, strerror(errno));
+	if (o.replay) {
+		/* a replay needs no privilege: with none, it reads only what the user may */
+		if (privileges_drop_all()) {
+			fail(&o, "cannot give up the capabilities a replay does not need");
 			return EXIT_FAILURE_RUN;
 		}
-	}
-	if (o.replay) {
-		rc = run_replay(&o, out);
+		rc = run_replay(&o, &out);
 		goto cleanup;
 	}
 	if (check_environment(&o))
@@ -280,13 +321,22 @@ int main(int argc, char **argv)
 		rc = st ? EXIT_OK : EXIT_FAILURE_RUN;
 		goto cleanup;
 	}
+	/* the files only now, when the run is known to start; with the user's own rights */
+	if (o.record && same_file(o.record, o.output)) {
+		fail(&o, "--record and -o name the same file '%s'", o.record);
+		goto cleanup;
+	}
 	if (o.record) {
-		recorder = fopen(o.record, "w");
+		recorder = privileges_fopen_as_user(o.record, "w");
 		if (!recorder) {
 			fail(&o, "cannot open recording file '%s': %s", o.record, strerror(errno));
 			goto cleanup;
 		}
 	}
+	if (open_output(&o, &out))
+		goto cleanup;
+	if (privileges_drop_unneeded(attaches_later(cs, n)) && verbose)
+		fprintf(stderr, PROG ": could not give up the capabilities it no longer needs\n");
 	model = model_new(mono_ns());
 	if (!model) {
 		fail(&o, "out of memory");
@@ -301,6 +351,10 @@ int main(int argc, char **argv)
 	}
 	poller_feed(poller, &feed);
 	rc = run_front_end(&o, &feed, out);
+	if (rc == EXIT_OK && *feed.ops->error(feed.impl)) { /* the interface showed it; say it again */
+		fail(&o, "%s", feed.ops->error(feed.impl));
+		rc = EXIT_FAILURE_RUN;
+	}
 
 cleanup:
 	poller_stop(poller);

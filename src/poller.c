@@ -2,6 +2,8 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include "../output/json.h"
 #include "poller.h"
@@ -17,6 +19,8 @@ struct poller {
 	bool stop;
 	struct snapshot *latest; /* refs: the poller's own plus the front ends' */
 	FILE *recorder; /* --record, or NULL */
+	char error[160]; /* "writing the recording failed: ...", written once, then error_set */
+	bool error_set; /* under lock */
 };
 
 static uint64_t mono_ns(void)
@@ -57,11 +61,19 @@ static void tick(struct poller *p)
 		return; /* out of memory: keep showing the last snapshot */
 	if (p->recorder) {
 		char *line = snapshot_to_json(s);
+		bool oom = !line, failed = oom || fprintf(p->recorder, "%s\n", line) < 0 ||
+					  fflush(p->recorder);
+		int err = errno;
 
-		if (line) {
-			fprintf(p->recorder, "%s\n", line);
-			fflush(p->recorder);
-			free(line);
+		free(line);
+		if (failed) { /* a recording with a hole is no recording: stop, and say so */
+			pthread_mutex_lock(&p->lock);
+			if (!p->error_set)
+				snprintf(p->error, sizeof(p->error), "writing the recording failed: %s",
+					 oom ? "out of memory" : strerror(err));
+			p->error_set = true;
+			pthread_mutex_unlock(&p->lock);
+			p->recorder = NULL;
 		}
 	}
 	s->refs = 1;
@@ -178,8 +190,13 @@ static void feed_set_delay(void *impl, double delay_s)
 
 static const char *feed_error(void *impl)
 {
-	(void)impl;
-	return "";
+	struct poller *p = impl;
+	bool set;
+
+	pthread_mutex_lock(&p->lock);
+	set = p->error_set;
+	pthread_mutex_unlock(&p->lock);
+	return set ? p->error : ""; /* never written again once set */
 }
 
 static bool feed_finished(void *impl)

@@ -1,11 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Can this process load and attach BPF tracing programs? */
+/*
+ * Privileges: can this process load and attach BPF tracing programs; files the
+ * user names opened with the user's own rights; capabilities given up once
+ * they are no longer needed.
+ */
 #ifndef GPUTOP_PRIVILEGES_H
 #define GPUTOP_PRIVILEGES_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 /* True for root, or with CAP_BPF and CAP_PERFMON effective. */
 bool privileges_sufficient(void);
+
+/*
+ * fopen(path, mode) with the rights of the user who ran us: the capabilities
+ * that bypass file permissions (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH,
+ * CAP_FOWNER) are left out of the effective set while it opens, so that a
+ * non-root user given file capabilities (setcap) reads and writes only what
+ * that user could. For root, as root.
+ */
+FILE *privileges_fopen_as_user(const char *path, const char *mode);
+
+/* Gives up every capability (--replay needs none). 0, or -errno. */
+int privileges_drop_all(void);
+
+/*
+ * Once the BPF programs are attached: keeps only what running needs
+ * (CAP_BPF, CAP_PERFMON, CAP_DAC_READ_SEARCH, CAP_SYS_PTRACE; CAP_SYS_ADMIN
+ * with keep_sys_admin, for probes attached later, or where the kernel predates
+ * CAP_BPF), in the effective and permitted sets. 0, or -errno.
+ */
+int privileges_drop_unneeded(bool keep_sys_admin);
 
 #endif

@@ -6,8 +6,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "../src/options.h"
+#include "../src/privileges.h"
 #include "config.h"
 #include "lines.h"
+#include "user_file.h"
 #include "../model/table.h"
 
 static const char *const pane_names[PANE_COUNT] = {
@@ -35,12 +37,18 @@ bool prefs_path(char *buf, size_t size)
 {
 	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
 
+	int n;
+
 	if (xdg && *xdg)
-		snprintf(buf, size, "%s/gputop-bpf/config", xdg);
+		n = snprintf(buf, size, "%s/gputop-bpf/config", xdg);
 	else if (home && *home)
-		snprintf(buf, size, "%s/.config/gputop-bpf/config", home);
+		n = snprintf(buf, size, "%s/.config/gputop-bpf/config", home);
 	else
 		return false;
+	if (n < 0 || (size_t)n >= size) { /* never another file than the one named */
+		buf[0] = '\0';
+		return false;
+	}
 	return true;
 }
 
@@ -121,6 +129,8 @@ static const char *parse_line(char *line, struct tui_prefs *p)
 	if (!strcmp(key, "theme")) {
 		if (!*val)
 			return "empty theme";
+		if (strlen(val) >= sizeof(p->theme))
+			return "theme path too long (511 bytes at most)";
 		snprintf(p->theme, sizeof(p->theme), "%s", val);
 	} else if (!strcmp(key, "delay")) {
 		d = strtod(val, &end);
@@ -160,20 +170,14 @@ int prefs_parse(const char *text, const char *filename, struct tui_prefs *p, cha
 
 int prefs_load(const char *path, struct tui_prefs *p, char *err, size_t errlen)
 {
-	char text[8192];
-	size_t n;
-	FILE *f = fopen(path, "r");
+	char *text;
+	int rc = user_file_read(path, &text, err, errlen);
 
-	if (!f) {
-		if (errno == ENOENT)
-			return 0;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	n = fread(text, 1, sizeof(text) - 1, f);
-	fclose(f);
-	text[n] = '\0';
-	return prefs_parse(text, path, p, err, errlen);
+	if (rc)
+		return rc == -ENOENT ? 0 : -1;
+	rc = prefs_parse(text, path, p, err, errlen);
+	free(text);
+	return rc;
 }
 
 static int mkdirs(const char *path)
@@ -199,7 +203,7 @@ int prefs_save(const char *path, const struct tui_prefs *p)
 
 	if (err)
 		return err;
-	f = fopen(path, "w");
+	f = privileges_fopen_as_user(path, "w");
 	if (!f)
 		return -errno;
 	fprintf(f, "# gputop-bpf settings, written by the interface (W). Lines: key = value.\n");

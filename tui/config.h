@@ -15,7 +15,7 @@ enum pane {
 };
 
 struct tui_prefs {
-	char theme[64]; /* a built-in theme's name or a file */
+	char theme[512]; /* a built-in theme's name or a file */
 	double delay_s;
 	char ring_sort[48]; /* a column key of drm_sched.rings */
 	char proc_sort[48]; /* a column key of drm_sched.processes */
@@ -24,7 +24,7 @@ struct tui_prefs {
 };
 
 void prefs_defaults(struct tui_prefs *p);
-/* The config file's path; false when neither XDG_CONFIG_HOME nor HOME is set. */
+/* The config file's path; false when neither XDG_CONFIG_HOME nor HOME is set, or it is too long. */
 bool prefs_path(char *buf, size_t size);
 /*
  * Reads settings from text over p. Bad lines are skipped; the first is described

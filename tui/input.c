@@ -111,7 +111,7 @@ static void save_prefs(struct view *v)
 			v->prefs.reverse = ts->reverse;
 	}
 	if (!v->config_path[0]) {
-		view_message(v, true, "cannot save: neither XDG_CONFIG_HOME nor HOME is set");
+		view_message(v, true, "cannot save: neither XDG_CONFIG_HOME nor HOME is set, or the path is too long");
 		return;
 	}
 	err = prefs_save(v->config_path, &v->prefs);

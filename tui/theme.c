@@ -6,6 +6,7 @@
 #include "lines.h"
 #include "theme.h"
 #include "themes_builtin.h"
+#include "user_file.h"
 
 static const char *const key_names[THEME_KEYS] = {
 	"main_fg", "main_bg", "header_fg", "header_bg", "title", "label", "value", "dim",
@@ -111,10 +112,8 @@ int theme_load(const char *name_or_path, struct theme *out, char *err, size_t er
 		       (strlen(name_or_path) > 6 &&
 			!strcmp(name_or_path + strlen(name_or_path) - 6, ".theme"));
 	const char *base;
-	char *text;
-	long size;
-	FILE *f;
-	int bad;
+	char *text, why[600];
+	int bad, rc;
 
 	load_defaults(out);
 	if (!is_path) {
@@ -127,22 +126,14 @@ int theme_load(const char *name_or_path, struct theme *out, char *err, size_t er
 			 name_or_path);
 		return -1;
 	}
-	f = fopen(name_or_path, "r");
-	if (!f) {
-		snprintf(err, errlen, "cannot read theme '%s': %s", name_or_path, strerror(errno));
+	rc = user_file_read(name_or_path, &text, why, sizeof(why));
+	if (rc) {
+		if (rc == -ENOENT)
+			snprintf(err, errlen, "cannot read theme '%s': %s", name_or_path, strerror(ENOENT));
+		else
+			snprintf(err, errlen, "cannot read theme %s", why);
 		return -1;
 	}
-	fseek(f, 0, SEEK_END);
-	size = ftell(f);
-	rewind(f);
-	text = size >= 0 && size < (1 << 20) ? calloc(1, (size_t)size + 1) : NULL;
-	if (!text || fread(text, 1, (size_t)size, f) != (size_t)size) {
-		snprintf(err, errlen, "cannot read theme '%s'", name_or_path);
-		free(text);
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
 	base = strrchr(name_or_path, '/') ? strrchr(name_or_path, '/') + 1 : name_or_path;
 	snprintf(out->name, sizeof(out->name), "%.*s", (int)strcspn(base, "."), base);
 	bad = theme_parse(text, name_or_path, out, err, errlen);

@@ -34,6 +34,9 @@ bool view_refresh(struct view *v, int timeout_ms)
 	if (v->paused)
 		return false;
 	s = v->feed->ops->take(v->feed->impl, v->snap ? v->snap->seq : 0, timeout_ms);
+	if (s && *v->feed->ops->error(v->feed->impl) &&
+	    strcmp(v->message, v->feed->ops->error(v->feed->impl))) /* live: the recording failed */
+		view_message(v, true, "%s", v->feed->ops->error(v->feed->impl));
 	if (!s) {
 		const char *err = v->feed->ops->error(v->feed->impl);
 
@@ -136,7 +139,10 @@ static void load_settings(struct view *v, const struct tui_settings *ts)
 	}
 	if (ts->delay_given || !v->feed->replay)
 		v->prefs.delay_s = ts->delay_given ? ts->delay_s : v->prefs.delay_s;
-	if (ts->theme)
+	if (ts->theme && strlen(ts->theme) >= sizeof(v->prefs.theme))
+		view_message(v, true, "theme: the path is longer than %zu bytes: not loaded",
+			     sizeof(v->prefs.theme) - 1);
+	else if (ts->theme)
 		snprintf(v->prefs.theme, sizeof(v->prefs.theme), "%s", ts->theme);
 	bad = theme_load(v->prefs.theme, &v->theme, err, sizeof(err));
 	if (bad)

@@ -90,8 +90,10 @@ verify() {
 		done
 		check "$name: pid $pid: mem_bytes = allocated - freed, to the byte" \
 			jq -e --argjson c "$line" '.mem_bytes == $c.alloc_bytes - $c.freed_bytes' "$dir/row.$pid"
-		check "$name: pid $pid: time blocked in sync within 10 % of the client's" \
-			jq -e --argjson c "$line" '.sync_ns_total <= $c.sync_ns * 1.001 and .sync_ns_total >= $c.sync_ns * 0.9' "$dir/row.$pid"
+		# at least the stand-in's sleeps inside the calls, at most the client's clock around them
+		# (a bound that holds on a loaded machine, where 90 % of the client's did not)
+		check "$name: pid $pid: time blocked in sync between the sleeps inside the calls and the client's clock" \
+			jq -e --argjson c "$line" --argjson us $SYNC_US '.sync_ns_total <= $c.sync_ns * 1.001 and .sync_ns_total >= $c.syncs * $us * 1000' "$dir/row.$pid"
 		check "$name: pid $pid: sync p50 near the stand-in's ${SYNC_US} us in some snapshot" \
 			jq -e -s --argjson pid "$pid" --argjson us $SYNC_US \
 			'[.[].tables["nvidia.processes"][]? | select(.pid == $pid) | .sync_p50_ns | numbers] | length > 0 and all(. >= $us * 1000 * 0.95 and . <= $us * 1000 * 1.5)' "$dir/mon"

@@ -364,6 +364,34 @@ check "memory: a device without memory rows says so" shows "VRAM -  GTT -  (no m
 check "memory: the MEMORY side pane lists the device's regions with the clients' total" \
 	bash -c "$T capture-pane -p -t t | grep -E '│vkms +vram +3.0MiB' >/dev/null"
 
+echo "== files the user names"
+cp "$REC" "$TMP/own.jsonl"
+"$BIN" --replay "$TMP/own.jsonl" -b -n 1 -o "$TMP/own.jsonl" 2>"$TMP/err"
+rc=$?
+check "--replay R -o R: refused (exit 1, says why), the recording left whole" \
+	bash -c "[ $rc -eq 1 ] && grep -q 'names the recording being replayed' '$TMP/err' && cmp -s '$REC' '$TMP/own.jsonl'"
+"$BIN" --replay "$REC" -b -n 2 -o /dev/full 2>"$TMP/err"
+rc=$?
+check "-o on a full disk (/dev/full): exit 1 and 'No space left on device'" \
+	bash -c "[ $rc -eq 1 ] && grep -q 'No space left on device' '$TMP/err'"
+"$BIN" --replay "$TMP/missing.jsonl" -b -n 1 -o "$TMP/kept.txt" 2>/dev/null
+check "a replay that cannot start creates no -o file" test ! -e "$TMP/kept.txt"
+mkdir -p "$TMP/dircfg/gputop-bpf/config"
+XDG_CONFIG_HOME=$TMP/dircfg start 100 30 --replay "$REC" -d 60
+check "a config path that is a directory: said, not ignored" until_shows "gputop-bpf/config: is a directory"
+mkdir -p "$TMP/bigcfg/gputop-bpf"
+{ echo "theme = light"; head -c 70000 /dev/zero | tr '\0' '#'; echo; } >"$TMP/bigcfg/gputop-bpf/config"
+XDG_CONFIG_HOME=$TMP/bigcfg start 100 30 --replay "$REC" -d 60
+check "a config over 64 KiB: said (not cut silently at some length)" until_shows "larger than 64 KiB"
+long=$TMP/$(printf 'd%.0s' $(seq 90))
+mkdir -p "$long"
+cp themes/light.theme "$long/my-long.theme"
+start 120 30 --replay "$REC" -d 60 --theme "$long/my-long.theme"
+check "a theme path of $(( ${#long} + 14 )) bytes loads (paths were cut at 63)" until_shows "theme my-long"
+start 160 30 --replay "$REC" -d 60 --theme "$TMP/$(printf 'x%.0s' $(seq 600)).theme"
+check "a theme path over 511 bytes: said, the default theme kept" until_shows "longer than 511 bytes"
+$T kill-server 2>/dev/null
+
 echo "== bad input"
 # A process name chosen to attack the terminal: OSC 52 (sets the clipboard) ended by BEL, a CSI
 # that clears the screen, and a wide-character name, in batch text.
