@@ -1,7 +1,8 @@
 # gputop-bpf. `make V=1` shows the commands; `make STATIC=1` links one static binary;
 # `make PORTABLE=1` links every library statically but the C library (glibc >= the build
 # machine's), for machines without libbpf that need dlopen (NVML); `make SAN=1` builds with
-# AddressSanitizer and UBSan (into build/san).
+# clang's AddressSanitizer and UBSan, float-cast-overflow included (into build/san); `make fuzz`
+# runs the libFuzzer targets of tests/fuzz for FUZZ_SECONDS each (build/fuzz).
 .DELETE_ON_ERROR:
 .SECONDARY:
 .SUFFIXES:
@@ -30,7 +31,14 @@ B := build/portable
 STATIC_LIBS := -Wl,-Bstatic -lbpf -lelf -lz -lzstd -ljson-c -lncursesw -ltinfo -Wl,-Bdynamic
 else ifeq ($(SAN),1)
 B := build/san
-SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+CC := $(CLANG)
+SAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all
+else ifeq ($(FUZZ),1)
+B := build/fuzz
+CC := $(CLANG)
+SAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow,fuzzer-no-link \
+	-fno-omit-frame-pointer -fno-sanitize-recover=all
 else
 B := build/default
 endif
@@ -40,7 +48,7 @@ LIBS := $(STATIC_LIBS) -ldl -lpthread -lm
 else
 LIBS := $(shell $(PKG_CONFIG) $(PKG_FLAGS) --libs libbpf libelf json-c ncursesw 2>/dev/null || echo -lbpf -lelf -lz -ljson-c -lncursesw -ltinfo) -ldl -lpthread -lm
 endif
-ARCH_INCLUDE := /usr/include/$(shell $(CC) -dumpmachine)
+ARCH_INCLUDE := /usr/include/$(shell gcc -dumpmachine 2>/dev/null || $(CC) -dumpmachine)
 # The kernel's name for the target architecture, for bpf_tracing.h (PT_REGS, BPF_PROG).
 ARCH ?= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/i.86/x86/' -e 's/aarch64.*/arm64/' \
 	-e 's/arm.*/arm/' -e 's/ppc64.*/powerpc/' -e 's/riscv64/riscv/' -e 's/s390x/s390/' \
@@ -57,7 +65,7 @@ LIB_OBJS := $(patsubst %.c,$(B)/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 
-.PHONY: all gputop-bpf clean deps test test-unit test-san test-docs test-bpf test-vm install static-check bench test-tui example-recording
+.PHONY: all gputop-bpf clean deps test test-unit test-san test-docs test-bpf test-vm install static-check bench test-tui example-recording fuzz
 
 all: gputop-bpf
 
@@ -100,6 +108,14 @@ $(B)/tests/%: tests/unit/%.c $(LIB_OBJS)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) -lcmocka
 
+# libFuzzer targets (make FUZZ=1): each links the library with one LLVMFuzzerTestOneInput.
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_SECONDS ?= 60
+$(B)/fuzz/%: tests/fuzz/%.c $(LIB_OBJS)
+	$(call msg,FUZZ-CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $^ $(LIBS)
+
 # The NVIDIA collector's tests: a stand-in libcuda.so.1 and a client of known behaviour.
 $(B)/cuda/libcuda.so.1: tests/cuda/fake_libcuda.c | $(B)
 	$(call msg,CC,$@)
@@ -131,7 +147,7 @@ deps:
 	$(Q)./tests/install-deps.sh $(BUILD_DEPS) $(VM_DEPS)
 
 # ---- tests ----
-test: test-unit test-san test-docs test-tui test-bpf test-vm
+test: test-unit test-san test-docs test-tui test-bpf test-vm fuzz
 
 test-unit: $(UNIT_BINS) $(B)/gputop-bpf
 	$(Q)tests/run-unit.sh $(UNIT_BINS)
@@ -147,6 +163,11 @@ test-tui: $(B)/gputop-bpf
 
 test-san:
 	$(Q)$(MAKE) --no-print-directory SAN=1 test-unit
+
+# Each fuzz target for FUZZ_SECONDS from its seed corpus (tests/fuzz/corpus); a finding fails.
+fuzz:
+	$(Q)$(MAKE) --no-print-directory FUZZ=1 $(addprefix build/fuzz/fuzz/,$(FUZZ_TARGETS))
+	$(Q)tests/fuzz/run.sh build/fuzz/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 test-bpf: $(B)/gputop-bpf $(B)/cuda/cuda-client $(B)/tests/fd-census
 	$(Q)$(MAKE) --no-print-directory SAN=1 build/san/gputop-bpf

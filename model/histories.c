@@ -18,7 +18,50 @@ struct histories {
 	struct entry *items;
 	size_t n, cap;
 	uint64_t seq;
+	/* an open-addressing index of items by id: slot -> item + 1, 0 empty; nslots a power of 2 */
+	size_t *slots, nslots;
 };
+
+static uint64_t hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+/* The index rebuilt for at least want items (load at most one half); false when out of memory. */
+static bool reindex(struct histories *h, size_t want)
+{
+	size_t n = 64;
+
+	while (n < 2 * want)
+		n *= 2;
+	if (n != h->nslots) {
+		size_t *slots = calloc(n, sizeof(*slots));
+
+		if (!slots) { /* no index rather than a stale one: find() then finds nothing */
+			free(h->slots);
+			h->slots = NULL;
+			h->nslots = 0;
+			return false;
+		}
+		free(h->slots);
+		h->slots = slots;
+		h->nslots = n;
+	} else {
+		memset(h->slots, 0, n * sizeof(*h->slots));
+	}
+	for (size_t i = 0; i < h->n; i++) {
+		size_t k = hash(h->items[i].id) & (h->nslots - 1);
+
+		while (h->slots[k])
+			k = (k + 1) & (h->nslots - 1);
+		h->slots[k] = i + 1;
+	}
+	return true;
+}
 
 struct histories *histories_new(void)
 {
@@ -30,6 +73,7 @@ void histories_free(struct histories *h)
 	if (!h)
 		return;
 	free(h->items);
+	free(h->slots);
 	free(h);
 }
 
@@ -41,20 +85,36 @@ static void entry_id(const struct table *t, size_t row, unsigned int col, char *
 	snprintf(id, ID_LEN, "%s|%s|%s", t->desc->name, key, t->desc->cols[col].key);
 }
 
-static struct entry *find(const struct histories *h, const char *id)
+/* The entry of id, or NULL; *slot where it is or would go in the index. */
+static struct entry *find(const struct histories *h, const char *id, size_t *slot)
 {
-	for (size_t i = 0; i < h->n; i++)
-		if (!strcmp(h->items[i].id, id))
-			return &h->items[i];
+	size_t k;
+
+	if (!h->nslots)
+		return NULL;
+	for (k = hash(id) & (h->nslots - 1); h->slots[k]; k = (k + 1) & (h->nslots - 1))
+		if (!strcmp(h->items[h->slots[k] - 1].id, id)) {
+			*slot = k;
+			return &h->items[h->slots[k] - 1];
+		}
+	*slot = k;
 	return NULL;
 }
 
 static struct entry *add(struct histories *h, const char *id)
 {
-	struct entry *e = array_push(&h->items, &h->n, &h->cap, sizeof(*e));
+	struct entry *e;
+	size_t slot;
 
-	if (e)
-		snprintf(e->id, sizeof(e->id), "%s", id);
+	if ((h->n + 1) * 2 > h->nslots && !reindex(h, h->n + 1))
+		return NULL;
+	find(h, id, &slot);
+	e = array_push(&h->items, &h->n, &h->cap, sizeof(*e));
+	if (!e)
+		return NULL;
+	memset(e, 0, sizeof(*e));
+	snprintf(e->id, sizeof(e->id), "%s", id);
+	h->slots[slot] = h->n;
 	return e;
 }
 
@@ -74,10 +134,11 @@ void histories_update(struct histories *h, const struct snapshot *s)
 			for (size_t r = 0; r < t->nrows; r++) {
 				char id[ID_LEN];
 				struct entry *e;
+				size_t slot;
 				double v = cell_number(t->desc, table_row(t, r), c);
 
 				entry_id(t, r, c, id);
-				e = find(h, id);
+				e = find(h, id, &slot);
 				if (!e)
 					e = add(h, id);
 				if (!e)
@@ -91,6 +152,7 @@ void histories_update(struct histories *h, const struct snapshot *s)
 		if (h->items[i].seq == s->seq)
 			h->items[w++] = h->items[i];
 	h->n = w;
+	reindex(h, w); /* the rows gone are out of the index too */
 }
 
 const struct history *histories_get(const struct histories *h, const struct table *t, size_t row,
@@ -98,10 +160,11 @@ const struct history *histories_get(const struct histories *h, const struct tabl
 {
 	char id[ID_LEN];
 	const struct entry *e;
+	size_t slot;
 
 	if (!h || col >= t->desc->ncols || !(t->desc->cols[col].flags & COL_HISTORY))
 		return NULL;
 	entry_id(t, row, col, id);
-	e = find(h, id);
+	e = find(h, id, &slot);
 	return e ? &e->hist : NULL;
 }

@@ -84,6 +84,8 @@ struct snapshot {
 	size_t ndevices;
 	struct table **tables; /* the collectors' own tables, by name */
 	size_t ntables;
+	/* while read from a recording: 16-byte cells its tables may still take (json_read.c) */
+	size_t read_budget;
 };
 
 void snapshot_free(struct snapshot *s);

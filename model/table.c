@@ -243,3 +243,59 @@ const struct table_desc *table_desc_find(const char *name)
 			return reg[i];
 	return NULL;
 }
+
+struct keyed_row {
+	char key[192];
+	size_t row;
+};
+
+static int by_key_then_row(const void *a, const void *b)
+{
+	const struct keyed_row *x = a, *y = b;
+	int d = strcmp(x->key, y->key);
+
+	return d ? d : x->row < y->row ? -1 : x->row > y->row;
+}
+
+size_t table_drop_duplicate_keys(struct table *t)
+{
+	size_t ncols = t->desc->ncols, w = 0, dropped = 0;
+	struct keyed_row *k;
+	bool *dup;
+
+	bool keyed = false;
+
+	for (unsigned int c = 0; c < ncols; c++)
+		keyed |= !!(t->desc->cols[c].flags & COL_KEY);
+	if (t->nrows < 2 || !keyed) /* rows without a key are all different */
+		return 0;
+	k = calloc(t->nrows, sizeof(*k));
+	dup = calloc(t->nrows, sizeof(*dup));
+	if (!k || !dup) {
+		free(k);
+		free(dup);
+		return 0;
+	}
+	for (size_t r = 0; r < t->nrows; r++) {
+		table_row_key(t, r, k[r].key, sizeof(k[r].key));
+		k[r].row = r;
+	}
+	qsort(k, t->nrows, sizeof(*k), by_key_then_row);
+	for (size_t i = 1; i < t->nrows; i++)
+		if (!strcmp(k[i].key, k[i - 1].key))
+			dup[k[i].row] = true; /* the first of a key stays */
+	for (size_t r = 0; r < t->nrows; r++) {
+		if (dup[r]) {
+			row_release(t->desc, table_row(t, r));
+			dropped++;
+			continue;
+		}
+		if (w != r)
+			memcpy(&t->cells[w * ncols], &t->cells[r * ncols], ncols * sizeof(*t->cells));
+		w++;
+	}
+	t->nrows = w;
+	free(k);
+	free(dup);
+	return dropped;
+}

@@ -100,6 +100,8 @@ double cell_number(const struct table_desc *d, const struct cell *row, unsigned 
 int table_col(const struct table_desc *d, const char *key);
 /* The row's identity: its key columns' values joined with '/'. */
 void table_row_key(const struct table *t, size_t row, char *buf, size_t size);
+/* Keeps the first row of each key (a recording may repeat one); returns how many went. */
+size_t table_drop_duplicate_keys(struct table *t);
 /* The row whose identity is key, or -1. */
 long table_find_row(const struct table *t, const char *key);
 /* Cell of column key as a number (NAN when unknown or no such column) or as text ("" likewise). */

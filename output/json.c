@@ -102,9 +102,10 @@ char *snapshot_to_json(const struct snapshot *s)
 		sec++;
 		ms -= 1000;
 	}
-	gmtime_r(&sec, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(when + strlen(when), sizeof(when) - strlen(when), ".%03ldZ", ms);
+	if (gmtime_r(&sec, &tm) && strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm))
+		snprintf(when + strlen(when), sizeof(when) - strlen(when), ".%03ldZ", ms);
+	else
+		snprintf(when, sizeof(when), "-"); /* out of range: never an unset struct tm */
 	put_str(root, "version", GPUTOP_VERSION);
 	put_u64(root, "format", RECORDING_FORMAT);
 	put_u64(root, "seq", s->seq);

@@ -23,13 +23,51 @@ static double num(json_object *o, const char *key)
 		       0;
 }
 
+/* A count: 0 when missing, negative, not finite or out of range (the cast would be undefined). */
 static uint64_t u64(json_object *o, const char *key)
 {
 	json_object *v = field(o, key);
+	double d;
 
-	if (!v || !json_object_is_type(v, json_type_int))
-		return (uint64_t)num(o, key);
-	return json_object_get_uint64(v);
+	if (v && json_object_is_type(v, json_type_int))
+		return json_object_get_int64(v) < 0 ? 0 : json_object_get_uint64(v);
+	d = num(o, key);
+	return isfinite(d) && d >= 0 && d < 1.8e19 ? (uint64_t)d : 0;
+}
+
+/* A duration in seconds: 0 when missing, negative or not finite. */
+static double seconds(json_object *o, const char *key)
+{
+	double d = num(o, key);
+
+	return isfinite(d) && d > 0 ? d : 0;
+}
+
+/*
+ * JSON values in the line (commas, objects, arrays), so that a line of tiny
+ * values ("[1,1,1...]", "{},{}...") is refused before the parser spends tens of
+ * bytes on each: a snapshot holds far fewer than one value per 4 bytes.
+ */
+static bool too_dense(const char *line, size_t len)
+{
+	size_t values = 0;
+	bool in_string = false;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = line[i];
+
+		if (in_string) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_string = false;
+		} else if (c == '"') {
+			in_string = true;
+		} else if (c == ',' || c == '{' || c == '[') {
+			values++;
+		}
+	}
+	return values > len / 4 + 64;
 }
 
 static void str(json_object *o, const char *key, char *dst, size_t size)
@@ -53,28 +91,61 @@ static json_object *array(json_object *o, const char *key, size_t *n)
 	return v;
 }
 
-/* Each process's ring_names, joined from its process_rings rows. */
+struct pid_row {
+	double pid;
+	size_t row;
+};
+
+static int by_pid_then_row(const void *a, const void *b)
+{
+	const struct pid_row *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/* Each process's ring_names, joined from its process_rings rows (sorted by pid once: linear-log). */
 static void old_ring_names(struct snapshot *s)
 {
 	struct table *procs = NULL;
 	const struct table *pr = snapshot_table(s, "drm_sched.process_rings");
+	struct pid_row *by_pid;
 	int col;
 
 	for (size_t i = 0; i < s->ntables; i++)
 		if (!strcmp(s->tables[i]->desc->name, "drm_sched.processes"))
 			procs = s->tables[i];
 	col = procs ? table_col(procs->desc, "ring_names") : -1;
-	for (size_t i = 0; col >= 0 && pr && i < procs->nrows; i++) {
+	if (col < 0 || !pr || !pr->nrows)
+		return;
+	by_pid = calloc(pr->nrows, sizeof(*by_pid));
+	if (!by_pid)
+		return;
+	for (size_t k = 0; k < pr->nrows; k++)
+		by_pid[k] = (struct pid_row){ table_num(pr, k, "pid"), k };
+	qsort(by_pid, pr->nrows, sizeof(*by_pid), by_pid_then_row);
+	for (size_t i = 0; i < procs->nrows; i++) {
+		double pid = table_num(procs, i, "pid");
+		size_t lo = 0, hi = pr->nrows;
 		char names[256] = "";
 
 		if (table_cell(procs, i, (unsigned int)col)->known)
 			continue;
-		for (size_t k = 0; k < pr->nrows; k++)
-			if (table_num(pr, k, "pid") == table_num(procs, i, "pid"))
-				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
-					 names[0] ? "," : "", table_str(pr, k, "name"));
+		while (lo < hi) { /* the first row of pid */
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (by_pid[mid].pid < pid)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (size_t k = lo; k < pr->nrows && by_pid[k].pid == pid; k++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 names[0] ? "," : "", table_str(pr, by_pid[k].row, "name"));
 		cell_set_str(table_row(procs, i), (unsigned int)col, names);
 	}
+	free(by_pid);
 }
 
 /* Formats 1 and 2 had each process's rings as an array of its own: they become process_rings rows. */
@@ -204,10 +275,17 @@ static int device_from(json_object *o, struct device_snap *d)
 struct snapshot *snapshot_from_json(const char *line, char *err, size_t errlen)
 {
 	enum json_tokener_error jerr;
-	json_object *root = json_tokener_parse_verbose(line, &jerr), *host;
+	size_t len = strlen(line);
+	json_object *root, *host;
 	struct snapshot *s;
 	double ts;
+	int rc;
 
+	if (too_dense(line, len)) {
+		snprintf(err, errlen, "more values than a line of %zu bytes holds in a snapshot", len);
+		return NULL;
+	}
+	root = json_tokener_parse_verbose(line, &jerr);
 	if (!root) {
 		snprintf(err, errlen, "not JSON: %s", json_tokener_error_desc(jerr));
 		return NULL;
@@ -236,9 +314,11 @@ struct snapshot *snapshot_from_json(const char *line, char *err, size_t errlen)
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		goto oom;
+	/* what its tables may allocate: 8 bytes per byte of the line, at most */
+	s->read_budget = len / 2 + 4096;
 	s->seq = u64(root, "seq");
-	s->interval_s = num(root, "interval_s");
-	s->uptime_s = num(root, "uptime_s");
+	s->interval_s = seconds(root, "interval_s");
+	s->uptime_s = seconds(root, "uptime_s");
 	ts = num(root, "timestamp");
 	if (isfinite(ts) && ts >= 0 && ts < 1e15) { /* to the millisecond, as written */
 		long long ms = llround(ts * 1e3);
@@ -254,15 +334,23 @@ struct snapshot *snapshot_from_json(const char *line, char *err, size_t errlen)
 	if (collectors_from(root, s))
 		goto oom;
 	ARRAY_FROM(root, "devices", s->devices, s->ndevices, device_from);
-	if (tables_from_json(field(root, "tables"), s))
-		goto oom;
+	rc = tables_from_json(field(root, "tables"), s);
 	/* Older formats kept some tables in arrays of their own, with the same keys. */
-	if (u64(root, "format") < 2 && table_from_json_rows("irq.lines", field(root, "interrupts"), s))
-		goto oom;
-	if (u64(root, "format") < 3 &&
-	    (table_from_json_rows("drm_sched.rings", field(root, "rings"), s) ||
-	     table_from_json_rows("drm_sched.processes", field(root, "processes"), s) ||
-	     old_process_rings(field(root, "processes"), s)))
+	if (!rc && u64(root, "format") < 2)
+		rc = table_from_json_rows("irq.lines", field(root, "interrupts"), s);
+	if (!rc && u64(root, "format") < 3)
+		rc = table_from_json_rows("drm_sched.rings", field(root, "rings"), s);
+	if (!rc && u64(root, "format") < 3)
+		rc = table_from_json_rows("drm_sched.processes", field(root, "processes"), s);
+	if (!rc && u64(root, "format") < 3)
+		rc = old_process_rings(field(root, "processes"), s);
+	if (rc == -2) {
+		snprintf(err, errlen, "more rows than a line of %zu bytes holds: not a snapshot gputop-bpf wrote", len);
+		snapshot_free(s);
+		json_object_put(root);
+		return NULL;
+	}
+	if (rc)
 		goto oom;
 	json_object_put(root);
 	return s;

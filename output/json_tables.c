@@ -99,12 +99,22 @@ json_object *tables_to_json(const struct snapshot *s)
 	return all;
 }
 
-static void hist_from(struct cell *row, unsigned int c, json_object *v)
+/* Takes cells from the snapshot's read budget; false (nothing taken) when it has too few left. */
+static bool budget_take(struct snapshot *s, size_t cells)
+{
+	if (s->read_budget < cells)
+		return false;
+	s->read_budget -= cells;
+	return true;
+}
+
+static void hist_from(struct snapshot *s, struct cell *row, unsigned int c, json_object *v)
 {
 	struct histogram h = { 0 };
 	size_t n;
 
-	if (!json_object_is_type(v, json_type_array))
+	if (!json_object_is_type(v, json_type_array) ||
+	    !budget_take(s, sizeof(struct histogram) / sizeof(struct cell) + 1))
 		return;
 	n = json_object_array_length(v);
 	for (size_t i = 0; i < n; i++) {
@@ -123,7 +133,8 @@ static void hist_from(struct cell *row, unsigned int c, json_object *v)
 }
 
 /* Fills one cell from v; a missing, null or mistyped value leaves it unknown. */
-static void cell_from(const struct col_desc *col, struct cell *row, unsigned int c, json_object *v)
+static void cell_from(struct snapshot *s, const struct col_desc *col, struct cell *row, unsigned int c,
+		      json_object *v)
 {
 	bool is_int = json_object_is_type(v, json_type_int);
 	bool is_num = is_int || json_object_is_type(v, json_type_double);
@@ -132,18 +143,19 @@ static void cell_from(const struct col_desc *col, struct cell *row, unsigned int
 		return;
 	switch (col->type) {
 	case COL_STR:
-		if (json_object_is_type(v, json_type_string))
+		if (json_object_is_type(v, json_type_string) &&
+		    budget_take(s, (size_t)json_object_get_string_len(v) / sizeof(struct cell) + 1))
 			cell_set_str(row, c, json_object_get_string(v));
 		break;
 	case COL_U64:
 		if (is_int && json_object_get_int64(v) >= 0)
 			cell_set_u64(row, c, json_object_get_uint64(v));
 		else if (is_num && json_object_get_double(v) >= 0 &&
-			 json_object_get_double(v) < 1.8e19)
+			 json_object_get_double(v) < 1.8e19) /* in range: the cast is defined */
 			cell_set_u64(row, c, (uint64_t)json_object_get_double(v));
 		break;
 	case COL_F64:
-		if (is_num)
+		if (is_num && isfinite(json_object_get_double(v))) /* Infinity and NaN: unknown */
 			cell_set_f64(row, c, json_object_get_double(v));
 		break;
 	case COL_BOOL:
@@ -151,7 +163,7 @@ static void cell_from(const struct col_desc *col, struct cell *row, unsigned int
 			cell_set_u64(row, c, json_object_get_boolean(v) ? 1 : 0);
 		break;
 	case COL_HIST:
-		hist_from(row, c, v);
+		hist_from(s, row, c, v);
 		break;
 	}
 }
@@ -176,12 +188,15 @@ static int table_from(const struct table_desc *d, json_object *rows, struct snap
 
 		if (!json_object_is_type(o, json_type_object))
 			continue;
+		if (!budget_take(s, d->ncols))
+			return -2; /* more rows than a line of its size holds */
 		row = table_row_add(t);
 		if (!row)
 			return -1;
 		for (unsigned int c = 0; c < d->ncols; c++)
-			cell_from(&d->cols[c], row, c, get_path(o, d->cols[c].key));
+			cell_from(s, &d->cols[c], row, c, get_path(o, d->cols[c].key));
 	}
+	table_drop_duplicate_keys(t); /* one row per key, as the collectors make them */
 	return 0;
 }
 
@@ -200,8 +215,10 @@ int tables_from_json(json_object *tables, struct snapshot *s)
 		return 0;
 	json_object_object_foreach(tables, name, rows)
 	{
-		if (table_from_json_rows(name, rows, s))
-			return -1;
+		int rc = table_from_json_rows(name, rows, s);
+
+		if (rc)
+			return rc;
 	}
 	return 0;
 }

@@ -21,10 +21,12 @@
 json_object *tables_to_json(const struct snapshot *s);
 /*
  * Reads the "tables" object into s->tables. Tables this build does not know
- * are skipped; a cell of the wrong type is unknown. -1: out of memory.
+ * are skipped; a cell of the wrong type, or a number out of its range (a
+ * negative or too large count, Infinity), is unknown. Rows, strings and
+ * histograms take from s->read_budget. -1: out of memory; -2: the budget ran out.
  */
 int tables_from_json(json_object *tables, struct snapshot *s);
-/* Reads rows (an array of objects) as the table called name, if this build knows it. */
+/* Reads rows (an array of objects) as the table called name, if this build knows it; as above. */
 int table_from_json_rows(const char *name, json_object *rows, struct snapshot *s);
 
 #endif

@@ -87,8 +87,8 @@ void snapshot_print_text(FILE *out, const struct snapshot *s)
 	char when[32];
 	struct tm tm;
 
-	localtime_r(&s->wall.tv_sec, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	if (!localtime_r(&s->wall.tv_sec, &tm) || !strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm))
+		snprintf(when, sizeof(when), "-"); /* a time out of range: never an unset struct tm */
 	fprintf(out, "gputop-bpf snapshot %llu  %s  ", (unsigned long long)s->seq, when);
 	safe(out, s->hostname);
 	fputs("  kernel ", out);

@@ -15,7 +15,7 @@ struct feed_ops {
 	const struct snapshot *(*take)(void *impl, uint64_t after_seq, int timeout_ms);
 	void (*release)(void *impl, const struct snapshot *s);
 	void (*set_delay)(void *impl, double delay_s);
-	/* Replay only (NULL live): make the next take return the next snapshot at once. */
+	/* Replay only (NULL live): one more snapshot at once, on the takes that follow (n). */
 	void (*step)(void *impl);
 	/* "" while all is well; the error that ended a replay ("FILE:LINE: reason"). */
 	const char *(*error)(void *impl);

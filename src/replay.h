@@ -5,6 +5,8 @@
 
 #include "feed.h"
 
+#define REPLAY_LINE_MAX (256 << 20) /* the longest snapshot line read: 256 MiB */
+
 /*
  * realtime: hand out snapshots at their recorded intervals (or every delay_s when
  * delay_s > 0); otherwise as fast as they are taken (batch). NULL with err set
@@ -15,6 +17,7 @@ struct replay *replay_open(const char *path, bool realtime, double delay_s, char
 void replay_close(struct replay *r);
 /* -p: keep only this process's rows (0: all), as the live model does. */
 void replay_set_pid_filter(struct replay *r, uint32_t pid);
+/* The replay as a feed; its reader thread starts reading ahead. */
 void replay_feed(struct replay *r, struct feed *feed);
 
 #endif

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <math.h>
 #include <string.h>
 #include "sparkline.h"
 
@@ -34,7 +35,7 @@ size_t sparkline_render(const double *v, size_t n, size_t width, double max, boo
 		int level = 0;
 		char a[2] = { 0 };
 
-		if (max > 0 && v[i] > 0) {
+		if (max > 0 && v[i] > 0 && isfinite(v[i] / max)) { /* NaN, Infinity: no cast */
 			level = (int)(v[i] / max * 7.0 + 0.5);
 			if (level < 1)
 				level = 1; /* anything above zero shows */
@@ -56,7 +57,7 @@ size_t bar_render(double frac, size_t width, bool utf8, char *out, size_t outsiz
 	if (!outsize)
 		return 0;
 	out[0] = '\0';
-	if (frac < 0)
+	if (!(frac >= 0)) /* negative or NaN */
 		frac = 0;
 	if (frac > 1)
 		frac = 1;

@@ -204,6 +204,66 @@ static void unknown_is_null_and_bad_cells_are_unknown(void **state)
 	snapshot_free(s);
 }
 
+/* A hostile recording: numbers out of range, lines of tiny values, more rows than bytes, duplicates. */
+static void hostile_recordings_are_bounded(void **state)
+{
+	const struct table *t;
+	struct snapshot *s;
+	char err[256], *big;
+	size_t n = 900 * 1024, len;
+
+	(void)state;
+	/* 1e300 and -1.5 into counts, Infinity into a rate, a timestamp of 1e17, a huge interval */
+	s = snapshot_from_json("{\"seq\":1e300,\"format\":3,\"timestamp\":1e17,\"interval_s\":-Infinity,"
+			       "\"tables\":{\"test.things\":[{\"pid\":1,\"dev\":\"a\",\"crtc\":1e300,"
+			       "\"bytes\":-1.5,\"refresh_hz\":Infinity,\"events_per_s\":NaN}]}}",
+			       err, sizeof(err));
+	assert_non_null(s);
+	assert_int_equal(s->seq, 0);
+	assert_int_equal(s->wall.tv_sec, 0);
+	assert_true(s->interval_s == 0);
+	t = snapshot_table(s, "test.things");
+	assert_false(table_cell(t, 0, T_CRTC)->known);
+	assert_false(table_cell(t, 0, T_BYTES)->known);
+	assert_false(table_cell(t, 0, T_HZ)->known);
+	assert_false(table_cell(t, 0, T_RATE)->known);
+	snapshot_free(s);
+
+	/* 900 KB of {} ring objects: refused before the parser spends memory on each */
+	big = malloc(n + 64);
+	assert_non_null(big);
+	len = (size_t)snprintf(big, 64, "{\"seq\":1,\"rings\":[");
+	while (len + 4 < n)
+		len += (size_t)snprintf(big + len, 4, "{},");
+	snprintf(big + len - 1, 8, "]}");
+	s = snapshot_from_json(big, err, sizeof(err));
+	assert_null(s);
+	assert_non_null(strstr(err, "more values than a line of"));
+
+	/* rows of one small key each: more cells than 8 bytes per byte of the line allows */
+	len = (size_t)snprintf(big, 64, "{\"seq\":1,\"format\":3,\"tables\":{\"test.things\":[");
+	for (unsigned int pid = 1; len + 32 < n; pid++)
+		len += (size_t)snprintf(big + len, 32, "{\"pid\":%u},", pid);
+	snprintf(big + len - 1, 8, "]}}");
+	s = snapshot_from_json(big, err, sizeof(err));
+	assert_null(s);
+	assert_non_null(strstr(err, "more rows than a line of"));
+	free(big);
+
+	/* one row per key: a repeated key keeps its first row */
+	s = snapshot_from_json("{\"seq\":1,\"format\":3,\"tables\":{\"test.things\":["
+			       "{\"pid\":7,\"dev\":\"a\",\"crtc\":0,\"comm\":\"first\"},"
+			       "{\"pid\":7,\"dev\":\"a\",\"crtc\":0,\"comm\":\"again\"},"
+			       "{\"pid\":7,\"dev\":\"b\",\"crtc\":0,\"comm\":\"other\"}]}}",
+			       err, sizeof(err));
+	assert_non_null(s);
+	t = snapshot_table(s, "test.things");
+	assert_int_equal(t->nrows, 2);
+	assert_string_equal(table_cell(t, 0, T_COMM)->s, "first");
+	assert_string_equal(table_cell(t, 1, T_COMM)->s, "other");
+	snapshot_free(s);
+}
+
 /* 0.1.0 recordings (format 1) kept interrupt lines in "interrupts": they replay into irq.lines. */
 static void format1_interrupts_replay_as_a_table(void **state)
 {
@@ -420,6 +480,7 @@ int main(void)
 		cmocka_unit_test(every_table_round_trips),
 		cmocka_unit_test(unknown_is_null_and_bad_cells_are_unknown),
 		cmocka_unit_test(format1_interrupts_replay_as_a_table),
+		cmocka_unit_test(hostile_recordings_are_bounded),
 		cmocka_unit_test(cells_format_by_unit),
 		cmocka_unit_test(rows_sort_filter_and_keys),
 		cmocka_unit_test(histories_follow_rows),

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Replay at scale (not a test): a recording of R rings and P processes (each on one ring),
+# made from the example recording's rows, replayed in batch (time per snapshot) and under tmux
+# (key to screen while it plays: bench/replay-keys.sh).
+#   bench/replay-scale.sh BINARY [RINGS] [PROCS]      (python3 and tmux)
+set -eu
+BIN=$1 R=${2:-5000} P=${3:-50000}
+D=$(mktemp -d)
+trap 'rm -rf "$D"' EXIT
+python3 - "$R" "$P" "$D/big.jsonl" <<'PY'
+import json, sys
+R, P, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+s = json.loads(open("examples/mockgpu-7.3.jsonl").readline())
+t = s["tables"]
+ring, proc, pr = t["drm_sched.rings"][0], t["drm_sched.processes"][0], t["drm_sched.process_rings"][0]
+t["drm_sched.rings"] = [dict(ring, name=f"ring{i}", dev=f"0000:{i // 100:02x}:00.0") for i in range(R)]
+t["drm_sched.processes"] = [dict(proc, pid=1000 + i, comm=f"proc{i}") for i in range(P)]
+t["drm_sched.process_rings"] = [dict(pr, pid=1000 + i, name=f"ring{i % R}",
+                                     dev=f"0000:{(i % R) // 100:02x}:00.0") for i in range(P)]
+with open(out, "w") as f:
+    for k in range(7):
+        s["seq"] = k + 1
+        f.write(json.dumps(s, separators=(",", ":")) + "\n")
+PY
+echo "recording: $(wc -c <"$D/big.jsonl") bytes, 7 snapshots of $R rings and $P processes"
+for fmt in "" -J; do
+	one=$( { /usr/bin/time -f %e "$BIN" --replay "$D/big.jsonl" -b $fmt -n 1 >/dev/null; } 2>&1)
+	all=$( { /usr/bin/time -f "%e %M" "$BIN" --replay "$D/big.jsonl" -b $fmt -n 7 >/dev/null; } 2>&1)
+	echo "batch ${fmt:-text}: first snapshot ${one}s; 7 snapshots ${all% *}s, the 6 after the first $(awk -v a="${all% *}" -v o="$one" 'BEGIN { printf "%.0f", (a - o) / 6 * 1000 }') ms each; peak RSS ${all#* } KiB"
+done
+"$(dirname "$0")/replay-keys.sh" "$BIN" "$D/big.jsonl"
