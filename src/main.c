@@ -274,7 +274,14 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	verbose = o.verbose;
-	setlocale(LC_CTYPE, ""); /* how wide names are on this terminal (output/cell_text.c) */
+	/*
+	 * The locale, once, before any thread starts (setlocale is not safe while
+	 * another thread parses numbers): the terminal's character set for the
+	 * widths of names (output/cell_text.c, curses), and numbers always with a
+	 * '.' (JSON, recordings).
+	 */
+	setlocale(LC_ALL, "");
+	setlocale(LC_NUMERIC, "C");
 	libbpf_set_print(libbpf_print);
 	/* The interface needs a terminal on both ends; anything else gets batch snapshots. */
 	if (!o.batch && (o.output || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))

@@ -16,7 +16,8 @@
 #include "../output/json_read.h"
 #include "replay.h"
 
-#define REPLAY_INTERVAL_MAX_S 3600.0 /* a recorded interval is at most this (a bad one would stall) */
+#define REPLAY_INTERVAL_MAX_S 3600.0
+#define STEP_WAIT_NS (200 * 1000000ULL) /* a take with single steps pending waits this long at most */ /* a recorded interval is at most this (a bad one would stall) */
 
 struct replay {
 	FILE *f;
@@ -218,9 +219,12 @@ static const struct snapshot *replay_take(void *impl, uint64_t after_seq, int ti
 	uint64_t now = mono_ns(), deadline = now + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * 1000000ULL;
 	struct timespec until;
 	struct snapshot *s;
+	bool got = false;
 
 	if (r->cur && r->cur->seq > after_seq)
 		goto out;
+	if (r->steps && deadline < now + STEP_WAIT_NS) /* n was pressed: wait a moment for the reader */
+		deadline = now + STEP_WAIT_NS;
 	if (r->realtime && !r->steps && r->cur && now < r->due_ns) {
 		uint64_t wake = r->due_ns < deadline ? r->due_ns : deadline;
 		struct timespec ts = ts_from_ns(wake - now);
@@ -230,21 +234,26 @@ static const struct snapshot *replay_take(void *impl, uint64_t after_seq, int ti
 			return NULL;
 	}
 	until = ts_from_ns(deadline);
-	pthread_mutex_lock(&r->lock);
-	while (!r->next && !r->eof)
-		if (pthread_cond_timedwait(&r->cond, &r->lock, &until) == ETIMEDOUT)
+	do { /* one snapshot, or as many as single steps are pending (n pressed quickly) */
+		pthread_mutex_lock(&r->lock);
+		while (!r->next && !r->eof)
+			if (pthread_cond_timedwait(&r->cond, &r->lock, &until) == ETIMEDOUT)
+				break;
+		s = r->next;
+		r->next = NULL;
+		pthread_cond_broadcast(&r->cond); /* the reader reads the one after */
+		pthread_mutex_unlock(&r->lock);
+		if (!s)
 			break;
-	s = r->next;
-	r->next = NULL;
-	pthread_cond_broadcast(&r->cond); /* the reader reads the one after */
-	pthread_mutex_unlock(&r->lock);
-	if (!s)
+		if (r->steps && r->cur) /* the first snapshot is no step: n goes on from one shown */
+			r->steps--;
+		put(r->cur);
+		r->cur = s;
+		got = true;
+	} while (r->steps);
+	if (!got || r->cur->seq <= after_seq)
 		return NULL;
-	put(r->cur);
-	r->cur = s;
-	if (r->steps)
-		r->steps--;
-	r->due_ns = mono_ns() + hold_ns(r, s);
+	r->due_ns = mono_ns() + hold_ns(r, r->cur);
 out:
 	r->cur->refs++;
 	return r->cur;

@@ -158,7 +158,6 @@ int tui_run(const struct feed *feed, const struct tui_settings *ts)
 	struct view v = { .feed = feed, .histories = histories_new() };
 	bool dirty = true;
 
-	setlocale(LC_ALL, "");
 	v.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	load_settings(&v, ts);
 	v.color = !ts->no_color;

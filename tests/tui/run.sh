@@ -420,6 +420,24 @@ for l in rows:  # the third token (jobs/s) ends where its title does
 PY
 check "batch text: the wide name padded by cells: the next column where its title is" \
 	python3 "$TMP/cells.py" "$TMP/hostile.txt"
+# The same names on screen, a ring's wide name too: cut by cells, so the side pane's border
+# stays in one column on every row (it used to shift right by the extra cells).
+jq -c '.tables["drm_sched.rings"][0].name = "\u9032\u7a0b\u9032\u7a0b\u9032\u7a0b\u9032\u7a0b\u9032\u7a0bX" |
+	.tables["drm_sched.processes"][1].comm = "\u001b[2J\u9032\u7a0b\u9032\u7a0b\u9032\u7a0b\u9032\u7a0b"' \
+	"$TMP/hostile.jsonl" >"$TMP/wide.jsonl"
+start 130 36 --replay "$TMP/wide.jsonl" -d 60
+until_shows "REPLAY" 5
+sleep 0.5
+screen >"$TMP/wide.screen"
+cat >"$TMP/border.py" <<'PY'
+import sys, unicodedata
+def cells(t): return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in t)
+cols = {cells(l[:l.index("\u2502")]) for l in open(sys.argv[1], encoding="utf-8") if "\u2502" in l}
+if len(cols) != 1: sys.exit(f"the border is at columns {sorted(cols)}")
+PY
+check "interface: wide and control characters in ring and process names keep the side pane's border in one column" \
+	bash -c "grep -q '進程' '$TMP/wide.screen' && python3 '$TMP/border.py' '$TMP/wide.screen'"
+$T kill-server 2>/dev/null
 printf 'theme = light\nbogus line\n' >"$XDG_CONFIG_HOME/gputop-bpf/config"
 start 100 30 --replay "$REC" -d 60
 check "a bad config line is named by file and line, and it still starts" \
