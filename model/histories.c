@@ -127,17 +127,22 @@ void histories_update(struct histories *h, const struct snapshot *s)
 	h->seq = s->seq;
 	for (size_t i = 0; i < s->ntables; i++) {
 		const struct table *t = s->tables[i];
+		unsigned int cols[64], ncols = 0;
 
-		for (unsigned int c = 0; c < t->desc->ncols; c++) {
-			if (!(t->desc->cols[c].flags & COL_HISTORY))
-				continue;
-			for (size_t r = 0; r < t->nrows; r++) {
+		for (unsigned int c = 0; c < t->desc->ncols && ncols < 64; c++)
+			if (t->desc->cols[c].flags & COL_HISTORY)
+				cols[ncols++] = c;
+		for (size_t r = 0; ncols && r < t->nrows; r++) {
+			char key[128];
+
+			table_row_key(t, r, key, sizeof(key)); /* once a row, for all its histories */
+			for (unsigned int k = 0; k < ncols; k++) {
 				char id[ID_LEN];
 				struct entry *e;
 				size_t slot;
-				double v = cell_number(t->desc, table_row(t, r), c);
+				double v = cell_number(t->desc, table_row(t, r), cols[k]);
 
-				entry_id(t, r, c, id);
+				snprintf(id, ID_LEN, "%s|%s|%s", t->desc->name, key, t->desc->cols[cols[k]].key);
 				e = find(h, id, &slot);
 				if (!e)
 					e = add(h, id);
@@ -149,10 +154,15 @@ void histories_update(struct histories *h, const struct snapshot *s)
 		}
 	}
 	for (size_t i = 0; i < h->n; i++)
-		if (h->items[i].seq == s->seq)
-			h->items[w++] = h->items[i];
-	h->n = w;
-	reindex(h, w); /* the rows gone are out of the index too */
+		if (h->items[i].seq == s->seq) {
+			if (w != i) /* an entry is a kilobyte: moved only when one before it went */
+				h->items[w] = h->items[i];
+			w++;
+		}
+	if (w != h->n) {
+		h->n = w;
+		reindex(h, w); /* the rows gone are out of the index too */
+	}
 }
 
 const struct history *histories_get(const struct histories *h, const struct table *t, size_t row,

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "../model/array.h"
 #include "../model/model.h"
 #include "../output/json_read.h"
 #include "replay.h"
@@ -34,6 +35,8 @@ struct replay {
 	pthread_mutex_t lock;
 	pthread_cond_t cond; /* CLOCK_MONOTONIC: a snapshot read, one taken, stop */
 	struct snapshot *next; /* read ahead, not yet handed out */
+	struct snapshot **garbage; /* released by the front end, freed by the reader */
+	size_t ngarbage, garbage_cap;
 	bool eof, stop;
 	char error[640];
 	/* the reader's own */
@@ -57,6 +60,26 @@ static struct timespec ts_from_ns(uint64_t ns)
 {
 	return (struct timespec){ .tv_sec = (time_t)(ns / 1000000000ULL),
 				  .tv_nsec = (long)(ns % 1000000000ULL) };
+}
+
+/* Drops a reference (front end's thread); the last one hands it to the reader to free. */
+static void put_to(struct replay *r, struct snapshot *s)
+{
+	struct snapshot **slot;
+
+	if (!s || --s->refs)
+		return;
+	pthread_mutex_lock(&r->lock);
+	slot = r->reader_started && !r->stop ?
+		       array_push(&r->garbage, &r->ngarbage, &r->garbage_cap, sizeof(*slot)) :
+		       NULL;
+	if (slot) {
+		*slot = s;
+		pthread_cond_broadcast(&r->cond);
+	}
+	pthread_mutex_unlock(&r->lock);
+	if (!slot)
+		snapshot_free(s);
 }
 
 static void put(struct snapshot *s)
@@ -173,16 +196,29 @@ static struct snapshot *read_next(struct replay *r, char *why, size_t whylen)
 	return s;
 }
 
+/* Frees what the front end released (a large snapshot takes tens of ms: not on its thread). Locked. */
+static void free_garbage(struct replay *r)
+{
+	while (r->ngarbage) {
+		struct snapshot *s = r->garbage[--r->ngarbage];
+
+		pthread_mutex_unlock(&r->lock);
+		snapshot_free(s);
+		pthread_mutex_lock(&r->lock);
+	}
+}
+
 static void *reader_main(void *arg)
 {
 	struct replay *r = arg;
 
 	pthread_mutex_lock(&r->lock);
-	while (!r->stop && !r->eof) {
+	while (!r->stop) {
 		struct snapshot *s;
 		char why[640];
 
-		if (r->next) {
+		free_garbage(r);
+		if (r->next || r->eof) {
 			pthread_cond_wait(&r->cond, &r->lock);
 			continue;
 		}
@@ -247,7 +283,7 @@ static const struct snapshot *replay_take(void *impl, uint64_t after_seq, int ti
 			break;
 		if (r->steps && r->cur) /* the first snapshot is no step: n goes on from one shown */
 			r->steps--;
-		put(r->cur);
+		put_to(r, r->cur);
 		r->cur = s;
 		got = true;
 	} while (r->steps);
@@ -261,8 +297,7 @@ out:
 
 static void replay_release(void *impl, const struct snapshot *s)
 {
-	(void)impl;
-	put((struct snapshot *)s);
+	put_to(impl, (struct snapshot *)s);
 }
 
 static void replay_set_delay(void *impl, double delay_s)
@@ -353,6 +388,9 @@ void replay_close(struct replay *r)
 	}
 	put(r->cur);
 	put(r->next);
+	while (r->ngarbage)
+		snapshot_free(r->garbage[--r->ngarbage]);
+	free(r->garbage);
 	pthread_cond_destroy(&r->cond);
 	pthread_mutex_destroy(&r->lock);
 	fclose(r->f);

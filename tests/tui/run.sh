@@ -393,6 +393,11 @@ check "a theme path over 511 bytes: said, the default theme kept" until_shows "l
 $T kill-server 2>/dev/null
 
 echo "== bad input"
+start_s=$(date +%s%N)
+timeout 20 "$BIN" --replay /dev/zero -b -n 1 >/dev/null 2>"$TMP/zero.err"
+rc=$? ms=$((($(date +%s%N) - start_s) / 1000000))
+check "--replay /dev/zero: ends at once with exit 1 and the reason ($ms ms: $(head -c 80 "$TMP/zero.err"))" \
+	bash -c "[ $rc -eq 1 ] && grep -q 'a NUL byte: not a recording' '$TMP/zero.err' && [ $ms -lt 5000 ]"
 # A process name chosen to attack the terminal: OSC 52 (sets the clipboard) ended by BEL, a CSI
 # that clears the screen, and a wide-character name, in batch text.
 jq -c '.tables["drm_sched.processes"][0].comm = "\u001b]52;c;aGk=\u0007x\u009b2J" | .host.hostname = "\u001b]0;pwned\u0007" |
