@@ -49,14 +49,11 @@ static void open_selected(struct view *v)
 	const char *name = pane_table_name(p, f, v->grouped);
 	const struct table *t = name ? snapshot_table(v->snap, name) : NULL;
 	struct table_state *ts = &v->tstate[v->screen][f];
-	size_t *rows, n;
+	const size_t *rows;
+	size_t n;
 
-	if (!t || !t->nrows)
+	if (!t || !t->nrows || !(rows = view_rows(v, ts, t, &n)))
 		return;
-	rows = calloc(t->nrows, sizeof(*rows));
-	if (!rows)
-		return;
-	n = table_rows(t, ts, v->filter, rows);
 	if (ts->sel < n) {
 		if (p->drill[f] && name == p->tables[f]) { /* not the grouped alternative's */
 			table_row_key(t, rows[ts->sel], v->detail_key, sizeof(v->detail_key));
@@ -66,7 +63,6 @@ static void open_selected(struct view *v)
 			v->overlay = OVERLAY_ROW;
 		}
 	}
-	free(rows);
 }
 
 static void set_delay(struct view *v, int dir)

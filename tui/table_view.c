@@ -52,23 +52,63 @@ void pane_table_draw(struct view *v, const struct pane_decl *p, int i, struct re
 				i == v->table_focus[p->screen], c);
 }
 
+const size_t *view_rows(struct view *v, const struct table_state *ts, const struct table *t,
+			size_t *n)
+{
+	unsigned int sort = ts->sort_set ? ts->sort_col : t->desc->sort_col;
+	static struct row_order scratch; /* a state outside the view's: sorted every time */
+	struct row_order *o = &scratch;
+
+	for (size_t k = 0; k < SCREEN_COUNT * PANE_MAX_TABLES; k++)
+		if (ts == &v->tstate[0][0] + k)
+			o = &v->order[0][0] + k;
+	if (o != &scratch && o->valid && v->snap && o->seq == v->snap->seq && o->desc == t->desc &&
+	    o->sort == sort && o->reverse == ts->reverse && !strcmp(o->filter, v->filter) &&
+	    o->cap >= t->nrows) {
+		*n = o->n;
+		return o->rows;
+	}
+	if (o->cap < t->nrows || !o->rows) {
+		size_t *grown = realloc(o->rows, (t->nrows ? t->nrows : 1) * sizeof(*grown));
+
+		if (!grown)
+			return NULL;
+		o->rows = grown;
+		o->cap = t->nrows ? t->nrows : 1;
+	}
+	o->n = table_rows(t, ts, v->filter, o->rows);
+	o->seq = v->snap ? v->snap->seq : 0;
+	o->desc = t->desc;
+	o->sort = sort;
+	o->reverse = ts->reverse;
+	snprintf(o->filter, sizeof(o->filter), "%s", v->filter);
+	o->valid = o != &scratch;
+	*n = o->n;
+	return o->rows;
+}
+
+void view_rows_free(struct view *v)
+{
+	for (size_t k = 0; k < SCREEN_COUNT * PANE_MAX_TABLES; k++) {
+		free((&v->order[0][0])[k].rows);
+		(&v->order[0][0])[k] = (struct row_order){ 0 };
+	}
+}
+
 void table_view_draw(struct view *v, const struct table_desc *d, const struct table *t,
 		     struct table_state *ts, struct rect r, bool focused,
 		     const struct collector_status *c)
 {
 	unsigned int sort = ts->sort_set ? ts->sort_col : d->sort_col;
 	struct table_fit fit;
-	size_t *rows, n;
+	const size_t *rows = NULL;
+	size_t n = 0;
 	int x = r.x, y = r.y;
 
 	if (r.h <= 0 || r.w <= 0)
 		return;
-	n = t ? t->nrows : 0;
-	rows = calloc(n ? n : 1, sizeof(*rows));
-	if (!rows)
+	if (t && !(rows = view_rows(v, ts, t, &n)))
 		return;
-	if (t)
-		n = table_rows(t, ts, v->filter, rows);
 	x += putf(y, x, r.w, focused ? ROLE_TITLE : ROLE_LABEL, "%s (%zu)", d->title, n);
 	if (focused && n)
 		put_whole(y, x, r.w - (x - r.x), ROLE_DIM, "  <Enter> opens the selected row");
@@ -77,7 +117,6 @@ void table_view_draw(struct view *v, const struct table_desc *d, const struct ta
 		struct rect in = { y, r.x + 1, r.h - 1, r.w - 1 };
 		char text[600];
 
-		free(rows);
 		if (c && c->info->state != COLLECTOR_ATTACHED) {
 			snprintf(text, sizeof(text), "%s %s: %s", c->info->name, collector_state_name(c->info->state),
 				 c->info->reason);
@@ -132,7 +171,6 @@ void table_view_draw(struct view *v, const struct table_desc *d, const struct ta
 			    spark);
 		}
 	}
-	free(rows);
 }
 
 /* The selected row of the focused table of the current screen, or -1. */
@@ -140,7 +178,8 @@ static long selected_row(struct view *v, const struct table **out, struct table_
 {
 	const struct pane_decl *p = pane_for_screen(v->screen);
 	const struct table *t;
-	size_t *rows, n;
+	const size_t *rows;
+	size_t n;
 	long row = -1;
 
 	if (!pane_table_name(p, v->table_focus[v->screen], v->grouped))
@@ -149,13 +188,11 @@ static long selected_row(struct view *v, const struct table **out, struct table_
 	*ts = &v->tstate[v->screen][v->table_focus[v->screen]];
 	if (!t || !t->nrows)
 		return -1;
-	rows = calloc(t->nrows, sizeof(*rows));
+	rows = view_rows(v, *ts, t, &n);
 	if (!rows)
 		return -1;
-	n = table_rows(t, *ts, v->filter, rows);
 	if ((*ts)->sel < n)
 		row = (long)rows[(*ts)->sel];
-	free(rows);
 	*out = t;
 	return row;
 }

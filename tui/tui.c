@@ -201,6 +201,7 @@ int tui_run(const struct feed *feed, const struct tui_settings *ts)
 	if (v.snap)
 		feed->ops->release(feed->impl, v.snap);
 	histories_free(v.histories);
+	view_rows_free(&v);
 	restore_terminal();
 	return 0;
 }

@@ -25,6 +25,16 @@ enum overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_SORT, OVERLAY_ROW };
 
 struct histories;
 
+/* A table's rows in the order shown, kept while the snapshot, sort and filter stay (table_view.c). */
+struct row_order {
+	size_t *rows, n, cap;
+	uint64_t seq;
+	const struct table_desc *desc;
+	unsigned int sort;
+	bool reverse, valid;
+	char filter[64];
+};
+
 struct view {
 	const struct feed *feed;
 	const struct snapshot *snap; /* the snapshot shown (a reference), or NULL before the first */
@@ -50,6 +60,7 @@ struct view {
 	struct layout layout; /* last drawn, for mouse clicks */
 	struct histories *histories; /* sparklines of the collector tables */
 	struct table_state tstate[SCREEN_COUNT][PANE_MAX_TABLES]; /* per declared table */
+	struct row_order order[SCREEN_COUNT][PANE_MAX_TABLES]; /* their rows' order, as last sorted */
 	int table_focus[SCREEN_COUNT]; /* which declared table of a screen has the keys */
 };
 
@@ -62,5 +73,13 @@ bool view_refresh(struct view *v, int timeout_ms);
 void view_draw(struct view *v);
 /* The theme and colour mode take effect (curses colour pairs). */
 void view_apply_theme(struct view *v);
+/*
+ * The rows of t to show, in order (sorted, filtered), for the table state ts of
+ * this view: sorted again only when the snapshot, the sort or the filter changed
+ * (50,000 rows sorted every frame made keys lag). NULL when out of memory.
+ */
+const size_t *view_rows(struct view *v, const struct table_state *ts, const struct table *t,
+			size_t *n);
+void view_rows_free(struct view *v);
 
 #endif

@@ -94,9 +94,11 @@ verify() {
 		# (a bound that holds on a loaded machine, where 90 % of the client's did not)
 		check "$name: pid $pid: time blocked in sync between the sleeps inside the calls and the client's clock" \
 			jq -e --argjson c "$line" --argjson us $SYNC_US '.sync_ns_total <= $c.sync_ns * 1.001 and .sync_ns_total >= $c.syncs * $us * 1000' "$dir/row.$pid"
-		check "$name: pid $pid: sync p50 near the stand-in's ${SYNC_US} us in some snapshot" \
+		# never under the sleep; the median snapshot's within 1.5 x (one late wake-up among the few
+		# syncs of an interval moved a p50 past that once on a busy machine)
+		check "$name: pid $pid: sync p50 near the stand-in's ${SYNC_US} us (none under it, the median snapshot's within 1.5 x)" \
 			jq -e -s --argjson pid "$pid" --argjson us $SYNC_US \
-			'[.[].tables["nvidia.processes"][]? | select(.pid == $pid) | .sync_p50_ns | numbers] | length > 0 and all(. >= $us * 1000 * 0.95 and . <= $us * 1000 * 1.5)' "$dir/mon"
+			'[.[].tables["nvidia.processes"][]? | select(.pid == $pid) | .sync_p50_ns | numbers] | sort | length > 0 and all(. >= $us * 1000 * 0.95) and .[length / 2 | floor] <= $us * 1000 * 1.5' "$dir/mon"
 		check "$name: pid $pid: gone from the last snapshot after it exited" \
 			jq -e -s --argjson pid "$pid" '[.[-1].tables["nvidia.processes"][] | select(.pid == $pid)] | length == 0' "$dir/mon"
 	done <"$dir/client"
