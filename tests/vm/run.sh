@@ -363,8 +363,8 @@ check_many() {
 	[ "$k" = k61 ] && kind=resident_bytes
 	check "$k: many: the device's $kind is 1000 x 64 KiB" \
 		jq -e -s ".[-1].tables[\"memory.devices\"][] | select(.dev == \"mockdrm\") | .$kind == 65536000" "$Y"
-	check "$k: many: the monitor's CPU under 25% of a CPU at 1 s refresh (TCG)" \
-		jq -e -s '[.[1:][] | .tables["self.process"][0].cpu_pct] | max < 25' "$Y"
+	check "$k: many: the monitor's CPU under 40% of an emulated CPU at 1 s refresh (TCG; 13-23% seen)" \
+		jq -e -s '[.[1:][] | .tables["self.process"][0].cpu_pct] | max < 40' "$Y"
 }
 
 TMPD=$(mktemp -d)
