@@ -132,6 +132,17 @@ $(B)/tests/fd-census: tests/bpf/fd-census.c $(LIB_OBJS)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
+# Decoding tests: the collectors' BPF handlers on synthetic records of every layout (tests/bpf/decode).
+DECODE_SKELS := $(patsubst tests/bpf/decode/%.bpf.c,$(B)/tests/%.skel.h,$(wildcard tests/bpf/decode/*.bpf.c))
+$(B)/tests/%.bpf.o: tests/bpf/decode/%.bpf.c tests/bpf/decode/decode.h $(wildcard bpf/*.h bpf/*.bpf.c) | $(B)
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(B)/tests/decode: tests/bpf/decode/decode.c $(DECODE_SKELS)
+	$(call msg,TEST-CC,$@)
+	$(Q)$(CC) $(CFLAGS) -I$(B)/tests $(LDFLAGS) -o $@ $< $(LIBS) -lcmocka
+
 $(B):
 	$(Q)mkdir -p $@
 
@@ -169,8 +180,9 @@ fuzz:
 	$(Q)$(MAKE) --no-print-directory FUZZ=1 $(addprefix build/fuzz/fuzz/,$(FUZZ_TARGETS))
 	$(Q)tests/fuzz/run.sh build/fuzz/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-test-bpf: $(B)/gputop-bpf $(B)/cuda/cuda-client $(B)/tests/fd-census
+test-bpf: $(B)/gputop-bpf $(B)/cuda/cuda-client $(B)/tests/fd-census $(B)/tests/decode
 	$(Q)$(MAKE) --no-print-directory SAN=1 build/san/gputop-bpf
+	$(Q)$(B)/tests/decode
 	$(Q)tests/bpf/run.sh $(B)/gputop-bpf build/san/gputop-bpf
 	$(Q)tests/bpf/cuda.sh $(B)/cuda $(B)/gputop-bpf build/san/gputop-bpf
 	$(Q)tests/bpf/fd-census.sh $(B)/tests/fd-census 200 50

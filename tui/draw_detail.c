@@ -12,15 +12,17 @@ static const struct {
 	const char *title, *drivers[3], *collector, *what;
 } vendors[SCREEN_COUNT] = {
 	[SCREEN_AMD] = { "AMD", { "amdgpu", "radeon", NULL }, "amdgpu",
-			 "command submissions, BO creation and moves, VM faults, VRAM/GTT (amdgpu tracepoints)" },
-	[SCREEN_INTEL] = { "Intel", { "i915", "xe", NULL }, "i915",
-			   "requests in and out per engine, GuC, VM binds (i915 and xe tracepoints)" },
+			 "command submissions and their latency per ring, buffer creation and migrations, interrupt vectors, VM flushes and mappings (amdgpu tracepoints)" },
+	[SCREEN_INTEL] = { "Intel", { "i915", "xe", NULL }, "intel",
+			   "i915 requests, waits and time on the hardware per engine; GEM objects, binds, faults, shrinker pressure; xe jobs per exec queue, buffer moves (i915 and xe tracepoints)" },
 	[SCREEN_NVIDIA] = { "NVIDIA", { "nvidia", NULL, NULL }, "nvidia",
 			    "per process CUDA launches, device memory, time blocked in synchronisation (libcuda uprobes) and ioctls on /dev/nvidia*; Xid errors; memory and utilisation per GPU (NVML)" },
 	[SCREEN_DISPLAY] = { "Display", { "", NULL, NULL }, "display",
 			     "per-CRTC refresh rate, vblank-interval jitter and gaps; per client events, delivery latency and missed frames" },
 	[SCREEN_MEMORY] = { "Memory", { "", NULL, NULL }, "memory",
 			    "GPU memory and engine use per device, process, cgroup / container and DRM client (DRM fdinfo, sysfs)" },
+	[SCREEN_CALLS] = { "Calls", { "", NULL, NULL }, "calls",
+			   "per process the ioctls on DRM and NVIDIA devices by command (rate, errors, latency) and the time blocked in GPU fence waits" },
 };
 
 const char *vendors_collector(int screen)
@@ -134,8 +136,8 @@ void draw_help(struct view *v)
 		"Up/Down, j/k    select a row; PgUp/PgDn, Home/End move further",
 		"Left/Right      select the table above / below (rings, processes ...)",
 		"Enter           open the selected row (a ring or process: its pane); Esc back",
-		"Tab, Shift-Tab  next / previous pane: Overview, AMD, Intel, NVIDIA, Display, Memory",
-		"1 2 3 4 5 6     those panes directly",
+		"Tab, Shift-Tab  next / previous pane: Overview, AMD, Intel, NVIDIA, Display, Memory, Calls",
+		"1 2 3 4 5 6 7   those panes directly",
 		"g               Memory: processes grouped by cgroup / container, and back",
 		"s, F6           choose the sort column; r reverses the order",
 		"/, F3           filter by ring, device, command or PID; Esc clears",

@@ -12,8 +12,8 @@
 #include "draw.h"
 #include "sparkline.h"
 
-static const char *const screen_names[SCREEN_COUNT] = { "Overview", "AMD",	  "Intel",
-							 "NVIDIA",   "Display", "Memory" };
+static const char *const screen_names[SCREEN_COUNT] = { "Overview", "AMD",    "Intel", "NVIDIA",
+							 "Display",  "Memory", "Calls" };
 
 static const struct collector_status *collector(const struct snapshot *s, const char *name)
 {

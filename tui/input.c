@@ -380,7 +380,7 @@ static const struct {
 	{ KEY_BACKSPACE, act_back }, { 127, act_back },		{ 8, act_back },
 	{ '\t', act_screen },	   { KEY_BTAB, act_screen },	{ '1', act_screen },
 	{ '2', act_screen },	   { '3', act_screen },		{ '4', act_screen },
-	{ '5', act_screen },	   { '6', act_screen },		{ 'g', act_group },
+	{ '5', act_screen },	   { '6', act_screen },		{ '7', act_screen },		{ 'g', act_group },
 	{ 's', act_sort_menu },	{ KEY_F(6), act_sort_menu },
 	{ 'r', act_reverse },	   { '/', act_filter },		{ KEY_F(3), act_filter },
 	{ ' ', act_pause },	   { 'n', act_step },		{ '.', act_step },

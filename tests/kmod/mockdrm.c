@@ -2,7 +2,8 @@
 /*
  * mockdrm: a DRM driver with GEM shmem buffers and one engine, for the memory
  * collector's tests. A client allocates buffers of known sizes (dumb buffers)
- * and runs jobs of known durations (DRM_IOCTL_MOCKDRM_RUN); its fdinfo reports
+ * and runs jobs of known durations (DRM_IOCTL_MOCKDRM_RUN, waiting on the job's
+ * dma_fence: the fence-wait tracepoints fire); its fdinfo reports
  * both, as drivers do in each kernel: on 6.5+ through the DRM core
  * (drm_show_fdinfo, drm_show_memory_stats: drm-total-memory ...), on 6.1 by the
  * driver itself in the style of that time (drm-memory-system, as amdgpu and
@@ -11,6 +12,8 @@
  */
 #include <linux/module.h>
 #include <linux/delay.h>
+#include <linux/dma-fence.h>
+#include <linux/workqueue.h>
 #include <linux/platform_device.h>
 #include <linux/seq_file.h>
 #include <linux/version.h>
@@ -66,21 +69,75 @@ static u64 busy_ns(struct mockdrm_file *mf)
 	return ns;
 }
 
-/* A job: the engine is busy from here until it has slept args->ns. */
+/* A job's fence, signalled by a worker (the "engine") after ns. */
+struct mockdrm_job {
+	struct dma_fence fence;
+	spinlock_t lock;
+	struct work_struct work;
+	u64 ns;
+};
+
+static const char *job_driver_name(struct dma_fence *f)
+{
+	return "mockdrm";
+}
+
+static const char *job_timeline_name(struct dma_fence *f)
+{
+	return "mockdrm-engine";
+}
+
+static const struct dma_fence_ops job_fence_ops = {
+	.get_driver_name = job_driver_name,
+	.get_timeline_name = job_timeline_name,
+};
+
+static void job_run(struct work_struct *work)
+{
+	struct mockdrm_job *job = container_of(work, struct mockdrm_job, work);
+
+	fsleep(div_u64(job->ns, 1000));
+	dma_fence_signal(&job->fence);
+	dma_fence_put(&job->fence);
+}
+
+static u64 fence_context;
+static atomic64_t fence_seqno;
+static struct workqueue_struct *engine; /* runs the jobs; drained at unload */
+
+/*
+ * A job: the engine is busy from here until the job's fence signals, ns later;
+ * the client waits for it in dma_fence_wait (the dma_fence wait tracepoints).
+ */
 static int mockdrm_run_ioctl(struct drm_device *dev, void *data, struct drm_file *file)
 {
 	struct drm_mockdrm_run *args = data;
 	struct mockdrm_file *mf = file->driver_priv;
+	struct mockdrm_job *job;
 	ktime_t start;
+	long ret;
 
 	if (!args->ns || args->ns > 10ULL * NSEC_PER_SEC)
 		return -EINVAL;
+	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	if (!job)
+		return -ENOMEM;
+	spin_lock_init(&job->lock);
+	dma_fence_init(&job->fence, &job_fence_ops, &job->lock, fence_context,
+		       atomic64_inc_return(&fence_seqno));
+	job->ns = args->ns;
+	INIT_WORK(&job->work, job_run);
 	start = ktime_get();
 	spin_lock(&mf->lock);
 	mf->started = start;
 	mf->running = true;
 	spin_unlock(&mf->lock);
-	fsleep(div_u64(args->ns, 1000));
+	dma_fence_get(&job->fence); /* the worker's reference */
+	queue_work(engine, &job->work);
+	ret = dma_fence_wait(&job->fence, false);
+	dma_fence_put(&job->fence);
+	if (ret)
+		return (int)ret;
 	spin_lock(&mf->lock);
 	mf->busy_ns += ktime_to_ns(ktime_sub(ktime_get(), start));
 	mf->running = false;
@@ -168,9 +225,15 @@ static int __init mockdrm_init(void)
 {
 	int err;
 
+	fence_context = dma_fence_context_alloc(1);
+	engine = alloc_workqueue("mockdrm", WQ_UNBOUND, 0);
+	if (!engine)
+		return -ENOMEM;
 	pdev = platform_device_register_simple("mockdrm", -1, NULL, 0);
-	if (IS_ERR(pdev))
+	if (IS_ERR(pdev)) {
+		destroy_workqueue(engine);
 		return PTR_ERR(pdev);
+	}
 	if (!devres_open_group(&pdev->dev, NULL, GFP_KERNEL)) {
 		err = -ENOMEM;
 		goto fail;
@@ -187,6 +250,7 @@ static int __init mockdrm_init(void)
 fail:
 	devres_release_group(&pdev->dev, NULL);
 	platform_device_unregister(pdev);
+	destroy_workqueue(engine);
 	return err;
 }
 
@@ -195,6 +259,7 @@ static void __exit mockdrm_exit(void)
 	drm_dev_unregister(&mdrm->drm);
 	devres_release_group(&pdev->dev, NULL);
 	platform_device_unregister(pdev);
+	destroy_workqueue(engine);
 }
 
 module_init(mockdrm_init);

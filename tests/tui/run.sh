@@ -353,6 +353,33 @@ else
 	skip "NVIDIA pane: no NVIDIA recording given"
 fi
 
+echo "== AMD and Intel panes (tests/fixtures/synthetic-amd-intel.jsonl: SYNTHETIC rows, no such GPU here)"
+SYN=$(realpath "$(dirname "$0")/../fixtures/synthetic-amd-intel.jsonl")
+start 170 60 --replay "$SYN" -d 60
+until_shows "REPLAY" 5
+keys 2
+check "2: the AMD pane, its collector's detail" shows "amdgpu: SYNTHETIC: 2 rings; VRAM evictions 3.0 MiB/s"
+check "AMD pane: ring gfx_0.0.0 with its submissions per second, total and latency" \
+	bash -c "$T capture-pane -p -t t | grep -E '^ +gfx_0\.0\.0 +120\.0 +1200 +2 .* 41\.0us' >/dev/null"
+check "AMD pane: the VRAM -> GTT migration with its rate in bytes" \
+	bash -c "$T capture-pane -p -t t | grep -E '^ +VRAM +GTT +12\.0 +3\.0MiB' >/dev/null"
+check "AMD pane: interrupt vectors named (GRBM_CP, CP end of pipe)" \
+	bash -c "$T capture-pane -p -t t | grep -E 'GRBM_CP +CP end of pipe' >/dev/null"
+check "AMD pane: rings above migrations above processes" \
+	bash -c "$(declare -f line_of before screen); T='$T'; before 'amdgpu rings' 'Buffer migrations' && before 'Buffer migrations' 'amdgpu buffers per process'"
+keys 3
+check "3: the Intel pane, its collector's detail" shows "intel: SYNTHETIC: i915 and xe"
+check "Intel pane: engine rcs0 of card0 with its requests per second" \
+	bash -c "$T capture-pane -p -t t | grep -E '^ +0 +rcs0 +300\.0 +3000 ' >/dev/null"
+check "Intel pane: vkcube's wait share" bash -c "$T capture-pane -p -t t | grep -E '^ +5151 vkcube .*37\.5' >/dev/null"
+check "Intel pane: xe exec queue 17 (render) and the shrinker table" \
+	bash -c "$T capture-pane -p -t t | grep -E '^ +0 +17 +render +90\.0' >/dev/null && $T capture-pane -p -t t | grep -q 'i915 memory pressure'"
+keys 6
+keys 7
+check "7: the Calls pane (fence waits above ioctls)" \
+	bash -c "$(declare -f line_of before screen); T='$T'; before 'Fence waits' 'GPU ioctls'"
+$T kill-server 2>/dev/null
+
 echo "== memory (a synthetic snapshot: the recording's snapshot $N with memory.devices rows added)"
 jq -c '.tables["memory.devices"] = [{dev: "vkms", region: "vram", driver: "vkms", clients: 2, total_bytes: 3145728,
 	resident_bytes: 2097152, used_bytes: 1048576, size_bytes: 2147483648, used_pct: 0.05},

@@ -9,7 +9,13 @@
  *   drm-load many PROCS FILES SECONDS
  *     PROCS processes, each with FILES mockdrm files holding one 64 KiB buffer:
  *     PROCS x FILES clients for SECONDS; prints "procs P clients C".
+ *   drm-load ioctls N
+ *     on one mockdrm file: N x DRM_IOCTL_GET_CAP (DRM_CAP_TIMESTAMP_MONOTONIC, which a
+ *     render-only driver answers too) and N x
+ *     DRM_IOCTL_MOCKDRM_RUN of 0 ns (refused, EINVAL); prints
+ *     "pid P get_cap N run_einval N", or fails if any call did otherwise.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -86,12 +92,39 @@ static int many(long procs, long files, long seconds)
 	return failed;
 }
 
+static int ioctls(long n)
+{
+	int fd = open_driver_card("mockdrm");
+	struct drm_mockdrm_run bad = { .ns = 0 };
+
+	if (fd < 0 || n <= 0) {
+		fprintf(stderr, "drm-load: no mockdrm card, or bad arguments\n");
+		return 1;
+	}
+	for (long i = 0; i < n; i++) {
+		struct drm_get_cap cap = { .capability = DRM_CAP_TIMESTAMP_MONOTONIC };
+
+		if (ioctl(fd, DRM_IOCTL_GET_CAP, &cap)) {
+			perror("drm-load: DRM_IOCTL_GET_CAP");
+			return 1;
+		}
+		if (!ioctl(fd, DRM_IOCTL_MOCKDRM_RUN, &bad) || errno != EINVAL) {
+			fprintf(stderr, "drm-load: a job of 0 ns was not refused with EINVAL\n");
+			return 1;
+		}
+	}
+	printf("pid %d get_cap %ld run_einval %ld\n", getpid(), n, n);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "ioctls"))
+		return ioctls(atol(argv[2]));
 	if (argc == 5 && !strcmp(argv[1], "run"))
 		return run(atol(argv[2]), atol(argv[3]), atol(argv[4]));
 	if (argc == 5 && !strcmp(argv[1], "many"))
 		return many(atol(argv[2]), atol(argv[3]), atol(argv[4]));
-	fprintf(stderr, "usage: drm-load run JOB_MS IDLE_MS SECONDS | many PROCS FILES SECONDS\n");
+	fprintf(stderr, "usage: drm-load run JOB_MS IDLE_MS SECONDS | many PROCS FILES SECONDS | ioctls N\n");
 	return 2;
 }

@@ -8,6 +8,16 @@ mount -t devtmpfs dev /dev
 mount -t tmpfs tmp /tmp
 mount -t debugfs nodev /sys/kernel/debug 2>/dev/null
 mount -t tracefs nodev /sys/kernel/tracing
+# QEMU's TCG (there is no KVM here) can run an int3 the kernel has already patched away when a
+# tracepoint's static key flips while another vCPU is inside the patched code: the syscall
+# tracepoints, switched on and off at each monitor start and exit, crashed 7.3 ("Oops: int3"
+# in trace_syscall_enter). A tracefs instance that never records holds them, and the dma_fence
+# waits, enabled for the whole boot: the monitor's attach and detach then patch no code.
+H=/sys/kernel/tracing/instances/hold
+mkdir $H && echo 0 > $H/tracing_on
+for e in syscalls/sys_enter_ioctl syscalls/sys_exit_ioctl dma_fence/dma_fence_wait_start dma_fence/dma_fence_wait_end; do
+	echo 1 > $H/events/$e/enable || echo "@@ hold-failed $e"
+done
 dmesg -n 1
 echo "@@ kernel $(uname -r)"
 while read -r ko; do

@@ -42,6 +42,7 @@ check_kernel() {
 	section procs >"$TMPD/procs"
 	if [ "$k" = k7 ]; then gen=">= 6.17"; else gen="<= 6.16"; fi
 	check "$k: boot reached the end of the scenario" grep -q '^@@ done' "$LOG"
+	echo "   startup: --list (every collector loaded and attached, then closed) took $(section startup) s"
 	check "$k: every module loaded" bash -c "! grep '^@@ insmod-failed' '$LOG'"
 	for g in gpu_scheduler drm amdgpu i915; do
 		check "$k: tracepoint group $g exists" bash -c "section() { :; }; grep -qx '$g' <(sed -n '/^@@BEGIN groups$/,/^@@END groups$/p' '$LOG')"
@@ -50,6 +51,25 @@ check_kernel() {
 	check "$k: --list: drm_sched attached" grep -q '^drm_sched: attached' "$TMPD/list"
 	check "$k: --list: $gen generation chosen" grep -q "detail: kernel $gen events" "$TMPD/list"
 	check "$k: --list: nothing failed" bash -c "! grep -qE ': failed|^  failed' '$TMPD/list'"
+	check "$k: the syscall and fence tracepoints held on for the boot (TCG int3 workaround, init.sh)" \
+		bash -c "! grep -q '^@@ hold-failed' '$LOG'"
+	# amdgpu, i915 and xe have no device here: their programs must load and attach against the
+	# modules' real BTF; nothing fires.
+	check "$k: --list: amdgpu attached, its 10 programs attached (amdgpu module BTF)" \
+		bash -c "grep -q '^amdgpu: attached' '$TMPD/list' && test \$(grep -c '^  attached  amdgpu:' '$TMPD/list') -eq 10"
+	check "$k: --list: intel attached, 12 i915 programs attached (i915 module BTF)" \
+		bash -c "grep -q '^intel: attached' '$TMPD/list' && test \$(grep -c '^  attached  i915:' '$TMPD/list') -eq 12"
+	check "$k: --list: i915 request in/out missing, naming CONFIG_DRM_I915_LOW_LEVEL_TRACEPOINTS" \
+		test "$(grep -c '^  missing   i915:i915_request_\(in\|out\)  - needs CONFIG_DRM_I915_LOW_LEVEL_TRACEPOINTS=y' "$TMPD/list")" -eq 2
+	if [ "$k" = k7 ]; then
+		check "$k: --list: 12 xe programs attached (xe module BTF, 6.17+ layouts)" \
+			test "$(grep -c '^  attached  xe:' "$TMPD/list")" -eq 12
+	else
+		check "$k: --list: xe's events missing: the module is 6.8+" \
+			test "$(grep -c '^  missing   xe:.* - the xe module is not loaded (xe is 6.8+)' "$TMPD/list")" -eq 12
+	fi
+	check "$k: --list: calls attached: ioctl and fence-wait tracepoints" \
+		bash -c "grep -q '^calls: attached' '$TMPD/list' && test \$(grep -cE '^  attached  (syscalls:sys_(enter|exit)_ioctl|dma_fence:dma_fence_wait_(start|end))\$' '$TMPD/list') -eq 4"
 	check "$k: monitor exited 0 on SIGINT" grep -qx 'exit=0' <(section monitor-err)
 	check "$k: monitor printed snapshots" test -s "$MON"
 
@@ -324,7 +344,36 @@ check_memory() {
 	check "$k: memory: the container table: /gputop-test with 1 process, $bytes bytes" \
 		jq -e -s --argjson b "${bytes:-0}" "[.[-1].tables[\"memory.containers\"][] | select(.cgroup == \"/gputop-test\" and .processes == 1 and .clients == 1 and .$kind == \$b)] | length == 1" "$M"
 	check_engine "$k"
+	check_calls "$k"
 	check_many "$k"
+}
+
+# GPU ioctls and fence waits (scenario.sh): the engine run's jobs each wait on their fence in
+# the job ioctl; then 1,000 GET_CAP and 1,000 refused (EINVAL) job ioctls. Counts are exact;
+# the mean wait lies between the job's length (20 ms) and the client's mean job ioctl time, and
+# each interval's p50 within 20 % of that mean (6.1 under TCG sleeps about 40 ms for 20).
+check_calls() {
+	local k=$1 E=$TMPD/engine.json pid jobs busy ipid n
+	read -r _ pid _ jobs _ busy _ < <(section engine-load)
+	read -r _ ipid _ n _ < <(section ioctl-load)
+	local I='[.[] | .tables["calls.ioctls"][]'
+	local W="[.[] | .tables[\"calls.fence_waits\"][] | select(.pid == ${pid:-0} and .driver == \"mockdrm\")]"
+	echo "   calls: job client $pid: $jobs jobs, ioctl mean $(( ${busy:-0} / ${jobs:-1} )) ns; its waits $(jq -s -c "$W | .[-1] | {waits_total, ns_total, p50_ns, p99_ns}" "$E"); ioctl client $ipid: $(jq -s -c "$I | select(.pid == ${ipid:-0})] | group_by(.command) | map(.[-1] | {command, device, calls_total, errors_total})" "$E")"
+	check "$k: calls: collector attached" \
+		jq -e -s '.[-1].collectors[] | select(.name == "calls") | .state == "attached"' "$E"
+	check "$k: calls: the ioctl client made its calls" test "${n:-0}" -eq 1000
+	check "$k: calls: GET_CAP counted exactly (1000, no error) on mockdrm" \
+		jq -e -s "$I | select(.pid == ${ipid:-0} and .command == \"GET_CAP\" and .driver == \"mockdrm\")] | (map(.calls_total) | max == 1000) and (map(.errors_total) | max == 0)" "$E"
+	check "$k: calls: refused job ioctls counted exactly as mockdrm+0x00 (1000, 1000 errors)" \
+		jq -e -s "$I | select(.pid == ${ipid:-0} and .command == \"mockdrm+0x00\")] | (map(.calls_total) | max == 1000) and (map(.errors_total) | max == 1000)" "$E"
+	check "$k: calls: the job client's $jobs job ioctls counted exactly, no error" \
+		jq -e -s "$I | select(.pid == ${pid:-0} and .command == \"mockdrm+0x00\")] | (map(.calls_total) | max == ${jobs:-0}) and (map(.errors_total) | max == 0)" "$E"
+	check "$k: calls: one fence wait per job ($jobs), driver mockdrm" \
+		jq -e -s "$W | map(.waits_total) | max == ${jobs:-0}" "$E"
+	check "$k: calls: mean fence wait in [20 ms, the client's mean job ioctl]" \
+		jq -e -s --argjson b "${busy:-0}" --argjson j "${jobs:-1}" "$W | .[-1] | .ns_total / .waits_total | . >= 20e6 and . <= \$b / \$j" "$E"
+	check "$k: calls: fence wait p50 of every interval within 20 % of the client's mean job ioctl" \
+		jq -e -s --argjson m "$(( ${busy:-0} / ${jobs:-1} ))" "$W | map(.p50_ns | select(. != null)) | length >= 4 and all(. >= 0.8 * \$m and . <= 1.2 * \$m)" "$E"
 }
 
 # Engine time (scenario.sh): mockdrm jobs of 20 ms, 20 ms apart, 4 s; the driver's

@@ -6,11 +6,27 @@
 #       150 ms apart (>= 6.17 counts a wait only while the dependency is unsignalled)
 S=/bin/mockgpu-submit
 section() { echo "@@BEGIN $1"; cat "$2"; echo "@@END $1"; }
+# ready FILE: waits (60 s at most) for a background monitor's first snapshot in FILE: from then
+# on it is attached. (Loading every collector takes seconds under TCG: fixed sleeps were short.)
+ready() {
+	i=0
+	while [ ! -s "$1" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+}
+# unhold FILE PID: ends a drm-holder (parent and child, named in its first line of FILE).
+unhold() {
+	read -r _ parent _ child _ < "$1"
+	kill "$parent" "$child" 2>/dev/null
+	wait "$2" 2>/dev/null
+}
 
 ls /sys/kernel/tracing/events > /tmp/groups.txt
 section groups /tmp/groups.txt
+t0=$(cut -d' ' -f1 /proc/uptime)
 gputop-bpf --list > /tmp/list.txt 2>&1
+t1=$(cut -d' ' -f1 /proc/uptime)
+echo "$t0 $t1" | awk '{ printf "%.2f\n", $2 - $1 }' > /tmp/startup.txt
 section list /tmp/list.txt
+section startup /tmp/startup.txt
 if grep -q ': failed' /tmp/list.txt; then # libbpf's own account of the failure
 	gputop-bpf --list -v > /tmp/list-verbose.txt 2>&1
 	section list-verbose /tmp/list-verbose.txt
@@ -18,7 +34,7 @@ fi
 
 gputop-bpf -b -J -d 0.5 > /tmp/monitor.json 2> /tmp/monitor.err &
 MON=$!
-sleep 2
+ready /tmp/monitor.json
 $S gfx_0.0.0 50 2000 --gap-us 1000 > /tmp/p1.txt &
 A=$!
 $S comp_1.0.0 30 1000 --gap-us 1500 > /tmp/p2.txt &
@@ -40,7 +56,7 @@ section monitor-err /tmp/monitor.err
 # can; the queue grows far deeper than the in-flight table (16384) holds.
 gputop-bpf -b -J -d 0.5 > /tmp/storm.json 2> /tmp/storm.err &
 MON=$!
-sleep 1.5
+ready /tmp/storm.json
 $S gfx_0.0.0 100000 1 > /tmp/storm-proc.txt
 sleep 1.5
 kill -INT $MON
@@ -76,7 +92,7 @@ mixed() {
 mixed_run() {
 	env ${2:-} gputop-bpf -b -J -d 0.5 > /tmp/$1.json 2> /tmp/$1.err &
 	MON=$!
-	sleep 1.5
+	ready /tmp/$1.json
 	$S gfx_0.0.0 400 200 --gap-us 100 > /tmp/m1.txt &
 	M1=$!
 	$S gfx_0.0.0 300 100 --burst > /tmp/m2.txt &
@@ -160,12 +176,12 @@ mkdir -p /sys/fs/cgroup
 mount -t cgroup2 none /sys/fs/cgroup 2>/dev/null
 mkdir -p /sys/fs/cgroup/gputop-test
 # (sh -c: its $$ is the holder's own PID; a subshell's $$ would be this script's)
-sh -c 'echo $$ > /sys/fs/cgroup/gputop-test/cgroup.procs; exec drm-holder vgem 4' > /tmp/holder.txt 2>&1 &
+sh -c 'echo $$ > /sys/fs/cgroup/gputop-test/cgroup.procs; exec drm-holder vgem 120' > /tmp/holder.txt 2>&1 &
 H=$!
 sleep 0.5
 gputop-bpf -b -J -n 3 -d 0.5 > /tmp/memory.json 2> /tmp/memory.err
 echo "exit=$?" >> /tmp/memory.err
-wait $H
+unhold /tmp/holder.txt $H
 cat /proc/$$/cgroup > /tmp/memory-cgroup.txt 2>&1
 section memory-holder /tmp/holder.txt
 section memory /tmp/memory.json
@@ -173,26 +189,29 @@ section memory-err /tmp/memory.err
 # The same with mockdrm (tests/kmod/mockdrm.c), whose fdinfo reports its buffers (drm-total-
 # through the DRM core on 7.x, drm-memory-system by the driver on 6.1): 64 + 128 + 1024 KiB
 # kept, 32 KiB created and destroyed.
-sh -c 'echo $$ > /sys/fs/cgroup/gputop-test/cgroup.procs; exec drm-holder mockdrm 4 64 128 1024 32' > /tmp/holder2.txt 2>&1 &
+sh -c 'echo $$ > /sys/fs/cgroup/gputop-test/cgroup.procs; exec drm-holder mockdrm 120 64 128 1024 32' > /tmp/holder2.txt 2>&1 &
 H=$!
 sleep 0.5
 gputop-bpf -b -J -n 3 -d 0.5 > /tmp/memory2.json 2> /tmp/memory2.err
 echo "exit=$?" >> /tmp/memory2.err
-wait $H
+unhold /tmp/holder2.txt $H
 section memory2-holder /tmp/holder2.txt
 section memory2 /tmp/memory2.json
 section memory2-err /tmp/memory2.err
 # Engine time: mockdrm jobs of 20 ms, 20 ms apart, for 4 s (drm-engine-render in its fdinfo),
-# sampled every 0.5 s; the client says how long its job ioctls took.
+# sampled every 0.5 s; the client says how long its job ioctls took. Each job's ioctl waits
+# on the job's fence (fence waits); then 1,000 GET_CAP and 1,000 refused job ioctls (ioctls).
 gputop-bpf -b -J -d 0.5 > /tmp/engine.json 2> /tmp/engine.err &
 MON=$!
-sleep 1
+ready /tmp/engine.json
 drm-load run 20 20 4 > /tmp/engine-load.txt 2>&1
+drm-load ioctls 1000 > /tmp/ioctl-load.txt 2>&1
 sleep 1
 kill -INT $MON
 wait $MON
 echo "exit=$?" >> /tmp/engine.err
 section engine-load /tmp/engine-load.txt
+section ioctl-load /tmp/ioctl-load.txt
 section engine /tmp/engine.json
 section engine-err /tmp/engine.err
 # Many clients: 50 processes holding 20 mockdrm files each (1,000 clients of 64 KiB) while
@@ -219,7 +238,7 @@ section unload /tmp/unload.txt
 # flip; then another waits for 60 vblanks with events (queued, then delivered).
 gputop-bpf -b -J -d 0.5 > /tmp/display.json 2> /tmp/display.err &
 MON=$!
-sleep 2
+ready /tmp/display.json
 vblank-client flip vkms 300 20 > /tmp/display-flip.txt 2>&1
 vblank-client wait vkms 60 > /tmp/display-wait.txt 2>&1
 sleep 1.5

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * GPU ioctls and fence waits, per process:
+ *  - syscalls:sys_enter_ioctl / sys_exit_ioctl on file descriptors whose
+ *    character device has a watched major (DRM 226, NVIDIA 195, set before
+ *    load): count, errors and time per (process, device, command);
+ *  - dma_fence:dma_fence_wait_start / _wait_end: time each process spends
+ *    blocked on a fence (dma_fence_wait_timeout), per fence driver. The driver
+ *    name is taken at the start: from 6.17 the end event names a signalled
+ *    fence's driver "detached-driver".
+ * A thread's open call waits in `pending` (one insert and one delete per call).
+ * The handlers take the record, the task and the time as arguments so that the
+ * decoding tests can run them on synthetic records (tests/bpf/decode.c).
+ */
+#include <stdbool.h>
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include "calls.h"
+#include "common.bpf.h"
+#include "vfs.bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+__u32 majors[CALLS_MAJORS]; /* watched character-device majors, set by user space; 0: unused */
+
+__u64 drops[CALLS_DROP_MAX];
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CALLS_MAX_KEYS);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct ioctl_key);
+	__type(value, struct call_stats);
+} ioctls SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CALLS_MAX_KEYS);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct wait_key);
+	__type(value, struct call_stats);
+} waits SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CALLS_MAX_PENDING);
+	__type(key, __u64); /* pid_tgid */
+	__type(value, struct ioctl_pending);
+} ioctl_pending SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CALLS_MAX_PENDING);
+	__type(key, __u64);
+	__type(value, struct wait_pending);
+} wait_pending SEC(".maps");
+
+/* A zeroed value to create entries from (never written). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct call_stats);
+} zero_stats SEC(".maps");
+
+struct trace_entry {
+	unsigned short type;
+} __core;
+
+struct trace_event_raw_dma_fence {
+	struct trace_entry ent;
+	__u32 __data_loc_driver;
+} __core;
+
+struct fdtable {
+	unsigned int max_fds;
+	struct file **fd;
+} __core;
+struct files_struct {
+	struct fdtable *fdt;
+} __core;
+struct task_struct {
+	struct files_struct *files;
+} __core;
+
+/* The syscalls tracepoints' records (format files: syscalls/sys_{enter,exit}_ioctl). */
+struct sys_enter_ioctl_args {
+	__u64 common;
+	__s32 nr, pad;
+	__u64 fd, cmd, arg;
+};
+
+struct sys_exit_args {
+	__u64 common;
+	__s32 nr, pad;
+	__s64 ret;
+};
+
+/* The character device of the task's file descriptor fd when its major is watched, else 0. */
+static __always_inline __u32 watched_rdev(struct task_struct *t, unsigned long fd)
+{
+	struct fdtable *fdt = BPF_CORE_READ(t, files, fdt);
+	struct file **fds, *f = NULL;
+	struct inode *ino;
+	__u32 rdev, major;
+
+	if (!fdt || fd >= BPF_CORE_READ(fdt, max_fds))
+		return 0;
+	fds = BPF_CORE_READ(fdt, fd);
+	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]) || !f)
+		return 0;
+	ino = BPF_CORE_READ(f, f_inode);
+	if (!ino || (BPF_CORE_READ(ino, i_mode) & S_IFMT) != S_IFCHR)
+		return 0;
+	rdev = BPF_CORE_READ(ino, i_rdev);
+	major = rdev >> MINORBITS;
+	for (int i = 0; i < CALLS_MAJORS; i++)
+		if (major && majors[i] == major)
+			return rdev;
+	return 0;
+}
+
+static __always_inline void stats_add(void *map, const void *key, __u64 ns, bool error)
+{
+	__u32 zero = 0;
+	void *init = bpf_map_lookup_elem(&zero_stats, &zero);
+	struct call_stats *s;
+
+	if (!init)
+		return;
+	s = lookup_or_init(map, key, init);
+	if (!s) {
+		drop_count(drops, CALLS_DROP_KEYS_FULL, CALLS_DROP_MAX);
+		return;
+	}
+	__sync_fetch_and_add(&s->count, 1);
+	__sync_fetch_and_add(&s->ns, ns);
+	if (error)
+		__sync_fetch_and_add(&s->errors, 1);
+	if (ns > s->max_ns)
+		s->max_ns = ns; /* a racing CPU may keep the smaller: the histogram stays exact */
+	hist_count(s->hist, ns);
+}
+
+static __always_inline int on_ioctl_enter(__u64 id, __u32 rdev, __u32 cmd, __u64 now)
+{
+	struct ioctl_pending p = { .ns = now, .key = { .tgid = id >> 32, .rdev = rdev, .cmd = cmd } };
+
+	if (!rdev)
+		return 0;
+	if (bpf_map_update_elem(&ioctl_pending, &id, &p, BPF_ANY))
+		drop_count(drops, CALLS_DROP_PENDING_FULL, CALLS_DROP_MAX);
+	return 0;
+}
+
+static __always_inline int on_ioctl_exit(__u64 id, __s64 ret, __u64 now)
+{
+	struct ioctl_pending *p = bpf_map_lookup_elem(&ioctl_pending, &id);
+	struct ioctl_key key;
+	__u64 start;
+
+	if (!p)
+		return 0;
+	key = p->key;
+	start = p->ns;
+	bpf_map_delete_elem(&ioctl_pending, &id);
+	stats_add(&ioctls, &key, now > start ? now - start : 0, ret < 0);
+	return 0;
+}
+
+static __always_inline int on_wait_start(void *rec, __u64 id, __u64 now)
+{
+	struct wait_pending p = { .ns = now, .key = { .tgid = id >> 32 } };
+	__u32 loc = BPF_CORE_READ((struct trace_event_raw_dma_fence *)rec, __data_loc_driver);
+
+	bpf_probe_read_kernel_str(p.key.driver, sizeof(p.key.driver), rec + (loc & 0xffff));
+	if (!bpf_map_update_elem(&wait_pending, &id, &p, BPF_NOEXIST))
+		return 0;
+	if (bpf_map_lookup_elem(&wait_pending, &id)) { /* dma_fence_wait inside a fence's wait */
+		drop_count(drops, CALLS_DROP_NESTED_WAIT, CALLS_DROP_MAX);
+		bpf_map_update_elem(&wait_pending, &id, &p, BPF_ANY);
+	} else {
+		drop_count(drops, CALLS_DROP_PENDING_FULL, CALLS_DROP_MAX);
+	}
+	return 0;
+}
+
+static __always_inline int on_wait_end(__u64 id, __u64 now)
+{
+	struct wait_pending *p = bpf_map_lookup_elem(&wait_pending, &id);
+	struct wait_key key;
+	__u64 start;
+
+	if (!p)
+		return 0;
+	key = p->key;
+	start = p->ns;
+	bpf_map_delete_elem(&wait_pending, &id);
+	stats_add(&waits, &key, now > start ? now - start : 0, false);
+	return 0;
+}
+
+SEC("tp/syscalls/sys_enter_ioctl")
+int ioctl_enter(struct sys_enter_ioctl_args *ctx)
+{
+	struct task_struct *t = (struct task_struct *)bpf_get_current_task();
+
+	if (!majors[0]) /* no GPU device yet: every other ioctl of the machine costs nothing more */
+		return 0;
+	return on_ioctl_enter(bpf_get_current_pid_tgid(), watched_rdev(t, ctx->fd),
+			      (__u32)ctx->cmd, bpf_ktime_get_ns());
+}
+
+SEC("tp/syscalls/sys_exit_ioctl")
+int ioctl_exit(struct sys_exit_args *ctx)
+{
+	return on_ioctl_exit(bpf_get_current_pid_tgid(), ctx->ret, bpf_ktime_get_ns());
+}
+
+SEC("tp/dma_fence/dma_fence_wait_start")
+int wait_start(void *ctx)
+{
+	return on_wait_start(ctx, bpf_get_current_pid_tgid(), bpf_ktime_get_ns());
+}
+
+SEC("tp/dma_fence/dma_fence_wait_end")
+int wait_end(void *ctx)
+{
+	return on_wait_end(bpf_get_current_pid_tgid(), bpf_ktime_get_ns());
+}

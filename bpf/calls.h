@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Plain data shared by calls.bpf.c and collectors/calls.c: GPU ioctls and fence waits. */
+#ifndef GPUTOP_CALLS_H
+#define GPUTOP_CALLS_H
+
+#include <linux/types.h>
+#include "hist.h"
+
+#define CALLS_MAJORS 8 /* character-device majors watched (drm, nvidia ...) */
+#define CALLS_MAX_KEYS 4096 /* (process, device, command) and (process, driver) entries */
+#define CALLS_MAX_PENDING 16384 /* threads inside a watched ioctl or a fence wait */
+#define CALLS_NAME 32 /* a fence's driver name, as the kernel gives it */
+
+/* An ioctl command on one device file, per process. */
+struct ioctl_key {
+	__u32 tgid;
+	__u32 rdev; /* the kernel's dev_t: major << 20 | minor */
+	__u32 cmd;
+	__u32 pad;
+};
+
+struct call_stats {
+	__u64 count;
+	__u64 errors; /* returned < 0 (ioctls) */
+	__u64 ns; /* time inside */
+	__u64 max_ns;
+	__u64 hist[HIST_SLOTS];
+};
+
+struct ioctl_pending {
+	__u64 ns;
+	struct ioctl_key key;
+};
+
+/* Fence waits, per process and fence driver. */
+struct wait_key {
+	__u32 tgid;
+	__u32 pad;
+	char driver[CALLS_NAME];
+};
+
+struct wait_pending {
+	__u64 ns;
+	struct wait_key key;
+};
+
+enum calls_drop {
+	CALLS_DROP_KEYS_FULL, /* no room for a new (process, command) entry */
+	CALLS_DROP_PENDING_FULL, /* no room for a thread entering an ioctl or a wait */
+	CALLS_DROP_NESTED_WAIT, /* a wait began inside another of the same thread: the outer one is lost */
+	CALLS_DROP_MAX
+};
+
+#endif

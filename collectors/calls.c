@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Calls collector: per process, the ioctls made on GPU device files (DRM and
+ * NVIDIA character devices), by device and command, and the time spent blocked
+ * in fence waits, by fence driver. Vendor-neutral. Tables: calls_tables.c.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "../model/histogram.h"
+#include "bpf_util.h"
+#include "calls_tables.h"
+#include "collector.h"
+#include "ioctl_names.h"
+#include "map_delta.h"
+#include "proc_cache.h"
+#include "tracefs.h"
+#include <linux/types.h>
+#include "../bpf/calls.h"
+#include "calls.skel.h"
+
+#define RESCAN_TICKS 5 /* majors are looked up again: a driver may load later */
+#define MINORBITS 20
+
+enum { TP_IOCTL_ENTER, TP_IOCTL_EXIT, TP_WAIT_START, TP_WAIT_END, NTPS };
+
+static const char *const drop_names[CALLS_DROP_MAX] = {
+	[CALLS_DROP_KEYS_FULL] = "call_table_full",
+	[CALLS_DROP_PENDING_FULL] = "pending_call_table_full",
+	[CALLS_DROP_NESTED_WAIT] = "nested_fence_wait",
+};
+
+/* A device file seen in the ioctls: its name and driver, looked up once. */
+struct calls_dev {
+	__u32 rdev;
+	enum ioctl_device kind;
+	char name[32], driver[32];
+};
+
+struct calls_priv {
+	struct calls_bpf *skel;
+	struct tp_prog tps[NTPS];
+	__u32 majors[CALLS_MAJORS];
+	enum ioctl_device kinds[CALLS_MAJORS];
+	struct map_delta ioctls, waits;
+	struct proc_cache procs;
+	struct calls_dev *devs;
+	size_t ndevs;
+	unsigned int ticks;
+	struct table *t; /* the table being filled */
+	double iv;
+};
+
+/* The watched majors from /proc/devices: "drm", and every "nvidia*" (nvidia, nvidia-uvm, nvidia-caps ...). */
+static int find_majors(__u32 *majors, enum ioctl_device *kinds)
+{
+	char line[128], name[64];
+	unsigned int major;
+	int n = 0;
+	FILE *f = fopen("/proc/devices", "re");
+
+	memset(majors, 0, CALLS_MAJORS * sizeof(*majors));
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f) && strncmp(line, "Block", 5)) {
+		bool drm, nv;
+
+		if (sscanf(line, "%u %63s", &major, name) != 2)
+			continue;
+		drm = !strcmp(name, "drm");
+		nv = !strncmp(name, "nvidia", 6);
+		if ((drm || nv) && n < CALLS_MAJORS) {
+			kinds[n] = drm ? IOCTL_DEVICE_DRM : IOCTL_DEVICE_NVIDIA;
+			majors[n++] = major;
+		}
+	}
+	fclose(f);
+	return n;
+}
+
+static void calls_probe(struct collector *c)
+{
+	bool ioc = tracepoint_exists("syscalls", "sys_enter_ioctl") &&
+		   tracepoint_exists("syscalls", "sys_exit_ioctl");
+	bool fence = tracepoint_exists("dma_fence", "dma_fence_wait_start") &&
+		     tracepoint_exists("dma_fence", "dma_fence_wait_end");
+	const char *no_ioc = "no syscall tracepoints (CONFIG_FTRACE_SYSCALLS off)";
+	const char *no_fence = "not in this kernel (dma-buf built without tracing)";
+
+	collector_add_tracepoint(c, "syscalls", "sys_enter_ioctl",
+				 ioc ? TRACEPOINT_AVAILABLE : TRACEPOINT_MISSING, ioc ? "" : no_ioc);
+	collector_add_tracepoint(c, "syscalls", "sys_exit_ioctl",
+				 ioc ? TRACEPOINT_AVAILABLE : TRACEPOINT_MISSING, ioc ? "" : no_ioc);
+	collector_add_tracepoint(c, "dma_fence", "dma_fence_wait_start",
+				 fence ? TRACEPOINT_AVAILABLE : TRACEPOINT_MISSING,
+				 fence ? "" : no_fence);
+	collector_add_tracepoint(c, "dma_fence", "dma_fence_wait_end",
+				 fence ? TRACEPOINT_AVAILABLE : TRACEPOINT_MISSING,
+				 fence ? "" : no_fence);
+	if (!ioc && !fence) {
+		collector_set_state(c, COLLECTOR_UNAVAILABLE,
+				    "neither the syscalls ioctl nor the dma_fence wait tracepoints exist",
+				    "use a kernel with CONFIG_FTRACE_SYSCALLS=y");
+		return;
+	}
+	c->priv = calloc(1, sizeof(struct calls_priv));
+	if (!c->priv)
+		collector_set_state(c, COLLECTOR_FAILED, "out of memory", NULL);
+}
+
+static void rescan(struct collector *c)
+{
+	struct calls_priv *p = c->priv;
+	int n = find_majors(p->majors, p->kinds);
+
+	memcpy(p->skel->bss->majors, p->majors, sizeof(p->majors));
+	snprintf(c->status.detail, sizeof(c->status.detail),
+		 "ioctls on %d GPU device major%s (drm, nvidia) and fence waits", n,
+		 n == 1 ? "" : "s");
+}
+
+static int calls_open(struct collector *c)
+{
+	struct calls_priv *p = c->priv;
+	bool ioc = tracepoint_exists("syscalls", "sys_enter_ioctl") &&
+		   tracepoint_exists("syscalls", "sys_exit_ioctl");
+	bool fence = tracepoint_exists("dma_fence", "dma_fence_wait_start") &&
+		     tracepoint_exists("dma_fence", "dma_fence_wait_end");
+	int err;
+
+	if (map_delta_init(&p->ioctls, sizeof(struct ioctl_key), sizeof(struct call_stats)) ||
+	    map_delta_init(&p->waits, sizeof(struct wait_key), sizeof(struct call_stats))) {
+		collector_set_state(c, COLLECTOR_FAILED, "out of memory", NULL);
+		return -1;
+	}
+	p->skel = calls_bpf__open();
+	if (!p->skel) {
+		collector_load_failed(c, -errno);
+		return -1;
+	}
+	p->tps[TP_IOCTL_ENTER] = (struct tp_prog){ .group = "syscalls", .event = "sys_enter_ioctl",
+						    .prog = p->skel->progs.ioctl_enter, .wanted = ioc };
+	p->tps[TP_IOCTL_EXIT] = (struct tp_prog){ .group = "syscalls", .event = "sys_exit_ioctl",
+						   .prog = p->skel->progs.ioctl_exit, .wanted = ioc };
+	p->tps[TP_WAIT_START] = (struct tp_prog){ .group = "dma_fence",
+						   .event = "dma_fence_wait_start",
+						   .prog = p->skel->progs.wait_start, .wanted = fence };
+	p->tps[TP_WAIT_END] = (struct tp_prog){ .group = "dma_fence", .event = "dma_fence_wait_end",
+						 .prog = p->skel->progs.wait_end, .wanted = fence };
+	tp_progs_autoload(p->tps, NTPS);
+	err = calls_bpf__load(p->skel);
+	if (err) {
+		collector_load_failed(c, err);
+		return -1;
+	}
+	rescan(c);
+	return 0;
+}
+
+static int calls_attach(struct collector *c)
+{
+	struct calls_priv *p = c->priv;
+
+	if (!tp_progs_attach(c, p->tps, NTPS)) {
+		collector_set_state(c, COLLECTOR_FAILED, "attaching to the tracepoints failed",
+				    "run with -v to see libbpf's messages");
+		return -1;
+	}
+	return 0;
+}
+
+/* The last component of a link's target, cut to size. */
+static void base_name(const char *link, char *out, size_t size)
+{
+	const char *slash = strrchr(link, '/');
+
+	memccpy(out, slash ? slash + 1 : link, '\0', size - 1);
+	out[size - 1] = '\0';
+}
+
+/* The name and driver of a character device, from sysfs (/sys/dev/char/M:m). */
+static const struct calls_dev *device_of(struct calls_priv *p, __u32 rdev)
+{
+	unsigned int major = rdev >> MINORBITS, minor = rdev & ((1U << MINORBITS) - 1);
+	char path[96], link[PATH_MAX];
+	struct calls_dev *d;
+	ssize_t len;
+
+	for (size_t i = 0; i < p->ndevs; i++)
+		if (p->devs[i].rdev == rdev)
+			return &p->devs[i];
+	d = realloc(p->devs, (p->ndevs + 1) * sizeof(*d));
+	if (!d)
+		return NULL;
+	p->devs = d;
+	d = &p->devs[p->ndevs++];
+	memset(d, 0, sizeof(*d));
+	d->rdev = rdev;
+	d->kind = IOCTL_DEVICE_DRM;
+	for (int i = 0; i < CALLS_MAJORS; i++)
+		if (p->majors[i] == major)
+			d->kind = p->kinds[i];
+	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u", major, minor);
+	len = readlink(path, link, sizeof(link) - 1);
+	if (len > 0) {
+		link[len] = '\0';
+		base_name(link, d->name, sizeof(d->name));
+	} else if (d->kind == IOCTL_DEVICE_NVIDIA) {
+		snprintf(d->name, sizeof(d->name), minor == 255 ? "nvidiactl" : "nvidia%u", minor);
+	} else {
+		snprintf(d->name, sizeof(d->name), "%u:%u", major, minor);
+	}
+	/* the driver: its link, unless that is generic (7.x's faux devices: vgem, vkms) or absent
+	 * (a platform device no driver bound, as mockdrm): then the device's own name */
+	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/device/driver", major, minor);
+	len = readlink(path, link, sizeof(link) - 1);
+	if (len > 0) {
+		link[len] = '\0';
+		base_name(link, d->driver, sizeof(d->driver));
+	}
+	if (len <= 0 || !strcmp(d->driver, "faux_driver")) {
+		snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/device", major, minor);
+		len = readlink(path, link, sizeof(link) - 1);
+		if (len > 0) {
+			link[len] = '\0';
+			base_name(link, d->driver, sizeof(d->driver));
+		} else {
+			snprintf(d->driver, sizeof(d->driver), "%s",
+				 d->kind == IOCTL_DEVICE_NVIDIA ? "nvidia" : "");
+		}
+	}
+	return d;
+}
+
+/* The cells every per-process call row has: rate, totals, time share, quantiles. */
+static void stats_cells(struct cell *row, const struct call_stats *now,
+			const struct call_stats *before, double iv, const unsigned int cols[7])
+{
+	struct latency_summary sum;
+	__u64 ns = now->ns - before->ns;
+
+	cell_set_f64(row, cols[0], (double)(now->count - before->count) / iv);
+	cell_set_u64(row, cols[1], now->count);
+	cell_set_f64(row, cols[2], (double)ns / (iv * 1e9) * 100.0);
+	cells_set_quantiles(row, cols[3], cols[4], now->hist, before->hist, (double)ns, &sum);
+	cell_set_u64(row, cols[5], now->max_ns);
+	cell_set_u64(row, cols[6], now->ns);
+}
+
+static bool ioctl_row(const void *key, const void *now, const void *before, void *arg)
+{
+	static const unsigned int cols[7] = { IOC_PER_S, IOC_TOTAL, IOC_TIME_PCT, IOC_P50,
+					      IOC_P99,	 IOC_MAX,   IOC_NS };
+	struct calls_priv *p = arg;
+	const struct ioctl_key *k = key;
+	const struct call_stats *s = now;
+	const struct proc_entry *pe = proc_cache_get(&p->procs, k->tgid);
+	const struct calls_dev *d = device_of(p, k->rdev);
+	struct cell *row = p->t ? table_row_add(p->t) : NULL;
+	char name[48];
+
+	if (!row || !d)
+		return pe && pe->gone;
+	ioctl_command_name(d->kind, d->driver, k->cmd, name, sizeof(name));
+	cell_set_u64(row, IOC_PID, k->tgid);
+	cell_set_str(row, IOC_COMM, pe ? pe->comm : "?");
+	cell_set_str(row, IOC_DEVICE, d->name);
+	cell_set_str(row, IOC_DRIVER, d->driver);
+	cell_set_u64(row, IOC_CMD, k->cmd);
+	cell_set_str(row, IOC_NAME, name);
+	cell_set_u64(row, IOC_ERRORS, s->errors);
+	stats_cells(row, s, before, p->iv, cols);
+	return pe && pe->gone; /* shown once more, then forgotten */
+}
+
+static bool wait_row(const void *key, const void *now, const void *before, void *arg)
+{
+	static const unsigned int cols[7] = { FW_PER_S, FW_TOTAL, FW_PCT, FW_P50,
+					      FW_P99,	FW_MAX,	  FW_NS };
+	struct calls_priv *p = arg;
+	const struct wait_key *k = key;
+	const struct proc_entry *pe = proc_cache_get(&p->procs, k->tgid);
+	struct cell *row = p->t ? table_row_add(p->t) : NULL;
+	char driver[CALLS_NAME + 1];
+
+	if (!row)
+		return pe && pe->gone;
+	memcpy(driver, k->driver, CALLS_NAME);
+	driver[CALLS_NAME] = '\0';
+	cell_set_u64(row, FW_PID, k->tgid);
+	cell_set_str(row, FW_COMM, pe ? pe->comm : "?");
+	cell_set_str(row, FW_DRIVER, driver[0] ? driver : "?");
+	stats_cells(row, now, before, p->iv, cols);
+	return pe && pe->gone;
+}
+
+static int calls_read(struct collector *c, struct model *m)
+{
+	struct calls_priv *p = c->priv;
+
+	if (++p->ticks % RESCAN_TICKS == 0)
+		rescan(c);
+	p->iv = model_interval_s(m);
+	p->t = model_table(m, &calls_ioctls);
+	map_delta_read(&p->ioctls, bpf_map__fd(p->skel->maps.ioctls), ioctl_row, p);
+	p->t = model_table(m, &calls_fence_waits);
+	map_delta_read(&p->waits, bpf_map__fd(p->skel->maps.waits), wait_row, p);
+	proc_cache_tick(&p->procs);
+	collector_set_drops(c, drop_names, p->skel->bss->drops, CALLS_DROP_MAX);
+	tp_progs_report(c, p->tps, NTPS, m);
+	return 0;
+}
+
+static void calls_close(struct collector *c)
+{
+	struct calls_priv *p = c->priv;
+
+	if (!p)
+		return;
+	tp_progs_detach(p->tps, NTPS);
+	calls_bpf__destroy(p->skel);
+	map_delta_free(&p->ioctls);
+	map_delta_free(&p->waits);
+	proc_cache_free(&p->procs);
+	free(p->devs);
+	free(p);
+}
+
+static const struct collector_ops calls_collector = {
+	.name = "calls",
+	.order = 47,
+	.description = "GPU ioctls per process and command (DRM, NVIDIA); time blocked in fence waits",
+	.probe = calls_probe,
+	.open = calls_open,
+	.attach = calls_attach,
+	.read = calls_read,
+	.close = calls_close,
+};
+COLLECTOR_REGISTER(calls_collector);

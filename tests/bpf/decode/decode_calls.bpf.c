@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The calls collector's handlers, run by tests/bpf/decode.c on synthetic records. */
+#include "../../../bpf/calls.bpf.c"
+#include "decode.h"
+
+SEC("syscall")
+int wait_start_rec(struct decode_args *a) { return on_wait_start(a->rec, a->id, a->now); }
+SEC("syscall")
+int wait_end_rec(struct decode_args *a) { return on_wait_end(a->id, a->now); }
+SEC("syscall")
+int ioctl_enter_rec(struct decode_args *a) { return on_ioctl_enter(a->id, a->arg, (__u32)a->ret, a->now); }
+SEC("syscall")
+int ioctl_exit_rec(struct decode_args *a) { return on_ioctl_exit(a->id, a->ret, a->now); }
