@@ -18,7 +18,7 @@
 #include <bpf/bpf_core_read.h>
 #include "calls.h"
 #include "common.bpf.h"
-#include "vfs.bpf.h"
+#include "fd_table.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -73,17 +73,6 @@ struct trace_event_raw_dma_fence {
 	__u32 __data_loc_driver;
 } __core;
 
-struct fdtable {
-	unsigned int max_fds;
-	struct file **fd;
-} __core;
-struct files_struct {
-	struct fdtable *fdt;
-} __core;
-struct task_struct {
-	struct files_struct *files;
-} __core;
-
 /* The syscalls tracepoints' records (format files: syscalls/sys_{enter,exit}_ioctl). */
 struct sys_enter_ioctl_args {
 	__u64 common;
@@ -97,24 +86,11 @@ struct sys_exit_args {
 	__s64 ret;
 };
 
-/* The character device of the task's file descriptor fd when its major is watched, else 0. */
-static __always_inline __u32 watched_rdev(struct task_struct *t, unsigned long fd)
+/* The character device of the current task's file descriptor fd when its major is watched, else 0. */
+static __always_inline __u32 watched_rdev(unsigned long fd)
 {
-	struct fdtable *fdt = BPF_CORE_READ(t, files, fdt);
-	struct file **fds, *f = NULL;
-	struct inode *ino;
-	__u32 rdev, major;
+	__u32 rdev = fd_char_rdev(fd), major = rdev >> MINORBITS;
 
-	if (!fdt || fd >= BPF_CORE_READ(fdt, max_fds))
-		return 0;
-	fds = BPF_CORE_READ(fdt, fd);
-	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]) || !f)
-		return 0;
-	ino = BPF_CORE_READ(f, f_inode);
-	if (!ino || (BPF_CORE_READ(ino, i_mode) & S_IFMT) != S_IFCHR)
-		return 0;
-	rdev = BPF_CORE_READ(ino, i_rdev);
-	major = rdev >> MINORBITS;
 	for (int i = 0; i < CALLS_MAJORS; i++)
 		if (major && majors[i] == major)
 			return rdev;
@@ -204,11 +180,9 @@ static __always_inline int on_wait_end(__u64 id, __u64 now)
 SEC("tp/syscalls/sys_enter_ioctl")
 int ioctl_enter(struct sys_enter_ioctl_args *ctx)
 {
-	struct task_struct *t = (struct task_struct *)bpf_get_current_task();
-
 	if (!majors[0]) /* no GPU device yet: every other ioctl of the machine costs nothing more */
 		return 0;
-	return on_ioctl_enter(bpf_get_current_pid_tgid(), watched_rdev(t, ctx->fd),
+	return on_ioctl_enter(bpf_get_current_pid_tgid(), watched_rdev(ctx->fd),
 			      (__u32)ctx->cmd, bpf_ktime_get_ns());
 }
 

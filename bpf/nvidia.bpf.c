@@ -18,7 +18,7 @@
 #include <bpf/bpf_tracing.h>
 #include "common.bpf.h"
 #include "nvidia.h"
-#include "vfs.bpf.h"
+#include "fd_table.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -223,37 +223,11 @@ out:
 
 /* ---- ioctls on the NVIDIA character devices ---- */
 
-struct fdtable {
-	unsigned int max_fds;
-	struct file **fd;
-} __core;
-struct files_struct {
-	struct fdtable *fdt;
-} __core;
-struct task_struct {
-	struct files_struct *files;
-} __core;
-
-
 /* 0: not ours; 1: an NVIDIA device; 2: nvidia-uvm. */
 static __always_inline int fd_class(unsigned long fd)
 {
-	struct task_struct *t = (struct task_struct *)bpf_get_current_task();
-	struct fdtable *fdt = BPF_CORE_READ(t, files, fdt);
-	struct file **fds, *f = NULL;
-	struct inode *ino;
-	unsigned int rdev, major;
+	__u32 major = fd_char_rdev(fd) >> MINORBITS;
 
-	if (!fdt || fd >= BPF_CORE_READ(fdt, max_fds))
-		return 0;
-	fds = BPF_CORE_READ(fdt, fd);
-	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]) || !f)
-		return 0;
-	ino = BPF_CORE_READ(f, f_inode);
-	if (!ino || (BPF_CORE_READ(ino, i_mode) & S_IFMT) != S_IFCHR)
-		return 0;
-	rdev = BPF_CORE_READ(ino, i_rdev);
-	major = rdev >> MINORBITS;
 	if (!major)
 		return 0;
 	if (major == nv_majors[1])

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
+#include "../model/array.h"
 #include "bpf_util.h"
 #include "self_tables.h"
 
@@ -183,4 +186,29 @@ void cells_set_quantiles(struct cell *row, unsigned int p50, unsigned int p99, c
 		return;
 	cell_set_f64(row, p50, out->p50_ns);
 	cell_set_f64(row, p99, out->p99_ns);
+}
+
+uint64_t bpf_sweep_gone_threads(int fd)
+{
+	__u64 key, next, *prev = NULL, *doomed = NULL;
+	size_t n = 0, cap = 0;
+
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		char task[64];
+
+		key = next;
+		prev = &key;
+		snprintf(task, sizeof(task), "/proc/%u/task/%u", (unsigned int)(key >> 32),
+			 (unsigned int)key);
+		if (access(task, F_OK) && errno == ENOENT) {
+			__u64 *d = array_push(&doomed, &n, &cap, sizeof(*d));
+
+			if (d)
+				*d = key;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		bpf_map_delete_elem(fd, &doomed[i]);
+	free(doomed);
+	return n;
 }

@@ -61,6 +61,12 @@ void tp_progs_report(struct collector *c, struct tp_prog *tps, size_t n, struct 
 uint64_t tp_progs_report_rows(struct collector *c, struct tp_prog *tps, size_t n, struct model *m,
 			      bool *untwinned);
 
+/*
+ * Deletes the entries of a map keyed by pid_tgid whose thread no longer exists
+ * (it exited inside a call the map was waiting on); returns how many went.
+ */
+uint64_t bpf_sweep_gone_threads(int fd);
+
 /* The skeleton did not open or load (err: a negative errno): FAILED, with how to see why. */
 void collector_load_failed(struct collector *c, int err);
 /* Sets the loss counters names[i] = counts[i] (a BPF program's drops array). */

@@ -52,6 +52,7 @@ struct calls_priv {
 	struct calls_dev *devs;
 	size_t ndevs;
 	unsigned int ticks;
+	uint64_t never_returned; /* ioctls and waits of threads that exited inside them */
 	struct table *t; /* the table being filled */
 	double iv;
 };
@@ -303,8 +304,11 @@ static int calls_read(struct collector *c, struct model *m)
 {
 	struct calls_priv *p = c->priv;
 
-	if (++p->ticks % RESCAN_TICKS == 0)
+	if (++p->ticks % RESCAN_TICKS == 0) {
 		rescan(c);
+		p->never_returned += bpf_sweep_gone_threads(bpf_map__fd(p->skel->maps.ioctl_pending));
+		p->never_returned += bpf_sweep_gone_threads(bpf_map__fd(p->skel->maps.wait_pending));
+	}
 	p->iv = model_interval_s(m);
 	p->t = model_table(m, &calls_ioctls);
 	map_delta_read(&p->ioctls, bpf_map__fd(p->skel->maps.ioctls), ioctl_row, p);
@@ -312,6 +316,7 @@ static int calls_read(struct collector *c, struct model *m)
 	map_delta_read(&p->waits, bpf_map__fd(p->skel->maps.waits), wait_row, p);
 	proc_cache_tick(&p->procs);
 	collector_set_drops(c, drop_names, p->skel->bss->drops, CALLS_DROP_MAX);
+	collector_set_drop(c, "calls_never_returned", p->never_returned);
 	tp_progs_report(c, p->tps, NTPS, m);
 	return 0;
 }

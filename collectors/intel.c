@@ -77,6 +77,8 @@ struct intel_priv {
 	struct intel_engine_key *engine_keys;
 	struct intel_dev devs_last[INTEL_MAX_DEVS];
 	bool low_level;
+	unsigned int ticks;
+	uint64_t never_returned; /* waits of threads that exited inside them */
 	struct table *t;
 	double iv;
 };
@@ -354,7 +356,10 @@ static int intel_read(struct collector *c, struct model *m)
 	p->t = model_table(m, &xe_moves);
 	map_delta_read(&p->moves, bpf_map__fd(p->skel->maps.moves), move_row, p);
 	proc_cache_tick(&p->pcache);
+	if (++p->ticks % 10 == 0)
+		p->never_returned += bpf_sweep_gone_threads(bpf_map__fd(p->skel->maps.waiting));
 	collector_set_drops(c, drop_names, p->skel->bss->drops, INTEL_DROP_MAX);
+	collector_set_drop(c, "waits_never_ended", p->never_returned);
 	tp_progs_report(c, p->tps, NTPS, m);
 	return 0;
 }

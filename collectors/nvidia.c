@@ -542,32 +542,6 @@ static void read_procs(struct nvidia_priv *p, struct model *m)
 	p->nprocs = w;
 }
 
-/* Entries of threads that no longer exist: they exited inside a call (pid_tgid keys). */
-static uint64_t sweep_gone_threads(int fd)
-{
-	__u64 key, next, *prev = NULL, *doomed = NULL;
-	size_t n = 0, cap = 0;
-
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		char task[64];
-
-		key = next;
-		prev = &key;
-		snprintf(task, sizeof(task), "/proc/%u/task/%u", (unsigned int)(key >> 32),
-			 (unsigned int)key);
-		if (access(task, F_OK) && errno == ENOENT) {
-			__u64 *d = array_push(&doomed, &n, &cap, sizeof(*d));
-
-			if (d)
-				*d = key;
-		}
-	}
-	for (size_t i = 0; i < n; i++)
-		bpf_map_delete_elem(fd, &doomed[i]);
-	free(doomed);
-	return n;
-}
-
 static void read_xids(struct nvidia_priv *p, struct model *m)
 {
 	struct table *t = model_table(m, &nvidia_xids);
@@ -642,8 +616,8 @@ static int nvidia_read(struct collector *c, struct model *m)
 		p->next_scan_ns = now + RESCAN_NS;
 	}
 	if (now >= p->next_sweep_ns) {
-		p->never_returned += sweep_gone_threads(bpf_map__fd(p->skel->maps.calls));
-		p->never_returned += sweep_gone_threads(bpf_map__fd(p->skel->maps.ioctls));
+		p->never_returned += bpf_sweep_gone_threads(bpf_map__fd(p->skel->maps.calls));
+		p->never_returned += bpf_sweep_gone_threads(bpf_map__fd(p->skel->maps.ioctls));
 		p->next_sweep_ns = now + RESCAN_NS;
 	}
 	read_procs(p, m);

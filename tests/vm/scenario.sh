@@ -93,6 +93,7 @@ mixed_run() {
 	env ${2:-} gputop-bpf -b -J -d 0.5 > /tmp/$1.json 2> /tmp/$1.err &
 	MON=$!
 	ready /tmp/$1.json
+	sleep 1 # a run has 6 snapshots or more unless the monitor stalled (mixed above)
 	$S gfx_0.0.0 400 200 --gap-us 100 > /tmp/m1.txt &
 	M1=$!
 	$S gfx_0.0.0 300 100 --burst > /tmp/m2.txt &
@@ -216,7 +217,7 @@ section engine /tmp/engine.json
 section engine-err /tmp/engine.err
 # Many clients: 50 processes holding 20 mockdrm files each (1,000 clients of 64 KiB) while
 # the monitor refreshes every second; its own CPU is in self.process.
-drm-load many 50 20 16 > /tmp/many-load.txt 2>&1 &
+drm-load many 50 20 25 > /tmp/many-load.txt 2>&1 &
 L=$!
 sleep 3
 gputop-bpf -b -J -n 6 -d 1 > /tmp/many.json 2> /tmp/many.err
