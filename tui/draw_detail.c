@@ -93,7 +93,7 @@ void draw_vendor(struct view *v, struct rect a)
 	char rate[16];
 
 	clear_rect(a);
-	putf(y++, a.x + 1, a.w - 2, ROLE_TITLE, "%s   (Tab or 1-6 switch panes)", vendors[v->screen].title);
+	putf(y++, a.x + 1, a.w - 2, ROLE_TITLE, "%s   (Tab or 1-7 switch panes)", vendors[v->screen].title);
 	for (size_t i = 0; s && i < s->ncollectors; i++)
 		if (!strcmp(s->collectors[i].info->name, vendors[v->screen].collector))
 			c = &s->collectors[i];

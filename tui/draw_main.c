@@ -123,7 +123,9 @@ void draw_header(struct view *v, struct rect r)
 	for (int i = 0; i < SCREEN_COUNT; i++)
 		x += putf(r.y + 1, x, r.w - x, i == (int)v->screen ? ROLE_SELECTED : ROLE_LABEL,
 			  " %d %s ", i + 1, screen_names[i]) + 1;
-	x += putf(r.y + 1, x, r.w - x, ROLE_DIM, "  theme %s", v->theme.name);
+	/* the theme and the filter only whole: a part cut mid-word reads as something else */
+	if (x + 8 + (int)strlen(v->theme.name) <= r.w)
+		x += putf(r.y + 1, x, r.w - x, ROLE_DIM, "  theme %s", v->theme.name);
 	if (v->filter[0])
 		putf(r.y + 1, x, r.w - x, ROLE_WARNING, "  filter: %s", v->filter);
 }

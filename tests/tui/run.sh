@@ -110,10 +110,13 @@ check "process pane: its rings" shows "Its rings"
 keys Escape
 
 keys 2
-check "2: AMD pane says not available, with the reason" \
-	bash -c "$T capture-pane -p -t t | grep -q 'Not available on this machine' && $T capture-pane -p -t t | grep -q 'Reason:'"
+check "2: AMD pane: amdgpu attached without an AMD GPU, nothing fired, and it says so" \
+	bash -c "$T capture-pane -p -t t | grep -q 'amdgpu: no event yet (they fire with an AMD GPU at work)' && $T capture-pane -p -t t | grep -q 'No amdgpu submission or job since the start.'"
 keys Tab
-check "Tab: Intel pane" shows "Intel   (Tab or 1-6"
+check "Tab: Intel pane" shows "Intel   (Tab or 1-7"
+keys Tab
+check "Tab: NVIDIA pane says not available, with the reason" \
+	bash -c "$T capture-pane -p -t t | grep -q 'Not available on this machine' && $T capture-pane -p -t t | grep -q 'Reason:'"
 keys 1
 check "1: back to the overview" shows "Rings (3)"
 
@@ -122,7 +125,7 @@ check "-: faster refresh, shown in the header" shows "every 30s"
 keys +
 check "+: slower refresh" shows "every 60s"
 keys BTab
-check "Shift-Tab: the Memory pane (the last)" shows "Memory   (Tab or 1-6"
+check "Shift-Tab: the Calls pane (the last)" shows "Calls   (Tab or 1-7"
 keys 1
 ring_names=$(screen | sed -n '/^ RING /,/^ Processes/p' | sed '1d;$d' | awk '{ print $1 }')
 keys Left
@@ -164,7 +167,7 @@ check "80x24: first snapshot drawn" until_shows "REPLAY"
 for _ in $(seq 2 $DN); do $T send-keys -t t n; sleep 0.05; done
 sleep 0.5
 check "80x24: the header ends with a whole part, not cut mid-word" \
-	bash -c "$T capture-pane -p -t t | head -1 | sed 's/ *\$//' | grep -qE '(REPLAY [^ ]+|every [0-9.]+s|up [0-9:]{8}|\\)|[0-9]+ missing|[0-9]%|MiB)\$'"
+	bash -c "$T capture-pane -p -t t | head -1 | sed 's/ *\$//' | grep -qE '(REPLAY [^ ]+|every [0-9.]+s|up [0-9:]{8}|\\)|[0-9]+ missing|[0-9]+ dropped|[0-9]%|MiB)\$'"
 check "80x24: the display side pane lists CRTC 0 at 60.00 Hz" \
 	bash -c "$T capture-pane -p -t t | grep -E 'DISPLAY' -A1 | grep -qE ' 0 +60\.00 '"
 keys 5
@@ -229,7 +232,7 @@ sleep 0.5
 check "overview: mockdrm's device line: its memory and 3d engine at ${dev_busy}%" \
 	bash -c "$T capture-pane -p -t t | grep -E 'mockdrm .*MEM [0-9.]+MiB +3d ${dev_busy}%' >/dev/null"
 keys 6
-check "6: the Memory pane" shows "Memory   (Tab or 1-6"
+check "6: the Memory pane" shows "Memory   (Tab or 1-7"
 check "Memory pane: $nmp processes" shows "GPU memory and engines by process ($nmp)"
 check "Memory pane: devices above processes above clients above regions" \
 	bash -c "[ \$($T capture-pane -p -t t | grep -nE '^ (GPU memory \\(|GPU memory and engines by process|DRM clients|Client memory by region)' | cut -d: -f1 | sort -n | tr '\n' ' ' | wc -w) -eq 4 ]"
@@ -374,10 +377,25 @@ check "Intel pane: engine rcs0 of card0 with its requests per second" \
 check "Intel pane: vkcube's wait share" bash -c "$T capture-pane -p -t t | grep -E '^ +5151 vkcube .*37\.5' >/dev/null"
 check "Intel pane: xe exec queue 17 (render) and the shrinker table" \
 	bash -c "$T capture-pane -p -t t | grep -E '^ +0 +17 +render +90\.0' >/dev/null && $T capture-pane -p -t t | grep -q 'i915 memory pressure'"
-keys 6
+$T kill-server 2>/dev/null
+
+echo "== Calls pane (the recording: drm-load's jobs on mockdrm wait on their fences)"
+CN=$(jq -s 'to_entries | map(select([.value.tables["calls.fence_waits"][]? | select(.comm == "drm-load")] | length > 0)) | .[5].key + 1' "$REC")
+CSNAP=$(sed -n "${CN}p" "$REC")
+cpid=$(jq '.tables["calls.fence_waits"][] | select(.comm == "drm-load") | .pid' <<<"$CSNAP")
+cwaits=$(jq '.tables["calls.fence_waits"][] | select(.comm == "drm-load") | .waits_total' <<<"$CSNAP")
+ccalls=$(jq '.tables["calls.ioctls"][] | select(.pid == '"${cpid:-0}"' and .command == "mockdrm+0x00") | .calls_total' <<<"$CSNAP")
+start 160 48 --replay "$REC" -d 60
+until_shows "REPLAY" 5
+for _ in $(seq 2 "$CN"); do $T send-keys -t t n; sleep 0.05; done
+sleep 0.5
 keys 7
-check "7: the Calls pane (fence waits above ioctls)" \
+check "7: the Calls pane, fence waits above ioctls" \
 	bash -c "$(declare -f line_of before screen); T='$T'; before 'Fence waits' 'GPU ioctls'"
+check "Calls pane: drm-load ($cpid) waited $cwaits times on mockdrm fences" \
+	bash -c "$T capture-pane -p -t t | grep -E '^ +$cpid drm-load +mockdrm .* $cwaits ' >/dev/null"
+check "Calls pane: its job ioctls named mockdrm+0x00, $ccalls of them" \
+	bash -c "$T capture-pane -p -t t | grep -E '^ +$cpid drm-load .*mockdrm\+0x00 .* $ccalls ' >/dev/null"
 $T kill-server 2>/dev/null
 
 echo "== memory (a synthetic snapshot: the recording's snapshot $N with memory.devices rows added)"

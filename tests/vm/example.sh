@@ -4,7 +4,9 @@
 S=/bin/mockgpu-submit
 gputop-bpf -b -J -d 0.5 --record /tmp/example.jsonl -o /dev/null &
 MON=$!
-sleep 1.5
+i=0 # attached once its first snapshot is recorded (loading every collector takes seconds under TCG)
+while [ ! -s /tmp/example.jsonl ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 1
 # A steady "game" on gfx with a ramp, a compute job with bursts, copies on sdma0.
 ( for r in 100 200 400 600 400 300 200 500 800 300; do
 	$S gfx_0.0.0 $((r * 3)) 1500 --rate $r > /dev/null
