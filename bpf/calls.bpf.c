@@ -9,6 +9,9 @@
  *    name is taken at the start: from 6.17 the end event names a signalled
  *    fence's driver "detached-driver".
  * A thread's open call waits in `pending` (one insert and one delete per call).
+ * Every program has a twin (calls.h): an enter or start twin finds the entry its
+ * primary wrote for this call still fresh, or else writes it (a rescue); an exit
+ * or end twin finds an entry only when its primary was skipped, and counts it.
  * The handlers take the record, the task and the time as arguments so that the
  * decoding tests can run them on synthetic records (tests/bpf/decode.c).
  */
@@ -25,6 +28,7 @@ char LICENSE[] SEC("license") = "GPL";
 __u32 majors[CALLS_MAJORS]; /* watched character-device majors, set by user space; 0: unused */
 
 __u64 drops[CALLS_DROP_MAX];
+__u64 rescued[CALLS_EVENTS]; /* events a twin handled because its primary was skipped */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -119,18 +123,30 @@ static __always_inline void stats_add(void *map, const void *key, __u64 ns, bool
 	hist_count(s->hist, ns);
 }
 
-static __always_inline int on_ioctl_enter(__u64 id, __u32 rdev, __u32 cmd, __u64 now)
+/* twin: the copy run after the primary, handling the call only where the primary was skipped. */
+static __always_inline int on_ioctl_enter(__u64 id, __u32 rdev, __u32 cmd, __u64 now, bool twin)
 {
-	struct ioctl_pending p = { .ns = now, .key = { .tgid = id >> 32, .rdev = rdev, .cmd = cmd } };
+	struct ioctl_pending p = { .ns = now,
+				   .key = { .tgid = id >> 32, .rdev = rdev, .cmd = cmd },
+				   .fresh = !twin };
+	struct ioctl_pending *old;
 
 	if (!rdev)
 		return 0;
+	if (twin) {
+		old = bpf_map_lookup_elem(&ioctl_pending, &id);
+		if (old && old->fresh) { /* the primary ran for this call */
+			old->fresh = 0;
+			return 0;
+		}
+		__sync_fetch_and_add(&rescued[CALLS_IOCTL_ENTER], 1);
+	}
 	if (bpf_map_update_elem(&ioctl_pending, &id, &p, BPF_ANY))
 		drop_count(drops, CALLS_DROP_PENDING_FULL, CALLS_DROP_MAX);
 	return 0;
 }
 
-static __always_inline int on_ioctl_exit(__u64 id, __s64 ret, __u64 now)
+static __always_inline int on_ioctl_exit(__u64 id, __s64 ret, __u64 now, bool twin)
 {
 	struct ioctl_pending *p = bpf_map_lookup_elem(&ioctl_pending, &id);
 	struct ioctl_key key;
@@ -138,6 +154,8 @@ static __always_inline int on_ioctl_exit(__u64 id, __s64 ret, __u64 now)
 
 	if (!p)
 		return 0;
+	if (twin) /* the primary, had it run, would have taken the entry */
+		__sync_fetch_and_add(&rescued[CALLS_IOCTL_EXIT], 1);
 	key = p->key;
 	start = p->ns;
 	bpf_map_delete_elem(&ioctl_pending, &id);
@@ -145,24 +163,28 @@ static __always_inline int on_ioctl_exit(__u64 id, __s64 ret, __u64 now)
 	return 0;
 }
 
-static __always_inline int on_wait_start(void *rec, __u64 id, __u64 now)
+static __always_inline int on_wait_start(void *rec, __u64 id, __u64 now, bool twin)
 {
-	struct wait_pending p = { .ns = now, .key = { .tgid = id >> 32 } };
+	struct wait_pending p = { .ns = now, .key = { .tgid = id >> 32 }, .fresh = !twin };
 	__u32 loc = BPF_CORE_READ((struct trace_event_raw_dma_fence *)rec, __data_loc_driver);
+	struct wait_pending *old = bpf_map_lookup_elem(&wait_pending, &id);
 
-	bpf_probe_read_kernel_str(p.key.driver, sizeof(p.key.driver), rec + (loc & 0xffff));
-	if (!bpf_map_update_elem(&wait_pending, &id, &p, BPF_NOEXIST))
-		return 0;
-	if (bpf_map_lookup_elem(&wait_pending, &id)) { /* dma_fence_wait inside a fence's wait */
+	if (twin) {
+		if (old && old->fresh) { /* the primary ran for this wait */
+			old->fresh = 0;
+			return 0;
+		}
+		__sync_fetch_and_add(&rescued[CALLS_WAIT_START], 1);
+	} else if (old) { /* dma_fence_wait inside a fence's wait: the outer one is lost */
 		drop_count(drops, CALLS_DROP_NESTED_WAIT, CALLS_DROP_MAX);
-		bpf_map_update_elem(&wait_pending, &id, &p, BPF_ANY);
-	} else {
-		drop_count(drops, CALLS_DROP_PENDING_FULL, CALLS_DROP_MAX);
 	}
+	bpf_probe_read_kernel_str(p.key.driver, sizeof(p.key.driver), rec + (loc & 0xffff));
+	if (bpf_map_update_elem(&wait_pending, &id, &p, BPF_ANY))
+		drop_count(drops, CALLS_DROP_PENDING_FULL, CALLS_DROP_MAX);
 	return 0;
 }
 
-static __always_inline int on_wait_end(__u64 id, __u64 now)
+static __always_inline int on_wait_end(__u64 id, __u64 now, bool twin)
 {
 	struct wait_pending *p = bpf_map_lookup_elem(&wait_pending, &id);
 	struct wait_key key;
@@ -170,6 +192,8 @@ static __always_inline int on_wait_end(__u64 id, __u64 now)
 
 	if (!p)
 		return 0;
+	if (twin)
+		__sync_fetch_and_add(&rescued[CALLS_WAIT_END], 1);
 	key = p->key;
 	start = p->ns;
 	bpf_map_delete_elem(&wait_pending, &id);
@@ -177,29 +201,58 @@ static __always_inline int on_wait_end(__u64 id, __u64 now)
 	return 0;
 }
 
-SEC("tp/syscalls/sys_enter_ioctl")
-int ioctl_enter(struct sys_enter_ioctl_args *ctx)
+static __always_inline int ioctl_enter_copy(struct sys_enter_ioctl_args *ctx, bool twin)
 {
 	if (!majors[0]) /* no GPU device yet: every other ioctl of the machine costs nothing more */
 		return 0;
-	return on_ioctl_enter(bpf_get_current_pid_tgid(), watched_rdev(ctx->fd),
-			      (__u32)ctx->cmd, bpf_ktime_get_ns());
+	return on_ioctl_enter(bpf_get_current_pid_tgid(), watched_rdev(ctx->fd), (__u32)ctx->cmd,
+			      bpf_ktime_get_ns(), twin);
+}
+
+SEC("tp/syscalls/sys_enter_ioctl")
+int ioctl_enter(struct sys_enter_ioctl_args *ctx)
+{
+	return ioctl_enter_copy(ctx, false);
+}
+
+SEC("tp/syscalls/sys_enter_ioctl")
+int ioctl_enter2(struct sys_enter_ioctl_args *ctx)
+{
+	return ioctl_enter_copy(ctx, true);
 }
 
 SEC("tp/syscalls/sys_exit_ioctl")
 int ioctl_exit(struct sys_exit_args *ctx)
 {
-	return on_ioctl_exit(bpf_get_current_pid_tgid(), ctx->ret, bpf_ktime_get_ns());
+	return on_ioctl_exit(bpf_get_current_pid_tgid(), ctx->ret, bpf_ktime_get_ns(), false);
+}
+
+SEC("tp/syscalls/sys_exit_ioctl")
+int ioctl_exit2(struct sys_exit_args *ctx)
+{
+	return on_ioctl_exit(bpf_get_current_pid_tgid(), ctx->ret, bpf_ktime_get_ns(), true);
 }
 
 SEC("tp/dma_fence/dma_fence_wait_start")
 int wait_start(void *ctx)
 {
-	return on_wait_start(ctx, bpf_get_current_pid_tgid(), bpf_ktime_get_ns());
+	return on_wait_start(ctx, bpf_get_current_pid_tgid(), bpf_ktime_get_ns(), false);
+}
+
+SEC("tp/dma_fence/dma_fence_wait_start")
+int wait_start2(void *ctx)
+{
+	return on_wait_start(ctx, bpf_get_current_pid_tgid(), bpf_ktime_get_ns(), true);
 }
 
 SEC("tp/dma_fence/dma_fence_wait_end")
 int wait_end(void *ctx)
 {
-	return on_wait_end(bpf_get_current_pid_tgid(), bpf_ktime_get_ns());
+	return on_wait_end(bpf_get_current_pid_tgid(), bpf_ktime_get_ns(), false);
+}
+
+SEC("tp/dma_fence/dma_fence_wait_end")
+int wait_end2(void *ctx)
+{
+	return on_wait_end(bpf_get_current_pid_tgid(), bpf_ktime_get_ns(), true);
 }

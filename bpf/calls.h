@@ -27,9 +27,14 @@ struct call_stats {
 	__u64 hist[HIST_SLOTS];
 };
 
+/*
+ * A thread inside a watched ioctl. fresh: the primary program wrote it for this
+ * call and its twin has not seen it yet (the twin then knows the primary ran).
+ */
 struct ioctl_pending {
 	__u64 ns;
 	struct ioctl_key key;
+	__u32 fresh, pad;
 };
 
 /* Fence waits, per process and fence driver. */
@@ -42,7 +47,16 @@ struct wait_key {
 struct wait_pending {
 	__u64 ns;
 	struct wait_key key;
+	__u32 fresh, pad;
 };
+
+/*
+ * Each program has a twin attached after it to the same tracepoint: the kernel
+ * skips a program entered again on a CPU where it is already running (7.x runs
+ * tracepoints preemptible), and the twin handles what its primary skipped. Its
+ * rescues per event kind: what every copy skipped = the primary's misses less these.
+ */
+enum calls_event { CALLS_IOCTL_ENTER, CALLS_IOCTL_EXIT, CALLS_WAIT_START, CALLS_WAIT_END, CALLS_EVENTS };
 
 enum calls_drop {
 	CALLS_DROP_KEYS_FULL, /* no room for a new (process, command) entry */

@@ -27,7 +27,8 @@
 #define RESCAN_TICKS 5 /* majors are looked up again: a driver may load later */
 #define MINORBITS 20
 
-enum { TP_IOCTL_ENTER, TP_IOCTL_EXIT, TP_WAIT_START, TP_WAIT_END, NTPS };
+/* Each event's program, then its twin (bpf/calls.h). */
+#define NTPS (2 * CALLS_EVENTS)
 
 static const char *const drop_names[CALLS_DROP_MAX] = {
 	[CALLS_DROP_KEYS_FULL] = "call_table_full",
@@ -144,15 +145,40 @@ static int calls_open(struct collector *c)
 		collector_load_failed(c, -errno);
 		return -1;
 	}
-	p->tps[TP_IOCTL_ENTER] = (struct tp_prog){ .group = "syscalls", .event = "sys_enter_ioctl",
-						    .prog = p->skel->progs.ioctl_enter, .wanted = ioc };
-	p->tps[TP_IOCTL_EXIT] = (struct tp_prog){ .group = "syscalls", .event = "sys_exit_ioctl",
-						   .prog = p->skel->progs.ioctl_exit, .wanted = ioc };
-	p->tps[TP_WAIT_START] = (struct tp_prog){ .group = "dma_fence",
-						   .event = "dma_fence_wait_start",
-						   .prog = p->skel->progs.wait_start, .wanted = fence };
-	p->tps[TP_WAIT_END] = (struct tp_prog){ .group = "dma_fence", .event = "dma_fence_wait_end",
-						 .prog = p->skel->progs.wait_end, .wanted = fence };
+	{
+		static const char *const lost[CALLS_EVENTS] = {
+			[CALLS_IOCTL_ENTER] = "recursion_lost_ioctl_enter",
+			[CALLS_IOCTL_EXIT] = "recursion_lost_ioctl_exit",
+			[CALLS_WAIT_START] = "recursion_lost_wait_start",
+			[CALLS_WAIT_END] = "recursion_lost_wait_end",
+		};
+		const struct {
+			const char *group, *event;
+			struct bpf_program *prog, *twin;
+			bool wanted;
+		} ev[CALLS_EVENTS] = {
+			[CALLS_IOCTL_ENTER] = { "syscalls", "sys_enter_ioctl", p->skel->progs.ioctl_enter,
+						p->skel->progs.ioctl_enter2, ioc },
+			[CALLS_IOCTL_EXIT] = { "syscalls", "sys_exit_ioctl", p->skel->progs.ioctl_exit,
+					       p->skel->progs.ioctl_exit2, ioc },
+			[CALLS_WAIT_START] = { "dma_fence", "dma_fence_wait_start",
+					       p->skel->progs.wait_start, p->skel->progs.wait_start2,
+					       fence },
+			[CALLS_WAIT_END] = { "dma_fence", "dma_fence_wait_end", p->skel->progs.wait_end,
+					     p->skel->progs.wait_end2, fence },
+		};
+
+		for (int e = 0; e < CALLS_EVENTS; e++) {
+			p->tps[2 * e] = (struct tp_prog){ .group = ev[e].group, .event = ev[e].event,
+							  .prog = ev[e].prog, .wanted = ev[e].wanted };
+			p->tps[2 * e + 1] = (struct tp_prog){ .group = ev[e].group,
+							      .event = ev[e].event,
+							      .prog = ev[e].twin,
+							      .wanted = ev[e].wanted,
+							      .rescued = &p->skel->bss->rescued[e],
+							      .lost_name = lost[e] };
+		}
+	}
 	tp_progs_autoload(p->tps, NTPS);
 	err = calls_bpf__load(p->skel);
 	if (err) {

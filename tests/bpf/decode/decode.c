@@ -703,6 +703,62 @@ static void calls(void **state)
 	assert_int_equal(c.count, 2);
 	assert_int_equal(c.errors, 1);
 	assert_int_equal(c.ns, 10000);
+
+	/* twins (arg bit 31): each runs after its primary and handles only what it skipped */
+#define TWIN_ARG (1U << 31)
+	/* 1: both copies of each event ran: counted once, nothing rescued */
+	a.ret = ik.cmd;
+	a.arg = ik.rdev;
+	run(s->progs.ioctl_enter_rec, &a);
+	a.arg = ik.rdev | TWIN_ARG;
+	a.ret = ik.cmd;
+	run(s->progs.ioctl_enter_rec, &a);
+	a.now += 1000;
+	a.ret = 0;
+	a.arg = ik.rdev;
+	run(s->progs.ioctl_exit_rec, &a);
+	a.arg = ik.rdev | TWIN_ARG;
+	a.ret = 0;
+	run(s->progs.ioctl_exit_rec, &a);
+	/* 2: the primary enter skipped, its twin wrote the call; the primary exit ran */
+	a.arg = ik.rdev | TWIN_ARG;
+	a.ret = ik.cmd;
+	run(s->progs.ioctl_enter_rec, &a);
+	a.now += 2000;
+	a.arg = ik.rdev;
+	a.ret = 0;
+	run(s->progs.ioctl_exit_rec, &a);
+	/* 3: the primary enter ran, its twin saw it fresh; the primary exit skipped, its twin counted */
+	a.arg = ik.rdev;
+	a.ret = ik.cmd;
+	run(s->progs.ioctl_enter_rec, &a);
+	a.arg = ik.rdev | TWIN_ARG;
+	a.ret = ik.cmd;
+	run(s->progs.ioctl_enter_rec, &a);
+	a.now += 4000;
+	a.arg = ik.rdev | TWIN_ARG;
+	a.ret = 0;
+	run(s->progs.ioctl_exit_rec, &a);
+	assert_int_equal(bpf_map_lookup_elem(bpf_map__fd(s->maps.ioctls), &ik, &c), 0);
+	assert_int_equal(c.count, 5);
+	assert_int_equal(c.ns, 10000 + 1000 + 2000 + 4000);
+	assert_int_equal(s->bss->rescued[CALLS_IOCTL_ENTER], 1);
+	assert_int_equal(s->bss->rescued[CALLS_IOCTL_EXIT], 1);
+	/* a wait whose primary start was skipped, its end's twin after the primary: once */
+	tail = 0;
+	a.arg = TWIN_ARG;
+	set_str(&a, &dma_fence, "__data_loc_driver", "amdgpu", &tail);
+	run(s->progs.wait_start_rec, &a);
+	a.now += 5000000;
+	a.arg = 0;
+	run(s->progs.wait_end_rec, &a);
+	a.arg = TWIN_ARG;
+	run(s->progs.wait_end_rec, &a);
+	assert_int_equal(bpf_map_lookup_elem(bpf_map__fd(s->maps.waits), &wk, &c), 0);
+	assert_int_equal(c.count, 2);
+	assert_int_equal(c.ns, 25000000);
+	assert_int_equal(s->bss->rescued[CALLS_WAIT_START], 1);
+	assert_int_equal(s->bss->rescued[CALLS_WAIT_END], 0);
 	for (int i = 0; i < CALLS_DROP_MAX; i++)
 		assert_int_equal(s->bss->drops[i], 0);
 	decode_calls_bpf__destroy(s);
