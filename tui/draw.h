@@ -46,10 +46,7 @@ void pane_table_draw(struct view *v, const struct pane_decl *p, int i, struct re
 void draw_row_overlay(struct view *v);
 void draw_main(struct view *v);
 void draw_vendor(struct view *v, struct rect area);
-/* Lists driver's interrupt lines with their rate in r; returns the rows used. */
-int driver_irq_lines(struct view *v, const char *driver, struct rect r);
 /* The collector whose state a vendor screen shows. */
-const char *vendors_collector(int screen);
 void draw_help(struct view *v);
 /* "label  sparkline" of the history of column key of row in t, on row y of a. */
 void draw_spark_row(struct view *v, int y, struct rect a, const char *label, const struct table *t,

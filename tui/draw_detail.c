@@ -7,31 +7,9 @@
 #include "draw.h"
 #include "sparkline.h"
 
-/* Each vendor pane: its drivers, and the collector it will have. */
-static const struct {
-	const char *title, *drivers[3], *collector, *what;
-} vendors[SCREEN_COUNT] = {
-	[SCREEN_AMD] = { "AMD", { "amdgpu", "radeon", NULL }, "amdgpu",
-			 "command submissions and their latency per ring, buffer creation and migrations, interrupt vectors, VM flushes and mappings (amdgpu tracepoints)" },
-	[SCREEN_INTEL] = { "Intel", { "i915", "xe", NULL }, "intel",
-			   "i915 requests, waits and time on the hardware per engine; GEM objects, binds, faults, shrinker pressure; xe jobs per exec queue, buffer moves (i915 and xe tracepoints)" },
-	[SCREEN_NVIDIA] = { "NVIDIA", { "nvidia", NULL, NULL }, "nvidia",
-			    "per process CUDA launches, device memory, time blocked in synchronisation (libcuda uprobes) and ioctls on /dev/nvidia*; Xid errors; memory and utilisation per GPU (NVML)" },
-	[SCREEN_DISPLAY] = { "Display", { "", NULL, NULL }, "display",
-			     "per-CRTC refresh rate, vblank-interval jitter and gaps; per client events, delivery latency and missed frames" },
-	[SCREEN_MEMORY] = { "Memory", { "", NULL, NULL }, "memory",
-			    "GPU memory and engine use per device, process, cgroup / container and DRM client (DRM fdinfo, sysfs)" },
-	[SCREEN_CALLS] = { "Calls", { "", NULL, NULL }, "calls",
-			   "per process the ioctls on DRM and NVIDIA devices by command (rate, errors, latency) and the time blocked in GPU fence waits" },
-};
-
-const char *vendors_collector(int screen)
-{
-	return screen > SCREEN_MAIN && screen < SCREEN_COUNT ? vendors[screen].collector : "";
-}
-
 /* The collector's state, reason and fix, wrapped; returns the rows used. */
-static int collector_lines(struct view *v, struct rect a, const struct collector_status *c)
+static int collector_lines(const struct pane_decl *p, struct rect a,
+			   const struct collector_status *c)
 {
 	char text[600];
 	int y = a.y;
@@ -48,7 +26,7 @@ static int collector_lines(struct view *v, struct rect a, const struct collector
 		snprintf(text, sizeof(text), "Fix: %s", c->info->fix);
 		y += put_wrapped((struct rect){ y, a.x, a.y + a.h - y, a.w }, ROLE_NORMAL, text);
 	}
-	snprintf(text, sizeof(text), "It shows: %s.", vendors[v->screen].what);
+	snprintf(text, sizeof(text), "It shows: %s.", p->what ? p->what : p->title);
 	y += put_wrapped((struct rect){ y, a.x, a.y + a.h - y, a.w }, ROLE_DIM, text);
 	return y - a.y;
 }
@@ -61,7 +39,7 @@ static void draw_declared(struct view *v, struct rect a, const struct pane_decl 
 
 	while (pane_table_name(p, ntables, v->grouped))
 		ntables++;
-	y = a.y + collector_lines(v, (struct rect){ a.y, a.x + 1, a.h / 3, a.w - 2 }, c) + 1;
+	y = a.y + collector_lines(p, (struct rect){ a.y, a.x + 1, a.h / 3, a.w - 2 }, c) + 1;
 	if (v->table_focus[v->screen] >= ntables)
 		v->table_focus[v->screen] = 0;
 	avail = a.y + a.h - y;
@@ -88,56 +66,29 @@ void draw_vendor(struct view *v, struct rect a)
 	const struct snapshot *s = v->snap;
 	const struct collector_status *c = NULL;
 	const struct pane_decl *p = pane_for_screen(v->screen);
-	const struct table *rings = snapshot_table(s, "drm_sched.rings");
-	int y = a.y, found = 0;
-	char rate[16];
 
 	clear_rect(a);
-	putf(y++, a.x + 1, a.w - 2, ROLE_TITLE, "%s   (Tab or 1-7 switch panes)", vendors[v->screen].title);
-	for (size_t i = 0; s && i < s->ncollectors; i++)
-		if (!strcmp(s->collectors[i].info->name, vendors[v->screen].collector))
-			c = &s->collectors[i];
-	if (p) {
-		draw_declared(v, (struct rect){ y, a.x, a.h - 1, a.w }, p, c);
+	if (!p)
 		return;
-	}
-	y += collector_lines(v, (struct rect){ y, a.x + 1, a.h - 1, a.w - 2 }, c);
-	y++;
-	put(y++, a.x + 1, a.w - 2, ROLE_TITLE, "Devices");
-	for (size_t i = 0; s && i < s->ndevices && y < a.y + a.h; i++) {
-		const struct device_snap *d = &s->devices[i];
-		bool mine = false;
-
-		for (int k = 0; k < 3 && vendors[v->screen].drivers[k]; k++)
-			mine |= vendors[v->screen].drivers[k][0] &&
-				!strcmp(d->driver, vendors[v->screen].drivers[k]);
-		if (!mine)
-			continue;
-		found++;
-		putf(y++, a.x + 1, a.w - 2, ROLE_NORMAL, "%-8s %-8s %s", d->name, d->driver, d->bus_id);
-		for (size_t r = 0; rings && r < rings->nrows && y < a.y + a.h; r++)
-			if (d->bus_id[0] && !strcmp(table_str(rings, r, "dev"), d->bus_id))
-				putf(y++, a.x + 3, a.w - 4, ROLE_LABEL, "ring %-14s %s jobs/s  busy %.1f%%",
-				     table_str(rings, r, "name"),
-				     fmt_rate(fmax(0, table_num(rings, r, "completed_per_s")), rate,
-					      sizeof(rate)),
-				     fmax(0, table_num(rings, r, "busy_pct")));
-		y += driver_irq_lines(v, d->driver, (struct rect){ y, a.x + 3, a.y + a.h - y, a.w - 4 });
-	}
-	if (!found)
-		put(y, a.x + 1, a.w - 2, ROLE_DIM, "None on this machine.");
+	putf(a.y, a.x + 1, a.w - 2, ROLE_TITLE, "%s   (Tab or 1-%d switch panes)", p->title,
+	     pane_screen_count());
+	for (size_t i = 0; s && i < s->ncollectors; i++)
+		if (!strcmp(s->collectors[i].info->name, p->collector))
+			c = &s->collectors[i];
+	draw_declared(v, (struct rect){ a.y + 1, a.x, a.h - 1, a.w }, p, c);
 }
 
 void draw_help(struct view *v)
 {
-	static const char *const lines[] = {
+	char keys[160] = "";
+	const char *lines[] = {
 		"q, F10          quit",
 		"h, ?, F1        this help (any key closes it)",
 		"Up/Down, j/k    select a row; PgUp/PgDn, Home/End move further",
 		"Left/Right      select the table above / below (rings, processes ...)",
-		"Enter           open the selected row (a ring or process: its pane); Esc back",
-		"Tab, Shift-Tab  next / previous pane: Overview, AMD, Intel, NVIDIA, Display, Memory, Calls",
-		"1 2 3 4 5 6 7   those panes directly",
+		"Enter, Esc      open the selected row (a ring, a process: its pane); back",
+		"Tab, Shift-Tab  next / previous pane",
+		keys,
 		"g               Memory: processes grouped by cgroup / container, and back",
 		"s, F6           choose the sort column; r reverses the order",
 		"/, F3           filter by ring, device, command or PID; Esc clears",
@@ -155,6 +106,18 @@ void draw_help(struct view *v)
 	int n = (int)(sizeof(lines) / sizeof(lines[0])), w = 80, h = n + 4;
 	struct rect r = { (LINES - h) / 2, (COLS - w) / 2, h, w }, in;
 
+	/* "1 2 3 ...  Overview, AMD ...": the panes, as declared (panes.h) */
+	for (int i = 0; i < pane_screen_count(); i++) {
+		size_t len = strlen(keys);
+
+		snprintf(keys + len, sizeof(keys) - len, "%d ", i + 1);
+	}
+	for (int i = 0; i < pane_screen_count(); i++) {
+		size_t len = strlen(keys);
+
+		snprintf(keys + len, sizeof(keys) - len, "%*s%s%s", i ? 0 : (int)(len < 16 ? 16 - len : 1),
+			 "", pane_for_screen(i)->title, i + 1 < pane_screen_count() ? ", " : "");
+	}
 	if (r.y < 0)
 		r.y = 0, r.h = LINES;
 	if (r.x < 0)

@@ -12,8 +12,6 @@
 #include "draw.h"
 #include "sparkline.h"
 
-static const char *const screen_names[SCREEN_COUNT] = { "Overview", "AMD",    "Intel", "NVIDIA",
-							 "Display",  "Memory", "Calls" };
 
 static const struct collector_status *collector(const struct snapshot *s, const char *name)
 {
@@ -120,9 +118,9 @@ void draw_header(struct view *v, struct rect r)
 		return;
 	fill(r.y + 1, 0, r.w, ROLE_NORMAL);
 	x = 1;
-	for (int i = 0; i < SCREEN_COUNT; i++)
-		x += putf(r.y + 1, x, r.w - x, i == (int)v->screen ? ROLE_SELECTED : ROLE_LABEL,
-			  " %d %s ", i + 1, screen_names[i]) + 1;
+	for (int i = 0; i < pane_screen_count(); i++)
+		x += putf(r.y + 1, x, r.w - x, i == v->screen ? ROLE_SELECTED : ROLE_LABEL,
+			  " %d %s ", i + 1, pane_for_screen(i)->title) + 1;
 	/* the theme and the filter only whole: a part cut mid-word reads as something else */
 	if (x + 8 + (int)strlen(v->theme.name) <= r.w)
 		x += putf(r.y + 1, x, r.w - x, ROLE_DIM, "  theme %s", v->theme.name);
@@ -156,26 +154,6 @@ static double driver_irqs(const struct snapshot *s, const char *driver)
 			sum += fmax(0, cell_number(t->desc, table_row(t, i), (unsigned int)rate));
 	}
 	return sum;
-}
-
-int driver_irq_lines(struct view *v, const char *driver, struct rect r)
-{
-	const struct table *t = snapshot_table(v->snap, "irq.lines");
-	int irq = t ? table_col(t->desc, "irq") : -1, name = t ? table_col(t->desc, "name") : -1,
-	    rate = t ? table_col(t->desc, "per_s") : -1, y = r.y;
-	char buf[16];
-
-	for (size_t i = 0; irq >= 0 && name >= 0 && rate >= 0 && driver[0] && i < t->nrows; i++) {
-		const struct cell *n = table_cell(t, i, (unsigned int)name);
-		double per_s = cell_number(t->desc, table_row(t, i), (unsigned int)rate);
-
-		if (!n->known || !strstr(n->s, driver) || y >= r.y + r.h)
-			continue;
-		putf(y++, r.x, r.w, ROLE_LABEL, "irq %-4llu %s/s",
-		     (unsigned long long)table_cell(t, i, (unsigned int)irq)->u,
-		     fmt_rate(fmax(0, per_s), buf, sizeof(buf)));
-	}
-	return y - r.y;
 }
 
 /* PCI addresses "0000:3b:00.0" and NVML's "00000000:3B:00.0" name the same device. */

@@ -261,12 +261,18 @@ static void act_back(struct view *v, int key)
 
 static void act_screen(struct view *v, int key)
 {
+	int n = pane_screen_count();
+
+	if (n < 1)
+		return;
 	if (key == '\t')
-		v->screen = (enum view_screen)((v->screen + 1) % SCREEN_COUNT);
+		v->screen = (v->screen + 1) % n;
 	else if (key == KEY_BTAB)
-		v->screen = (enum view_screen)((v->screen + SCREEN_COUNT - 1) % SCREEN_COUNT);
+		v->screen = (v->screen + n - 1) % n;
+	else if (key - '1' < n)
+		v->screen = key - '1';
 	else
-		v->screen = (enum view_screen)(key - '1');
+		return; /* no such pane */
 	v->detail = NULL;
 }
 
@@ -380,7 +386,7 @@ static const struct {
 	{ KEY_BACKSPACE, act_back }, { 127, act_back },		{ 8, act_back },
 	{ '\t', act_screen },	   { KEY_BTAB, act_screen },	{ '1', act_screen },
 	{ '2', act_screen },	   { '3', act_screen },		{ '4', act_screen },
-	{ '5', act_screen },	   { '6', act_screen },		{ '7', act_screen },		{ 'g', act_group },
+	{ '5', act_screen },	   { '6', act_screen },		{ '7', act_screen },		{ '8', act_screen },		{ '9', act_screen },		{ 'g', act_group },
 	{ 's', act_sort_menu },	{ KEY_F(6), act_sort_menu },
 	{ 'r', act_reverse },	   { '/', act_filter },		{ KEY_F(3), act_filter },
 	{ ' ', act_pause },	   { 'n', act_step },		{ '.', act_step },

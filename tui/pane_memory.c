@@ -134,7 +134,9 @@ static void draw_process(struct view *v, const struct table *t, long row, struct
 
 static const struct pane_decl memory_pane = {
 	.collector = "memory",
-	.screen = SCREEN_MEMORY,
+	.screen = 50,
+	.title = "Memory",
+	.what = "GPU memory and engine use per device, process, cgroup / container and DRM client (DRM fdinfo, sysfs)",
 	.tables = { "memory.devices", "memory.processes", "memory.clients", "memory.regions" },
 	.grouped = { NULL, "memory.containers" },
 	.drill = { NULL, draw_process },

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The NVIDIA pane: GPUs (NVML) above the CUDA processes, the Xid log, the driver functions probed. */
 #include "panes.h"
-#include "view.h"
 
 static const struct pane_decl nvidia_pane = {
 	.collector = "nvidia",
-	.screen = SCREEN_NVIDIA,
+	.screen = 30,
+	.title = "NVIDIA",
+	.what = "per process CUDA launches, device memory, time blocked in synchronisation (libcuda uprobes) and ioctls on /dev/nvidia*; Xid errors; memory and utilisation per GPU (NVML)",
 	.tables = { "nvidia.gpus", "nvidia.processes", "nvidia.xids", "nvidia.driver" },
 	.side = SIDE_NONE,
 };

@@ -218,6 +218,7 @@ static void draw_process(struct view *v, const struct table *t, long row, struct
 static const struct pane_decl sched_pane = {
 	.collector = "drm_sched",
 	.screen = SCREEN_MAIN,
+	.title = "Overview",
 	.tables = { "drm_sched.rings", "drm_sched.processes" },
 	.drill = { draw_ring, draw_process },
 	.side = SIDE_NONE,

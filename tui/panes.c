@@ -1,28 +1,61 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <pthread.h>
+#include <stdlib.h>
 #include <stddef.h>
 #include "panes.h"
 
 extern const struct pane_decl *const __start_gputop_panes[] __attribute__((weak));
 extern const struct pane_decl *const __stop_gputop_panes[] __attribute__((weak));
 
-static const struct pane_decl *find(int screen, int side)
+/* The panes that have a screen, in the order of their places. */
+static const struct pane_decl *screens[SCREEN_MAX];
+static int nscreens;
+
+static int by_place(const void *a, const void *b)
 {
-	if (!__start_gputop_panes)
-		return NULL;
-	for (const struct pane_decl *const *p = __start_gputop_panes; p < __stop_gputop_panes; p++)
-		if ((screen >= 0 && (*p)->screen == screen) || (side >= 0 && (*p)->side == side))
-			return *p;
-	return NULL;
+	const struct pane_decl *x = *(const struct pane_decl *const *)a;
+	const struct pane_decl *y = *(const struct pane_decl *const *)b;
+
+	return (x->screen > y->screen) - (x->screen < y->screen);
 }
 
-const struct pane_decl *pane_for_screen(int screen)
+static void collect_screens(void)
 {
-	return find(screen, -1);
+	for (const struct pane_decl *const *p = __start_gputop_panes;
+	     __start_gputop_panes && p < __stop_gputop_panes && nscreens < SCREEN_MAX; p++)
+		if ((*p)->screen >= 0)
+			screens[nscreens++] = *p;
+	qsort(screens, (size_t)nscreens, sizeof(screens[0]), by_place);
+}
+
+int pane_screen_count(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, collect_screens);
+	return nscreens;
+}
+
+const struct pane_decl *pane_for_screen(int i)
+{
+	return i >= 0 && i < pane_screen_count() ? screens[i] : NULL;
+}
+
+int pane_screen_index(const struct pane_decl *p)
+{
+	for (int i = 0; i < pane_screen_count(); i++)
+		if (screens[i] == p)
+			return i;
+	return -1;
 }
 
 const struct pane_decl *pane_for_side(int side)
 {
-	return find(-1, side);
+	for (const struct pane_decl *const *p = __start_gputop_panes;
+	     __start_gputop_panes && p < __stop_gputop_panes; p++)
+		if (side >= 0 && (*p)->side == side)
+			return *p;
+	return NULL;
 }
 
 const char *pane_table_name(const struct pane_decl *p, int i, bool grouped)

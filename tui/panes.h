@@ -27,7 +27,13 @@ enum side_pane { SIDE_MEMORY, SIDE_INTERRUPTS, SIDE_DISPLAY, SIDE_COUNT, SIDE_NO
 
 struct pane_decl {
 	const char *collector; /* whose state the pane shows */
-	int screen; /* enum view_screen, or -1: a side pane only */
+	/*
+	 * Its place among the screens (keys 1 to 9 and Tab in this order; the
+	 * overview's is 0), or -1: a side pane only. Places need not be consecutive.
+	 */
+	int screen;
+	const char *title; /* the screen's name in the pane line and its title */
+	const char *what; /* what it shows, for when its collector is not available */
 	const char *tables[PANE_MAX_TABLES]; /* table names, top to bottom; NULL ends */
 	const char *grouped[PANE_MAX_TABLES]; /* shown instead while grouped ('g'), or NULL */
 	pane_drill_fn drill[PANE_MAX_TABLES]; /* Enter on a row: this, or NULL for the row view */
@@ -40,7 +46,15 @@ struct pane_decl {
 	static const struct pane_decl *const pane_reg_##decl                               \
 		__attribute__((used, section("gputop_panes"), aligned(sizeof(void *)))) = &decl
 
-const struct pane_decl *pane_for_screen(int screen);
+#define SCREEN_MAIN 0 /* the overview */
+#define SCREEN_MAX 10 /* screens at most: keys 1 to 9, and room */
+
+/* The pane of screen index i (0: the overview, 1 ...: by their declared places), or NULL. */
+const struct pane_decl *pane_for_screen(int i);
+/* How many screens there are. */
+int pane_screen_count(void);
+/* The screen index of pane p, or -1 (a side pane only). */
+int pane_screen_index(const struct pane_decl *p);
 const struct pane_decl *pane_for_side(int side);
 /* The name of the pane's i-th table (its grouped alternative while grouped), NULL past the last. */
 const char *pane_table_name(const struct pane_decl *p, int i, bool grouped);

@@ -43,13 +43,14 @@ void pane_table_draw(struct view *v, const struct pane_decl *p, int i, struct re
 	const char *name = pane_table_name(p, i, v->grouped);
 	const struct table_desc *d = name ? table_desc_find(name) : NULL;
 	const struct collector_status *c = NULL;
+	int s = pane_screen_index(p);
 
 	for (size_t k = 0; p && v->snap && k < v->snap->ncollectors; k++)
 		if (!strcmp(v->snap->collectors[k].info->name, p->collector))
 			c = &v->snap->collectors[k];
-	if (d)
-		table_view_draw(v, d, snapshot_table(v->snap, d->name), &v->tstate[p->screen][i], r,
-				i == v->table_focus[p->screen], c);
+	if (d && s >= 0 && i < PANE_MAX_TABLES)
+		table_view_draw(v, d, snapshot_table(v->snap, d->name), &v->tstate[s][i], r,
+				i == v->table_focus[s], c);
 }
 
 const size_t *view_rows(struct view *v, const struct table_state *ts, const struct table *t,
@@ -59,7 +60,7 @@ const size_t *view_rows(struct view *v, const struct table_state *ts, const stru
 	static struct row_order scratch; /* a state outside the view's: sorted every time */
 	struct row_order *o = &scratch;
 
-	for (size_t k = 0; k < SCREEN_COUNT * PANE_MAX_TABLES; k++)
+	for (size_t k = 0; k < SCREEN_MAX * PANE_MAX_TABLES; k++)
 		if (ts == &v->tstate[0][0] + k)
 			o = &v->order[0][0] + k;
 	if (o != &scratch && o->valid && v->snap && o->seq == v->snap->seq && o->desc == t->desc &&
@@ -89,7 +90,7 @@ const size_t *view_rows(struct view *v, const struct table_state *ts, const stru
 
 void view_rows_free(struct view *v)
 {
-	for (size_t k = 0; k < SCREEN_COUNT * PANE_MAX_TABLES; k++) {
+	for (size_t k = 0; k < SCREEN_MAX * PANE_MAX_TABLES; k++) {
 		free((&v->order[0][0])[k].rows);
 		(&v->order[0][0])[k] = (struct row_order){ 0 };
 	}

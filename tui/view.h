@@ -12,16 +12,6 @@
 #include "table_fit.h"
 #include "theme.h"
 
-enum view_screen {
-	SCREEN_MAIN,
-	SCREEN_AMD,
-	SCREEN_INTEL,
-	SCREEN_NVIDIA,
-	SCREEN_DISPLAY,
-	SCREEN_MEMORY,
-	SCREEN_CALLS,
-	SCREEN_COUNT
-};
 enum overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_SORT, OVERLAY_ROW };
 
 struct histories;
@@ -39,7 +29,7 @@ struct row_order {
 struct view {
 	const struct feed *feed;
 	const struct snapshot *snap; /* the snapshot shown (a reference), or NULL before the first */
-	enum view_screen screen;
+	int screen; /* index of the screen shown (panes.h: 0 is the overview) */
 	enum overlay overlay;
 	int sort_menu_sel;
 	/* A table's drill-down, open over the screen: which table, which row (by identity). */
@@ -60,9 +50,9 @@ struct view {
 	bool message_error;
 	struct layout layout; /* last drawn, for mouse clicks */
 	struct histories *histories; /* sparklines of the collector tables */
-	struct table_state tstate[SCREEN_COUNT][PANE_MAX_TABLES]; /* per declared table */
-	struct row_order order[SCREEN_COUNT][PANE_MAX_TABLES]; /* their rows' order, as last sorted */
-	int table_focus[SCREEN_COUNT]; /* which declared table of a screen has the keys */
+	struct table_state tstate[SCREEN_MAX][PANE_MAX_TABLES]; /* per declared table */
+	struct row_order order[SCREEN_MAX][PANE_MAX_TABLES]; /* their rows' order, as last sorted */
+	int table_focus[SCREEN_MAX]; /* which declared table of a screen has the keys */
 };
 
 void view_message(struct view *v, bool error, const char *fmt, ...)

@@ -144,6 +144,8 @@ check "?: the help too" shows "next colour theme"
 keys Escape
 keys h
 check "h: help overlay lists the keys" bash -c "$T capture-pane -p -t t | grep -q 'Keys' && $T capture-pane -p -t t | grep -q 'next colour theme'"
+check "h: the help lists the panes from their declarations, with their keys" \
+	shows "1 2 3 4 5 6 7   Overview, AMD, Intel, NVIDIA, Display, Memory, Calls"
 keys x
 check "any key closes the help" bash -c "! $T capture-pane -p -t t | grep -q 'next colour theme'"
 
