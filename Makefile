@@ -25,9 +25,10 @@ ifeq ($(STATIC),1)
 B := build/static
 PKG_FLAGS := --static
 LDFLAGS += -static
-CFLAGS_VARIANT := -DGPUTOP_STATIC
+CFLAGS_VARIANT := -DGPUTOP_STATIC -DGPUTOP_NO_HTTP
 else ifeq ($(PORTABLE),1)
 B := build/portable
+CFLAGS_VARIANT := -DGPUTOP_NO_HTTP
 STATIC_LIBS := -Wl,-Bstatic -lbpf -lelf -lz -lzstd -ljson-c -lncursesw -ltinfo -Wl,-Bdynamic
 else ifeq ($(SAN),1)
 B := build/san
@@ -47,6 +48,9 @@ ifdef STATIC_LIBS
 LIBS := $(STATIC_LIBS) -ldl -lpthread -lm
 else
 LIBS := $(shell $(PKG_CONFIG) $(PKG_FLAGS) --libs libbpf libelf json-c ncursesw 2>/dev/null || echo -lbpf -lelf -lz -ljson-c -lncursesw -ltinfo) -ldl -lpthread -lm
+ifneq ($(STATIC),1)
+LIBS += -lmicrohttpd
+endif
 endif
 ARCH_INCLUDE := /usr/include/$(shell gcc -dumpmachine 2>/dev/null || $(CC) -dumpmachine)
 # The kernel's name for the target architecture, for bpf_tracing.h (PT_REGS, BPF_PROG).
@@ -149,7 +153,7 @@ $(B):
 # ---- set-up (Debian packages; idempotent) ----
 BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev \
 	libncurses-dev pkg-config libcmocka-dev libjson-c-dev jq file util-linux groff-base tmux procps \
-	libcap2-bin libclang-rt-dev
+	libcap2-bin libclang-rt-dev libmicrohttpd-dev curl prometheus
 VM_DEPS := qemu-system-x86 busybox-static cpio xz-utils zstd debootstrap kmod libdrm-tests libdrm-dev \
 	ca-certificates
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

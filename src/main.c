@@ -19,6 +19,7 @@
 #include "../output/json.h"
 #include "../output/text.h"
 #include "../tui/tui.h"
+#include "exporter.h"
 #include "options.h"
 #include "poller.h"
 #include "replay.h"
@@ -35,6 +36,7 @@ enum exit_code {
 
 static volatile sig_atomic_t stop_requested;
 static bool verbose;
+static struct exporter *exporter; /* --listen */
 
 static void on_signal(int sig)
 {
@@ -159,7 +161,14 @@ static int run_batch(const struct options *o, const struct feed *feed, FILE *out
 	return EXIT_OK;
 }
 
-static int run_front_end(const struct options *o, const struct feed *feed, FILE *out)
+/* --listen without a terminal and without -b: the endpoint alone, until a signal. */
+static bool serves_only(const struct options *o)
+{
+	return o->listen && !o->batch_given && !o->output &&
+	       !(isatty(STDOUT_FILENO) && isatty(STDIN_FILENO));
+}
+
+static int run_front_end(const struct options *o, struct feed *feed, FILE *out)
 {
 	struct tui_settings ts = {
 		.delay_s = o->delay_s,
@@ -169,6 +178,18 @@ static int run_front_end(const struct options *o, const struct feed *feed, FILE 
 		.stop = &stop_requested,
 	};
 
+	if (exporter && serves_only(o)) {
+		if (!exporter_serve(exporter, feed, &stop_requested))
+			return EXIT_OK;
+		fail(o, "%s", feed->ops->error(feed->impl));
+		return EXIT_FAILURE_RUN;
+	}
+	if (exporter && feed->replay)
+		exporter_wrap(exporter, feed); /* a replay has one reader: what it takes is served */
+	else if (exporter && exporter_follow(exporter, feed)) {
+		fail(o, "cannot start the exporter's thread");
+		return EXIT_FAILURE_RUN;
+	}
 	if (o->batch)
 		return run_batch(o, feed, out);
 	return tui_run(feed, &ts) ? EXIT_FAILURE_RUN : EXIT_OK;
@@ -214,7 +235,7 @@ static int run_replay(const struct options *o, FILE **out)
 	char err[320];
 	int rc;
 
-	r = replay_open(o->replay, !o->batch, o->delay_given ? o->delay_s : 0, err, sizeof(err));
+	r = replay_open(o->replay, !o->batch || serves_only(o), o->delay_given ? o->delay_s : 0, err, sizeof(err));
 	if (!r) {
 		fail(o, "%s", err);
 		return EXIT_FAILURE_RUN;
@@ -231,6 +252,8 @@ static int run_replay(const struct options *o, FILE **out)
 	replay_set_pid_filter(r, o->pid);
 	replay_feed(r, &feed);
 	rc = run_front_end(o, &feed, *out);
+	exporter_stop(exporter); /* it may hold the replay's snapshots */
+	exporter = NULL;
 	replay_close(r);
 	return rc;
 }
@@ -289,6 +312,14 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGPIPE, SIG_IGN);
+	if (o.listen) {
+		exporter = exporter_start(o.listen, (size_t)o.metrics_max_rows, err, sizeof(err));
+		if (!exporter) {
+			fail(&o, "%s", err);
+			return EXIT_FAILURE_RUN;
+		}
+		fprintf(stderr, PROG ": serving metrics at http://%s/metrics\n", exporter_address(exporter));
+	}
 	if (o.replay) {
 		/* a replay needs no privilege: with none, it reads only what the user may */
 		if (privileges_drop_all()) {
@@ -364,6 +395,7 @@ int main(int argc, char **argv)
 	}
 
 cleanup:
+	exporter_stop(exporter); /* before the poller it follows */
 	poller_stop(poller);
 	for (size_t i = 0; i < n; i++)
 		collector_stop(&cs[i]);

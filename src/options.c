@@ -7,7 +7,8 @@
 #include <string.h>
 #include "options.h"
 
-enum { OPT_LIST = 0x100, OPT_ALL_IRQS, OPT_RECORD, OPT_REPLAY, OPT_THEME, OPT_LIBCUDA };
+enum { OPT_LIST = 0x100, OPT_ALL_IRQS, OPT_RECORD, OPT_REPLAY, OPT_THEME, OPT_LIBCUDA, OPT_LISTEN,
+       OPT_METRICS_MAX_ROWS };
 
 static const struct option long_options[] = {
 	{ "batch", no_argument, NULL, 'b' },
@@ -22,6 +23,8 @@ static const struct option long_options[] = {
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "theme", required_argument, NULL, OPT_THEME },
 	{ "libcuda", required_argument, NULL, OPT_LIBCUDA },
+	{ "listen", required_argument, NULL, OPT_LISTEN },
+	{ "metrics-max-rows", required_argument, NULL, OPT_METRICS_MAX_ROWS },
 	{ "no-color", no_argument, NULL, 'C' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -50,6 +53,11 @@ void options_usage(FILE *out)
 	      "      --theme NAME|FILE  colour theme: default, light, high-contrast, monochrome, or a file\n"
 	      "      --libcuda PATH     the CUDA driver library to probe (default: the loader cache's\n"
 	      "                         libcuda.so.1 and those running processes have mapped)\n"
+	      "      --listen [ADDR:]PORT  serve Prometheus / OpenMetrics metrics at\n"
+	      "                         http://ADDR:PORT/metrics (ADDR defaults to 127.0.0.1; ':PORT'\n"
+	      "                         is every address); without a terminal and without -b, only that\n"
+	      "      --metrics-max-rows N  rows exported per table at most, the busiest (default 1000,\n"
+	      "                         0: no cap); what is left out is counted\n"
 	      "  -C, --no-color         no colours (also when NO_COLOR is set)\n"
 	      "  -v, --verbose          show libbpf's own messages (verifier log on failure)\n"
 	      "  -h, --help             show this help and exit\n"
@@ -93,12 +101,14 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 
 	memset(o, 0, sizeof(*o));
 	o->delay_s = 1.0;
+	o->metrics_max_rows = METRICS_MAX_ROWS_DEFAULT;
 	optind = 0; /* full reset: options_parse may be called more than once (tests) */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":bn:d:Jo:p:vhVC", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			o->batch = true;
+			o->batch_given = true;
 			break;
 		case 'n':
 			if (parse_long(optarg, 1, 1000000000L, &v)) {
@@ -153,6 +163,22 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			*(c == OPT_RECORD ? &o->record : c == OPT_REPLAY ? &o->replay :
 			  c == OPT_LIBCUDA ? &o->libcuda : &o->theme) = optarg;
 			break;
+		case OPT_LISTEN:
+			if (!*optarg) {
+				snprintf(err, errlen, "option '--listen' needs [ADDR:]PORT, e.g. 9464");
+				return -1;
+			}
+			o->listen = optarg;
+			break;
+		case OPT_METRICS_MAX_ROWS:
+			if (parse_long(optarg, 0, 100000000L, &v)) {
+				snprintf(err, errlen,
+					 "invalid --metrics-max-rows '%s': expected a whole number >= 0",
+					 optarg);
+				return -1;
+			}
+			o->metrics_max_rows = v;
+			break;
 		case 'C':
 			o->no_color = true;
 			break;
@@ -186,6 +212,10 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	}
 	if (o->replay && o->libcuda) {
 		snprintf(err, errlen, "--libcuda names a library to probe; it cannot be used with --replay");
+		return -1;
+	}
+	if (o->list && o->listen) {
+		snprintf(err, errlen, "--list prints and exits; it cannot be used with --listen");
 		return -1;
 	}
 	if (o->replay && o->list) {

@@ -10,6 +10,7 @@
 
 #define DELAY_MIN_S 0.05
 #define DELAY_MAX_S 3600.0
+#define METRICS_MAX_ROWS_DEFAULT 1000
 
 struct options {
 	bool batch; /* -b, or chosen because stdout is not a terminal */
@@ -28,6 +29,9 @@ struct options {
 	const char *theme; /* --theme NAME|FILE */
 	const char *libcuda; /* --libcuda PATH */
 	bool no_color; /* -C, or NO_COLOR set */
+	const char *listen; /* --listen [ADDR:]PORT: serve /metrics */
+	long metrics_max_rows; /* --metrics-max-rows N: rows exported per table (0: no cap) */
+	bool batch_given; /* -b was on the command line */
 };
 
 /* 0 on success; -1 with a one-line message in err (no program name, no newline). */

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The metrics endpoint's pure parts: label escaping, histogram conversion,
+ * names for every registered column (valid, unique, in base units), content
+ * negotiation, and a snapshot written in both formats with the row cap.
+ */
+#include "cmocka_all.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../../collectors/sched_tables.h"
+#include "../../model/histogram.h"
+#include "../../output/metrics.h"
+
+static void test_escape(void **state)
+{
+	char out[64];
+
+	(void)state;
+	metrics_escape_label("gfx_0.0.0", out, sizeof(out));
+	assert_string_equal(out, "gfx_0.0.0");
+	metrics_escape_label("a\"b\\c\nd", out, sizeof(out));
+	assert_string_equal(out, "a\\\"b\\\\c\\nd");
+	/* OSC 52 (sets the clipboard) from a comm: the escape and BEL go */
+	metrics_escape_label("\x1b]52;c;aGk=\x07", out, sizeof(out));
+	assert_string_equal(out, "?]52;c;aGk=?");
+	/* C1 (U+009B, CSI) and invalid UTF-8 go; valid multibyte text stays */
+	metrics_escape_label("\xc2\x9b" "x\xff\xc3\xa9\xe2\x82", out, sizeof(out));
+	assert_string_equal(out, "?x?\xc3\xa9??");
+	/* cut to the room there is, never inside an escape or a character */
+	metrics_escape_label("ab\"", out, 4);
+	assert_string_equal(out, "ab");
+	metrics_escape_label("a\xc3\xa9", out, 3);
+	assert_string_equal(out, "a");
+}
+
+static void test_seconds(void **state)
+{
+	char b[32];
+
+	(void)state;
+	assert_string_equal(metrics_ns_as_seconds(1024, b, sizeof(b)), "0.000001024");
+	assert_string_equal(metrics_ns_as_seconds(1000000000ULL, b, sizeof(b)), "1");
+	assert_string_equal(metrics_ns_as_seconds(1500000000ULL, b, sizeof(b)), "1.5");
+	assert_string_equal(metrics_ns_as_seconds(1ULL << 40, b, sizeof(b)), "1099.511627776");
+}
+
+static void test_buckets(void **state)
+{
+	struct histogram h = { 0 };
+	uint64_t le[METRICS_BUCKETS], cum[METRICS_BUCKETS];
+	const uint64_t values[] = { 5, 1023, 1024, 1025, 2047, 2048, 1000000, 1ULL << 39,
+				    (1ULL << 40) + 5 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++)
+		histogram_add(&h, values[i]);
+	metrics_histogram_buckets(&h, le, cum);
+	assert_int_equal(le[0], 1024);
+	assert_int_equal(le[METRICS_BUCKETS - 1], 1ULL << HIST_MAX_LOG2);
+	for (unsigned int b = 0; b < METRICS_BUCKETS; b++) { /* each bucket: the values below le */
+		uint64_t below = 0;
+
+		for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++)
+			below += values[i] < le[b];
+		assert_int_equal(cum[b], below);
+	}
+	assert_int_equal(cum[0], 2); /* 5 and 1023; 1024 is the next bucket's */
+	assert_int_equal(histogram_count(&h), 9); /* +Inf: beyond 2^40 too */
+}
+
+static void test_negotiate(void **state)
+{
+	(void)state;
+	/* what Prometheus 2.x sends */
+	assert_int_equal(metrics_negotiate("application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1"),
+			 METRICS_OPENMETRICS);
+	assert_int_equal(metrics_negotiate(NULL), METRICS_TEXT);
+	assert_int_equal(metrics_negotiate("*/*"), METRICS_TEXT);
+	assert_int_equal(metrics_negotiate("text/plain;version=0.0.4"), METRICS_TEXT);
+	assert_int_equal(metrics_negotiate(" Application/OpenMetrics-Text ; version=1.0.0"),
+			 METRICS_OPENMETRICS);
+	assert_int_equal(metrics_negotiate("application/openmetrics-text;q=0"), METRICS_TEXT);
+	assert_int_equal(metrics_negotiate("text/plain;q=0.5, application/openmetrics-text;q=0.4"),
+			 METRICS_TEXT);
+	assert_int_equal(metrics_negotiate("text/plain;q=0.5, application/openmetrics-text;q=0.6"),
+			 METRICS_OPENMETRICS);
+	assert_int_equal(metrics_negotiate(",,;;q=,application/openmetrics-text;q=nan"), METRICS_TEXT);
+}
+
+static bool valid_name(const char *s)
+{
+	if (!*s || (*s >= '0' && *s <= '9'))
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+		      *s == '_' || *s == ':'))
+			return false;
+	return true;
+}
+
+/* Every registered column: a valid, unique family (its samples' names too), in base units. */
+static void test_registry_names(void **state)
+{
+	size_t n, nnames = 0;
+	const struct table_desc *const *reg = table_registry(&n);
+	char(*names)[METRICS_NAME_MAX + 8] = calloc(4096, sizeof(*names));
+	unsigned int exported = 0;
+
+	(void)state;
+	assert_non_null(names);
+	for (size_t t = 0; t < n; t++) {
+		char labels[32][METRICS_NAME_MAX];
+		unsigned int nlabels = 0;
+
+		for (unsigned int c = 0; c < reg[t]->ncols; c++) {
+			struct metric_column m;
+			const char *suffixes[4] = { "", NULL };
+
+			if (!metrics_label_name(reg[t], c, labels[nlabels], sizeof(labels[0]))) {
+				assert_true(valid_name(labels[nlabels]));
+				assert_string_not_equal(labels[nlabels], "le");
+				for (unsigned int k = 0; k < nlabels; k++) /* one label per name */
+					assert_string_not_equal(labels[k], labels[nlabels]);
+				nlabels++;
+				assert_true(metrics_column(reg[t], c, &m)); /* a label is no metric */
+				continue;
+			}
+			if (metrics_column(reg[t], c, &m))
+				continue;
+			exported++;
+			assert_true(valid_name(m.family));
+			assert_ptr_equal(strstr(m.family, "gputop_"), m.family);
+			assert_null(strstr(m.family, "_ns")); /* base units */
+			assert_null(strstr(m.family, "_pct"));
+			assert_null(strstr(m.family, "_per_s_"));
+			if (m.kind == METRIC_COUNTER)
+				suffixes[0] = "_total";
+			if (m.kind == METRIC_HISTOGRAM) {
+				suffixes[0] = "_bucket";
+				suffixes[1] = "_sum";
+				suffixes[2] = "_count";
+			}
+			if (m.kind == METRIC_GAUGE)
+				assert_false(strlen(m.family) > 6 &&
+					     !strcmp(m.family + strlen(m.family) - 6, "_total"));
+			for (unsigned int k = 0; suffixes[k]; k++) {
+				assert_true(nnames < 4096);
+				snprintf(names[nnames], sizeof(names[0]), "%s%s", m.family, suffixes[k]);
+				for (size_t j = 0; j < nnames; j++)
+					if (!strcmp(names[j], names[nnames]))
+						fail_msg("two columns export %s (table %s)", names[j],
+							 reg[t]->name);
+				nnames++;
+			}
+		}
+	}
+	assert_true(exported > 100);
+	free(names);
+}
+
+/* Three rings; the hostile name tests escaping; the histogram has a known sum. */
+static struct snapshot *rings_snapshot(void)
+{
+	static struct snapshot s;
+	static struct table *tables[1];
+	struct table *t = table_new(&sched_rings_table);
+	const char *names[3] = { "gfx", "comp\"\n\x1b]52;c;x\x07", "sdma" };
+	const double per_s[3] = { 50, 10, 1 };
+
+	assert_non_null(t);
+	for (int r = 0; r < 3; r++) {
+		struct cell *row = table_row_add(t);
+		struct histogram h = { 0 };
+
+		cell_set_str(row, RING_NAME, names[r]);
+		cell_set_str(row, RING_DEV, "card0");
+		cell_set_u64(row, RING_QUEUE, 7 + (uint64_t)r);
+		cell_set_u64(row, RING_DONE, 1000 + (uint64_t)r);
+		cell_set_f64(row, RING_DONE_PER_S, per_s[r]);
+		cell_set_f64(row, RING_BUSY, 12.5);
+		cell_set_f64(row, RING_EXEC_P50, 2500000);
+		histogram_add(&h, 1023);
+		histogram_add(&h, 1024);
+		histogram_add(&h, 3000000);
+		cell_set_hist(row, RING_EXEC_HIST, &h);
+		cell_set_u64(row, RING_EXEC_TOTAL + LAT_COUNT, 3);
+		cell_set_f64(row, RING_EXEC_TOTAL + LAT_MEAN, (1023.0 + 1024 + 3000000) / 3);
+	}
+	tables[0] = t;
+	s.seq = 42;
+	s.interval_s = 1;
+	s.tables = tables;
+	s.ntables = 1;
+	return &s;
+}
+
+static char *write_to_string(const struct snapshot *s, enum metrics_format f,
+			     const struct metrics_drops *d)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	assert_non_null(out);
+	assert_int_equal(metrics_write(out, s, f, d), 0);
+	fclose(out);
+	return buf;
+}
+
+static void test_write(void **state)
+{
+	struct snapshot *s = rings_snapshot();
+	struct metrics_drops d = { .max_rows = 2 };
+	char *text, *om;
+
+	(void)state;
+	assert_int_equal(metrics_count_drops(s, &d), 0);
+	text = write_to_string(s, METRICS_TEXT, &d);
+	om = write_to_string(s, METRICS_OPENMETRICS, &d);
+	/* counters: the text format's family has _total, OpenMetrics' has not */
+	assert_non_null(strstr(text, "# TYPE gputop_drm_sched_rings_completed_total counter\n"));
+	assert_non_null(strstr(om, "# TYPE gputop_drm_sched_rings_completed counter\n"));
+	assert_non_null(strstr(text, "\ngputop_drm_sched_rings_completed_total{ring=\"gfx\",device=\"card0\"} 1000\n"));
+	/* escaped labels; no control character anywhere */
+	assert_non_null(strstr(text, "{ring=\"comp\\\"\\n?]52;c;x?\",device=\"card0\"} 1001\n"));
+	for (const char *p = text; *p; p++)
+		assert_true(*p == '\n' || (unsigned char)*p >= 0x20);
+	/* gauges in base units */
+	assert_non_null(strstr(text, "\ngputop_drm_sched_rings_queue_depth{ring=\"gfx\",device=\"card0\"} 7\n"));
+	assert_non_null(strstr(text, "\ngputop_drm_sched_rings_busy_ratio{ring=\"gfx\",device=\"card0\"} 0.125\n"));
+	assert_non_null(strstr(text, "\ngputop_drm_sched_rings_exec_p50_seconds{ring=\"gfx\",device=\"card0\"} 0.0025\n"));
+	/* the rate is left out: its counter is there */
+	assert_null(strstr(text, "completed_per_second"));
+	/* the histogram: 1023 below 1.024 us, 1024 in the next bucket, +Inf, sum from the mean */
+	assert_non_null(strstr(text, "# TYPE gputop_drm_sched_rings_exec_seconds histogram\n"));
+	assert_non_null(strstr(text, "exec_seconds_bucket{ring=\"gfx\",device=\"card0\",le=\"0.000001024\"} 1\n"));
+	assert_non_null(strstr(text, "exec_seconds_bucket{ring=\"gfx\",device=\"card0\",le=\"0.000002048\"} 2\n"));
+	assert_non_null(strstr(text, "exec_seconds_bucket{ring=\"gfx\",device=\"card0\",le=\"0.004194304\"} 3\n"));
+	assert_non_null(strstr(text, "exec_seconds_bucket{ring=\"gfx\",device=\"card0\",le=\"+Inf\"} 3\n"));
+	assert_non_null(strstr(text, "exec_seconds_count{ring=\"gfx\",device=\"card0\"} 3\n"));
+	assert_non_null(strstr(text, "exec_seconds_sum{ring=\"gfx\",device=\"card0\"} 0.003002047\n"));
+	/* the cap: the two busiest rings; the third counted as left out */
+	assert_null(strstr(text, "ring=\"sdma\""));
+	assert_non_null(strstr(text, "gputop_exporter_rows_dropped_total{table=\"drm_sched.rings\"} 1\n"));
+	assert_non_null(strstr(text, "gputop_snapshots_total 42\n"));
+	/* OpenMetrics ends with # EOF; the text format has none */
+	assert_int_equal(strcmp(om + strlen(om) - 6, "# EOF\n"), 0);
+	assert_null(strstr(text, "# EOF"));
+	free(text);
+	free(om);
+	/* counted once per snapshot, summed over snapshots */
+	assert_int_equal(metrics_count_drops(s, &d), 0);
+	text = write_to_string(s, METRICS_TEXT, &d);
+	assert_non_null(strstr(text, "gputop_exporter_rows_dropped_total{table=\"drm_sched.rings\"} 2\n"));
+	free(text);
+	/* no cap: every ring */
+	d.max_rows = 0;
+	text = write_to_string(s, METRICS_TEXT, &d);
+	assert_non_null(strstr(text, "ring=\"sdma\""));
+	free(text);
+	metrics_drops_free(&d);
+	table_free(s->tables[0]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_seconds),
+		cmocka_unit_test(test_buckets),
+		cmocka_unit_test(test_negotiate),
+		cmocka_unit_test(test_registry_names),
+		cmocka_unit_test(test_write),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
