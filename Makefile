@@ -69,7 +69,7 @@ LIB_OBJS := $(patsubst %.c,$(B)/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 
-.PHONY: all gputop-bpf clean deps test test-unit test-san test-docs test-bpf test-vm install static-check bench test-tui example-recording fuzz
+.PHONY: all gputop-bpf clean deps test test-exporter test-unit test-san test-docs test-bpf test-vm install static-check bench test-tui example-recording fuzz
 
 all: gputop-bpf
 
@@ -162,7 +162,7 @@ deps:
 	$(Q)./tests/install-deps.sh $(BUILD_DEPS) $(VM_DEPS)
 
 # ---- tests ----
-test: test-unit test-san test-docs test-tui test-bpf test-vm fuzz
+test: test-unit test-san test-docs test-tui test-exporter test-bpf test-vm fuzz
 
 test-unit: $(UNIT_BINS) $(B)/gputop-bpf
 	$(Q)tests/run-unit.sh $(UNIT_BINS)
@@ -175,6 +175,11 @@ test-tui: $(B)/gputop-bpf
 	$(Q)$(MAKE) --no-print-directory SAN=1 build/san/gputop-bpf
 	$(Q)tests/tui/run.sh $(B)/gputop-bpf examples/mockgpu-7.3.jsonl examples/nvidia-h100.jsonl
 	$(Q)tests/tui/run.sh build/san/gputop-bpf examples/mockgpu-7.3.jsonl examples/nvidia-h100.jsonl
+
+# The metrics endpoint serving the example recording: promtool, a real Prometheus, bad requests.
+test-exporter: $(B)/gputop-bpf
+	$(Q)$(MAKE) --no-print-directory SAN=1 build/san/gputop-bpf
+	$(Q)tests/exporter/run.sh examples/mockgpu-7.3.jsonl $(B)/gputop-bpf build/san/gputop-bpf
 
 test-san:
 	$(Q)$(MAKE) --no-print-directory SAN=1 test-unit
