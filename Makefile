@@ -12,6 +12,8 @@ CLANG ?= clang
 BPFTOOL ?= bpftool
 PKG_CONFIG ?= pkg-config
 PREFIX ?= /usr/local
+# systemd looks in /usr/local/lib/systemd/system as well as /etc and /usr/lib.
+SYSTEMD_UNIT_DIR ?= $(PREFIX)/lib/systemd/system
 
 ifeq ($(V),1)
 Q :=
@@ -225,6 +227,11 @@ install: gputop-bpf
 	install -D -m 0644 man/gputop-bpf.8 $(DESTDIR)$(PREFIX)/share/man/man8/gputop-bpf.8
 	install -d $(DESTDIR)$(PREFIX)/share/gputop-bpf/themes
 	install -m 0644 themes/*.theme $(DESTDIR)$(PREFIX)/share/gputop-bpf/themes/
+	install -d $(DESTDIR)$(SYSTEMD_UNIT_DIR)
+	sed 's|@SBINDIR@|$(PREFIX)/sbin|' dist/systemd/gputop-bpf.service.in > $(DESTDIR)$(SYSTEMD_UNIT_DIR)/gputop-bpf.service
+	chmod 0644 $(DESTDIR)$(SYSTEMD_UNIT_DIR)/gputop-bpf.service
+	install -D -m 0644 dist/grafana/gputop-bpf.json $(DESTDIR)$(PREFIX)/share/gputop-bpf/grafana/gputop-bpf.json
+	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
 
 clean:
 	rm -rf build gputop-bpf

@@ -159,6 +159,71 @@ static void test_registry_names(void **state)
 	free(names);
 }
 
+/* Whether name is a sample name some registered column exports. */
+static bool exported_sample(const char *name)
+{
+	size_t n;
+	const struct table_desc *const *reg = table_registry(&n);
+	static const char *const self[] = { "gputop_build_info", "gputop_snapshots_total",
+					    "gputop_snapshot_timestamp_seconds",
+					    "gputop_snapshot_interval_seconds", "gputop_collector_up",
+					    "gputop_collector_state", "gputop_collector_lost_events_total",
+					    "gputop_device_info", "gputop_exporter_max_rows",
+					    "gputop_exporter_rows_dropped_total" };
+
+	for (size_t i = 0; i < sizeof(self) / sizeof(self[0]); i++)
+		if (!strcmp(name, self[i]))
+			return true;
+	for (size_t t = 0; t < n; t++) {
+		for (unsigned int c = 0; c < reg[t]->ncols; c++) {
+			static const char *const hist[] = { "_bucket", "_sum", "_count" };
+			struct metric_column m;
+			char s[METRICS_NAME_MAX + 8];
+
+			if (metrics_column(reg[t], c, &m))
+				continue;
+			snprintf(s, sizeof(s), "%s%s", m.family, m.kind == METRIC_COUNTER ? "_total" : "");
+			if (m.kind != METRIC_HISTOGRAM && !strcmp(s, name))
+				return true;
+			for (int k = 0; m.kind == METRIC_HISTOGRAM && k < 3; k++) {
+				snprintf(s, sizeof(s), "%s%s", m.family, hist[k]);
+				if (!strcmp(s, name))
+					return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* The Grafana dashboard queries only metrics that exist. */
+static void test_dashboard_names(void **state)
+{
+	FILE *f = fopen("dist/grafana/gputop-bpf.json", "r");
+	char *text = calloc(1, 1 << 20);
+	unsigned int found = 0;
+	size_t len;
+
+	(void)state;
+	assert_non_null(f);
+	assert_non_null(text);
+	len = fread(text, 1, (1 << 20) - 1, f);
+	fclose(f);
+	text[len] = 0;
+	for (char *p = strstr(text, "gputop_"); p; p = strstr(p + 1, "gputop_")) {
+		char name[METRICS_NAME_MAX];
+		size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789_");
+
+		if (p > text && (p[-1] == '-' || p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z')))
+			continue; /* part of another word ("gputop-bpf" is not a metric) */
+		snprintf(name, sizeof(name), "%.*s", (int)n, p);
+		if (!exported_sample(name))
+			fail_msg("the dashboard queries %s, which no column exports", name);
+		found++;
+	}
+	assert_true(found >= 20);
+	free(text);
+}
+
 /* Three rings; the hostile name tests escaping; the histogram has a known sum. */
 static struct snapshot *rings_snapshot(void)
 {
@@ -272,6 +337,7 @@ int main(void)
 		cmocka_unit_test(test_negotiate),
 		cmocka_unit_test(test_registry_names),
 		cmocka_unit_test(test_write),
+		cmocka_unit_test(test_dashboard_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
