@@ -52,6 +52,27 @@ for drop in cap_bpf cap_perfmon cap_dac_read_search; do
 done
 setcap "$caps+ep" "$D/gputop-bpf"
 
+# The systemd unit's route: no file capabilities, the unit's AmbientCapabilities, an
+# unprivileged user, the exporter alone (no terminal); its collectors as root's.
+unit_caps=$(sed -n 's/^AmbientCapabilities=//p' "$(dirname "$0")/../../dist/systemd/gputop-bpf.service.in" |
+	tr 'A-Z' 'a-z' | sed 's/cap_//g; s/ /,+/g; s/^/+/')
+setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps="$unit_caps" --ambient-caps="$unit_caps" \
+	--bounding-set=-all,"$unit_caps" "$BIN" --listen 127.0.0.1:0 -d 0.2 </dev/null >/dev/null 2>"$D/svc.err" &
+svc=$!
+metrics=
+for i in $(seq 50); do
+	addr=$(grep -o 'http://[^ ]*' "$D/svc.err" | head -1)
+	[ -n "$addr" ] && metrics=$(curl -s --max-time 2 "$addr") && grep -q '^gputop_snapshots_total' <<<"$metrics" && break
+	sleep 0.2
+done
+svc_set=$(grep '^gputop_collector_up{.*} 1$' <<<"$metrics" | sed 's/.*collector="\([^"]*\)".*/\1/' | sort | paste -sd,)
+echo "       the unit's route (nobody, ambient $unit_caps): attached $svc_set"
+check "the systemd unit's capabilities, as nobody: /metrics served, the same collectors attached as for root" \
+	test "$svc_set" = "$root_set"
+kill -INT $svc
+wait $svc
+check "the unit's route: SIGINT ends it with exit 0" test $? -eq 0
+
 # Files nobody may not read, named to the capable copy.
 install -m 600 "$REC" "$D/secret.jsonl"
 (cd "$D" && as_nobody ./gputop-bpf --replay secret.jsonl -b -n 1 >"$D/out" 2>"$D/err")
