@@ -199,9 +199,9 @@ test-bpf: $(B)/gputop-bpf $(B)/cuda/cuda-client $(B)/tests/fd-census $(B)/tests/
 	$(Q)tests/bpf/fd-census.sh $(B)/tests/fd-census 200 50
 	$(Q)tests/bpf/privileges.sh $(B)/gputop-bpf examples/mockgpu-7.3.jsonl
 
-test-vm:
+test-vm: $(B)/gputop-bpf
 	$(Q)$(MAKE) --no-print-directory STATIC=1 build/static/gputop-bpf
-	$(Q)tests/vm/run.sh build/static/gputop-bpf
+	$(Q)GPUTOP_HTTP=$(B)/gputop-bpf tests/vm/run.sh build/static/gputop-bpf
 
 # Per-event BPF cost and the monitor's own CPU and memory, in the VM (not a test).
 # The benchmark also runs the seed's bpftrace script: Debian's bpftrace, installed here.

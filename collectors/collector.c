@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "collector.h"
 
@@ -45,23 +46,65 @@ void collector_set_drop(struct collector *c, const char *name, uint64_t count)
 	collector_status_set_drop(&c->status, name, count);
 }
 
+/*
+ * Snapshots see a copy of the info, fixed once the start is over. A restart
+ * (collector_retry) publishes another and keeps the old copies, which snapshots
+ * still held by a front end may point at, until collector_stop.
+ */
+static void publish_info(struct collector *c)
+{
+	struct collector_info *copy = calloc(1, sizeof(*copy)), **list;
+
+	if (!copy)
+		goto keep;
+	*copy = c->info;
+	copy->tracepoints = NULL;
+	copy->ntracepoints = 0;
+	if (c->info.ntracepoints) {
+		copy->tracepoints = calloc(c->info.ntracepoints, sizeof(*copy->tracepoints));
+		if (!copy->tracepoints)
+			goto fail;
+		memcpy(copy->tracepoints, c->info.tracepoints,
+		       c->info.ntracepoints * sizeof(*copy->tracepoints));
+		copy->ntracepoints = c->info.ntracepoints;
+	}
+	list = reallocarray(c->published, c->npublished + 1, sizeof(*list));
+	if (!list)
+		goto fail;
+	c->published = list;
+	list[c->npublished++] = copy;
+	c->status.info = copy;
+	return;
+fail:
+	collector_info_clear(copy);
+	free(copy);
+keep: /* out of memory: the last copy published stays, or the working info before any */
+	c->status.info = c->npublished ? c->published[c->npublished - 1] : &c->info;
+}
+
 void collector_start(struct collector *c)
 {
 	collector_status_clear(&c->status);
 	collector_info_clear(&c->info);
 	memset(&c->status, 0, sizeof(c->status));
 	memset(&c->info, 0, sizeof(c->info));
-	c->status.info = &c->info;
+	c->status.info = &c->info; /* while it starts (the poller's thread alone looks) */
 	snprintf(c->info.name, sizeof(c->info.name), "%s", c->ops->name);
 	snprintf(c->info.description, sizeof(c->info.description), "%s", c->ops->description);
 	c->info.state = COLLECTOR_ATTACHED;
 	c->ops->probe(c);
-	if (c->info.state != COLLECTOR_ATTACHED)
-		return;
-	if (c->ops->open && c->ops->open(c))
-		return;
-	if (c->ops->attach)
+	if (c->info.state == COLLECTOR_ATTACHED && (!c->ops->open || !c->ops->open(c)) &&
+	    c->ops->attach)
 		c->ops->attach(c);
+	publish_info(c);
+}
+
+void collector_retry(struct collector *c)
+{
+	if (c->ops->close)
+		c->ops->close(c);
+	c->priv = NULL;
+	collector_start(c);
 }
 
 void collector_stop(struct collector *c)
@@ -71,4 +114,12 @@ void collector_stop(struct collector *c)
 	c->priv = NULL;
 	collector_status_clear(&c->status);
 	collector_info_clear(&c->info);
+	for (size_t i = 0; i < c->npublished; i++) {
+		collector_info_clear(c->published[i]);
+		free(c->published[i]);
+	}
+	free(c->published);
+	c->published = NULL;
+	c->npublished = 0;
+	c->status.info = NULL;
 }

@@ -33,14 +33,21 @@ struct collector_ops {
 	int (*attach)(struct collector *c); /* on error sets status FAILED */
 	int (*read)(struct collector *c, struct model *m); /* feed this tick's counters */
 	void (*close)(struct collector *c); /* frees everything; safe after any failure */
+	/*
+	 * A kernel module went away: what the collector shows of a device that went
+	 * with it goes too (NULL: nothing to do). Called between ticks, in the poller.
+	 */
+	void (*module_removed)(struct collector *c);
 };
 
 struct collector {
 	const struct collector_ops *ops;
 	const struct collector_config *config;
 	struct collector_info info; /* fixed once started */
-	struct collector_status status; /* this tick's: status.info points at info */
+	struct collector_status status; /* this tick's: status.info points at a published copy */
 	void *priv; /* the collector's own state (skeleton ...) */
+	struct collector_info **published; /* every copy of info snapshots were given */
+	size_t npublished;
 };
 
 /* The compiled-in collectors, in display order. */
@@ -53,6 +60,8 @@ const struct collector_ops *const *collector_registry(size_t *n);
 
 /* probe -> open -> attach; the status says how far it got. */
 void collector_start(struct collector *c);
+/* Stops it and starts it again (a module it needs was loaded); the poller's thread only. */
+void collector_retry(struct collector *c);
 void collector_stop(struct collector *c);
 
 /* Helpers for collector implementations. */

@@ -4,6 +4,7 @@
  * of every driver built on drm_sched (amdgpu, xe, nouveau, v3d, panfrost ...).
  */
 #include <errno.h>
+#include <glob.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +76,8 @@ struct sched_priv {
 	struct sched_model *sm; /* counters between ticks, rows of the tick */
 	struct ring_stats *value; /* one map value; too large for the stack */
 	struct ring_key ring_keys[SCHED_MAX_RINGS]; /* ring index -> key, from ring_ids */
+	bool ring_gone[SCHED_MAX_RINGS]; /* its device went with a module: forgotten */
+	bool check_devices; /* a module went away: do the rings' devices still exist? */
 };
 
 /* This kernel's name of the event's tracepoint, NULL when it has none. */
@@ -244,14 +247,35 @@ static void ring_counters_from(struct ring_counters *rc, const struct ring_key *
 	memcpy(rc->exec_hist.slots, v->hist_exec, sizeof(rc->exec_hist.slots));
 }
 
+/*
+ * Whether a ring's device is gone (its driver's module removed): no device of
+ * that name on any bus. A name we cannot look up safely counts as present.
+ */
+static bool ring_device_gone(const char *dev)
+{
+	char pattern[64 + DEV_NAME_LEN];
+	glob_t g;
+	int rc;
+
+	if (!*dev || strspn(dev, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:.-_") !=
+			     strlen(dev))
+		return false;
+	snprintf(pattern, sizeof(pattern), "/sys/bus/*/devices/%s", dev);
+	rc = glob(pattern, GLOB_NOSORT, NULL, &g);
+	if (!rc)
+		globfree(&g);
+	return rc == GLOB_NOMATCH;
+}
+
 /* Reads every ring, and remembers which key each ring index stands for. */
 static void read_rings(struct sched_priv *p, uint64_t gen)
 {
 	int ids_fd = bpf_map__fd(p->skel->maps.ring_ids);
 	int rings_fd = bpf_map__fd(p->skel->maps.rings);
-	struct ring_key key, next, *prev = NULL;
+	struct ring_key key, next, *prev = NULL, gone[16];
 	struct ring_counters rc;
 	uint64_t now = now_ns();
+	size_t ngone = 0;
 	__u32 id;
 
 	while (bpf_map_get_next_key(ids_fd, prev, &next) == 0) {
@@ -260,11 +284,21 @@ static void read_rings(struct sched_priv *p, uint64_t gen)
 		if (bpf_map_lookup_elem(ids_fd, &key, &id) || id >= SCHED_MAX_RINGS)
 			continue;
 		p->ring_keys[id] = key;
+		if (p->check_devices && ngone < sizeof(gone) / sizeof(gone[0]) &&
+		    ring_device_gone(key.dev)) { /* forgotten, its processes' rows too (read_procs) */
+			p->ring_gone[id] = true;
+			gone[ngone++] = key;
+			continue;
+		}
 		if (bpf_map_lookup_elem(rings_fd, &id, p->value))
 			continue;
 		ring_counters_from(&rc, &key, p->value, gen, now, p->new_gen);
 		sched_model_ring(p->sm, &rc);
 	}
+	for (size_t i = 0; i < ngone; i++)
+		bpf_map_delete_elem(ids_fd, &gone[i]);
+	/* more than gone[] holds: look again next tick */
+	p->check_devices = ngone == sizeof(gone) / sizeof(gone[0]);
 }
 
 static bool process_alive(uint32_t tgid)
@@ -272,14 +306,32 @@ static bool process_alive(uint32_t tgid)
 	return kill((pid_t)tgid, 0) == 0 || errno == EPERM;
 }
 
-/* Feeds every (process, ring) row, then forgets the rows of processes that exited. */
+static void feed_proc(struct sched_priv *p, const struct proc_key *key, const struct proc_stats *v)
+{
+	struct proc_counters pc;
+
+	memset(&pc, 0, sizeof(pc));
+	pc.pid = key->tgid;
+	snprintf(pc.comm, sizeof(pc.comm), "%.*s", TASK_COMM_LEN - 1, v->comm);
+	snprintf(pc.dev, sizeof(pc.dev), "%.*s", DEV_NAME_LEN - 1, p->ring_keys[key->ring].dev);
+	snprintf(pc.ring, sizeof(pc.ring), "%.*s", RING_NAME_LEN - 1, p->ring_keys[key->ring].name);
+	pc.queued = v->queued;
+	pc.completed = v->completed;
+	pc.wait_ns = v->wait_ns;
+	pc.exec_ns = v->exec_ns;
+	sched_model_proc(p->sm, &pc);
+}
+
+/*
+ * Feeds every (process, ring) row, then forgets the rows of processes that
+ * exited and of rings whose device went away.
+ */
 static void read_procs(struct sched_priv *p)
 {
 	int fd = bpf_map__fd(p->skel->maps.procs);
 	struct proc_key key, next, *prev = NULL;
 	struct proc_key *gone = NULL;
 	size_t ngone = 0, cap = 0;
-	struct proc_counters pc;
 	struct proc_stats v;
 
 	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
@@ -289,17 +341,9 @@ static void read_procs(struct sched_priv *p)
 			continue;
 		if (key.ring >= SCHED_MAX_RINGS)
 			continue;
-		memset(&pc, 0, sizeof(pc));
-		pc.pid = key.tgid;
-		snprintf(pc.comm, sizeof(pc.comm), "%.*s", TASK_COMM_LEN - 1, v.comm);
-		snprintf(pc.dev, sizeof(pc.dev), "%.*s", DEV_NAME_LEN - 1, p->ring_keys[key.ring].dev);
-		snprintf(pc.ring, sizeof(pc.ring), "%.*s", RING_NAME_LEN - 1, p->ring_keys[key.ring].name);
-		pc.queued = v.queued;
-		pc.completed = v.completed;
-		pc.wait_ns = v.wait_ns;
-		pc.exec_ns = v.exec_ns;
-		sched_model_proc(p->sm, &pc);
-		if (!process_alive(key.tgid)) {
+		if (!p->ring_gone[key.ring])
+			feed_proc(p, &key, &v);
+		if (p->ring_gone[key.ring] || !process_alive(key.tgid)) {
 			if (ngone == cap) {
 				size_t ncap = cap ? cap * 2 : 16;
 				struct proc_key *g = realloc(gone, ncap * sizeof(*g));
@@ -345,6 +389,14 @@ static void sched_close(struct collector *c)
 	free(p);
 }
 
+static void sched_module_removed(struct collector *c)
+{
+	struct sched_priv *p = c->priv;
+
+	if (p)
+		p->check_devices = true;
+}
+
 static const struct collector_ops drm_sched_collector = {
 	.name = "drm_sched", /* id */
 	.order = 20,
@@ -354,5 +406,6 @@ static const struct collector_ops drm_sched_collector = {
 	.attach = sched_attach, /* per program, failures recorded */
 	.read = sched_read, /* maps -> model, once per tick */
 	.close = sched_close,
+	.module_removed = sched_module_removed, /* a ring whose device went with it goes too */
 };
 COLLECTOR_REGISTER(drm_sched_collector);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 #include "../output/json.h"
+#include "module_watch.h"
 #include "poller.h"
 
 struct poller {
@@ -21,6 +22,7 @@ struct poller {
 	FILE *recorder; /* --record, or NULL */
 	char error[160]; /* "writing the recording failed: ...", written once, then error_set */
 	bool error_set; /* under lock */
+	struct module_watch *modules; /* modules loaded and removed; NULL: not watched */
 };
 
 static uint64_t mono_ns(void)
@@ -84,6 +86,26 @@ static void tick(struct poller *p)
 	pthread_mutex_unlock(&p->lock);
 }
 
+/*
+ * A module loaded: every collector whose sources were missing tries again (a
+ * driver loaded after the start is picked up). A module removed: the collectors
+ * forget what went with it.
+ */
+static void follow_modules(struct poller *p)
+{
+	bool added, removed;
+	char name[64] = "";
+
+	module_watch_poll(p->modules, &added, &removed, name, sizeof(name));
+	for (size_t i = 0; added && i < p->ncollectors; i++)
+		if (p->collectors[i].info.state == COLLECTOR_UNAVAILABLE)
+			collector_retry(&p->collectors[i]);
+	for (size_t i = 0; removed && i < p->ncollectors; i++)
+		if (p->collectors[i].info.state == COLLECTOR_ATTACHED &&
+		    p->collectors[i].ops->module_removed)
+			p->collectors[i].ops->module_removed(&p->collectors[i]);
+}
+
 static void *poller_main(void *arg)
 {
 	struct poller *p = arg;
@@ -103,6 +125,7 @@ static void *poller_main(void *arg)
 		if (p->stop)
 			break;
 		pthread_mutex_unlock(&p->lock);
+		follow_modules(p);
 		tick(p);
 		pthread_mutex_lock(&p->lock);
 		if (next + (uint64_t)(p->delay_s * 1e9) < mono_ns())
@@ -125,6 +148,7 @@ struct poller *poller_start(struct collector *collectors, size_t n, struct model
 	p->model = m;
 	p->delay_s = delay_s;
 	p->recorder = recorder;
+	p->modules = module_watch_open();
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_condattr_init(&attr);
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
@@ -133,6 +157,7 @@ struct poller *poller_start(struct collector *collectors, size_t n, struct model
 	if (pthread_create(&p->thread, NULL, poller_main, p)) {
 		pthread_cond_destroy(&p->cond);
 		pthread_mutex_destroy(&p->lock);
+		module_watch_close(p->modules);
 		free(p);
 		return NULL;
 	}
@@ -232,6 +257,7 @@ void poller_stop(struct poller *p)
 	pthread_mutex_unlock(&p->lock);
 	pthread_join(p->thread, NULL);
 	snapshot_put(p->latest);
+	module_watch_close(p->modules);
 	pthread_cond_destroy(&p->cond);
 	pthread_mutex_destroy(&p->lock);
 	free(p);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes the test VM's initramfs for one cached kernel:
 #   initramfs.sh k61|k7 GPUTOP_STATIC_BINARY OUT.cpio.gz
+# GPUTOP_HTTP (environment): the default build too, as gputop-bpf-http, for the metrics endpoint.
 # busybox, gputop-bpf, the mock client, modetest with its libraries, and the
 # modules (decompressed, dependencies first) listed in modules.order.
 set -euo pipefail
@@ -40,6 +41,13 @@ bin_with_libs() {
 	done
 }
 bin_with_libs "$(command -v modetest)"
+# The metrics endpoint needs the default (dynamic) build: libmicrohttpd has no static form.
+if [ -n "${GPUTOP_HTTP:-}" ]; then
+	mkdir -p "$STAGE/tmp/http"
+	cp "$GPUTOP_HTTP" "$STAGE/tmp/http/gputop-bpf-http"
+	bin_with_libs "$STAGE/tmp/http/gputop-bpf-http"
+	rm -r "$STAGE/tmp/http"
+fi
 # The NVIDIA collector's CUDA test: the stand-in libcuda.so.1 where the loader looks, and its client.
 gcc -O2 -fPIC -shared -fno-ipa-icf -fcf-protection=full -Wall -Wextra -Werror -Wl,-soname,libcuda.so.1 \
 	-o "$STAGE/usr/lib/x86_64-linux-gnu/libcuda.so.1" "$VM/../cuda/fake_libcuda.c"

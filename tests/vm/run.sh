@@ -416,6 +416,66 @@ check_many() {
 		jq -e -s '[.[1:][] | .tables["self.process"][0].cpu_pct] | max < 40' "$Y"
 }
 
+# The metrics endpoint (scenario.sh): the default build, scraped inside the VM while the mock GPU
+# ran 40 jobs; promtool here checks what it served there.
+check_exporter() {
+	local k=$1 before after c0 c1 pid R='{ring="gfx_0.0.0",device="mockgpu"}'
+	if [ -z "${GPUTOP_HTTP:-}" ]; then
+		skip "$k: exporter: GPUTOP_HTTP names no default build (make test-vm sets it)"
+		return
+	fi
+	for f in exp0 exp-mid exp1 exp2; do section $f >"$TMPD/$f"; done
+	sample() { grep -F "$2 " "$1" | grep -v '^#' | awk '{ print $NF }' | head -1; }
+	before=$(sample "$TMPD/exp0" "gputop_drm_sched_rings_completed_total$R")
+	after=$(sample "$TMPD/exp1" "gputop_drm_sched_rings_completed_total$R")
+	c0=$(sample "$TMPD/exp0" "gputop_drm_sched_rings_exec_seconds_count$R")
+	c1=$(sample "$TMPD/exp1" "gputop_drm_sched_rings_exec_seconds_count$R")
+	pid=$(section exp-proc | sed -n 's/^pid=\([0-9]*\).*/\1/p')
+	echo "   exporter: gfx_0.0.0 completed ${before:-0} -> $after, exec histogram count ${c0:-0} -> $c1, client pid $pid"
+	check "$k: exporter: served before, during and after the jobs; exit 0 on SIGINT" \
+		bash -c "test -s '$TMPD/exp0' -a -s '$TMPD/exp-mid' -a -s '$TMPD/exp1' && sed -n '/^@@BEGIN exporter-err\$/,/^@@END exporter-err\$/p' '$LOG' | grep -qx 'exit=0'"
+	check "$k: exporter: gfx_0.0.0 completed_total grew by exactly the 40 jobs" \
+		test "$((${after:-0} - ${before:-0}))" -eq 40
+	check "$k: exporter: its execution histogram's count grew by 40 too" \
+		test "$((${c1:-0} - ${c0:-0}))" -eq 40
+	check "$k: exporter: drm_sched up" grep -qx 'gputop_collector_up{collector="drm_sched"} 1' "$TMPD/exp1"
+	check "$k: exporter: while it ran, the client's series (pid $pid, comm mockgpu-submit)" \
+		grep -q "^gputop_drm_sched_processes_jobs_total{pid=\"$pid\",comm=\"mockgpu-submit\"} [1-9]" "$TMPD/exp-mid"
+	check "$k: exporter: once it exited, its series are gone" \
+		bash -c "test -n '$pid' && ! grep -q 'pid=\"$pid\"' '$TMPD/exp1'"
+	check "$k: exporter: promtool check metrics: clean" promtool check metrics <"$TMPD/exp1"
+	check "$k: exporter: OpenMetrics when asked for (ends in # EOF)" test "$(tail -1 "$TMPD/exp2")" = "# EOF"
+	check "$k: exporter: an unknown path refused (wget fails)" \
+		bash -c "sed -n '/^@@BEGIN exporter-err\$/,/^@@END exporter-err\$/p' '$LOG' | grep -q '^nope=1'"
+}
+
+# Modules under a running monitor (scenario.sh): a driver loaded later is picked up within
+# seconds, a removed driver's rings go, and rmmod of a watched module is refused until it exits.
+check_hotplug() {
+	local k=$1 H=$TMPD/hotplug.json at_load at_rm first
+	section hotplug-monitor | grep '^{' >"$H"
+	section hotplug >"$TMPD/hotplug.txt"
+	at_load=$(sed -n 's/^insmod_amdgpu=0 at=\([0-9]*\)$/\1/p' "$TMPD/hotplug.txt")
+	at_rm=$(sed -n 's/^rmmod_mockgpu=0 at=\([0-9]*\)$/\1/p' "$TMPD/hotplug.txt")
+	first=$(jq -s "[.[] | (.collectors[] | select(.name == \"amdgpu\") | .state)] | index(\"attached\")" "$H")
+	echo "   hotplug: $(tr '\n' ' ' <"$TMPD/hotplug.txt"); amdgpu attached from snapshot $first (insmod returned after ${at_load:-?})"
+	check "$k: hotplug: amdgpu removed before the monitor starts" grep -qx 'pre_rmmod=0' "$TMPD/hotplug.txt"
+	check "$k: hotplug: amdgpu unavailable in the first snapshot (the module is not loaded)" \
+		jq -e -s '.[0].collectors[] | select(.name == "amdgpu") | .state == "unavailable"' "$H"
+	check "$k: hotplug: amdgpu loaded later is attached within 6 snapshots (3 s) of insmod" \
+		test -n "$at_load" -a "$first" != null -a "${first:-999}" -le "$((${at_load:-0} + 6))"
+	check "$k: hotplug: from then on it stays attached with its 10 programs" \
+		jq -e -s "all(.[${first:-0}:][] | .collectors[] | select(.name == \"amdgpu\"); .state == \"attached\" and ([.tracepoints[] | select(.state == \"attached\")] | length) == 10)" "$H"
+	check "$k: hotplug: mockgpu's ring counted its 10 jobs" \
+		jq -e -s '[.[] | .tables["drm_sched.rings"][] | select(.dev == "mockgpu" and .name == "gfx_0.0.0") | .completed_total] | max == 10' "$H"
+	check "$k: hotplug: once mockgpu is removed, its rings and their processes' rows are gone" \
+		jq -e -s ".[${at_rm:-0} + 3:] | length >= 3 and all(.[]; ([((.tables[\"drm_sched.rings\"] // [])[], (.tables[\"drm_sched.process_rings\"] // [])[]) | select(.dev == \"mockgpu\")] | length) == 0)" "$H"
+	check "$k: hotplug: rmmod of a module the monitor watches is refused (amdgpu stays loaded)" \
+		grep -q '^rmmod_watched=[1-9][0-9]* listed=1' "$TMPD/hotplug.txt"
+	check "$k: hotplug: the monitor exits 0, and then amdgpu can be removed" \
+		bash -c "grep -qx 'rmmod_after=0 listed=0' '$TMPD/hotplug.txt' && sed -n '/^@@BEGIN hotplug-err\$/,/^@@END hotplug-err\$/p' '$LOG' | grep -qx 'exit=0'"
+}
+
 TMPD=$(mktemp -d)
 trap 'rm -rf "$TMPD"' EXIT
 MON=$TMPD/monitor.json
@@ -440,5 +500,7 @@ for k in $KERNELS; do
 	check_nvidia "$k" nvidia kprobe
 	check_nvidia "$k" nvidia-fentry fentry
 	check_display "$k"
+	check_exporter "$k"
+	check_hotplug "$k"
 done
 finish

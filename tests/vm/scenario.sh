@@ -52,6 +52,37 @@ section procs /tmp/procs.txt
 section monitor /tmp/monitor.json
 section monitor-err /tmp/monitor.err
 
+# The metrics endpoint on live data (the default build, with libmicrohttpd and its libraries):
+# 40 jobs on gfx_0.0.0 between two scrapes from inside the VM, one more while they run.
+if [ -x /bin/gputop-bpf-http ]; then
+	gputop-bpf-http --listen 127.0.0.1:9464 -d 0.5 </dev/null >/dev/null 2>/tmp/exporter.err &
+	EXP=$!
+	i=0
+	until wget -q -O /tmp/exp0.txt http://127.0.0.1:9464/metrics 2>/dev/null || [ $i -ge 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	$S gfx_0.0.0 40 2000 --gap-us 50000 > /tmp/exp-proc.txt &
+	J=$!
+	sleep 1
+	wget -q -O /tmp/exp-mid.txt http://127.0.0.1:9464/metrics
+	wait $J
+	sleep 2
+	wget -q -O /tmp/exp1.txt http://127.0.0.1:9464/metrics
+	wget -q --header 'Accept: application/openmetrics-text;version=1.0.0' -O /tmp/exp2.txt \
+		http://127.0.0.1:9464/metrics
+	echo "nope=$(wget -q -O /dev/null http://127.0.0.1:9464/nope 2>&1; echo $?)" >> /tmp/exporter.err
+	kill -INT $EXP
+	wait $EXP
+	echo "exit=$?" >> /tmp/exporter.err
+	section exp0 /tmp/exp0.txt
+	section exp-mid /tmp/exp-mid.txt
+	section exp1 /tmp/exp1.txt
+	section exp2 /tmp/exp2.txt
+	section exp-proc /tmp/exp-proc.txt
+	section exporter-err /tmp/exporter.err
+fi
+
 # A job storm: one process, 100,000 jobs of 1 us on one ring, one ioctl each, as fast as it
 # can; the queue grows far deeper than the in-flight table (16384) holds.
 gputop-bpf -b -J -d 0.5 > /tmp/storm.json 2> /tmp/storm.err &
@@ -264,6 +295,36 @@ for e in drm_vblank_event drm_vblank_event_queued drm_vblank_event_delivered; do
 done > /tmp/vblank.txt
 echo "connector ${conn:-none}" >> /tmp/vblank.txt
 section vblank /tmp/vblank.txt
+
+# Modules loaded and removed under a running monitor: amdgpu, loaded after it started, is
+# picked up; mockgpu's rings go with mockgpu; a module it watches (amdgpu) cannot be removed
+# while it runs (its BPF links hold a reference), and can once it has exited.
+rmmod amdgpu
+echo "pre_rmmod=$?" > /tmp/hotplug.txt
+gputop-bpf -b -J -d 0.5 > /tmp/hotplug.json 2> /tmp/hotplug.err &
+MON=$!
+ready /tmp/hotplug.json
+insmod /lib/modules/amdgpu.ko
+echo "insmod_amdgpu=$? at=$(wc -l < /tmp/hotplug.json)" >> /tmp/hotplug.txt
+insmod /lib/modules/mockgpu.ko
+echo "insmod_mockgpu=$?" >> /tmp/hotplug.txt
+$S gfx_0.0.0 10 1000 > /tmp/hotplug-proc.txt
+sleep 1.5
+rmmod mockgpu
+echo "rmmod_mockgpu=$? at=$(wc -l < /tmp/hotplug.json)" >> /tmp/hotplug.txt
+sleep 3
+rmmod amdgpu 2> /tmp/rmmod.err
+echo "rmmod_watched=$? listed=$(grep -c '^amdgpu ' /proc/modules) $(cat /tmp/rmmod.err)" >> /tmp/hotplug.txt
+kill -INT $MON
+wait $MON
+echo "exit=$?" >> /tmp/hotplug.err
+sleep 1
+rmmod amdgpu
+echo "rmmod_after=$? listed=$(grep -c '^amdgpu ' /proc/modules)" >> /tmp/hotplug.txt
+section hotplug /tmp/hotplug.txt
+section hotplug-proc /tmp/hotplug-proc.txt
+section hotplug-monitor /tmp/hotplug.json
+section hotplug-err /tmp/hotplug.err
 
 dmesg > /tmp/dmesg.txt
 section dmesg /tmp/dmesg.txt
