@@ -71,7 +71,7 @@ LIB_OBJS := $(patsubst %.c,$(B)/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 
-.PHONY: all gputop-bpf clean deps test test-exporter test-unit test-san test-docs test-bpf test-vm install static-check bench test-tui example-recording fuzz
+.PHONY: all gputop-bpf clean deps soak test test-exporter test-unit test-san test-docs test-bpf test-vm install static-check bench test-tui example-recording fuzz
 
 all: gputop-bpf
 
@@ -209,6 +209,11 @@ bench:
 	$(Q)command -v bpftrace >/dev/null || { apt-get update -qq && apt-get install -y -qq bpftrace; }
 	$(Q)$(MAKE) --no-print-directory STATIC=1 build/static/gputop-bpf build/static/bpf_cost
 	$(Q)bench/run.sh build/static/gputop-bpf build/static/bpf_cost
+
+# The metrics endpoint for SOAK_MINUTES (60) at a steady job rate, scraped every second (7.3 VM).
+soak: $(B)/gputop-bpf
+	$(Q)$(MAKE) --no-print-directory STATIC=1 build/static/gputop-bpf
+	$(Q)bench/soak.sh build/static/gputop-bpf $(B)/gputop-bpf
 
 # Regenerates examples/mockgpu-7.3.jsonl: about 40 s of mock GPU work in the 7.3 VM, recorded.
 example-recording:

@@ -40,42 +40,39 @@ static size_t strip(const char *stem, const char *suffix)
 	return ends_with(stem, suffix) ? n - strlen(suffix) : n;
 }
 
+/* Each unit: our own spelling at the end of a key, the base unit's suffix, the factor to it. */
+static const struct {
+	enum col_unit unit;
+	const char *in_key, *suffix;
+	double scale;
+} units[] = {
+	{ UNIT_NS, "_ns", "_seconds", 1e-9 },
+	{ UNIT_BYTES, "_bytes", "_bytes", 1 },
+	{ UNIT_PCT, "_pct", "_ratio", 0.01 },
+	{ UNIT_HZ, "_hz", "_hertz", 1 },
+};
+
+static int unit_index(enum col_unit u)
+{
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (units[i].unit == u)
+			return (int)i;
+	return -1;
+}
+
 static const char *unit_suffix(enum col_unit u)
 {
-	switch (u) {
-	case UNIT_NS:
-		return "_seconds";
-	case UNIT_BYTES:
-		return "_bytes";
-	case UNIT_PCT:
-		return "_ratio";
-	case UNIT_HZ:
-		return "_hertz";
-	default:
-		return "";
-	}
+	return unit_index(u) < 0 ? "" : units[unit_index(u)].suffix;
 }
 
 static double unit_scale(enum col_unit u)
 {
-	return u == UNIT_NS ? 1e-9 : u == UNIT_PCT ? 0.01 : 1.0;
+	return unit_index(u) < 0 ? 1.0 : units[unit_index(u)].scale;
 }
 
-/* Our own spelling of a unit at the end of a key, replaced by the base unit's. */
 static const char *unit_in_key(enum col_unit u)
 {
-	switch (u) {
-	case UNIT_NS:
-		return "_ns";
-	case UNIT_BYTES:
-		return "_bytes";
-	case UNIT_PCT:
-		return "_pct";
-	case UNIT_HZ:
-		return "_hz";
-	default:
-		return "";
-	}
+	return unit_index(u) < 0 ? "" : units[unit_index(u)].in_key;
 }
 
 /* gputop_<table>_<stem><unit>: the stem's own unit spelling replaced by the base unit's. */

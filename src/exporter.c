@@ -486,18 +486,10 @@ static const struct feed_ops wrap_ops = {
 	.finished = wrap_finished,
 };
 
-static const struct feed_ops wrap_ops_no_step = {
-	.take = wrap_take,
-	.release = wrap_release,
-	.set_delay = wrap_set_delay,
-	.error = wrap_error,
-	.finished = wrap_finished,
-};
-
 void exporter_wrap(struct exporter *e, struct feed *feed)
 {
 	e->inner = *feed;
-	feed->ops = feed->ops->step ? &wrap_ops : &wrap_ops_no_step;
+	feed->ops = &wrap_ops;
 	feed->impl = e;
 }
 

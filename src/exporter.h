@@ -33,7 +33,7 @@ const char *exporter_address(const struct exporter *e);
 void exporter_publish(struct exporter *e, const struct snapshot *s);
 /* Takes the feed's snapshots in a thread of its own (the live poller allows several readers). */
 int exporter_follow(struct exporter *e, const struct feed *feed);
-/* Wraps feed so that what its one reader (a replay's front end) takes is published too. */
+/* Wraps a replay's feed so that what its one reader (the front end) takes is published too. */
 void exporter_wrap(struct exporter *e, struct feed *feed);
 /* Serves until *stop: takes the feed's snapshots here (the exporter alone, no front end). */
 int exporter_serve(struct exporter *e, const struct feed *feed, volatile sig_atomic_t *stop);

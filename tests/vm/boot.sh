@@ -13,7 +13,7 @@ DIR=$VM/cache/$K
 kernel=$(find "$DIR/root" -name 'vmlinuz*' -type f | head -1)
 "$VM/build-modules.sh" "$K"
 "$VM/initramfs.sh" "$K" "$BIN" "$DIR/initrd.gz"
-timeout 900 qemu-system-x86_64 -M q35 -accel tcg -cpu max -smp 2 -m 2048 \
+timeout "${VM_TIMEOUT:-900}" qemu-system-x86_64 -M q35 -accel tcg -cpu max -smp 2 -m 2048 \
 	-kernel "$kernel" -initrd "$DIR/initrd.gz" \
 	-append "console=ttyS0 quiet loglevel=1 panic=-1 tsc=reliable $*" \
 	-display none -monitor none -serial "file:$DIR/serial.log" -no-reboot

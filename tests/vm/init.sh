@@ -25,6 +25,8 @@ while read -r ko; do
 done </modules.order
 if grep -q 'gputop.scenario=bench' /proc/cmdline; then
 	sh /bench.sh
+elif grep -q 'gputop.scenario=soak' /proc/cmdline; then
+	sh /soak.sh
 elif grep -q 'gputop.scenario=example' /proc/cmdline; then
 	sh /example.sh
 else

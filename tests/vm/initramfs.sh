@@ -58,6 +58,7 @@ rm "$STAGE/tmp/cuda-client"
 cp "$VM/init.sh" "$STAGE/init"
 cp "$VM/scenario.sh" "$STAGE/scenario.sh"
 cp "$VM/../../bench/scenario.sh" "$STAGE/bench.sh"
+cp "$VM/../../bench/soak-vm.sh" "$STAGE/soak.sh"
 cp "$VM/example.sh" "$STAGE/example.sh"
 for extra in ${EXTRA_BINS:-}; do # the benchmark's bpf_cost and bpftrace
 	bin_with_libs "$extra"
