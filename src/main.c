@@ -204,6 +204,15 @@ static bool attaches_later(const struct collector *cs, size_t n)
 	return false;
 }
 
+/* Whether a collector may start later, when a driver is loaded (the poller watches modules). */
+static bool any_unavailable(const struct collector *cs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (cs[i].info.state == COLLECTOR_UNAVAILABLE)
+			return true;
+	return false;
+}
+
 /* Whether a and b name one existing file (a path, a hard link, /dev/fd/N). */
 static bool same_file(const char *a, const char *b)
 {
@@ -373,7 +382,7 @@ int main(int argc, char **argv)
 	}
 	if (open_output(&o, &out))
 		goto cleanup;
-	if (privileges_drop_unneeded(attaches_later(cs, n)) && verbose)
+	if (privileges_drop_unneeded(attaches_later(cs, n), any_unavailable(cs, n)) && verbose)
 		fprintf(stderr, PROG ": could not give up the capabilities it no longer needs\n");
 	model = model_new(mono_ns());
 	if (!model) {

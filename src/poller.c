@@ -7,6 +7,7 @@
 #include <time.h>
 #include "../output/json.h"
 #include "module_watch.h"
+#include "privileges.h"
 #include "poller.h"
 
 struct poller {
@@ -97,9 +98,16 @@ static void follow_modules(struct poller *p)
 	char name[64] = "";
 
 	module_watch_poll(p->modules, &added, &removed, name, sizeof(name));
-	for (size_t i = 0; added && i < p->ncollectors; i++)
-		if (p->collectors[i].info.state == COLLECTOR_UNAVAILABLE)
-			collector_retry(&p->collectors[i]);
+	if (added) {
+		/* objects whose CO-RE needs module BTF: libbpf asks for each module's BTF object */
+		bool raised = privileges_raise_admin();
+
+		for (size_t i = 0; i < p->ncollectors; i++)
+			if (p->collectors[i].info.state == COLLECTOR_UNAVAILABLE)
+				collector_retry(&p->collectors[i]);
+		if (raised)
+			privileges_lower_admin();
+	}
 	for (size_t i = 0; removed && i < p->ncollectors; i++)
 		if (p->collectors[i].info.state == COLLECTOR_ATTACHED &&
 		    p->collectors[i].ops->module_removed)

@@ -85,7 +85,7 @@ int privileges_drop_all(void)
 	return caps_set(&c);
 }
 
-int privileges_drop_unneeded(bool keep_sys_admin)
+int privileges_drop_unneeded(bool keep_sys_admin, bool for_restarts)
 {
 	static const int keep[] = { CAP_BPF, CAP_PERFMON, CAP_DAC_READ_SEARCH, CAP_SYS_PTRACE };
 	struct caps c, kept;
@@ -107,5 +107,32 @@ int privileges_drop_unneeded(bool keep_sys_admin)
 		kept.data[CAP_SYS_ADMIN / 32].effective |=
 			c.data[CAP_SYS_ADMIN / 32].effective & (1U << (CAP_SYS_ADMIN % 32));
 	}
+	if (for_restarts)
+		kept.data[CAP_SYS_ADMIN / 32].permitted |=
+			c.data[CAP_SYS_ADMIN / 32].permitted & (1U << (CAP_SYS_ADMIN % 32));
 	return caps_set(&kept);
+}
+
+static bool set_admin_effective(bool on)
+{
+	struct caps c;
+	unsigned int w = CAP_SYS_ADMIN / 32, bit = 1U << (CAP_SYS_ADMIN % 32);
+
+	if (caps_get(&c) || !(c.data[w].permitted & bit))
+		return false;
+	if (on)
+		c.data[w].effective |= bit;
+	else
+		c.data[w].effective &= ~bit;
+	return !caps_set(&c);
+}
+
+bool privileges_raise_admin(void)
+{
+	return set_admin_effective(true);
+}
+
+void privileges_lower_admin(void)
+{
+	set_admin_effective(false);
 }

@@ -29,8 +29,14 @@ int privileges_drop_all(void);
  * Once the BPF programs are attached: keeps only what running needs
  * (CAP_BPF, CAP_PERFMON, CAP_DAC_READ_SEARCH, CAP_SYS_PTRACE; CAP_SYS_ADMIN
  * with keep_sys_admin, for probes attached later, or where the kernel predates
- * CAP_BPF), in the effective and permitted sets. 0, or -errno.
+ * CAP_BPF), in the effective and permitted sets. With for_restarts, CAP_SYS_ADMIN
+ * stays permitted but not effective, for collectors started again when a driver
+ * is loaded (their objects need module BTF: privileges_raise_admin). 0, or -errno.
  */
-int privileges_drop_unneeded(bool keep_sys_admin);
+int privileges_drop_unneeded(bool keep_sys_admin, bool for_restarts);
+/* CAP_SYS_ADMIN effective in the calling thread, where permitted; true when it is. */
+bool privileges_raise_admin(void);
+/* Back out of the effective set (after privileges_raise_admin). */
+void privileges_lower_admin(void);
 
 #endif

@@ -8,6 +8,7 @@ mount -t devtmpfs dev /dev
 mount -t tmpfs tmp /tmp
 mount -t debugfs nodev /sys/kernel/debug 2>/dev/null
 mount -t tracefs nodev /sys/kernel/tracing
+ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up # the metrics endpoint is scraped on loopback
 # QEMU's TCG (there is no KVM here) can run an int3 the kernel has already patched away when a
 # tracepoint's static key flips while another vCPU is inside the patched code: the syscall
 # tracepoints, switched on and off at each monitor start and exit, crashed 7.3 ("Oops: int3"

@@ -33,6 +33,7 @@ gcc -static -O2 -Wall -Wextra -Werror $(pkg-config --cflags libdrm) -o "$STAGE/b
 gcc -static -O2 -Wall -Wextra -Werror $(pkg-config --cflags libdrm) -o "$STAGE/bin/drm-load" "$VM/drm-load.c"
 bin_with_libs() {
 	local lib
+	rm -f "$STAGE/bin/$(basename "$1")" # a busybox applet's link of that name: cp would write through it
 	cp "$1" "$STAGE/bin/"
 	for lib in $(ldd "$1" 2>/dev/null | awk '$(NF-1) ~ /^\// { print $(NF-1) } $1 ~ /^\// { print $1 }'); do
 		[ -e "$STAGE$lib" ] && continue
@@ -41,6 +42,7 @@ bin_with_libs() {
 	done
 }
 bin_with_libs "$(command -v modetest)"
+bin_with_libs "$(command -v setpriv)" # a non-root user with the README's capabilities
 # The metrics endpoint needs the default (dynamic) build: libmicrohttpd has no static form.
 if [ -n "${GPUTOP_HTTP:-}" ]; then
 	mkdir -p "$STAGE/tmp/http"

@@ -42,6 +42,7 @@ check_kernel() {
 	section procs >"$TMPD/procs"
 	if [ "$k" = k7 ]; then gen=">= 6.17"; else gen="<= 6.16"; fi
 	check "$k: boot reached the end of the scenario" grep -q '^@@ done' "$LOG"
+	echo "   non-root (uid 65534) with capabilities: $(section caps | grep -E '^==|^[a-z_]+: ' | tr '\n' ' ')"
 	echo "   startup: --list (every collector loaded and attached, then closed) took $(section startup) s"
 	check "$k: every module loaded" bash -c "! grep '^@@ insmod-failed' '$LOG'"
 	for g in gpu_scheduler drm amdgpu i915; do
@@ -445,8 +446,8 @@ check_exporter() {
 		bash -c "test -n '$pid' && ! grep -q 'pid=\"$pid\"' '$TMPD/exp1'"
 	check "$k: exporter: promtool check metrics: clean" promtool check metrics <"$TMPD/exp1"
 	check "$k: exporter: OpenMetrics when asked for (ends in # EOF)" test "$(tail -1 "$TMPD/exp2")" = "# EOF"
-	check "$k: exporter: an unknown path refused (wget fails)" \
-		bash -c "sed -n '/^@@BEGIN exporter-err\$/,/^@@END exporter-err\$/p' '$LOG' | grep -q '^nope=1'"
+	check "$k: exporter: an unknown path refused (404 Not Found)" \
+		bash -c "sed -n '/^@@BEGIN exporter-err\$/,/^@@END exporter-err\$/p' '$LOG' | grep -q '^nope=1 .*404 Not Found'"
 }
 
 # Modules under a running monitor (scenario.sh): a driver loaded later is picked up within

@@ -32,6 +32,15 @@ if grep -q ': failed' /tmp/list.txt; then # libbpf's own account of the failure
 	section list-verbose /tmp/list-verbose.txt
 fi
 
+# What attaches for a non-root user with the README's capabilities, and with CAP_SYS_ADMIN too
+# (util-linux's setpriv, by its path: busybox's sh would run its own applet of that name).
+for set in +bpf,+perfmon,+dac_read_search +bpf,+perfmon,+dac_read_search,+sys_admin; do
+	echo "== $set"
+	/bin/setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=$set --ambient-caps=$set \
+		--bounding-set=-all,$set gputop-bpf --list 2>&1 | grep -E '^[a-z_]+: |^  reason'
+done > /tmp/caps.txt
+section caps /tmp/caps.txt
+
 gputop-bpf -b -J -d 0.5 > /tmp/monitor.json 2> /tmp/monitor.err &
 MON=$!
 ready /tmp/monitor.json
@@ -71,7 +80,8 @@ if [ -x /bin/gputop-bpf-http ]; then
 	wget -q -O /tmp/exp1.txt http://127.0.0.1:9464/metrics
 	wget -q --header 'Accept: application/openmetrics-text;version=1.0.0' -O /tmp/exp2.txt \
 		http://127.0.0.1:9464/metrics
-	echo "nope=$(wget -q -O /dev/null http://127.0.0.1:9464/nope 2>&1; echo $?)" >> /tmp/exporter.err
+	wget -q -O /dev/null http://127.0.0.1:9464/nope 2> /tmp/nope.err
+	echo "nope=$? $(cat /tmp/nope.err)" >> /tmp/exporter.err
 	kill -INT $EXP
 	wait $EXP
 	echo "exit=$?" >> /tmp/exporter.err
