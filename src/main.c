@@ -99,7 +99,7 @@ static int check_environment(const struct options *o)
 	if (!privileges_sufficient()) {
 		fail(o, "needs root, or CAP_BPF and CAP_PERFMON: run 'sudo " PROG
 			"', or grant them once with 'sudo setcap cap_bpf,cap_perfmon,cap_dac_read_search+ep "
-			"$(command -v " PROG ")'");
+			"$(command -v " PROG ")' (Debian's kernels also ask cap_sys_admin)");
 		return -1;
 	}
 	err = tracefs_ensure_mounted();

@@ -59,6 +59,9 @@ bin_with_libs "$STAGE/tmp/cuda-client"
 rm "$STAGE/tmp/cuda-client"
 cp "$VM/init.sh" "$STAGE/init"
 cp "$VM/scenario.sh" "$STAGE/scenario.sh"
+# the systemd unit's capabilities, as setpriv spells them (+bpf,+perfmon,...)
+sed -n 's/^AmbientCapabilities=//p' "$VM/../../dist/systemd/gputop-bpf.service.in" | tr 'A-Z' 'a-z' |
+	sed 's/cap_//g; s/ /,+/g; s/^/+/' >"$STAGE/unit-caps"
 cp "$VM/../../bench/scenario.sh" "$STAGE/bench.sh"
 cp "$VM/../../bench/soak-vm.sh" "$STAGE/soak.sh"
 cp "$VM/example.sh" "$STAGE/example.sh"

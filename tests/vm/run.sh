@@ -42,7 +42,15 @@ check_kernel() {
 	section procs >"$TMPD/procs"
 	if [ "$k" = k7 ]; then gen=">= 6.17"; else gen="<= 6.16"; fi
 	check "$k: boot reached the end of the scenario" grep -q '^@@ done' "$LOG"
-	echo "   non-root (uid 65534) with capabilities: $(section caps | grep -E '^==|^[a-z_]+: ' | tr '\n' ' ')"
+	echo "   non-root (uid 65534) with capabilities: $(section caps | grep -E '^==|^[a-z_]+: ' | sed 's/ - .*//' | tr '\n' ' ')"
+	local unit_caps root_set unit_set
+	unit_caps=$(sed -n 's/^AmbientCapabilities=//p' "$VM/../../dist/systemd/gputop-bpf.service.in" | tr 'A-Z' 'a-z' |
+		sed 's/cap_//g; s/ /,+/g; s/^/+/')
+	root_set=$(grep -E '^[a-z_]+: attached' "$TMPD/list" | cut -d: -f1 | sort | paste -sd,)
+	unit_set=$(section caps | awk -v s="== $unit_caps" '$0 == s { on = 1; next } /^==/ { on = 0 } on && /^[a-z_]+: attached/' |
+		cut -d: -f1 | sort | paste -sd,)
+	check "$k: the systemd unit's capabilities ($unit_caps), as uid 65534: what root attaches ($root_set)" \
+		test -n "$root_set" -a "$unit_set" = "$root_set"
 	echo "   startup: --list (every collector loaded and attached, then closed) took $(section startup) s"
 	check "$k: every module loaded" bash -c "! grep '^@@ insmod-failed' '$LOG'"
 	for g in gpu_scheduler drm amdgpu i915; do

@@ -34,7 +34,8 @@ fi
 
 # What attaches for a non-root user with the README's capabilities, and with CAP_SYS_ADMIN too
 # (util-linux's setpriv, by its path: busybox's sh would run its own applet of that name).
-for set in +bpf,+perfmon,+dac_read_search +bpf,+perfmon,+dac_read_search,+sys_admin; do
+for set in +bpf,+perfmon,+dac_read_search +bpf,+perfmon,+dac_read_search,+sys_admin \
+	"$(cat /unit-caps)"; do
 	echo "== $set"
 	/bin/setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=$set --ambient-caps=$set \
 		--bounding-set=-all,$set gputop-bpf --list 2>&1 | grep -E '^[a-z_]+: |^  reason'
