@@ -48,7 +48,7 @@ check_kernel() {
 		sed 's/cap_//g; s/ /,+/g; s/^/+/')
 	root_set=$(grep -E '^[a-z_]+: attached' "$TMPD/list" | cut -d: -f1 | sort | paste -sd,)
 	unit_set=$(section caps | awk -v s="== $unit_caps" '$0 == s { on = 1; next } /^==/ { on = 0 } on && /^[a-z_]+: attached/' |
-		cut -d: -f1 | sort | paste -sd,)
+		cut -d: -f1 | sort -u | paste -sd,)
 	check "$k: the systemd unit's capabilities ($unit_caps), as uid 65534: what root attaches ($root_set)" \
 		test -n "$root_set" -a "$unit_set" = "$root_set"
 	echo "   startup: --list (every collector loaded and attached, then closed) took $(section startup) s"
