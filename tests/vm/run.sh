@@ -360,7 +360,8 @@ check_memory() {
 # GPU ioctls and fence waits (scenario.sh): the engine run's jobs each wait on their fence in
 # the job ioctl; then 1,000 GET_CAP and 1,000 refused (EINVAL) job ioctls. Counts are exact;
 # the mean wait lies between the job's length (20 ms) and the client's mean job ioctl time, and
-# each interval's p50 within 20 % of that mean (6.1 under TCG sleeps about 40 ms for 20).
+# each interval's p50 within 20 % and one histogram slot of that mean (6.1 under TCG sleeps about
+# 40 ms for 20).
 check_calls() {
 	local k=$1 E=$TMPD/engine.json pid jobs busy ipid n
 	read -r _ pid _ jobs _ busy _ < <(section engine-load)
@@ -381,8 +382,10 @@ check_calls() {
 		jq -e -s "$W | map(.waits_total) | max == ${jobs:-0}" "$E"
 	check "$k: calls: mean fence wait in [20 ms, the client's mean job ioctl]" \
 		jq -e -s --argjson b "${busy:-0}" --argjson j "${jobs:-1}" "$W | .[-1] | .ns_total / .waits_total | . >= 20e6 and . <= \$b / \$j" "$E"
-	check "$k: calls: fence wait p50 of every interval within 20 % of the client's mean job ioctl" \
-		jq -e -s --argjson m "$(( ${busy:-0} / ${jobs:-1} ))" "$W | map(.p50_ns | select(. != null)) | length >= 4 and all(. >= 0.8 * \$m and . <= 1.2 * \$m)" "$E"
+	# An interval's p50 is interpolated inside a histogram slot 1/8 of its lower bound wide (12.5 %):
+	# 20 % plus one slot (a 6.1 run saw 50.3 ms, a slot's top, for a 41.6 ms mean: 1.21x).
+	check "$k: calls: fence wait p50 of every interval within 20 % and one histogram slot of the client's mean job ioctl" \
+		jq -e -s --argjson m "$(( ${busy:-0} / ${jobs:-1} ))" "$W | map(.p50_ns | select(. != null)) | length >= 4 and all(. >= 0.8 / 1.125 * \$m and . <= 1.2 * 1.125 * \$m)" "$E"
 }
 
 # Engine time (scenario.sh): mockdrm jobs of 20 ms, 20 ms apart, 4 s; the driver's
