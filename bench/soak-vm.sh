@@ -1,7 +1,8 @@
 #!/bin/sh
 # Inside the VM (init.sh, gputop.scenario=soak): the metrics endpoint for soak.minutes (60) at a
 # steady job rate, a new short-lived submitter process each half second or so, scraped every
-# second. One line per scrape: "soak UPTIME_S SCRAPE_MS RSS_KB SAMPLES STALE_PIDS...".
+# second. One line per scrape: "soak UPTIME_S SCRAPE_MS RSS_KB SAMPLES STALE_PIDS...", and
+# "soak-heap UPTIME_S KB": the part of RSS that is malloc's heap (is a growth ours, or mappings?).
 M=$(sed -n 's/.*soak\.minutes=\([0-9]*\).*/\1/p' /proc/cmdline)
 M=${M:-60}
 gputop-bpf-http --listen 127.0.0.1:9464 -d 1 </dev/null >/dev/null 2>/tmp/soak.err &
@@ -33,12 +34,14 @@ while [ "$(cut -d. -f1 /proc/uptime)" -lt $end ]; do
 	wget -q -O /tmp/m.txt http://127.0.0.1:9464/metrics || echo "soak-error $t0"
 	t1=$(cut -d' ' -f1 /proc/uptime)
 	rss=$(awk '/^VmRSS/ { print $2 }' /proc/$MON/status)
+	heap=$(awk '/\[heap\]/ { h = 1; next } h && /^Rss:/ { print $2; exit }' /proc/$MON/smaps)
 	samples=$(grep -vc '^#' /tmp/m.txt)
 	stale=
 	for p in $(grep -o 'pid="[0-9]*"' /tmp/m.txt | sort -u | tr -dc '0-9\n'); do
 		[ -d /proc/$p ] || stale="$stale $p"
 	done
 	echo "soak $t0 $(echo "$t1 $t0" | awk '{ printf "%.0f", ($1 - $2) * 1000 }') $rss $samples$stale"
+	echo "soak-heap $t0 ${heap:-0}"
 	sleep 1
 done
 rm -f /tmp/soak.on

@@ -12,7 +12,8 @@ BIN=$1 HTTP=$2 M=${SOAK_MINUTES:-60} K=${SOAK_KERNEL:-k7}
 LOG=$TOP/tests/vm/cache/$K/soak.log
 GPUTOP_HTTP=$HTTP VM_TIMEOUT=$((M * 60 + 900)) "$TOP/tests/vm/boot.sh" "$K" "$BIN" "$LOG" \
 	gputop.scenario=soak soak.minutes="$M" >/dev/null
-grep '^@@ soak\|^soak-' "$LOG" || true
+grep '^@@ soak\|^soak-load' "$LOG" || true
+grep '^soak-heap ' "$LOG" | awk '{ h[NR] = $3 } END { if (NR) printf "malloc heap RSS: %s KiB at the start, %s at the middle, %s at the end\n", h[1], h[int((NR + 1) / 2)], h[NR] }'
 grep '^soak ' "$LOG" | awk -v M="$M" '
 	{ t[NR] = $2; ms[NR] = $3; rss[NR] = $4; n[NR] = $5
 	  for (i = 6; i <= NF; i++) { if (last[$i] == NR - 1) run[$i]++; else run[$i] = 1; last[$i] = NR
