@@ -46,10 +46,13 @@ else
 B := build/default
 endif
 
+# yajl reads recordings (an event parser: no tree per line); Debian's static archive is libyajl_s.a.
 ifdef STATIC_LIBS
-LIBS := $(STATIC_LIBS) -ldl -lpthread -lm
+LIBS := $(STATIC_LIBS) -l:libyajl_s.a -ldl -lpthread -lm
+else ifeq ($(STATIC),1)
+LIBS := $(shell $(PKG_CONFIG) $(PKG_FLAGS) --libs libbpf libelf json-c ncursesw 2>/dev/null || echo -lbpf -lelf -lz -ljson-c -lncursesw -ltinfo) -l:libyajl_s.a -ldl -lpthread -lm
 else
-LIBS := $(shell $(PKG_CONFIG) $(PKG_FLAGS) --libs libbpf libelf json-c ncursesw 2>/dev/null || echo -lbpf -lelf -lz -ljson-c -lncursesw -ltinfo) -ldl -lpthread -lm
+LIBS := $(shell $(PKG_CONFIG) $(PKG_FLAGS) --libs libbpf libelf json-c ncursesw 2>/dev/null || echo -lbpf -lelf -lz -ljson-c -lncursesw -ltinfo) -lyajl -ldl -lpthread -lm
 ifneq ($(STATIC),1)
 LIBS += -lmicrohttpd
 endif
@@ -109,6 +112,11 @@ $(B)/bpf_cost: bench/bpf_cost.c $(B)/empty.skel.h
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBS)
 
+# The recording reader alone, timed (bench/replay-scale.sh).
+$(B)/read_bench: bench/read_bench.c $(LIB_OBJS)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
 $(B)/tests/%: tests/unit/%.c $(LIB_OBJS)
 	$(call msg,TEST-CC,$@)
 	$(Q)mkdir -p $(dir $@)
@@ -154,7 +162,7 @@ $(B):
 
 # ---- set-up (Debian packages; idempotent) ----
 BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev \
-	libncurses-dev pkg-config libcmocka-dev libjson-c-dev jq file util-linux groff-base tmux procps \
+	libncurses-dev pkg-config libcmocka-dev libjson-c-dev libyajl-dev jq file util-linux groff-base tmux procps \
 	libcap2-bin libclang-rt-dev libmicrohttpd-dev curl prometheus
 VM_DEPS := qemu-system-x86 busybox-static cpio xz-utils zstd debootstrap kmod libdrm-tests libdrm-dev \
 	ca-certificates

@@ -10,8 +10,12 @@ trap 'rm -rf "$D"' EXIT
 python3 - "$R" "$P" "$D/big.jsonl" <<'PY'
 import json, sys
 R, P, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-s = json.loads(open("examples/mockgpu-7.3.jsonl").readline())
-t = s["tables"]
+names = ("drm_sched.rings", "drm_sched.processes", "drm_sched.process_rings")
+for line in open("examples/mockgpu-7.3.jsonl"):  # the first snapshot with a row of each
+    s = json.loads(line)
+    t = s["tables"]
+    if all(t.get(n) for n in names):
+        break
 ring, proc, pr = t["drm_sched.rings"][0], t["drm_sched.processes"][0], t["drm_sched.process_rings"][0]
 t["drm_sched.rings"] = [dict(ring, name=f"ring{i}", dev=f"0000:{i // 100:02x}:00.0") for i in range(R)]
 t["drm_sched.processes"] = [dict(proc, pid=1000 + i, comm=f"proc{i}") for i in range(P)]

@@ -2,7 +2,8 @@
 # Inside the VM (init.sh, gputop.scenario=soak): the metrics endpoint for soak.minutes (60) at a
 # steady job rate, a new short-lived submitter process each half second or so, scraped every
 # second. One line per scrape: "soak UPTIME_S SCRAPE_MS RSS_KB SAMPLES STALE_PIDS...", and
-# "soak-heap UPTIME_S KB": the part of RSS that is malloc's heap (is a growth ours, or mappings?).
+# "soak-heap UPTIME_S KB": the part of RSS that is malloc's heap (is a growth ours, or mappings?);
+# "soak-map PHASE KB SIZE_KB NAME" after the first minute and at the end: each mapping's RSS.
 M=$(sed -n 's/.*soak\.minutes=\([0-9]*\).*/\1/p' /proc/cmdline)
 M=${M:-60}
 gputop-bpf-http --listen 127.0.0.1:9464 -d 1 </dev/null >/dev/null 2>/tmp/soak.err &
@@ -27,6 +28,12 @@ touch /tmp/soak.on
 	echo "soak-load submitters=$n"
 ) &
 LOAD=$!
+# each mapping with RSS: "soak-map PHASE RSS_KB SIZE_KB NAME" (anonymous ones by address)
+maps() {
+	awk -v ph="$1" '/^[0-9a-f]+-[0-9a-f]+ / { name = $6 ? $6 : "anon@" $1; next }
+		/^Size:/ { size = $2 } /^Rss:/ && $2 > 0 { print "soak-map", ph, $2, size, name }' /proc/$MON/smaps
+}
+mapped=
 end=$(($(cut -d. -f1 /proc/uptime) + M * 60))
 echo "@@ soak start minutes=$M monitor=$MON"
 while [ "$(cut -d. -f1 /proc/uptime)" -lt $end ]; do
@@ -42,8 +49,11 @@ while [ "$(cut -d. -f1 /proc/uptime)" -lt $end ]; do
 	done
 	echo "soak $t0 $(echo "$t1 $t0" | awk '{ printf "%.0f", ($1 - $2) * 1000 }') $rss $samples$stale"
 	echo "soak-heap $t0 ${heap:-0}"
+	[ "$(cut -d. -f1 /proc/uptime)" -ge $((end - M * 60 + 60)) ] && [ -z "$mapped" ] &&
+		mapped=1 && maps first
 	sleep 1
 done
+maps last
 rm -f /tmp/soak.on
 wait $LOAD
 kill -INT $MON

@@ -14,6 +14,9 @@ GPUTOP_HTTP=$HTTP VM_TIMEOUT=$((M * 60 + 900)) "$TOP/tests/vm/boot.sh" "$K" "$BI
 	gputop.scenario=soak soak.minutes="$M" >/dev/null
 grep '^@@ soak\|^soak-load' "$LOG" || true
 grep '^soak-heap ' "$LOG" | awk '{ h[NR] = $3 } END { if (NR) printf "malloc heap RSS: %s KiB at the start, %s at the middle, %s at the end\n", h[1], h[int((NR + 1) / 2)], h[NR] }'
+grep '^soak-map ' "$LOG" | awk '{ k = $5; if ($2 == "first") a[k] += $3; else b[k] += $3; ks[k] = 1 }
+	END { for (k in ks) if (b[k] - a[k] >= 256 || a[k] - b[k] >= 256)
+		printf "mapping %s: RSS %d KiB after the first minute, %d at the end\n", k, a[k], b[k] }'
 grep '^soak ' "$LOG" | awk -v M="$M" '
 	{ t[NR] = $2; ms[NR] = $3; rss[NR] = $4; n[NR] = $5
 	  for (i = 6; i <= NF; i++) { if (last[$i] == NR - 1) run[$i]++; else run[$i] = 1; last[$i] = NR

@@ -530,7 +530,8 @@ static void container_rows(struct memory_priv *p, struct table *t)
 {
 	size_t n = p->nsums;
 
-	qsort(p->sums, n, sizeof(*p->sums), by_cgroup);
+	if (n > 1) /* qsort's array may not be NULL, even empty */
+		qsort(p->sums, n, sizeof(*p->sums), by_cgroup);
 	for (size_t i = 0; t && i < n;) {
 		struct holder_sum k = { .cgroup = p->sums[i].cgroup };
 		struct cell *row;

@@ -66,6 +66,20 @@ struct cell *table_row_add(struct table *t)
 	return row;
 }
 
+int table_reserve(struct table *t, size_t rows)
+{
+	struct cell *p;
+
+	if (rows <= t->cap)
+		return 0;
+	p = reallocarray(t->cells, rows, t->desc->ncols * sizeof(*p));
+	if (!p)
+		return -1;
+	t->cells = p;
+	t->cap = rows;
+	return 0;
+}
+
 struct cell *table_row(const struct table *t, size_t row)
 {
 	return &t->cells[row * t->desc->ncols];
@@ -221,7 +235,8 @@ void table_sort(const struct table *t, unsigned int col, bool reverse, size_t *o
 	sort_table = t;
 	sort_col = col;
 	sort_sign = (ascending != reverse) ? 1 : -1;
-	qsort(out, t->nrows, sizeof(*out), cmp_rows);
+	if (t->nrows > 1)
+		qsort(out, t->nrows, sizeof(*out), cmp_rows);
 }
 
 extern const struct table_desc *const __start_gputop_tables[] __attribute__((weak));
@@ -244,58 +259,100 @@ const struct table_desc *table_desc_find(const char *name)
 	return NULL;
 }
 
-struct keyed_row {
-	char key[192];
+struct hashed_row {
+	uint64_t hash;
 	size_t row;
 };
 
-static int by_key_then_row(const void *a, const void *b)
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {
-	const struct keyed_row *x = a, *y = b;
-	int d = strcmp(x->key, y->key);
+	const unsigned char *b = p;
 
-	return d ? d : x->row < y->row ? -1 : x->row > y->row;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ULL;
+	return h;
+}
+
+/* A hash of the row's key cells, exactly as they are (no text made of them). */
+static uint64_t row_key_hash(const struct table *t, size_t row)
+{
+	const struct cell *cells = table_row(t, row);
+	uint64_t h = 1469598103934665603ULL;
+
+	for (unsigned int c = 0; c < t->desc->ncols; c++) {
+		const struct col_desc *col = &t->desc->cols[c];
+
+		if (!(col->flags & COL_KEY) || col->type == COL_HIST)
+			continue;
+		h = fnv(h, &cells[c].known, sizeof(cells[c].known));
+		if (!cells[c].known)
+			continue;
+		if (col->type == COL_STR)
+			h = fnv(h, cells[c].s, strlen(cells[c].s) + 1);
+		else
+			h = fnv(h, &cells[c].u, sizeof(cells[c].u)); /* a double's bits */
+	}
+	return h;
+}
+
+/* 0 when the rows' key cells are the same key. */
+static int key_order(const struct table *t, size_t a, size_t b)
+{
+	const struct cell *x = table_row(t, a), *y = table_row(t, b);
+
+	for (unsigned int c = 0; c < t->desc->ncols; c++) {
+		const struct col_desc *col = &t->desc->cols[c];
+		int d;
+
+		if (!(col->flags & COL_KEY) || col->type == COL_HIST)
+			continue;
+		if (x[c].known != y[c].known)
+			return x[c].known ? 1 : -1;
+		if (!x[c].known)
+			continue;
+		d = col->type == COL_STR ? strcmp(x[c].s, y[c].s) : (x[c].u > y[c].u) - (x[c].u < y[c].u);
+		if (d)
+			return d;
+	}
+	return 0;
 }
 
 size_t table_drop_duplicate_keys(struct table *t)
 {
-	size_t ncols = t->desc->ncols, w = 0, dropped = 0;
-	struct keyed_row *k;
-	bool *dup;
-
+	size_t ncols = t->desc->ncols, w = 0, dropped = 0, nslots = 64;
+	struct hashed_row *slots; /* open addressing; row + 1, 0 empty */
 	bool keyed = false;
 
 	for (unsigned int c = 0; c < ncols; c++)
 		keyed |= !!(t->desc->cols[c].flags & COL_KEY);
 	if (t->nrows < 2 || !keyed) /* rows without a key are all different */
 		return 0;
-	k = calloc(t->nrows, sizeof(*k));
-	dup = calloc(t->nrows, sizeof(*dup));
-	if (!k || !dup) {
-		free(k);
-		free(dup);
+	while (nslots < 2 * t->nrows)
+		nslots *= 2;
+	slots = calloc(nslots, sizeof(*slots));
+	if (!slots)
 		return 0;
-	}
 	for (size_t r = 0; r < t->nrows; r++) {
-		table_row_key(t, r, k[r].key, sizeof(k[r].key));
-		k[r].row = r;
-	}
-	qsort(k, t->nrows, sizeof(*k), by_key_then_row);
-	for (size_t i = 1; i < t->nrows; i++)
-		if (!strcmp(k[i].key, k[i - 1].key))
-			dup[k[i].row] = true; /* the first of a key stays */
-	for (size_t r = 0; r < t->nrows; r++) {
-		if (dup[r]) {
+		uint64_t h = row_key_hash(t, r);
+		size_t k = h & (nslots - 1);
+		bool dup = false;
+
+		for (; slots[k].row; k = (k + 1) & (nslots - 1))
+			if (slots[k].hash == h && !key_order(t, slots[k].row - 1, r)) {
+				dup = true; /* the first row of a key stays */
+				break;
+			}
+		if (dup) {
 			row_release(t->desc, table_row(t, r));
 			dropped++;
 			continue;
 		}
 		if (w != r)
 			memcpy(&t->cells[w * ncols], &t->cells[r * ncols], ncols * sizeof(*t->cells));
+		slots[k] = (struct hashed_row){ h, w + 1 }; /* where the row is now */
 		w++;
 	}
 	t->nrows = w;
-	free(k);
-	free(dup);
+	free(slots);
 	return dropped;
 }

@@ -84,6 +84,8 @@ struct table *table_new(const struct table_desc *d);
 void table_free(struct table *t);
 /* A new row, every cell unknown; NULL on allocation failure. */
 struct cell *table_row_add(struct table *t);
+/* Room for rows rows in all, made at once (a reader that knows how many are coming); -1 out of memory. */
+int table_reserve(struct table *t, size_t rows);
 struct cell *table_row(const struct table *t, size_t row);
 /* Removes a row, freeing what its cells own; the rows after it move up. */
 void table_row_remove(struct table *t, size_t row);

@@ -81,6 +81,23 @@ static char *to_line(json_object *root)
 	return line;
 }
 
+/* head (an object, "{...}") with "tables": tables as its last member; NULL if either is. Frees both. */
+static char *with_tables(char *head, char *tables)
+{
+	size_t hlen = head ? strlen(head) : 0, tlen = tables ? strlen(tables) : 0;
+	char *line = hlen > 2 && tables ? malloc(hlen + tlen + 12) : NULL;
+
+	if (line) {
+		memcpy(line, head, hlen - 1); /* without its closing brace */
+		memcpy(line + hlen - 1, ",\"tables\":", 10);
+		memcpy(line + hlen + 9, tables, tlen);
+		memcpy(line + hlen + 9 + tlen, "}", 2);
+	}
+	free(head);
+	free(tables);
+	return line;
+}
+
 /* Shortest faithful doubles, not 17 digits of noise; set once, for every thread. */
 static void set_double_format(void)
 {
@@ -119,8 +136,7 @@ char *snapshot_to_json(const struct snapshot *s)
 	ADD_ARRAY(root, "collectors", s->collectors, s->ncollectors,
 		  collector_json(&s->collectors[i_]));
 	ADD_ARRAY(root, "devices", s->devices, s->ndevices, device_json(&s->devices[i_]));
-	json_object_object_add(root, "tables", tables_to_json(s));
-	return to_line(root);
+	return with_tables(to_line(root), tables_to_json(s));
 }
 
 char *json_error(const char *message)

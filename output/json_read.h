@@ -12,4 +12,22 @@
  */
 struct snapshot *snapshot_from_json(const char *line, char *err, size_t errlen);
 
+/*
+ * What a reader learned from one recording's lines: each table's rows, so
+ * that the next line's tables take their room at once rather than double
+ * their way up (copying tens of MB on a large line). Zeroed to start; one
+ * per reader thread.
+ */
+struct json_read_hints {
+	struct {
+		const struct table_desc *desc;
+		size_t rows;
+	} tables[64];
+	size_t n;
+};
+
+/* snapshot_from_json, sizing tables from hints and updating them (hints may be NULL). */
+struct snapshot *snapshot_from_json_hinted(const char *line, struct json_read_hints *hints, char *err,
+					   size_t errlen);
+
 #endif

@@ -44,6 +44,7 @@ struct replay {
 	uint64_t seq;
 	char *buf;
 	size_t bufsize;
+	struct json_read_hints hints; /* each table's rows in the last line */
 	char in[65536]; /* read from the file, not yet in a line */
 	size_t in_pos, in_len;
 };
@@ -183,7 +184,7 @@ static struct snapshot *read_next(struct replay *r, char *why, size_t whylen)
 		if (strspn(r->buf, " \t\r\n") != (size_t)n)
 			break; /* not a blank line */
 	}
-	s = snapshot_from_json(r->buf, reason, sizeof(reason));
+	s = snapshot_from_json_hinted(r->buf, &r->hints, reason, sizeof(reason));
 	if (!s) {
 		snprintf(why, whylen, "%s:%lu: %s%s", r->path, r->line, reason,
 			 r->buf[n - 1] != '\n' ? " (truncated last line)" : "");

@@ -213,10 +213,10 @@ static void hostile_recordings_are_bounded(void **state)
 	size_t n = 900 * 1024, len;
 
 	(void)state;
-	/* 1e300 and -1.5 into counts, Infinity into a rate, a timestamp of 1e17, a huge interval */
-	s = snapshot_from_json("{\"seq\":1e300,\"format\":3,\"timestamp\":1e17,\"interval_s\":-Infinity,"
+	/* 1e300 and -1.5 into counts, 1e400 (infinite) into rates, a timestamp of 1e17, a huge interval */
+	s = snapshot_from_json("{\"seq\":1e300,\"format\":3,\"timestamp\":1e17,\"interval_s\":-1e400,"
 			       "\"tables\":{\"test.things\":[{\"pid\":1,\"dev\":\"a\",\"crtc\":1e300,"
-			       "\"bytes\":-1.5,\"refresh_hz\":Infinity,\"events_per_s\":NaN}]}}",
+			       "\"bytes\":-1.5,\"refresh_hz\":1e400,\"events_per_s\":-1e999}]}}",
 			       err, sizeof(err));
 	assert_non_null(s);
 	assert_int_equal(s->seq, 0);
@@ -229,7 +229,13 @@ static void hostile_recordings_are_bounded(void **state)
 	assert_false(table_cell(t, 0, T_RATE)->known);
 	snapshot_free(s);
 
-	/* 900 KB of {} ring objects: refused before the parser spends memory on each */
+	/* NaN and Infinity are not JSON (gputop-bpf never writes them): the line is refused */
+	assert_null(snapshot_from_json("{\"seq\":1,\"format\":3,\"tables\":{\"test.things\":[{\"pid\":1,"
+				       "\"refresh_hz\":NaN}]}}",
+				       err, sizeof(err)));
+	assert_non_null(strstr(err, "not JSON"));
+
+	/* 900 KB of {} ring objects: refused once they take more than the line's budget */
 	big = malloc(n + 64);
 	assert_non_null(big);
 	len = (size_t)snprintf(big, 64, "{\"seq\":1,\"rings\":[");
@@ -238,7 +244,16 @@ static void hostile_recordings_are_bounded(void **state)
 	snprintf(big + len - 1, 8, "]}");
 	s = snapshot_from_json(big, err, sizeof(err));
 	assert_null(s);
-	assert_non_null(strstr(err, "more values than a line of"));
+	assert_non_null(strstr(err, "more rows than a line of"));
+
+	/* 900 KB of tracepoints in one collector: a collector has tens, never hundreds */
+	len = (size_t)snprintf(big, 64, "{\"seq\":1,\"rings\":[],\"collectors\":[{\"tracepoints\":[");
+	while (len + 4 < n)
+		len += (size_t)snprintf(big + len, 4, "{},");
+	snprintf(big + len - 1, 8, "]}]}");
+	s = snapshot_from_json(big, err, sizeof(err));
+	assert_null(s);
+	assert_non_null(strstr(err, "more tracepoints in a collector than"));
 
 	/* rows of one small key each: more cells than 8 bytes per byte of the line allows */
 	len = (size_t)snprintf(big, 64, "{\"seq\":1,\"format\":3,\"tables\":{\"test.things\":[");
@@ -261,6 +276,87 @@ static void hostile_recordings_are_bounded(void **state)
 	assert_int_equal(t->nrows, 2);
 	assert_string_equal(table_cell(t, 0, T_COMM)->s, "first");
 	assert_string_equal(table_cell(t, 1, T_COMM)->s, "other");
+	snapshot_free(s);
+}
+
+/* The event reader: numbers exactly as written, the last of a repeated key, nesting, old formats. */
+static void reader_reads_values_exactly(void **state)
+{
+	static const char *const rates[] = {
+		"0.1",	   "123.456e-3", "-2.5E+3", "1e22", "1e23", "0.30000000000000004", "4503599627370497.5",
+		"1.7976931348623157e308", "5e-324", "0.0", "-0.0", "123456789012345", "0.000000000000000000000001",
+		"9602.761321599149", "6261879.2023759228" /* where a 16- or 17-digit fast path rounds twice */
+	};
+	const size_t nrates = sizeof(rates) / sizeof(rates[0]);
+	char line[4096], err[256];
+	const struct table *t;
+	struct snapshot *s;
+	size_t len;
+
+	(void)state;
+	len = (size_t)snprintf(line, sizeof(line), "{\"seq\":1,\"format\":3,\"tables\":{\"test.things\":[");
+	for (unsigned int i = 0; i < nrates; i++)
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "{\"pid\":%u,\"events_per_s\":%s},", i + 1,
+					rates[i]);
+	snprintf(line + len, sizeof(line) - len,
+		 "{\"pid\":100,\"bytes\":18446744073709551615,\"crtc\":-0,\"comm\":\"one\",\"comm\":\"two\","
+		 "\"wait_ns\":{\"p50\":1.5,\"p99\":2,\"deeper\":{\"p50\":9}},\"wait_hist\":[[1000,3],[2000000,-1],"
+		 "[5,\"x\"],[7],[64,1.5],[300,4,4]],\"note\":[\"an\",\"array\"],\"gpu\":true,"
+		 "\"client\":18446744073709551616,\"%s\":1,\"pid\\u0000x\":5,"
+		 "\"dev\":[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]}]}}",
+		 "a-key-longer-than-any-column-key-the-reader-keeps-sixty-four-bytes-and-more");
+	s = snapshot_from_json(line, err, sizeof(err));
+	if (!s)
+		fail_msg("%s", err);
+	t = snapshot_table(s, "test.things");
+	assert_non_null(t);
+	assert_int_equal(t->nrows, nrates + 1);
+	for (unsigned int i = 0; i < nrates; i++) {
+		const struct cell *c = table_cell(t, i, T_RATE);
+		double want = strtod(rates[i], NULL);
+
+		assert_true(c->known);
+		if (memcmp(&c->f, &want, sizeof(want))) /* the same bits as strtod's */
+			fail_msg("%s read as %.17g, strtod says %.17g", rates[i], c->f, want);
+	}
+	assert_true(table_cell(t, nrates, T_BYTES)->u == UINT64_MAX);
+	assert_true(table_cell(t, nrates, T_CRTC)->known); /* -0 is 0, a count */
+	assert_int_equal(table_cell(t, nrates, T_CRTC)->u, 0);
+	assert_string_equal(table_cell(t, nrates, T_COMM)->s, "two");
+	assert_true(table_cell(t, nrates, T_P50)->f == 1.5);
+	assert_true(table_cell(t, nrates, T_P99)->f == 2);
+	assert_true(table_cell(t, nrates, T_HIST)->known);
+	assert_int_equal(histogram_count(table_cell(t, nrates, T_HIST)->h), 3); /* only [1000,3] counts */
+	assert_false(table_cell(t, nrates, T_NOTE)->known);
+	assert_true(table_cell(t, nrates, T_GPU)->known);
+	assert_false(table_cell(t, nrates, T_ID)->known); /* 2^64 is no count */
+	assert_false(table_cell(t, nrates, T_DEV)->known);
+	assert_int_equal(table_cell(t, nrates, T_PID)->u, 100);
+	snapshot_free(s);
+
+	/* format 2: each process's rings, its pid written after them; a process without a pid has none */
+	s = snapshot_from_json("{\"format\":2,\"seq\":1,\"rings\":[{\"name\":\"gfx\",\"dev\":\"d\"}],"
+			       "\"processes\":[{\"comm\":\"a\",\"rings\":[{\"name\":\"gfx\",\"dev\":\"d\"},"
+			       "{\"name\":\"sdma\",\"dev\":\"d\",\"pid\":9}],\"pid\":42},"
+			       "{\"comm\":\"b\",\"rings\":[{\"name\":\"gfx\",\"dev\":\"d\"}]}]}",
+			       err, sizeof(err));
+	assert_non_null(s);
+	t = snapshot_table(s, "drm_sched.process_rings");
+	assert_non_null(t);
+	assert_int_equal(t->nrows, 2);
+	assert_true(table_num(t, 0, "pid") == 42);
+	assert_true(table_num(t, 1, "pid") == 42); /* the process's pid, not the ring's own */
+	t = snapshot_table(s, "drm_sched.processes");
+	assert_int_equal(t->nrows, 2);
+	assert_string_equal(table_str(t, 0, "ring_names"), "gfx,sdma");
+	assert_int_equal(snapshot_table(s, "drm_sched.rings")->nrows, 1);
+	snapshot_free(s);
+
+	/* format 3 has no such arrays: they are not read */
+	s = snapshot_from_json("{\"format\":3,\"seq\":1,\"rings\":[{\"name\":\"gfx\",\"dev\":\"d\"}]}", err,
+			       sizeof(err));
+	assert_non_null(s);
+	assert_null(snapshot_table(s, "drm_sched.rings"));
 	snapshot_free(s);
 }
 
@@ -481,6 +577,7 @@ int main(void)
 		cmocka_unit_test(unknown_is_null_and_bad_cells_are_unknown),
 		cmocka_unit_test(format1_interrupts_replay_as_a_table),
 		cmocka_unit_test(hostile_recordings_are_bounded),
+		cmocka_unit_test(reader_reads_values_exactly),
 		cmocka_unit_test(cells_format_by_unit),
 		cmocka_unit_test(rows_sort_filter_and_keys),
 		cmocka_unit_test(histories_follow_rows),
