@@ -133,16 +133,18 @@ void histories_update(struct histories *h, const struct snapshot *s)
 			if (t->desc->cols[c].flags & COL_HISTORY)
 				cols[ncols++] = c;
 		for (size_t r = 0; ncols && r < t->nrows; r++) {
-			char key[128];
+			char key[128], id[ID_LEN];
+			size_t prefix;
 
 			table_row_key(t, r, key, sizeof(key)); /* once a row, for all its histories */
+			prefix = (size_t)snprintf(id, ID_LEN, "%s|%s|", t->desc->name, key);
 			for (unsigned int k = 0; k < ncols; k++) {
-				char id[ID_LEN];
 				struct entry *e;
 				size_t slot;
 				double v = cell_number(t->desc, table_row(t, r), cols[k]);
 
-				snprintf(id, ID_LEN, "%s|%s|%s", t->desc->name, key, t->desc->cols[cols[k]].key);
+				if (prefix < ID_LEN) /* as one snprintf of the three would cut it */
+					snprintf(id + prefix, ID_LEN - prefix, "%s", t->desc->cols[cols[k]].key);
 				e = find(h, id, &slot);
 				if (!e)
 					e = add(h, id);

@@ -139,6 +139,19 @@ int table_col(const struct table_desc *d, const char *key)
 	return -1;
 }
 
+/* Appends text (n bytes) at *len, as snprintf would: cut at size - 1, *len counting what did not fit. */
+static void key_put(char *buf, size_t size, size_t *len, const char *text, size_t n)
+{
+	if (*len < size) {
+		size_t fit = size - 1 - *len < n ? size - 1 - *len : n;
+
+		memcpy(buf + *len, text, fit);
+		buf[*len + fit] = '\0';
+	}
+	*len += n;
+}
+
+/* The row's identity, without printf: it runs for every row of every table once a snapshot. */
 void table_row_key(const struct table *t, size_t row, char *buf, size_t size)
 {
 	const struct cell *cells = table_row(t, row);
@@ -147,23 +160,29 @@ void table_row_key(const struct table *t, size_t row, char *buf, size_t size)
 	buf[0] = '\0';
 	for (unsigned int c = 0; c < t->desc->ncols && len < size; c++) {
 		const struct col_desc *col = &t->desc->cols[c];
-		const char *sep = len ? "/" : "";
-		int n;
+		char num[32];
+		size_t i = sizeof(num);
+		uint64_t v;
 
 		if (!(col->flags & COL_KEY))
 			continue;
-		if (!cells[c].known)
-			n = snprintf(buf + len, size - len, "%s-", sep);
-		else if (col->type == COL_STR)
-			n = snprintf(buf + len, size - len, "%s%s", sep, cells[c].s);
-		else if (col->type == COL_U64 || col->type == COL_BOOL)
-			n = snprintf(buf + len, size - len, "%s%llu", sep,
-				     (unsigned long long)cells[c].u);
-		else
-			n = snprintf(buf + len, size - len, "%s%g", sep, cells[c].f);
-		if (n < 0)
-			break;
-		len += (size_t)n;
+		if (len)
+			key_put(buf, size, &len, "/", 1);
+		if (!cells[c].known) {
+			key_put(buf, size, &len, "-", 1);
+		} else if (col->type == COL_STR) {
+			key_put(buf, size, &len, cells[c].s, strlen(cells[c].s));
+		} else if (col->type == COL_U64 || col->type == COL_BOOL) {
+			v = cells[c].u;
+			do
+				num[--i] = (char)('0' + v % 10);
+			while (v /= 10);
+			key_put(buf, size, &len, num + i, sizeof(num) - i);
+		} else {
+			int n = snprintf(num, sizeof(num), "%g", cells[c].f);
+
+			key_put(buf, size, &len, num, n > 0 ? (size_t)n : 0);
+		}
 	}
 }
 

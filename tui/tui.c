@@ -191,11 +191,15 @@ int tui_run(const struct feed *feed, const struct tui_settings *ts)
 			dirty = false;
 		}
 		key = getch();
-		if (key == '\r')
-			key = '\n';
-		if (key != ERR) {
-			view_key(&v, key);
-			dirty = true;
+		/* keys first: each one's effect drawn at once, those waiting too, then a new snapshot */
+		while (key != ERR && !v.quit) {
+			view_key(&v, key == '\r' ? '\n' : key);
+			if (v.quit)
+				break;
+			view_draw(&v);
+			timeout(0);
+			key = getch();
+			timeout(TICK_MS);
 		}
 	}
 	if (v.snap)
