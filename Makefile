@@ -209,7 +209,8 @@ test-bpf: $(B)/gputop-bpf $(B)/cuda/cuda-client $(B)/tests/fd-census $(B)/tests/
 
 test-vm: $(B)/gputop-bpf
 	$(Q)$(MAKE) --no-print-directory STATIC=1 build/static/gputop-bpf
-	$(Q)GPUTOP_HTTP=$(B)/gputop-bpf tests/vm/run.sh build/static/gputop-bpf
+	$(Q)$(MAKE) --no-print-directory SAN=1 build/san/gputop-bpf
+	$(Q)GPUTOP_HTTP=build/san/gputop-bpf tests/vm/run.sh build/static/gputop-bpf
 
 # Per-event BPF cost and the monitor's own CPU and memory, in the VM (not a test).
 # The benchmark also runs the seed's bpftrace script: Debian's bpftrace, installed here.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Replay at scale (not a test): a recording of R rings and P processes (each on one ring),
-# made from the example recording's rows, replayed in batch (time per snapshot) and under tmux
-# (key to screen while it plays: bench/replay-keys.sh).
+# made from the example recording's rows: the reader alone per snapshot (read_bench, built beside
+# BINARY: make build/default/read_bench), replayed in batch (time per snapshot: reading and
+# printing) and under tmux (key to screen while it plays: bench/replay-keys.sh).
 #   bench/replay-scale.sh BINARY [RINGS] [PROCS]      (python3 and tmux)
 set -eu
 BIN=$1 R=${2:-5000} P=${3:-50000}
@@ -27,6 +28,11 @@ with open(out, "w") as f:
         f.write(json.dumps(s, separators=(",", ":")) + "\n")
 PY
 echo "recording: $(wc -c <"$D/big.jsonl") bytes, 7 snapshots of $R rings and $P processes"
+if [ -x "$(dirname "$BIN")/read_bench" ]; then
+	"$(dirname "$BIN")/read_bench" "$D/big.jsonl"
+else
+	echo "reader: not measured ($(dirname "$BIN")/read_bench not built)"
+fi
 for fmt in "" -J; do
 	one=$( { /usr/bin/time -f %e "$BIN" --replay "$D/big.jsonl" -b $fmt -n 1 >/dev/null; } 2>&1)
 	all=$( { /usr/bin/time -f "%e %M" "$BIN" --replay "$D/big.jsonl" -b $fmt -n 7 >/dev/null; } 2>&1)

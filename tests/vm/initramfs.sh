@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes the test VM's initramfs for one cached kernel:
 #   initramfs.sh k61|k7 GPUTOP_STATIC_BINARY OUT.cpio.gz
-# GPUTOP_HTTP (environment): the default build too, as gputop-bpf-http, for the metrics endpoint.
+# GPUTOP_HTTP (environment): a build with the metrics endpoint (make test-vm: the sanitizer one),
+# as gputop-bpf-http.
 # busybox, gputop-bpf, the mock client, modetest with its libraries, and the
 # modules (decompressed, dependencies first) listed in modules.order.
 set -euo pipefail

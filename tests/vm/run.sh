@@ -428,12 +428,13 @@ check_many() {
 		jq -e -s '[.[1:][] | .tables["self.process"][0].cpu_pct] | max < 40' "$Y"
 }
 
-# The metrics endpoint (scenario.sh): the default build, scraped inside the VM while the mock GPU
-# ran 40 jobs; promtool here checks what it served there.
+# The metrics endpoint (scenario.sh): a build with it (make test-vm: the sanitizer one, so that live
+# data runs under ASan and UBSan too), scraped inside the VM while the mock GPU ran 40 jobs;
+# promtool here checks what it served there.
 check_exporter() {
 	local k=$1 before after c0 c1 pid R='{ring="gfx_0.0.0",device="mockgpu"}'
 	if [ -z "${GPUTOP_HTTP:-}" ]; then
-		skip "$k: exporter: GPUTOP_HTTP names no default build (make test-vm sets it)"
+		skip "$k: exporter: GPUTOP_HTTP names no build with the endpoint (make test-vm sets it)"
 		return
 	fi
 	for f in exp0 exp-mid exp1 exp2; do section $f >"$TMPD/$f"; done
@@ -446,6 +447,8 @@ check_exporter() {
 	echo "   exporter: gfx_0.0.0 completed ${before:-0} -> $after, exec histogram count ${c0:-0} -> $c1, client pid $pid"
 	check "$k: exporter: served before, during and after the jobs; exit 0 on SIGINT" \
 		bash -c "test -s '$TMPD/exp0' -a -s '$TMPD/exp-mid' -a -s '$TMPD/exp1' && sed -n '/^@@BEGIN exporter-err\$/,/^@@END exporter-err\$/p' '$LOG' | grep -qx 'exit=0'"
+	check "$k: exporter: no sanitizer report on its standard error" \
+		bash -c "! sed -n '/^@@BEGIN exporter-err\$/,/^@@END exporter-err\$/p' '$LOG' | grep -q 'runtime error\|Sanitizer'"
 	check "$k: exporter: gfx_0.0.0 completed_total grew by exactly the 40 jobs" \
 		test "$((${after:-0} - ${before:-0}))" -eq 40
 	check "$k: exporter: its execution histogram's count grew by 40 too" \

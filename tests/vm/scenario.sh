@@ -62,7 +62,8 @@ section procs /tmp/procs.txt
 section monitor /tmp/monitor.json
 section monitor-err /tmp/monitor.err
 
-# The metrics endpoint on live data (the default build, with libmicrohttpd and its libraries):
+# The metrics endpoint on live data (a build with it, with libmicrohttpd and its libraries;
+# make test-vm gives the sanitizer build: a sanitizer report ends it with a non-zero status):
 # 40 jobs on gfx_0.0.0 between two scrapes from inside the VM, one more while they run.
 if [ -x /bin/gputop-bpf-http ]; then
 	gputop-bpf-http --listen 127.0.0.1:9464 -d 0.5 </dev/null >/dev/null 2>/tmp/exporter.err &
