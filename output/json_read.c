@@ -514,11 +514,22 @@ static int on_close(void *ctx)
 	return 1;
 }
 
+/* The index of the string v in names, or otherwise (not a string, or none of them). */
+static int name_index(const struct value *v, const char *const *names, unsigned int n, int otherwise)
+{
+	char text[32];
+
+	copy_str(text, sizeof(text), v);
+	for (unsigned int i = 0; i < n; i++)
+		if (!strcmp(text, names[i]))
+			return (int)i;
+	return otherwise;
+}
+
 static void collector_field(struct reader *r, const char *k, const struct value *v)
 {
 	static const char *const states[] = { "attached", "unavailable", "failed" };
 	struct collector_info *info = cur_info(r);
-	char state[32];
 
 	if (!strcmp(k, "name"))
 		copy_str(info->name, sizeof(info->name), v);
@@ -530,13 +541,8 @@ static void collector_field(struct reader *r, const char *k, const struct value 
 		copy_str(info->fix, sizeof(info->fix), v);
 	else if (!strcmp(k, "detail"))
 		copy_str(cur_collector(r)->detail, sizeof(cur_collector(r)->detail), v);
-	else if (!strcmp(k, "state")) {
-		copy_str(state, sizeof(state), v);
-		info->state = COLLECTOR_FAILED;
-		for (unsigned int i = 0; i < 3; i++)
-			if (!strcmp(state, states[i]))
-				info->state = (enum collector_state)i;
-	}
+	else if (!strcmp(k, "state"))
+		info->state = (enum collector_state)name_index(v, states, 3, COLLECTOR_FAILED);
 }
 
 static void tracepoint_field(struct reader *r, const char *k, const struct value *v)
@@ -544,7 +550,6 @@ static void tracepoint_field(struct reader *r, const char *k, const struct value
 	static const char *const states[] = { "attached", "available", "missing", "failed" };
 	struct collector_info *info = cur_info(r);
 	struct tracepoint_status *tp = &info->tracepoints[info->ntracepoints - 1];
-	char state[32];
 
 	if (!strcmp(k, "group"))
 		copy_str(tp->group, sizeof(tp->group), v);
@@ -552,13 +557,8 @@ static void tracepoint_field(struct reader *r, const char *k, const struct value
 		copy_str(tp->event, sizeof(tp->event), v);
 	else if (!strcmp(k, "note"))
 		copy_str(tp->note, sizeof(tp->note), v);
-	else if (!strcmp(k, "state")) {
-		copy_str(state, sizeof(state), v);
-		tp->state = TRACEPOINT_FAILED;
-		for (unsigned int i = 0; i < 4; i++)
-			if (!strcmp(state, states[i]))
-				tp->state = (enum tracepoint_state)i;
-	}
+	else if (!strcmp(k, "state"))
+		tp->state = (enum tracepoint_state)name_index(v, states, 4, TRACEPOINT_FAILED);
 }
 
 static void root_field(struct reader *r, const char *k, const struct value *v)
