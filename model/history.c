@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <float.h>
 #include "history.h"
 
 void history_push(struct history *h, double v)
 {
-	h->values[h->head] = v;
+	if (v > FLT_MAX) /* out of float's range the conversion is undefined */
+		v = FLT_MAX;
+	else if (v < -FLT_MAX)
+		v = -FLT_MAX;
+	h->values[h->head] = (float)v;
 	h->head = (h->head + 1) % HISTORY_LEN;
 	if (h->count < HISTORY_LEN)
 		h->count++;
