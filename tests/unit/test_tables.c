@@ -11,12 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <json-c/json.h>
 #include "../../model/histogram.h"
 #include "../../model/histories.h"
 #include "../../output/cell_format.h"
 #include "../../output/json.h"
 #include "../../output/json_read.h"
+#include "../../output/text.h"
 #include "../../tui/table_fit.h"
 
 /* A table of this test's own, registered like a collector's (it joins the round trip too). */
@@ -360,6 +362,65 @@ static void reader_reads_values_exactly(void **state)
 	snapshot_free(s);
 }
 
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* The best of three: a snapshot of procs processes on procs / 10 rings written, read back and printed. */
+static double round_trip_ms(size_t procs)
+{
+	static const char *const names[] = { "drm_sched.rings", "drm_sched.processes",
+					     "drm_sched.process_rings" };
+	struct snapshot *s = calloc(1, sizeof(*s));
+	FILE *devnull = fopen("/dev/null", "w");
+	double best = 1e9;
+
+	assert_non_null(s);
+	assert_non_null(devnull);
+	s->seq = 1;
+	s->tables = calloc(3, sizeof(*s->tables));
+	assert_non_null(s->tables);
+	for (size_t i = 0; i < 3; i++) {
+		struct table *t = table_new(table_desc_find(names[i]));
+
+		assert_non_null(t);
+		for (size_t r = 0; r < (i ? procs : procs / 10); r++)
+			fill_row(t->desc, table_row_add(t), r, false);
+		s->tables[s->ntables++] = t;
+	}
+	for (int k = 0; k < 3; k++) {
+		double t0 = now_ms();
+		char *line = snapshot_to_json(s), err[256];
+		struct snapshot *back = line ? snapshot_from_json(line, err, sizeof(err)) : NULL;
+
+		assert_non_null(back);
+		snapshot_print_text(devnull, back);
+		best = fmin(best, now_ms() - t0);
+		snapshot_free(back);
+		free(line);
+	}
+	fclose(devnull);
+	snapshot_free(s);
+	return best;
+}
+
+/* Writing, reading and printing grow with the rows, not with processes x rings (2 s per snapshot once). */
+static void large_snapshots_cost_in_proportion(void **state)
+{
+	double small, large;
+
+	(void)state;
+	small = round_trip_ms(2000);
+	large = round_trip_ms(16000);
+	printf("2,000 processes: %.1f ms; 16,000: %.1f ms (x%.1f; linear is x8, quadratic x64)\n", small, large,
+	       large / small);
+	assert_true(large < 12 * small); /* x8 measured: room for noise, none for a quadratic part */
+}
+
 /* 0.1.0 recordings (format 1) kept interrupt lines in "interrupts": they replay into irq.lines. */
 static void format1_interrupts_replay_as_a_table(void **state)
 {
@@ -578,6 +639,7 @@ int main(void)
 		cmocka_unit_test(format1_interrupts_replay_as_a_table),
 		cmocka_unit_test(hostile_recordings_are_bounded),
 		cmocka_unit_test(reader_reads_values_exactly),
+		cmocka_unit_test(large_snapshots_cost_in_proportion),
 		cmocka_unit_test(cells_format_by_unit),
 		cmocka_unit_test(rows_sort_filter_and_keys),
 		cmocka_unit_test(histories_follow_rows),
