@@ -6,6 +6,7 @@
  * of a million objects.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,19 +65,93 @@ static void put_u64(struct out *o, uint64_t v)
 	put(o, buf + i, sizeof(buf) - i);
 }
 
-/* As json-c: "%.15g", and ".0" after a whole number that has neither point nor exponent. */
-static void put_f64(struct out *o, double v)
+/*
+ * A double as json-c writes it with "%.15g": ".0" after a whole number that
+ * has neither point nor exponent. Without printf where that is exact: whole
+ * numbers below 1e15, and others from 1e-4 whose 15 digits come out of one
+ * multiplication by a power of ten that is not too near a tie to round.
+ */
+size_t json_format_double(char *buf, double v)
 {
-	char buf[40];
-	int n = snprintf(buf, sizeof(buf), "%.15g", v);
+	static const double pow10[] = { 1e0,  1e1,  1e2,  1e3,	1e4,  1e5,  1e6,  1e7,
+					1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+					1e16, 1e17, 1e18 };
+	double a = fabs(v), scaled, m;
+	char digits[24];
+	size_t n = 0, len = 0;
+	int x, decimals;
 
-	if (n < 0 || (size_t)n >= sizeof(buf) - 2)
-		return put(o, "null", 4);
+	if (a < 1e15 && a == trunc(a) && a != 0) {
+		uint64_t u = (uint64_t)a;
+
+		do
+			digits[n++] = (char)('0' + u % 10);
+		while (u /= 10);
+		if (signbit(v))
+			buf[len++] = '-';
+		while (n)
+			buf[len++] = digits[--n];
+		memcpy(buf + len, ".0", 3);
+		return len + 2;
+	}
+	if (!(a >= 1e-4 && a < 1e15))
+		goto slow;
+	/* x: the exponent of the leading digit; one off only near a power of ten, which m's range catches */
+	if (a >= 1) {
+		for (x = 0; x < 14 && a >= pow10[x + 1]; x++)
+			;
+	} else {
+		for (x = -1; x > -4 && a * pow10[-x] < 1; x--)
+			;
+	}
+	decimals = 14 - x;
+	if (decimals > 18)
+		goto slow;
+	scaled = a * pow10[decimals];
+	m = nearbyint(scaled);
+	if (fabs(scaled - m) > 0.38 || m >= 1e15 || m < 1e14) /* near a tie, or the digits carried */
+		goto slow;
+	{
+		uint64_t u = (uint64_t)m;
+		int frac = decimals;
+
+		while (frac > 0 && u % 10 == 0) { /* "%g" drops trailing zeros */
+			u /= 10;
+			frac--;
+		}
+		do
+			digits[n++] = (char)('0' + u % 10);
+		while (u /= 10);
+		while ((int)n <= frac) /* leading zeros of 0.00ddd */
+			digits[n++] = '0';
+		if (signbit(v))
+			buf[len++] = '-';
+		while (n) {
+			if ((int)n == frac)
+				buf[len++] = '.';
+			buf[len++] = digits[--n];
+		}
+		if (!frac) {
+			memcpy(buf + len, ".0", 3);
+			return len + 2;
+		}
+		buf[len] = '\0';
+		return len;
+	}
+slow:
+	n = (size_t)snprintf(buf, 40, "%.15g", v);
 	if (!strpbrk(buf, ".e") && (buf[0] != '-' || buf[1] >= '0') && buf[n - 1] >= '0' && buf[n - 1] <= '9') {
 		memcpy(buf + n, ".0", 3);
 		n += 2;
 	}
-	put(o, buf, (size_t)n);
+	return n;
+}
+
+static void put_f64(struct out *o, double v)
+{
+	char buf[48];
+
+	put(o, buf, json_format_double(buf, v));
 }
 
 /* A JSON string as json-c escapes it (with its no-slash-escape flag). */

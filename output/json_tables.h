@@ -21,5 +21,7 @@
 
 /* The "tables" object as JSON text (malloc'd), in json-c's plain style; NULL when out of memory. */
 char *tables_to_json(const struct snapshot *s);
+/* A finite double as json-c writes it with "%.15g" ("2.0", "0.125", "1e+20"); buf holds 48 bytes. */
+size_t json_format_double(char *buf, double v);
 
 #endif
