@@ -201,12 +201,19 @@ static int find_col(struct reader *r, const struct table_desc *d, const char *ke
 /* The key of a value in row frame p ("key", or "path.key" inside an object of the row); NULL if none. */
 static const char *row_key(const struct frame *p, char *buf, size_t size)
 {
+	size_t plen, klen;
+
 	if (!p->key_ok)
 		return NULL;
 	if (p->role == R_ROW)
 		return p->key;
-	if ((size_t)snprintf(buf, size, "%s.%s", p->path, p->key) >= size)
+	plen = strlen(p->path);
+	klen = strlen(p->key);
+	if (plen + 1 + klen >= size)
 		return NULL;
+	memcpy(buf, p->path, plen); /* no printf: once for every nested value */
+	buf[plen] = '.';
+	memcpy(buf + plen + 1, p->key, klen + 1);
 	return buf;
 }
 
@@ -411,7 +418,7 @@ static bool open_role(struct reader *r, struct frame *p, bool is_map, struct fra
 			f->role = R_ROW_MAP;
 			f->table = p->table;
 			f->row = p->row;
-			snprintf(f->path, sizeof(f->path), "%s", key);
+			memcpy(f->path, key, strlen(key) + 1);
 		} else if (col >= 0 && !is_map && p->table->desc->cols[col].type == COL_HIST) {
 			if (!budget_take(r->s, sizeof(struct histogram) / sizeof(struct cell) + 1))
 				break;
