@@ -17,10 +17,10 @@ static const struct col_desc prog_cols[SELF_PROG_COLS] = {
 			       COL_U64, UNIT_COUNT, 10, 0 },
 	[SELF_PROG_MISSES] = { "recursion_misses", "MISSES",
 			       "runs the kernel skipped (one of ours already running on the CPU)",
-			       COL_U64, UNIT_COUNT, 6, 0 },
+			       COL_U64, UNIT_COUNT, 6, COL_CUMULATIVE },
 	[SELF_PROG_RESCUED] = { "rescued", "RESCUED",
 				"a twin program: events it handled because the kernel skipped its primary",
-				COL_U64, UNIT_COUNT, 7, 0 },
+				COL_U64, UNIT_COUNT, 7, COL_CUMULATIVE },
 };
 
 const struct table_desc self_programs_table = {

@@ -41,6 +41,7 @@ enum col_flags {
 	COL_DETAIL = 1 << 3, /* in JSON and drill-down, not in the table on screen */
 	COL_WIDE = 1 << 4, /* on screen only when the others leave room */
 	COL_SPARK = 1 << 5, /* the history the table draws as its sparkline (else the first) */
+	COL_CUMULATIVE = 1 << 6, /* a count since the start whose key has no "_total": a counter */
 };
 
 struct col_desc {

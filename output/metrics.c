@@ -175,7 +175,7 @@ int metrics_column(const struct table_desc *t, unsigned int col, struct metric_c
 		family_name(t, stem, SIZE_MAX, c->unit, out->family, sizeof(out->family));
 		return 0;
 	}
-	if (ends_with(c->key, "_total") || !strcmp(c->key, "total")) {
+	if (ends_with(c->key, "_total") || !strcmp(c->key, "total") || (c->flags & COL_CUMULATIVE)) {
 		out->kind = METRIC_COUNTER;
 		family_name(t, c->key, !strcmp(c->key, "total") ? 0 : strip(c->key, "_total"),
 			    c->unit, out->family, sizeof(out->family));

@@ -144,6 +144,8 @@ static void test_registry_names(void **state)
 			if (m.kind == METRIC_GAUGE)
 				assert_false(strlen(m.family) > 6 &&
 					     !strcmp(m.family + strlen(m.family) - 6, "_total"));
+			if (reg[t]->cols[c].flags & COL_CUMULATIVE) /* a count since the start: a counter */
+				assert_int_equal(m.kind, METRIC_COUNTER);
 			for (unsigned int k = 0; suffixes[k]; k++) {
 				assert_true(nnames < 4096);
 				snprintf(names[nnames], sizeof(names[0]), "%s%s", m.family, suffixes[k]);
