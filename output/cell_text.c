@@ -28,6 +28,33 @@ static size_t char_at(const char *p, int *cells)
 	return n;
 }
 
+/* When all of in fits width cells (and outsize bytes): copies it, controls as '?', and says so. */
+static bool fits_whole(const char *in, int width, char *out, size_t outsize, int *cells)
+{
+	size_t w = 0;
+	int used = 0;
+
+	for (const char *p = in; *p;) {
+		int c;
+		size_t n = char_at(p, &c);
+		bool ctl = (unsigned char)*p < 0x20 || *p == 0x7f || c < 0;
+
+		used += ctl ? 1 : c;
+		if (used > width || w + (ctl ? 1 : n) >= outsize)
+			return false;
+		if (ctl) {
+			out[w++] = '?';
+		} else {
+			memcpy(out + w, p, n);
+			w += n;
+		}
+		p += n;
+	}
+	out[w] = '\0';
+	*cells = used;
+	return true;
+}
+
 int text_fit(const char *in, int width, bool utf8, char *out, size_t outsize)
 {
 	const char *ell = utf8 ? "\xe2\x80\xa6" : "~";
@@ -39,6 +66,8 @@ int text_fit(const char *in, int width, bool utf8, char *out, size_t outsize)
 	out[0] = '\0';
 	if (width <= 0)
 		return 0;
+	if (fits_whole(in, width, out, outsize, &cells)) /* the usual case, in one pass */
+		return cells;
 	for (const char *p = in; *p;) {
 		int c;
 		size_t n = char_at(p, &c);
