@@ -22,6 +22,7 @@
 #include "calls.h"
 #include "common.bpf.h"
 #include "fd_table.bpf.h"
+#include "syscall_ioctl.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -76,19 +77,6 @@ struct trace_event_raw_dma_fence {
 	struct trace_entry ent;
 	__u32 __data_loc_driver;
 } __core;
-
-/* The syscalls tracepoints' records (format files: syscalls/sys_{enter,exit}_ioctl). */
-struct sys_enter_ioctl_args {
-	__u64 common;
-	__s32 nr, pad;
-	__u64 fd, cmd, arg;
-};
-
-struct sys_exit_args {
-	__u64 common;
-	__s32 nr, pad;
-	__s64 ret;
-};
 
 /* The character device of the current task's file descriptor fd when its major is watched, else 0. */
 static __always_inline __u32 watched_rdev(unsigned long fd)

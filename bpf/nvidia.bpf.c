@@ -19,6 +19,7 @@
 #include "common.bpf.h"
 #include "nvidia.h"
 #include "fd_table.bpf.h"
+#include "syscall_ioctl.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -237,19 +238,6 @@ static __always_inline int fd_class(unsigned long fd)
 			return 1;
 	return 0;
 }
-
-/* The syscalls tracepoints' records (format files: syscalls/sys_{enter,exit}_ioctl). */
-struct sys_enter_ioctl_args {
-	__u64 common;
-	__s32 nr, pad;
-	__u64 fd, cmd, arg;
-};
-
-struct sys_exit_args {
-	__u64 common;
-	__s32 nr, pad;
-	__s64 ret;
-};
 
 SEC("tracepoint/syscalls/sys_enter_ioctl")
 int ioctl_enter(struct sys_enter_ioctl_args *ctx)
