@@ -28,6 +28,23 @@ static size_t char_at(const char *p, int *cells)
 	return n;
 }
 
+/* A control character or a byte that is not UTF-8 (c < 0): shown as '?'. */
+static bool is_control(const char *p, int c)
+{
+	return (unsigned char)*p < 0x20 || *p == 0x7f || c < 0;
+}
+
+/* The character at p (n bytes) put at out + w, a control as '?'; the new length. */
+static size_t put_char(char *out, size_t w, const char *p, size_t n, bool ctl)
+{
+	if (ctl) {
+		out[w] = '?';
+		return w + 1;
+	}
+	memcpy(out + w, p, n);
+	return w + n;
+}
+
 /* When all of in fits width cells (and outsize bytes): copies it, controls as '?', and says so. */
 static bool fits_whole(const char *in, int width, char *out, size_t outsize, int *cells)
 {
@@ -37,17 +54,12 @@ static bool fits_whole(const char *in, int width, char *out, size_t outsize, int
 	for (const char *p = in; *p;) {
 		int c;
 		size_t n = char_at(p, &c);
-		bool ctl = (unsigned char)*p < 0x20 || *p == 0x7f || c < 0;
+		bool ctl = is_control(p, c);
 
 		used += ctl ? 1 : c;
 		if (used > width || w + (ctl ? 1 : n) >= outsize)
 			return false;
-		if (ctl) {
-			out[w++] = '?';
-		} else {
-			memcpy(out + w, p, n);
-			w += n;
-		}
+		w = put_char(out, w, p, n, ctl);
 		p += n;
 	}
 	out[w] = '\0';
@@ -71,7 +83,7 @@ int text_fit(const char *in, int width, bool utf8, char *out, size_t outsize)
 	for (const char *p = in; *p;) {
 		int c;
 		size_t n = char_at(p, &c);
-		bool ctl = (unsigned char)*p < 0x20 || *p == 0x7f || c < 0;
+		bool ctl = is_control(p, c);
 		int need = ctl ? 1 : c;
 		int rest_cells = 0;
 
@@ -94,12 +106,7 @@ int text_fit(const char *in, int width, bool utf8, char *out, size_t outsize)
 		}
 		if (w + (ctl ? 1 : n) >= outsize)
 			break;
-		if (ctl) {
-			out[w++] = '?';
-		} else {
-			memcpy(out + w, p, n);
-			w += n;
-		}
+		w = put_char(out, w, p, n, ctl);
 		cells += need;
 		p += n;
 	}
