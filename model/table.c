@@ -314,26 +314,22 @@ static uint64_t row_key_hash(const struct table *t, size_t row)
 	return h;
 }
 
-/* 0 when the rows' key cells are the same key. */
-static int key_order(const struct table *t, size_t a, size_t b)
+/* Whether the rows' key cells are the same key. */
+static bool same_key(const struct table *t, size_t a, size_t b)
 {
 	const struct cell *x = table_row(t, a), *y = table_row(t, b);
 
 	for (unsigned int c = 0; c < t->desc->ncols; c++) {
 		const struct col_desc *col = &t->desc->cols[c];
-		int d;
 
 		if (!(col->flags & COL_KEY) || col->type == COL_HIST)
 			continue;
 		if (x[c].known != y[c].known)
-			return x[c].known ? 1 : -1;
-		if (!x[c].known)
-			continue;
-		d = col->type == COL_STR ? strcmp(x[c].s, y[c].s) : (x[c].u > y[c].u) - (x[c].u < y[c].u);
-		if (d)
-			return d;
+			return false;
+		if (x[c].known && (col->type == COL_STR ? strcmp(x[c].s, y[c].s) != 0 : x[c].u != y[c].u))
+			return false;
 	}
-	return 0;
+	return true;
 }
 
 size_t table_drop_duplicate_keys(struct table *t)
@@ -357,7 +353,7 @@ size_t table_drop_duplicate_keys(struct table *t)
 		bool dup = false;
 
 		for (; slots[k].row; k = (k + 1) & (nslots - 1))
-			if (slots[k].hash == h && !key_order(t, slots[k].row - 1, r)) {
+			if (slots[k].hash == h && same_key(t, slots[k].row - 1, r)) {
 				dup = true; /* the first row of a key stays */
 				break;
 			}
