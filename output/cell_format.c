@@ -1,18 +1,82 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include "../model/histogram.h"
 #include "cell_format.h"
+
+/* Decimal digits of n at the end of tmp (24 bytes); returns where they start. */
+static char *digits(uint64_t n, char *end)
+{
+	do {
+		*--end = (char)('0' + n % 10);
+		n /= 10;
+	} while (n);
+	return end;
+}
+
+/* "%llu": a table of 660,000 cells is printed per snapshot, and printf is half of that. */
+static void format_u64(uint64_t n, char *buf, size_t size)
+{
+	char tmp[24], *d = digits(n, tmp + sizeof(tmp));
+	size_t len = (size_t)(tmp + sizeof(tmp) - d);
+
+	if (len + 1 > size) {
+		snprintf(buf, size, "%llu", (unsigned long long)n);
+		return;
+	}
+	memcpy(buf, d, len);
+	buf[len] = '\0';
+}
+
+/*
+ * "%.<decimals>f" then suffix, the bytes printf writes: printf rounds the exact
+ * binary value, so its own digits are taken where v * 10^decimals is within its
+ * rounding error of a tie, and where v is negative, not finite or large.
+ */
+static void format_fixed(double v, unsigned int decimals, const char *suffix, char *buf, size_t size)
+{
+	static const double scale[] = { 1, 10, 100 };
+	char tmp[24], *d, *end = tmp + sizeof(tmp);
+	double x = v * scale[decimals], rest;
+	size_t len, slen = strlen(suffix);
+	uint64_t n;
+
+	if (!(x >= 0 && x < 1e15) || signbit(x)) /* and -0, which printf writes as "-0" */
+		goto by_printf;
+	n = (uint64_t)x;
+	rest = x - (double)n; /* exact: both below 2^53 */
+	if (fabs(rest - 0.5) <= x * 0x1p-50 + 0x1p-60)
+		goto by_printf;
+	n += rest > 0.5;
+	d = digits(n, end);
+	while ((size_t)(end - d) <= decimals)
+		*--d = '0';
+	len = (size_t)(end - d) + (decimals ? 1 : 0);
+	if (len + slen + 1 > size)
+		goto by_printf;
+	memcpy(buf, d, (size_t)(end - d) - decimals);
+	if (decimals) {
+		buf[(end - d) - decimals] = '.';
+		memcpy(buf + (end - d) - decimals + 1, end - decimals, decimals);
+	}
+	memcpy(buf + len, suffix, slen + 1);
+	return;
+by_printf:
+	snprintf(buf, size, "%.*f%s", (int)decimals, v, suffix);
+}
 
 const char *format_duration_ns(double ns, char *buf, size_t size)
 {
 	if (ns < 1e3)
-		snprintf(buf, size, "%.0fns", ns);
+		format_fixed(ns, 0, "ns", buf, size);
 	else if (ns < 1e6)
-		snprintf(buf, size, "%.1fus", ns / 1e3);
+		format_fixed(ns / 1e3, 1, "us", buf, size);
 	else if (ns < 1e9)
-		snprintf(buf, size, "%.2fms", ns / 1e6);
+		format_fixed(ns / 1e6, 2, "ms", buf, size);
 	else
-		snprintf(buf, size, "%.2fs", ns / 1e9);
+		format_fixed(ns / 1e9, 2, "s", buf, size);
 	return buf;
 }
 
@@ -25,18 +89,18 @@ const char *format_bytes(double b, char *buf, size_t size)
 		b /= 1024;
 		u++;
 	}
-	snprintf(buf, size, u ? "%.1f%s" : "%.0f%s", b, units[u]);
+	format_fixed(b, u ? 1 : 0, units[u], buf, size);
 	return buf;
 }
 
 static void format_rate(double v, char *buf, size_t size)
 {
 	if (v >= 1e6)
-		snprintf(buf, size, "%.1fM", v / 1e6);
+		format_fixed(v / 1e6, 1, "M", buf, size);
 	else if (v >= 1e4)
-		snprintf(buf, size, "%.1fk", v / 1e3);
+		format_fixed(v / 1e3, 1, "k", buf, size);
 	else
-		snprintf(buf, size, "%.1f", v);
+		format_fixed(v, 1, "", buf, size);
 }
 
 /* Length of the valid UTF-8 sequence at p (1-4), or 0 when it is not one. */
@@ -105,17 +169,17 @@ const char *cell_format(const struct col_desc *col, const struct cell *c, char *
 		format_rate(v, buf, size);
 		break;
 	case UNIT_PCT:
-		snprintf(buf, size, "%.1f", v);
+		format_fixed(v, 1, "", buf, size);
 		break;
 	case UNIT_HZ:
-		snprintf(buf, size, "%.2f", v);
+		format_fixed(v, 2, "", buf, size);
 		break;
 	case UNIT_COUNT:
 	case UNIT_NONE:
 		if (col->type == COL_U64)
-			snprintf(buf, size, "%llu", (unsigned long long)c->u);
+			format_u64(c->u, buf, size);
 		else
-			snprintf(buf, size, "%.0f", v);
+			format_fixed(v, 0, "", buf, size);
 		break;
 	}
 	return buf;

@@ -139,11 +139,25 @@ size_t wrap_line(const char *text, int width)
 	return i ? i : 1; /* one word longer than the line: cut it */
 }
 
+/* n spaces: a cell's padding, without printf's parsing of a format per cell. */
+static void put_spaces(FILE *out, int n)
+{
+	static const char spaces[] = "                                                                ";
+
+	for (; n > 0; n -= (int)sizeof(spaces) - 1)
+		fwrite_unlocked(spaces, 1, n < (int)sizeof(spaces) - 1 ? (size_t)n : sizeof(spaces) - 1, out);
+}
+
 int text_print_cell(FILE *out, const char *in, int width, bool left, bool utf8)
 {
 	char buf[TEXT_CELL_MAX];
 	int cells = text_fit(in, (int)sizeof(buf) / 4, utf8, buf, sizeof(buf));
 	int pad = width > cells ? width - cells : 0;
 
-	return fprintf(out, "%*s%s%*s", left ? 0 : pad, "", buf, left ? pad : 0, "");
+	if (!left)
+		put_spaces(out, pad);
+	fputs_unlocked(buf, out);
+	if (left)
+		put_spaces(out, pad);
+	return cells + pad;
 }

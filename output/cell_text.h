@@ -24,7 +24,9 @@ int text_fit(const char *in, int width, bool utf8, char *out, size_t outsize);
 /* Greedy word wrap: the length in bytes of the first line of text that fits width cells. */
 size_t wrap_line(const char *text, int width);
 
-/* in, made safe, padded with spaces to width cells (left-aligned or right); never cut short. */
+/* in, made safe, padded with spaces to width cells (left-aligned or right); never cut short.
+ * Returns the cells written. Written unlocked: the caller holds out's lock (flockfile) where
+ * another thread may write to it. */
 int text_print_cell(FILE *out, const char *in, int width, bool left, bool utf8);
 
 #endif

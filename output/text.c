@@ -46,6 +46,7 @@ static void print_collectors(FILE *out, const struct snapshot *s)
 static void print_tables(FILE *out, const struct snapshot *s)
 {
 	char buf[TABLE_STR_MAX];
+	bool u8 = utf8();
 
 	for (size_t i = 0; i < s->ntables; i++) {
 		const struct table *t = s->tables[i];
@@ -73,10 +74,10 @@ static void print_tables(FILE *out, const struct snapshot *s)
 					continue;
 				cell_format(&d->cols[c], table_cell(t, order[r], c), buf, sizeof(buf));
 				if (x++)
-					fputc(' ', out);
-				text_print_cell(out, buf, w, d->cols[c].type == COL_STR, utf8());
+					fputc_unlocked(' ', out);
+				text_print_cell(out, buf, w, d->cols[c].type == COL_STR, u8);
 			}
-			fputc('\n', out);
+			fputc_unlocked('\n', out);
 		}
 		free(order);
 	}
@@ -87,6 +88,7 @@ void snapshot_print_text(FILE *out, const struct snapshot *s)
 	char when[32];
 	struct tm tm;
 
+	flockfile(out); /* once for the snapshot, not per character (text_print_cell writes unlocked) */
 	if (!localtime_r(&s->wall.tv_sec, &tm) || !strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm))
 		snprintf(when, sizeof(when), "-"); /* a time out of range: never an unset struct tm */
 	fprintf(out, "gputop-bpf snapshot %llu  %s  ", (unsigned long long)s->seq, when);
@@ -106,10 +108,12 @@ void snapshot_print_text(FILE *out, const struct snapshot *s)
 	}
 	print_tables(out, s);
 	fputc('\n', out);
+	funlockfile(out);
 }
 
 void collectors_print_list(FILE *out, const struct collector_status *cs, size_t n)
 {
+	flockfile(out);
 	for (size_t i = 0; i < n; i++) {
 		const struct collector_status *c = &cs[i];
 
@@ -131,4 +135,5 @@ void collectors_print_list(FILE *out, const struct collector_status *cs, size_t 
 				tp->event, tp->note[0] ? "  - " : "", tp->note);
 		}
 	}
+	funlockfile(out);
 }

@@ -34,6 +34,8 @@ static void padded_by_cells(void **state)
 	/* two wide characters are four cells: four spaces make eight */
 	assert_string_equal(printed("\xe9\x80\xb2\xe7\xa8\x8b", 8, true), "\xe9\x80\xb2\xe7\xa8\x8b    ");
 	assert_string_equal(printed("ab", 5, false), "   ab");
+	assert_int_equal(strspn(printed("ab", 150, false), " "), 148); /* more than one block of spaces */
+	assert_string_equal(printed("ab", 150, false) + 148, "ab");
 	/* longer than the width: printed whole, never cut */
 	assert_string_equal(printed("abcdefgh", 3, true), "abcdefgh");
 }

@@ -522,6 +522,95 @@ static void cells_format_by_unit(void **state)
 	free(t[0].s);
 }
 
+/* What cell_format wrote before its fast paths: printf's bytes, the reference for every unit. */
+static void printf_reference(const struct col_desc *col, double v, char *buf, size_t size)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	unsigned int u = 0;
+
+	switch (col->unit) {
+	case UNIT_NS:
+		if (v < 1e3)
+			snprintf(buf, size, "%.0fns", v);
+		else if (v < 1e6)
+			snprintf(buf, size, "%.1fus", v / 1e3);
+		else if (v < 1e9)
+			snprintf(buf, size, "%.2fms", v / 1e6);
+		else
+			snprintf(buf, size, "%.2fs", v / 1e9);
+		break;
+	case UNIT_BYTES:
+		while (v >= 1024 && u + 1 < 6) {
+			v /= 1024;
+			u++;
+		}
+		snprintf(buf, size, u ? "%.1f%s" : "%.0f%s", v, units[u]);
+		break;
+	case UNIT_PER_S:
+		if (v >= 1e6)
+			snprintf(buf, size, "%.1fM", v / 1e6);
+		else if (v >= 1e4)
+			snprintf(buf, size, "%.1fk", v / 1e3);
+		else
+			snprintf(buf, size, "%.1f", v);
+		break;
+	case UNIT_PCT:
+		snprintf(buf, size, "%.1f", v);
+		break;
+	case UNIT_HZ:
+		snprintf(buf, size, "%.2f", v);
+		break;
+	default:
+		snprintf(buf, size, "%.0f", v);
+		break;
+	}
+}
+
+/* Numbers by hand, byte for byte as printf: ties, -0, huge, tiny, unit edges, short buffers. */
+static void numbers_formatted_as_printf_formats_them(void **state)
+{
+	static const enum col_unit unit[] = { UNIT_NS, UNIT_BYTES, UNIT_PER_S, UNIT_PCT, UNIT_HZ, UNIT_COUNT };
+	static const double edges[] = { 0.05, 0.25, 0.5, 1.5, 2.5, 0.125, 999.5, 999.49999, 9999.95, 1e4 - 0.05,
+					 999999.5, 1e6, 1e9 - 5e3, 1023.95, 1e15, 1e15 - 0.5, 1e20, -0.0,
+					 -0.04, -2.5, 5e-324, 4503599627370495.5 };
+	unsigned long long seed = 2463534242ULL;
+	char got[64], want[64];
+
+	(void)state;
+	for (unsigned int i = 0; i < 3000000; i++) {
+		struct col_desc col = { "x", "X", "", COL_F64, unit[i % 6], 8, 0 };
+		struct cell c = { 0 };
+		size_t size = i % 97 ? sizeof(got) : 2 + i % 7; /* now and then, a buffer too short */
+		double v;
+
+		seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17; /* xorshift64 */
+		switch (i / 6 % 4) {
+		case 0: /* any magnitude from 1e-3 to 1e16 */
+			v = (double)(seed >> 11) / 9007199254740992.0 * pow(10, (double)(seed % 20) - 3);
+			break;
+		case 1: /* a tie in decimal at 0, 1 or 2 decimals, scaled as the units scale */
+			v = ((double)(seed % 100000) + 0.5) / pow(10, (double)(seed % 3)) *
+			    pow(1000, (double)(seed >> 8 & 3));
+			break;
+		case 2: /* quarters and eighths: ties in binary too */
+			v = (double)(seed % 100000) / 8 * pow(1024, (double)(seed >> 8 & 3));
+			break;
+		default:
+			v = edges[seed % (sizeof(edges) / sizeof(edges[0]))];
+			break;
+		}
+		cell_set_f64(&c, 0, v);
+		printf_reference(&col, v, want, size);
+		assert_string_equal(cell_format(&col, &c, got, size), want);
+		if (col.unit == UNIT_COUNT && v >= 0 && v < 1.8e19) { /* a u64 column: "%llu" */
+			col.type = COL_U64;
+			cell_set_u64(&c, 0, (uint64_t)v);
+			snprintf(want, size, "%llu", (unsigned long long)(uint64_t)v);
+			assert_string_equal(cell_format(&col, &c, got, size), want);
+		}
+	}
+}
+
 static void rows_sort_filter_and_keys(void **state)
 {
 	const struct table_desc *d = &test_things;
@@ -692,6 +781,7 @@ int main(void)
 		cmocka_unit_test(large_snapshots_cost_in_proportion),
 		cmocka_unit_test(doubles_written_as_printf_writes_them),
 		cmocka_unit_test(cells_format_by_unit),
+		cmocka_unit_test(numbers_formatted_as_printf_formats_them),
 		cmocka_unit_test(rows_sort_filter_and_keys),
 		cmocka_unit_test(histories_follow_rows),
 		cmocka_unit_test(columns_fit_whole_and_spark_takes_the_rest),
