@@ -412,7 +412,7 @@ static bool open_role(struct reader *r, struct frame *p, bool is_map, struct fra
 	case R_ROW_MAP: {
 		char buf[PATH_MAX_LEN];
 		const char *key = row_key(p, buf, sizeof(buf));
-		int col = key ? find_col(r, p->table->desc, key) : -1;
+		int col = key && !is_map ? find_col(r, p->table->desc, key) : -1; /* maps are paths */
 
 		if (key && is_map && strlen(key) < sizeof(f->path)) {
 			f->role = R_ROW_MAP;

@@ -246,14 +246,44 @@ static const char *after_dots(const char *key, unsigned int depth)
 	return key;
 }
 
+/* One step of writing a row: a member (key, cell), an object's opening (key, '{') or its end. */
+struct step {
+	enum { STEP_CELL, STEP_OPEN, STEP_CLOSE } kind;
+	bool comma; /* not the first member of its object */
+	unsigned int col;
+	const char *key;
+	size_t key_len;
+};
+
+struct plan {
+	struct step *steps;
+	size_t n, cap;
+};
+
+static bool plan_add(struct plan *pl, struct step st)
+{
+	if (pl->n == pl->cap) {
+		size_t cap = pl->cap ? pl->cap * 2 : 32;
+		struct step *p = reallocarray(pl->steps, cap, sizeof(*p));
+
+		if (!p)
+			return false;
+		pl->steps = p;
+		pl->cap = cap;
+	}
+	pl->steps[pl->n++] = st;
+	return true;
+}
+
 /*
- * The members of one object of a row: the columns whose keys start with
- * prefix (depth heads, prefix_len bytes), in column order; "a.b" nests as
- * {"a": {"b": ...}}, "a" made where its first column is (as put_path made it
- * in json-c's tree, whose objects keep their keys' order).
+ * The steps of one object of a row, the same for every row of a table: the
+ * columns whose keys start with prefix (depth heads, prefix_len bytes), in
+ * column order; "a.b" nests as {"a": {"b": ...}}, "a" made where its first
+ * column is (as put_path made it in json-c's tree, whose objects keep their
+ * keys' order).
  */
-static void put_members(struct out *o, const struct table_desc *d, const struct cell *cells,
-			const char *prefix, size_t prefix_len, unsigned int depth)
+static bool plan_members(struct plan *pl, const struct table_desc *d, const char *prefix, size_t prefix_len,
+			 unsigned int depth)
 {
 	bool first = true;
 
@@ -271,18 +301,41 @@ static void put_members(struct out *o, const struct table_desc *d, const struct 
 			seen = !strncmp(d->cols[k].key, key, (size_t)(dot - key) + 1);
 		if (seen)
 			continue;
-		if (!first)
-			put_c(o, ',');
-		first = false;
 		if (!nested) {
-			put_key(o, rest, strlen(rest));
-			put_cell(o, &d->cols[c], &cells[c]);
+			if (!plan_add(pl, (struct step){ STEP_CELL, !first, c, rest, strlen(rest) }))
+				return false;
+			first = false;
 			continue;
 		}
-		put_key(o, rest, head);
-		put_c(o, '{');
-		put_members(o, d, cells, key, (size_t)(dot - key) + 1, depth + 1);
-		put_c(o, '}');
+		if (!plan_add(pl, (struct step){ STEP_OPEN, !first, c, rest, head }) ||
+		    !plan_members(pl, d, key, (size_t)(dot - key) + 1, depth + 1) ||
+		    !plan_add(pl, (struct step){ STEP_CLOSE, false, c, NULL, 0 }))
+			return false;
+		first = false;
+	}
+	return true;
+}
+
+static void put_row(struct out *o, const struct plan *pl, const struct table_desc *d, const struct cell *cells)
+{
+	for (size_t i = 0; i < pl->n; i++) {
+		const struct step *st = &pl->steps[i];
+
+		if (st->comma)
+			put_c(o, ',');
+		switch (st->kind) {
+		case STEP_CELL:
+			put_key(o, st->key, st->key_len);
+			put_cell(o, &d->cols[st->col], &cells[st->col]);
+			break;
+		case STEP_OPEN:
+			put_key(o, st->key, st->key_len);
+			put_c(o, '{');
+			break;
+		case STEP_CLOSE:
+			put_c(o, '}');
+			break;
+		}
 	}
 }
 
@@ -293,16 +346,20 @@ char *tables_to_json(const struct snapshot *s)
 	put_c(&o, '{');
 	for (size_t i = 0; i < s->ntables; i++) {
 		const struct table *t = s->tables[i];
+		struct plan pl = { 0 };
 
 		if (i)
 			put_c(&o, ',');
 		put_key(&o, t->desc->name, strlen(t->desc->name));
 		put_c(&o, '[');
-		for (size_t r = 0; r < t->nrows; r++) {
+		if (t->nrows && !plan_members(&pl, t->desc, "", 0, 0))
+			o.failed = true;
+		for (size_t r = 0; r < t->nrows && !o.failed; r++) {
 			put(&o, r ? ",{" : "{", r ? 2 : 1);
-			put_members(&o, t->desc, table_row(t, r), "", 0, 0);
+			put_row(&o, &pl, t->desc, table_row(t, r));
 			put_c(&o, '}');
 		}
+		free(pl.steps);
 		put_c(&o, ']');
 	}
 	put_c(&o, '}');
