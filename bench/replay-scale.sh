@@ -2,8 +2,8 @@
 # Replay at scale (not a test): a recording of R rings and P processes (each on one ring),
 # made from the example recording's rows: the reader alone per snapshot (read_bench, built beside
 # BINARY: make build/default/read_bench), replayed in batch (time per snapshot: reading and
-# printing) and under tmux (key to screen while it plays: bench/replay-keys.sh).
-#   bench/replay-scale.sh BINARY [RINGS] [PROCS]      (python3 and tmux)
+# printing) and on a pseudo-terminal (key to screen while it plays: bench/replay-keys.py).
+#   bench/replay-scale.sh BINARY [RINGS] [PROCS]      (python3)
 set -eu
 BIN=$1 R=${2:-5000} P=${3:-50000}
 D=$(mktemp -d)
@@ -23,19 +23,22 @@ t["drm_sched.processes"] = [dict(proc, pid=1000 + i, comm=f"proc{i}") for i in r
 t["drm_sched.process_rings"] = [dict(pr, pid=1000 + i, name=f"ring{i % R}",
                                      dev=f"0000:{(i % R) // 100:02x}:00.0") for i in range(P)]
 with open(out, "w") as f:
-    for k in range(7):
+    for k in range(20):  # 10 s of playing at -d 0.5, for the keys
         s["seq"] = k + 1
         f.write(json.dumps(s, separators=(",", ":")) + "\n")
 PY
-echo "recording: $(wc -c <"$D/big.jsonl") bytes, 7 snapshots of $R rings and $P processes"
+echo "recording: $(wc -c <"$D/big.jsonl") bytes, 20 snapshots of $R rings and $P processes"
 if [ -x "$(dirname "$BIN")/read_bench" ]; then
 	"$(dirname "$BIN")/read_bench" "$D/big.jsonl"
 else
 	echo "reader: not measured ($(dirname "$BIN")/read_bench not built)"
 fi
+# The first snapshots grow the heap (two or three are alive at once: shown, read ahead, freed):
+# timed apart from the steady state after them.
 for fmt in "" -J; do
-	one=$( { /usr/bin/time -f %e "$BIN" --replay "$D/big.jsonl" -b $fmt -n 1 >/dev/null; } 2>&1)
-	all=$( { /usr/bin/time -f "%e %M" "$BIN" --replay "$D/big.jsonl" -b $fmt -n 7 >/dev/null; } 2>&1)
-	echo "batch ${fmt:-text}: first snapshot ${one}s; 7 snapshots ${all% *}s, the 6 after the first $(awk -v a="${all% *}" -v o="$one" 'BEGIN { printf "%.0f", (a - o) / 6 * 1000 }') ms each; peak RSS ${all#* } KiB"
+	t1=$( { /usr/bin/time -f %e "$BIN" --replay "$D/big.jsonl" -b $fmt -n 1 >/dev/null; } 2>&1)
+	t4=$( { /usr/bin/time -f %e "$BIN" --replay "$D/big.jsonl" -b $fmt -n 4 >/dev/null; } 2>&1)
+	all=$( { /usr/bin/time -f "%e %M" "$BIN" --replay "$D/big.jsonl" -b $fmt -n 20 >/dev/null; } 2>&1)
+	echo "batch ${fmt:-text}: first snapshot ${t1}s; 2-4: $(awk -v a="$t4" -v o="$t1" 'BEGIN { printf "%.0f", (a - o) / 3 * 1000 }') ms each; 5-20: $(awk -v a="${all% *}" -v o="$t4" 'BEGIN { printf "%.0f", (a - o) / 16 * 1000 }') ms each; peak RSS ${all#* } KiB"
 done
-"$(dirname "$0")/replay-keys.sh" "$BIN" "$D/big.jsonl"
+"$(dirname "$0")/replay-keys.py" "$BIN" "$D/big.jsonl"
