@@ -13,8 +13,12 @@ DIR=$VM/cache/$K
 kernel=$(find "$DIR/root" -name 'vmlinuz*' -type f | head -1)
 "$VM/build-modules.sh" "$K"
 "$VM/initramfs.sh" "$K" "$BIN" "$DIR/initrd.gz"
+# VM_WATCHDOG=SECONDS (tests/vm/run.sh): the guest reports a scenario still running then as hung,
+# with where its processes sleep, and powers off (init.sh); the host's timeout comes after it.
+rc=0
 timeout "${VM_TIMEOUT:-900}" qemu-system-x86_64 -M q35 -accel tcg -cpu max -smp 2 -m 2048 \
 	-kernel "$kernel" -initrd "$DIR/initrd.gz" \
-	-append "console=ttyS0 quiet loglevel=1 panic=-1 tsc=reliable $*" \
-	-display none -monitor none -serial "file:$DIR/serial.log" -no-reboot
+	-append "console=ttyS0 quiet loglevel=1 panic=-1 tsc=reliable ${VM_WATCHDOG:+gputop.watchdog=$VM_WATCHDOG} $*" \
+	-display none -monitor none -serial "file:$DIR/serial.log" -no-reboot || rc=$?
 tr -d '\r' <"$DIR/serial.log" >"$LOG"
+exit $rc

@@ -21,6 +21,29 @@ for e in syscalls/sys_enter_ioctl syscalls/sys_exit_ioctl dma_fence/dma_fence_wa
 done
 dmesg -n 1
 echo "@@ kernel $(uname -r)"
+# A watchdog (gputop.watchdog=SECONDS, from run.sh by boot.sh): a scenario still running then is hung.
+# Where every process sleeps and what the kernel logged go to the console, then power off,
+# before the host's own timeout kills QEMU and the log with it says nothing.
+wd=$(sed -n 's/.*gputop\.watchdog=\([0-9]*\).*/\1/p' /proc/cmdline)
+if [ -n "$wd" ]; then
+	(
+		sleep "$wd"
+		echo "@@ watchdog: the scenario still ran after $wd s"
+		echo "@@BEGIN hung"
+		echo w > /proc/sysrq-trigger 2>/dev/null # blocked tasks, to the kernel log
+		dmesg | tail -40
+		for p in /proc/[0-9]*; do
+			cmd=$(tr '\0' ' ' < $p/cmdline 2>/dev/null | cut -c1-120)
+			[ -n "$cmd" ] || continue # a kernel thread (proc files have no size: read, not -s)
+			for t in $p/task/*; do
+				echo "$(basename $p)/$(basename $t) $(cat $t/comm) state $(cut -d' ' -f3 $t/stat) wchan $(cat $t/wchan): $cmd"
+				sed 's/^/    /' $t/stack 2>/dev/null
+			done
+		done
+		echo "@@END hung"
+		poweroff -f
+	) &
+fi
 while read -r ko; do
 	insmod "/lib/modules/$ko" 2>/tmp/insmod.err || echo "@@ insmod-failed $ko: $(cat /tmp/insmod.err)"
 done </modules.order
