@@ -34,11 +34,13 @@ else
 	echo "reader: not measured ($(dirname "$BIN")/read_bench not built)"
 fi
 # The first snapshots grow the heap (two or three are alive at once: shown, read ahead, freed):
-# timed apart from the steady state after them.
+# timed apart from the steady state after them. Each time is the median of three runs.
+took() { # took N FORMAT: seconds to replay N snapshots in batch, median of three; peak RSS of the last
+	for _ in 1 2 3; do /usr/bin/time -f "%e %M" "$BIN" --replay "$D/big.jsonl" -b $2 -n "$1" 2>&1 >/dev/null; done |
+		sort -n | sed -n 2p
+}
 for fmt in "" -J; do
-	t1=$( { /usr/bin/time -f %e "$BIN" --replay "$D/big.jsonl" -b $fmt -n 1 >/dev/null; } 2>&1)
-	t4=$( { /usr/bin/time -f %e "$BIN" --replay "$D/big.jsonl" -b $fmt -n 4 >/dev/null; } 2>&1)
-	all=$( { /usr/bin/time -f "%e %M" "$BIN" --replay "$D/big.jsonl" -b $fmt -n 20 >/dev/null; } 2>&1)
-	echo "batch ${fmt:-text}: first snapshot ${t1}s; 2-4: $(awk -v a="$t4" -v o="$t1" 'BEGIN { printf "%.0f", (a - o) / 3 * 1000 }') ms each; 5-20: $(awk -v a="${all% *}" -v o="$t4" 'BEGIN { printf "%.0f", (a - o) / 16 * 1000 }') ms each; peak RSS ${all#* } KiB"
+	t1=$(took 1 "$fmt") t4=$(took 4 "$fmt") t20=$(took 20 "$fmt")
+	echo "batch ${fmt:-text}: first snapshot ${t1% *}s; 2-4: $(awk -v a="${t4% *}" -v o="${t1% *}" 'BEGIN { printf "%.0f", (a - o) / 3 * 1000 }') ms each; 5-20: $(awk -v a="${t20% *}" -v o="${t4% *}" 'BEGIN { printf "%.0f", (a - o) / 16 * 1000 }') ms each; peak RSS ${t20#* } KiB"
 done
 "$(dirname "$0")/replay-keys.py" "$BIN" "$D/big.jsonl"

@@ -445,6 +445,28 @@ timeout 20 "$BIN" --replay /dev/zero -b -n 1 >/dev/null 2>"$TMP/zero.err"
 rc=$? ms=$((($(date +%s%N) - start_s) / 1000000))
 check "--replay /dev/zero: ends at once with exit 1 and the reason ($ms ms: $(head -c 80 "$TMP/zero.err"))" \
 	bash -c "[ $rc -eq 1 ] && grep -q 'a NUL byte: not a recording' '$TMP/zero.err' && [ $ms -lt 5000 ]"
+# Lines are parsed two at a time (src/replay.c) and must come out in the recording's order: large
+# lines (5,000 processes) between small ones, so that a later line is often parsed first; a bad
+# line ends the replay there, after every line before it and with none after it.
+python3 - "$SNAP" "$TMP/order.jsonl" <<'PY'
+import json, sys
+s, out = json.loads(sys.argv[1]), open(sys.argv[2], "w")
+proc = s["tables"]["drm_sched.processes"][0]
+for i in range(1, 45):
+    if i == 37:
+        out.write('{"host": {"hostname": "not JSON\n')
+        continue
+    t = dict(s, tables=dict(s["tables"]), host=dict(s["host"], hostname=f"h{i}"))
+    if i % 2:
+        t["tables"]["drm_sched.processes"] = [dict(proc, pid=1000 + k) for k in range(5000)]
+    out.write(json.dumps(t) + "\n")
+PY
+for run in 1 2 3; do
+	"$BIN" --replay "$TMP/order.jsonl" -b -J 2>/dev/null | jq -r '.host.hostname // .error' | tr '\n' ' '
+	echo "exit=${PIPESTATUS[0]}"
+done >"$TMP/order.txt"
+check "replay: lines parsed at once come out in the recording's order, up to a bad line (3 runs)" \
+	test "$(sort -u "$TMP/order.txt")" = "$(printf 'h%s ' $(seq 36))$TMP/order.jsonl:37: not JSON: lexical error: invalid character inside string. exit=1"
 # A process name chosen to attack the terminal: OSC 52 (sets the clipboard) ended by BEL, a CSI
 # that clears the screen, and a wide-character name, in batch text.
 jq -c '.tables["drm_sched.processes"][0].comm = "\u001b]52;c;aGk=\u0007x\u009b2J" | .host.hostname = "\u001b]0;pwned\u0007" |
