@@ -1,8 +1,9 @@
 # gputop-bpf. `make V=1` shows the commands; `make STATIC=1` links one static binary;
 # `make PORTABLE=1` links every library statically but the C library (glibc >= the build
 # machine's), for machines without libbpf that need dlopen (NVML); `make SAN=1` builds with
-# clang's AddressSanitizer and UBSan, float-cast-overflow included (into build/san); `make fuzz`
-# runs the libFuzzer targets of tests/fuzz for FUZZ_SECONDS each (build/fuzz).
+# clang's AddressSanitizer and UBSan, float-cast-overflow included (into build/san); `make TSAN=1`
+# with its ThreadSanitizer (build/tsan: the replay's reader threads); `make fuzz` runs the
+# libFuzzer targets of tests/fuzz for FUZZ_SECONDS each (build/fuzz).
 .DELETE_ON_ERROR:
 .SECONDARY:
 .SUFFIXES:
@@ -37,6 +38,10 @@ B := build/san
 CC := $(CLANG)
 SAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
+else ifeq ($(TSAN),1)
+B := build/tsan
+CC := $(CLANG)
+SAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer
 else ifeq ($(FUZZ),1)
 B := build/fuzz
 CC := $(CLANG)
@@ -185,6 +190,10 @@ test-tui: $(B)/gputop-bpf
 	$(Q)$(MAKE) --no-print-directory SAN=1 build/san/gputop-bpf
 	$(Q)tests/tui/run.sh $(B)/gputop-bpf examples/mockgpu-7.3.jsonl examples/nvidia-h100.jsonl
 	$(Q)tests/tui/run.sh build/san/gputop-bpf examples/mockgpu-7.3.jsonl examples/nvidia-h100.jsonl
+	$(Q)$(MAKE) --no-print-directory TSAN=1 build/tsan/gputop-bpf
+	$(Q)rm -rf build/tsan/reports && mkdir -p build/tsan/reports
+	$(Q)TSAN_OPTIONS=log_path=$(CURDIR)/build/tsan/reports/tsan TSAN_REPORTS=$(CURDIR)/build/tsan/reports \
+		tests/tui/run.sh build/tsan/gputop-bpf examples/mockgpu-7.3.jsonl examples/nvidia-h100.jsonl
 
 # The metrics endpoint serving the example recording: promtool, a real Prometheus, bad requests.
 test-exporter: $(B)/gputop-bpf

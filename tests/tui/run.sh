@@ -531,4 +531,9 @@ until_shows "REPLAY" 5
 pkill -TERM -f "^$BIN --replay $REC -d 60"
 sleep 0.8
 check "SIGTERM: exits 0 and restores the terminal" bash -c "grep -qx 0 $TMP/exit && grep -qw icanon $TMP/stty"
+if [ -n "${TSAN_REPORTS:-}" ]; then # a ThreadSanitizer build (make test-tui): its reports, one file each
+	check "ThreadSanitizer: no data race or lock misuse in any run of this suite ($(ls "$TSAN_REPORTS" | wc -l) reports)" \
+		test -z "$(ls "$TSAN_REPORTS")"
+	for f in "$TSAN_REPORTS"/*; do [ -f "$f" ] && head -30 "$f"; done
+fi
 finish
