@@ -192,8 +192,10 @@ test-tui: $(B)/gputop-bpf
 	$(Q)tests/tui/run.sh build/san/gputop-bpf examples/mockgpu-7.3.jsonl examples/nvidia-h100.jsonl
 	$(Q)$(MAKE) --no-print-directory TSAN=1 build/tsan/gputop-bpf
 	$(Q)rm -rf build/tsan/reports && mkdir -p build/tsan/reports
+	$(Q)# without address randomization: clang 14's ThreadSanitizer refuses the layouts of mmap_rnd_bits 32
 	$(Q)TSAN_OPTIONS=log_path=$(CURDIR)/build/tsan/reports/tsan TSAN_REPORTS=$(CURDIR)/build/tsan/reports \
-		tests/tui/run.sh build/tsan/gputop-bpf examples/mockgpu-7.3.jsonl examples/nvidia-h100.jsonl
+		setarch $$(uname -m) -R tests/tui/run.sh build/tsan/gputop-bpf examples/mockgpu-7.3.jsonl \
+		examples/nvidia-h100.jsonl
 
 # The metrics endpoint serving the example recording: promtool, a real Prometheus, bad requests.
 test-exporter: $(B)/gputop-bpf
