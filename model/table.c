@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "decimal.h"
 #include "histogram.h"
 #include "table.h"
 
@@ -161,8 +162,6 @@ void table_row_key(const struct table *t, size_t row, char *buf, size_t size)
 	for (unsigned int c = 0; c < t->desc->ncols && len < size; c++) {
 		const struct col_desc *col = &t->desc->cols[c];
 		char num[32];
-		size_t i = sizeof(num);
-		uint64_t v;
 
 		if (!(col->flags & COL_KEY))
 			continue;
@@ -173,11 +172,9 @@ void table_row_key(const struct table *t, size_t row, char *buf, size_t size)
 		} else if (col->type == COL_STR) {
 			key_put(buf, size, &len, cells[c].s, strlen(cells[c].s));
 		} else if (col->type == COL_U64 || col->type == COL_BOOL) {
-			v = cells[c].u;
-			do
-				num[--i] = (char)('0' + v % 10);
-			while (v /= 10);
-			key_put(buf, size, &len, num + i, sizeof(num) - i);
+			const char *d = decimal_u64(cells[c].u, num + sizeof(num));
+
+			key_put(buf, size, &len, d, (size_t)(num + sizeof(num) - d));
 		} else {
 			int n = snprintf(num, sizeof(num), "%g", cells[c].f);
 

@@ -3,23 +3,14 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include "../model/decimal.h"
 #include "../model/histogram.h"
 #include "cell_format.h"
-
-/* Decimal digits of n at the end of tmp (24 bytes); returns where they start. */
-static char *digits(uint64_t n, char *end)
-{
-	do {
-		*--end = (char)('0' + n % 10);
-		n /= 10;
-	} while (n);
-	return end;
-}
 
 /* "%llu": a table of 660,000 cells is printed per snapshot, and printf is half of that. */
 static void format_u64(uint64_t n, char *buf, size_t size)
 {
-	char tmp[24], *d = digits(n, tmp + sizeof(tmp));
+	char tmp[DECIMAL_U64_MAX], *d = decimal_u64(n, tmp + sizeof(tmp));
 	size_t len = (size_t)(tmp + sizeof(tmp) - d);
 
 	if (len + 1 > size) {
@@ -38,7 +29,7 @@ static void format_u64(uint64_t n, char *buf, size_t size)
 static void format_fixed(double v, unsigned int decimals, const char *suffix, char *buf, size_t size)
 {
 	static const double scale[] = { 1, 10, 100 };
-	char tmp[24], *d, *end = tmp + sizeof(tmp);
+	char tmp[DECIMAL_U64_MAX], *d, *end = tmp + sizeof(tmp);
 	double x = v * scale[decimals], rest;
 	size_t len, slen = strlen(suffix);
 	uint64_t n;
@@ -50,7 +41,7 @@ static void format_fixed(double v, unsigned int decimals, const char *suffix, ch
 	if (fabs(rest - 0.5) <= x * 0x1p-50 + 0x1p-60)
 		goto by_printf;
 	n += rest > 0.5;
-	d = digits(n, end);
+	d = decimal_u64(n, end);
 	while ((size_t)(end - d) <= decimals)
 		*--d = '0';
 	len = (size_t)(end - d) + (decimals ? 1 : 0);

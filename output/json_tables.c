@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../model/array.h"
+#include "../model/decimal.h"
 #include "../model/histogram.h"
 #include "json_tables.h"
 
@@ -56,13 +58,9 @@ static void put_c(struct out *o, char c)
 
 static void put_u64(struct out *o, uint64_t v)
 {
-	char buf[24];
-	size_t i = sizeof(buf);
+	char buf[DECIMAL_U64_MAX], *d = decimal_u64(v, buf + sizeof(buf));
 
-	do
-		buf[--i] = (char)('0' + v % 10);
-	while (v /= 10);
-	put(o, buf + i, sizeof(buf) - i);
+	put(o, d, (size_t)(buf + sizeof(buf) - d));
 }
 
 /*
@@ -262,17 +260,11 @@ struct plan {
 
 static bool plan_add(struct plan *pl, struct step st)
 {
-	if (pl->n == pl->cap) {
-		size_t cap = pl->cap ? pl->cap * 2 : 32;
-		struct step *p = reallocarray(pl->steps, cap, sizeof(*p));
+	struct step *slot = array_push(&pl->steps, &pl->n, &pl->cap, sizeof(*slot));
 
-		if (!p)
-			return false;
-		pl->steps = p;
-		pl->cap = cap;
-	}
-	pl->steps[pl->n++] = st;
-	return true;
+	if (slot)
+		*slot = st;
+	return slot != NULL;
 }
 
 /*

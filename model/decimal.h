@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Whole numbers in decimal without printf: row keys, table cells and JSON write millions per snapshot. */
+#ifndef GPUTOP_DECIMAL_H
+#define GPUTOP_DECIMAL_H
+
+#include <stdint.h>
+
+#define DECIMAL_U64_MAX 20 /* digits of 2^64 - 1 */
+
+/* n's digits written backwards, ending just before end (room for DECIMAL_U64_MAX); returns the first. */
+char *decimal_u64(uint64_t n, char *end);
+
+#endif
