@@ -8,7 +8,10 @@
 .SECONDARY:
 .SUFFIXES:
 
-CC ?= gcc
+# The C compiler asked for (CC=clang works too); make's own default 'cc' means gcc here.
+ifeq ($(origin CC),default)
+CC := gcc
+endif
 CLANG ?= clang
 BPFTOOL ?= bpftool
 PKG_CONFIG ?= pkg-config
@@ -32,7 +35,7 @@ CFLAGS_VARIANT := -DGPUTOP_STATIC -DGPUTOP_NO_HTTP
 else ifeq ($(PORTABLE),1)
 B := build/portable
 CFLAGS_VARIANT := -DGPUTOP_NO_HTTP
-STATIC_LIBS := -Wl,-Bstatic -lbpf -lelf -lz -lzstd -ljson-c -lncursesw -ltinfo -Wl,-Bdynamic
+STATIC_LIBS := -Wl,-Bstatic -lbpf -lelf -lz -lzstd -lncursesw -ltinfo -Wl,-Bdynamic
 else ifeq ($(SAN),1)
 B := build/san
 CC := $(CLANG)
@@ -51,35 +54,59 @@ else
 B := build/default
 endif
 
-# yajl reads recordings (an event parser: no tree per line); Debian's static archive is libyajl_s.a.
+# TEST_HOOKS=1: a test build (its own folder, build/<variant>-test) whose binary reads the
+# GPUTOP_TEST_* variables of the VM, BPF and CUDA suites (tests/README.md); no other build has them.
+ifeq ($(TEST_HOOKS),1)
+B := $(B)-test
+HOOK_FLAGS := -DGPUTOP_TEST_HOOKS
+endif
+
+# Libraries: what the monitor links. yajl reads recordings (an event parser: no tree per line);
+# Debian's static archive of it is libyajl_s.a.
 ifdef STATIC_LIBS
-LIBS := $(STATIC_LIBS) -l:libyajl_s.a -ldl -lpthread -lm
+BASE_LIBS := $(STATIC_LIBS) -l:libyajl_s.a
+CURSES_LIBS :=
 else ifeq ($(STATIC),1)
-LIBS := $(shell $(PKG_CONFIG) $(PKG_FLAGS) --libs libbpf libelf json-c ncursesw 2>/dev/null || echo -lbpf -lelf -lz -ljson-c -lncursesw -ltinfo) -l:libyajl_s.a -ldl -lpthread -lm
+BASE_LIBS := $(shell $(PKG_CONFIG) $(PKG_FLAGS) --libs libbpf libelf ncursesw 2>/dev/null || echo -lbpf -lelf -lz -lncursesw -ltinfo) -l:libyajl_s.a
+CURSES_LIBS :=
 else
-LIBS := $(shell $(PKG_CONFIG) $(PKG_FLAGS) --libs libbpf libelf json-c ncursesw 2>/dev/null || echo -lbpf -lelf -lz -ljson-c -lncursesw -ltinfo) -lyajl -ldl -lpthread -lm
-ifneq ($(STATIC),1)
-LIBS += -lmicrohttpd
+BASE_LIBS := $(shell $(PKG_CONFIG) --libs libbpf libelf 2>/dev/null || echo -lbpf -lelf -lz) -lyajl
+CURSES_LIBS := $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw -ltinfo)
+HTTP_LIBS := -lmicrohttpd
 endif
-endif
-ARCH_INCLUDE := /usr/include/$(shell gcc -dumpmachine 2>/dev/null || $(CC) -dumpmachine)
+BASE_LIBS += -ljson-c -ldl -lpthread -lm
+LIBS := $(BASE_LIBS) $(CURSES_LIBS) $(HTTP_LIBS)
+
 # The kernel's name for the target architecture, for bpf_tracing.h (PT_REGS, BPF_PROG).
 ARCH ?= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/i.86/x86/' -e 's/aarch64.*/arm64/' \
 	-e 's/arm.*/arm/' -e 's/ppc64.*/powerpc/' -e 's/riscv64/riscv/' -e 's/s390x/s390/' \
 	-e 's/loongarch64/loongarch/' -e 's/mips.*/mips/')
+# The BPF compiler's own target triple, as Debian names the multiarch include folder
+# (x86_64-pc-linux-gnu -> /usr/include/x86_64-linux-gnu: asm/types.h).
+ARCH_INCLUDE := /usr/include/$(shell $(CLANG) -dumpmachine 2>/dev/null | sed -E 's/-(pc|unknown)-/-/')
 CFLAGS ?= -O2 -g
-CFLAGS += -std=gnu11 -Wall -Wextra -Werror -I$(B) $(SAN_FLAGS) $(CFLAGS_VARIANT) -D_GNU_SOURCE
+CFLAGS += -std=gnu11 -Wall -Wextra -Werror -I. -I$(B) $(SAN_FLAGS) $(CFLAGS_VARIANT) $(HOOK_FLAGS) \
+	-D_GNU_SOURCE
+DEPFLAGS = -MMD -MP -MF $(@:.o=.d)
 LDFLAGS += $(SAN_FLAGS)
-BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -I$(ARCH_INCLUDE) -Ibpf -Wall -Werror
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -I$(ARCH_INCLUDE) -I. -Ibpf \
+	$(HOOK_FLAGS) -Wall -Werror
 
+# Rooms, lowest first: core (no project includes), model, format, collectors (the kit, one
+# folder per collector), output and recording, tui, src (main: the top floor).
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 SKELS := $(patsubst bpf/%.bpf.c,$(B)/%.skel.h,$(BPF_SRCS))
-LIB_SRCS := $(wildcard model/*.c output/*.c collectors/*.c tui/*.c) $(filter-out src/main.c,$(wildcard src/*.c))
+LIB_SRCS := $(wildcard core/*.c model/*.c format/*.c collectors/*.c collectors/*/*.c output/*.c \
+	recording/*.c tui/*.c) $(filter-out src/main.c,$(wildcard src/*.c))
 LIB_OBJS := $(patsubst %.c,$(B)/%.o,$(LIB_SRCS))
+# Objects that register themselves (tables, collectors, panes) by a section: a test that walks a
+# registry links them whole, as an archive would leave out what no symbol asks for.
+TABLE_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard collectors/*/*_tables.c collectors/kit/*_table.c))
+PANE_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard tui/pane_*.c))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 
-.PHONY: all gputop-bpf clean deps soak test test-exporter test-unit test-san test-docs test-bpf test-vm install static-check bench test-tui example-recording fuzz
+.PHONY: all gputop-bpf clean deps soak test test-exporter test-unit test-san test-docs test-bpf test-vm install static-check bench test-tui example-recording fuzz deb test-deb
 
 all: gputop-bpf
 
@@ -91,13 +118,19 @@ $(B)/gputop-bpf: $(B)/src/main.o $(LIB_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-$(B)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) | $(B)
+# Everything but main, for the tests, the fuzzers and the benchmarks: each takes only the
+# objects it asks for.
+$(B)/libgputop.a: $(LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(B)/%.bpf.o: bpf/%.bpf.c | $(B)
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(Q)$(CLANG) $(BPF_CFLAGS) -MMD -MP -MF $(@:.o=.d) -c $< -o $@
 
 $(B)/%.bpf.o: bench/%.bpf.c | $(B)
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(Q)$(CLANG) $(BPF_CFLAGS) -MMD -MP -MF $(@:.o=.d) -c $< -o $@
 
 $(B)/%.skel.h: $(B)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
@@ -107,33 +140,42 @@ $(B)/themes_builtin.h: $(wildcard themes/*.theme) tui/gen-themes.sh | $(B)
 	$(call msg,GEN,$@)
 	$(Q)sh tui/gen-themes.sh > $@
 
-$(B)/%.o: %.c $(SKELS) $(B)/themes_builtin.h $(wildcard */*.h) | $(B)
+# Generated headers first (order only); after that the compiler's own list of what each
+# object included (-MMD) says when it is built again.
+$(B)/%.o: %.c | $(SKELS) $(B)/themes_builtin.h
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 # Benchmark helper (static, runs inside the VM).
 $(B)/bpf_cost: bench/bpf_cost.c $(B)/empty.skel.h
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBS)
+	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS:.o=) $(LDFLAGS) -o $@ $< $(BASE_LIBS)
 
 # The recording reader alone, timed (bench/replay-scale.sh).
-$(B)/read_bench: bench/read_bench.c $(LIB_OBJS)
+$(B)/read_bench: bench/read_bench.c $(TABLE_OBJS) $(B)/libgputop.a
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BASE_LIBS)
 
-$(B)/tests/%: tests/unit/%.c $(LIB_OBJS)
+# A unit test links its own file, the registered tables and what it asks for of the archive;
+# libraries beyond libbpf, libelf and yajl only where it tests what needs them.
+TEST_LIBS_test_tui_pure := $(CURSES_LIBS)
+$(B)/tests/%: tests/unit/%.c $(TABLE_OBJS) $(B)/libgputop.a
 	$(call msg,TEST-CC,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) -lcmocka
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out %.a,$^) $(filter %.a,$^) $(BASE_LIBS) \
+		$(TEST_LIBS_$*) -lcmocka
+$(B)/tests/test_tui_pure: $(PANE_OBJS)
 
 # libFuzzer targets (make FUZZ=1): each links the library with one LLVMFuzzerTestOneInput.
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_SECONDS ?= 60
-$(B)/fuzz/%: tests/fuzz/%.c $(LIB_OBJS)
+TEST_LIBS_fuzz_theme := $(CURSES_LIBS)
+TEST_LIBS_fuzz_config := $(CURSES_LIBS)
+$(B)/fuzz/%: tests/fuzz/%.c $(TABLE_OBJS) $(B)/libgputop.a
 	$(call msg,FUZZ-CC,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $^ $(BASE_LIBS) $(TEST_LIBS_$*)
 
 # The NVIDIA collector's tests: a stand-in libcuda.so.1 and a client of known behaviour.
 $(B)/cuda/libcuda.so.1: tests/cuda/fake_libcuda.c | $(B)
@@ -146,24 +188,26 @@ $(B)/cuda/cuda-client: tests/cuda/cuda-client.c $(B)/cuda/libcuda.so.1
 	$(Q)$(CC) -O2 -Wall -Wextra -Werror -o $@ $< -L$(B)/cuda -l:libcuda.so.1 -lpthread
 
 # The memory collector's two ways of finding a device's open files, compared (tests/bpf, bench).
-$(B)/tests/fd-census: tests/bpf/fd-census.c $(LIB_OBJS)
+$(B)/tests/fd-census: tests/bpf/fd-census.c $(B)/libgputop.a
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BASE_LIBS)
 
 # Decoding tests: the collectors' BPF handlers on synthetic records of every layout (tests/bpf/decode).
 DECODE_SKELS := $(patsubst tests/bpf/decode/%.bpf.c,$(B)/tests/%.skel.h,$(wildcard tests/bpf/decode/*.bpf.c))
-$(B)/tests/%.bpf.o: tests/bpf/decode/%.bpf.c tests/bpf/decode/decode.h $(wildcard bpf/*.h bpf/*.bpf.c) | $(B)
+$(B)/tests/%.bpf.o: tests/bpf/decode/%.bpf.c | $(B)
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(Q)$(CLANG) $(BPF_CFLAGS) -MMD -MP -MF $(@:.o=.d) -c $< -o $@
 
 $(B)/tests/decode: tests/bpf/decode/decode.c $(DECODE_SKELS)
 	$(call msg,TEST-CC,$@)
-	$(Q)$(CC) $(CFLAGS) -I$(B)/tests $(LDFLAGS) -o $@ $< $(LIBS) -lcmocka
+	$(Q)$(CC) $(CFLAGS) -I$(B)/tests $(LDFLAGS) -o $@ $< $(BASE_LIBS) -lcmocka
 
 $(B):
 	$(Q)mkdir -p $@
+
+-include $(wildcard $(B)/*.d $(B)/*/*.d $(B)/*/*/*.d)
 
 # ---- set-up (Debian packages; idempotent) ----
 BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev \
@@ -210,18 +254,23 @@ fuzz:
 	$(Q)$(MAKE) --no-print-directory FUZZ=1 $(addprefix build/fuzz/fuzz/,$(FUZZ_TARGETS))
 	$(Q)tests/fuzz/run.sh build/fuzz/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
+# The CUDA suite counts ioctls on /dev/null as NVIDIA's: a test build (TEST_HOOKS=1) does that.
 test-bpf: $(B)/gputop-bpf $(B)/cuda/cuda-client $(B)/tests/fd-census $(B)/tests/decode
 	$(Q)$(MAKE) --no-print-directory SAN=1 build/san/gputop-bpf
+	$(Q)$(MAKE) --no-print-directory TEST_HOOKS=1 build/default-test/gputop-bpf
+	$(Q)$(MAKE) --no-print-directory SAN=1 TEST_HOOKS=1 build/san-test/gputop-bpf
 	$(Q)$(B)/tests/decode
 	$(Q)tests/bpf/run.sh $(B)/gputop-bpf build/san/gputop-bpf
-	$(Q)tests/bpf/cuda.sh $(B)/cuda $(B)/gputop-bpf build/san/gputop-bpf
+	$(Q)tests/bpf/cuda.sh $(B)/cuda build/default-test/gputop-bpf build/san-test/gputop-bpf
 	$(Q)tests/bpf/fd-census.sh $(B)/tests/fd-census 200 50
 	$(Q)tests/bpf/privileges.sh $(B)/gputop-bpf examples/mockgpu-7.3.jsonl
 
+# The VM's scenario holds the scheduler's programs (GPUTOP_TEST_SPIN_NS) and points the NVIDIA
+# collector at stand-ins: a static test build (TEST_HOOKS=1); the endpoint is the sanitizer build.
 test-vm: $(B)/gputop-bpf
-	$(Q)$(MAKE) --no-print-directory STATIC=1 build/static/gputop-bpf
+	$(Q)$(MAKE) --no-print-directory STATIC=1 TEST_HOOKS=1 build/static-test/gputop-bpf
 	$(Q)$(MAKE) --no-print-directory SAN=1 build/san/gputop-bpf
-	$(Q)GPUTOP_HTTP=build/san/gputop-bpf tests/vm/run.sh build/static/gputop-bpf
+	$(Q)GPUTOP_HTTP=build/san/gputop-bpf tests/vm/run.sh build/static-test/gputop-bpf
 
 # Per-event BPF cost and the monitor's own CPU and memory, in the VM (not a test).
 # The benchmark also runs the seed's bpftrace script: Debian's bpftrace, installed here.

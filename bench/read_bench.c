@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "../output/json_read.h"
+#include "recording/json_read.h"
 
 static double now_ms(void)
 {

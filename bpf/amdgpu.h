@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Plain data shared by amdgpu.bpf.c and collectors/amdgpu.c. */
+/* Plain data shared by amdgpu.bpf.c and collectors/amdgpu/amdgpu.c. */
 #ifndef GPUTOP_AMDGPU_H
 #define GPUTOP_AMDGPU_H
 
 #include <linux/types.h>
-#include "hist.h"
+#include "core/hist_layout.h"
 
 #define AMD_RING_NAME 16 /* struct amdgpu_ring's name[16] */
 #define AMD_MAX_RINGS 128

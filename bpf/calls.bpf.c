@@ -29,7 +29,7 @@ char LICENSE[] SEC("license") = "GPL";
 __u32 majors[CALLS_MAJORS]; /* watched character-device majors, set by user space; 0: unused */
 
 __u64 drops[CALLS_DROP_MAX];
-__u64 rescued[CALLS_EVENTS]; /* events a twin handled because its primary was skipped */
+__u64 rescued[CALLS_EVENTS][2]; /* [event][1]: events the twin handled because its primary was skipped */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -127,7 +127,7 @@ static __always_inline int on_ioctl_enter(__u64 id, __u32 rdev, __u32 cmd, __u64
 			old->fresh = 0;
 			return 0;
 		}
-		__sync_fetch_and_add(&rescued[CALLS_IOCTL_ENTER], 1);
+		__sync_fetch_and_add(&rescued[CALLS_IOCTL_ENTER][1], 1);
 	}
 	if (bpf_map_update_elem(&ioctl_pending, &id, &p, BPF_ANY))
 		drop_count(drops, CALLS_DROP_PENDING_FULL, CALLS_DROP_MAX);
@@ -143,7 +143,7 @@ static __always_inline int on_ioctl_exit(__u64 id, __s64 ret, __u64 now, bool tw
 	if (!p)
 		return 0;
 	if (twin) /* the primary, had it run, would have taken the entry */
-		__sync_fetch_and_add(&rescued[CALLS_IOCTL_EXIT], 1);
+		__sync_fetch_and_add(&rescued[CALLS_IOCTL_EXIT][1], 1);
 	key = p->key;
 	start = p->ns;
 	bpf_map_delete_elem(&ioctl_pending, &id);
@@ -162,7 +162,7 @@ static __always_inline int on_wait_start(void *rec, __u64 id, __u64 now, bool tw
 			old->fresh = 0;
 			return 0;
 		}
-		__sync_fetch_and_add(&rescued[CALLS_WAIT_START], 1);
+		__sync_fetch_and_add(&rescued[CALLS_WAIT_START][1], 1);
 	} else if (old) { /* dma_fence_wait inside a fence's wait: the outer one is lost */
 		drop_count(drops, CALLS_DROP_NESTED_WAIT, CALLS_DROP_MAX);
 	}
@@ -181,7 +181,7 @@ static __always_inline int on_wait_end(__u64 id, __u64 now, bool twin)
 	if (!p)
 		return 0;
 	if (twin)
-		__sync_fetch_and_add(&rescued[CALLS_WAIT_END], 1);
+		__sync_fetch_and_add(&rescued[CALLS_WAIT_END][1], 1);
 	key = p->key;
 	start = p->ns;
 	bpf_map_delete_elem(&wait_pending, &id);

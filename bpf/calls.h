@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Plain data shared by calls.bpf.c and collectors/calls.c: GPU ioctls and fence waits. */
+/* Plain data shared by calls.bpf.c and collectors/calls/calls.c: GPU ioctls and fence waits. */
 #ifndef GPUTOP_CALLS_H
 #define GPUTOP_CALLS_H
 
 #include <linux/types.h>
-#include "hist.h"
+#include "core/hist_layout.h"
 
 #define CALLS_MAJORS 8 /* character-device majors watched (drm, nvidia ...) */
 #define CALLS_MAX_KEYS 4096 /* (process, device, command) and (process, driver) entries */
@@ -54,7 +54,8 @@ struct wait_pending {
  * Each program has a twin attached after it to the same tracepoint: the kernel
  * skips a program entered again on a CPU where it is already running (7.x runs
  * tracepoints preemptible), and the twin handles what its primary skipped. Its
- * rescues per event kind: what every copy skipped = the primary's misses less these.
+ * rescues per event kind (rescued[event][1]): what every copy skipped = the primary's misses
+ * less these.
  */
 enum calls_event { CALLS_IOCTL_ENTER, CALLS_IOCTL_EXIT, CALLS_WAIT_START, CALLS_WAIT_END, CALLS_EVENTS };
 

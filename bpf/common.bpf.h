@@ -7,7 +7,7 @@
 #ifndef GPUTOP_COMMON_BPF_H
 #define GPUTOP_COMMON_BPF_H
 
-#include "hist.h"
+#include "core/hist_layout.h"
 
 #ifndef __core
 #define __core __attribute__((preserve_access_index))

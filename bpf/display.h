@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Plain data shared by display.bpf.c and collectors/display.c: vblanks per CRTC and per client. */
+/* Plain data shared by display.bpf.c and collectors/display/display.c: vblanks per CRTC and per client. */
 #ifndef GPUTOP_DISPLAY_H
 #define GPUTOP_DISPLAY_H
 
 #include <linux/types.h>
-#include "hist.h"
+#include "core/hist_layout.h"
 
 #define DISPLAY_MAX_CRTCS 32 /* pipe indices at or above: counted in DISPLAY_DROP_CRTC */
 #define DISPLAY_MAX_CLIENTS 1024

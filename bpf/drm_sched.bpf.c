@@ -71,9 +71,11 @@ struct task_struct {
 	char comm[TASK_COMM_LEN];
 } __core;
 
-/* Set before load: whether add_dep events exist (>= 6.17), and a test-only delay. */
+/* Set before load: whether add_dep events exist (>= 6.17). */
 const volatile bool track_deps = false;
-const volatile __u64 test_spin_ns = 0; /* GPUTOP_TEST_SPIN_NS: the primaries spin */
+#ifdef GPUTOP_TEST_HOOKS
+const volatile __u64 test_spin_ns = 0; /* test builds: GPUTOP_TEST_SPIN_NS, the primaries spin */
+#endif
 
 __u64 tick_gen; /* bumped by user space after each read: scopes the max_* fields */
 __u64 attach_ns; /* set by user space just before the programs attach (CLOCK_MONOTONIC) */
@@ -136,9 +138,13 @@ static __always_inline void drop(enum sched_drop why)
 	drop_count(drops, why, SCHED_DROP_MAX);
 }
 
-/* Test only: hold the queue and run primaries (task context), so that other tasks nest into them. */
+/*
+ * Test builds only (make TEST_HOOKS=1): hold the queue and run primaries (task
+ * context), so that other tasks nest into them. Other builds have no such code.
+ */
 static __always_inline void spin_for_test(void)
 {
+#ifdef GPUTOP_TEST_HOOKS
 	__u64 end;
 
 	if (!test_spin_ns)
@@ -147,6 +153,7 @@ static __always_inline void spin_for_test(void)
 	for (int i = 0; i < 4096; i++)
 		if (bpf_ktime_get_ns() >= end)
 			break;
+#endif
 }
 
 /*

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Plain data shared by drm_sched.bpf.c and collectors/drm_sched.c. */
+/* Plain data shared by drm_sched.bpf.c and collectors/drm_sched/drm_sched.c. */
 #ifndef GPUTOP_DRM_SCHED_H
 #define GPUTOP_DRM_SCHED_H
 
 #include <linux/types.h>
-#include "hist.h"
+#include "core/hist_layout.h"
 
 #define RING_NAME_LEN 32
 #define DEV_NAME_LEN 32

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Plain data shared by intel.bpf.c and collectors/intel.c: i915 and xe. */
+/* Plain data shared by intel.bpf.c and collectors/intel/intel.c: i915 and xe. */
 #ifndef GPUTOP_INTEL_H
 #define GPUTOP_INTEL_H
 
 #include <linux/types.h>
-#include "hist.h"
+#include "core/hist_layout.h"
 
 #define INTEL_MAX_ENGINES 64
 #define INTEL_MAX_PROCS 4096

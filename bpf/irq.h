@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Plain data shared by irq.bpf.c and collectors/irq.c. */
+/* Plain data shared by irq.bpf.c and collectors/irq/irq.c. */
 #ifndef GPUTOP_IRQ_H
 #define GPUTOP_IRQ_H
 

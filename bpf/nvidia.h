@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Plain data shared by nvidia.bpf.c and collectors/nvidia.c: per process, the
+ * Plain data shared by nvidia.bpf.c and collectors/nvidia/nvidia.c: per process, the
  * CUDA driver API calls seen by uprobes on libcuda (launches, device memory,
  * time blocked in synchronisation) and the ioctls on NVIDIA's character
  * devices; and the Xid errors the driver reports.
@@ -9,7 +9,7 @@
 #define GPUTOP_NVIDIA_H
 
 #include <linux/types.h>
-#include "hist.h"
+#include "core/hist_layout.h"
 
 #define NV_MAX_PROCS 4096
 #define NV_MAX_ALLOCS 262144 /* live device allocations remembered, for their frees */

@@ -5,7 +5,7 @@
  * function. Two ways in, as the kernel allows: one kprobe program attached to
  * every function with its index as cookie, or one fentry program per function
  * (fe_0 ... fe_15, each given its target before load). Which functions, and
- * their names across driver versions: collectors/nvidia_driver.c.
+ * their names across driver versions: collectors/nvidia/nvidia_driver.c.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "collector.h"
+#include "collectors/collector.h"
 
 void collector_set_state(struct collector *c, enum collector_state st, const char *reason,
 			 const char *fix)
@@ -44,6 +44,22 @@ void collector_set_tracepoint(struct collector *c, const char *group, const char
 void collector_set_drop(struct collector *c, const char *name, uint64_t count)
 {
 	collector_status_set_drop(&c->status, name, count);
+}
+
+void collector_set_drops(struct collector *c, const char *const *names, const __u64 *counts,
+			 size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		collector_set_drop(c, names[i], counts[i]);
+}
+
+void collector_load_failed(struct collector *c, int err)
+{
+	char msg[160];
+
+	snprintf(msg, sizeof(msg), "loading the BPF programs failed: %s", strerror(err < 0 ? -err : err));
+	collector_set_state(c, COLLECTOR_FAILED, msg,
+			    "run with -v to see libbpf's and the verifier's messages");
 }
 
 /*

@@ -9,7 +9,8 @@
 #define GPUTOP_COLLECTOR_H
 
 #include <stdbool.h>
-#include "../model/model.h"
+#include <linux/types.h>
+#include "model/model.h"
 
 struct collector_config {
 	bool all_irqs; /* watch every interrupt line, not only the GPU drivers' */
@@ -75,5 +76,10 @@ void collector_set_tracepoint(struct collector *c, const char *group, const char
 			      enum tracepoint_state st, const char *note);
 /* Sets the loss counter called name (cumulative), adding it the first time. */
 void collector_set_drop(struct collector *c, const char *name, uint64_t count);
+/* Sets the loss counters names[i] = counts[i] (a BPF program's drops array). */
+void collector_set_drops(struct collector *c, const char *const *names, const __u64 *counts,
+			 size_t n);
+/* The BPF object did not open or load (err: a negative errno): FAILED, with how to see why. */
+void collector_load_failed(struct collector *c, int err);
 
 #endif

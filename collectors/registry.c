@@ -2,7 +2,7 @@
 /* The compiled-in collectors: each registers itself (COLLECTOR_REGISTER), no list to edit. */
 #include <stdlib.h>
 #include <pthread.h>
-#include "collector.h"
+#include "collectors/collector.h"
 
 extern const struct collector_ops *const __start_gputop_collectors[] __attribute__((weak));
 extern const struct collector_ops *const __stop_gputop_collectors[] __attribute__((weak));

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include "histogram.h"
+#include "core/counter.h"
+#include "model/histogram.h"
 
 uint64_t histogram_slot_low(unsigned int slot)
 {
@@ -67,8 +68,7 @@ void histogram_delta(struct histogram *out, const struct histogram *now,
 		     const struct histogram *before)
 {
 	for (unsigned int i = 0; i < HIST_SLOTS; i++)
-		out->slots[i] = now->slots[i] >= before->slots[i] ?
-					now->slots[i] - before->slots[i] : now->slots[i];
+		out->slots[i] = counter_delta(now->slots[i], before->slots[i]);
 }
 
 void histogram_summarize(const struct histogram *h, double sum_ns, double max_ns,

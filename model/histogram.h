@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Latency histograms in user space: the BPF slot layout (bpf/hist.h) with u64 counts. */
+/* Latency histograms in user space: the BPF slot layout (core/hist_layout.h) with u64 counts. */
 #ifndef GPUTOP_HISTOGRAM_H
 #define GPUTOP_HISTOGRAM_H
 
 #include <stdint.h>
-#include "../bpf/hist.h"
+#include "core/hist_layout.h"
 
 struct histogram {
 	uint64_t slots[HIST_SLOTS];

@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "array.h"
-#include "histories.h"
+#include "core/array.h"
+#include "model/histories.h"
 
 #define ID_LEN 192 /* table name, row key and column key */
 

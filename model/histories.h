@@ -8,8 +8,8 @@
 #ifndef GPUTOP_HISTORIES_H
 #define GPUTOP_HISTORIES_H
 
-#include "history.h"
-#include "snapshot.h"
+#include "model/history.h"
+#include "model/snapshot.h"
 
 struct histories;
 

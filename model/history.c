@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <float.h>
-#include "history.h"
+#include "model/history.h"
 
 void history_push(struct history *h, double v)
 {

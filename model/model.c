@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "array.h"
-#include "model.h"
+#include "core/array.h"
+#include "model/model.h"
 
 /* A growable array of fixed-size items. */
 struct vec {

@@ -3,12 +3,12 @@
  * The model: this tick's data as the collectors publish it (their tables,
  * devices, statuses), owned by the poller thread, and the immutable snapshot
  * built from it. Collectors keep their own cumulative counters and derive
- * their rows (collectors/sched_model.c for the scheduler).
+ * their rows (collectors/drm_sched/sched_model.c for the scheduler).
  */
 #ifndef GPUTOP_MODEL_H
 #define GPUTOP_MODEL_H
 
-#include "snapshot.h"
+#include "model/snapshot.h"
 
 struct model;
 

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "snapshot.h"
+#include "model/snapshot.h"
 
 void snapshot_free(struct snapshot *s)
 {

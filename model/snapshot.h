@@ -11,9 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
-#include "histogram.h"
-#include "history.h"
-#include "table.h"
+#include "model/histogram.h"
+#include "model/history.h"
+#include "model/table.h"
 
 #define NAME_LEN 32
 #define COMM_LEN 16

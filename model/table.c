@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "decimal.h"
-#include "histogram.h"
-#include "table.h"
+#include "core/decimal.h"
+#include "model/histogram.h"
+#include "model/table.h"
 
 struct table *table_new(const struct table_desc *d)
 {

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
-#include "../src/version.h"
-#include "json.h"
-#include "json_tables.h"
+#include "core/version.h"
+#include "output/json.h"
+#include "output/json_tables.h"
 
 static void put_str(json_object *o, const char *key, const char *v)
 {

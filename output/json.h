@@ -3,7 +3,7 @@
 #ifndef GPUTOP_OUTPUT_JSON_H
 #define GPUTOP_OUTPUT_JSON_H
 
-#include "../model/snapshot.h"
+#include "model/snapshot.h"
 
 /* A malloc'd, NUL-terminated line without the newline; NULL on allocation failure. */
 char *snapshot_to_json(const struct snapshot *s);

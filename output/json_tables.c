@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../model/array.h"
-#include "../model/decimal.h"
-#include "../model/histogram.h"
-#include "json_tables.h"
+#include "core/array.h"
+#include "core/decimal.h"
+#include "model/histogram.h"
+#include "output/json_tables.h"
 
 struct out {
 	char *p;

@@ -10,7 +10,7 @@
 #ifndef GPUTOP_OUTPUT_JSON_TABLES_H
 #define GPUTOP_OUTPUT_JSON_TABLES_H
 
-#include "../model/snapshot.h"
+#include "model/snapshot.h"
 
 /*
  * The recording format: 1 was written by 0.1.0 (no "format" key, no tables);

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "../src/version.h"
-#include "metrics.h"
+#include "core/version.h"
+#include "output/metrics.h"
 
 #define PREFIX "gputop_"
 

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "../model/snapshot.h"
+#include "model/snapshot.h"
 
 #define METRICS_TYPE_TEXT "text/plain; version=0.0.4; charset=utf-8"
 #define METRICS_TYPE_OPENMETRICS "application/openmetrics-text; version=1.0.0; charset=utf-8"

@@ -3,17 +3,9 @@
 #include <string.h>
 #include <time.h>
 #include <langinfo.h>
-#include "cell_format.h"
-#include "cell_text.h"
-#include "text.h"
-
-const char *format_ns(double ns, char *buf, size_t size)
-{
-	if (ns > 0)
-		return format_duration_ns(ns, buf, size);
-	snprintf(buf, size, "-");
-	return buf;
-}
+#include "format/cell_format.h"
+#include "format/cell_text.h"
+#include "output/text.h"
 
 /* Names, details and cells others chose, made safe: no control character reaches the terminal. */
 static bool utf8(void)

@@ -4,11 +4,9 @@
 #define GPUTOP_OUTPUT_TEXT_H
 
 #include <stdio.h>
-#include "../model/snapshot.h"
+#include "model/snapshot.h"
 
 void snapshot_print_text(FILE *out, const struct snapshot *s);
 void collectors_print_list(FILE *out, const struct collector_status *cs, size_t n);
-/* "1.23 ms", "850 us", "-" for 0; ns in, a short human string out. */
-const char *format_ns(double ns, char *buf, size_t size);
 
 #endif

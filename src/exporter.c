@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include "exporter.h"
+#include "src/exporter.h"
 
 #ifdef GPUTOP_NO_HTTP
 /*
@@ -71,7 +71,7 @@ void exporter_stop(struct exporter *e)
 #include <sys/socket.h>
 #include <unistd.h>
 #include <microhttpd.h>
-#include "../output/metrics.h"
+#include "output/metrics.h"
 
 /* One snapshot rendered in both formats; scrapes hold references to it. */
 struct page {

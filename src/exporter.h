@@ -11,7 +11,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include "feed.h"
+#include "model/feed.h"
 
 #define EXPORTER_MAX_CONNECTIONS 32
 #define EXPORTER_TIMEOUT_S 10 /* a client that sends nothing for this long is dropped */

@@ -13,18 +13,19 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
-#include "../collectors/bpf_util.h"
-#include "../collectors/collector.h"
-#include "../collectors/tracefs.h"
-#include "../output/json.h"
-#include "../output/text.h"
-#include "../tui/tui.h"
-#include "exporter.h"
-#include "options.h"
-#include "poller.h"
-#include "replay.h"
-#include "privileges.h"
-#include "version.h"
+#include "core/clock.h"
+#include "collectors/kit/prog_stats.h"
+#include "collectors/collector.h"
+#include "collectors/kit/tracefs.h"
+#include "output/json.h"
+#include "output/text.h"
+#include "tui/tui.h"
+#include "src/exporter.h"
+#include "src/options.h"
+#include "src/poller.h"
+#include "recording/replay.h"
+#include "core/privileges.h"
+#include "core/version.h"
 
 #define PROG "gputop-bpf"
 
@@ -81,14 +82,10 @@ static void print_version(void)
 	       libbpf_minor_version());
 	for (size_t i = 0; i < n; i++)
 		printf("  %-10s %s\n", reg[i]->name, reg[i]->description);
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+#ifdef GPUTOP_TEST_HOOKS
+	printf("test build (make TEST_HOOKS=1): GPUTOP_TEST_* variables change what it attaches to;"
+	       " for the test suites only, never to be installed\n");
+#endif
 }
 
 /* Privileges, tracefs and kernel BTF: what every BPF collector needs. */
@@ -309,7 +306,7 @@ int main(int argc, char **argv)
 	/*
 	 * The locale, once, before any thread starts (setlocale is not safe while
 	 * another thread parses numbers): the terminal's character set for the
-	 * widths of names (output/cell_text.c, curses), and numbers always with a
+	 * widths of names (format/cell_text.c, curses), and numbers always with a
 	 * '.' (JSON, recordings).
 	 */
 	setlocale(LC_ALL, "");

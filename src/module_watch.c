@@ -6,7 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include <linux/netlink.h>
-#include "module_watch.h"
+#include "src/module_watch.h"
 
 #define UEVENT_MAX 8192 /* the kernel's own limit on one uevent's environment is 2048 */
 

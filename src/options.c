@@ -5,7 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "options.h"
+#include "core/delay.h"
+#include "src/options.h"
 
 enum { OPT_LIST = 0x100, OPT_ALL_IRQS, OPT_RECORD, OPT_REPLAY, OPT_THEME, OPT_LIBCUDA, OPT_LISTEN,
        OPT_METRICS_MAX_ROWS };
@@ -81,26 +82,13 @@ static int parse_long(const char *s, long min, long max, long *out)
 	return 0;
 }
 
-static int parse_delay(const char *s, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v < DELAY_MIN_S || v > DELAY_MAX_S)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
 {
 	long v;
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	o->delay_s = 1.0;
+	o->delay_s = DELAY_DEFAULT_S;
 	o->metrics_max_rows = METRICS_MAX_ROWS_DEFAULT;
 	optind = 0; /* full reset: options_parse may be called more than once (tests) */
 	opterr = 0;
@@ -120,10 +108,11 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			o->iterations = v;
 			break;
 		case 'd':
-			if (parse_delay(optarg, &o->delay_s)) {
+			if (delay_parse(optarg, &o->delay_s)) {
 				snprintf(err, errlen,
-					 "invalid delay '%s': expected seconds between %g and %g (e.g. -d 0.5)",
-					 optarg, DELAY_MIN_S, DELAY_MAX_S);
+					 "invalid delay '%s': expected seconds between " DELAY_RANGE_TEXT
+					 " (e.g. -d 0.5)",
+					 optarg);
 				return -1;
 			}
 			o->delay_given = true;

@@ -8,8 +8,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define DELAY_MIN_S 0.05
-#define DELAY_MAX_S 3600.0
 #define METRICS_MAX_ROWS_DEFAULT 1000
 
 struct options {

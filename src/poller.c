@@ -6,10 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include "../output/json.h"
-#include "module_watch.h"
-#include "privileges.h"
-#include "poller.h"
+#include "core/clock.h"
+#include "output/json.h"
+#include "src/module_watch.h"
+#include "core/privileges.h"
+#include "src/poller.h"
 
 struct poller {
 	pthread_t thread;
@@ -29,20 +30,6 @@ struct poller {
 };
 
 #define TRIM_EVERY_NS (60 * 1000000000ULL)
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-static struct timespec ts_from_ns(uint64_t ns)
-{
-	return (struct timespec){ .tv_sec = (time_t)(ns / 1000000000ULL),
-				  .tv_nsec = (long)(ns % 1000000000ULL) };
-}
 
 /* Called with the lock held. */
 static void snapshot_put(struct snapshot *s)
@@ -131,7 +118,7 @@ static void *poller_main(void *arg)
 		next += step;
 		if (next > now + step) /* never sleep past one interval from now, whatever next says */
 			next = now + step;
-		until = ts_from_ns(next);
+		until = timespec_from_ns(next);
 		while (!p->stop && pthread_cond_timedwait(&p->cond, &p->lock, &until) != ETIMEDOUT)
 			;
 		if (p->stop)
@@ -191,7 +178,7 @@ struct poller *poller_start(struct collector *collectors, size_t n, struct model
 
 const struct snapshot *poller_take(struct poller *p, uint64_t after_seq, int timeout_ms)
 {
-	struct timespec until = ts_from_ns(mono_ns() + (uint64_t)timeout_ms * 1000000ULL);
+	struct timespec until = timespec_from_ns(mono_ns() + (uint64_t)timeout_ms * 1000000ULL);
 	const struct snapshot *s = NULL;
 
 	pthread_mutex_lock(&p->lock);

@@ -9,8 +9,8 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "../collectors/collector.h"
-#include "feed.h"
+#include "collectors/collector.h"
+#include "model/feed.h"
 
 struct poller;
 

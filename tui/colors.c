@@ -2,7 +2,7 @@
 /* Theme colours to curses pairs: 256-colour cube, 8 colours, or attributes only. */
 #include <curses.h>
 #include <stdlib.h>
-#include "draw.h"
+#include "tui/draw.h"
 
 static int attrs[ROLES];
 

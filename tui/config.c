@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "../src/options.h"
-#include "../src/privileges.h"
-#include "config.h"
-#include "lines.h"
-#include "user_file.h"
-#include "../model/table.h"
+#include "core/delay.h"
+#include "core/privileges.h"
+#include "tui/config.h"
+#include "tui/lines.h"
+#include "tui/user_file.h"
+#include "model/table.h"
 
 static const char *const pane_names[PANE_COUNT] = {
 	"devices", "rings", "memory", "interrupts", "display", "processes",
@@ -25,7 +25,7 @@ void prefs_defaults(struct tui_prefs *p)
 {
 	memset(p, 0, sizeof(*p));
 	snprintf(p->theme, sizeof(p->theme), "default");
-	p->delay_s = 1.0;
+	p->delay_s = DELAY_DEFAULT_S;
 	snprintf(p->ring_sort, sizeof(p->ring_sort), "completed_per_s");
 	snprintf(p->proc_sort, sizeof(p->proc_sort), "gpu_pct");
 	p->reverse = false;
@@ -114,8 +114,7 @@ static const char *parse_panes(char *v, struct tui_prefs *p)
 /* One "key = value" line; NULL or what is wrong. */
 static const char *parse_line(char *line, struct tui_prefs *p)
 {
-	char *eq, *key, *val, *end;
-	double d;
+	char *eq, *key, *val;
 
 	line = trim(line);
 	if (!*line || *line == '#')
@@ -133,10 +132,8 @@ static const char *parse_line(char *line, struct tui_prefs *p)
 			return "theme path too long (511 bytes at most)";
 		snprintf(p->theme, sizeof(p->theme), "%s", val);
 	} else if (!strcmp(key, "delay")) {
-		d = strtod(val, &end);
-		if (end == val || *end || !isfinite(d) || d < DELAY_MIN_S || d > DELAY_MAX_S)
-			return "delay must be seconds between 0.05 and 3600";
-		p->delay_s = d;
+		if (delay_parse(val, &p->delay_s))
+			return "delay must be seconds between " DELAY_RANGE_TEXT;
 	} else if (!strcmp(key, "ring_sort") || !strcmp(key, "process_sort")) {
 		bool ring = key[0] == 'r';
 		const char *col = sort_key(ring, val);

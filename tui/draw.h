@@ -4,10 +4,10 @@
 #define GPUTOP_DRAW_H
 
 #include <stdbool.h>
-#include "../output/text.h" /* format_ns */
-#include "layout.h"
-#include "table_fit.h"
-#include "view.h"
+#include "format/cell_format.h" /* format_ns */
+#include "tui/layout.h"
+#include "tui/table_fit.h"
+#include "tui/view.h"
 
 enum role {
 	ROLE_NORMAL, ROLE_HEADER, ROLE_TITLE, ROLE_LABEL, ROLE_VALUE, ROLE_DIM, ROLE_SELECTED,

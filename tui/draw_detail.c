@@ -4,8 +4,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "draw.h"
-#include "sparkline.h"
+#include "tui/draw.h"
+#include "tui/sparkline.h"
 
 /* The collector's state, reason and fix, wrapped; returns the rows used. */
 static int collector_lines(const struct pane_decl *p, struct rect a,

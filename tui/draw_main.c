@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "../src/version.h"
-#include "../model/histories.h"
-#include "../output/cell_format.h"
-#include "draw.h"
-#include "sparkline.h"
+#include "core/version.h"
+#include "model/histories.h"
+#include "format/cell_format.h"
+#include "tui/draw.h"
+#include "tui/sparkline.h"
 
 
 static const struct collector_status *collector(const struct snapshot *s, const char *name)

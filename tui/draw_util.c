@@ -4,10 +4,10 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "../model/histories.h"
-#include "draw.h"
-#include "sparkline.h"
-#include "table_fit.h"
+#include "model/histories.h"
+#include "tui/draw.h"
+#include "tui/sparkline.h"
+#include "tui/table_fit.h"
 
 int put(int y, int x, int w, enum role r, const char *text)
 {

@@ -1,36 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Keys and mouse: what each does to the view. */
 #include <curses.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "draw.h"
+#include "core/delay.h"
+#include "tui/draw.h"
 
 #define KEY_ESC 27
 #define KEY_CTRL_L 12
-
-static const double delays[] = { 0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 30, 60 };
-
-void view_message(struct view *v, bool error, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(v->message, sizeof(v->message), fmt, ap);
-	va_end(ap);
-	v->message_error = error;
-}
-
-/* The table the keys act on (the focused one of the screen) and its state; NULL when none. */
-static struct table_state *focused_table(struct view *v, const struct table_desc **d)
-{
-	const struct pane_decl *p = pane_for_screen(v->screen);
-	const char *name = pane_table_name(p, v->table_focus[v->screen], v->grouped);
-
-	*d = name ? table_desc_find(name) : NULL;
-	return *d ? &v->tstate[v->screen][v->table_focus[v->screen]] : NULL;
-}
 
 /* Rows a page moves: the focused table's height on the main screen, else a screenful. */
 static int page(const struct view *v)
@@ -67,17 +45,11 @@ static void open_selected(struct view *v)
 
 static void set_delay(struct view *v, int dir)
 {
-	size_t n = sizeof(delays) / sizeof(delays[0]), i = 0;
+	double d = delay_step(v->prefs.delay_s, dir);
 
-	while (i < n && delays[i] < v->prefs.delay_s - 1e-9)
-		i++;
-	if (dir > 0)
-		i = i + 1 < n ? i + 1 : n - 1;
-	else if (i > 0)
-		i--;
-	v->prefs.delay_s = delays[i];
-	v->feed->ops->set_delay(v->feed->impl, delays[i]);
-	view_message(v, false, "refresh every %g s", delays[i]);
+	v->prefs.delay_s = d;
+	v->feed->ops->set_delay(v->feed->impl, d);
+	view_message(v, false, "refresh every %g s", d);
 }
 
 static void next_theme(struct view *v)
@@ -140,18 +112,11 @@ static void filter_key(struct view *v, int key)
 		v->tstate[v->screen][i].sel = v->tstate[v->screen][i].top = 0;
 }
 
-int sort_menu_count(struct view *v)
-{
-	const struct table_desc *d;
-
-	return focused_table(v, &d) ? (int)d->ncols : 0;
-}
-
 static void sort_key(struct view *v, int key)
 {
 	int n = sort_menu_count(v);
 	const struct table_desc *d;
-	struct table_state *ts = focused_table(v, &d);
+	struct table_state *ts = view_focused_table(v, &d);
 
 	if (key == KEY_UP || key == 'k')
 		v->sort_menu_sel = v->sort_menu_sel > 0 ? v->sort_menu_sel - 1 : 0;
@@ -213,7 +178,7 @@ static void act_help(struct view *v, int key)
 static void act_move(struct view *v, int key)
 {
 	const struct table_desc *d;
-	struct table_state *ts = focused_table(v, &d);
+	struct table_state *ts = view_focused_table(v, &d);
 	long delta = key == KEY_UP || key == 'k' ? -1 : key == KEY_DOWN || key == 'j' ? 1 :
 		     key == KEY_PPAGE ? -page(v) : key == KEY_NPAGE ? page(v) :
 		     key == KEY_HOME ? -1000000 : 1000000;
@@ -279,7 +244,7 @@ static void act_screen(struct view *v, int key)
 static void act_sort_menu(struct view *v, int key)
 {
 	const struct table_desc *d;
-	struct table_state *ts = focused_table(v, &d);
+	struct table_state *ts = view_focused_table(v, &d);
 
 	(void)key;
 	if (!ts)
@@ -291,7 +256,7 @@ static void act_sort_menu(struct view *v, int key)
 static void act_reverse(struct view *v, int key)
 {
 	const struct table_desc *d;
-	struct table_state *ts = focused_table(v, &d);
+	struct table_state *ts = view_focused_table(v, &d);
 	bool rev;
 
 	(void)key;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <string.h>
-#include "layout.h"
+#include "tui/layout.h"
 
 static int min_i(int a, int b)
 {

@@ -4,7 +4,7 @@
 #define GPUTOP_LAYOUT_H
 
 #include <stdbool.h>
-#include "config.h"
+#include "tui/config.h"
 
 #define LAYOUT_MIN_COLS 50
 #define LAYOUT_MIN_ROWS 12

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "lines.h"
+#include "tui/lines.h"
 
 int lines_parse(const char *text, const char *filename, line_parser parse, void *ctx, char *err,
 		size_t errlen)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The Display pane: CRTCs above their clients; the main screen's DISPLAY side pane lists CRTCs. */
-#include "panes.h"
+#include "tui/panes.h"
 
 static const struct pane_decl display_pane = {
 	.collector = "display",

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The main screen's INTERRUPTS side pane: the GPU drivers' interrupt lines and their rate. */
-#include "panes.h"
+#include "tui/panes.h"
 
 static const struct pane_decl interrupts_pane = {
 	.collector = "irq",

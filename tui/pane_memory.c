@@ -8,8 +8,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "../output/cell_format.h"
-#include "draw.h"
+#include "format/cell_format.h"
+#include "tui/draw.h"
 
 static const char *const classes[][2] = {
 	{ "render_pct", "3D" }, { "compute_pct", "compute" }, { "copy_pct", "copy" },

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The NVIDIA pane: GPUs (NVML) above the CUDA processes, the Xid log, the driver functions probed. */
-#include "panes.h"
+#include "tui/panes.h"
 
 static const struct pane_decl nvidia_pane = {
 	.collector = "nvidia",

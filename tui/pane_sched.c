@@ -9,11 +9,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "../model/histogram.h"
-#include "../model/histories.h"
-#include "../output/cell_format.h"
-#include "draw.h"
-#include "sparkline.h"
+#include "model/histogram.h"
+#include "model/histories.h"
+#include "format/cell_format.h"
+#include "tui/draw.h"
+#include "tui/sparkline.h"
 
 /* A duration cell: "-" when unknown. */
 static const char *ns(const struct table *t, size_t row, const char *key, char *buf, size_t size)

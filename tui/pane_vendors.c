@@ -3,7 +3,7 @@
  * The AMD and Intel panes (their drivers' tracepoints) and the Calls pane (GPU
  * ioctls and fence waits, vendor-neutral).
  */
-#include "panes.h"
+#include "tui/panes.h"
 
 static const struct pane_decl amd_pane = {
 	.collector = "amdgpu",

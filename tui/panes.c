@@ -2,7 +2,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <stddef.h>
-#include "panes.h"
+#include "tui/panes.h"
 
 extern const struct pane_decl *const __start_gputop_panes[] __attribute__((weak));
 extern const struct pane_decl *const __stop_gputop_panes[] __attribute__((weak));

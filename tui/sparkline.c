@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <math.h>
 #include <string.h>
-#include "sparkline.h"
+#include "tui/sparkline.h"
 
 static const char *const blocks[8] = { "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" };
 static const char ascii_levels[8] = { '_', '.', ':', '-', '=', '+', '*', '#' };

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
-#include "table_fit.h"
+#include "tui/table_fit.h"
 
 /* The history the table draws: the COL_SPARK one, else the first. */
 static int spark_column(const struct table_desc *d)

@@ -5,8 +5,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "../model/table.h"
-#include "../output/cell_text.h" /* text_fit */
+#include "model/table.h"
+#include "format/cell_text.h" /* text_fit */
 
 #define TABLE_FIT_MAX_COLS 32
 #define TABLE_FIT_SPARK_MIN 8 /* narrowest sparkline worth drawing */

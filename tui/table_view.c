@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../model/histories.h"
-#include "../output/cell_format.h"
-#include "draw.h"
-#include "sparkline.h"
+#include "model/histories.h"
+#include "format/cell_format.h"
+#include "tui/draw.h"
+#include "tui/sparkline.h"
 
 /* One cell, cut to its column with an ellipsis; numbers right-aligned, text left. */
 static void draw_cell(struct view *v, int y, int x, const struct col_desc *col,

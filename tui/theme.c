@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "lines.h"
-#include "theme.h"
+#include "tui/lines.h"
+#include "tui/theme.h"
 #include "themes_builtin.h"
-#include "user_file.h"
+#include "tui/user_file.h"
 
 static const char *const key_names[THEME_KEYS] = {
 	"main_fg", "main_bg", "header_fg", "header_bg", "title", "label", "value", "dim",

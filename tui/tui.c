@@ -5,9 +5,9 @@
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../model/histories.h"
-#include "draw.h"
-#include "tui.h"
+#include "model/histories.h"
+#include "tui/draw.h"
+#include "tui/tui.h"
 
 #define TICK_MS 100 /* input latency; snapshots arrive at the refresh interval */
 
@@ -21,43 +21,7 @@ static void restore_terminal(void)
 	}
 }
 
-void view_apply_theme(struct view *v)
-{
-	colors_setup(&v->theme, v->color);
-	clearok(curscr, TRUE);
-}
 
-bool view_refresh(struct view *v, int timeout_ms)
-{
-	const struct snapshot *s;
-
-	if (v->paused)
-		return false;
-	s = v->feed->ops->take(v->feed->impl, v->snap ? v->snap->seq : 0, timeout_ms);
-	if (s && *v->feed->ops->error(v->feed->impl) &&
-	    strcmp(v->message, v->feed->ops->error(v->feed->impl))) /* live: the recording failed */
-		view_message(v, true, "%s", v->feed->ops->error(v->feed->impl));
-	if (!s) {
-		const char *err = v->feed->ops->error(v->feed->impl);
-
-		/* The end of a replay, or its error, is news once: redraw for it. */
-		if (*err && strcmp(v->message, err)) {
-			view_message(v, true, "%s", err);
-			return true;
-		}
-		if (!*err && v->feed->replay && v->feed->ops->finished(v->feed->impl) && !v->ended) {
-			v->ended = true;
-			view_message(v, false, "end of the recording: q quits");
-			return true;
-		}
-		return false;
-	}
-	if (v->snap)
-		v->feed->ops->release(v->feed->impl, v->snap);
-	v->snap = s;
-	histories_update(v->histories, s);
-	return true;
-}
 
 /* Rows the layout gives a main-screen table: its rows, or room for a reason and its fix. */
 static int main_table_rows(const struct view *v, int i)

@@ -6,7 +6,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include "../src/feed.h"
+#include "model/feed.h"
 
 struct tui_settings {
 	double delay_s;

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "../src/privileges.h"
-#include "user_file.h"
+#include "core/privileges.h"
+#include "tui/user_file.h"
 
 int user_file_read(const char *path, char **text, char *err, size_t errlen)
 {

@@ -5,12 +5,12 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "../src/feed.h"
-#include "config.h"
-#include "layout.h"
-#include "panes.h"
-#include "table_fit.h"
-#include "theme.h"
+#include "model/feed.h"
+#include "tui/config.h"
+#include "tui/layout.h"
+#include "tui/panes.h"
+#include "tui/table_fit.h"
+#include "tui/theme.h"
 
 enum overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_SORT, OVERLAY_ROW };
 
@@ -57,6 +57,8 @@ struct view {
 
 void view_message(struct view *v, bool error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The table the keys act on (the focused one of the screen) and its state; NULL when none. */
+struct table_state *view_focused_table(struct view *v, const struct table_desc **d);
 /* Handles one key (curses key code); may set v->quit. */
 void view_key(struct view *v, int key);
 /* Takes a newer snapshot from the feed, unless paused; true when there was one. */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "../../collectors/fd_census.h"
+#include "collectors/memory/fd_census.h"
 
 static double now_ms(void)
 {

@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../src/options.h"
+#include "src/options.h"
 
 #define MAX_ARGS 32
 

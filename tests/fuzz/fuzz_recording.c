@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../model/snapshot.h"
-#include "../../output/json.h"
-#include "../../output/json_read.h"
-#include "../../output/text.h"
+#include "model/snapshot.h"
+#include "output/json.h"
+#include "recording/json_read.h"
+#include "output/text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../tui/theme.h"
+#include "tui/theme.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -445,7 +445,7 @@ timeout 20 "$BIN" --replay /dev/zero -b -n 1 >/dev/null 2>"$TMP/zero.err"
 rc=$? ms=$((($(date +%s%N) - start_s) / 1000000))
 check "--replay /dev/zero: ends at once with exit 1 and the reason ($ms ms: $(head -c 80 "$TMP/zero.err"))" \
 	bash -c "[ $rc -eq 1 ] && grep -q 'a NUL byte: not a recording' '$TMP/zero.err' && [ $ms -lt 5000 ]"
-# Lines are parsed two at a time (src/replay.c) and must come out in the recording's order: large
+# Lines are parsed two at a time (recording/replay.c) and must come out in the recording's order: large
 # lines (5,000 processes) between small ones, so that a later line is often parsed first; a bad
 # line ends the replay there, after every line before it and with none after it.
 python3 - "$SNAP" "$TMP/order.jsonl" <<'PY'

@@ -5,8 +5,8 @@
 
 #include <stdio.h>
 #include <string.h>
-#include "../../collectors/sched_model.h"
-#include "../../model/model.h"
+#include "collectors/drm_sched/sched_model.h"
+#include "model/model.h"
 
 #define SEC_NS 1000000000ULL
 

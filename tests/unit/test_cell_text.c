@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Names others chose, printed in batch text: no control character gets through; widths in cells. */
-#include "cmocka_all.h"
+#include "tests/unit/cmocka_all.h"
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../output/cell_text.h"
+#include "format/cell_text.h"
 
 static char *printed(const char *in, int width, bool left)
 {

@@ -4,10 +4,10 @@
  * (amdgpu_fdinfo.c, i915_drm_client.c, xe_drm_client.c, panfrost_drv.c,
  * msm_gpu.c, drm_file.c's drm_print_memory_stats): each field read back.
  */
-#include "cmocka_all.h"
+#include "tests/unit/cmocka_all.h"
 #include <stdio.h>
 #include <string.h>
-#include "../../collectors/fdinfo.h"
+#include "collectors/memory/fdinfo.h"
 
 static const struct fdinfo_region *reg(const struct drm_fdinfo *f, const char *name)
 {

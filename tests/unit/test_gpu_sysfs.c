@@ -3,13 +3,13 @@
  * GPU memory totals from sysfs, on trees laid out as amdgpu and xe lay theirs
  * out under /sys/class/drm (cardN -> device -> PCI device, its driver link).
  */
-#include "cmocka_all.h"
+#include "tests/unit/cmocka_all.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "../../collectors/gpu_sysfs.h"
+#include "collectors/memory/gpu_sysfs.h"
 
 static char root[64];
 

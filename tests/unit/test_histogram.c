@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include "cmocka_all.h"
+#include "tests/unit/cmocka_all.h"
 #include <math.h>
-#include "../../model/histogram.h"
-#include "../../model/history.h"
+#include "model/histogram.h"
+#include "model/history.h"
 
 /* Every value lands in a slot whose bounds contain it, and slots grow with values. */
 static void slot_bounds_contain_value(void **state)

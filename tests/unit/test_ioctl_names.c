@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Names of GPU ioctl commands, amdgpu memory types and interrupt sources, Intel engines. */
 #include <string.h>
-#include "cmocka_all.h"
-#include "../../collectors/amdgpu_tables.h"
-#include "../../collectors/intel_tables.h"
-#include "../../collectors/ioctl_names.h"
+#include "tests/unit/cmocka_all.h"
+#include "collectors/amdgpu/amdgpu_tables.h"
+#include "collectors/intel/intel_tables.h"
+#include "collectors/calls/ioctl_names.h"
 
 /* The kernel's _IOC encoding: dir << 30 | size << 16 | type << 8 | nr. */
 #define IOC(dir, type, nr, size) ((unsigned int)(dir) << 30 | (size) << 16 | (type) << 8 | (nr))

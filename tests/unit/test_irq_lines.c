@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include "cmocka_all.h"
+#include "tests/unit/cmocka_all.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "../../collectors/irq_lines.h"
+#include "collectors/irq/irq_lines.h"
 
 static void gpu_handler_names(void **state)
 {

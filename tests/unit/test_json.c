@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* JSON output, parsed back with json-c: types, values and escaping. */
-#include "cmocka_all.h"
+#include "tests/unit/cmocka_all.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <json-c/json.h>
-#include "../../output/json.h"
-#include "../../output/json_read.h"
-#include "../../src/replay.h"
-#include "model_fixture.h"
+#include "output/json.h"
+#include "recording/json_read.h"
+#include "recording/replay.h"
+#include "tests/unit/model_fixture.h"
 
 static json_object *get(json_object *o, const char *key)
 {

@@ -4,13 +4,13 @@
  * names for every registered column (valid, unique, in base units), content
  * negotiation, and a snapshot written in both formats with the row cap.
  */
-#include "cmocka_all.h"
+#include "tests/unit/cmocka_all.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../collectors/sched_tables.h"
-#include "../../model/histogram.h"
-#include "../../output/metrics.h"
+#include "collectors/drm_sched/sched_tables.h"
+#include "model/histogram.h"
+#include "output/metrics.h"
 
 static void test_escape(void **state)
 {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include "cmocka_all.h"
+#include "tests/unit/cmocka_all.h"
 #include <math.h>
 #include <stdlib.h>
-#include "model_fixture.h"
+#include "tests/unit/model_fixture.h"
 
 static bool near(double a, double b, double tol)
 {

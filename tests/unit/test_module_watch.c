@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The kernel's module uevents, as the poller reads them to pick up drivers loaded later. */
-#include "cmocka_all.h"
+#include "tests/unit/cmocka_all.h"
 #include <string.h>
-#include "../../src/module_watch.h"
+#include "src/module_watch.h"
 
 #define MSG(s) s, sizeof(s)
 

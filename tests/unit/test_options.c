@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include "cmocka_all.h"
+#include "tests/unit/cmocka_all.h"
 #include <string.h>
-#include "../../src/options.h"
+#include "src/options.h"
 
 static int parse(struct options *o, char *err, ...)
 {

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Container ids from cgroup paths, and this process's own procfs facts. */
-#include "cmocka_all.h"
+#include "tests/unit/cmocka_all.h"
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "../../collectors/proc_info.h"
+#include "collectors/kit/proc_info.h"
 
 #define ID64 "4f3a9c2b1d0e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a"
 

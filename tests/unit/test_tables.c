@@ -5,7 +5,7 @@
  * histories derived from a stream of snapshots, and the table widget's pure
  * parts (which columns fit, text cut with an ellipsis, word wrap).
  */
-#include "cmocka_all.h"
+#include "tests/unit/cmocka_all.h"
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,14 +13,14 @@
 #include <string.h>
 #include <time.h>
 #include <json-c/json.h>
-#include "../../model/histogram.h"
-#include "../../model/histories.h"
-#include "../../output/cell_format.h"
-#include "../../output/json.h"
-#include "../../output/json_read.h"
-#include "../../output/json_tables.h"
-#include "../../output/text.h"
-#include "../../tui/table_fit.h"
+#include "model/histogram.h"
+#include "model/histories.h"
+#include "format/cell_format.h"
+#include "output/json.h"
+#include "recording/json_read.h"
+#include "output/json_tables.h"
+#include "output/text.h"
+#include "tui/table_fit.h"
 
 /* A table of this test's own, registered like a collector's (it joins the round trip too). */
 enum { T_PID, T_COMM, T_DEV, T_CRTC, T_ID, T_RATE, T_HZ, T_BYTES, T_NOTE, T_GPU, T_P50, T_P99,

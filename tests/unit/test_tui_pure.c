@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The interface's curses-free parts: layout, sparklines, rows, themes, config. */
-#include "cmocka_all.h"
+#include "tests/unit/cmocka_all.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "../../tui/config.h"
-#include "../../tui/layout.h"
-#include "../../tui/table_fit.h"
-#include "../../tui/sparkline.h"
-#include "../../tui/theme.h"
-#include "model_fixture.h"
+#include "tui/config.h"
+#include "tui/layout.h"
+#include "tui/table_fit.h"
+#include "tui/sparkline.h"
+#include "tui/theme.h"
+#include "tests/unit/model_fixture.h"
 
 static bool overlap(struct rect a, struct rect b)
 {

@@ -19,11 +19,11 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include "../../unit/cmocka_all.h"
-#include "decode.h"
-#include "../../../bpf/amdgpu.h"
-#include "../../../bpf/calls.h"
-#include "../../../bpf/intel.h"
+#include "tests/unit/cmocka_all.h"
+#include "tests/bpf/decode/decode.h"
+#include "bpf/amdgpu.h"
+#include "bpf/calls.h"
+#include "bpf/intel.h"
 #include "decode_amdgpu.skel.h"
 #include "decode_calls.skel.h"
 #include "decode_intel.skel.h"
@@ -742,8 +742,8 @@ static void calls(void **state)
 	assert_int_equal(bpf_map_lookup_elem(bpf_map__fd(s->maps.ioctls), &ik, &c), 0);
 	assert_int_equal(c.count, 5);
 	assert_int_equal(c.ns, 10000 + 1000 + 2000 + 4000);
-	assert_int_equal(s->bss->rescued[CALLS_IOCTL_ENTER], 1);
-	assert_int_equal(s->bss->rescued[CALLS_IOCTL_EXIT], 1);
+	assert_int_equal(s->bss->rescued[CALLS_IOCTL_ENTER][1], 1);
+	assert_int_equal(s->bss->rescued[CALLS_IOCTL_EXIT][1], 1);
 	/* a wait whose primary start was skipped, its end's twin after the primary: once */
 	tail = 0;
 	a.arg = TWIN_ARG;
@@ -757,8 +757,8 @@ static void calls(void **state)
 	assert_int_equal(bpf_map_lookup_elem(bpf_map__fd(s->maps.waits), &wk, &c), 0);
 	assert_int_equal(c.count, 2);
 	assert_int_equal(c.ns, 25000000);
-	assert_int_equal(s->bss->rescued[CALLS_WAIT_START], 1);
-	assert_int_equal(s->bss->rescued[CALLS_WAIT_END], 0);
+	assert_int_equal(s->bss->rescued[CALLS_WAIT_START][1], 1);
+	assert_int_equal(s->bss->rescued[CALLS_WAIT_END][1], 0);
 	for (int i = 0; i < CALLS_DROP_MAX; i++)
 		assert_int_equal(s->bss->drops[i], 0);
 	decode_calls_bpf__destroy(s);

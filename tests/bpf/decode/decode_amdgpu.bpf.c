@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The amdgpu collector's handlers, run by tests/bpf/decode.c on synthetic records. */
-#include "../../../bpf/amdgpu.bpf.c"
-#include "decode.h"
+#include "bpf/amdgpu.bpf.c"
+#include "tests/bpf/decode/decode.h"
 
 SEC("syscall")
 int cs_ioctl_rec(struct decode_args *a) { return on_cs_ioctl(a->rec, a->id, a->now); }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The calls collector's handlers, run by tests/bpf/decode.c on synthetic records. */
-#include "../../../bpf/calls.bpf.c"
-#include "decode.h"
+#include "bpf/calls.bpf.c"
+#include "tests/bpf/decode/decode.h"
 
 /* arg bit 31: run the twin (its primary skipped, or not) */
 #define TWIN(a) ((a)->arg >> 31)

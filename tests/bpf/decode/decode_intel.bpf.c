@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The Intel collector's handlers, run by tests/bpf/decode.c on synthetic records. */
-#include "../../../bpf/intel.bpf.c"
-#include "decode.h"
+#include "bpf/intel.bpf.c"
+#include "tests/bpf/decode/decode.h"
 
 SEC("syscall")
 int request_add_rec(struct decode_args *a) { return on_request_add(a->rec, a->id); }

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Calls collector: per process, the ioctls made on GPU device files (DRM and
+ * NVIDIA character devices), by device and command, and the time spent blocked
+ * in fence waits, by fence driver. Vendor-neutral. Tables: calls_tables.c.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "collectors/calls/calls_tables.h"
+#include "collectors/collector.h"
+#include "collectors/calls/ioctl_names.h"
+#include "collectors/kit/char_devices.h"
+#include "collectors/kit/map_delta.h"
+#include "collectors/kit/map_walk.h"
+#include "collectors/kit/proc_cache.h"
+#include "collectors/kit/prog_stats.h"
+#include "collectors/kit/tp_progs.h"
+#include "collectors/kit/tracefs.h"
+#include <linux/types.h>
+#include "bpf/calls.h"
+#include "calls.skel.h"
+
+#define RESCAN_TICKS 5 /* majors are looked up again: a driver may load later */
+#define MINORBITS 20
+
+#define NO_SYSCALLS "no syscall tracepoints (CONFIG_FTRACE_SYSCALLS off)"
+#define NO_FENCE "not in this kernel (dma-buf built without tracing)"
+
+/* Each event's program and its twin (bpf/calls.h), in enum calls_event's order. */
+static const struct tp_spec specs[CALLS_EVENTS] = {
+	[CALLS_IOCTL_ENTER] = { "syscalls", "sys_enter_ioctl", "ioctl_enter", 1,
+				"recursion_lost_ioctl_enter", .missing = NO_SYSCALLS, .absent = NO_SYSCALLS },
+	[CALLS_IOCTL_EXIT] = { "syscalls", "sys_exit_ioctl", "ioctl_exit", 1, "recursion_lost_ioctl_exit",
+			       .missing = NO_SYSCALLS, .absent = NO_SYSCALLS },
+	[CALLS_WAIT_START] = { "dma_fence", "dma_fence_wait_start", "wait_start", 1,
+			       "recursion_lost_wait_start", .missing = NO_FENCE, .absent = NO_FENCE },
+	[CALLS_WAIT_END] = { "dma_fence", "dma_fence_wait_end", "wait_end", 1, "recursion_lost_wait_end",
+			     .missing = NO_FENCE, .absent = NO_FENCE },
+};
+#define NTPS (2 * CALLS_EVENTS)
+
+static const char *const drop_names[CALLS_DROP_MAX] = {
+	[CALLS_DROP_KEYS_FULL] = "call_table_full",
+	[CALLS_DROP_PENDING_FULL] = "pending_call_table_full",
+	[CALLS_DROP_NESTED_WAIT] = "nested_fence_wait",
+};
+
+/* A device file seen in the ioctls: its name and driver, looked up once. */
+struct calls_dev {
+	__u32 rdev;
+	enum ioctl_device kind;
+	char name[32], driver[32];
+};
+
+struct calls_priv {
+	struct calls_bpf *skel;
+	struct tp_prog tps[NTPS];
+	__u32 majors[CALLS_MAJORS];
+	enum ioctl_device kinds[CALLS_MAJORS];
+	struct map_delta ioctls, waits;
+	struct proc_cache procs;
+	struct calls_dev *devs;
+	size_t ndevs;
+	unsigned int ticks;
+	uint64_t never_returned; /* ioctls and waits of threads that exited inside them */
+	struct table *t; /* the table being filled */
+	double iv;
+};
+
+/* The watched majors: "drm", and every "nvidia*" (nvidia, nvidia-uvm, nvidia-caps ...). */
+static int find_majors(__u32 *majors, enum ioctl_device *kinds)
+{
+	struct char_major all[256];
+	size_t n = char_majors(all, sizeof(all) / sizeof(all[0]));
+	int w = 0;
+
+	memset(majors, 0, CALLS_MAJORS * sizeof(*majors));
+	for (size_t i = 0; i < n && w < CALLS_MAJORS; i++) {
+		bool drm = !strcmp(all[i].name, "drm"), nv = !strncmp(all[i].name, "nvidia", 6);
+
+		if (drm || nv) {
+			kinds[w] = drm ? IOCTL_DEVICE_DRM : IOCTL_DEVICE_NVIDIA;
+			majors[w++] = all[i].major;
+		}
+	}
+	return w;
+}
+
+static void calls_probe(struct collector *c)
+{
+	tp_specs_list(c, specs, CALLS_EVENTS);
+	if (!tracepoint_exists("syscalls", "sys_enter_ioctl") &&
+	    !tracepoint_exists("dma_fence", "dma_fence_wait_start")) {
+		collector_set_state(c, COLLECTOR_UNAVAILABLE,
+				    "neither the syscalls ioctl nor the dma_fence wait tracepoints exist",
+				    "use a kernel with CONFIG_FTRACE_SYSCALLS=y");
+		return;
+	}
+	c->priv = calloc(1, sizeof(struct calls_priv));
+	if (!c->priv)
+		collector_set_state(c, COLLECTOR_FAILED, "out of memory", NULL);
+}
+
+static void rescan(struct collector *c)
+{
+	struct calls_priv *p = c->priv;
+	int n = find_majors(p->majors, p->kinds);
+
+	memcpy(p->skel->bss->majors, p->majors, sizeof(p->majors));
+	snprintf(c->status.detail, sizeof(c->status.detail),
+		 "ioctls on %d GPU device major%s (drm, nvidia) and fence waits", n,
+		 n == 1 ? "" : "s");
+}
+
+static int calls_open(struct collector *c)
+{
+	struct calls_priv *p = c->priv;
+	int err;
+
+	if (map_delta_init(&p->ioctls, sizeof(struct ioctl_key), sizeof(struct call_stats), 0) ||
+	    map_delta_init(&p->waits, sizeof(struct wait_key), sizeof(struct call_stats), 0)) {
+		collector_set_state(c, COLLECTOR_FAILED, "out of memory", NULL);
+		return -1;
+	}
+	p->skel = calls_bpf__open();
+	if (!p->skel) {
+		collector_load_failed(c, -errno);
+		return -1;
+	}
+	if (tp_progs_open(p->tps, specs, CALLS_EVENTS, p->skel->obj, &p->skel->bss->rescued[0][0])) {
+		collector_load_failed(c, -ENOENT);
+		return -1;
+	}
+	err = calls_bpf__load(p->skel);
+	if (err) {
+		collector_load_failed(c, err);
+		return -1;
+	}
+	rescan(c);
+	return 0;
+}
+
+static int calls_attach(struct collector *c)
+{
+	struct calls_priv *p = c->priv;
+
+	if (!tp_progs_attach(c, p->tps, NTPS)) {
+		collector_set_state(c, COLLECTOR_FAILED, "attaching to the tracepoints failed",
+				    "run with -v to see libbpf's messages");
+		return -1;
+	}
+	return 0;
+}
+
+/* The last component of a link's target, cut to size. */
+static void base_name(const char *link, char *out, size_t size)
+{
+	const char *slash = strrchr(link, '/');
+
+	memccpy(out, slash ? slash + 1 : link, '\0', size - 1);
+	out[size - 1] = '\0';
+}
+
+/* The name and driver of a character device, from sysfs (/sys/dev/char/M:m). */
+static const struct calls_dev *device_of(struct calls_priv *p, __u32 rdev)
+{
+	unsigned int major = rdev >> MINORBITS, minor = rdev & ((1U << MINORBITS) - 1);
+	char path[96], link[PATH_MAX];
+	struct calls_dev *d;
+	ssize_t len;
+
+	for (size_t i = 0; i < p->ndevs; i++)
+		if (p->devs[i].rdev == rdev)
+			return &p->devs[i];
+	d = realloc(p->devs, (p->ndevs + 1) * sizeof(*d));
+	if (!d)
+		return NULL;
+	p->devs = d;
+	d = &p->devs[p->ndevs++];
+	memset(d, 0, sizeof(*d));
+	d->rdev = rdev;
+	d->kind = IOCTL_DEVICE_DRM;
+	for (int i = 0; i < CALLS_MAJORS; i++)
+		if (p->majors[i] == major)
+			d->kind = p->kinds[i];
+	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u", major, minor);
+	len = readlink(path, link, sizeof(link) - 1);
+	if (len > 0) {
+		link[len] = '\0';
+		base_name(link, d->name, sizeof(d->name));
+	} else if (d->kind == IOCTL_DEVICE_NVIDIA) {
+		snprintf(d->name, sizeof(d->name), minor == 255 ? "nvidiactl" : "nvidia%u", minor);
+	} else {
+		snprintf(d->name, sizeof(d->name), "%u:%u", major, minor);
+	}
+	/* the driver: its link, unless that is generic (7.x's faux devices: vgem, vkms) or absent
+	 * (a platform device no driver bound, as mockdrm): then the device's own name */
+	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/device/driver", major, minor);
+	len = readlink(path, link, sizeof(link) - 1);
+	if (len > 0) {
+		link[len] = '\0';
+		base_name(link, d->driver, sizeof(d->driver));
+	}
+	if (len <= 0 || !strcmp(d->driver, "faux_driver")) {
+		snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/device", major, minor);
+		len = readlink(path, link, sizeof(link) - 1);
+		if (len > 0) {
+			link[len] = '\0';
+			base_name(link, d->driver, sizeof(d->driver));
+		} else {
+			snprintf(d->driver, sizeof(d->driver), "%s",
+				 d->kind == IOCTL_DEVICE_NVIDIA ? "nvidia" : "");
+		}
+	}
+	return d;
+}
+
+static bool ioctl_row(const void *key, const void *now, const void *before, void *state, void *arg)
+{
+	struct calls_priv *p = arg;
+	const struct ioctl_key *k = key;
+	const struct proc_entry *pe = proc_cache_get(&p->procs, k->tgid);
+	const struct calls_dev *d = device_of(p, k->rdev);
+	struct cell *row = p->t ? table_row_add(p->t) : NULL;
+	char name[48];
+
+	(void)state;
+	if (row && d) {
+		ioctl_command_name(d->kind, d->driver, k->cmd, name, sizeof(name));
+		calls_ioctl_row(row, k, pe ? pe->comm : "?",
+				&(struct calls_ioctl_names){ d->name, d->driver, name }, now, before,
+				p->iv);
+	}
+	return pe && pe->gone; /* shown once more, then forgotten */
+}
+
+static bool wait_row(const void *key, const void *now, const void *before, void *state, void *arg)
+{
+	struct calls_priv *p = arg;
+	const struct wait_key *k = key;
+	const struct proc_entry *pe = proc_cache_get(&p->procs, k->tgid);
+	struct cell *row = p->t ? table_row_add(p->t) : NULL;
+
+	(void)state;
+	if (row)
+		calls_wait_row(row, k, pe ? pe->comm : "?", now, before, p->iv);
+	return pe && pe->gone;
+}
+
+static int calls_read(struct collector *c, struct model *m)
+{
+	struct calls_priv *p = c->priv;
+
+	if (++p->ticks % RESCAN_TICKS == 0) {
+		rescan(c);
+		p->never_returned += map_sweep_gone_threads(bpf_map__fd(p->skel->maps.ioctl_pending));
+		p->never_returned += map_sweep_gone_threads(bpf_map__fd(p->skel->maps.wait_pending));
+	}
+	p->iv = model_interval_s(m);
+	p->t = model_table(m, &calls_ioctls);
+	map_delta_read(&p->ioctls, bpf_map__fd(p->skel->maps.ioctls), ioctl_row, p);
+	p->t = model_table(m, &calls_fence_waits);
+	map_delta_read(&p->waits, bpf_map__fd(p->skel->maps.waits), wait_row, p);
+	proc_cache_tick(&p->procs);
+	collector_set_drops(c, drop_names, p->skel->bss->drops, CALLS_DROP_MAX);
+	collector_set_drop(c, "calls_never_returned", p->never_returned);
+	tp_progs_report(c, p->tps, NTPS, m);
+	return 0;
+}
+
+static void calls_close(struct collector *c)
+{
+	struct calls_priv *p = c->priv;
+
+	if (!p)
+		return;
+	tp_progs_detach(p->tps, NTPS);
+	calls_bpf__destroy(p->skel);
+	map_delta_free(&p->ioctls);
+	map_delta_free(&p->waits);
+	proc_cache_free(&p->procs);
+	free(p->devs);
+	free(p);
+}
+
+static const struct collector_ops calls_collector = {
+	.name = "calls",
+	.order = 47,
+	.description = "GPU ioctls per process and command (DRM, NVIDIA); time blocked in fence waits",
+	.probe = calls_probe,
+	.open = calls_open,
+	.attach = calls_attach,
+	.read = calls_read,
+	.close = calls_close,
+};
+COLLECTOR_REGISTER(calls_collector);

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <ctype.h>
+#include <dirent.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "collectors/kit/test_hooks.h"
+#include "core/array.h"
+#include "collectors/nvidia/cuda_libs.h"
+
+#if defined(__x86_64__)
+#define OUR_MACHINE EM_X86_64
+#elif defined(__aarch64__)
+#define OUR_MACHINE EM_AARCH64
+#else
+#define OUR_MACHINE EM_NONE /* uprobes on libcuda: x86-64 and arm64 only */
+#endif
+
+static bool elf_of_ours(int fd)
+{
+	Elf64_Ehdr h;
+
+	if (pread(fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h))
+		return false;
+	return !memcmp(h.e_ident, ELFMAG, SELFMAG) && h.e_ident[EI_CLASS] == ELFCLASS64 &&
+	       h.e_type == ET_DYN && h.e_machine == OUR_MACHINE;
+}
+
+int cuda_libs_add(struct cuda_libs *l, const char *path, const char *how, char *why, size_t size)
+{
+	struct cuda_lib *lib;
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	bool ok;
+
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		snprintf(why, size, "%s: cannot open it as a file", path);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	ok = elf_of_ours(fd);
+	close(fd);
+	if (!ok) {
+		snprintf(why, size, "%s: not a 64-bit shared library for this machine", path);
+		return -1;
+	}
+	if (strlen(path) >= CUDA_LIB_PATH) {
+		snprintf(why, size, "path longer than %d bytes", CUDA_LIB_PATH - 1);
+		return -1;
+	}
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].dev == st.st_dev && l->v[i].ino == st.st_ino)
+			return 0;
+	lib = array_push(&l->v, &l->n, &l->cap, sizeof(*lib));
+	if (!lib) {
+		snprintf(why, size, "out of memory");
+		return -1;
+	}
+	snprintf(lib->path, sizeof(lib->path), "%s", path);
+	snprintf(lib->how, sizeof(lib->how), "%s", how);
+	lib->dev = st.st_dev;
+	lib->ino = st.st_ino;
+	return 1;
+}
+
+static FILE *ldconfig_list(void)
+{
+	static const char *const tries[] = { "/sbin/ldconfig", "/usr/sbin/ldconfig" };
+
+	for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
+		char cmd[64];
+
+		if (access(tries[i], X_OK))
+			continue;
+		snprintf(cmd, sizeof(cmd), "%s -p 2>/dev/null", tries[i]);
+		return popen(cmd, "re");
+	}
+	return NULL;
+}
+
+int cuda_libs_from_ldcache(struct cuda_libs *l)
+{
+	FILE *f = ldconfig_list();
+	char line[1024], why[128];
+	int added = 0;
+
+	if (!f)
+		return 0;
+	/* "\tlibcuda.so.1 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libcuda.so.1" */
+	while (fgets(line, sizeof(line), f)) {
+		const char *name = line + strspn(line, " \t"), *arrow = strstr(line, " => ");
+
+		if (strncmp(name, "libcuda.so.1 ", 13) || !arrow)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		added += cuda_libs_add(l, arrow + 4, "loader cache", why, sizeof(why)) > 0;
+	}
+	pclose(f);
+	return added;
+}
+
+/* The path of a libcuda mapping in a maps line ("... /usr/lib/libcuda.so.580.1"), or NULL. */
+static const char *maps_libcuda(char *line)
+{
+	char *path = strchr(line, '/'), *base;
+
+	if (!path)
+		return NULL;
+	path[strcspn(path, "\n")] = '\0';
+	base = strrchr(path, '/') + 1;
+	if (strncmp(base, "libcuda.so", 10) || strstr(path, " (deleted)"))
+		return NULL;
+	return path;
+}
+
+int cuda_libs_from_maps(struct cuda_libs *l)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	int added = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		char maps[64], line[1024], root[CUDA_LIB_PATH + 64], why[128], how[32];
+		const char *path;
+		FILE *f;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		snprintf(maps, sizeof(maps), "/proc/%.16s/maps", de->d_name);
+		f = fopen(maps, "re");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f)) {
+			path = maps_libcuda(line);
+			if (!path)
+				continue;
+			/* The path is the process's: reach it through its root (its container's files). */
+			snprintf(root, sizeof(root), "/proc/%.16s/root%s", de->d_name, path);
+			snprintf(how, sizeof(how), "process %.16s", de->d_name);
+			added += cuda_libs_add(l, root, how, why, sizeof(why)) > 0;
+			break;
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return added;
+}
+
+void cuda_libs_free(struct cuda_libs *l)
+{
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+/* Defined functions of one symbol table whose names are wanted. */
+static void offsets_from(Elf *e, Elf_Scn *symtab, const char *const *names, size_t n, size_t *offsets)
+{
+	Elf_Data *d = elf_getdata(symtab, NULL);
+	GElf_Shdr sh;
+	size_t count;
+
+	if (!d || !gelf_getshdr(symtab, &sh) || !sh.sh_entsize)
+		return;
+	count = sh.sh_size / sh.sh_entsize;
+	for (size_t i = 0; i < count; i++) {
+		GElf_Sym sym;
+		GElf_Shdr text;
+		Elf_Scn *in;
+		const char *name;
+
+		if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+		    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE)
+			continue;
+		name = elf_strptr(e, sh.sh_link, sym.st_name);
+		if (!name)
+			continue;
+		for (size_t k = 0; k < n; k++) {
+			if (offsets[k] || strcmp(name, names[k]))
+				continue;
+			in = elf_getscn(e, sym.st_shndx);
+			if (in && gelf_getshdr(in, &text) && sym.st_value >= text.sh_addr)
+				offsets[k] = sym.st_value - text.sh_addr + text.sh_offset;
+		}
+	}
+}
+
+/*
+ * A function that starts with endbr64 (CET): probe the instruction after it. The
+ * kernel cannot emulate endbr64, so a uprobe on it single-steps a copy (a second
+ * trap per call); the next is usually a push or mov it emulates. Every call still
+ * passes there, with the arguments and the return address untouched.
+ */
+static void skip_endbr(int fd, size_t *offsets, size_t n)
+{
+	static const unsigned char endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	const char *off = test_hook("PROBE_ENDBR"); /* test builds, 1: probe it anyway (to measure) */
+	unsigned char b[4];
+
+	if (off && !strcmp(off, "1"))
+		return;
+	for (size_t k = 0; k < n; k++)
+		if (offsets[k] && pread(fd, b, sizeof(b), (off_t)offsets[k]) == (ssize_t)sizeof(b) &&
+		    !memcmp(b, endbr64, sizeof(b)))
+			offsets[k] += sizeof(endbr64);
+}
+
+int cuda_lib_offsets(const char *path, const char *const *names, size_t n, size_t *offsets)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	Elf_Scn *scn = NULL;
+	Elf *e;
+
+	memset(offsets, 0, n * sizeof(*offsets));
+	if (fd < 0)
+		return -1;
+	if (elf_version(EV_CURRENT) == EV_NONE || !(e = elf_begin(fd, ELF_C_READ, NULL))) {
+		close(fd);
+		return -1;
+	}
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && (sh.sh_type == SHT_DYNSYM || sh.sh_type == SHT_SYMTAB))
+			offsets_from(e, scn, names, n, offsets);
+	}
+	elf_end(e);
+	skip_endbr(fd, offsets, n);
+	close(fd);
+	return 0;
+}

@@ -1,0 +1,574 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * NVIDIA collector: per process the CUDA driver API calls (kernel and graph
+ * launches, device memory allocated and freed, time blocked in
+ * synchronisation) from uprobes on libcuda, and the ioctls on /dev/nvidia*;
+ * a log of the driver's Xid errors; per GPU, NVML's memory, utilisation,
+ * temperature and power. Each part works without the others (a CUDA library
+ * without the driver, the driver without CUDA). Tables: nvidia_tables.c.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "core/array.h"
+#include "collectors/collector.h"
+#include "collectors/kit/char_devices.h"
+#include "collectors/kit/map_delta.h"
+#include "collectors/kit/map_walk.h"
+#include "collectors/kit/proc_cache.h"
+#include "collectors/kit/prog_stats.h"
+#include "collectors/kit/test_hooks.h"
+#include "collectors/kit/tp_progs.h"
+#include "collectors/nvidia/cuda_libs.h"
+#include "collectors/nvidia/nvidia_driver.h"
+#include "collectors/nvidia/nvidia_tables.h"
+#include "collectors/nvidia/nvml.h"
+#include "collectors/kit/tracefs.h"
+#include "core/clock.h"
+#include <linux/types.h>
+#include "bpf/nvidia.h"
+#include "nvidia.skel.h"
+
+#define RESCAN_NS 10000000000ULL /* processes' maps are searched for new libcuda files this often */
+#define XID_KEEP 64 /* Xid events kept for the log */
+
+/* The CUDA driver API entry points probed, and what each is. */
+static const struct cuda_fn {
+	const char *name;
+	enum nv_call call;
+} cuda_fns[] = {
+	{ "cuLaunchKernel", NV_LAUNCH },
+	{ "cuLaunchKernel_ptsz", NV_LAUNCH },
+	{ "cuLaunchKernelEx", NV_LAUNCH },
+	{ "cuLaunchKernelEx_ptsz", NV_LAUNCH },
+	{ "cuLaunchCooperativeKernel", NV_LAUNCH },
+	{ "cuLaunchCooperativeKernel_ptsz", NV_LAUNCH },
+	{ "cuGraphLaunch", NV_GRAPH_LAUNCH },
+	{ "cuGraphLaunch_ptsz", NV_GRAPH_LAUNCH },
+	{ "cuCtxSynchronize", NV_SYNC },
+	{ "cuCtxSynchronize_v2", NV_SYNC },
+	{ "cuStreamSynchronize", NV_SYNC },
+	{ "cuStreamSynchronize_ptsz", NV_SYNC },
+	{ "cuEventSynchronize", NV_SYNC },
+	{ "cuMemAlloc_v2", NV_ALLOC },
+	{ "cuMemAllocManaged", NV_ALLOC },
+	{ "cuMemAllocAsync", NV_ALLOC },
+	{ "cuMemAllocAsync_ptsz", NV_ALLOC },
+	{ "cuMemAllocFromPoolAsync", NV_ALLOC },
+	{ "cuMemAllocFromPoolAsync_ptsz", NV_ALLOC },
+	{ "cuMemAllocPitch_v2", NV_ALLOC_PITCH },
+	{ "cuMemCreate", NV_CREATE },
+	{ "cuMemFree_v2", NV_FREE },
+	{ "cuMemFreeAsync", NV_FREE },
+	{ "cuMemFreeAsync_ptsz", NV_FREE },
+	{ "cuMemRelease", NV_RELEASE },
+};
+#define NFNS (sizeof(cuda_fns) / sizeof(cuda_fns[0]))
+
+static const char *const drop_names[NV_DROP_MAX] = {
+	[NV_DROP_PROCS_FULL] = "process_table_full",
+	[NV_DROP_ALLOCS_FULL] = "allocation_table_full",
+	[NV_DROP_PENDING_FULL] = "pending_call_table_full",
+	[NV_DROP_NESTED] = "nested_calls_not_counted",
+	[NV_DROP_RETURN_UNREAD] = "allocation_result_unread",
+	[NV_DROP_XID_LOST] = "xid_log_full",
+	[NV_DROP_RETURN_MISSED] = "call_return_missed",
+	[NV_DROP_DELETE_FAILED] = "pending_delete_failed",
+};
+
+/* Tracepoint programs (ioctl enter/exit, Xid), then one pseudo-entry per uprobe program for the cost table. */
+enum { TP_IOCTL_ENTER, TP_IOCTL_EXIT, TP_XID, TP_LAUNCH, TP_ENTER, TP_RETURN, NTPS };
+#define NTRACEPOINTS TP_LAUNCH
+
+
+struct xid_entry {
+	uint64_t seq;
+	char time[24];
+	char users[128]; /* processes active on NVIDIA devices in the interval it came in */
+	struct nv_xid e;
+};
+
+struct nvidia_priv {
+	struct nvidia_bpf *skel;
+	struct tp_prog tps[NTPS];
+	struct cuda_libs libs;
+	struct bpf_link **ulinks;
+	size_t nulinks, ulinks_cap;
+	unsigned int fn_attached[NFNS]; /* libraries each function is attached in */
+	int alias_of[NFNS]; /* another name of cuda_fns[alias_of - 1] in the last library, or 0 */
+	char lib_note[160]; /* what the libcuda search found, or why nothing */
+	bool uprobes; /* some libcuda to probe */
+	__u32 majors[NV_MAJORS];
+	uint64_t next_scan_ns, next_sweep_ns;
+	struct nvml *nvml;
+	char nvml_why[160];
+	struct map_delta procs;
+	struct proc_cache pcache;
+	__u32 *gone; /* processes that exited this tick: their allocations are forgotten */
+	size_t ngone, gone_cap;
+	struct table *t; /* nvidia.processes while it is filled */
+	double iv;
+	struct ring_buffer *xid_ring;
+	struct xid_entry xids[XID_KEEP];
+	uint64_t nxids; /* since start */
+	int64_t mono_to_real_ns; /* CLOCK_REALTIME - CLOCK_MONOTONIC, for the Xid times */
+	char active[128]; /* "comm[pid] ..." of the processes active in the last interval */
+	struct nv_driver *drv; /* probes on nvidia.ko functions */
+	uint64_t never_returned; /* calls and ioctls of threads that exited inside them */
+};
+
+/* Majors of NVIDIA's character devices: [0] nvidia, [1] nvidia-uvm. */
+static void find_majors(__u32 *majors)
+{
+	struct char_major all[256];
+	size_t n = char_majors(all, sizeof(all) / sizeof(all[0]));
+	const char *test = test_hook("IOCTL_MAJOR"); /* count the ioctls on this major as NVIDIA's */
+
+	memset(majors, 0, NV_MAJORS * sizeof(*majors));
+	if (test) {
+		majors[0] = (__u32)strtoul(test, NULL, 10);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!strcmp(all[i].name, "nvidia") || !strcmp(all[i].name, "nvidiactl"))
+			majors[0] = all[i].major;
+		else if (!strcmp(all[i].name, "nvidia-uvm"))
+			majors[1] = all[i].major;
+	}
+}
+
+static void find_libs(struct collector *c, struct nvidia_priv *p)
+{
+	const char *given = c->config->libcuda;
+	char why[160];
+	int n;
+
+	if (given) {
+		if (cuda_libs_add(&p->libs, given, "--libcuda", why, sizeof(why)) < 0) {
+			collector_set_state(c, COLLECTOR_FAILED, why,
+					    "give --libcuda the path of libcuda.so.1 (ldconfig -p | grep libcuda)");
+			return;
+		}
+		snprintf(p->lib_note, sizeof(p->lib_note), "uprobes on %.120s (--libcuda)", given);
+	} else {
+		n = cuda_libs_from_ldcache(&p->libs);
+		n += cuda_libs_from_maps(&p->libs);
+		if (p->libs.n)
+			snprintf(p->lib_note, sizeof(p->lib_note), "uprobes on %.100s (%s)%s",
+				 p->libs.v[0].path, p->libs.v[0].how,
+				 p->libs.n > 1 ? " and more" : "");
+		else
+			snprintf(p->lib_note, sizeof(p->lib_note),
+				 "no libcuda.so.1 in the loader cache or in any process (--libcuda PATH names one)");
+		(void)n;
+	}
+	p->uprobes = p->libs.n > 0;
+}
+
+static void nvidia_probe(struct collector *c)
+{
+	struct nvidia_priv *p = calloc(1, sizeof(*p));
+	bool xid, ioctl_tps;
+
+	if (!p) {
+		collector_set_state(c, COLLECTOR_FAILED, "out of memory", NULL);
+		return;
+	}
+	c->priv = p;
+	find_libs(c, p);
+	if (c->status.info->state == COLLECTOR_FAILED)
+		return;
+	find_majors(p->majors);
+	xid = tracepoint_exists("nvidia", "nvidia_dev_xid");
+	ioctl_tps = tracepoint_exists("syscalls", "sys_enter_ioctl") &&
+		    tracepoint_exists("syscalls", "sys_exit_ioctl");
+	p->nvml = nvml_open(p->nvml_why, sizeof(p->nvml_why));
+
+	for (size_t i = 0; i < NFNS; i++)
+		collector_add_tracepoint(c, "libcuda", cuda_fns[i].name,
+					 p->uprobes ? TRACEPOINT_AVAILABLE : TRACEPOINT_MISSING,
+					 p->uprobes ? "" : p->lib_note);
+	for (const char *const *e = (const char *const[]){ "sys_enter_ioctl", "sys_exit_ioctl", NULL }; *e; e++)
+		collector_add_tracepoint(c, "syscalls", *e,
+					 ioctl_tps ? TRACEPOINT_AVAILABLE : TRACEPOINT_MISSING,
+					 !ioctl_tps ? "no syscall tracepoints (CONFIG_FTRACE_SYSCALLS off)" :
+					 p->majors[0] ? "" : "not used: no nvidia device in /proc/devices");
+	collector_add_tracepoint(c, "nvidia", "nvidia_dev_xid",
+				 xid ? TRACEPOINT_AVAILABLE : TRACEPOINT_MISSING,
+				 xid ? "" : access("/sys/module/nvidia", F_OK) ?
+				 "the nvidia module is not loaded" :
+				 "the nvidia module has no Xid tracepoint (driver older than 575.51.02)");
+	collector_add_tracepoint(c, "nvml", "libnvidia-ml.so.1",
+				 p->nvml ? TRACEPOINT_ATTACHED : TRACEPOINT_MISSING,
+				 p->nvml ? "per GPU memory, utilisation, temperature, power" : p->nvml_why);
+	if (!p->uprobes && !p->majors[0] && !xid && !p->nvml)
+		collector_set_state(c, COLLECTOR_UNAVAILABLE,
+				    "no NVIDIA driver (no /dev/nvidia* in /proc/devices, no Xid tracepoint, no NVML) and no CUDA library",
+				    "load the nvidia module, or name the CUDA driver library with --libcuda PATH");
+}
+
+static int nvidia_open(struct collector *c)
+{
+	struct nvidia_priv *p = c->priv;
+	bool xid = tracepoint_exists("nvidia", "nvidia_dev_xid");
+	bool ioctls = p->majors[0] && tracepoint_exists("syscalls", "sys_enter_ioctl") &&
+		      tracepoint_exists("syscalls", "sys_exit_ioctl");
+	int err;
+
+	const struct tp_spec specs[] = {
+		{ .group = "syscalls", .event = ioctls ? "sys_enter_ioctl" : NULL, .prog = "ioctl_enter" },
+		{ .group = "syscalls", .event = ioctls ? "sys_exit_ioctl" : NULL, .prog = "ioctl_exit" },
+		{ .group = "nvidia", .event = "nvidia_dev_xid", .prog = "nvidia_xid" },
+	};
+
+	p->skel = nvidia_bpf__open();
+	if (!p->skel || map_delta_init(&p->procs, sizeof(__u32), sizeof(struct nv_proc), 0)) {
+		collector_set_state(c, COLLECTOR_FAILED, "cannot open the BPF object", NULL);
+		return -1;
+	}
+	memcpy((void *)p->skel->rodata->nv_majors, p->majors, sizeof(p->majors));
+	if (tp_progs_open(p->tps, specs, NTRACEPOINTS, p->skel->obj, NULL)) {
+		collector_load_failed(c, -ENOENT);
+		return -1;
+	}
+	/* the uprobe programs: in the cost table, attached by attach_lib */
+	p->tps[TP_LAUNCH] = (struct tp_prog){ .group = "libcuda", .event = "launch uprobes",
+					      .prog = p->skel->progs.cuda_launch };
+	p->tps[TP_ENTER] = (struct tp_prog){ .group = "libcuda", .event = "call uprobes",
+					     .prog = p->skel->progs.cuda_enter };
+	p->tps[TP_RETURN] = (struct tp_prog){ .group = "libcuda", .event = "call uretprobes",
+					      .prog = p->skel->progs.cuda_return };
+	if (!xid)
+		bpf_map__set_max_entries(p->skel->maps.xids, 4096); /* unused: the smallest page-sized ring */
+	err = nvidia_bpf__load(p->skel);
+	if (err) {
+		collector_load_failed(c, err);
+		return -1;
+	}
+	return 0;
+}
+
+static int on_xid(void *ctx, void *data, size_t size)
+{
+	struct nvidia_priv *p = ctx;
+	struct xid_entry *x;
+	struct tm tm;
+	time_t t;
+
+	if (size < sizeof(struct nv_xid))
+		return 0;
+	x = &p->xids[p->nxids % XID_KEEP];
+	memcpy(&x->e, data, sizeof(x->e));
+	x->e.comm[sizeof(x->e.comm) - 1] = x->e.dev[NV_XID_DEV - 1] = x->e.msg[NV_XID_MSG - 1] = '\0';
+	x->seq = ++p->nxids;
+	snprintf(x->users, sizeof(x->users), "%s", p->active);
+	t = (time_t)(((int64_t)x->e.ns + p->mono_to_real_ns) / 1000000000LL);
+	if (localtime_r(&t, &tm))
+		strftime(x->time, sizeof(x->time), "%Y-%m-%d %H:%M:%S", &tm);
+	else
+		snprintf(x->time, sizeof(x->time), "?");
+	return 0;
+}
+
+/* Uprobes (and uretprobes) on every function of cuda_fns that lib defines; an alias once. */
+static void attach_lib(struct nvidia_priv *p, struct cuda_lib *lib)
+{
+	const char *names[NFNS];
+	size_t off[NFNS];
+
+	lib->attached = true;
+	for (size_t i = 0; i < NFNS; i++)
+		names[i] = cuda_fns[i].name;
+	if (cuda_lib_offsets(lib->path, names, NFNS, off))
+		return;
+	for (size_t i = 0; i < NFNS; i++) {
+		const struct cuda_fn *fn = &cuda_fns[i];
+		bool timed = fn->call != NV_LAUNCH && fn->call != NV_GRAPH_LAUNCH, alias = false;
+		LIBBPF_OPTS(bpf_uprobe_opts, o, .bpf_cookie = fn->call);
+		struct bpf_link *in, *out = NULL, **slot;
+
+		for (size_t k = 0; k < i && off[i]; k++)
+			if (off[k] == off[i]) {
+				alias = true;
+				p->alias_of[i] = (int)k + 1;
+				p->fn_attached[i]++;
+				break;
+			}
+		if (!off[i] || alias) /* not in this version; or another name of one probed */
+			continue;
+		/* the return first: a call whose entry is seen always has its return seen */
+		if (timed) {
+			o.retprobe = true;
+			out = bpf_program__attach_uprobe_opts(p->skel->progs.cuda_return, -1,
+							      lib->path, off[i], &o);
+			if (!out)
+				continue;
+			o.retprobe = false;
+		}
+		in = bpf_program__attach_uprobe_opts(timed ? p->skel->progs.cuda_enter :
+							     p->skel->progs.cuda_launch,
+						     -1, lib->path, off[i], &o);
+		if (!in) {
+			bpf_link__destroy(out);
+			continue;
+		}
+		slot = array_push(&p->ulinks, &p->nulinks, &p->ulinks_cap, sizeof(*slot));
+		if (slot)
+			*slot = in;
+		else
+			bpf_link__destroy(in);
+		slot = out ? array_push(&p->ulinks, &p->nulinks, &p->ulinks_cap, sizeof(*slot)) : NULL;
+		if (slot)
+			*slot = out;
+		else if (out)
+			bpf_link__destroy(out);
+		p->fn_attached[i]++;
+	}
+}
+
+static void attach_new_libs(struct nvidia_priv *p)
+{
+	for (size_t i = 0; i < p->libs.n; i++)
+		if (!p->libs.v[i].attached)
+			attach_lib(p, &p->libs.v[i]);
+	p->tps[TP_LAUNCH].link = p->tps[TP_ENTER].link = p->tps[TP_RETURN].link =
+		p->nulinks ? p->ulinks[0] : NULL; /* for the cost table only: ulinks own them */
+}
+
+static void set_detail(struct collector *c, struct nvidia_priv *p)
+{
+	size_t fns = 0;
+	char libs[48];
+
+	for (size_t i = 0; i < NFNS; i++)
+		fns += p->fn_attached[i] > 0;
+	if (p->libs.n == 1)
+		snprintf(libs, sizeof(libs), "libcuda from %s", p->libs.v[0].how);
+	else
+		snprintf(libs, sizeof(libs), "%zu libcuda files", p->libs.n);
+	snprintf(c->status.detail, sizeof(c->status.detail), "%.32s, %zu of %zu functions%s%s%s%s%.6s",
+		 libs, fns, NFNS, p->tps[TP_IOCTL_ENTER].link ? ", ioctls" : "",
+		 p->tps[TP_XID].link ? ", Xid" : "", p->nvml ? ", NVML" : "",
+		 nv_driver_via(p->drv) ? ", driver by " : "",
+		 nv_driver_via(p->drv) ? nv_driver_via(p->drv) : "");
+}
+
+static int nvidia_attach(struct collector *c)
+{
+	struct nvidia_priv *p = c->priv;
+	size_t n;
+
+	p->mono_to_real_ns = (int64_t)(clock_ns(CLOCK_REALTIME) - mono_ns());
+	n = tp_progs_attach(c, p->tps, NTRACEPOINTS);
+	if (p->tps[TP_XID].link) {
+		p->xid_ring = ring_buffer__new(bpf_map__fd(p->skel->maps.xids), on_xid, p, NULL);
+		if (!p->xid_ring)
+			collector_set_tracepoint(c, "nvidia", "nvidia_dev_xid", TRACEPOINT_FAILED,
+						 "cannot read its ring buffer");
+	}
+	attach_new_libs(p);
+	for (size_t i = 0; i < NFNS; i++) {
+		char note[128];
+
+		if (!p->uprobes)
+			continue;
+		if (p->alias_of[i])
+			snprintf(note, sizeof(note), "another name of %s: probed once",
+				 cuda_fns[p->alias_of[i] - 1].name);
+		else if (p->fn_attached[i])
+			snprintf(note, sizeof(note), "uprobe%s in %u file%s",
+				 cuda_fns[i].call <= NV_GRAPH_LAUNCH ? "" : " + uretprobe",
+				 p->fn_attached[i], p->fn_attached[i] == 1 ? "" : "s");
+		else
+			snprintf(note, sizeof(note), "not exported by the libcuda found");
+		collector_set_tracepoint(c, "libcuda", cuda_fns[i].name,
+					 p->fn_attached[i] ? TRACEPOINT_ATTACHED : TRACEPOINT_MISSING,
+					 note);
+	}
+	p->next_scan_ns = mono_ns() + RESCAN_NS;
+	p->drv = nv_driver_start(c);
+	if (!n && !p->nulinks && !p->nvml && p->uprobes) {
+		collector_set_state(c, COLLECTOR_FAILED,
+				    p->uprobes ? "no uprobe could be attached to libcuda" :
+						 "nothing could be attached",
+				    "run with -v to see libbpf's messages");
+		return -1;
+	}
+	set_detail(c, p);
+	return 0;
+}
+
+static bool proc_row(const void *key, const void *now, const void *before, void *state, void *arg)
+{
+	struct nvidia_priv *p = arg;
+	__u32 pid = *(const __u32 *)key;
+	const struct proc_entry *pe = proc_cache_get_cgroup(&p->pcache, pid);
+	struct cell *row = p->t ? table_row_add(p->t) : NULL;
+	size_t len = strlen(p->active);
+
+	(void)state;
+	if (row)
+		nvidia_proc_row(row, pid, pe ? pe->comm : "?", pe ? pe->cgroup : "", now, before, p->iv);
+	if (memcmp(before, now, offsetof(struct nv_proc, sync_hist)) && pid != (__u32)getpid())
+		snprintf(p->active + len, sizeof(p->active) - len, "%s%s[%u]", len ? " " : "",
+			 pe ? pe->comm : "?", pid);
+	if (!pe || !pe->gone)
+		return false;
+	if (array_push(&p->gone, &p->ngone, &p->gone_cap, sizeof(*p->gone)))
+		p->gone[p->ngone - 1] = pid;
+	return true; /* shown once more, then forgotten */
+}
+
+/* An allocation of a process that exited: it can no longer be freed. */
+static bool alloc_of_gone(const void *key, void *value, void *arg)
+{
+	const struct nv_alloc_key *k = key;
+	struct nvidia_priv *p = arg;
+
+	(void)value;
+	for (size_t i = 0; i < p->ngone; i++)
+		if (p->gone[i] == k->tgid)
+			return true;
+	return false;
+}
+
+static void read_procs(struct nvidia_priv *p, struct model *m)
+{
+	p->t = model_table(m, &nvidia_processes);
+	p->iv = model_interval_s(m);
+	p->active[0] = '\0';
+	p->ngone = 0;
+	map_delta_read(&p->procs, bpf_map__fd(p->skel->maps.procs), proc_row, p);
+	proc_cache_tick(&p->pcache);
+	if (p->ngone)
+		map_walk(bpf_map__fd(p->skel->maps.allocs), sizeof(struct nv_alloc_key), 0,
+			 alloc_of_gone, p);
+}
+
+static void read_xids(struct nvidia_priv *p, struct model *m)
+{
+	struct table *t = model_table(m, &nvidia_xids);
+	uint64_t first = p->nxids > XID_KEEP ? p->nxids - XID_KEEP : 0;
+
+	if (p->xid_ring)
+		ring_buffer__consume(p->xid_ring);
+	for (uint64_t s = first; t && s < p->nxids; s++) {
+		const struct xid_entry *x = &p->xids[s % XID_KEEP];
+		struct cell *row = table_row_add(t);
+
+		if (!row)
+			break;
+		cell_set_u64(row, NVX_SEQ, x->seq);
+		cell_set_str(row, NVX_TIME, x->time);
+		cell_set_str(row, NVX_DEV, x->e.dev);
+		cell_set_u64(row, NVX_CODE, x->e.code);
+		cell_set_str(row, NVX_MSG, x->e.msg);
+		cell_set_u64(row, NVX_PID, x->e.pid);
+		cell_set_str(row, NVX_COMM, x->e.comm);
+		if (x->users[0])
+			cell_set_str(row, NVX_USERS, x->users);
+	}
+}
+
+static void read_gpus(struct nvidia_priv *p, struct model *m)
+{
+	struct table *t = model_table(m, &nvidia_gpus);
+
+	for (unsigned int i = 0; t && i < nvml_count(p->nvml); i++) {
+		struct nvml_gpu g;
+		struct cell *row;
+
+		if (!nvml_read(p->nvml, i, &g))
+			continue;
+		row = table_row_add(t);
+		if (!row)
+			break;
+		cell_set_u64(row, NVG_INDEX, i);
+		cell_set_str(row, NVG_NAME, g.name);
+		if (g.bus_id[0])
+			cell_set_str(row, NVG_BUS, g.bus_id);
+		if (g.mem_known) {
+			cell_set_u64(row, NVG_MEM_USED, g.mem_used);
+			cell_set_u64(row, NVG_MEM_TOTAL, g.mem_total);
+			if (g.mem_total)
+				cell_set_f64(row, NVG_MEM_PCT, 100.0 * (double)g.mem_used / (double)g.mem_total);
+		}
+		if (g.util_known) {
+			cell_set_f64(row, NVG_UTIL, g.util_gpu);
+			cell_set_f64(row, NVG_MEM_UTIL, g.util_mem);
+		}
+		if (g.temp_known)
+			cell_set_f64(row, NVG_TEMP, g.temp_c);
+		if (g.power_known)
+			cell_set_f64(row, NVG_POWER, g.power_w);
+	}
+}
+
+static int nvidia_read(struct collector *c, struct model *m)
+{
+	struct nvidia_priv *p = c->priv;
+	uint64_t now = mono_ns(), misses;
+
+	if (!c->config->libcuda && now >= p->next_scan_ns) {
+		/* a container's own libcuda, a library loaded from off the loader's path */
+		if (cuda_libs_from_maps(&p->libs) > 0) {
+			attach_new_libs(p);
+			set_detail(c, p);
+		}
+		p->next_scan_ns = now + RESCAN_NS;
+	}
+	if (now >= p->next_sweep_ns) {
+		p->never_returned += map_sweep_gone_threads(bpf_map__fd(p->skel->maps.calls));
+		p->never_returned += map_sweep_gone_threads(bpf_map__fd(p->skel->maps.ioctls));
+		p->next_sweep_ns = now + RESCAN_NS;
+	}
+	read_procs(p, m);
+	read_xids(p, m);
+	read_gpus(p, m);
+	misses = nv_driver_read(p->drv, c, m);
+	collector_set_drops(c, drop_names, p->skel->bss->drops, NV_DROP_MAX);
+	collector_set_drop(c, "calls_never_returned", p->never_returned);
+	misses += tp_progs_report_rows(c, p->tps, NTPS, m);
+	collector_set_drop(c, "bpf_recursion_misses", misses);
+	return 0;
+}
+
+static void nvidia_close(struct collector *c)
+{
+	struct nvidia_priv *p = c->priv;
+
+	if (!p)
+		return;
+	ring_buffer__free(p->xid_ring);
+	nv_driver_stop(p->drv);
+	tp_progs_detach(p->tps, NTRACEPOINTS);
+	for (size_t i = 0; i < p->nulinks; i++)
+		bpf_link__destroy(p->ulinks[i]);
+	free(p->ulinks);
+	nvidia_bpf__destroy(p->skel);
+	nvml_close(p->nvml);
+	cuda_libs_free(&p->libs);
+	map_delta_free(&p->procs);
+	proc_cache_free(&p->pcache);
+	free(p->gone);
+	free(p);
+}
+
+static const struct collector_ops nvidia_collector = {
+	.name = "nvidia",
+	.attaches_later = true, /* libcuda found in a process's maps, searched every 10 s */ /* id */
+	.order = 50,
+	.description = "CUDA launches, device memory, sync stalls and ioctls per process; Xid errors; NVML",
+	.probe = nvidia_probe, /* libcuda files, /proc/devices, the Xid tracepoint, NVML */
+	.open = nvidia_open,
+	.attach = nvidia_attach,
+	.read = nvidia_read, /* maps -> nvidia.processes, nvidia.xids; NVML -> nvidia.gpus */
+	.close = nvidia_close,
+};
+COLLECTOR_REGISTER(nvidia_collector);

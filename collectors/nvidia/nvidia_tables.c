@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "collectors/kit/cells.h"
+#include "collectors/nvidia/nvidia_tables.h"
+
+static const struct col_desc proc_cols[NVP_COLS] = {
+	[NVP_PID] = { "pid", "PID", "process calling the CUDA driver or an NVIDIA device", COL_U64,
+		      UNIT_NONE, 7, COL_KEY | COL_ASCENDING },
+	[NVP_COMM] = { "comm", "COMM", "its command name", COL_STR, UNIT_NONE, 15, COL_ASCENDING },
+	[NVP_CGROUP] = { "cgroup", "CGROUP",
+			 "its cgroup, or runtime:id of its container (docker, containerd, podman, cri-o)",
+			 COL_STR, UNIT_NONE, 22, COL_ASCENDING | COL_WIDE },
+	[NVP_LAUNCH_PER_S] = { "launches_per_s", "LAUNCH/S",
+			       "kernel launches per second (cuLaunchKernel, Ex, Cooperative)",
+			       COL_F64, UNIT_PER_S, 8, COL_HISTORY | COL_SPARK },
+	[NVP_LAUNCHES] = { "launches_total", "LAUNCHES", "kernel launches since start", COL_U64,
+			   UNIT_COUNT, 9, 0 },
+	[NVP_GRAPH_PER_S] = { "graph_launches_per_s", "GRAPH/S", "CUDA graph launches per second",
+			      COL_F64, UNIT_PER_S, 7, COL_DETAIL },
+	[NVP_GRAPH_LAUNCHES] = { "graph_launches_total", "GRAPHS", "CUDA graph launches since start",
+				 COL_U64, UNIT_COUNT, 7, COL_WIDE },
+	[NVP_MEM] = { "mem_bytes", "DEVMEM",
+		      "device memory it allocated since start and has not freed (cuMemAlloc*, cuMemCreate)",
+		      COL_U64, UNIT_BYTES, 8, COL_HISTORY },
+	[NVP_ALLOCS] = { "allocs_total", "ALLOCS", "successful device allocations since start",
+			 COL_U64, UNIT_COUNT, 7, 0 },
+	[NVP_FREES] = { "frees_total", "FREES", "frees of allocations made since start", COL_U64,
+			UNIT_COUNT, 7, COL_WIDE },
+	[NVP_ALLOC_BYTES] = { "alloc_bytes_total", "ALLOC B", "bytes allocated since start",
+			      COL_U64, UNIT_BYTES, 8, COL_DETAIL },
+	[NVP_FREED_BYTES] = { "freed_bytes_total", "FREED B", "bytes freed of those", COL_U64,
+			      UNIT_BYTES, 8, COL_DETAIL },
+	[NVP_UNKNOWN_FREES] = { "unknown_frees_total", "UNK FREE",
+				"frees of memory allocated before the monitor started (size unknown)",
+				COL_U64, UNIT_COUNT, 8, COL_WIDE },
+	[NVP_FAILED_ALLOCS] = { "failed_allocs_total", "FAILED", "allocation calls that failed",
+				COL_U64, UNIT_COUNT, 6, COL_DETAIL },
+	[NVP_SYNC_PCT] = { "sync_pct", "SYNC%",
+			   "share of the interval its threads spent blocked in cu*Synchronize (summed over threads)",
+			   COL_F64, UNIT_PCT, 6, COL_HISTORY },
+	[NVP_SYNC_PER_S] = { "syncs_per_s", "SYNC/S", "synchronisation calls completed per second",
+			     COL_F64, UNIT_PER_S, 7, COL_DETAIL },
+	[NVP_SYNC_P50] = { "sync_p50_ns", "SYNC p50", "time blocked per synchronisation, median",
+			   COL_F64, UNIT_NS, 8, 0 },
+	[NVP_SYNC_P99] = { "sync_p99_ns", "SYNC p99", "time blocked per synchronisation, 99th percentile",
+			   COL_F64, UNIT_NS, 8, COL_WIDE },
+	[NVP_SYNCS] = { "syncs_total", "SYNCS", "synchronisation calls since start", COL_U64,
+			UNIT_COUNT, 7, COL_DETAIL },
+	[NVP_SYNC_NS] = { "sync_ns_total", "SYNC T", "time blocked in synchronisation since start",
+			  COL_U64, UNIT_NS, 8, COL_DETAIL },
+	[NVP_IOCTL_PER_S] = { "ioctls_per_s", "IOCTL/S", "ioctls on /dev/nvidia* per second",
+			      COL_F64, UNIT_PER_S, 7, COL_HISTORY },
+	[NVP_IOCTL_P50] = { "ioctl_p50_ns", "IOC p50", "ioctl latency, median", COL_F64, UNIT_NS, 8,
+			    COL_WIDE },
+	[NVP_IOCTL_P99] = { "ioctl_p99_ns", "IOC p99", "ioctl latency, 99th percentile", COL_F64,
+			    UNIT_NS, 8, COL_DETAIL },
+	[NVP_IOCTLS] = { "ioctls_total", "IOCTLS", "ioctls on NVIDIA devices since start", COL_U64,
+			 UNIT_COUNT, 8, COL_DETAIL },
+	[NVP_UVM_IOCTLS] = { "uvm_ioctls_total", "UVM", "of which on /dev/nvidia-uvm", COL_U64,
+			     UNIT_COUNT, 8, COL_DETAIL },
+	[NVP_IOCTL_ERRORS] = { "ioctl_errors_total", "IOC ERR", "ioctls that returned an error",
+			       COL_U64, UNIT_COUNT, 7, COL_DETAIL },
+};
+
+const struct table_desc nvidia_processes = {
+	.name = "nvidia.processes",
+	.title = "CUDA processes",
+	.empty = "No process has called the CUDA driver or an NVIDIA device since the start.",
+	.cols = proc_cols,
+	.ncols = NVP_COLS,
+	.sort_col = NVP_LAUNCH_PER_S,
+};
+TABLE_REGISTER(nvidia_processes);
+
+static const struct col_desc gpu_cols[NVG_COLS] = {
+	[NVG_INDEX] = { "gpu", "GPU", "NVML's index of the GPU", COL_U64, UNIT_NONE, 3,
+			COL_KEY | COL_ASCENDING },
+	[NVG_NAME] = { "name", "NAME", "product name", COL_STR, UNIT_NONE, 22, COL_ASCENDING },
+	[NVG_BUS] = { "bus_id", "BUS", "PCI address (as Xid reports name it)", COL_STR, UNIT_NONE,
+		      16, COL_ASCENDING | COL_WIDE },
+	[NVG_MEM_USED] = { "mem_used_bytes", "MEM USED", "device memory in use (all processes)",
+			   COL_U64, UNIT_BYTES, 8, COL_HISTORY },
+	[NVG_MEM_TOTAL] = { "mem_total_bytes", "MEM TOTAL", "device memory", COL_U64, UNIT_BYTES, 9,
+			    0 },
+	[NVG_MEM_PCT] = { "mem_used_pct", "MEM%", "used over total", COL_F64, UNIT_PCT, 5, 0 },
+	[NVG_UTIL] = { "util_pct", "UTIL%",
+		       "share of the driver's last sample period a kernel was running", COL_F64,
+		       UNIT_PCT, 5, COL_HISTORY | COL_SPARK },
+	[NVG_MEM_UTIL] = { "mem_util_pct", "MEMBW%",
+			   "share of that period device memory was read or written", COL_F64,
+			   UNIT_PCT, 6, 0 },
+	[NVG_TEMP] = { "temp_c", "TEMP C", "GPU temperature, degrees Celsius", COL_F64, UNIT_NONE, 6,
+		       0 },
+	[NVG_POWER] = { "power_w", "POWER W", "board power draw, watts", COL_F64, UNIT_NONE, 7, 0 },
+};
+
+const struct table_desc nvidia_gpus = {
+	.name = "nvidia.gpus",
+	.title = "NVIDIA GPUs",
+	.empty = "No GPU from NVML (libnvidia-ml.so.1 missing, or a static build: see --list).",
+	.cols = gpu_cols,
+	.ncols = NVG_COLS,
+	.sort_col = NVG_INDEX,
+};
+TABLE_REGISTER(nvidia_gpus);
+
+static const struct col_desc xid_cols[NVX_COLS] = {
+	[NVX_SEQ] = { "seq", "#", "Xid events numbered in order since start", COL_U64, UNIT_NONE, 4,
+		      COL_KEY },
+	[NVX_TIME] = { "time", "TIME", "when the driver reported it (local time)", COL_STR, UNIT_NONE,
+		       19, 0 },
+	[NVX_DEV] = { "dev", "DEVICE", "PCI address of the GPU", COL_STR, UNIT_NONE, 16, COL_ASCENDING },
+	[NVX_CODE] = { "xid", "XID", "Xid code (NVIDIA's Xid catalogue says what each means)", COL_U64,
+		       UNIT_NONE, 4, 0 },
+	[NVX_MSG] = { "msg", "MESSAGE", "the driver's message", COL_STR, UNIT_NONE, 40, COL_ASCENDING },
+	[NVX_USERS] = { "users", "ACTIVE PROCESSES",
+			"comm[pid] of the processes that used NVIDIA devices in the interval it came in",
+			COL_STR, UNIT_NONE, 24, COL_ASCENDING },
+	[NVX_PID] = { "pid", "PID", "the task running when the driver reported it (often a driver thread)",
+		      COL_U64, UNIT_NONE, 7, COL_ASCENDING | COL_DETAIL },
+	[NVX_COMM] = { "comm", "COMM", "its command name", COL_STR, UNIT_NONE, 15,
+		       COL_ASCENDING | COL_DETAIL },
+};
+
+const struct table_desc nvidia_xids = {
+	.name = "nvidia.xids",
+	.title = "Xid errors",
+	.empty = "No Xid error since start.",
+	.cols = xid_cols,
+	.ncols = NVX_COLS,
+	.sort_col = NVX_SEQ,
+};
+TABLE_REGISTER(nvidia_xids);
+
+static const struct col_desc driver_cols[NVD_COLS] = {
+	[NVD_FN] = { "function", "FUNCTION", "nvidia.ko function probed (its name in this driver)",
+		     COL_STR, UNIT_NONE, 26, COL_KEY | COL_ASCENDING },
+	[NVD_WHAT] = { "what", "WHAT", "what the function does", COL_STR, UNIT_NONE, 20,
+		       COL_ASCENDING },
+	[NVD_VIA] = { "via", "VIA", "kprobe or fentry", COL_STR, UNIT_NONE, 6,
+		      COL_ASCENDING | COL_DETAIL },
+	[NVD_CALLS] = { "calls_total", "CALLS", "calls since start", COL_U64, UNIT_COUNT, 9, 0 },
+	[NVD_PER_S] = { "calls_per_s", "CALLS/S", "calls per second", COL_F64, UNIT_PER_S, 8,
+			COL_HISTORY },
+};
+
+const struct table_desc nvidia_driver = {
+	.name = "nvidia.driver",
+	.title = "Driver functions",
+	.empty = "No nvidia.ko function probed: --list says why (kprobes and fentry, the module).",
+	.cols = driver_cols,
+	.ncols = NVD_COLS,
+	.sort_col = NVD_PER_S,
+};
+TABLE_REGISTER(nvidia_driver);
+
+void nvidia_proc_row(struct cell *row, uint32_t pid, const char *comm, const char *cgroup,
+		     const struct nv_proc *now, const struct nv_proc *before, double interval_s)
+{
+	const struct nv_proc *v = now, *l = before;
+	double iv = interval_s;
+
+	cell_set_u64(row, NVP_PID, pid);
+	cell_set_str(row, NVP_COMM, comm);
+	if (cgroup && cgroup[0])
+		cell_set_str(row, NVP_CGROUP, cgroup);
+	cell_set_rate(row, NVP_LAUNCH_PER_S, v->launches, l->launches, iv);
+	cell_set_u64(row, NVP_LAUNCHES, v->launches);
+	cell_set_rate(row, NVP_GRAPH_PER_S, v->graph_launches, l->graph_launches, iv);
+	cell_set_u64(row, NVP_GRAPH_LAUNCHES, v->graph_launches);
+	cell_set_u64(row, NVP_MEM, v->alloc_bytes >= v->freed_bytes ? v->alloc_bytes - v->freed_bytes : 0);
+	cell_set_u64(row, NVP_ALLOCS, v->allocs);
+	cell_set_u64(row, NVP_FREES, v->frees);
+	cell_set_u64(row, NVP_ALLOC_BYTES, v->alloc_bytes);
+	cell_set_u64(row, NVP_FREED_BYTES, v->freed_bytes);
+	cell_set_u64(row, NVP_UNKNOWN_FREES, v->unknown_frees);
+	cell_set_u64(row, NVP_FAILED_ALLOCS, v->failed_allocs);
+	cell_set_pct(row, NVP_SYNC_PCT, v->sync_ns, l->sync_ns, iv);
+	cell_set_rate(row, NVP_SYNC_PER_S, v->syncs, l->syncs, iv);
+	cells_set_quantiles(row, NVP_SYNC_P50, NVP_SYNC_P99, v->sync_hist, l->sync_hist, v->sync_ns,
+			    l->sync_ns, NULL);
+	cell_set_u64(row, NVP_SYNCS, v->syncs);
+	cell_set_u64(row, NVP_SYNC_NS, v->sync_ns);
+	cell_set_rate(row, NVP_IOCTL_PER_S, v->ioctls, l->ioctls, iv);
+	cells_set_quantiles(row, NVP_IOCTL_P50, NVP_IOCTL_P99, v->ioctl_hist, l->ioctl_hist,
+			    v->ioctl_ns, l->ioctl_ns, NULL);
+	cell_set_u64(row, NVP_IOCTLS, v->ioctls);
+	cell_set_u64(row, NVP_UVM_IOCTLS, v->uvm_ioctls);
+	cell_set_u64(row, NVP_IOCTL_ERRORS, v->ioctl_errors);
+}
+
+void nvidia_driver_row(struct cell *row, const char *fn, const char *what, const char *via,
+		       uint64_t calls, uint64_t calls_before, double interval_s)
+{
+	cell_set_str(row, NVD_FN, fn);
+	cell_set_str(row, NVD_WHAT, what);
+	cell_set_str(row, NVD_VIA, via);
+	cell_set_u64(row, NVD_CALLS, calls);
+	cell_set_rate(row, NVD_PER_S, calls, calls_before, interval_s);
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* The NVIDIA collector's tables: columns described once (model/table.h). */
+#ifndef GPUTOP_NVIDIA_TABLES_H
+#define GPUTOP_NVIDIA_TABLES_H
+
+#include <stdint.h>
+#include "bpf/nvidia.h"
+#include "model/table.h"
+
+enum nv_proc_col {
+	NVP_PID, NVP_COMM, NVP_CGROUP, NVP_LAUNCH_PER_S, NVP_LAUNCHES, NVP_GRAPH_PER_S,
+	NVP_GRAPH_LAUNCHES, NVP_MEM, NVP_ALLOCS, NVP_FREES, NVP_ALLOC_BYTES, NVP_FREED_BYTES,
+	NVP_UNKNOWN_FREES, NVP_FAILED_ALLOCS, NVP_SYNC_PCT, NVP_SYNC_PER_S, NVP_SYNC_P50,
+	NVP_SYNC_P99, NVP_SYNCS, NVP_SYNC_NS, NVP_IOCTL_PER_S, NVP_IOCTL_P50, NVP_IOCTL_P99,
+	NVP_IOCTLS, NVP_UVM_IOCTLS, NVP_IOCTL_ERRORS, NVP_COLS,
+};
+
+enum nv_gpu_col {
+	NVG_INDEX, NVG_NAME, NVG_BUS, NVG_MEM_USED, NVG_MEM_TOTAL, NVG_MEM_PCT, NVG_UTIL,
+	NVG_MEM_UTIL, NVG_TEMP, NVG_POWER, NVG_COLS,
+};
+
+enum nv_xid_col {
+	NVX_SEQ, NVX_TIME, NVX_DEV, NVX_CODE, NVX_MSG, NVX_USERS, NVX_PID, NVX_COMM, NVX_COLS,
+};
+
+enum nv_driver_col {
+	NVD_FN, NVD_WHAT, NVD_VIA, NVD_CALLS, NVD_PER_S, NVD_COLS,
+};
+
+extern const struct table_desc nvidia_processes;
+extern const struct table_desc nvidia_driver;
+extern const struct table_desc nvidia_gpus;
+extern const struct table_desc nvidia_xids;
+
+/* An nvidia.processes row from the BPF map's counters, now and at the last read. */
+void nvidia_proc_row(struct cell *row, uint32_t pid, const char *comm, const char *cgroup,
+		     const struct nv_proc *now, const struct nv_proc *before, double interval_s);
+/* An nvidia.driver row: calls of one nvidia.ko function, now and at the last read. */
+void nvidia_driver_row(struct cell *row, const char *fn, const char *what, const char *via,
+		       uint64_t calls, uint64_t calls_before, double interval_s);
+
+#endif

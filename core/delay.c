@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include "core/delay.h"
+
+static const double steps[] = { 0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 30, 60 };
+#define NSTEPS (sizeof(steps) / sizeof(steps[0]))
+
+int delay_parse(const char *text, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (errno || end == text || *end || !isfinite(v) || v < DELAY_MIN_S || v > DELAY_MAX_S)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+double delay_step(double current, int dir)
+{
+	const double eps = 1e-9;
+
+	if (dir > 0) {
+		for (size_t i = 0; i < NSTEPS; i++)
+			if (steps[i] > current + eps)
+				return steps[i];
+	} else if (dir < 0) {
+		for (size_t i = NSTEPS; i-- > 0;)
+			if (steps[i] < current - eps)
+				return steps[i];
+	}
+	return current;
+}

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Text that is safe on a terminal and fits a number of cells (cell_text.h). */
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+#include "format/cell_text.h"
+
+/* Cells and bytes of the character at p; *cells -1 for a byte that is not valid UTF-8. */
+static size_t char_at(const char *p, int *cells)
+{
+	mbstate_t st;
+	wchar_t wc;
+	size_t n;
+	int w;
+
+	if ((unsigned char)*p < 0x80) {
+		*cells = 1;
+		return 1;
+	}
+	memset(&st, 0, sizeof(st));
+	n = mbrtowc(&wc, p, strnlen(p, 4), &st);
+	if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+		*cells = -1;
+		return 1;
+	}
+	w = wcwidth(wc);
+	*cells = w < 0 ? -1 : w;
+	return n;
+}
+
+/* A control character or a byte that is not UTF-8 (c < 0): shown as '?'. */
+static bool is_control(const char *p, int c)
+{
+	return (unsigned char)*p < 0x20 || *p == 0x7f || c < 0;
+}
+
+/* The character at p (n bytes) put at out + w, a control as '?'; the new length. */
+static size_t put_char(char *out, size_t w, const char *p, size_t n, bool ctl)
+{
+	if (ctl) {
+		out[w] = '?';
+		return w + 1;
+	}
+	memcpy(out + w, p, n);
+	return w + n;
+}
+
+/* When all of in fits width cells (and outsize bytes): copies it, controls as '?', and says so. */
+static bool fits_whole(const char *in, int width, char *out, size_t outsize, int *cells)
+{
+	size_t w = 0;
+	int used = 0;
+
+	for (const char *p = in; *p;) {
+		int c;
+		size_t n = char_at(p, &c);
+		bool ctl = is_control(p, c);
+
+		used += ctl ? 1 : c;
+		if (used > width || w + (ctl ? 1 : n) >= outsize)
+			return false;
+		w = put_char(out, w, p, n, ctl);
+		p += n;
+	}
+	out[w] = '\0';
+	*cells = used;
+	return true;
+}
+
+int text_fit(const char *in, int width, bool utf8, char *out, size_t outsize)
+{
+	const char *ell = utf8 ? "\xe2\x80\xa6" : "~";
+	size_t w = 0, ell_len = strlen(ell);
+	int cells = 0;
+
+	if (!outsize)
+		return 0;
+	out[0] = '\0';
+	if (width <= 0)
+		return 0;
+	if (fits_whole(in, width, out, outsize, &cells)) /* the usual case, in one pass */
+		return cells;
+	for (const char *p = in; *p;) {
+		int c;
+		size_t n = char_at(p, &c);
+		bool ctl = is_control(p, c);
+		int need = ctl ? 1 : c;
+		int rest_cells = 0;
+
+		/* Does everything from here fit? If not, leave a cell for the ellipsis. */
+		for (const char *q = p; *q && rest_cells <= width - cells;) {
+			int qc;
+
+			q += char_at(q, &qc);
+			rest_cells += qc < 0 ? 1 : qc;
+		}
+		if (cells + rest_cells <= width) {
+			/* the remainder fits: copy it */
+		} else if (cells + need > width - 1) {
+			if (w + ell_len < outsize) {
+				memcpy(out + w, ell, ell_len);
+				w += ell_len;
+				cells++;
+			}
+			break;
+		}
+		if (w + (ctl ? 1 : n) >= outsize)
+			break;
+		w = put_char(out, w, p, n, ctl);
+		cells += need;
+		p += n;
+	}
+	out[w] = '\0';
+	return cells;
+}
+
+size_t wrap_line(const char *text, int width)
+{
+	size_t len = strlen(text), last_space = 0, i = 0;
+	int cells = 0;
+
+	while (i < len) {
+		int c;
+		size_t n = char_at(text + i, &c);
+
+		if (c < 0)
+			c = 1;
+		if (cells + c > width)
+			break;
+		if (text[i] == ' ')
+			last_space = i;
+		cells += c;
+		i += n;
+	}
+	if (i >= len)
+		return len;
+	if (last_space)
+		return last_space; /* break at the last space that fits */
+	return i ? i : 1; /* one word longer than the line: cut it */
+}
+
+/* n spaces: a cell's padding, without printf's parsing of a format per cell. */
+static void put_spaces(FILE *out, int n)
+{
+	static const char spaces[] = "                                                                ";
+
+	for (; n > 0; n -= (int)sizeof(spaces) - 1)
+		fwrite_unlocked(spaces, 1, n < (int)sizeof(spaces) - 1 ? (size_t)n : sizeof(spaces) - 1, out);
+}
+
+int text_print_cell(FILE *out, const char *in, int width, bool left, bool utf8)
+{
+	char buf[TEXT_CELL_MAX];
+	int cells = text_fit(in, (int)sizeof(buf) / 4, utf8, buf, sizeof(buf));
+	int pad = width > cells ? width - cells : 0;
+
+	if (!left)
+		put_spaces(out, pad);
+	fputs_unlocked(buf, out);
+	if (left)
+		put_spaces(out, pad);
+	return cells + pad;
+}

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The view's own state: its message, the table that has the keys, the snapshot and theme shown. */
+#include <curses.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "model/histories.h"
+#include "tui/draw.h"
+
+void view_message(struct view *v, bool error, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(v->message, sizeof(v->message), fmt, ap);
+	va_end(ap);
+	v->message_error = error;
+}
+
+struct table_state *view_focused_table(struct view *v, const struct table_desc **d)
+{
+	const struct pane_decl *p = pane_for_screen(v->screen);
+	const char *name = pane_table_name(p, v->table_focus[v->screen], v->grouped);
+
+	*d = name ? table_desc_find(name) : NULL;
+	return *d ? &v->tstate[v->screen][v->table_focus[v->screen]] : NULL;
+}
+
+int sort_menu_count(struct view *v)
+{
+	const struct table_desc *d;
+
+	return view_focused_table(v, &d) ? (int)d->ncols : 0;
+}
+
+void view_apply_theme(struct view *v)
+{
+	colors_setup(&v->theme, v->color);
+	clearok(curscr, TRUE);
+}
+
+bool view_refresh(struct view *v, int timeout_ms)
+{
+	const struct snapshot *s;
+
+	if (v->paused)
+		return false;
+	s = v->feed->ops->take(v->feed->impl, v->snap ? v->snap->seq : 0, timeout_ms);
+	if (s && *v->feed->ops->error(v->feed->impl) &&
+	    strcmp(v->message, v->feed->ops->error(v->feed->impl))) /* live: the recording failed */
+		view_message(v, true, "%s", v->feed->ops->error(v->feed->impl));
+	if (!s) {
+		const char *err = v->feed->ops->error(v->feed->impl);
+
+		/* The end of a replay, or its error, is news once: redraw for it. */
+		if (*err && strcmp(v->message, err)) {
+			view_message(v, true, "%s", err);
+			return true;
+		}
+		if (!*err && v->feed->replay && v->feed->ops->finished(v->feed->impl) && !v->ended) {
+			v->ended = true;
+			view_message(v, false, "end of the recording: q quits");
+			return true;
+		}
+		return false;
+	}
+	if (v->snap)
+		v->feed->ops->release(v->feed->impl, v->snap);
+	v->snap = s;
+	histories_update(v->histories, s);
+	return true;
+}
