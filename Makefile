@@ -193,6 +193,12 @@ $(B)/tests/fd-census: tests/bpf/fd-census.c $(B)/libgputop.a
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BASE_LIBS)
 
+# The collector kit's map helpers on real BPF maps (tests/bpf/kit.c; root).
+$(B)/tests/kit: tests/bpf/kit.c $(B)/libgputop.a
+	$(call msg,TEST-CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BASE_LIBS) -lcmocka
+
 # Decoding tests: the collectors' BPF handlers on synthetic records of every layout (tests/bpf/decode).
 DECODE_SKELS := $(patsubst tests/bpf/decode/%.bpf.c,$(B)/tests/%.skel.h,$(wildcard tests/bpf/decode/*.bpf.c))
 $(B)/tests/%.bpf.o: tests/bpf/decode/%.bpf.c | $(B)
@@ -255,11 +261,12 @@ fuzz:
 	$(Q)tests/fuzz/run.sh build/fuzz/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # The CUDA suite counts ioctls on /dev/null as NVIDIA's: a test build (TEST_HOOKS=1) does that.
-test-bpf: $(B)/gputop-bpf $(B)/cuda/cuda-client $(B)/tests/fd-census $(B)/tests/decode
+test-bpf: $(B)/gputop-bpf $(B)/cuda/cuda-client $(B)/tests/fd-census $(B)/tests/decode $(B)/tests/kit
 	$(Q)$(MAKE) --no-print-directory SAN=1 build/san/gputop-bpf
 	$(Q)$(MAKE) --no-print-directory TEST_HOOKS=1 build/default-test/gputop-bpf
 	$(Q)$(MAKE) --no-print-directory SAN=1 TEST_HOOKS=1 build/san-test/gputop-bpf
 	$(Q)$(B)/tests/decode
+	$(Q)$(B)/tests/kit
 	$(Q)tests/bpf/run.sh $(B)/gputop-bpf build/san/gputop-bpf
 	$(Q)tests/bpf/cuda.sh $(B)/cuda build/default-test/gputop-bpf build/san-test/gputop-bpf
 	$(Q)tests/bpf/fd-census.sh $(B)/tests/fd-census 200 50

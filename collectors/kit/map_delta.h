@@ -36,8 +36,8 @@ void map_delta_free(struct map_delta *d);
  * One pass over the map fd: fn(key, now, before, state, arg) for each entry,
  * state NULL when state_size is 0. When fn returns true (its process is gone),
  * the entry is deleted from the map after the pass and forgotten. Entries no
- * longer in the map are forgotten. Returns how many entries were handed over,
- * or -1 when out of memory (those read so far were).
+ * longer in the map are forgotten. Returns how many entries it keeps (the gone
+ * ones not counted), or -1 when out of memory (those read so far were handed over).
  */
 long map_delta_read(struct map_delta *d, int fd,
 		    bool (*fn)(const void *key, const void *now, const void *before, void *state,

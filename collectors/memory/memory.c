@@ -24,11 +24,6 @@
 #define DRM_MAJOR 226
 #define FDINFO_MAX 16384 /* bytes of one fdinfo read; a DRM file's is a few hundred */
 
-struct engine_last {
-	uint64_t ns, cycles, total_cycles;
-	bool known;
-};
-
 struct client {
 	char dev[FDINFO_NAME];
 	uint64_t id;
@@ -38,7 +33,7 @@ struct client {
 	unsigned int holders;
 	char comm[16], cgroup[96];
 	uint32_t comm_pid; /* whose comm and cgroup those are */
-	struct engine_last last[FDINFO_ENGINES];
+	struct engine_reading last[FDINFO_ENGINES];
 	char last_names[FDINFO_ENGINES][FDINFO_NAME];
 	uint64_t last_total[FDINFO_REGIONS];
 	char last_regions[FDINFO_REGIONS][FDINFO_NAME];
@@ -223,23 +218,13 @@ static void add_busy(double *to, double busy)
 		*to = *to >= 0 ? *to + busy : busy;
 }
 
+/* The busy % of a client's engine in slot (its order in the fdinfo); -1 unknown. */
 static double engine_busy(struct client *cl, const struct fdinfo_engine *e, double iv, size_t slot)
 {
-	struct engine_last *l = &cl->last[slot];
-	double busy = -1;
+	struct engine_reading *l = &cl->last[slot];
+	double busy = !strcmp(cl->last_names[slot], e->name) ? memory_engine_busy(e, l, iv) : -1;
 
-	if (l->known && !strcmp(cl->last_names[slot], e->name)) {
-		if (e->has_ns && e->ns >= l->ns)
-			busy = (double)(e->ns - l->ns) / (iv * 1e9) * 100.0;
-		else if (e->has_cycles && e->has_total_cycles && e->total_cycles > l->total_cycles &&
-			 e->cycles >= l->cycles)
-			busy = (double)(e->cycles - l->cycles) /
-			       (double)(e->total_cycles - l->total_cycles) * 100.0;
-		/* a counter that went backwards (a reset): unknown this interval */
-		if (busy >= 0)
-			busy /= e->capacity ? e->capacity : 1;
-	}
-	*l = (struct engine_last){ e->ns, e->cycles, e->total_cycles, true };
+	*l = (struct engine_reading){ e->ns, e->cycles, e->total_cycles, true };
 	snprintf(cl->last_names[slot], sizeof(cl->last_names[slot]), "%s", e->name);
 	return busy;
 }

@@ -221,3 +221,21 @@ const struct table_desc memory_device_engines = {
 	.sort_col = MDE_DEV,
 };
 TABLE_REGISTER(memory_device_engines);
+
+double memory_engine_busy(const struct fdinfo_engine *now, const struct engine_reading *before,
+			  double interval_s)
+{
+	double busy = -1;
+
+	if (!before->known)
+		return -1;
+	if (now->has_ns && now->ns >= before->ns)
+		busy = (double)(now->ns - before->ns) / (interval_s * 1e9) * 100.0;
+	else if (now->has_cycles && now->has_total_cycles && now->total_cycles > before->total_cycles &&
+		 now->cycles >= before->cycles)
+		busy = (double)(now->cycles - before->cycles) /
+		       (double)(now->total_cycles - before->total_cycles) * 100.0;
+	if (busy >= 0)
+		busy /= now->capacity ? now->capacity : 1;
+	return busy;
+}

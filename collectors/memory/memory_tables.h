@@ -3,6 +3,9 @@
 #ifndef GPUTOP_MEMORY_TABLES_H
 #define GPUTOP_MEMORY_TABLES_H
 
+#include <stdbool.h>
+#include <stdint.h>
+#include "collectors/memory/fdinfo.h"
 #include "model/table.h"
 
 enum mem_client_col {
@@ -48,5 +51,21 @@ extern const struct table_desc memory_containers;
 extern const struct table_desc memory_regions;
 extern const struct table_desc memory_devices;
 extern const struct table_desc memory_engines;
+
+/* An engine's busy counters as fdinfo printed them at the last read. */
+struct engine_reading {
+	uint64_t ns, cycles, total_cycles;
+	bool known;
+};
+
+/*
+ * An engine's busy %, over its capacity, from its fdinfo counters now and at
+ * the last read: from ns (drm-engine-) or else cycles (drm-cycles- over
+ * drm-total-cycles-); -1 when unknown: no last read, or a counter that went
+ * backwards (a client id reused by another file). Every busy % of the memory
+ * tables (engines, clients, processes, containers, device_engines) is made of these.
+ */
+double memory_engine_busy(const struct fdinfo_engine *now, const struct engine_reading *before,
+			  double interval_s);
 
 #endif

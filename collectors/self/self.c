@@ -14,9 +14,8 @@
 #include "collectors/self/self_tables.h"
 
 struct self_priv {
-	unsigned long long last_ticks; /* utime + stime at the last read */
-	long clk_tck, page;
-	bool first;
+	struct self_reading last;
+	long page;
 };
 
 static void self_probe(struct collector *c)
@@ -28,9 +27,7 @@ static void self_probe(struct collector *c)
 		collector_set_state(c, COLLECTOR_FAILED, "out of memory", NULL);
 		return;
 	}
-	p->clk_tck = sysconf(_SC_CLK_TCK);
 	p->page = sysconf(_SC_PAGESIZE);
-	p->first = true;
 	c->priv = p;
 	if (bpf_cost_available(&why))
 		snprintf(c->status.detail, sizeof(c->status.detail),
@@ -40,8 +37,8 @@ static void self_probe(struct collector *c)
 			 "no per-program BPF cost: %s", why);
 }
 
-/* utime + stime of this process, in clock ticks; 0 when /proc says nothing. */
-static unsigned long long cpu_ticks(void)
+/* utime + stime of this process, in clock ticks; false when /proc says nothing. */
+static bool cpu_ticks(uint64_t *ticks)
 {
 	unsigned long long utime = 0, stime = 0;
 	char buf[1024], *p;
@@ -49,15 +46,16 @@ static unsigned long long cpu_ticks(void)
 	size_t n;
 
 	if (!f)
-		return 0;
+		return false;
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = '\0';
 	p = strrchr(buf, ')'); /* the command name may hold spaces and parentheses */
 	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime,
 			 &stime) != 2)
-		return 0;
-	return utime + stime;
+		return false;
+	*ticks = utime + stime;
+	return true;
 }
 
 static long rss_pages(void)
@@ -78,30 +76,29 @@ static int self_read(struct collector *c, struct model *m)
 	struct self_priv *p = c->priv;
 	struct table *t = model_table(m, &self_process_table);
 	struct table *progs = model_table(m, &self_programs_table);
-	unsigned long long ticks = cpu_ticks();
-	double iv = model_interval_s(m), bpf = 0;
 	long rss = rss_pages();
+	struct self_reading now = {
+		.pid = (uint32_t)getpid(),
+		.clk_tck = sysconf(_SC_CLK_TCK),
+		.rss_bytes = rss >= 0 ? (int64_t)rss * p->page : -1,
+		.bpf_cpu_pct = NAN,
+	};
 	struct cell *row = t ? table_row_add(t) : NULL;
 
 	if (!row)
 		return -1;
-	cell_set_u64(row, SELF_PID, (uint64_t)getpid());
-	if (!p->first && ticks >= p->last_ticks && p->clk_tck > 0)
-		cell_set_f64(row, SELF_CPU,
-			     (double)(ticks - p->last_ticks) / (double)p->clk_tck / iv * 100.0);
-	p->last_ticks = ticks;
-	p->first = false;
-	if (rss >= 0)
-		cell_set_u64(row, SELF_RSS, (uint64_t)rss * (uint64_t)p->page);
+	now.cpu_known = cpu_ticks(&now.cpu_ticks);
 	if (bpf_cost_available(NULL) && progs) {
+		now.bpf_cpu_pct = 0;
 		for (size_t i = 0; i < progs->nrows; i++) {
 			double v = cell_number(progs->desc, table_row(progs, i), SELF_PROG_CPU);
 
 			if (!isnan(v))
-				bpf += v;
+				now.bpf_cpu_pct += v;
 		}
-		cell_set_f64(row, SELF_BPF_CPU, bpf);
 	}
+	self_process_row(row, &now, &p->last, model_interval_s(m));
+	p->last = now;
 	return 0;
 }
 

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <math.h>
 #include "collectors/self/self_tables.h"
+#include "core/counter.h"
 
 static const struct col_desc proc_cols[SELF_COLS] = {
 	[SELF_CPU] = { "cpu_pct", "CPU%", "the monitor's own CPU time, % of one CPU", COL_F64, UNIT_PCT,
@@ -18,3 +20,17 @@ const struct table_desc self_process_table = {
 	.sort_col = SELF_CPU,
 };
 TABLE_REGISTER(self_process_table);
+
+void self_process_row(struct cell *row, const struct self_reading *now,
+		      const struct self_reading *before, double interval_s)
+{
+	cell_set_u64(row, SELF_PID, now->pid);
+	if (now->cpu_known && before->cpu_known && now->clk_tck > 0)
+		cell_set_f64(row, SELF_CPU,
+			     (double)counter_delta(now->cpu_ticks, before->cpu_ticks) /
+				     (double)now->clk_tck / interval_s * 100.0);
+	if (now->rss_bytes >= 0)
+		cell_set_u64(row, SELF_RSS, (uint64_t)now->rss_bytes);
+	if (!isnan(now->bpf_cpu_pct))
+		cell_set_f64(row, SELF_BPF_CPU, now->bpf_cpu_pct);
+}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "tests/unit/cmocka_all.h"
 #include <string.h>
+#include "core/delay.h"
 #include "src/options.h"
 
 static int parse(struct options *o, char *err, ...)
@@ -85,9 +86,32 @@ static void bad_values_are_rejected_with_a_message(void **state)
 	assert_int_equal(parse(&o, err, "-o", "", NULL), -1);
 }
 
+/* The +/- keys: the next step of the list either way, wherever the delay stands. */
+static void delay_steps(void **state)
+{
+	double d;
+
+	(void)state;
+	assert_true(delay_step(1.0, 1) == 2.0);
+	assert_true(delay_step(1.0, -1) == 0.5);
+	assert_true(delay_step(0.3, 1) == 0.5); /* between steps: the next one up, not two */
+	assert_true(delay_step(0.3, -1) == 0.25);
+	assert_true(delay_step(60, 1) == 60); /* the list's ends stay */
+	assert_true(delay_step(0.1, -1) == 0.1);
+	assert_true(delay_step(3600, 1) == 3600); /* above the list: + never lowers it */
+	assert_true(delay_step(3600, -1) == 60);
+	assert_true(delay_step(0.05, -1) == 0.05);
+	assert_int_equal(delay_parse("0.5", &d), 0);
+	assert_true(d == 0.5);
+	assert_int_equal(delay_parse("0.049", &d), -1);
+	assert_int_equal(delay_parse("3600.01", &d), -1);
+	assert_int_equal(delay_parse("1s", &d), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(delay_steps),
 		cmocka_unit_test(defaults),
 		cmocka_unit_test(every_option),
 		cmocka_unit_test(bad_values_are_rejected_with_a_message),
