@@ -74,7 +74,7 @@ BASE_LIBS := $(shell $(PKG_CONFIG) --libs libbpf libelf 2>/dev/null || echo -lbp
 CURSES_LIBS := $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw -ltinfo)
 HTTP_LIBS := -lmicrohttpd
 endif
-BASE_LIBS += -ljson-c -ldl -lpthread -lm
+BASE_LIBS += -ldl -lpthread -lm
 LIBS := $(BASE_LIBS) $(CURSES_LIBS) $(HTTP_LIBS)
 
 # The kernel's name for the target architecture, for bpf_tracing.h (PT_REGS, BPF_PROG).
@@ -217,7 +217,7 @@ $(B):
 
 # ---- set-up (Debian packages; idempotent) ----
 BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev \
-	libncurses-dev pkg-config libcmocka-dev libjson-c-dev libyajl-dev jq file util-linux groff-base tmux procps \
+	libncurses-dev pkg-config libcmocka-dev libyajl-dev jq file util-linux groff-base tmux procps \
 	libcap2-bin libclang-rt-dev libmicrohttpd-dev curl prometheus
 VM_DEPS := qemu-system-x86 busybox-static cpio xz-utils zstd debootstrap kmod libdrm-tests libdrm-dev \
 	ca-certificates

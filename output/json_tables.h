@@ -12,16 +12,9 @@
 
 #include "model/snapshot.h"
 
-/*
- * The recording format: 1 was written by 0.1.0 (no "format" key, no tables);
- * 2 adds "format" and "tables" (display, interrupts); 3 moves the scheduler's
- * "rings" and "processes" into tables. A reader reads every format up to its own.
- */
-#define RECORDING_FORMAT 3
+struct jsonw;
 
-/* The "tables" object as JSON text (malloc'd), in json-c's plain style; NULL when out of memory. */
-char *tables_to_json(const struct snapshot *s);
-/* A finite double as json-c writes it with "%.15g" ("2.0", "0.125", "1e+20"); buf holds 48 bytes. */
-size_t json_format_double(char *buf, double v);
+/* The "tables" object, as the writer's next value. */
+void tables_write_json(struct jsonw *w, const struct snapshot *s);
 
 #endif

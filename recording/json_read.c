@@ -16,7 +16,7 @@
 #include "core/array.h"
 #include "model/histogram.h"
 #include "recording/json_read.h"
-#include "output/json_tables.h"
+#include "core/version.h"
 
 #define DEPTH_MAX 16 /* containers tracked; deeper ones are skipped whole */
 #define KEY_MAX 64 /* a longer key matches nothing we read */

@@ -1,21 +1,41 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* JSON output, parsed back with json-c: types, values and escaping. */
+/* JSON output, parsed back with yajl's tree: types, values and escaping; the writer itself. */
 #include "tests/unit/cmocka_all.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <json-c/json.h>
+#include <math.h>
+#include <yajl/yajl_tree.h>
 #include "output/json.h"
+#include "output/json_writer.h"
 #include "recording/json_read.h"
 #include "recording/replay.h"
 #include "tests/unit/model_fixture.h"
 
-static json_object *get(json_object *o, const char *key)
+static yajl_val get(yajl_val o, const char *key)
 {
-	json_object *v = NULL;
+	const char *path[] = { key, NULL };
+	yajl_val v = yajl_tree_get(o, path, yajl_t_any);
 
-	assert_true(json_object_object_get_ex(o, key, &v));
+	assert_non_null(v);
+	return v;
+}
+
+static yajl_val item(yajl_val a, size_t i)
+{
+	assert_true(YAJL_IS_ARRAY(a));
+	assert_true(i < a->u.array.len);
+	return a->u.array.values[i];
+}
+
+static yajl_val parse(const char *line)
+{
+	char err[128];
+	yajl_val v = yajl_tree_parse(line, err, sizeof(err));
+
+	if (!v)
+		fail_msg("not JSON (%s): %s", err, line);
 	return v;
 }
 
@@ -59,48 +79,43 @@ static void snapshot_round_trips(void **state)
 {
 	struct snapshot *s = sample_snapshot();
 	char *line = snapshot_to_json(s);
-	json_object *root, *ring, *proc, *col, *exec;
+	yajl_val root, ring, proc, col, exec;
 
 	(void)state;
 	assert_non_null(line);
 	assert_null(strchr(line, '\n')); /* one object per line */
-	root = json_tokener_parse(line);
-	assert_non_null(root);
-	assert_int_equal(json_object_get_int64(get(root, "seq")), 1);
-	assert_true(json_object_is_type(get(root, "interval_s"), json_type_double));
-	assert_string_equal(json_object_get_string(get(get(root, "host"), "kernel")), "6.1.0-test");
+	root = parse(line);
+	assert_int_equal(YAJL_GET_INTEGER(get(root, "seq")), 1);
+	assert_true(YAJL_IS_DOUBLE(get(root, "interval_s")) && !YAJL_IS_INTEGER(get(root, "interval_s")));
+	assert_string_equal(YAJL_GET_STRING(get(get(root, "host"), "kernel")), "6.1.0-test");
 
-	assert_int_equal(json_object_get_int64(get(root, "format")), 3);
-	ring = json_object_array_get_idx(get(get(root, "tables"), "drm_sched.rings"), 0);
-	assert_non_null(ring);
-	assert_string_equal(json_object_get_string(get(ring, "name")), "gfx_0.0.0");
-	assert_true(json_object_is_type(get(ring, "queued_total"), json_type_int));
-	assert_int_equal(json_object_get_int64(get(ring, "queued_total")), 12);
-	assert_int_equal(json_object_get_int64(get(ring, "queue_depth")), 2);
-	assert_int_equal(json_object_get_int64(get(ring, "in_flight")), 1);
+	assert_int_equal(YAJL_GET_INTEGER(get(root, "format")), 3);
+	ring = item(get(get(root, "tables"), "drm_sched.rings"), 0);
+	assert_string_equal(YAJL_GET_STRING(get(ring, "name")), "gfx_0.0.0");
+	assert_true(YAJL_IS_INTEGER(get(ring, "queued_total")));
+	assert_int_equal(YAJL_GET_INTEGER(get(ring, "queued_total")), 12);
+	assert_int_equal(YAJL_GET_INTEGER(get(ring, "queue_depth")), 2);
+	assert_int_equal(YAJL_GET_INTEGER(get(ring, "in_flight")), 1);
 	exec = get(ring, "exec_ns");
-	assert_int_equal(json_object_get_int64(get(exec, "count")), 9);
-	assert_true(json_object_get_double(get(exec, "p50")) > 2.6e6);
-	assert_true(json_object_get_double(get(exec, "p50")) < 3.4e6);
+	assert_int_equal(YAJL_GET_INTEGER(get(exec, "count")), 9);
+	assert_true(YAJL_GET_DOUBLE(get(exec, "p50")) > 2.6e6);
+	assert_true(YAJL_GET_DOUBLE(get(exec, "p50")) < 3.4e6);
 
-	proc = json_object_array_get_idx(get(get(root, "tables"), "drm_sched.processes"), 0);
-	assert_int_equal(json_object_get_int64(get(proc, "pid")), 4242);
-	assert_string_equal(json_object_get_string(get(proc, "comm")), "we\"ird\n\\name");
-	assert_string_equal(json_object_get_string(get(proc, "ring_names")), "gfx_0.0.0");
-	assert_int_equal(json_object_array_length(get(get(root, "tables"), "drm_sched.process_rings")), 1);
+	proc = item(get(get(root, "tables"), "drm_sched.processes"), 0);
+	assert_int_equal(YAJL_GET_INTEGER(get(proc, "pid")), 4242);
+	assert_string_equal(YAJL_GET_STRING(get(proc, "comm")), "we\"ird\n\\name");
+	assert_string_equal(YAJL_GET_STRING(get(proc, "ring_names")), "gfx_0.0.0");
+	assert_int_equal(YAJL_GET_ARRAY(get(get(root, "tables"), "drm_sched.process_rings"))->len, 1);
 
-	col = json_object_array_get_idx(get(root, "collectors"), 0);
-	assert_string_equal(json_object_get_string(get(col, "state")), "unavailable");
-	assert_string_equal(json_object_get_string(get(col, "reason")),
-			    "no \"gpu_scheduler\" tracepoints");
-	assert_string_equal(
-		json_object_get_string(get(json_object_array_get_idx(get(col, "tracepoints"), 0),
-					   "state")),
-		"missing");
-	assert_int_equal(json_object_get_int64(get(get(col, "drops"), "done_without_run")), 3);
+	col = item(get(root, "collectors"), 0);
+	assert_string_equal(YAJL_GET_STRING(get(col, "state")), "unavailable");
+	assert_string_equal(YAJL_GET_STRING(get(col, "reason")), "no \"gpu_scheduler\" tracepoints");
+	assert_string_equal(YAJL_GET_STRING(get(item(get(col, "tracepoints"), 0), "state")),
+			    "missing");
+	assert_int_equal(YAJL_GET_INTEGER(get(get(col, "drops"), "done_without_run")), 3);
 
-	assert_true(json_object_is_type(get(root, "tables"), json_type_object));
-	json_object_put(root);
+	assert_true(YAJL_IS_OBJECT(get(root, "tables")));
+	yajl_tree_free(root);
 	free(line);
 	snapshot_free(s);
 }
@@ -108,14 +123,56 @@ static void snapshot_round_trips(void **state)
 static void error_object(void **state)
 {
 	char *line = json_error("needs \"root\"");
-	json_object *root;
+	yajl_val root;
 
 	(void)state;
-	root = json_tokener_parse(line);
-	assert_non_null(root);
-	assert_string_equal(json_object_get_string(get(root, "error")), "needs \"root\"");
-	json_object_put(root);
+	root = parse(line);
+	assert_string_equal(YAJL_GET_STRING(get(root, "error")), "needs \"root\"");
+	yajl_tree_free(root);
 	free(line);
+}
+
+/* Commas where members follow each other, escapes, and what cannot be written. */
+static void writer_commas_escapes_and_limits(void **state)
+{
+	struct jsonw w;
+	char *text;
+
+	(void)state;
+	jsonw_init(&w);
+	jsonw_object_begin(&w);
+	jsonw_str_member(&w, "a", "x\"\\/\t\x01\x7f\xc3\xa9");
+	jsonw_key(&w, "b", 1);
+	jsonw_array_begin(&w);
+	jsonw_u64(&w, 18446744073709551615ULL);
+	jsonw_double(&w, 2);
+	jsonw_double(&w, 0.125);
+	jsonw_double(&w, NAN);
+	jsonw_double(&w, -INFINITY);
+	jsonw_array_begin(&w);
+	jsonw_array_end(&w);
+	jsonw_object_begin(&w);
+	jsonw_object_end(&w);
+	jsonw_bool(&w, false);
+	jsonw_null(&w);
+	jsonw_array_end(&w);
+	jsonw_double_member(&w, "c", 1e20);
+	jsonw_object_end(&w);
+	text = jsonw_finish(&w);
+	assert_string_equal(text, "{\"a\":\"x\\\"\\\\/\\t\\u0001\x7f\xc3\xa9\","
+				  "\"b\":[18446744073709551615,2.0,0.125,null,null,[],{},false,null],"
+				  "\"c\":1e+20}");
+	free(text);
+
+	jsonw_init(&w); /* a container left open is no JSON */
+	jsonw_object_begin(&w);
+	assert_null(jsonw_finish(&w));
+	jsonw_init(&w); /* nested deeper than the writer holds */
+	for (int i = 0; i <= JSONW_MAX_DEPTH; i++)
+		jsonw_array_begin(&w);
+	for (int i = 0; i <= JSONW_MAX_DEPTH; i++)
+		jsonw_array_end(&w);
+	assert_null(jsonw_finish(&w));
 }
 
 static void reader_inverts_writer(void **state)
@@ -214,6 +271,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(snapshot_round_trips),
 		cmocka_unit_test(error_object),
+		cmocka_unit_test(writer_commas_escapes_and_limits),
 		cmocka_unit_test(reader_inverts_writer),
 		cmocka_unit_test(replay_stops_at_the_bad_line),
 	};

@@ -12,13 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <json-c/json.h>
+#include <yajl/yajl_tree.h>
 #include "model/histogram.h"
 #include "model/histories.h"
 #include "format/cell_format.h"
 #include "output/json.h"
 #include "recording/json_read.h"
 #include "output/json_tables.h"
+#include "output/json_writer.h"
 #include "output/text.h"
 #include "tui/table_fit.h"
 
@@ -157,7 +158,8 @@ static void unknown_is_null_and_bad_cells_are_unknown(void **state)
 	struct snapshot *s = calloc(1, sizeof(*s)), *back;
 	struct cell *row;
 	char *line, err[256];
-	json_object *root, *rows, *r0, *v;
+	const char *hz_path[] = { "tables", "test.things", NULL }, *key[] = { NULL, NULL };
+	yajl_val root, r0, v;
 	char bad[512];
 
 	(void)state;
@@ -167,19 +169,25 @@ static void unknown_is_null_and_bad_cells_are_unknown(void **state)
 	cell_set_u64(row, (unsigned int)crtc, 0);
 	cell_set_f64(row, (unsigned int)hz, NAN); /* not finite: unknown */
 	line = snapshot_to_json(s);
-	root = json_tokener_parse(line);
-	assert_true(json_object_object_get_ex(root, "tables", &v));
-	assert_true(json_object_object_get_ex(v, "test.things", &rows));
-	r0 = json_object_array_get_idx(rows, 0);
-	assert_true(json_object_object_get_ex(r0, "refresh_hz", &v));
-	assert_null(v); /* present, and null */
-	assert_true(json_object_object_get_ex(r0, "crtc", &v));
-	assert_int_equal(json_object_get_int64(v), 0); /* a known zero stays a zero */
-	assert_true(json_object_object_get_ex(r0, "wait_ns", &v)); /* "wait_ns.p50" nests */
-	assert_true(json_object_is_type(v, json_type_object));
-	assert_true(json_object_object_get_ex(v, "p99", &v));
-	assert_null(v);
-	json_object_put(root);
+	root = yajl_tree_parse(line, err, sizeof(err));
+	assert_non_null(root);
+	v = yajl_tree_get(root, hz_path, yajl_t_array);
+	assert_non_null(v);
+	assert_true(v->u.array.len == 1);
+	r0 = v->u.array.values[0];
+	key[0] = "refresh_hz";
+	v = yajl_tree_get(r0, key, yajl_t_any);
+	assert_true(v && YAJL_IS_NULL(v)); /* present, and null */
+	key[0] = "crtc";
+	v = yajl_tree_get(r0, key, yajl_t_any);
+	assert_true(v && YAJL_IS_INTEGER(v) && YAJL_GET_INTEGER(v) == 0); /* a known zero stays a zero */
+	key[0] = "wait_ns"; /* "wait_ns.p50" nests */
+	v = yajl_tree_get(r0, key, yajl_t_object);
+	assert_non_null(v);
+	key[0] = "p99";
+	v = yajl_tree_get(v, key, yajl_t_any);
+	assert_true(v && YAJL_IS_NULL(v));
+	yajl_tree_free(root);
 
 	/* Wrong types, negative counts and unknown tables from a hostile recording. */
 	snprintf(bad, sizeof(bad),
