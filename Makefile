@@ -72,7 +72,7 @@ CURSES_LIBS :=
 else
 BASE_LIBS := $(shell $(PKG_CONFIG) --libs libbpf libelf 2>/dev/null || echo -lbpf -lelf -lz) -lyajl
 CURSES_LIBS := $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw -ltinfo)
-HTTP_LIBS := -lmicrohttpd
+HTTP_LIBS := -lmicrohttpd -lgnutls -lyaml -lcrypt
 endif
 BASE_LIBS += -ldl -lpthread -lm
 LIBS := $(BASE_LIBS) $(CURSES_LIBS) $(HTTP_LIBS)
@@ -106,7 +106,8 @@ PANE_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard tui/pane_*.c))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 
-.PHONY: all gputop-bpf clean deps soak test test-exporter test-unit test-san test-docs test-bpf test-vm install static-check bench test-tui example-recording fuzz deb test-deb
+.PHONY: all gputop-bpf clean deps soak test test-exporter test-unit test-san test-docs test-bpf test-vm \
+	install static-check bench test-tui example-recording fuzz deb test-package
 
 all: gputop-bpf
 
@@ -218,7 +219,8 @@ $(B):
 # ---- set-up (Debian packages; idempotent) ----
 BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev \
 	libncurses-dev pkg-config libcmocka-dev libyajl-dev jq file util-linux groff-base tmux procps \
-	libcap2-bin libclang-rt-dev libmicrohttpd-dev curl prometheus
+	libcap2-bin libclang-rt-dev libmicrohttpd-dev libgnutls28-dev libyaml-dev libcrypt-dev curl \
+	prometheus openssl apache2-utils lintian dpkg-dev binutils man-db
 VM_DEPS := qemu-system-x86 busybox-static cpio xz-utils zstd debootstrap kmod libdrm-tests libdrm-dev \
 	ca-certificates
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -227,7 +229,7 @@ deps:
 	$(Q)./tests/install-deps.sh $(BUILD_DEPS) $(VM_DEPS)
 
 # ---- tests ----
-test: test-unit test-san test-docs test-tui test-exporter test-bpf test-vm fuzz
+test: test-unit test-san test-docs test-package test-tui test-exporter test-bpf test-vm fuzz
 
 test-unit: $(UNIT_BINS) $(B)/gputop-bpf
 	$(Q)tests/run-unit.sh $(UNIT_BINS)
@@ -298,6 +300,18 @@ example-recording:
 	$(Q)tests/vm/boot.sh k7 build/static/gputop-bpf build/example.log gputop.scenario=example >/dev/null
 	$(Q)sed -n '/^@@BEGIN example$$/,/^@@END example$$/p' build/example.log | grep '^{' > examples/mockgpu-7.3.jsonl
 	$(Q)wc -l examples/mockgpu-7.3.jsonl
+
+VERSION := $(shell sed -n 's/.*GPUTOP_VERSION "\(.*\)"/\1/p' core/version.h)
+
+# A Debian binary package of the default (dynamic) build: build/deb/gputop-bpf_$(VERSION)_<arch>.deb.
+deb: $(B)/gputop-bpf
+	$(Q)dist/deb/build.sh $(B)/gputop-bpf $(VERSION) build/deb
+
+# The package: lintian, its contents, no test hooks in the product; as root also installed with
+# dpkg -i, run from /usr/bin and purged; the default and static binaries have no test hooks either.
+test-package: $(B)/gputop-bpf
+	$(Q)$(MAKE) --no-print-directory STATIC=1 build/static/gputop-bpf
+	$(Q)tests/package/run.sh $(B)/gputop-bpf $(VERSION) build/static/gputop-bpf
 
 static-check:
 	$(Q)$(MAKE) --no-print-directory STATIC=1

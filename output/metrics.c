@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <strings.h>
 #include "core/version.h"
@@ -97,12 +98,18 @@ static void family_name(const struct table_desc *t, const char *stem, size_t len
 	append_name(out, size, unit_suffix(u), SIZE_MAX);
 }
 
+/* A label naming a process or its container: another user's may be private. */
+static bool private_label(const struct col_desc *c)
+{
+	return !strcmp(c->key, "comm") || !strcmp(c->key, "cgroup");
+}
+
 int metrics_label_name(const struct table_desc *t, unsigned int col, char *name, size_t size)
 {
 	const struct col_desc *c = &t->cols[col];
 	const char *what;
 
-	if (!(c->flags & COL_KEY) && strcmp(c->key, "comm") && strcmp(c->key, "cgroup"))
+	if (!(c->flags & COL_KEY) && !private_label(c))
 		return -1;
 	if (c->type != COL_STR && c->type != COL_U64)
 		return -1;
@@ -322,14 +329,54 @@ static void print_meta(FILE *out, enum metrics_format f, const char *family, enu
 	fprintf(out, "# TYPE %s %s\n", name, types[k]);
 }
 
-/* A row's labels, "{a=\"x\",b=\"y\"" without the closing brace (le may follow); malloc'd. */
-static char *row_labels(const struct table *t, size_t row)
+static int proc_owner(uint32_t pid, uint32_t *uid)
+{
+	char path[32];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%u", pid);
+	if (stat(path, &st))
+		return -1;
+	*uid = st.st_uid;
+	return 0;
+}
+
+/* Whether the row's process names may be exported: always, or it is the viewer's. */
+static bool names_shown(const struct table *t, size_t row, const struct metrics_export *x)
+{
+	int col = table_col(t->desc, "pid");
+	const struct cell *pid;
+	uint32_t uid;
+
+	if (!x || !x->private_names)
+		return true;
+	if (col < 0 || !(pid = table_cell(t, row, (unsigned int)col))->known || pid->u > UINT32_MAX)
+		return false;
+	if ((x->owner ? x->owner : proc_owner)((uint32_t)pid->u, &uid))
+		return false;
+	return uid == x->viewer_uid;
+}
+
+/* Whether a row must be left out whole: a private label is its key and may not show. */
+static bool row_hidden(const struct table *t, size_t row, const struct metrics_export *x)
+{
+	for (unsigned int c = 0; c < t->desc->ncols; c++)
+		if ((t->desc->cols[c].flags & COL_KEY) && private_label(&t->desc->cols[c]))
+			return !names_shown(t, row, x);
+	return false;
+}
+
+/*
+ * A row's labels, "{a=\"x\",b=\"y\"" without the closing brace (le may follow); malloc'd.
+ * Its comm and container only where names_shown.
+ */
+static char *row_labels(const struct table *t, size_t row, const struct metrics_export *x)
 {
 	const struct table_desc *d = t->desc;
 	char *buf = NULL;
 	size_t size = 0;
 	FILE *f = open_memstream(&buf, &size);
-	bool first = true;
+	bool first = true, names = names_shown(t, row, x);
 
 	if (!f)
 		return NULL;
@@ -338,7 +385,8 @@ static char *row_labels(const struct table *t, size_t row)
 		const struct cell *cell = table_cell(t, row, c);
 		char name[METRICS_NAME_MAX], value[METRICS_LABEL_MAX], raw[32];
 
-		if (metrics_label_name(d, c, name, sizeof(name)) || !cell->known)
+		if (metrics_label_name(d, c, name, sizeof(name)) || !cell->known ||
+		    (!names && private_label(&d->cols[c])))
 			continue;
 		if (d->cols[c].type == COL_STR) {
 			metrics_escape_label(cell->s, value, sizeof(value));
@@ -408,13 +456,13 @@ static void print_histogram(FILE *out, const struct table *t, size_t row, unsign
 }
 
 /* The rows exported: the busiest max_rows, by the table's default sort. */
-static size_t rows_kept(const struct table *t, const struct metrics_drops *d)
+static size_t rows_kept(const struct table *t, const struct metrics_export *d)
 {
 	return d && d->max_rows && t->nrows > d->max_rows ? d->max_rows : t->nrows;
 }
 
 static int write_table(FILE *out, const struct table *t, enum metrics_format f,
-		       const struct metrics_drops *d)
+		       const struct metrics_export *d)
 {
 	const struct table_desc *desc = t->desc;
 	size_t keep = rows_kept(t, d), *order, done = 0;
@@ -428,8 +476,16 @@ static int write_table(FILE *out, const struct table *t, enum metrics_format f,
 	if (!order || !labels)
 		goto out;
 	table_sort(t, desc->sort_col, false, order);
+	if (d && d->private_names) { /* rows that cannot show without their private key go */
+		size_t w = 0;
+
+		for (size_t i = 0; i < t->nrows; i++)
+			if (!row_hidden(t, order[i], d))
+				order[w++] = order[i];
+		keep = keep < w ? keep : w;
+	}
 	for (; done < keep; done++)
-		if (!(labels[done] = row_labels(t, order[done])))
+		if (!(labels[done] = row_labels(t, order[done], d)))
 			goto out;
 	for (unsigned int c = 0; c < desc->ncols; c++) {
 		struct metric_column m;
@@ -476,7 +532,7 @@ static size_t registry_index(const struct table_desc *desc)
 	return SIZE_MAX;
 }
 
-int metrics_count_drops(const struct snapshot *s, struct metrics_drops *d)
+int metrics_count_drops(const struct snapshot *s, struct metrics_export *d)
 {
 	if (!d->dropped) {
 		table_registry(&d->ntables);
@@ -493,14 +549,14 @@ int metrics_count_drops(const struct snapshot *s, struct metrics_drops *d)
 	return 0;
 }
 
-void metrics_drops_free(struct metrics_drops *d)
+void metrics_export_free(struct metrics_export *d)
 {
 	free(d->dropped);
 	d->dropped = NULL;
 }
 
 static void write_self(FILE *out, const struct snapshot *s, enum metrics_format f,
-		       const struct metrics_drops *d)
+		       const struct metrics_export *d)
 {
 	static const enum collector_state states[] = { COLLECTOR_ATTACHED, COLLECTOR_UNAVAILABLE,
 						       COLLECTOR_FAILED };
@@ -574,7 +630,7 @@ static void write_self(FILE *out, const struct snapshot *s, enum metrics_format 
 }
 
 int metrics_write(FILE *out, const struct snapshot *s, enum metrics_format f,
-		  const struct metrics_drops *d)
+		  const struct metrics_export *d)
 {
 	write_self(out, s, f, d);
 	for (size_t i = 0; i < s->ntables; i++)

@@ -7,7 +7,8 @@
  *   - "*_total" columns are counters; COL_HIST columns real histograms (le in
  *     seconds); depths, memory and interval statistics are gauges; a per-second
  *     rate is left out when its "*_total" counter is there (rate() it);
- *   - a row's key columns, its comm and its cgroup (as "container") are labels.
+ *   - a row's key columns, its comm and its cgroup (as "container") are labels;
+ *     with private_names, comm and container only for the viewer's processes.
  */
 #ifndef GPUTOP_OUTPUT_METRICS_H
 #define GPUTOP_OUTPUT_METRICS_H
@@ -65,18 +66,30 @@ void metrics_histogram_buckets(const struct histogram *h, uint64_t le_ns[METRICS
 /* ns as seconds, exactly, in decimal ("0.000001024"). Returns buf. */
 const char *metrics_ns_as_seconds(uint64_t ns, char *buf, size_t size);
 
-/* Rows over the per-table cap, counted across snapshots (a counter of what was left out). */
-struct metrics_drops {
+/*
+ * What is exported across snapshots: the per-table cap and the rows over it
+ * (counted: a counter of what was left out), and whose process names may show.
+ */
+struct metrics_export {
 	size_t max_rows; /* per table; the busiest (its default sort) are kept; 0: no cap */
 	uint64_t *dropped; /* per registered table (table_registry order), cumulative */
 	size_t ntables;
+	/*
+	 * --metrics-private: the comm and container labels only of rows whose
+	 * process (their pid) belongs to viewer_uid; a row whose key is such a
+	 * label (a container's sums) and that no pid owns is left out.
+	 */
+	bool private_names;
+	uint32_t viewer_uid;
+	/* The owner of process pid: 0 and *uid set, -1 when unknown (gone). NULL: /proc. */
+	int (*owner)(uint32_t pid, uint32_t *uid);
 };
 
 /* Adds this snapshot's rows over the cap to d (once per snapshot); -1 on allocation failure. */
-int metrics_count_drops(const struct snapshot *s, struct metrics_drops *d);
-void metrics_drops_free(struct metrics_drops *d);
+int metrics_count_drops(const struct snapshot *s, struct metrics_export *d);
+void metrics_export_free(struct metrics_export *d);
 /* Writes s in format f; -1 on a write or allocation failure. */
 int metrics_write(FILE *out, const struct snapshot *s, enum metrics_format f,
-		  const struct metrics_drops *d);
+		  const struct metrics_export *d);
 
 #endif

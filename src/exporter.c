@@ -15,10 +15,9 @@ bool exporter_built_in(void)
 	return false;
 }
 
-struct exporter *exporter_start(const char *listen, size_t max_rows, char *err, size_t errlen)
+struct exporter *exporter_start(const struct exporter_settings *s, char *err, size_t errlen)
 {
-	(void)listen;
-	(void)max_rows;
+	(void)s;
 	snprintf(err, errlen,
 		 "--listen: this build (make STATIC=1 or PORTABLE=1) has no HTTP server: libmicrohttpd cannot be linked statically; use the default build ('make')");
 	return NULL;
@@ -72,6 +71,7 @@ void exporter_stop(struct exporter *e)
 #include <unistd.h>
 #include <microhttpd.h>
 #include "output/metrics.h"
+#include "src/web_config.h"
 
 /* One snapshot rendered in both formats; scrapes hold references to it. */
 struct page {
@@ -83,10 +83,11 @@ struct page {
 
 struct exporter {
 	struct MHD_Daemon *daemon;
-	char address[80];
+	const struct web_config *web; /* NULL: plain HTTP, anyone */
+	char address[96]; /* the metrics' URL */
 	pthread_mutex_t lock;
 	struct page *page; /* the newest, NULL before the first snapshot */
-	struct metrics_drops drops; /* touched by the one thread that publishes */
+	struct metrics_export drops; /* settings; its counts touched by the one thread that publishes */
 	/* exporter_follow */
 	pthread_t thread;
 	bool following;
@@ -130,7 +131,7 @@ static struct page *page_get(struct exporter *e)
 	return p;
 }
 
-static int render(const struct snapshot *s, enum metrics_format f, const struct metrics_drops *d,
+static int render(const struct snapshot *s, enum metrics_format f, const struct metrics_export *d,
 		  char **body, size_t *len)
 {
 	FILE *out = open_memstream(body, len);
@@ -217,6 +218,40 @@ static enum MHD_Result serve_metrics(struct exporter *e, struct MHD_Connection *
 	return ret;
 }
 
+/* Basic authentication against --web-config's users: whether the request may go on. */
+static bool authorised(const struct exporter *e, struct MHD_Connection *c)
+{
+	char *password = NULL, *user;
+	bool ok;
+
+	if (!e->web || !e->web->nusers)
+		return true;
+	user = MHD_basic_auth_get_username_password(c, &password);
+	ok = user && web_config_check(e->web, user, password);
+	if (password) {
+		explicit_bzero(password, strlen(password));
+		MHD_free(password);
+	}
+	if (user)
+		MHD_free(user);
+	return ok;
+}
+
+static enum MHD_Result unauthorised(struct MHD_Connection *c)
+{
+	static const char text[] = "401 unauthorized: this endpoint asks for a user and password\n";
+	struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), (void *)text,
+								 MHD_RESPMEM_PERSISTENT);
+	enum MHD_Result ret;
+
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
+	ret = MHD_queue_basic_auth_fail_response(c, "gputop-bpf", r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
 				  const char *method, const char *version, const char *upload,
 				  size_t *upload_size, void **state)
@@ -225,6 +260,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	(void)upload;
 	(void)upload_size;
 	(void)state;
+	if (!authorised(cls, c))
+		return unauthorised(c);
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
 		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain; charset=utf-8",
 			     "method not allowed: GET or HEAD\n");
@@ -356,30 +393,65 @@ static int open_listener(const char *spec, char *address, size_t addrlen, char *
 	return fd;
 }
 
-struct exporter *exporter_start(const char *listen, size_t max_rows, char *err, size_t errlen)
+/* The daemon's options: limits, and the certificate and key with --web-config's TLS. */
+static void daemon_options(const struct exporter *e, int fd, struct MHD_OptionItem *o)
+{
+	size_t n = 0;
+
+	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_LISTEN_SOCKET, fd, NULL };
+	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)mhd_log, NULL };
+	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, EXPORTER_MAX_CONNECTIONS, NULL };
+	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, EXPORTER_TIMEOUT_S, NULL };
+	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_MEMORY_LIMIT, EXPORTER_REQUEST_MEMORY,
+					  NULL };
+	if (e->web && e->web->cert_pem) {
+		o[n++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_KEY, 0, e->web->key_pem };
+		o[n++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, e->web->cert_pem };
+		o[n++] = (struct MHD_OptionItem){
+			MHD_OPTION_HTTPS_PRIORITIES, 0,
+			e->web->tls13_only ? "NORMAL:-VERS-ALL:+VERS-TLS1.3" :
+					     "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2"
+		};
+	}
+	o[n] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
+}
+
+struct exporter *exporter_start(const struct exporter_settings *s, char *err, size_t errlen)
 {
 	struct exporter *e = calloc(1, sizeof(*e));
+	bool tls = s->web && s->web->cert_pem;
+	struct MHD_OptionItem opts[10];
+	char address[80];
 	int fd;
 
 	if (!e) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	fd = open_listener(listen, e->address, sizeof(e->address), err, errlen);
+	if (tls && MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+		snprintf(err, errlen, "--web-config: this libmicrohttpd has no TLS: install Debian's libmicrohttpd12");
+		free(e);
+		return NULL;
+	}
+	fd = open_listener(s->listen, address, sizeof(address), err, errlen);
 	if (fd < 0) {
 		free(e);
 		return NULL;
 	}
+	snprintf(e->address, sizeof(e->address), "%s://%s/metrics", tls ? "https" : "http", address);
+	e->web = s->web;
 	pthread_mutex_init(&e->lock, NULL);
-	e->drops.max_rows = max_rows;
-	e->daemon = MHD_start_daemon(
-		MHD_USE_AUTO | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL,
-		on_request, e, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_EXTERNAL_LOGGER, mhd_log,
-		NULL, MHD_OPTION_CONNECTION_LIMIT, (unsigned int)EXPORTER_MAX_CONNECTIONS,
-		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)EXPORTER_TIMEOUT_S,
-		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)EXPORTER_REQUEST_MEMORY, MHD_OPTION_END);
+	e->drops.max_rows = s->max_rows;
+	e->drops.private_names = s->private_names;
+	e->drops.viewer_uid = (uint32_t)getuid();
+	daemon_options(e, fd, opts);
+	e->daemon = MHD_start_daemon(MHD_USE_AUTO | MHD_USE_INTERNAL_POLLING_THREAD |
+					     MHD_USE_ERROR_LOG | (tls ? MHD_USE_TLS : 0),
+				     0, NULL, NULL, on_request, e, MHD_OPTION_ARRAY, opts,
+				     MHD_OPTION_END);
 	if (!e->daemon) {
-		snprintf(err, errlen, "--listen %.80s: the HTTP server did not start", listen);
+		snprintf(err, errlen, "--listen %.80s: the HTTP server did not start%s", s->listen,
+			 tls ? " (is the key the certificate's, both PEM?)" : "");
 		close(fd);
 		pthread_mutex_destroy(&e->lock);
 		free(e);
@@ -503,7 +575,7 @@ void exporter_stop(struct exporter *e)
 	}
 	MHD_stop_daemon(e->daemon); /* waits for the scrapes in progress */
 	page_put(e->page);
-	metrics_drops_free(&e->drops);
+	metrics_export_free(&e->drops);
 	pthread_mutex_destroy(&e->lock);
 	free(e);
 }

@@ -18,16 +18,25 @@
 #define EXPORTER_REQUEST_MEMORY (32 * 1024) /* request line and headers, at most */
 
 struct exporter;
+struct web_config;
+
+struct exporter_settings {
+	const char *listen; /* --listen */
+	size_t max_rows; /* --metrics-max-rows */
+	const struct web_config *web; /* --web-config: TLS and users (NULL: HTTP, anyone); kept */
+	bool private_names; /* --metrics-private */
+};
 
 /* Whether this build has the exporter (STATIC=1 builds cannot link libmicrohttpd). */
 bool exporter_built_in(void);
 /*
  * Parses "[ADDR:]PORT" ("9464": loopback; ":9464" or "0.0.0.0:9464": every IPv4
- * address; "[::]:9464": every address), binds it and starts serving. NULL with
- * err set (naming the fix) when that fails.
+ * address; "[::]:9464": every address), binds it and starts serving, over TLS
+ * and to the users of s->web where it names them. NULL with err set (naming the
+ * fix) when that fails.
  */
-struct exporter *exporter_start(const char *listen, size_t max_rows, char *err, size_t errlen);
-/* The address served, e.g. "127.0.0.1:9464". */
+struct exporter *exporter_start(const struct exporter_settings *s, char *err, size_t errlen);
+/* The URL of the metrics, e.g. "http://127.0.0.1:9464/metrics". */
 const char *exporter_address(const struct exporter *e);
 /* Renders s for the scrapes to come, when newer than the one served. */
 void exporter_publish(struct exporter *e, const struct snapshot *s);

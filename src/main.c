@@ -21,6 +21,7 @@
 #include "output/text.h"
 #include "tui/tui.h"
 #include "src/exporter.h"
+#include "src/web_config.h"
 #include "src/options.h"
 #include "src/poller.h"
 #include "recording/replay.h"
@@ -38,6 +39,7 @@ enum exit_code {
 static volatile sig_atomic_t stop_requested;
 static bool verbose;
 static struct exporter *exporter; /* --listen */
+static struct web_config web; /* --web-config, for the exporter's life */
 
 static void on_signal(int sig)
 {
@@ -156,6 +158,31 @@ static int run_batch(const struct options *o, const struct feed *feed, FILE *out
 		return EXIT_FAILURE_RUN;
 	}
 	return EXIT_OK;
+}
+
+/* --listen (and --web-config): the endpoint starts before anything else, so that its errors come first. */
+static int start_exporter(const struct options *o)
+{
+	struct exporter_settings s = { .listen = o->listen,
+				       .max_rows = (size_t)o->metrics_max_rows,
+				       .private_names = o->metrics_private };
+	char err[512];
+
+	if (o->web_config) {
+		if (web_config_load(o->web_config, &web, err, sizeof(err))) {
+			fail(o, "%s", err);
+			return -1;
+		}
+		s.web = &web;
+	}
+	exporter = exporter_start(&s, err, sizeof(err));
+	if (!exporter) {
+		fail(o, "%s", err);
+		return -1;
+	}
+	fprintf(stderr, PROG ": serving metrics at %s%s\n", exporter_address(exporter),
+		web.nusers ? " (basic authentication)" : "");
+	return 0;
 }
 
 /* --listen without a terminal and without -b: the endpoint alone, until a signal. */
@@ -318,14 +345,8 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGPIPE, SIG_IGN);
-	if (o.listen) {
-		exporter = exporter_start(o.listen, (size_t)o.metrics_max_rows, err, sizeof(err));
-		if (!exporter) {
-			fail(&o, "%s", err);
-			return EXIT_FAILURE_RUN;
-		}
-		fprintf(stderr, PROG ": serving metrics at http://%s/metrics\n", exporter_address(exporter));
-	}
+	if (o.listen && start_exporter(&o))
+		return EXIT_FAILURE_RUN;
 	if (o.replay) {
 		/* a replay needs no privilege: with none, it reads only what the user may */
 		if (privileges_drop_all()) {
@@ -402,6 +423,7 @@ int main(int argc, char **argv)
 
 cleanup:
 	exporter_stop(exporter); /* before the poller it follows */
+	web_config_free(&web);
 	poller_stop(poller);
 	for (size_t i = 0; i < n; i++)
 		collector_stop(&cs[i]);

@@ -9,7 +9,7 @@
 #include "src/options.h"
 
 enum { OPT_LIST = 0x100, OPT_ALL_IRQS, OPT_RECORD, OPT_REPLAY, OPT_THEME, OPT_LIBCUDA, OPT_LISTEN,
-       OPT_METRICS_MAX_ROWS };
+       OPT_METRICS_MAX_ROWS, OPT_WEB_CONFIG, OPT_METRICS_PRIVATE };
 
 static const struct option long_options[] = {
 	{ "batch", no_argument, NULL, 'b' },
@@ -26,6 +26,8 @@ static const struct option long_options[] = {
 	{ "libcuda", required_argument, NULL, OPT_LIBCUDA },
 	{ "listen", required_argument, NULL, OPT_LISTEN },
 	{ "metrics-max-rows", required_argument, NULL, OPT_METRICS_MAX_ROWS },
+	{ "web-config", required_argument, NULL, OPT_WEB_CONFIG },
+	{ "metrics-private", no_argument, NULL, OPT_METRICS_PRIVATE },
 	{ "no-color", no_argument, NULL, 'C' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -59,6 +61,10 @@ void options_usage(FILE *out)
 	      "                         is every address); without a terminal and without -b, only that\n"
 	      "      --metrics-max-rows N  rows exported per table at most, the busiest (default 1000,\n"
 	      "                         0: no cap); what is left out is counted\n"
+	      "      --web-config FILE  TLS and users for --listen, in Prometheus' exporter-toolkit\n"
+	      "                         format (tls_server_config, basic_auth_users)\n"
+	      "      --metrics-private  leave out the command names and containers of other users'\n"
+	      "                         processes from the metrics\n"
 	      "  -C, --no-color         no colours (also when NO_COLOR is set)\n"
 	      "  -v, --verbose          show libbpf's own messages (verifier log on failure)\n"
 	      "  -h, --help             show this help and exit\n"
@@ -145,12 +151,17 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		case OPT_REPLAY:
 		case OPT_THEME:
 		case OPT_LIBCUDA:
+		case OPT_WEB_CONFIG:
 			if (!*optarg) {
 				snprintf(err, errlen, "option '%s' needs a non-empty value", argv[optind - 1]);
 				return -1;
 			}
 			*(c == OPT_RECORD ? &o->record : c == OPT_REPLAY ? &o->replay :
-			  c == OPT_LIBCUDA ? &o->libcuda : &o->theme) = optarg;
+			  c == OPT_LIBCUDA ? &o->libcuda : c == OPT_WEB_CONFIG ? &o->web_config :
+			  &o->theme) = optarg;
+			break;
+		case OPT_METRICS_PRIVATE:
+			o->metrics_private = true;
 			break;
 		case OPT_LISTEN:
 			if (!*optarg) {
@@ -205,6 +216,11 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	}
 	if (o->list && o->listen) {
 		snprintf(err, errlen, "--list prints and exits; it cannot be used with --listen");
+		return -1;
+	}
+	if ((o->web_config || o->metrics_private) && !o->listen) {
+		snprintf(err, errlen, "%s is for the metrics endpoint: give --listen too",
+			 o->web_config ? "--web-config" : "--metrics-private");
 		return -1;
 	}
 	if (o->replay && o->list) {

@@ -29,6 +29,8 @@ struct options {
 	bool no_color; /* -C, or NO_COLOR set */
 	const char *listen; /* --listen [ADDR:]PORT: serve /metrics */
 	long metrics_max_rows; /* --metrics-max-rows N: rows exported per table (0: no cap) */
+	const char *web_config; /* --web-config FILE: TLS and users of the endpoint */
+	bool metrics_private; /* --metrics-private: other users' process names left out */
 	bool batch_given; /* -b was on the command line */
 };
 

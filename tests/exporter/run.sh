@@ -187,6 +187,168 @@ EOF
 		fail "histogram count: prometheus '$got', recording '$want'"
 }
 
+# --web-config: TLS and basic authentication in exporter-toolkit's format, with a certificate of
+# our own and a bcrypt hash from htpasswd (the tool exporter-toolkit's documentation names).
+make_secrets() {
+	openssl req -x509 -newkey rsa:2048 -nodes -keyout "$TMP/server.key" -out "$TMP/server.crt" \
+		-days 2 -subj /CN=localhost -addext 'subjectAltName=IP:127.0.0.1' 2>/dev/null
+	HASH=$(htpasswd -nbBC 10 "" 's3cr3t pass' | tr -d ':\n')
+	cat >"$TMP/web.yml" <<EOF
+# exporter-toolkit's web config: paths relative to this file
+tls_server_config:
+  cert_file: server.crt
+  key_file: server.key
+basic_auth_users:
+  prometheus: $HASH
+EOF
+}
+
+# start_with SCHEME BIN [ARGS]: serves the recording with ARGS; sets ADDR once it listens.
+start_with() {
+	local scheme=$1 bin=$2 i
+	shift 2
+	"$bin" --replay "$REC" --listen 127.0.0.1:0 -d 0.05 "$@" </dev/null >"$TMP/stdout" 2>"$TMP/stderr" &
+	PIDS+=($!)
+	SERVER=$!
+	ADDR=
+	for i in $(seq 100); do
+		ADDR=$(grep -o "$scheme://[^/]*" "$TMP/stderr" | head -1 | sed "s|$scheme://||")
+		[ -n "$ADDR" ] && break
+		sleep 0.1
+	done
+}
+
+stop_server() { # stop_server WHAT: SIGINT, exit 0, no sanitizer report
+	local code
+	kill -INT "$SERVER"
+	wait "$SERVER"
+	code=$?
+	[ "$code" = 0 ] && pass "$1: SIGINT: exit 0" || fail "$1: SIGINT: exit $code"
+	grep -q 'runtime error\|AddressSanitizer' "$TMP/stderr" &&
+		fail "$1: sanitizer: $(grep -m1 'runtime error\|Sanitizer' "$TMP/stderr")"
+}
+
+# Prometheus over TLS with basic auth: the recording's counter comes back through its API.
+prometheus_tls() {
+	local pport cfg got want i
+	printf 's3cr3t pass' >"$TMP/password"
+	pport=$(free_port)
+	cfg=$TMP/prometheus-tls.yml
+	cat >"$cfg" <<EOF
+global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+scrape_configs:
+  - job_name: gputop-tls
+    scheme: https
+    tls_config:
+      ca_file: $TMP/server.crt
+    basic_auth:
+      username: prometheus
+      password_file: $TMP/password
+    static_configs:
+      - targets: ['$ADDR']
+EOF
+	prometheus --config.file="$cfg" --storage.tsdb.path="$TMP/tsdb-tls" \
+		--web.listen-address="127.0.0.1:$pport" --log.level=warn >"$TMP/prometheus-tls.log" 2>&1 &
+	PIDS+=($!)
+	want=$(jq -r '.tables["drm_sched.rings"][] | select(.name=="gfx_0.0.0") | .completed_total' <<<"$LAST")
+	for i in $(seq 300); do
+		got=$(curl -sG --max-time 5 "http://127.0.0.1:$pport/api/v1/query" \
+			--data-urlencode 'query=gputop_drm_sched_rings_completed_total{job="gputop-tls",ring="gfx_0.0.0"}' |
+			jq -r '.data.result[0].value[1] // empty' 2>/dev/null)
+		[ -n "$got" ] && [ "$got" = "$want" ] && break
+		sleep 0.1
+	done
+	[ -n "$got" ] && [ "$got" = "$want" ] &&
+		pass "prometheus scraped over TLS with basic auth: completed_total $got, as recorded" ||
+		fail "prometheus over TLS: '$got' for '$want' ($(tail -3 "$TMP/prometheus-tls.log"))"
+}
+
+# secured_checks BIN FIRST: who gets in, over what.
+secured_checks() {
+	local bin=$1 code code2 i ok="prometheus:s3cr3t pass" ca=(--cacert "$TMP/server.crt")
+	start_with https "$bin" --web-config "$TMP/web.yml"
+	[ -n "$ADDR" ] && pass "web-config: announces https://$ADDR/metrics" ||
+		{ fail "web-config: no https address: $(head -3 "$TMP/stderr")"; return; }
+	code=$(status_of "${ca[@]}" "https://$ADDR/metrics")
+	[ "$code" = 401 ] && pass "web-config: no user: 401" || fail "web-config: no user: $code"
+	curl -s -D "$TMP/401.hdr" -o /dev/null "${ca[@]}" "https://$ADDR/"
+	grep -qi '^www-authenticate: basic realm="gputop-bpf"' "$TMP/401.hdr" &&
+		pass "web-config: / asks for Basic authentication too (realm gputop-bpf)" ||
+		fail "web-config: no WWW-Authenticate: $(head -3 "$TMP/401.hdr")"
+	code=$(status_of "${ca[@]}" -u 'prometheus:wrong' "https://$ADDR/metrics")
+	[ "$code" = 401 ] && pass "web-config: wrong password: 401" || fail "web-config: wrong password: $code"
+	code=$(status_of "${ca[@]}" -u 'nobody:s3cr3t pass' "https://$ADDR/metrics")
+	[ "$code" = 401 ] && pass "web-config: unknown user: 401" || fail "web-config: unknown user: $code"
+	for i in $(seq 150); do
+		curl -s "${ca[@]}" -u "$ok" "https://$ADDR/metrics" >"$TMP/s.txt"
+		[ "$(value "$TMP/s.txt" gputop_snapshots_total)" = "$LAST_SEQ" ] && break
+		sleep 0.1
+	done
+	[ "$(value "$TMP/s.txt" gputop_snapshots_total)" = "$LAST_SEQ" ] &&
+		pass "web-config: the right password over TLS: the recording's last snapshot" ||
+		fail "web-config: right password: $(head -c 200 "$TMP/s.txt")"
+	code=$(curl -s -o "$TMP/plain" -w '%{http_code}' --max-time 5 "http://$ADDR/metrics")
+	[ "$code" = 000 ] && ! grep -qs gputop "$TMP/plain" &&
+		pass "web-config: plain HTTP to the TLS port: refused (no HTTP answer)" ||
+		fail "web-config: plain HTTP answered $code"
+	code=$(status_of "${ca[@]}" --tlsv1.3 -u "$ok" "https://$ADDR/metrics")
+	code2=$(status_of "${ca[@]}" --tls-max 1.1 -u "$ok" "https://$ADDR/metrics")
+	[ "$code" = 200 ] && [ "$code2" = 000 ] && pass "web-config: TLS 1.3 served, TLS 1.1 refused" ||
+		fail "web-config: TLS 1.3 gave $code, TLS 1.1 gave $code2"
+	[ "$2" = 1 ] && prometheus_tls
+	stop_server "$bin: web-config"
+}
+
+# Bad web configs: exit 1 before serving, naming the file and what is wrong.
+bad_web_configs() {
+	local bin=$1 code
+	bad() { # bad WHAT EXPECTED_TEXT: the config in $TMP/bad.yml is refused so
+		"$bin" --replay "$REC" --listen 127.0.0.1:0 --web-config "$TMP/bad.yml" </dev/null \
+			>/dev/null 2>"$TMP/bad.err"
+		code=$?
+		[ "$code" = 1 ] && grep -q -- "$2" "$TMP/bad.err" &&
+			pass "web-config: $1: exit 1, '$(cat "$TMP/bad.err")'" ||
+			fail "web-config: $1: exit $code, '$(cat "$TMP/bad.err")'"
+	}
+	printf 'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  client_ca_file: ca.crt\n' >"$TMP/bad.yml"
+	bad "a key it does not implement" "'client_ca_file' is not supported"
+	printf 'tls_server_config:\n  cert_file: server.crt\n  key_file: missing.key\n' >"$TMP/bad.yml"
+	bad "a key file that is not there" "cannot read '$TMP/missing.key'"
+	printf 'basic_auth_users:\n  prometheus: plaintext\n' >"$TMP/bad.yml"
+	bad "a password that is no bcrypt hash" "needs a bcrypt hash"
+	printf 'tls_server_config: [1, 2\n' >"$TMP/bad.yml"
+	bad "not YAML" "not YAML"
+	printf 'tls_server_config:\n  cert_file: server.key\n  key_file: server.crt\n' >"$TMP/bad.yml"
+	bad "certificate and key swapped" "did not start"
+	"$bin" --replay "$REC" --web-config "$TMP/web.yml" </dev/null >/dev/null 2>"$TMP/bad.err"
+	code=$?
+	[ "$code" = 2 ] && grep -q 'give --listen too' "$TMP/bad.err" && pass "--web-config without --listen: exit 2" ||
+		fail "--web-config without --listen: exit $code, '$(cat "$TMP/bad.err")'"
+}
+
+# --metrics-private: no recorded process is this user's here, so no comm or container label at all.
+private_checks() {
+	local bin=$1
+	grep -q 'comm="' "$TMP/m.txt" && pass "without --metrics-private: comm labels ($(grep -c 'comm="' "$TMP/m.txt") samples)" ||
+		fail "without --metrics-private: no comm label"
+	start_with http "$bin" --metrics-private
+	wait_last || { fail "--metrics-private: never served seq $LAST_SEQ"; return; }
+	! grep -q 'comm="\|container="' "$TMP/m.txt" && grep -q 'pid="' "$TMP/m.txt" &&
+		pass "--metrics-private: other users' comm and container labels left out, pids kept" ||
+		fail "--metrics-private: $(grep -m1 'comm="\|container="' "$TMP/m.txt")"
+	promtool check metrics <"$TMP/m.txt" >/dev/null 2>&1 && pass "--metrics-private: promtool clean" ||
+		fail "--metrics-private: promtool: $(promtool check metrics <"$TMP/m.txt" 2>&1 | head -2)"
+	stop_server "$bin: --metrics-private"
+}
+
+if command -v openssl >/dev/null && command -v htpasswd >/dev/null; then
+	make_secrets
+else
+	fail "openssl and htpasswd (apache2-utils) are needed for the TLS checks: run 'make deps'"
+fi
+
 first=1
 for bin in "$@"; do
 	echo "== $bin"
@@ -202,13 +364,14 @@ for bin in "$@"; do
 		continue
 	fi
 	[ "$first" = 1 ] && prometheus_checks
-	first=0
 	bad_requests "$bin"
-	kill -INT "$SERVER"
-	wait "$SERVER"
-	code=$?
-	[ "$code" = 0 ] && pass "$bin: SIGINT: exit 0" || fail "$bin: SIGINT: exit $code"
-	grep -q 'runtime error\|AddressSanitizer' "$TMP/stderr" && fail "$bin: sanitizer: $(grep -m1 'runtime error\|Sanitizer' "$TMP/stderr")"
+	stop_server "$bin"
+	private_checks "$bin"
+	if [ -f "$TMP/web.yml" ]; then
+		secured_checks "$bin" "$first"
+		bad_web_configs "$bin"
+	fi
+	first=0
 done
 # a port already taken: a clear error naming the fix, before anything else
 start "$1"

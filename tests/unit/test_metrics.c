@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "collectors/drm_sched/sched_tables.h"
+#include "collectors/memory/memory_tables.h"
 #include "model/histogram.h"
 #include "output/metrics.h"
 
@@ -263,7 +264,7 @@ static struct snapshot *rings_snapshot(void)
 }
 
 static char *write_to_string(const struct snapshot *s, enum metrics_format f,
-			     const struct metrics_drops *d)
+			     const struct metrics_export *d)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -278,7 +279,7 @@ static char *write_to_string(const struct snapshot *s, enum metrics_format f,
 static void test_write(void **state)
 {
 	struct snapshot *s = rings_snapshot();
-	struct metrics_drops d = { .max_rows = 2 };
+	struct metrics_export d = { .max_rows = 2 };
 	char *text, *om;
 
 	(void)state;
@@ -326,13 +327,62 @@ static void test_write(void **state)
 	text = write_to_string(s, METRICS_TEXT, &d);
 	assert_non_null(strstr(text, "ring=\"sdma\""));
 	free(text);
-	metrics_drops_free(&d);
+	metrics_export_free(&d);
 	table_free(s->tables[0]);
+}
+
+/* Process 100 is the viewer's (uid 1000), 200 another user's; others are gone. */
+static int fake_owner(uint32_t pid, uint32_t *uid)
+{
+	if (pid != 100 && pid != 200)
+		return -1;
+	*uid = pid == 100 ? 1000 : 0;
+	return 0;
+}
+
+/* --metrics-private: other users' command names and containers stay out; pids and numbers stay. */
+static void test_private_names(void **state)
+{
+	struct table *procs = table_new(&sched_procs_table), *boxes = table_new(&memory_containers);
+	struct table *tables[2] = { procs, boxes };
+	struct snapshot s = { .seq = 1, .interval_s = 1, .tables = tables, .ntables = 2 };
+	struct metrics_export x = { .private_names = true, .viewer_uid = 1000, .owner = fake_owner };
+	uint32_t pids[3] = { 100, 200, 300 };
+	char *text;
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		struct cell *row = table_row_add(procs);
+		char comm[16];
+
+		snprintf(comm, sizeof(comm), "app%u", pids[i]);
+		cell_set_u64(row, PROC_PID, pids[i]);
+		cell_set_str(row, PROC_COMM, comm);
+		cell_set_u64(row, PROC_JOBS, 5);
+	}
+	cell_set_str(table_row_add(boxes), MK_CGROUP, "docker:4f3a9c2b1d0e");
+	cell_set_u64(table_row(boxes, 0), MK_PROCS, 2);
+	text = write_to_string(&s, METRICS_TEXT, &x);
+	assert_non_null(strstr(text, "gputop_drm_sched_processes_jobs_total{pid=\"100\",comm=\"app100\"} 5\n"));
+	assert_non_null(strstr(text, "gputop_drm_sched_processes_jobs_total{pid=\"200\"} 5\n"));
+	assert_non_null(strstr(text, "gputop_drm_sched_processes_jobs_total{pid=\"300\"} 5\n"));
+	assert_null(strstr(text, "app200"));
+	assert_null(strstr(text, "app300")); /* gone: whose it was is unknown */
+	assert_null(strstr(text, "docker:")); /* a container's row: no process owns it */
+	free(text);
+	x.private_names = false;
+	text = write_to_string(&s, METRICS_TEXT, &x);
+	assert_non_null(strstr(text, "comm=\"app200\""));
+	assert_non_null(strstr(text, "container=\"docker:4f3a9c2b1d0e\""));
+	free(text);
+	table_free(procs);
+	table_free(boxes);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_private_names),
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_seconds),
 		cmocka_unit_test(test_buckets),
