@@ -151,7 +151,7 @@ $(B)/%.o: %.c | $(SKELS) $(B)/themes_builtin.h
 # Benchmark helper (static, runs inside the VM).
 $(B)/bpf_cost: bench/bpf_cost.c $(B)/empty.skel.h
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS:.o=) $(LDFLAGS) -o $@ $< $(BASE_LIBS)
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -MF $@.d $(LDFLAGS) -o $@ $< $(BASE_LIBS)
 
 # The recording reader alone, timed (bench/replay-scale.sh).
 $(B)/read_bench: bench/read_bench.c $(TABLE_OBJS) $(B)/libgputop.a
@@ -225,13 +225,17 @@ VM_DEPS := qemu-system-x86 busybox-static cpio xz-utils zstd debootstrap kmod li
 	ca-certificates
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
+# The benchmark also runs the seed's bpftrace script: make deps BENCH=1 installs Debian's bpftrace.
+BENCH_DEPS := bpftrace
+
 deps:
-	$(Q)./tests/install-deps.sh $(BUILD_DEPS) $(VM_DEPS)
+	$(Q)./tests/install-deps.sh $(BUILD_DEPS) $(VM_DEPS) $(if $(filter 1,$(BENCH)),$(BENCH_DEPS))
 
 # ---- tests ----
 test: test-unit test-san test-docs test-package test-tui test-exporter test-bpf test-vm fuzz
 
 test-unit: $(UNIT_BINS) $(B)/gputop-bpf
+	$(Q)tests/layering.sh
 	$(Q)tests/run-unit.sh $(UNIT_BINS)
 
 test-docs: $(B)/gputop-bpf
@@ -282,9 +286,8 @@ test-vm: $(B)/gputop-bpf
 	$(Q)GPUTOP_HTTP=build/san/gputop-bpf tests/vm/run.sh build/static-test/gputop-bpf
 
 # Per-event BPF cost and the monitor's own CPU and memory, in the VM (not a test).
-# The benchmark also runs the seed's bpftrace script: Debian's bpftrace, installed here.
 bench:
-	$(Q)command -v bpftrace >/dev/null || { apt-get update -qq && apt-get install -y -qq bpftrace; }
+	$(Q)command -v bpftrace >/dev/null || { echo "bench: bpftrace is missing: run 'make deps BENCH=1'"; exit 1; }
 	$(Q)$(MAKE) --no-print-directory STATIC=1 build/static/gputop-bpf build/static/bpf_cost
 	$(Q)bench/run.sh build/static/gputop-bpf build/static/bpf_cost
 
@@ -318,12 +321,12 @@ static-check:
 	$(Q)file gputop-bpf | grep -q 'statically linked' && echo "gputop-bpf: statically linked"
 
 install: gputop-bpf
-	install -D -m 0755 gputop-bpf $(DESTDIR)$(PREFIX)/sbin/gputop-bpf
+	install -D -m 0755 gputop-bpf $(DESTDIR)$(PREFIX)/bin/gputop-bpf
 	install -D -m 0644 man/gputop-bpf.8 $(DESTDIR)$(PREFIX)/share/man/man8/gputop-bpf.8
 	install -d $(DESTDIR)$(PREFIX)/share/gputop-bpf/themes
 	install -m 0644 themes/*.theme $(DESTDIR)$(PREFIX)/share/gputop-bpf/themes/
 	install -d $(DESTDIR)$(SYSTEMD_UNIT_DIR)
-	sed 's|@SBINDIR@|$(PREFIX)/sbin|' dist/systemd/gputop-bpf.service.in > $(DESTDIR)$(SYSTEMD_UNIT_DIR)/gputop-bpf.service
+	sed 's|@BINDIR@|$(PREFIX)/bin|' dist/systemd/gputop-bpf.service.in > $(DESTDIR)$(SYSTEMD_UNIT_DIR)/gputop-bpf.service
 	chmod 0644 $(DESTDIR)$(SYSTEMD_UNIT_DIR)/gputop-bpf.service
 	install -D -m 0644 dist/grafana/gputop-bpf.json $(DESTDIR)$(PREFIX)/share/gputop-bpf/grafana/gputop-bpf.json
 	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl daemon-reload; fi

@@ -34,7 +34,7 @@ strip --remove-section=.comment --remove-section=.note --strip-unneeded "$ROOT/u
 gzip -9n <"$TOP/man/gputop-bpf.8" >"$ROOT/usr/share/man/man8/gputop-bpf.8.gz"
 cp "$TOP"/themes/*.theme "$SHARE/themes/"
 cp "$TOP/dist/grafana/gputop-bpf.json" "$SHARE/grafana/"
-sed 's|@SBINDIR@|/usr/bin|g' "$TOP/dist/systemd/gputop-bpf.service.in" \
+sed 's|@BINDIR@|/usr/bin|g' "$TOP/dist/systemd/gputop-bpf.service.in" \
 	>"$ROOT/lib/systemd/system/gputop-bpf.service"
 cp "$TOP/dist/deb/copyright" "$DOC/copyright"
 
