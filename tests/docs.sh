@@ -14,4 +14,26 @@ for o in $(grep -oE -- '\\-\\-[a-z]([a-z]|\\-)*' man/gputop-bpf.8 | sed 's/\\//g
 	check "--help lists $o (from the man page)" grep -q -- "$o" <<<"$help"
 done
 check "man page renders without warnings" bash -c "! groff -man -ww -z man/gputop-bpf.8 2>&1 | grep -q ."
+
+# The README is a page for users; the rest is in docs/ and tests/README.md, all linked and true.
+PAGES="README.md docs/*.md tests/README.md"
+n=$(wc -l <README.md)
+check "README.md reads in five minutes ($n lines, at most 200)" test "$n" -le 200
+for p in $PAGES; do
+	check "README.md links to $p" bash -c "[ $p = README.md ] || grep -q '](${p})' README.md"
+	dir=$(dirname "$p")
+	# [text](relative/path): every link from the page resolves
+	for link in $(grep -o '\]([^)#:]*)' "$p" | sed 's/^](//; s/)$//'); do
+		check "$p: the link $link exists" test -e "$dir/$link"
+	done
+	# `path/file.ext` named in backticks exists (build outputs aside)
+	for f in $(grep -o '`[a-z][a-z0-9_./-]*\.\(c\|h\|sh\|md\|8\|json\|jsonl\|in\|py\|bt\)`' "$p" | tr -d '`' | sort -u); do
+		case $f in build/* | */\** ) continue ;; esac
+		# a path from the top or the page, or a file's own name (in the room the page is about)
+		check "$p: \`$f\` exists" bash -c "[ -e '$f' ] || [ -e '$dir/$f' ] || git ls-files | grep -q '\(^\|/\)$f\$'"
+	done
+done
+for t in $(grep -o '^| `[a-z-]*` |' tests/README.md | tr -d '|` '); do
+	check "tests/README.md: make $t is a target" grep -q "^$t:" Makefile
+done
 finish

@@ -778,9 +778,36 @@ static void text_fits_with_an_ellipsis(void **state)
 	assert_int_equal(wrap_line("unbreakableword", 5), 5);
 }
 
+/* docs/json.md (read from the top of the tree, where make runs the tests) lists every table. */
+static void every_table_is_documented(void **state)
+{
+	FILE *f = fopen("docs/json.md", "r");
+	char *doc = calloc(1, 1 << 20), name[128];
+	size_t n, len;
+	const struct table_desc *const *reg = table_registry(&n);
+
+	(void)state;
+	if (!f)
+		fail_msg("docs/json.md: cannot open it (run the tests from the top of the tree)");
+	assert_non_null(doc);
+	len = fread(doc, 1, (1 << 20) - 1, f);
+	fclose(f);
+	doc[len] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		if (!strncmp(reg[i]->name, "test.", 5))
+			continue; /* this file's own */
+		snprintf(name, sizeof(name), "| `%s` |", reg[i]->name);
+		if (!strstr(doc, name))
+			fail_msg("docs/json.md lists no table %s (a row '| `%s` | ... |')", reg[i]->name,
+				 reg[i]->name);
+	}
+	free(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(every_table_is_documented),
 		cmocka_unit_test(every_table_round_trips),
 		cmocka_unit_test(unknown_is_null_and_bad_cells_are_unknown),
 		cmocka_unit_test(format1_interrupts_replay_as_a_table),
