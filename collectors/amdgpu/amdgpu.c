@@ -18,6 +18,7 @@
 #include "collectors/kit/map_delta.h"
 #include "collectors/kit/map_walk.h"
 #include "collectors/kit/proc_cache.h"
+#include "collectors/kit/proc_rows.h"
 #include "collectors/kit/prog_stats.h"
 #include "collectors/kit/tp_progs.h"
 #include "core/clock.h"
@@ -188,33 +189,21 @@ static double read_moves(struct amdgpu_priv *p, struct model *m, double *to_vram
 	return evicted;
 }
 
-static bool submitter_row(const void *key, const void *now, const void *before, void *state,
-			  void *arg)
+static void submitter_row(struct cell *row, const void *key, const char *comm, const void *now,
+			  const void *before, double iv, void *ctx)
 {
-	struct amdgpu_priv *p = arg;
 	const struct amd_submitter_key *k = key;
-	const struct proc_entry *pe = proc_cache_get(&p->pcache, k->tgid);
-	struct cell *row = p->t ? table_row_add(p->t) : NULL;
+	struct amdgpu_priv *p = ctx;
 
-	(void)state;
-	if (row)
-		amdgpu_submitter_row(row, k, pe ? pe->comm : "?",
-				     k->ring < AMD_MAX_RINGS ? p->ring_names[k->ring] : "?", now,
-				     before, p->iv);
-	return pe && pe->gone;
+	amdgpu_submitter_row(row, k, comm, k->ring < AMD_MAX_RINGS ? p->ring_names[k->ring] : "?", now,
+			     before, iv);
 }
 
-static bool proc_row(const void *key, const void *now, const void *before, void *state, void *arg)
+static void proc_row(struct cell *row, const void *key, const char *comm, const void *now,
+		     const void *before, double iv, void *ctx)
 {
-	struct amdgpu_priv *p = arg;
-	__u32 pid = *(const __u32 *)key;
-	const struct proc_entry *pe = proc_cache_get(&p->pcache, pid);
-	struct cell *row = p->t ? table_row_add(p->t) : NULL;
-
-	(void)state;
-	if (row)
-		amdgpu_proc_row(row, pid, pe ? pe->comm : "?", now, before, p->iv);
-	return pe && pe->gone;
+	(void)ctx;
+	amdgpu_proc_row(row, *(const __u32 *)key, comm, now, before, iv);
 }
 
 static bool iv_row(const void *key, const void *now, const void *before, void *state, void *arg)
@@ -254,10 +243,10 @@ static int amdgpu_read(struct collector *c, struct model *m)
 	p->iv = model_interval_s(m);
 	read_rings(p, m);
 	evicted = read_moves(p, m, &to_vram);
-	p->t = model_table(m, &amdgpu_submitters);
-	map_delta_read(&p->submitters, bpf_map__fd(p->skel->maps.submitters), submitter_row, p);
-	p->t = model_table(m, &amdgpu_processes);
-	map_delta_read(&p->procs, bpf_map__fd(p->skel->maps.procs), proc_row, p);
+	proc_rows_read(&p->submitters, bpf_map__fd(p->skel->maps.submitters), &p->pcache,
+		       model_table(m, &amdgpu_submitters), p->iv, submitter_row, p);
+	proc_rows_read(&p->procs, bpf_map__fd(p->skel->maps.procs), &p->pcache,
+		       model_table(m, &amdgpu_processes), p->iv, proc_row, NULL);
 	p->t = model_table(m, &amdgpu_interrupts);
 	map_delta_read(&p->ivs, bpf_map__fd(p->skel->maps.ivs), iv_row, p);
 	proc_cache_tick(&p->pcache);

@@ -16,9 +16,11 @@
 #include "collectors/collector.h"
 #include "collectors/calls/ioctl_names.h"
 #include "collectors/kit/char_devices.h"
+#include "collectors/kit/link_name.h"
 #include "collectors/kit/map_delta.h"
 #include "collectors/kit/map_walk.h"
 #include "collectors/kit/proc_cache.h"
+#include "collectors/kit/proc_rows.h"
 #include "collectors/kit/prog_stats.h"
 #include "collectors/kit/tp_progs.h"
 #include "collectors/kit/tracefs.h"
@@ -69,8 +71,6 @@ struct calls_priv {
 	size_t ndevs;
 	unsigned int ticks;
 	uint64_t never_returned; /* ioctls and waits of threads that exited inside them */
-	struct table *t; /* the table being filled */
-	double iv;
 };
 
 /* The watched majors: "drm", and every "nvidia*" (nvidia, nvidia-uvm, nvidia-caps ...). */
@@ -158,22 +158,13 @@ static int calls_attach(struct collector *c)
 	return 0;
 }
 
-/* The last component of a link's target, cut to size. */
-static void base_name(const char *link, char *out, size_t size)
-{
-	const char *slash = strrchr(link, '/');
-
-	memccpy(out, slash ? slash + 1 : link, '\0', size - 1);
-	out[size - 1] = '\0';
-}
-
 /* The name and driver of a character device, from sysfs (/sys/dev/char/M:m). */
 static const struct calls_dev *device_of(struct calls_priv *p, __u32 rdev)
 {
 	unsigned int major = rdev >> MINORBITS, minor = rdev & ((1U << MINORBITS) - 1);
-	char path[96], link[PATH_MAX];
+	char path[96];
 	struct calls_dev *d;
-	ssize_t len;
+	bool linked;
 
 	for (size_t i = 0; i < p->ndevs; i++)
 		if (p->devs[i].rdev == rdev)
@@ -190,10 +181,8 @@ static const struct calls_dev *device_of(struct calls_priv *p, __u32 rdev)
 		if (p->majors[i] == major)
 			d->kind = p->kinds[i];
 	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u", major, minor);
-	len = readlink(path, link, sizeof(link) - 1);
-	if (len > 0) {
-		link[len] = '\0';
-		base_name(link, d->name, sizeof(d->name));
+	if (link_name(path, d->name, sizeof(d->name))) {
+		/* its node's name */
 	} else if (d->kind == IOCTL_DEVICE_NVIDIA) {
 		snprintf(d->name, sizeof(d->name), minor == 255 ? "nvidiactl" : "nvidia%u", minor);
 	} else {
@@ -202,55 +191,35 @@ static const struct calls_dev *device_of(struct calls_priv *p, __u32 rdev)
 	/* the driver: its link, unless that is generic (7.x's faux devices: vgem, vkms) or absent
 	 * (a platform device no driver bound, as mockdrm): then the device's own name */
 	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/device/driver", major, minor);
-	len = readlink(path, link, sizeof(link) - 1);
-	if (len > 0) {
-		link[len] = '\0';
-		base_name(link, d->driver, sizeof(d->driver));
-	}
-	if (len <= 0 || !strcmp(d->driver, "faux_driver")) {
+	linked = link_name(path, d->driver, sizeof(d->driver));
+	if (!linked || !strcmp(d->driver, "faux_driver")) {
 		snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/device", major, minor);
-		len = readlink(path, link, sizeof(link) - 1);
-		if (len > 0) {
-			link[len] = '\0';
-			base_name(link, d->driver, sizeof(d->driver));
-		} else {
+		if (!link_name(path, d->driver, sizeof(d->driver)))
 			snprintf(d->driver, sizeof(d->driver), "%s",
 				 d->kind == IOCTL_DEVICE_NVIDIA ? "nvidia" : "");
-		}
 	}
 	return d;
 }
 
-static bool ioctl_row(const void *key, const void *now, const void *before, void *state, void *arg)
+static void ioctl_row(struct cell *row, const void *key, const char *comm, const void *now,
+		      const void *before, double iv, void *ctx)
 {
-	struct calls_priv *p = arg;
 	const struct ioctl_key *k = key;
-	const struct proc_entry *pe = proc_cache_get(&p->procs, k->tgid);
-	const struct calls_dev *d = device_of(p, k->rdev);
-	struct cell *row = p->t ? table_row_add(p->t) : NULL;
+	const struct calls_dev *d = device_of(ctx, k->rdev);
 	char name[48];
 
-	(void)state;
-	if (row && d) {
-		ioctl_command_name(d->kind, d->driver, k->cmd, name, sizeof(name));
-		calls_ioctl_row(row, k, pe ? pe->comm : "?",
-				&(struct calls_ioctl_names){ d->name, d->driver, name }, now, before,
-				p->iv);
-	}
-	return pe && pe->gone; /* shown once more, then forgotten */
+	if (!d)
+		return;
+	ioctl_command_name(d->kind, d->driver, k->cmd, name, sizeof(name));
+	calls_ioctl_row(row, k, comm, &(struct calls_ioctl_names){ d->name, d->driver, name }, now,
+			before, iv);
 }
 
-static bool wait_row(const void *key, const void *now, const void *before, void *state, void *arg)
+static void wait_row(struct cell *row, const void *key, const char *comm, const void *now,
+		     const void *before, double iv, void *ctx)
 {
-	struct calls_priv *p = arg;
-	const struct wait_key *k = key;
-	const struct proc_entry *pe = proc_cache_get(&p->procs, k->tgid);
-	struct cell *row = p->t ? table_row_add(p->t) : NULL;
-
-	(void)state;
-	if (row)
-		calls_wait_row(row, k, pe ? pe->comm : "?", now, before, p->iv);
-	return pe && pe->gone;
+	(void)ctx;
+	calls_wait_row(row, key, comm, now, before, iv);
 }
 
 static int calls_read(struct collector *c, struct model *m)
@@ -262,11 +231,10 @@ static int calls_read(struct collector *c, struct model *m)
 		p->never_returned += map_sweep_gone_threads(bpf_map__fd(p->skel->maps.ioctl_pending));
 		p->never_returned += map_sweep_gone_threads(bpf_map__fd(p->skel->maps.wait_pending));
 	}
-	p->iv = model_interval_s(m);
-	p->t = model_table(m, &calls_ioctls);
-	map_delta_read(&p->ioctls, bpf_map__fd(p->skel->maps.ioctls), ioctl_row, p);
-	p->t = model_table(m, &calls_fence_waits);
-	map_delta_read(&p->waits, bpf_map__fd(p->skel->maps.waits), wait_row, p);
+	proc_rows_read(&p->ioctls, bpf_map__fd(p->skel->maps.ioctls), &p->procs,
+		       model_table(m, &calls_ioctls), model_interval_s(m), ioctl_row, p);
+	proc_rows_read(&p->waits, bpf_map__fd(p->skel->maps.waits), &p->procs,
+		       model_table(m, &calls_fence_waits), model_interval_s(m), wait_row, NULL);
 	proc_cache_tick(&p->procs);
 	collector_set_drops(c, drop_names, p->skel->bss->drops, CALLS_DROP_MAX);
 	collector_set_drop(c, "calls_never_returned", p->never_returned);

@@ -1,29 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* GPU devices from sysfs and procfs: DRM cards and NVIDIA GPUs (no BPF). */
 #include <dirent.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "collectors/kit/link_name.h"
 #include "collectors/collector.h"
 
 #define DRM_CLASS "/sys/class/drm"
 #define NVIDIA_GPUS "/proc/driver/nvidia/gpus"
-
-/* basename of a symlink's target, or "" */
-static void link_base(const char *path, char *out, size_t size)
-{
-	char target[PATH_MAX];
-	ssize_t n = readlink(path, target, sizeof(target) - 1);
-
-	out[0] = '\0';
-	if (n <= 0)
-		return;
-	target[n] = '\0';
-	snprintf(out, size, "%.*s", (int)size - 1, basename(target));
-}
 
 /* card0, card1 ...: not the connectors (card0-DP-1) */
 static bool is_card(const char *name)
@@ -54,9 +41,9 @@ static int scan_drm(struct model *m)
 			continue;
 		snprintf(dev.name, sizeof(dev.name), "%.*s", (int)sizeof(dev.name) - 1, de->d_name);
 		snprintf(path, sizeof(path), DRM_CLASS "/%s/device/driver", de->d_name);
-		link_base(path, dev.driver, sizeof(dev.driver));
+		link_name(path, dev.driver, sizeof(dev.driver));
 		snprintf(path, sizeof(path), DRM_CLASS "/%s/device", de->d_name);
-		link_base(path, dev.bus_id, sizeof(dev.bus_id));
+		link_name(path, dev.bus_id, sizeof(dev.bus_id));
 		if (m)
 			model_device_add(m, &dev);
 		n++;

@@ -19,6 +19,7 @@
 #include "collectors/kit/map_delta.h"
 #include "collectors/kit/map_walk.h"
 #include "collectors/kit/proc_cache.h"
+#include "collectors/kit/proc_rows.h"
 #include "collectors/kit/prog_stats.h"
 #include "collectors/kit/tp_progs.h"
 #include "collectors/kit/tracefs.h"
@@ -204,17 +205,11 @@ static void read_devs(struct intel_priv *p, struct model *m)
 	}
 }
 
-static bool proc_row(const void *key, const void *now, const void *before, void *state, void *arg)
+static void proc_row(struct cell *row, const void *key, const char *comm, const void *now,
+		     const void *before, double iv, void *ctx)
 {
-	struct intel_priv *p = arg;
-	__u32 pid = *(const __u32 *)key;
-	const struct proc_entry *pe = proc_cache_get(&p->pcache, pid);
-	struct cell *row = p->t ? table_row_add(p->t) : NULL;
-
-	(void)state;
-	if (row)
-		intel_proc_row(row, pid, pe ? pe->comm : "?", now, before, p->iv);
-	return pe && pe->gone;
+	(void)ctx;
+	intel_proc_row(row, *(const __u32 *)key, comm, now, before, iv);
 }
 
 static bool queue_row(const void *key, const void *now, const void *before, void *state, void *arg)
@@ -246,8 +241,8 @@ static int intel_read(struct collector *c, struct model *m)
 	p->iv = model_interval_s(m);
 	read_engines(p, m);
 	read_devs(p, m);
-	p->t = model_table(m, &intel_processes);
-	map_delta_read(&p->procs, bpf_map__fd(p->skel->maps.procs), proc_row, p);
+	proc_rows_read(&p->procs, bpf_map__fd(p->skel->maps.procs), &p->pcache,
+		       model_table(m, &intel_processes), p->iv, proc_row, NULL);
 	p->t = model_table(m, &xe_queues);
 	map_delta_read(&p->queues, bpf_map__fd(p->skel->maps.queues), queue_row, p);
 	p->t = model_table(m, &xe_moves);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "collectors/kit/link_name.h"
 #include "collectors/memory/gpu_sysfs.h"
 
 static bool read_u64(const char *path, uint64_t *v)
@@ -20,24 +21,6 @@ static bool read_u64(const char *path, uint64_t *v)
 	if (got < 1 || (got == 2 && extra != '\n'))
 		return false;
 	*v = n;
-	return true;
-}
-
-/* The last part of a symlink's target: the device's PCI address, or of its driver: the name. */
-static bool link_name(const char *path, char *out, size_t size)
-{
-	char link[512];
-	ssize_t n = readlink(path, link, sizeof(link) - 1);
-	const char *slash;
-
-	if (n <= 0)
-		return false;
-	link[n] = '\0';
-	slash = strrchr(link, '/');
-	slash = slash ? slash + 1 : link;
-	if (!*slash || strlen(slash) >= size)
-		return false;
-	memcpy(out, slash, strlen(slash) + 1);
 	return true;
 }
 
