@@ -11,13 +11,9 @@ static const char *const mem_keys[MEM_KINDS] = {
 	[MEM_PURGEABLE] = "drm-purgeable-", [MEM_ACTIVE] = "drm-active-",
 };
 
-/* "<uint>[ unit]": bytes; false on anything else or overflow. */
-static bool parse_size(const char *v, uint64_t *out)
+/* A decimal number at v, then spaces: the number and where the rest starts; false on overflow. */
+static bool parse_leading_u64(const char *v, uint64_t *out, const char **rest)
 {
-	static const struct {
-		const char *name;
-		unsigned int shift;
-	} units[] = { { "", 0 }, { "B", 0 }, { "KiB", 10 }, { "MiB", 20 }, { "GiB", 30 } };
 	unsigned long long n;
 	char *end;
 
@@ -29,29 +25,41 @@ static bool parse_size(const char *v, uint64_t *out)
 		return false;
 	while (*end == ' ')
 		end++;
+	*out = n;
+	*rest = end;
+	return true;
+}
+
+/* "<uint>[ unit]": bytes; false on anything else or overflow. */
+static bool parse_size(const char *v, uint64_t *out)
+{
+	static const struct {
+		const char *name;
+		unsigned int shift;
+	} units[] = { { "", 0 }, { "B", 0 }, { "KiB", 10 }, { "MiB", 20 }, { "GiB", 30 } };
+	const char *unit;
+	uint64_t n;
+
+	if (!parse_leading_u64(v, &n, &unit))
+		return false;
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcmp(end, units[i].name))
+		if (strcmp(unit, units[i].name))
 			continue;
 		if (units[i].shift && n > (UINT64_MAX >> units[i].shift))
 			return false;
-		*out = (uint64_t)n << units[i].shift;
+		*out = n << units[i].shift;
 		return true;
 	}
 	return false;
 }
 
+/* "<uint><suffix>", e.g. "1234 ns": false on anything else or overflow. */
 static bool parse_u64(const char *v, const char *suffix, uint64_t *out)
 {
-	unsigned long long n;
-	char *end;
+	const char *rest;
+	uint64_t n;
 
-	errno = 0;
-	if (*v < '0' || *v > '9')
-		return false;
-	n = strtoull(v, &end, 10);
-	while (*end == ' ')
-		end++;
-	if (errno || strcmp(end, suffix))
+	if (!parse_leading_u64(v, &n, &rest) || strcmp(rest, suffix))
 		return false;
 	*out = n;
 	return true;
