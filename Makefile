@@ -107,7 +107,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 
 .PHONY: all gputop-bpf clean deps soak test test-exporter test-unit test-san test-docs test-bpf test-vm \
-	install static-check bench test-tui example-recording fuzz deb test-package
+	install static-check bench test-tui example-recording example-sysfs-recording fuzz deb test-package
 
 all: gputop-bpf
 
@@ -167,6 +167,8 @@ $(B)/tests/%: tests/unit/%.c $(TABLE_OBJS) $(B)/libgputop.a
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out %.a,$^) $(filter %.a,$^) $(BASE_LIBS) \
 		$(TEST_LIBS_$*) -lcmocka
 $(B)/tests/test_tui_pure: $(PANE_OBJS)
+# the sensors collector registers itself: linked whole
+$(B)/tests/test_sensors: $(B)/collectors/sensors/sensors.o
 
 # libFuzzer targets (make FUZZ=1): each links the library with one LLVMFuzzerTestOneInput.
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
@@ -303,6 +305,10 @@ example-recording:
 	$(Q)tests/vm/boot.sh k7 build/static/gputop-bpf build/example.log gputop.scenario=example >/dev/null
 	$(Q)sed -n '/^@@BEGIN example$$/,/^@@END example$$/p' build/example.log | grep '^{' > examples/mockgpu-7.3.jsonl
 	$(Q)wc -l examples/mockgpu-7.3.jsonl
+
+# The fixture trees' GPUs (amdgpu, i915, xe, vkms) as the monitor sees them (root: BPF starts too).
+example-sysfs-recording: $(B)/gputop-bpf
+	$(Q)tests/fixtures/sysfs/record-example.sh $(B)/gputop-bpf examples/sysfs-fixtures.jsonl
 
 VERSION := $(shell sed -n 's/.*GPUTOP_VERSION "\(.*\)"/\1/p' core/version.h)
 

@@ -173,6 +173,14 @@ const char *cell_format(const struct col_desc *col, const struct cell *c, char *
 	case UNIT_HZ:
 		format_fixed(v, 2, "", buf, size);
 		break;
+	case UNIT_WATTS:
+		format_fixed(v, 1, "", buf, size);
+		break;
+	case UNIT_CELSIUS:
+	case UNIT_MHZ:
+	case UNIT_RPM:
+		format_fixed(v, 0, "", buf, size);
+		break;
 	case UNIT_COUNT:
 	case UNIT_NONE:
 		if (col->type == COL_U64)

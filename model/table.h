@@ -32,6 +32,10 @@ enum col_unit {
 	UNIT_PER_S, /* per second of the interval */
 	UNIT_PCT,
 	UNIT_HZ,
+	UNIT_CELSIUS, /* degrees */
+	UNIT_WATTS,
+	UNIT_MHZ,
+	UNIT_RPM, /* a fan's revolutions per minute */
 };
 
 enum col_flags {

@@ -51,6 +51,10 @@ static const struct {
 	{ UNIT_BYTES, "_bytes", "_bytes", 1 },
 	{ UNIT_PCT, "_pct", "_ratio", 0.01 },
 	{ UNIT_HZ, "_hz", "_hertz", 1 },
+	{ UNIT_CELSIUS, "_c", "_celsius", 1 },
+	{ UNIT_WATTS, "_w", "_watts", 1 },
+	{ UNIT_MHZ, "_mhz", "_hertz", 1e6 },
+	{ UNIT_RPM, "_rpm", "_rpm", 1 },
 };
 
 static int unit_index(enum col_unit u)

@@ -26,6 +26,7 @@
 #include "src/poller.h"
 #include "recording/replay.h"
 #include "core/privileges.h"
+#include "core/sysroot.h"
 #include "core/version.h"
 
 #define PROG "gputop-bpf"
@@ -110,6 +111,36 @@ static int check_environment(const struct options *o)
 	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
 		fail(o, "no kernel BTF (/sys/kernel/btf/vmlinux): " PROG
 			" needs a kernel built with CONFIG_DEBUG_INFO_BTF=y (Debian, Ubuntu and Fedora kernels have it)");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * --sysfs and --procfs: the readers look there. The trees are the user's: a
+ * user who is not root reads them with no capability (which also leaves out
+ * what needs one, as for any unprivileged run).
+ */
+static int set_roots(const struct options *o)
+{
+	struct stat st;
+
+	for (int i = 0; i < 2; i++) {
+		const char *dir = i ? o->procfs : o->sysfs, *name = i ? "--procfs" : "--sysfs";
+
+		if (!dir)
+			continue;
+		if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+			fail(o, "%s '%s': not a directory", name, dir);
+			return -1;
+		}
+		if (sysroot_set(i ? SYSROOT_PROC : SYSROOT_SYS, dir)) {
+			fail(o, "%s '%s': the path is too long", name, dir);
+			return -1;
+		}
+	}
+	if ((o->sysfs || o->procfs) && getuid() != 0 && privileges_drop_all()) {
+		fail(o, "cannot give up the capabilities before reading the trees --sysfs and --procfs name");
 		return -1;
 	}
 	return 0;
@@ -345,6 +376,8 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGPIPE, SIG_IGN);
+	if (set_roots(&o))
+		return EXIT_FAILURE_RUN;
 	if (o.listen && start_exporter(&o))
 		return EXIT_FAILURE_RUN;
 	if (o.replay) {

@@ -9,7 +9,7 @@
 #include "src/options.h"
 
 enum { OPT_LIST = 0x100, OPT_ALL_IRQS, OPT_RECORD, OPT_REPLAY, OPT_THEME, OPT_LIBCUDA, OPT_LISTEN,
-       OPT_METRICS_MAX_ROWS, OPT_WEB_CONFIG, OPT_METRICS_PRIVATE };
+       OPT_METRICS_MAX_ROWS, OPT_WEB_CONFIG, OPT_METRICS_PRIVATE, OPT_SYSFS, OPT_PROCFS };
 
 static const struct option long_options[] = {
 	{ "batch", no_argument, NULL, 'b' },
@@ -28,6 +28,8 @@ static const struct option long_options[] = {
 	{ "metrics-max-rows", required_argument, NULL, OPT_METRICS_MAX_ROWS },
 	{ "web-config", required_argument, NULL, OPT_WEB_CONFIG },
 	{ "metrics-private", no_argument, NULL, OPT_METRICS_PRIVATE },
+	{ "sysfs", required_argument, NULL, OPT_SYSFS },
+	{ "procfs", required_argument, NULL, OPT_PROCFS },
 	{ "no-color", no_argument, NULL, 'C' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -65,6 +67,9 @@ void options_usage(FILE *out)
 	      "                         format (tls_server_config, basic_auth_users)\n"
 	      "      --metrics-private  leave out the command names and containers of other users'\n"
 	      "                         processes from the metrics\n"
+	      "      --sysfs DIR        read sysfs files (devices, sensors, memory totals) under DIR\n"
+	      "                         instead of /sys: a fixture tree, a host's /sys in a container\n"
+	      "      --procfs DIR       likewise for /proc (the NVIDIA driver's GPU list)\n"
 	      "  -C, --no-color         no colours (also when NO_COLOR is set)\n"
 	      "  -v, --verbose          show libbpf's own messages (verifier log on failure)\n"
 	      "  -h, --help             show this help and exit\n"
@@ -152,13 +157,15 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		case OPT_THEME:
 		case OPT_LIBCUDA:
 		case OPT_WEB_CONFIG:
+		case OPT_SYSFS:
+		case OPT_PROCFS:
 			if (!*optarg) {
 				snprintf(err, errlen, "option '%s' needs a non-empty value", argv[optind - 1]);
 				return -1;
 			}
 			*(c == OPT_RECORD ? &o->record : c == OPT_REPLAY ? &o->replay :
 			  c == OPT_LIBCUDA ? &o->libcuda : c == OPT_WEB_CONFIG ? &o->web_config :
-			  &o->theme) = optarg;
+			  c == OPT_SYSFS ? &o->sysfs : c == OPT_PROCFS ? &o->procfs : &o->theme) = optarg;
 			break;
 		case OPT_METRICS_PRIVATE:
 			o->metrics_private = true;
@@ -221,6 +228,11 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	if ((o->web_config || o->metrics_private) && !o->listen) {
 		snprintf(err, errlen, "%s is for the metrics endpoint: give --listen too",
 			 o->web_config ? "--web-config" : "--metrics-private");
+		return -1;
+	}
+	if (o->replay && (o->sysfs || o->procfs)) {
+		snprintf(err, errlen, "%s names where to read this machine's files; it cannot be used with --replay",
+			 o->sysfs ? "--sysfs" : "--procfs");
 		return -1;
 	}
 	if (o->replay && o->list) {

@@ -32,6 +32,8 @@ struct options {
 	const char *web_config; /* --web-config FILE: TLS and users of the endpoint */
 	bool metrics_private; /* --metrics-private: other users' process names left out */
 	bool batch_given; /* -b was on the command line */
+	const char *sysfs; /* --sysfs DIR: sysfs readers look there instead of /sys */
+	const char *procfs; /* --procfs DIR: likewise for /proc */
 };
 
 /* 0 on success; -1 with a one-line message in err (no program name, no newline). */

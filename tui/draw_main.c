@@ -164,28 +164,64 @@ static bool same_pci(const char *a, const char *b)
 	return ca && cb && !strcasecmp(ca, cb) && strtoul(a, NULL, 16) == strtoul(b, NULL, 16);
 }
 
-/* An NVIDIA GPU's memory and utilisation from NVML (nvidia.gpus); false when not there. */
-static bool nvml_line(const struct snapshot *s, const struct device_snap *d, int y, int x, int w)
+/* One GPU's readings, from the sensors collector (DRM cards) or NVML (NVIDIA); NAN: unknown. */
+struct gpu_readings {
+	double busy, temp, power, cap, mhz;
+};
+
+static struct gpu_readings readings(const struct snapshot *s, const struct device_snap *d)
 {
-	const struct table *t = snapshot_table(s, "nvidia.gpus");
-	char used[16], total[16];
+	const struct table *t = snapshot_table(s, "sensors.gpus");
+	const struct table *nv = snapshot_table(s, "nvidia.gpus");
+	struct gpu_readings g = { NAN, NAN, NAN, NAN, NAN };
 
-	for (size_t i = 0; t && d->bus_id[0] && i < t->nrows; i++) {
-		double u = table_num(t, i, "mem_used_bytes"), all = table_num(t, i, "mem_total_bytes");
-		double util = table_num(t, i, "util_pct");
-
-		if (!same_pci(table_str(t, i, "bus_id"), d->bus_id) || isnan(u) || isnan(all))
-			continue;
-		x += put(y, x, w, ROLE_LABEL, "  VRAM ");
-		x += putf(y, x, w, ROLE_VALUE, "%s/%s", format_bytes(u, used, sizeof(used)),
-			  format_bytes(all, total, sizeof(total)));
-		if (!isnan(util)) {
-			x += put(y, x, w, ROLE_LABEL, "  util ");
-			putf(y, x, w, ROLE_VALUE, "%.0f%%", util);
+	for (size_t i = 0; t && i < t->nrows; i++)
+		if (!strcmp(table_str(t, i, "dev"), d->name)) {
+			g.busy = table_num(t, i, "busy_pct");
+			g.temp = table_num(t, i, "temp_c");
+			g.power = table_num(t, i, "power_w");
+			g.cap = table_num(t, i, "power_cap_w");
+			g.mhz = table_num(t, i, "gfx_mhz");
 		}
-		return true;
+	for (size_t i = 0; nv && d->bus_id[0] && i < nv->nrows; i++)
+		if (same_pci(table_str(nv, i, "bus_id"), d->bus_id)) {
+			if (isnan(g.busy))
+				g.busy = table_num(nv, i, "util_pct");
+			if (isnan(g.temp))
+				g.temp = table_num(nv, i, "temp_c");
+			if (isnan(g.power))
+				g.power = table_num(nv, i, "power_w");
+		}
+	return g;
+}
+
+/* "  busy 42%  45°C  123/250W  1850MHz": what is known, each part whole or not at all. */
+static int sensors_part(struct view *v, const struct device_snap *d, int y, int x, int right)
+{
+	struct gpu_readings g = readings(v->snap, d);
+	char part[64];
+	int x0 = x;
+
+	if (!isnan(g.busy)) {
+		snprintf(part, sizeof(part), "  busy %.0f%%", g.busy);
+		x += put_whole(y, x, right - x, ROLE_VALUE, part);
 	}
-	return false;
+	if (!isnan(g.temp)) {
+		snprintf(part, sizeof(part), "  %.0f%s", g.temp, v->utf8 ? "°C" : "C");
+		x += put_whole(y, x, right - x, g.temp >= 90 ? ROLE_WARNING : ROLE_VALUE, part);
+	}
+	if (!isnan(g.power)) {
+		if (isnan(g.cap))
+			snprintf(part, sizeof(part), "  %.0fW", g.power);
+		else
+			snprintf(part, sizeof(part), "  %.0f/%.0fW", g.power, g.cap);
+		x += put_whole(y, x, right - x, ROLE_VALUE, part);
+	}
+	if (!isnan(g.mhz)) {
+		snprintf(part, sizeof(part), "  %.0fMHz", g.mhz);
+		x += put_whole(y, x, right - x, ROLE_VALUE, part);
+	}
+	return x - x0;
 }
 
 /* "[███░░░] " of used over size, in a meter role by how full. */
@@ -206,11 +242,58 @@ static int meter(int y, int x, int w, double frac, bool utf8)
 	return n;
 }
 
+/* An NVIDIA GPU's memory from NVML (nvidia.gpus), from *end; false when not there. */
+static bool nvml_line(struct view *v, const struct device_snap *d, int y, int *end, int right)
+{
+	const struct table *t = snapshot_table(v->snap, "nvidia.gpus");
+	char used[16], total[16];
+	int x = *end;
+
+	for (size_t i = 0; t && d->bus_id[0] && i < t->nrows; i++) {
+		double u = table_num(t, i, "mem_used_bytes"), all = table_num(t, i, "mem_total_bytes");
+
+		if (!same_pci(table_str(t, i, "bus_id"), d->bus_id) || isnan(u) || isnan(all) || all <= 0)
+			continue;
+		x += put(y, x, right - x, ROLE_LABEL, "  VRAM ");
+		x += meter(y, x, right - x, u / all, v->utf8);
+		x += putf(y, x, right - x, ROLE_VALUE, "%s/%s", format_bytes(u, used, sizeof(used)),
+			  format_bytes(all, total, sizeof(total)));
+		*end = x;
+		return true;
+	}
+	return false;
+}
+
+/* "  VRAM [███   ] 2.0GiB/16.0GiB" (or "  VRAM 2.0GiB" with no size) whole at x, or nothing; cells used. */
+static int region_part(struct view *v, int y, int x, int right, const char *label, double used,
+		       double size)
+{
+	char a[16], b[16], text[48];
+	bool bar = !isnan(used) && !isnan(size) && size > 0;
+
+	if (bar)
+		snprintf(text, sizeof(text), "%s/%s", format_bytes(used, a, sizeof(a)),
+			 format_bytes(size, b, sizeof(b)));
+	else if (isnan(used) && !isnan(size))
+		snprintf(text, sizeof(text), "-/%s", format_bytes(size, b, sizeof(b))); /* size only (xe) */
+	else
+		snprintf(text, sizeof(text), "%s", isnan(used) ? "-" : format_bytes(used, a, sizeof(a)));
+	if (x + (int)strlen(label) + (bar ? 9 : 0) + (int)strlen(text) > right)
+		return 0;
+	x += put(y, x, right - x, ROLE_LABEL, label);
+	if (bar)
+		x += meter(y, x, right - x, used / size, v->utf8);
+	put(y, x, right - x, ROLE_VALUE, text);
+	return (int)strlen(label) + (bar ? 9 : 0) + (int)strlen(text);
+}
+
 /*
- * VRAM (its CPU-visible part), GTT of device d from the memory collector: sysfs used / size
- * with a bar, else the clients' resident (of the size where known); then its engine classes' use.
+ * The memory of device d from the memory collector, from *end: its first region (VRAM, or what the
+ * driver has) with first, the others and its engine classes' use without; sysfs used / size with a
+ * bar, else the clients' resident. Each part whole. False when it reported none.
  */
-static bool memory_line(struct view *v, const struct device_snap *d, int y, int x, int right)
+static bool memory_line(struct view *v, const struct device_snap *d, int y, int *end, int right,
+			bool first)
 {
 	/* region names by driver: amdgpu vram, vis_vram, gtt; xe vram0, system; i915 local0, system0; msm, panfrost memory */
 	static const char *const regions[][2] = {
@@ -223,13 +306,11 @@ static bool memory_line(struct view *v, const struct device_snap *d, int y, int 
 	const struct table *t = snapshot_table(v->snap, "memory.devices");
 	const struct table *e = snapshot_table(v->snap, "memory.device_engines");
 	const char *dev = d->bus_id[0] ? d->bus_id : d->driver;
-	bool any = false;
+	int x = *end;
 
 	for (size_t k = 0; t && k < sizeof(regions) / sizeof(regions[0]); k++)
 		for (size_t i = 0; i < t->nrows; i++) {
-			double used = table_num(t, i, "used_bytes"), size = table_num(t, i, "size_bytes");
-			char a[16], b[16];
-
+			double used = table_num(t, i, "used_bytes");
 			bool dup = false;
 
 			for (size_t j = 0; j < nshown; j++)
@@ -242,25 +323,21 @@ static bool memory_line(struct view *v, const struct device_snap *d, int y, int 
 				used = table_num(t, i, "resident_bytes");
 			if (isnan(used))
 				used = table_num(t, i, "total_bytes");
-			x += put(y, x, right - x, ROLE_LABEL, regions[k][1]);
-			if (!isnan(used) && !isnan(size) && size > 0) {
-				x += meter(y, x, right - x, used / size, v->utf8);
-				x += putf(y, x, right - x, ROLE_VALUE, "%s/%s",
-					  format_bytes(used, a, sizeof(a)), format_bytes(size, b, sizeof(b)));
-			} else {
-				x += put(y, x, right - x, ROLE_VALUE,
-					 isnan(used) ? "-" : format_bytes(used, a, sizeof(a)));
-			}
-			any = true;
+			if (first == (nshown == 1))
+				x += region_part(v, y, x, right, regions[k][1], used,
+						 table_num(t, i, "size_bytes"));
 			break;
 		}
-	for (size_t i = 0; e && i < e->nrows; i++)
+	for (size_t i = 0; !first && e && i < e->nrows; i++)
 		if (!strcmp(table_str(e, i, "dev"), dev)) {
-			x += putf(y, x, right - x, ROLE_LABEL, "  %s ", table_str(e, i, "class"));
-			x += putf(y, x, right - x, ROLE_VALUE, "%.0f%%", num_or_0(e, i, "busy_pct"));
-			any = true;
+			char part[48];
+
+			snprintf(part, sizeof(part), "  %s %.0f%%", table_str(e, i, "class"),
+				 num_or_0(e, i, "busy_pct"));
+			x += put_whole(y, x, right - x, ROLE_VALUE, part);
 		}
-	return any;
+	*end = x;
+	return nshown > 0;
 }
 
 static void draw_devices(struct view *v, struct rect r)
@@ -281,18 +358,20 @@ static void draw_devices(struct view *v, struct rect r)
 	}
 	for (size_t i = 0; i < s->ndevices && (int)i < r.h; i++) {
 		const struct device_snap *d = &s->devices[i];
-		int x = 1;
+		int x = 1, y = r.y + (int)i;
+		char part[64];
 
-		x += putf(r.y + (int)i, x, r.w - x, ROLE_VALUE, "%-8s", d->name);
-		x += putf(r.y + (int)i, x, r.w - x, ROLE_NORMAL, " %-8s %-13s", d->driver, d->bus_id);
-		x += putf(r.y + (int)i, x, r.w - x, ROLE_LABEL, " jobs/s ");
-		x += put(r.y + (int)i, x, r.w - x, ROLE_VALUE, fmt_rate(device_jobs(s, d), a, sizeof(a)));
-		x += put(r.y + (int)i, x, r.w - x, ROLE_LABEL, "  IRQ/s ");
-		x += put(r.y + (int)i, x, r.w - x, ROLE_VALUE, fmt_rate(driver_irqs(s, d->driver), b, sizeof(b)));
-		if (nvml_line(s, d, r.y + (int)i, x, r.w - x) || memory_line(v, d, r.y + (int)i, x, r.w))
-			continue;
-		x += put_whole(r.y + (int)i, x, r.w - x, ROLE_DIM, "  VRAM -  GTT -");
-		put_whole(r.y + (int)i, x, r.w - x, ROLE_DIM, "  (no memory reported)");
+		/* by need: the device, its memory, its sensors, then its work; each part whole */
+		x += putf(y, x, r.w - x, ROLE_VALUE, "%-8s", d->name);
+		x += putf(y, x, r.w - x, ROLE_NORMAL, " %-8s %-13s", d->driver, d->bus_id);
+		if (!nvml_line(v, d, y, &x, r.w) && !memory_line(v, d, y, &x, r.w, true))
+			x += put_whole(y, x, r.w - x, ROLE_DIM, "  (no memory reported)");
+		x += sensors_part(v, d, y, x, r.w);
+		memory_line(v, d, y, &x, r.w, false);
+		snprintf(part, sizeof(part), "  jobs/s %s", fmt_rate(device_jobs(s, d), a, sizeof(a)));
+		x += put_whole(y, x, r.w - x, ROLE_LABEL, part);
+		snprintf(part, sizeof(part), "  IRQ/s %s", fmt_rate(driver_irqs(s, d->driver), b, sizeof(b)));
+		put_whole(y, x, r.w - x, ROLE_LABEL, part);
 	}
 }
 

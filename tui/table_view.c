@@ -118,7 +118,14 @@ void table_view_draw(struct view *v, const struct table_desc *d, const struct ta
 		struct rect in = { y, r.x + 1, r.h - 1, r.w - 1 };
 		char text[600];
 
+		if (c && c->info->state != COLLECTOR_ATTACHED && v->said == c->info) {
+			snprintf(text, sizeof(text), "%s %s (above)", c->info->name,
+				 collector_state_name(c->info->state));
+			put_whole(in.y, in.x, in.w, ROLE_DIM, text);
+			return;
+		}
 		if (c && c->info->state != COLLECTOR_ATTACHED) {
+			v->said = c->info; /* said once a screen */
 			snprintf(text, sizeof(text), "%s %s: %s", c->info->name, collector_state_name(c->info->state),
 				 c->info->reason);
 			in.y += put_wrapped(in, ROLE_WARNING, text);

@@ -50,6 +50,7 @@ void view_draw(struct view *v)
 		refresh();
 		return;
 	}
+	v->said = NULL;
 	draw_header(v, v->layout.header);
 	body = (struct rect){ v->layout.header.h, 0, LINES - 2 - v->layout.header.h, COLS };
 	if (v->detail) { /* a drill-down, on whichever screen it was opened */

@@ -44,6 +44,7 @@ struct view {
 	bool paused, quit, utf8, color;
 	bool grouped; /* tables with a grouped alternative show it ('g': processes by container) */
 	bool ended; /* the end of a replay was announced */
+	const void *said; /* this frame: the collector (its info) whose reason a table has shown */
 	size_t theme_idx;
 	struct theme theme;
 	char message[320];

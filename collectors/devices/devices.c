@@ -6,59 +6,36 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "collectors/kit/link_name.h"
+#include "core/sysroot.h"
+#include "collectors/kit/drm_cards.h"
 #include "collectors/collector.h"
 
-#define DRM_CLASS "/sys/class/drm"
-#define NVIDIA_GPUS "/proc/driver/nvidia/gpus"
-
-/* card0, card1 ...: not the connectors (card0-DP-1) */
-static bool is_card(const char *name)
-{
-	const char *p = name + 4;
-
-	if (strncmp(name, "card", 4) || !*p)
-		return false;
-	for (; *p; p++)
-		if (*p < '0' || *p > '9')
-			return false;
-	return true;
-}
+#define MAX_CARDS 64
 
 static int scan_drm(struct model *m)
 {
-	DIR *d = opendir(DRM_CLASS);
-	struct dirent *de;
-	int n = 0;
+	struct drm_card cards[MAX_CARDS];
+	size_t n = drm_cards(cards, MAX_CARDS);
 
-	if (!d)
-		return 0;
-	while ((de = readdir(d))) {
+	for (size_t i = 0; m && i < n; i++) {
 		struct device_snap dev = { 0 };
-		char path[PATH_MAX];
 
-		if (!is_card(de->d_name))
-			continue;
-		snprintf(dev.name, sizeof(dev.name), "%.*s", (int)sizeof(dev.name) - 1, de->d_name);
-		snprintf(path, sizeof(path), DRM_CLASS "/%s/device/driver", de->d_name);
-		link_name(path, dev.driver, sizeof(dev.driver));
-		snprintf(path, sizeof(path), DRM_CLASS "/%s/device", de->d_name);
-		link_name(path, dev.bus_id, sizeof(dev.bus_id));
-		if (m)
-			model_device_add(m, &dev);
-		n++;
+		snprintf(dev.name, sizeof(dev.name), "%s", cards[i].name);
+		snprintf(dev.driver, sizeof(dev.driver), "%s", cards[i].driver);
+		snprintf(dev.bus_id, sizeof(dev.bus_id), "%s", cards[i].bus_id);
+		model_device_add(m, &dev);
 	}
-	closedir(d);
-	return n;
+	return (int)n;
 }
 
 static int scan_nvidia(struct model *m)
 {
-	DIR *d = opendir(NVIDIA_GPUS);
+	char dir[PATH_MAX / 2];
 	struct dirent *de;
 	int n = 0;
+	DIR *d;
 
-	if (!d)
+	if (!proc_path(dir, sizeof(dir), "driver/nvidia/gpus") || !(d = opendir(dir)))
 		return 0;
 	while ((de = readdir(d))) {
 		struct device_snap dev = { 0 };
@@ -78,18 +55,25 @@ static int scan_nvidia(struct model *m)
 
 static void devices_probe(struct collector *c)
 {
-	if (access(DRM_CLASS, F_OK) && access(NVIDIA_GPUS, F_OK))
-		collector_set_state(c, COLLECTOR_UNAVAILABLE,
-				    "no GPU driver: neither " DRM_CLASS " nor " NVIDIA_GPUS " exists",
+	char drm[PATH_MAX / 2], nv[PATH_MAX / 2], why[PATH_MAX + 64];
+
+	sys_path(drm, sizeof(drm), "class/drm");
+	proc_path(nv, sizeof(nv), "driver/nvidia/gpus");
+	if (access(drm, F_OK) && access(nv, F_OK)) {
+		snprintf(why, sizeof(why), "no GPU driver: neither %s nor %s exists", drm, nv);
+		collector_set_state(c, COLLECTOR_UNAVAILABLE, why,
 				    "load the GPU's kernel driver (amdgpu, i915, xe, nouveau, nvidia ...)");
+	}
 }
 
 static int devices_read(struct collector *c, struct model *m)
 {
 	int n = scan_drm(m) + scan_nvidia(m);
+	char drm[PATH_MAX / 2];
 
-	snprintf(c->status.detail, sizeof(c->status.detail), "%d device%s%s", n, n == 1 ? "" : "s",
-		 n ? "" : " (no card in " DRM_CLASS ")");
+	sys_path(drm, sizeof(drm), "class/drm");
+	snprintf(c->status.detail, sizeof(c->status.detail), "%d device%s%s%.60s%s", n,
+		 n == 1 ? "" : "s", n ? "" : " (no card in ", n ? "" : drm, n ? "" : ")");
 	return 0;
 }
 

@@ -1,28 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* GPU memory totals from sysfs (gpu_sysfs.h). */
-#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
-#include "collectors/kit/link_name.h"
+#include "collectors/kit/drm_cards.h"
+#include "collectors/kit/sysfs_read.h"
 #include "collectors/memory/gpu_sysfs.h"
-
-static bool read_u64(const char *path, uint64_t *v)
-{
-	FILE *f = fopen(path, "re");
-	unsigned long long n;
-	char extra;
-	int got;
-
-	if (!f)
-		return false;
-	got = fscanf(f, "%llu%c", &n, &extra);
-	fclose(f);
-	if (got < 1 || (got == 2 && extra != '\n'))
-		return false;
-	*v = n;
-	return true;
-}
 
 static struct gpu_mem_total *add(struct gpu_mem_total *out, size_t *n, size_t max, const char *dev,
 				 const char *region, const char *driver)
@@ -51,10 +33,10 @@ static void amdgpu(const char *devdir, const char *dev, struct gpu_mem_total *ou
 		struct gpu_mem_total *t;
 
 		snprintf(path, sizeof(path), "%s/mem_info_%s_used", devdir, regions[r]);
-		if (!read_u64(path, &used))
+		if (!sysfs_read_u64(path, &used))
 			continue;
 		snprintf(path, sizeof(path), "%s/mem_info_%s_total", devdir, regions[r]);
-		if (!read_u64(path, &size) || !(t = add(out, n, max, dev, regions[r], "amdgpu")))
+		if (!sysfs_read_u64(path, &size) || !(t = add(out, n, max, dev, regions[r], "amdgpu")))
 			continue;
 		t->used = used, t->has_used = true, t->size = size;
 	}
@@ -69,7 +51,7 @@ static void xe(const char *devdir, const char *dev, struct gpu_mem_total *out, s
 		struct gpu_mem_total *t;
 
 		snprintf(path, sizeof(path), "%s/tile%u/physical_vram_size_bytes", devdir, tile);
-		if (!read_u64(path, &size))
+		if (!sysfs_read_u64(path, &size))
 			continue;
 		snprintf(region, sizeof(region), "vram%u", tile);
 		if ((t = add(out, n, max, dev, region, "xe")))
@@ -77,27 +59,20 @@ static void xe(const char *devdir, const char *dev, struct gpu_mem_total *out, s
 	}
 }
 
-size_t gpu_sysfs_memory(const char *drm_class, struct gpu_mem_total *out, size_t max)
+size_t gpu_sysfs_memory(struct gpu_mem_total *out, size_t max)
 {
-	DIR *d = opendir(drm_class);
-	struct dirent *de;
-	size_t n = 0;
+	struct drm_card cards[GPU_SYSFS_MAX_CARDS];
+	size_t ncards = drm_cards(cards, GPU_SYSFS_MAX_CARDS), n = 0;
 
-	while (d && (de = readdir(d))) {
-		char devdir[512], path[640], dev[64], driver[32];
+	for (size_t i = 0; i < ncards; i++) {
+		const struct drm_card *c = &cards[i];
 
-		if (strncmp(de->d_name, "card", 4) || strchr(de->d_name, '-'))
-			continue; /* cardN only: not its connectors, not renderD */
-		snprintf(devdir, sizeof(devdir), "%s/%.64s/device", drm_class, de->d_name);
-		snprintf(path, sizeof(path), "%s/driver", devdir);
-		if (!link_name(devdir, dev, sizeof(dev)) || !link_name(path, driver, sizeof(driver)))
+		if (!c->bus_id[0])
 			continue;
-		if (!strcmp(driver, "amdgpu"))
-			amdgpu(devdir, dev, out, &n, max);
-		else if (!strcmp(driver, "xe"))
-			xe(devdir, dev, out, &n, max);
+		if (!strcmp(c->driver, "amdgpu"))
+			amdgpu(c->devdir, c->bus_id, out, &n, max);
+		else if (!strcmp(c->driver, "xe"))
+			xe(c->devdir, c->bus_id, out, &n, max);
 	}
-	if (d)
-		closedir(d);
 	return n;
 }

@@ -20,10 +20,9 @@ struct gpu_mem_total {
 	bool has_used;
 };
 
-/*
- * The totals under drm_class (normally /sys/class/drm: its cardN entries)
- * into out; returns how many (at most max).
- */
-size_t gpu_sysfs_memory(const char *drm_class, struct gpu_mem_total *out, size_t max);
+#define GPU_SYSFS_MAX_CARDS 64
+
+/* The totals of the DRM cards (drm_cards.h) into out; returns how many (at most max). */
+size_t gpu_sysfs_memory(struct gpu_mem_total *out, size_t max);
 
 #endif

@@ -7,12 +7,14 @@
  * where it loads, else from a walk of /proc/<pid>/fd (fd_census.c); only their
  * fdinfo is read. Tables: memory_tables.c.
  */
+#include <limits.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "core/sysroot.h"
 #include "core/array.h"
 #include "collectors/collector.h"
 #include "collectors/memory/fd_census.h"
@@ -76,9 +78,12 @@ struct memory_priv {
 
 static void memory_probe(struct collector *c)
 {
-	if (access("/sys/class/drm", F_OK) && access("/dev/dri", F_OK)) {
-		collector_set_state(c, COLLECTOR_UNAVAILABLE,
-				    "no DRM device (/sys/class/drm and /dev/dri are missing)",
+	char drm[PATH_MAX / 2], why[PATH_MAX / 2 + 64];
+
+	sys_path(drm, sizeof(drm), "class/drm");
+	if (access(drm, F_OK) && access("/dev/dri", F_OK)) {
+		snprintf(why, sizeof(why), "no DRM device (%s and /dev/dri are missing)", drm);
+		collector_set_state(c, COLLECTOR_UNAVAILABLE, why,
 				    "load your GPU's DRM driver (amdgpu, i915, xe, msm, panfrost ...)");
 		return;
 	}
@@ -370,7 +375,7 @@ static void device_sums(struct memory_priv *p, struct table *t)
 static void sysfs_totals(struct table *t)
 {
 	struct gpu_mem_total tot[32];
-	size_t n = gpu_sysfs_memory("/sys/class/drm", tot, sizeof(tot) / sizeof(tot[0]));
+	size_t n = gpu_sysfs_memory(tot, sizeof(tot) / sizeof(tot[0]));
 
 	for (size_t i = 0; t && i < n; i++) {
 		struct cell *row = device_row(t, tot[i].dev, tot[i].region, tot[i].driver);

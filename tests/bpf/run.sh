@@ -162,6 +162,43 @@ test_errors() {
 	check "SIGINT: clean exit 0" test $rc -eq 0
 }
 
+# --sysfs on the fixture trees: the sensors and the sysfs memory totals through the whole
+# pipeline (collector -> JSON, batch text, metrics), each value what the files say.
+test_sysfs_fixtures() {
+	local bin=$1 trees=$TMP/trees out=$TMP/sysfs.json port=19467 pid
+	check "fixture trees written" tests/fixtures/sysfs/make-trees.sh "$trees"
+	check "--sysfs mixed: -J -n 2 exits 0" to "$out" "$bin" -b -J -n 2 -d 0.3 --sysfs "$trees/mixed"
+	local row='.tables["sensors.gpus"][] | select(.dev == "card0")'
+	check "--sysfs: the devices are the tree's four cards" \
+		jq -e -s 'all(.devices | map(.name) == ["card0", "card1", "card2", "card3"])' "$out"
+	check "--sysfs: amdgpu temperatures in degrees (millidegrees in the files)" \
+		jq -e -s "all($row | .temp_c == 45 and .temp_hotspot_c == 52 and .temp_mem_c == 60)" "$out"
+	check "--sysfs: amdgpu power and cap in watts, clocks in MHz, fan, busy" \
+		jq -e -s "all($row | .power_w == 123 and .power_cap_w == 250 and .gfx_mhz == 1850 and .mem_mhz == 1000 and .fan_rpm == 1200 and .busy_pct == 42 and .mem_busy_pct == 7)" "$out"
+	check "--sysfs: i915 clock; xe clock, cap and temperatures" \
+		jq -e -s 'all(.tables["sensors.gpus"] | (map(select(.dev == "card1"))[0].gfx_mhz == 1300) and (map(select(.dev == "card2"))[0] | .gfx_mhz == 2100 and .power_cap_w == 190 and .temp_c == 55 and .temp_mem_c == 61))' "$out"
+	check "--sysfs: idle and energy-made power unknown at first, 0 once the counters stood still" \
+		jq -e -s '(.[0].tables["sensors.gpus"][] | select(.dev == "card2") | .idle_pct == null and .power_w == null) and (.[1].tables["sensors.gpus"][] | select(.dev == "card2") | .idle_pct == 0 and .power_w == 0)' "$out"
+	check "--sysfs: amdgpu VRAM used / size from the tree" \
+		jq -e -s 'all(.tables["memory.devices"][] | select(.dev == "0000:03:00.0" and .region == "vram") | .used_bytes == 2147483648 and .size_bytes == 17163091968)' "$out"
+	check "--sysfs: batch text shows the sensors table" \
+		bash -c "'$bin' -b -n 1 --sysfs '$trees/mixed' | grep -E '^card0 +amdgpu +0000:03:00.0 +42.0 +7.0 +- +45 +52 +60 +123.0 +250.0 +1850 +1000 +1200' >/dev/null"
+	"$bin" -d 0.3 --listen "127.0.0.1:$port" --sysfs "$trees/mixed" </dev/null >/dev/null &
+	pid=$!
+	for _ in $(seq 50); do curl -s "http://127.0.0.1:$port/metrics" >"$TMP/m.txt" 2>/dev/null && grep -q sensors "$TMP/m.txt" && break; sleep 0.2; done
+	kill -INT $pid; wait $pid
+	check "--sysfs: metrics in base units (celsius, watts, hertz)" bash -c "
+		grep -qx 'gputop_sensors_gpus_temp_celsius{device=\"card0\"} 45' '$TMP/m.txt' &&
+		grep -qx 'gputop_sensors_gpus_power_watts{device=\"card0\"} 123' '$TMP/m.txt' &&
+		grep -qx 'gputop_sensors_gpus_gfx_hertz{device=\"card0\"} 1850000000' '$TMP/m.txt' &&
+		grep -qx 'gputop_sensors_gpus_fan_rpm{device=\"card0\"} 1200' '$TMP/m.txt'"
+	check "--sysfs hostile: runs, its nonsense unknown" to "$out" "$bin" -b -J -n 2 -d 0.2 --sysfs "$trees/hostile"
+	check "--sysfs hostile: three cards, no temperature or power believed" \
+		jq -e -s 'all(.tables["sensors.gpus"] | length == 3 and all(.temp_c == null and .power_w == null and .busy_pct == null))' "$out"
+	check "--sysfs on a file: refused, exit 2 or 1 with the reason" \
+		bash -c "! '$bin' -b -n 1 --sysfs /etc/passwd 2>&1 | grep -q . || '$bin' -b -n 1 --sysfs /etc/passwd 2>&1 | grep -q 'not a directory'"
+}
+
 STATS_BEFORE=$(cat /proc/sys/kernel/bpf_stats_enabled 2>/dev/null || echo none)
 for bin in "$@"; do
 	echo "== $bin"
@@ -170,5 +207,6 @@ for bin in "$@"; do
 	test_irq_counts "$bin"
 	test_self_cost "$bin" "$STATS_BEFORE"
 	test_errors "$bin"
+	test_sysfs_fixtures "$bin"
 done
 finish

@@ -273,6 +273,38 @@ words_whole() {
 }
 check "the reason is wrapped, every word whole (it used to end 'module is n')" words_whole "$reason"
 check "the fix follows it" shows "fix: load a driver built on drm_sched"
+check "the reason is said once: the second table points above" \
+	bash -c "[ \$($T capture-pane -p -t t | grep -c 'no gpu_scheduler') -eq 1 ] && $T capture-pane -p -t t | grep -qF 'drm_sched unavailable (above)'"
+$T kill-server 2>/dev/null
+
+echo "== GPU sensors on the device lines (examples/sysfs-fixtures.jsonl: the fixture trees recorded)"
+SYSREC=$(realpath "$(dirname "$0")/../../examples/sysfs-fixtures.jsonl")
+SNAP1=$(head -1 "$SYSREC")
+sensor() { jq -r --arg d "$1" --arg k "$2" '.tables["sensors.gpus"][] | select(.dev == $d) | .[$k] | if . == null then "-" else (. + 0.5 | floor | tostring) end' <<<"$SNAP1"; }
+busy0=$(sensor card0 busy_pct) temp0=$(sensor card0 temp_c) power0=$(sensor card0 power_w) mhz0=$(sensor card0 gfx_mhz)
+start 80 24 --replay "$SYSREC" -d 60
+until_shows "REPLAY" 5
+sleep 0.3
+check "80x24: card0 (amdgpu) shows VRAM with a bar, busy ${busy0}%, ${temp0}°C" \
+	bash -c "$T capture-pane -p -t t | grep -E '^ card0 +amdgpu +0000:03:00.0 +VRAM \[.{6}\] [0-9.]+GiB/16.0GiB  busy ${busy0}%  ${temp0}°C' >/dev/null"
+check "80x24: card2 (xe) shows its VRAM size, used unknown, and its clock" \
+	bash -c "$T capture-pane -p -t t | grep -E '^ card2 +xe +0000:04:00.0 +VRAM -/12.0GiB  55°C  2100MHz' >/dev/null"
+check "80x24: every device line ends with a whole part (a unit, not a cut number or bar)" \
+	bash -c "[ \$($T capture-pane -p -t t | sed -n '3,5p' | grep -cE '(°C|W|MHz|%|iB|reported\)|/s [0-9.]+[kM]?)\$') -eq 3 ]"
+for cols in 84 88 96 104; do # where a part would be cut at other places
+	start $cols 24 --replay "$SYSREC" -d 60
+	until_shows "REPLAY" 5
+	sleep 0.3
+	check "${cols}x24: every device line ends with a whole part" \
+		bash -c "[ \$($T capture-pane -p -t t | sed -n '3,5p' | grep -cE '(°C|W|MHz|%|iB|reported\)|/s [0-9.]+[kM]?)\$') -eq 3 ]"
+done
+start 160 48 --replay "$SYSREC" -d 60
+until_shows "REPLAY" 5
+sleep 0.3
+check "160x48: card0 shows power over its cap (${power0}/250W) and its clock (${mhz0}MHz), then vis and GTT" \
+	bash -c "$T capture-pane -p -t t | grep -E '^ card0 .* ${temp0}°C  ${power0}/250W  ${mhz0}MHz  vis \[.{6}\] 256.0MiB/256.0MiB  GTT ' >/dev/null"
+check "160x48: card1 (i915, no hwmon) shows only what it has: its clock" \
+	bash -c "$T capture-pane -p -t t | grep -E '^ card1 +i915 +0000:00:02.0 +\(no memory reported\)  1300MHz  jobs/s' >/dev/null"
 $T kill-server 2>/dev/null
 
 echo "== pause, resize, quit (live-speed replay)"
@@ -336,7 +368,7 @@ if [ -f "$NVREC" ]; then
 	for _ in $(seq 2 "$NV"); do $T send-keys -t t n; sleep 0.05; done
 	sleep 0.5
 	check "overview: the NVIDIA GPU's line shows NVML's memory (${gpumem}GiB used of 79.6GiB)" \
-		bash -c "$T capture-pane -p -t t | grep -E '^ nvidia0 .*VRAM ${gpumem}GiB/79\.6GiB' >/dev/null"
+		bash -c "$T capture-pane -p -t t | grep -E '^ nvidia0 .*VRAM \[.{6}\] ${gpumem}GiB/79\.6GiB  busy [0-9]+%  [0-9]+°C  [0-9]+W' >/dev/null"
 	keys 4
 	check "4: the NVIDIA pane, its collector's detail" shows "nvidia: libcuda from loader cache"
 	check "NVIDIA pane: the GPU from NVML" shows "NVIDIA H100 80GB HBM3"
@@ -407,7 +439,7 @@ jq -c '.tables["memory.devices"] = [{dev: "vkms", region: "vram", driver: "vkms"
 start 120 36 --replay "$TMP/memory-synthetic.jsonl" -d 60
 check "memory: the device line shows VRAM used/size from sysfs with a bar, and GTT from the clients" \
 	bash -c "sleep 1; $T capture-pane -p -t t | grep -E 'VRAM \\[.{1,18}\\] 1\\.0MiB/2\\.0GiB  GTT 4\\.0KiB' >/dev/null"
-check "memory: a device without memory rows says so" shows "VRAM -  GTT -  (no memory reported)"
+check "memory: a device without memory rows says so" shows "  (no memory reported)"
 check "memory: the MEMORY side pane lists the device's regions with the clients' total" \
 	bash -c "$T capture-pane -p -t t | grep -E '│vkms +vram +3.0MiB' >/dev/null"
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "core/sysroot.h"
 #include "collectors/memory/gpu_sysfs.h"
 
 static char root[64];
@@ -100,13 +101,12 @@ static const struct gpu_mem_total *find(const struct gpu_mem_total *t, size_t n,
 static void amdgpu_and_xe(void **state)
 {
 	struct gpu_mem_total t[16];
-	char dir[128];
 	const struct gpu_mem_total *e;
 	size_t n;
 
 	(void)state;
-	snprintf(dir, sizeof(dir), "%s/class/drm", root);
-	n = gpu_sysfs_memory(dir, t, 16);
+	assert_int_equal(sysroot_set(SYSROOT_SYS, root), 0);
+	n = gpu_sysfs_memory(t, 16);
 	assert_int_equal(n, 4); /* vram, vis_vram (gtt's total unreadable), xe's two tiles */
 	e = find(t, n, "0000:0a:00.0", "vram");
 	assert_non_null(e);
@@ -126,9 +126,11 @@ static void amdgpu_and_xe(void **state)
 	assert_non_null(find(t, n, "0000:03:00.0", "vram0"));
 	assert_null(find(t, n, "0000:00:02.0", "vram"));
 	/* room for fewer: never more than asked */
-	assert_int_equal(gpu_sysfs_memory(dir, t, 1), 1);
+	assert_int_equal(gpu_sysfs_memory(t, 1), 1);
 	/* no such directory */
-	assert_int_equal(gpu_sysfs_memory("/nonexistent/drm", t, 16), 0);
+	assert_int_equal(sysroot_set(SYSROOT_SYS, "/nonexistent"), 0);
+	assert_int_equal(gpu_sysfs_memory(t, 16), 0);
+	assert_int_equal(sysroot_set(SYSROOT_SYS, NULL), 0);
 }
 
 int main(void)

@@ -54,6 +54,9 @@ static void every_option(void **state)
 	assert_true(o.help);
 	assert_int_equal(parse(&o, err, "--version", NULL), 0);
 	assert_true(o.version);
+	assert_int_equal(parse(&o, err, "--sysfs", "fx/sys", "--procfs=fx/proc", NULL), 0);
+	assert_string_equal(o.sysfs, "fx/sys");
+	assert_string_equal(o.procfs, "fx/proc");
 }
 
 static void bad_values_are_rejected_with_a_message(void **state)
@@ -84,6 +87,10 @@ static void bad_values_are_rejected_with_a_message(void **state)
 	assert_int_equal(parse(&o, err, "stray", NULL), -1);
 	assert_non_null(strstr(err, "unexpected argument 'stray'"));
 	assert_int_equal(parse(&o, err, "-o", "", NULL), -1);
+	assert_int_equal(parse(&o, err, "--sysfs", "", NULL), -1);
+	assert_non_null(strstr(err, "needs a non-empty value"));
+	assert_int_equal(parse(&o, err, "--replay", "r.jsonl", "--procfs", "p", NULL), -1);
+	assert_non_null(strstr(err, "--procfs names where to read this machine's files"));
 }
 
 /* The +/- keys: the next step of the list either way, wherever the delay stands. */

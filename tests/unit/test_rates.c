@@ -188,6 +188,7 @@ static const struct {
 	{ "memory.regions", "total_bytes_per_s: a gauge's change, negative when memory is freed" },
 	{ "memory.devices", "used_pct: used over size, two gauges" },
 	{ "nvidia.gpus", "NVML's own percentages" },
+	{ "sensors.gpus", "energy and idle residency read from sysfs: their restart case is in test_sensors.c" },
 };
 
 static void every_row_function_restarts(void **state)

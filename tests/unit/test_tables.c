@@ -568,6 +568,9 @@ static void printf_reference(const struct col_desc *col, double v, char *buf, si
 	case UNIT_HZ:
 		snprintf(buf, size, "%.2f", v);
 		break;
+	case UNIT_WATTS:
+		snprintf(buf, size, "%.1f", v);
+		break;
 	default:
 		snprintf(buf, size, "%.0f", v);
 		break;
@@ -577,7 +580,8 @@ static void printf_reference(const struct col_desc *col, double v, char *buf, si
 /* Numbers by hand, byte for byte as printf: ties, -0, huge, tiny, unit edges, short buffers. */
 static void numbers_formatted_as_printf_formats_them(void **state)
 {
-	static const enum col_unit unit[] = { UNIT_NS, UNIT_BYTES, UNIT_PER_S, UNIT_PCT, UNIT_HZ, UNIT_COUNT };
+	static const enum col_unit unit[] = { UNIT_NS,	  UNIT_BYTES,	UNIT_PER_S, UNIT_PCT, UNIT_HZ,
+					      UNIT_COUNT, UNIT_CELSIUS, UNIT_WATTS, UNIT_MHZ, UNIT_RPM };
 	static const double edges[] = { 0.05, 0.25, 0.5, 1.5, 2.5, 0.125, 999.5, 999.49999, 9999.95, 1e4 - 0.05,
 					 999999.5, 1e6, 1e9 - 5e3, 1023.95, 1e15, 1e15 - 0.5, 1e20, -0.0,
 					 -0.04, -2.5, 5e-324, 4503599627370495.5 };
@@ -586,13 +590,13 @@ static void numbers_formatted_as_printf_formats_them(void **state)
 
 	(void)state;
 	for (unsigned int i = 0; i < 3000000; i++) {
-		struct col_desc col = { "x", "X", "", COL_F64, unit[i % 6], 8, 0 };
+		struct col_desc col = { "x", "X", "", COL_F64, unit[i % 10], 8, 0 };
 		struct cell c = { 0 };
 		size_t size = i % 97 ? sizeof(got) : 2 + i % 7; /* now and then, a buffer too short */
 		double v;
 
 		seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17; /* xorshift64 */
-		switch (i / 6 % 4) {
+		switch (i / 10 % 4) {
 		case 0: /* any magnitude from 1e-3 to 1e16 */
 			v = (double)(seed >> 11) / 9007199254740992.0 * pow(10, (double)(seed % 20) - 3);
 			break;

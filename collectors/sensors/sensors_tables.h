@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* The sensors collector's table: one row per GPU, columns described once (model/table.h). */
+#ifndef GPUTOP_SENSORS_TABLES_H
+#define GPUTOP_SENSORS_TABLES_H
+
+#include "model/table.h"
+
+enum sensor_gpu_col {
+	SG_DEV, SG_DRIVER, SG_BUS, SG_BUSY, SG_MEM_BUSY, SG_IDLE, SG_TEMP, SG_TEMP_HOT, SG_TEMP_MEM,
+	SG_POWER, SG_POWER_CAP, SG_GFX_MHZ, SG_MEM_MHZ, SG_FAN, SG_COLS,
+};
+
+extern const struct table_desc sensors_gpus;
+
+#endif
