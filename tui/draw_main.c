@@ -191,6 +191,10 @@ static struct gpu_readings readings(const struct snapshot *s, const struct devic
 				g.temp = table_num(nv, i, "temp_c");
 			if (isnan(g.power))
 				g.power = table_num(nv, i, "power_w");
+			if (isnan(g.cap))
+				g.cap = table_num(nv, i, "power_cap_w");
+			if (isnan(g.mhz))
+				g.mhz = table_num(nv, i, "gfx_mhz");
 		}
 	return g;
 }

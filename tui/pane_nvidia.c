@@ -7,7 +7,8 @@ static const struct pane_decl nvidia_pane = {
 	.screen = 30,
 	.title = "NVIDIA",
 	.what = "per process CUDA launches, device memory, time blocked in synchronisation (libcuda uprobes) and ioctls on /dev/nvidia*; Xid errors; memory and utilisation per GPU (NVML)",
-	.tables = { "nvidia.gpus", "nvidia.processes", "nvidia.xids", "nvidia.driver" },
+	.tables = { "nvidia.gpus", "nvidia.gpu_processes", "nvidia.processes", "nvidia.xids",
+		    "nvidia.driver" },
 	.side = SIDE_NONE,
 };
 PANE_REGISTER(nvidia_pane);

@@ -37,6 +37,7 @@
 
 #define RESCAN_NS 10000000000ULL /* processes' maps are searched for new libcuda files this often */
 #define XID_KEEP 64 /* Xid events kept for the log */
+#define MAX_GPU_PROCS 256 /* NVML processes listed per GPU at most */
 
 /* The CUDA driver API entry points probed, and what each is. */
 static const struct cuda_fn {
@@ -476,6 +477,57 @@ static void read_xids(struct nvidia_priv *p, struct model *m)
 	}
 }
 
+static void gpu_optional(struct cell *row, const struct nvml_gpu *g)
+{
+	static const unsigned int clock_col[] = { [NVML_GFX] = NVG_GFX_MHZ, [NVML_SM] = NVG_SM_MHZ,
+						  [NVML_MEM] = NVG_MEM_MHZ };
+	char reasons[160];
+
+	if (g->cap_known)
+		cell_set_f64(row, NVG_POWER_CAP, g->cap_w);
+	for (int k = 0; k < 3; k++)
+		if (g->clock_known[k])
+			cell_set_f64(row, clock_col[k], g->clock_mhz[k]);
+	if (g->fan_known)
+		cell_set_f64(row, NVG_FAN, g->fan_pct);
+	if (g->throttle_known) {
+		nvml_throttle_names(g->throttle, reasons, sizeof(reasons));
+		cell_set_str(row, NVG_THROTTLE, reasons);
+	}
+	if (g->pcie_known) {
+		cell_set_f64(row, NVG_PCIE_TX, (double)g->pcie_tx);
+		cell_set_f64(row, NVG_PCIE_RX, (double)g->pcie_rx);
+	}
+}
+
+/* NVML's processes on GPU i, with their command names. */
+static void gpu_processes(struct nvidia_priv *p, struct model *m, unsigned int i)
+{
+	struct table *t = model_table(m, &nvidia_gpu_processes);
+	struct nvml_proc procs[MAX_GPU_PROCS];
+	size_t n = nvml_processes(p->nvml, i, procs, MAX_GPU_PROCS);
+
+	for (size_t k = 0; t && k < n; k++) {
+		const struct proc_entry *pe = proc_cache_get(&p->pcache, procs[k].pid);
+		struct cell *row = table_row_add(t);
+
+		if (!row)
+			return;
+		cell_set_u64(row, NVQ_GPU, i);
+		cell_set_u64(row, NVQ_PID, procs[k].pid);
+		if (pe && pe->comm[0])
+			cell_set_str(row, NVQ_COMM, pe->comm);
+		if (procs[k].mem_known)
+			cell_set_u64(row, NVQ_MEM, procs[k].mem_bytes);
+		if (procs[k].util_known) {
+			cell_set_f64(row, NVQ_SM, procs[k].sm_pct);
+			cell_set_f64(row, NVQ_MEM_UTIL, procs[k].mem_pct);
+			cell_set_f64(row, NVQ_ENC, procs[k].enc_pct);
+			cell_set_f64(row, NVQ_DEC, procs[k].dec_pct);
+		}
+	}
+}
+
 static void read_gpus(struct nvidia_priv *p, struct model *m)
 {
 	struct table *t = model_table(m, &nvidia_gpus);
@@ -507,6 +559,8 @@ static void read_gpus(struct nvidia_priv *p, struct model *m)
 			cell_set_f64(row, NVG_TEMP, g.temp_c);
 		if (g.power_known)
 			cell_set_f64(row, NVG_POWER, g.power_w);
+		gpu_optional(row, &g);
+		gpu_processes(p, m, i);
 	}
 }
 

@@ -88,9 +88,26 @@ static const struct col_desc gpu_cols[NVG_COLS] = {
 	[NVG_MEM_UTIL] = { "mem_util_pct", "MEMBW%",
 			   "share of that period device memory was read or written", COL_F64,
 			   UNIT_PCT, 6, 0 },
-	[NVG_TEMP] = { "temp_c", "TEMP C", "GPU temperature, degrees Celsius", COL_F64, UNIT_NONE, 6,
-		       0 },
-	[NVG_POWER] = { "power_w", "POWER W", "board power draw, watts", COL_F64, UNIT_NONE, 7, 0 },
+	[NVG_TEMP] = { "temp_c", "TEMP C", "GPU temperature, degrees Celsius", COL_F64, UNIT_CELSIUS,
+		       6, 0 },
+	[NVG_POWER] = { "power_w", "POWER W", "board power draw, watts", COL_F64, UNIT_WATTS, 7, 0 },
+	[NVG_POWER_CAP] = { "power_cap_w", "CAP W", "the power limit the driver enforces, watts",
+			    COL_F64, UNIT_WATTS, 6, COL_WIDE },
+	[NVG_GFX_MHZ] = { "gfx_mhz", "GFX MHz", "graphics clock", COL_F64, UNIT_MHZ, 7, 0 },
+	[NVG_SM_MHZ] = { "sm_mhz", "SM MHz", "streaming multiprocessor clock", COL_F64, UNIT_MHZ, 6,
+			 COL_WIDE },
+	[NVG_MEM_MHZ] = { "mem_mhz", "MEM MHz", "memory clock", COL_F64, UNIT_MHZ, 7, COL_WIDE },
+	[NVG_FAN] = { "fan_pct", "FAN%", "fan speed, of its maximum (none on passively cooled boards)",
+		      COL_F64, UNIT_PCT, 5, COL_WIDE },
+	[NVG_THROTTLE] = { "throttle", "CLOCKS HELD BY",
+			   "why the clocks are below their maximum (NVML's clock event reasons), or none",
+			   COL_STR, UNIT_NONE, 20, COL_WIDE },
+	[NVG_PCIE_TX] = { "pcie_tx_bytes_per_s", "PCIe TX/s",
+			  "PCIe bytes sent per second, over the driver's last 20 ms", COL_F64, UNIT_PER_S,
+			  9, COL_DETAIL },
+	[NVG_PCIE_RX] = { "pcie_rx_bytes_per_s", "PCIe RX/s",
+			  "PCIe bytes received per second, over the driver's last 20 ms", COL_F64,
+			  UNIT_PER_S, 9, COL_DETAIL },
 };
 
 const struct table_desc nvidia_gpus = {
@@ -102,6 +119,32 @@ const struct table_desc nvidia_gpus = {
 	.sort_col = NVG_INDEX,
 };
 TABLE_REGISTER(nvidia_gpus);
+
+static const struct col_desc gpu_proc_cols[NVQ_COLS] = {
+	[NVQ_GPU] = { "gpu", "GPU", "NVML's index of the GPU", COL_U64, UNIT_NONE, 3,
+		      COL_KEY | COL_ASCENDING },
+	[NVQ_PID] = { "pid", "PID", "process ID (as NVML sees it: the host's)", COL_U64, UNIT_NONE, 7,
+		      COL_KEY | COL_ASCENDING },
+	[NVQ_COMM] = { "comm", "COMM", "its command name", COL_STR, UNIT_NONE, 15, COL_ASCENDING },
+	[NVQ_MEM] = { "mem_bytes", "GPU MEM", "device memory the driver accounts to it on this GPU",
+		      COL_U64, UNIT_BYTES, 8, COL_HISTORY },
+	[NVQ_SM] = { "sm_pct", "SM%", "share of time its kernels ran on the GPU (NVML's newest sample)",
+		     COL_F64, UNIT_PCT, 5, COL_HISTORY | COL_SPARK },
+	[NVQ_MEM_UTIL] = { "mem_util_pct", "MEMBW%", "share of time it read or wrote device memory",
+			   COL_F64, UNIT_PCT, 6, 0 },
+	[NVQ_ENC] = { "enc_pct", "ENC%", "video encoder use", COL_F64, UNIT_PCT, 5, COL_WIDE },
+	[NVQ_DEC] = { "dec_pct", "DEC%", "video decoder use", COL_F64, UNIT_PCT, 5, COL_WIDE },
+};
+
+const struct table_desc nvidia_gpu_processes = {
+	.name = "nvidia.gpu_processes",
+	.title = "Processes per GPU (NVML)",
+	.empty = "No process holds a context on an NVIDIA GPU (as NVML reports them).",
+	.cols = gpu_proc_cols,
+	.ncols = NVQ_COLS,
+	.sort_col = NVQ_MEM,
+};
+TABLE_REGISTER(nvidia_gpu_processes);
 
 static const struct col_desc xid_cols[NVX_COLS] = {
 	[NVX_SEQ] = { "seq", "#", "Xid events numbered in order since start", COL_U64, UNIT_NONE, 4,

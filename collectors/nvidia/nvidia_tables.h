@@ -17,7 +17,12 @@ enum nv_proc_col {
 
 enum nv_gpu_col {
 	NVG_INDEX, NVG_NAME, NVG_BUS, NVG_MEM_USED, NVG_MEM_TOTAL, NVG_MEM_PCT, NVG_UTIL,
-	NVG_MEM_UTIL, NVG_TEMP, NVG_POWER, NVG_COLS,
+	NVG_MEM_UTIL, NVG_TEMP, NVG_POWER, NVG_POWER_CAP, NVG_GFX_MHZ, NVG_SM_MHZ, NVG_MEM_MHZ,
+	NVG_FAN, NVG_THROTTLE, NVG_PCIE_TX, NVG_PCIE_RX, NVG_COLS,
+};
+
+enum nv_gpu_proc_col {
+	NVQ_GPU, NVQ_PID, NVQ_COMM, NVQ_MEM, NVQ_SM, NVQ_MEM_UTIL, NVQ_ENC, NVQ_DEC, NVQ_COLS,
 };
 
 enum nv_xid_col {
@@ -31,6 +36,7 @@ enum nv_driver_col {
 extern const struct table_desc nvidia_processes;
 extern const struct table_desc nvidia_driver;
 extern const struct table_desc nvidia_gpus;
+extern const struct table_desc nvidia_gpu_processes;
 extern const struct table_desc nvidia_xids;
 
 /* An nvidia.processes row from the BPF map's counters, now and at the last read. */

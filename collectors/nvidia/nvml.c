@@ -11,12 +11,25 @@
 
 #define NVML_LIB "libnvidia-ml.so.1"
 #define NVML_TEMPERATURE_GPU 0
+#define NVML_ERROR_INSUFFICIENT_SIZE 7
+#define NVML_VALUE_NOT_AVAILABLE (~0ULL)
+#define NVML_PCIE_UTIL_TX_BYTES 0
+#define NVML_PCIE_UTIL_RX_BYTES 1
+#define MAX_GPUS 64
+#define MAX_SAMPLES 256
 
 typedef void *nvml_device;
 
 struct nvml_memory {
 	unsigned long long total, free, used;
 };
+
+/* nvmlMemory_v2_t: used leaves out what the driver reserves, as nvidia-smi shows it */
+struct nvml_memory_v2 {
+	unsigned int version;
+	unsigned long long total, reserved, free, used;
+};
+#define NVML_MEMORY_V2 ((unsigned int)(sizeof(struct nvml_memory_v2) | (2u << 24)))
 
 struct nvml_utilization {
 	unsigned int gpu, memory;
@@ -28,17 +41,43 @@ struct nvml_pci_info {
 	char bus_id[32];
 };
 
+/* nvmlProcessInfo_t of the _v3 entry points (driver 510 and later) */
+struct nvml_process_info {
+	unsigned int pid;
+	unsigned long long used_gpu_memory;
+	unsigned int gpu_instance_id, compute_instance_id;
+};
+
+struct nvml_process_sample {
+	unsigned int pid;
+	unsigned long long time_stamp; /* microseconds */
+	unsigned int sm_util, mem_util, enc_util, dec_util;
+};
+
+typedef int (*nvml_proc_list_fn)(nvml_device, unsigned int *, struct nvml_process_info *);
+
 struct nvml {
 	void *lib;
 	unsigned int count;
+	unsigned long long last_sample[MAX_GPUS]; /* per GPU: the newest utilisation sample seen */
+	struct nvml_process_sample samples[MAX_SAMPLES]; /* scratch */
 	int (*shutdown)(void);
 	int (*by_index)(unsigned int, nvml_device *);
 	int (*name)(nvml_device, char *, unsigned int);
 	int (*pci)(nvml_device, struct nvml_pci_info *);
 	int (*memory)(nvml_device, struct nvml_memory *);
+	int (*memory_v2)(nvml_device, struct nvml_memory_v2 *); /* driver 510 and later */
 	int (*utilization)(nvml_device, struct nvml_utilization *);
 	int (*temperature)(nvml_device, int, unsigned int *);
 	int (*power)(nvml_device, unsigned int *);
+	/* optional: NULL where the driver lacks them */
+	int (*clock)(nvml_device, int, unsigned int *);
+	int (*fan)(nvml_device, unsigned int *);
+	int (*cap)(nvml_device, unsigned int *);
+	int (*throttle)(nvml_device, unsigned long long *);
+	int (*pcie)(nvml_device, int, unsigned int *);
+	nvml_proc_list_fn compute_procs, graphics_procs;
+	int (*proc_util)(nvml_device, struct nvml_process_sample *, unsigned int *, unsigned long long);
 };
 
 #ifdef GPUTOP_STATIC
@@ -88,6 +127,17 @@ struct nvml *nvml_open(char *why, size_t size)
 		snprintf(why, size, NVML_LIB " lacks an entry point we use (older than driver 450?)");
 		goto fail;
 	}
+	n->memory_v2 = dlsym(n->lib, "nvmlDeviceGetMemoryInfo_v2");
+	n->clock = dlsym(n->lib, "nvmlDeviceGetClockInfo");
+	n->fan = dlsym(n->lib, "nvmlDeviceGetFanSpeed");
+	n->cap = dlsym(n->lib, "nvmlDeviceGetEnforcedPowerLimit");
+	n->throttle = dlsym(n->lib, "nvmlDeviceGetCurrentClocksEventReasons");
+	if (!n->throttle) /* its name before driver 535 */
+		n->throttle = dlsym(n->lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
+	n->pcie = dlsym(n->lib, "nvmlDeviceGetPcieThroughput");
+	n->compute_procs = dlsym(n->lib, "nvmlDeviceGetComputeRunningProcesses_v3");
+	n->graphics_procs = dlsym(n->lib, "nvmlDeviceGetGraphicsRunningProcesses_v3");
+	n->proc_util = dlsym(n->lib, "nvmlDeviceGetProcessUtilization");
 	err = init();
 	if (err) {
 		snprintf(why, size, "nvmlInit failed with NVML error %d", err);
@@ -111,10 +161,77 @@ unsigned int nvml_count(const struct nvml *n)
 	return n ? n->count : 0;
 }
 
+/* What only some drivers and boards have (an SXM board has no fan). */
+static void read_optional(struct nvml *n, nvml_device d, struct nvml_gpu *g)
+{
+	static const int clock_type[] = { [NVML_GFX] = 0, [NVML_SM] = 1, [NVML_MEM] = 2 };
+	unsigned long long reasons;
+	unsigned int v, tx, rx;
+
+	for (int k = 0; n->clock && k < 3; k++)
+		if (!n->clock(d, clock_type[k], &v)) {
+			g->clock_known[k] = true;
+			g->clock_mhz[k] = v;
+		}
+	if (n->fan && !n->fan(d, &v) && v <= 100)
+		g->fan_known = true, g->fan_pct = v;
+	if (n->cap && !n->cap(d, &v))
+		g->cap_known = true, g->cap_w = v / 1000.0;
+	if (n->throttle && !n->throttle(d, &reasons))
+		g->throttle_known = true, g->throttle = reasons;
+	if (n->pcie && !n->pcie(d, NVML_PCIE_UTIL_TX_BYTES, &tx) && !n->pcie(d, NVML_PCIE_UTIL_RX_BYTES, &rx)) {
+		g->pcie_known = true;
+		g->pcie_tx = (uint64_t)tx * 1024; /* KB/s */
+		g->pcie_rx = (uint64_t)rx * 1024;
+	}
+}
+
+void nvml_throttle_names(uint64_t throttle, char *out, size_t size)
+{
+	static const struct {
+		uint64_t bit;
+		const char *name;
+	} reasons[] = {
+		{ 0x1, "idle" },	    { 0x2, "application clocks" }, { 0x4, "power cap" },
+		{ 0x8, "hardware slowdown" }, { 0x10, "sync boost" },	     { 0x20, "thermal (software)" },
+		{ 0x40, "thermal (hardware)" }, { 0x80, "power brake" },   { 0x100, "display clocks" },
+	};
+	uint64_t known = 0;
+	size_t used = 0;
+	char other[32];
+
+	out[0] = 0;
+	for (size_t i = 0; i <= sizeof(reasons) / sizeof(reasons[0]); i++) {
+		const char *name;
+		size_t len;
+
+		if (i < sizeof(reasons) / sizeof(reasons[0])) {
+			known |= reasons[i].bit;
+			if (!(throttle & reasons[i].bit))
+				continue;
+			name = reasons[i].name;
+		} else {
+			if (!(throttle & ~known))
+				break;
+			snprintf(other, sizeof(other), "other (0x%llx)",
+				 (unsigned long long)(throttle & ~known));
+			name = other;
+		}
+		len = strlen(name) + (used ? 2 : 0);
+		if (used + len >= size)
+			break; /* only whole names */
+		snprintf(out + used, size - used, "%s%s", used ? ", " : "", name);
+		used += len;
+	}
+	if (!throttle)
+		snprintf(out, size, "none");
+}
+
 bool nvml_read(struct nvml *n, unsigned int i, struct nvml_gpu *g)
 {
 	struct nvml_utilization u;
 	struct nvml_memory mem;
+	struct nvml_memory_v2 mem2 = { 0 };
 	struct nvml_pci_info pci;
 	unsigned int t, mw;
 	nvml_device d;
@@ -129,8 +246,12 @@ bool nvml_read(struct nvml *n, unsigned int i, struct nvml_gpu *g)
 		pci.bus_id[sizeof(pci.bus_id) - 1] = '\0';
 		snprintf(g->bus_id, sizeof(g->bus_id), "%s", pci.bus_id);
 	}
-	if (!n->memory(d, &mem)) {
+	if (n->memory_v2 && (mem2.version = NVML_MEMORY_V2, !n->memory_v2(d, &mem2))) {
 		g->mem_known = true;
+		g->mem_used = mem2.used;
+		g->mem_total = mem2.total;
+	} else if (!n->memory(d, &mem)) {
+		g->mem_known = true; /* used counts what the driver reserves */
 		g->mem_used = mem.used;
 		g->mem_total = mem.total;
 	}
@@ -147,7 +268,70 @@ bool nvml_read(struct nvml *n, unsigned int i, struct nvml_gpu *g)
 		g->power_known = true;
 		g->power_w = mw / 1000.0;
 	}
+	read_optional(n, d, g);
 	return true;
+}
+
+static struct nvml_proc *proc_slot(struct nvml_proc *out, size_t *n, size_t max, uint32_t pid)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (out[i].pid == pid)
+			return &out[i];
+	if (*n >= max)
+		return NULL;
+	memset(&out[*n], 0, sizeof(out[0]));
+	out[*n].pid = pid;
+	return &out[(*n)++];
+}
+
+static void add_list(nvml_proc_list_fn list, nvml_device d, struct nvml_proc *out, size_t *n,
+		     size_t max)
+{
+	struct nvml_process_info info[MAX_SAMPLES];
+	unsigned int count = MAX_SAMPLES;
+
+	if (!list || list(d, &count, info) || count > MAX_SAMPLES)
+		return; /* more than MAX_SAMPLES processes: NVML_ERROR_INSUFFICIENT_SIZE, none */
+	for (unsigned int k = 0; k < count; k++) {
+		struct nvml_proc *p = proc_slot(out, n, max, info[k].pid);
+
+		if (!p || info[k].used_gpu_memory == NVML_VALUE_NOT_AVAILABLE)
+			continue;
+		/* a process in both lists holds the same memory: count it once */
+		if (!p->mem_known || info[k].used_gpu_memory > p->mem_bytes)
+			p->mem_bytes = info[k].used_gpu_memory;
+		p->mem_known = true;
+	}
+}
+
+size_t nvml_processes(struct nvml *n, unsigned int i, struct nvml_proc *out, size_t max)
+{
+	struct nvml_process_sample *samples = n ? n->samples : NULL;
+	unsigned int count = MAX_SAMPLES;
+	size_t found = 0;
+	nvml_device d;
+
+	if (!n || i >= MAX_GPUS || n->by_index(i, &d))
+		return 0;
+	add_list(n->compute_procs, d, out, &found, max);
+	add_list(n->graphics_procs, d, out, &found, max);
+	if (!n->proc_util || n->proc_util(d, samples, &count, n->last_sample[i]) || count > MAX_SAMPLES)
+		return found;
+	for (unsigned int k = 0; k < count; k++) {
+		struct nvml_proc *p = proc_slot(out, &found, max, samples[k].pid);
+
+		if (samples[k].time_stamp > n->last_sample[i])
+			n->last_sample[i] = samples[k].time_stamp;
+		if (!p || (p->util_known && p->sample_us >= samples[k].time_stamp))
+			continue; /* the newest sample of each process stays */
+		p->util_known = true;
+		p->sample_us = samples[k].time_stamp;
+		p->sm_pct = samples[k].sm_util;
+		p->mem_pct = samples[k].mem_util;
+		p->enc_pct = samples[k].enc_util;
+		p->dec_pct = samples[k].dec_util;
+	}
+	return found;
 }
 
 void nvml_close(struct nvml *n)

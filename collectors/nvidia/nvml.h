@@ -2,7 +2,9 @@
 /*
  * NVIDIA's management library, loaded at run time when libnvidia-ml.so.1 is
  * there (never a build dependency): per GPU its name, PCI address, memory used
- * and total, utilisation, temperature and power, without any CUDA activity.
+ * and total, utilisation, temperature, power and its limit, clocks, fan, the
+ * reasons its clocks are held down, PCIe throughput; per process on a GPU its
+ * memory and utilisation. Entry points a driver lacks leave their values unknown.
  */
 #ifndef GPUTOP_NVML_H
 #define GPUTOP_NVML_H
@@ -21,13 +23,36 @@ struct nvml_gpu {
 	unsigned int util_gpu, util_mem; /* percent over the driver's last sample period */
 	unsigned int temp_c;
 	double power_w;
+	bool cap_known, fan_known, throttle_known, pcie_known;
+	double cap_w;
+	unsigned int fan_pct; /* of the fan's maximum speed */
+	bool clock_known[3];
+	unsigned int clock_mhz[3]; /* enum nvml_clock */
+	uint64_t throttle; /* nvmlClocksEventReason* bits */
+	uint64_t pcie_tx, pcie_rx; /* bytes per second, over the driver's last 20 ms */
 };
+
+enum nvml_clock { NVML_GFX, NVML_SM, NVML_MEM };
+
+/* A process on a GPU: NVML's compute and graphics lists, its utilisation samples. */
+struct nvml_proc {
+	uint32_t pid;
+	bool mem_known, util_known;
+	uint64_t mem_bytes;
+	unsigned int sm_pct, mem_pct, enc_pct, dec_pct; /* the newest sample since the last read */
+	uint64_t sample_us; /* its time stamp */
+};
+
+/* "power cap, thermal (software)": the names of the bits set in throttle (mask), into out. */
+void nvml_throttle_names(uint64_t throttle, char *out, size_t size);
 
 /* NULL with why filled when the library is missing, fails to start or cannot be loaded by this build. */
 struct nvml *nvml_open(char *why, size_t size);
 unsigned int nvml_count(const struct nvml *n);
 /* Fills g for GPU i; false when the GPU cannot be read at all. */
 bool nvml_read(struct nvml *n, unsigned int i, struct nvml_gpu *g);
+/* The processes on GPU i into out (at most max, by PID); how many, 0 when none or unknown. */
+size_t nvml_processes(struct nvml *n, unsigned int i, struct nvml_proc *out, size_t max);
 void nvml_close(struct nvml *n);
 
 #endif

@@ -49,6 +49,12 @@ for step in ready launched allocated freed synced; do
 	PID=$(head -n 1 "$OUT/workload.jsonl" | jq .pid)
 	sleep 1.2 # two snapshots after the step
 	row "$PID" >"$OUT/snap.$step.json"
+	if [ $step = allocated ]; then # NVML's view beside nvidia-smi's, the same moment
+		tail -n 2 "$OUT/monitor.jsonl" | head -n 1 >"$OUT/snap.nvml.json"
+		nvidia-smi --query-compute-apps=pid,used_memory --format=csv,noheader,nounits >"$OUT/smi.apps.csv" 2>&1
+		nvidia-smi --query-gpu=index,memory.used,temperature.gpu,power.draw,enforced.power.limit,clocks.gr,clocks.sm,clocks.mem \
+			--format=csv,noheader,nounits >"$OUT/smi.gpu.csv" 2>&1
+	fi
 	touch "$OUT/gate.$step"
 done
 wait $WL
@@ -77,6 +83,27 @@ check "sync time within 20 % ($sync_mon vs $sync_wl)" awk -v a="$sync_mon" -v b=
 check "ioctls counted for the workload's PID ($ioctls)" test "$ioctls" -gt 0
 if grep -qE '^  attached +nvml:' "$OUT/list.txt"; then
 	check "NVML: every GPU with its memory total" jq -e -s '.[-1].tables["nvidia.gpus"] | length > 0 and all(.mem_total_bytes > 0)' "$OUT/monitor.jsonl"
+	# against nvidia-smi at the same moment: within the sampling difference
+	IFS=', ' read -r _ smi_mem smi_temp smi_power smi_cap smi_gr smi_sm smi_mem_clk <"$OUT/smi.gpu.csv"
+	g='.tables["nvidia.gpus"][0]'
+	echo "       nvidia-smi: memory ${smi_mem} MiB, ${smi_temp} C, ${smi_power} W of ${smi_cap} W, clocks ${smi_gr}/${smi_sm}/${smi_mem_clk} MHz"
+	echo "       monitor:    $(jq -c "$g | {mem_used_bytes, temp_c, power_w, power_cap_w, gfx_mhz, sm_mhz, mem_mhz, fan_pct, throttle, pcie_tx_bytes_per_s, pcie_rx_bytes_per_s}" "$OUT/snap.nvml.json")"
+	within() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b != "" && d <= t) }'; }
+	check "NVML: memory used within 2 % of nvidia-smi's" within "$(jq "$g.mem_used_bytes / 1048576" "$OUT/snap.nvml.json")" "$smi_mem" "$(awk -v m="$smi_mem" 'BEGIN { print m * 0.02 + 64 }')"
+	check "NVML: temperature within 3 C of nvidia-smi's" within "$(jq "$g.temp_c" "$OUT/snap.nvml.json")" "$smi_temp" 3
+	check "NVML: enforced power limit as nvidia-smi's (W)" within "$(jq "$g.power_cap_w" "$OUT/snap.nvml.json")" "$smi_cap" 1
+	check "NVML: power draw within 30 % of nvidia-smi's" within "$(jq "$g.power_w" "$OUT/snap.nvml.json")" "$smi_power" "$(awk -v p="$smi_power" 'BEGIN { print p * 0.3 }')"
+	check "NVML: memory clock within 5 % of nvidia-smi's" within "$(jq "$g.mem_mhz" "$OUT/snap.nvml.json")" "$smi_mem_clk" "$(awk -v c="$smi_mem_clk" 'BEGIN { print c * 0.05 }')"
+	check "NVML: graphics and SM clocks within 25 % of nvidia-smi's" bash -c "
+		awk -v a=$(jq "$g.gfx_mhz" "$OUT/snap.nvml.json") -v b=$smi_gr 'BEGIN { exit !(a >= b * 0.75 && a <= b * 1.25) }' &&
+		awk -v a=$(jq "$g.sm_mhz" "$OUT/snap.nvml.json") -v b=$smi_sm 'BEGIN { exit !(a >= b * 0.75 && a <= b * 1.25) }'"
+	check "NVML: why the clocks are held is said (a reason or none)" jq -e "$g.throttle | type == \"string\" and length > 0" "$OUT/snap.nvml.json"
+	smi_app=$(awk -F', ' -v p="$PID" '$1 == p { print $2 }' "$OUT/smi.apps.csv")
+	app=$(jq -c --argjson pid "$PID" '.tables["nvidia.gpu_processes"][] | select(.pid == $pid)' "$OUT/snap.nvml.json")
+	echo "       the workload on the GPU: nvidia-smi ${smi_app} MiB; monitor $app"
+	check "NVML: the workload's row on its GPU, with its command name" jq -e -n --argjson r "${app:-null}" '$r.comm | test("python")'
+	check "NVML: its memory within 10 % of nvidia-smi's used_memory (${smi_app} MiB)" \
+		within "$(jq -n --argjson r "${app:-null}" '$r.mem_bytes / 1048576')" "$smi_app" "$(awk -v m="${smi_app:-0}" 'BEGIN { print m * 0.1 }')"
 else
 	skip "NVML: not loaded by this build ($(grep -A0 'nvml:' "$OUT/list.txt" | sed 's/^ *//'))"
 fi

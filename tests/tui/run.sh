@@ -367,15 +367,18 @@ if [ -f "$NVREC" ]; then
 	until_shows "REPLAY" 5
 	for _ in $(seq 2 "$NV"); do $T send-keys -t t n; sleep 0.05; done
 	sleep 0.5
-	check "overview: the NVIDIA GPU's line shows NVML's memory (${gpumem}GiB used of 79.6GiB)" \
-		bash -c "$T capture-pane -p -t t | grep -E '^ nvidia0 .*VRAM \[.{6}\] ${gpumem}GiB/79\.6GiB  busy [0-9]+%  [0-9]+°C  [0-9]+W' >/dev/null"
+	check "overview: the NVIDIA GPU's line shows NVML's memory (${gpumem}GiB used of 79.6GiB), use, temperature, power of its limit, clock" \
+		bash -c "$T capture-pane -p -t t | grep -E '^ nvidia0 .*VRAM \[.{6}\] ${gpumem}GiB/79\.6GiB  busy [0-9]+%  [0-9]+°C  [0-9]+/700W  [0-9]+MHz' >/dev/null"
 	keys 4
 	check "4: the NVIDIA pane, its collector's detail" shows "nvidia: libcuda from loader cache"
 	check "NVIDIA pane: the GPU from NVML" shows "NVIDIA H100 80GB HBM3"
 	check "NVIDIA pane: process $nvpid (python3) with its $nvl launches and ${nvmem}GiB of device memory" \
 		bash -c "$T capture-pane -p -t t | grep -E '^ +$nvpid python3 .* $nvl .* ${nvmem}GiB ' >/dev/null"
-	check "NVIDIA pane: GPUs above processes above the Xid log" \
-		bash -c "$(declare -f line_of before screen); T='$T'; before 'NVIDIA GPUs' 'CUDA processes' && before 'CUDA processes' 'Xid errors'"
+	nvq=$(jq -r --argjson pid "$nvpid" '.tables["nvidia.gpu_processes"][]? | select(.pid == $pid) | .mem_bytes' <<<"$NVSNAP" | gib)
+	check "NVIDIA pane: NVML's view of process $nvpid on GPU 0 (${nvq}GiB)" \
+		bash -c "$T capture-pane -p -t t | grep -E '^ +0 +$nvpid python3 +${nvq}GiB ' >/dev/null"
+	check "NVIDIA pane: GPUs above NVML's processes above the CUDA processes above the Xid log" \
+		bash -c "$(declare -f line_of before screen); T='$T'; before 'NVIDIA GPUs' 'Processes per GPU' && before 'Processes per GPU' 'CUDA processes' && before 'CUDA processes' 'Xid errors'"
 	check "NVIDIA pane: no Xid in this recording, and it says so" shows "No Xid error since start."
 	check "header: no Xid alert without Xids" bash -c "! $T capture-pane -p -t t | head -1 | grep -q Xid"
 	# One Xid added to that snapshot: a synthetic recording, and named so.
