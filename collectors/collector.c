@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/privileges.h"
 #include "collectors/collector.h"
 
 void collector_set_state(struct collector *c, enum collector_state st, const char *reason,
@@ -98,6 +99,13 @@ keep: /* out of memory: the last copy published stays, or the working info befor
 	c->status.info = c->npublished ? c->published[c->npublished - 1] : &c->info;
 }
 
+static bool unprivileged;
+
+void collectors_unprivileged(void)
+{
+	unprivileged = true;
+}
+
 void collector_start(struct collector *c)
 {
 	collector_status_clear(&c->status);
@@ -108,6 +116,13 @@ void collector_start(struct collector *c)
 	snprintf(c->info.name, sizeof(c->info.name), "%s", c->ops->name);
 	snprintf(c->info.description, sizeof(c->info.description), "%s", c->ops->description);
 	c->info.state = COLLECTOR_ATTACHED;
+	if (unprivileged && !c->ops->unprivileged) {
+		collector_set_state(c, COLLECTOR_UNAVAILABLE, PRIVILEGES_BPF_REASON,
+				    "run 'sudo gputop-bpf', or grant them once: sudo setcap " PRIVILEGES_SETCAP
+				    " $(command -v gputop-bpf)");
+		publish_info(c);
+		return;
+	}
 	c->ops->probe(c);
 	if (c->info.state == COLLECTOR_ATTACHED && (!c->ops->open || !c->ops->open(c)) &&
 	    c->ops->attach)

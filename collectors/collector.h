@@ -29,6 +29,8 @@ struct collector_ops {
 	 * such a collector is attached (privileges_drop_unneeded).
 	 */
 	bool attaches_later;
+	/* It needs no privilege (sysfs, /proc, the user's own files): it runs in an unprivileged start too. */
+	bool unprivileged;
 	void (*probe)(struct collector *c); /* fills status; UNAVAILABLE + reason + fix if unusable */
 	int (*open)(struct collector *c); /* open and load; on error sets status FAILED */
 	int (*attach)(struct collector *c); /* on error sets status FAILED */
@@ -58,6 +60,12 @@ const struct collector_ops *const *collector_registry(size_t *n);
 #define COLLECTOR_REGISTER(ops)                                                             \
 	static const struct collector_ops *const collector_reg_##ops                       \
 		__attribute__((used, section("gputop_collectors"), aligned(sizeof(void *)))) = &ops
+
+/*
+ * An unprivileged start: from now on collector_start leaves the collectors that
+ * load BPF programs unavailable, saying what root or the capabilities add.
+ */
+void collectors_unprivileged(void);
 
 /* probe -> open -> attach; the status says how far it got. */
 void collector_start(struct collector *c);

@@ -91,16 +91,22 @@ static void print_version(void)
 #endif
 }
 
-/* Privileges, tracefs and kernel BTF: what every BPF collector needs. */
+/*
+ * Privileges, tracefs and kernel BTF: what every BPF collector needs. Without
+ * the privileges it starts anyway, with the collectors that need none (sysfs,
+ * the user's own fdinfo), and says once what root adds.
+ */
 static int check_environment(const struct options *o)
 {
 	int err;
 
 	if (!privileges_sufficient()) {
-		fail(o, "needs root, or CAP_BPF and CAP_PERFMON: run 'sudo " PROG
-			"', or grant them once with 'sudo setcap cap_bpf,cap_perfmon,cap_dac_read_search+ep "
-			"$(command -v " PROG ")' (Debian's kernels also ask cap_sys_admin)");
-		return -1;
+		collectors_unprivileged();
+		if (!o->list)
+			fprintf(stderr,
+				PROG ": without privilege: sensors, devices and your own processes' GPU memory only; "
+				     "root or " PRIVILEGES_NAMES " add the BPF collectors ('sudo " PROG "')\n");
+		return 0;
 	}
 	err = tracefs_ensure_mounted();
 	if (err) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/delay.h"
+#include "core/privileges.h"
 #include "src/options.h"
 
 enum { OPT_LIST = 0x100, OPT_ALL_IRQS, OPT_RECORD, OPT_REPLAY, OPT_THEME, OPT_LIBCUDA, OPT_LISTEN,
@@ -75,7 +76,8 @@ void options_usage(FILE *out)
 	      "  -h, --help             show this help and exit\n"
 	      "  -V, --version          show the version and the collectors built in, and exit\n"
 	      "\n"
-	      "Needs root, or CAP_BPF, CAP_PERFMON and CAP_DAC_READ_SEARCH (not for --replay).\n"
+	      "The BPF collectors need root, or " PRIVILEGES_NAMES ";\n"
+	      "without them it starts with what needs none (sensors, devices, your own processes).\n"
 	      "See gputop-bpf(8).\n",
 	      out);
 }

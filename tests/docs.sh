@@ -15,6 +15,17 @@ for o in $(grep -oE -- '\\-\\-[a-z]([a-z]|\\-)*' man/gputop-bpf.8 | sed 's/\\//g
 done
 check "man page renders without warnings" bash -c "! groff -man -ww -z man/gputop-bpf.8 2>&1 | grep -q ."
 
+# The capabilities named once, the same four everywhere: --help, README, the man page, the unit.
+CAPS="CAP_BPF, CAP_PERFMON, CAP_DAC_READ_SEARCH and CAP_SYS_ADMIN"
+check "--help names the capabilities: $CAPS" grep -qF "$CAPS" <<<"$help"
+check "README names the same" bash -c "tr '\n' ' ' <README.md | grep -qF '$CAPS'"
+check "the man page names the same" bash -c "tr '\n' ' ' <man/gputop-bpf.8 | grep -qF '$CAPS'"
+check "README and the man page give the same setcap" bash -c "
+	tr '\n' ' ' <README.md | grep -qF 'setcap cap_bpf,cap_perfmon,cap_dac_read_search,cap_sys_admin+ep' &&
+	grep -qF 'setcap cap_bpf,cap_perfmon,cap_dac_read_search,cap_sys_admin+ep' man/gputop-bpf.8"
+check "the systemd unit grants the same four" \
+	grep -qx 'AmbientCapabilities=CAP_BPF CAP_PERFMON CAP_DAC_READ_SEARCH CAP_SYS_ADMIN' dist/systemd/gputop-bpf.service.in
+
 # The README is a page for users; the rest is in docs/ and tests/README.md, all linked and true.
 PAGES="README.md docs/*.md tests/README.md"
 n=$(wc -l <README.md)

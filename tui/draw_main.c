@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "core/privileges.h"
 #include "core/version.h"
 #include "model/histories.h"
 #include "format/cell_format.h"
@@ -66,14 +67,15 @@ static bool self_cost(const struct snapshot *s, char *buf, size_t size)
 void draw_header(struct view *v, struct rect r)
 {
 	const struct snapshot *s = v->snap;
-	unsigned int attached = 0, missing = 0;
+	unsigned int attached = 0, missing = 0, need_root = 0;
 	uint64_t drops = 0;
 	char up[32] = "-", state[300];
-	int x, xid = -1;
+	int x, xid = -1, warn = -1;
 
 	for (size_t i = 0; s && i < s->ncollectors; i++) {
 		attached += s->collectors[i].info->state == COLLECTOR_ATTACHED;
 		missing += s->collectors[i].info->state != COLLECTOR_ATTACHED;
+		need_root += !strcmp(s->collectors[i].info->reason, PRIVILEGES_BPF_REASON);
 		for (unsigned int d = 0; d < s->collectors[i].ndrops; d++)
 			drops += s->collectors[i].drops[d].count;
 	}
@@ -89,11 +91,16 @@ void draw_header(struct view *v, struct rect r)
 	fill(r.y, 0, r.w, ROLE_HEADER);
 	{
 		/* Parts in order of need; one that does not fit whole is left out, never cut. */
-		char parts[8][320];
+		char parts[12][320];
 		int n = 0;
 
 		snprintf(parts[n++], sizeof(parts[0]), " gputop-bpf %s", GPUTOP_VERSION);
 		snprintf(parts[n++], sizeof(parts[0]), " | %s", state);
+		if (need_root) { /* an unprivileged start: what root adds, once */
+			snprintf(parts[n], sizeof(parts[0]), " | no privilege: %u collectors need root (sudo)",
+				 need_root);
+			warn = n++;
+		}
 		if (xid_alert(s, parts[n], sizeof(parts[0])))
 			xid = n++;
 		if (drops)
@@ -111,7 +118,8 @@ void draw_header(struct view *v, struct rect r)
 		for (int i = 0; i < n; i++)
 			x += put_whole(r.y, x, r.w - x,
 				       i == xid ? ROLE_ERROR :
-				       drops && i == 2 + (xid >= 0) ? ROLE_WARNING : ROLE_HEADER,
+				       i == warn || (drops && i == 2 + (xid >= 0) + (warn >= 0)) ?
+					       ROLE_WARNING : ROLE_HEADER,
 				       parts[i]);
 	}
 	if (r.h < 2)

@@ -80,6 +80,7 @@ static int devices_read(struct collector *c, struct model *m)
 static const struct collector_ops devices_collector = {
 	.name = "devices", /* id */
 	.order = 10,
+	.unprivileged = true,
 	.description = "GPU devices from sysfs (DRM cards) and procfs (NVIDIA)",
 	.probe = devices_probe, /* any card or NVIDIA GPU present? */
 	.open = NULL, /* no BPF */

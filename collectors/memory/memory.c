@@ -622,6 +622,7 @@ static void memory_close(struct collector *c)
 static const struct collector_ops memory_collector = {
 	.name = "memory", /* id */
 	.order = 45,
+	.unprivileged = true,
 	.description = "GPU memory and engine use per DRM client, device and region (fdinfo, sysfs)",
 	.probe = memory_probe, /* /sys/class/drm or /dev/dri */
 	.open = memory_open,

@@ -110,6 +110,7 @@ static void self_close(struct collector *c)
 static const struct collector_ops self_collector = {
 	.name = "self", /* id */
 	.order = 90, /* last: it sums what the others reported */
+	.unprivileged = true,
 	.description = "what gputop-bpf costs: its CPU and memory, its BPF programs' run time",
 	.probe = self_probe, /* /proc/self, and whether BPF statistics are on */
 	.open = NULL,

@@ -208,6 +208,7 @@ static void sensors_close(struct collector *c)
 static const struct collector_ops sensors_collector = {
 	.name = "sensors",
 	.order = 12,
+	.unprivileged = true,
 	.description = "GPU sensors from sysfs: temperatures, power, clocks, fan, busy and idle shares",
 	.probe = sensors_probe,
 	.read = sensors_read,

@@ -5,6 +5,7 @@
 # - with them, files nobody may not read stay unread: a root-only recording (--replay), a
 #   root-only theme (--theme, live interface under tmux);
 # - --record on a full disk fails loudly;
+# - without them it starts anyway with what needs no privilege (tests/bpf/run.sh checks which);
 # - as root, once attached, the monitor keeps only CAP_BPF, CAP_PERFMON, CAP_DAC_READ_SEARCH and
 #   CAP_SYS_PTRACE (/proc/PID/status), and the -o file of a run that cannot start is left alone.
 # Usage: tests/bpf/privileges.sh BINARY RECORDING
@@ -127,11 +128,12 @@ echo "       --record /dev/full: exit $rc: $(cat "$D/err")"
 check "--record on a full disk: exit 1, 'writing the recording failed: No space left on device'" \
 	bash -c "[ $rc -eq 1 ] && grep -q 'writing the recording failed: No space left on device' '$D/err'"
 
-# A run that cannot start leaves -o alone: nobody without capabilities.
+# A run that cannot start leaves -o alone (nobody, a --sysfs that is not there; a start without
+# privilege runs, with what needs none, since it has an unprivileged mode).
 echo precious >"$D/keep.txt"
 chmod 666 "$D/keep.txt"
-as_nobody "$BIN" -b -n 1 -o "$D/keep.txt" 2>"$D/err"
+as_nobody "$BIN" -b -n 1 --sysfs "$D/no-such-tree" -o "$D/keep.txt" 2>"$D/err"
 rc=$?
-check "a run that cannot start (no privileges): exit non-zero, -o FILE not emptied" \
-	bash -c "[ $rc -ne 0 ] && grep -qx precious '$D/keep.txt'"
+check "a run that cannot start (--sysfs not a directory): exit non-zero, says why, -o FILE not emptied" \
+	bash -c "[ $rc -ne 0 ] && grep -q 'not a directory' '$D/err' && grep -qx precious '$D/keep.txt'"
 finish

@@ -305,6 +305,14 @@ check "160x48: card0 shows power over its cap (${power0}/250W) and its clock (${
 	bash -c "$T capture-pane -p -t t | grep -E '^ card0 .* ${temp0}°C  ${power0}/250W  ${mhz0}MHz  vis \[.{6}\] 256.0MiB/256.0MiB  GTT ' >/dev/null"
 check "160x48: card1 (i915, no hwmon) shows only what it has: its clock" \
 	bash -c "$T capture-pane -p -t t | grep -E '^ card1 +i915 +0000:00:02.0 +\(no memory reported\)  1300MHz  jobs/s' >/dev/null"
+# the same, as an unprivileged start records it: the BPF collectors unavailable for want of privilege
+head -2 "$SYSREC" | jq -c '.collectors |= map(if (.name | IN("drm_sched", "irq", "display", "calls")) then .state = "unavailable" |
+	.reason = "it loads BPF programs: it needs root or CAP_BPF, CAP_PERFMON, CAP_DAC_READ_SEARCH and CAP_SYS_ADMIN" else . end)' \
+	>"$TMP/unprivileged.jsonl"
+start 120 30 --replay "$TMP/unprivileged.jsonl" -d 60
+until_shows "REPLAY" 5
+check "unprivileged: the header says once what root adds" \
+	bash -c "$T capture-pane -p -t t | head -1 | grep -qF '| no privilege: 4 collectors need root (sudo)'"
 $T kill-server 2>/dev/null
 
 echo "== pause, resize, quit (live-speed replay)"
