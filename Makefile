@@ -335,6 +335,8 @@ install: gputop-bpf
 	sed 's|@BINDIR@|$(PREFIX)/bin|' dist/systemd/gputop-bpf.service.in > $(DESTDIR)$(SYSTEMD_UNIT_DIR)/gputop-bpf.service
 	chmod 0644 $(DESTDIR)$(SYSTEMD_UNIT_DIR)/gputop-bpf.service
 	install -D -m 0644 dist/grafana/gputop-bpf.json $(DESTDIR)$(PREFIX)/share/gputop-bpf/grafana/gputop-bpf.json
+	install -d $(DESTDIR)$(PREFIX)/share/gputop-bpf/examples
+	install -m 0644 examples/*.jsonl $(DESTDIR)$(PREFIX)/share/gputop-bpf/examples/
 	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
 
 clean:

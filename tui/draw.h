@@ -26,6 +26,8 @@ int put_whole(int y, int x, int w, enum role r, const char *text);
 int putf(int y, int x, int w, enum role r, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Text word-wrapped into a (at spaces; a word longer than a line is cut); returns the rows used. */
 int put_wrapped(struct rect a, enum role r, const char *text);
+/* The rows put_wrapped would use for text at width w, however many. */
+int wrapped_rows(const char *text, int w);
 /* Fills a row segment with spaces in a role. */
 void fill(int y, int x, int w, enum role r);
 /* A titled frame around r; returns the inner rect. */

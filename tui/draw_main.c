@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 #include "core/privileges.h"
 #include "core/version.h"
 #include "model/histories.h"
@@ -352,6 +353,18 @@ static bool memory_line(struct view *v, const struct device_snap *d, int y, int 
 	return nshown > 0;
 }
 
+/* Where the example recordings are: installed (the package's, make install's), else the source tree's. */
+static const char *examples_dir(void)
+{
+	static const char *const dirs[] = { "/usr/share/gputop-bpf/examples",
+					    "/usr/local/share/gputop-bpf/examples" };
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (!access(dirs[i], R_OK))
+			return dirs[i];
+	return "examples";
+}
+
 static void draw_devices(struct view *v, struct rect r)
 {
 	const struct snapshot *s = v->snap;
@@ -361,11 +374,24 @@ static void draw_devices(struct view *v, struct rect r)
 	for (int i = 0; i < r.h; i++)
 		fill(r.y + i, r.x, r.w, ROLE_NORMAL);
 	if (!s || !s->ndevices) {
-		char text[300];
+		/* no GPU: say so and what to try, the longest telling that fits whole */
+		const char *why = c && c->info->reason[0] ? c->info->reason : "no device found";
+		const char *dir = examples_dir();
+		char text[3][700];
+		int k;
 
-		snprintf(text, sizeof(text), "No GPU device: %s",
-			 c && c->info->reason[0] ? c->info->reason : "none found in /sys/class/drm or /proc/driver/nvidia");
-		put_wrapped((struct rect){ r.y, 1, r.h, r.w - 2 }, ROLE_DIM, text);
+		snprintf(text[0], sizeof(text[0]),
+			 "No supported GPU here: %s. To see gputop-bpf at work without one, play a recording: "
+			 "gputop-bpf --replay %s/sysfs-fixtures.jsonl (AMD and Intel sensors), nvidia-h100.jsonl "
+			 "(CUDA on an H100) or mockgpu-7.3.jsonl (the DRM scheduler).", why, dir);
+		snprintf(text[1], sizeof(text[1]),
+			 "No supported GPU here: %s. Try a recording: gputop-bpf --replay %s/sysfs-fixtures.jsonl",
+			 why, dir);
+		snprintf(text[2], sizeof(text[2]), "No supported GPU here. Try gputop-bpf --replay %s/sysfs-fixtures.jsonl",
+			 dir);
+		for (k = 0; k < 2 && wrapped_rows(text[k], r.w - 2) > r.h; k++)
+			;
+		put_wrapped((struct rect){ r.y, 1, r.h, r.w - 2 }, ROLE_WARNING, text[k]);
 		return;
 	}
 	for (size_t i = 0; i < s->ndevices && (int)i < r.h; i++) {

@@ -101,6 +101,20 @@ const char *fmt_rate(double per_s, char *buf, size_t size)
 	return buf;
 }
 
+int wrapped_rows(const char *text, int w)
+{
+	const char *p = text;
+	int rows = 0;
+
+	while (*p && w > 0) {
+		p += wrap_line(p, w);
+		while (*p == ' ')
+			p++;
+		rows++;
+	}
+	return rows;
+}
+
 int put_wrapped(struct rect a, enum role r, const char *text)
 {
 	const char *p = text;

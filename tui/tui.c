@@ -37,7 +37,8 @@ void view_draw(struct view *v)
 	struct layout_input in = { .rows = LINES, .cols = COLS };
 	struct rect body;
 
-	in.ndevices = v->snap ? (int)v->snap->ndevices : 0;
+	/* no device: rows for the screen that says so and what to try */
+	in.ndevices = v->snap && v->snap->ndevices ? (int)v->snap->ndevices : 3;
 	in.nrings = main_table_rows(v, 0);
 	in.nprocs = main_table_rows(v, 1);
 	memcpy(in.panes, v->prefs.panes, sizeof(in.panes));

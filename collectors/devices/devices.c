@@ -60,7 +60,7 @@ static void devices_probe(struct collector *c)
 	sys_path(drm, sizeof(drm), "class/drm");
 	proc_path(nv, sizeof(nv), "driver/nvidia/gpus");
 	if (access(drm, F_OK) && access(nv, F_OK)) {
-		snprintf(why, sizeof(why), "no GPU driver: neither %s nor %s exists", drm, nv);
+		snprintf(why, sizeof(why), "no GPU driver loaded (no %s, no %s)", drm, nv);
 		collector_set_state(c, COLLECTOR_UNAVAILABLE, why,
 				    "load the GPU's kernel driver (amdgpu, i915, xe, nouveau, nvidia ...)");
 	}

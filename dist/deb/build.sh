@@ -25,7 +25,7 @@ rm -rf "$ROOT" "$DEB"
 DOC=$ROOT/usr/share/doc/gputop-bpf
 SHARE=$ROOT/usr/share/gputop-bpf
 mkdir -p "$ROOT/DEBIAN" "$ROOT/usr/bin" "$ROOT/usr/share/man/man8" "$ROOT/lib/systemd/system" \
-	"$SHARE/themes" "$SHARE/grafana" "$DOC"
+	"$SHARE/themes" "$SHARE/grafana" "$SHARE/examples" "$DOC"
 
 # The binary, stripped on the staged copy (the build's own keeps its symbols).
 cp "$BINARY" "$ROOT/usr/bin/gputop-bpf"
@@ -34,6 +34,7 @@ strip --remove-section=.comment --remove-section=.note --strip-unneeded "$ROOT/u
 gzip -9n <"$TOP/man/gputop-bpf.8" >"$ROOT/usr/share/man/man8/gputop-bpf.8.gz"
 cp "$TOP"/themes/*.theme "$SHARE/themes/"
 cp "$TOP/dist/grafana/gputop-bpf.json" "$SHARE/grafana/"
+cp "$TOP"/examples/*.jsonl "$SHARE/examples/" # what the interface names when there is no GPU
 sed 's|@BINDIR@|/usr/bin|g' "$TOP/dist/systemd/gputop-bpf.service.in" \
 	>"$ROOT/lib/systemd/system/gputop-bpf.service"
 cp "$TOP/dist/deb/copyright" "$DOC/copyright"

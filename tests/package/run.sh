@@ -65,6 +65,9 @@ for t in themes/*.theme; do
 	check "package holds the theme $(basename "$t")" listed "/usr/share/gputop-bpf/$t"
 done
 check "package holds the copyright file" listed /usr/share/doc/gputop-bpf/copyright
+for e in examples/*.jsonl; do # the interface names them when there is no GPU
+	check "package holds the example recording $(basename "$e")" listed "/usr/share/gputop-bpf/$e"
+done
 check "every entry is owned by root/root" all_root
 check "the binary is mode 0755" grep -q '^-rwxr-xr-x .* ./usr/bin/gputop-bpf$' "$TMP/contents.txt"
 
@@ -91,6 +94,8 @@ else
 	check "dpkg -i installs the package" dpkg -i "$DEB"
 	check "/usr/bin/gputop-bpf --version exits 0 and prints $VERSION" prints_version
 	check "/usr/bin/gputop-bpf --list exits 0" /usr/bin/gputop-bpf --list
+	check "the installed example the interface names replays" \
+		bash -c "/usr/bin/gputop-bpf --replay /usr/share/gputop-bpf/examples/sysfs-fixtures.jsonl -b -n 1 | grep -q 'GPU sensors'"
 	if command -v man >/dev/null; then
 		check "man -w finds the installed page" man_finds
 	else

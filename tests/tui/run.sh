@@ -305,6 +305,16 @@ check "160x48: card0 shows power over its cap (${power0}/250W) and its clock (${
 	bash -c "$T capture-pane -p -t t | grep -E '^ card0 .* ${temp0}°C  ${power0}/250W  ${mhz0}MHz  vis \[.{6}\] 256.0MiB/256.0MiB  GTT ' >/dev/null"
 check "160x48: card1 (i915, no hwmon) shows only what it has: its clock" \
 	bash -c "$T capture-pane -p -t t | grep -E '^ card1 +i915 +0000:00:02.0 +\(no memory reported\)  1300MHz  jobs/s' >/dev/null"
+# no GPU at all: the Overview says so and names a recording to try, whole, at 80 and 160 columns
+head -2 "$SYSREC" | jq -c '.devices = [] | .tables["sensors.gpus"] = [] | .tables["memory.devices"] = [] |
+	.collectors |= map(if .name == "devices" then .state = "unavailable" | .reason = "no GPU driver loaded (no /sys/class/drm, no /proc/driver/nvidia/gpus)" else . end)' \
+	>"$TMP/nogpu.jsonl"
+for cols in 80 160; do
+	start $cols 24 --replay "$TMP/nogpu.jsonl" -d 60
+	until_shows "REPLAY" 5
+	check "${cols}x24, no GPU: says so, why, and which recording to play, to its last word" \
+		bash -c "$T capture-pane -p -t t | tr -s ' \n' '  ' | grep -qE 'No supported GPU here: no GPU driver loaded .*gputop-bpf --replay [^ ]*/sysfs-fixtures\.jsonl( | .* scheduler\)\. )Rings \('"
+done
 # the same, as an unprivileged start records it: the BPF collectors unavailable for want of privilege
 head -2 "$SYSREC" | jq -c '.collectors |= map(if (.name | IN("drm_sched", "irq", "display", "calls")) then .state = "unavailable" |
 	.reason = "it loads BPF programs: it needs root or CAP_BPF, CAP_PERFMON, CAP_DAC_READ_SEARCH and CAP_SYS_ADMIN" else . end)' \
