@@ -167,8 +167,8 @@ $(B)/tests/%: tests/unit/%.c $(TABLE_OBJS) $(B)/libgputop.a
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out %.a,$^) $(filter %.a,$^) $(BASE_LIBS) \
 		$(TEST_LIBS_$*) -lcmocka
 $(B)/tests/test_tui_pure: $(PANE_OBJS)
-# the sensors collector registers itself: linked whole
-$(B)/tests/test_sensors: $(B)/collectors/sensors/sensors.o
+# the collectors register themselves: linked whole
+$(B)/tests/test_sysfs: $(B)/collectors/sensors/sensors.o $(B)/collectors/kfd/kfd.o
 
 # libFuzzer targets (make FUZZ=1): each links the library with one LLVMFuzzerTestOneInput.
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))

@@ -9,9 +9,9 @@ static const struct pane_decl amd_pane = {
 	.collector = "amdgpu",
 	.screen = 10,
 	.title = "AMD",
-	.what = "command submissions and their latency per ring, buffer creation and migrations, interrupt vectors, VM flushes and mappings (amdgpu tracepoints)",
+	.what = "command submissions and their latency per ring, buffer creation and migrations, interrupt vectors, VM flushes and mappings (amdgpu tracepoints); compute processes (KFD sysfs)",
 	.tables = { "amdgpu.rings", "amdgpu.migrations", "amdgpu.processes", "amdgpu.submitters",
-		    "amdgpu.interrupts" },
+		    "amdgpu.interrupts", "kfd.processes" },
 	.side = SIDE_NONE,
 };
 PANE_REGISTER(amd_pane);

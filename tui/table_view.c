@@ -45,9 +45,16 @@ void pane_table_draw(struct view *v, const struct pane_decl *p, int i, struct re
 	const struct collector_status *c = NULL;
 	int s = pane_screen_index(p);
 
-	for (size_t k = 0; p && v->snap && k < v->snap->ncollectors; k++)
-		if (!strcmp(v->snap->collectors[k].info->name, p->collector))
+	/* the table's own collector where its name says ("kfd.processes"), else the pane's */
+	for (size_t k = 0; name && p && v->snap && k < v->snap->ncollectors; k++) {
+		const char *cn = v->snap->collectors[k].info->name;
+		size_t len = strlen(cn);
+
+		if (!strncmp(name, cn, len) && name[len] == '.')
 			c = &v->snap->collectors[k];
+		else if (!c && !strcmp(cn, p->collector))
+			c = &v->snap->collectors[k];
+	}
 	if (d && s >= 0 && i < PANE_MAX_TABLES)
 		table_view_draw(v, d, snapshot_table(v->snap, d->name), &v->tstate[s][i], r,
 				i == v->table_focus[s], c);

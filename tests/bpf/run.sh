@@ -189,6 +189,8 @@ test_sysfs_fixtures() {
 		jq -e -s 'all(.tables["sensors.gpus"] | (map(select(.dev == "card1"))[0].gfx_mhz == 1300) and (map(select(.dev == "card2"))[0] | .gfx_mhz == 2100 and .power_cap_w == 190 and .temp_c == 55 and .temp_mem_c == 61))' "$out"
 	check "--sysfs: idle and energy-made power unknown at first, 0 once the counters stood still" \
 		jq -e -s '(.[0].tables["sensors.gpus"][] | select(.dev == "card2") | .idle_pct == null and .power_w == null) and (.[1].tables["sensors.gpus"][] | select(.dev == "card2") | .idle_pct == 0 and .power_w == 0)' "$out"
+	check "--sysfs: the ROCm process on card0's GPU from the KFD tree (VRAM, CUs, queues, its PCI address)" \
+		jq -e -s 'all(.tables["kfd.processes"] | length == 1 and (.[0] | .pid == 4242 and .dev == "0000:03:00.0" and .vram_bytes == 1073741824 and .cu_occupancy == 12 and .queues == 2))' "$out"
 	check "--sysfs: amdgpu VRAM used / size from the tree" \
 		jq -e -s 'all(.tables["memory.devices"][] | select(.dev == "0000:03:00.0" and .region == "vram") | .used_bytes == 2147483648 and .size_bytes == 17163091968)' "$out"
 	check "--sysfs: batch text shows the sensors table" \

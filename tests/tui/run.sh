@@ -305,6 +305,11 @@ check "160x48: card0 shows power over its cap (${power0}/250W) and its clock (${
 	bash -c "$T capture-pane -p -t t | grep -E '^ card0 .* ${temp0}°C  ${power0}/250W  ${mhz0}MHz  vis \[.{6}\] 256.0MiB/256.0MiB  GTT ' >/dev/null"
 check "160x48: card1 (i915, no hwmon) shows only what it has: its clock" \
 	bash -c "$T capture-pane -p -t t | grep -E '^ card1 +i915 +0000:00:02.0 +\(no memory reported\)  1300MHz  jobs/s' >/dev/null"
+start 160 48 --replay "$SYSREC" -d 60
+until_shows "REPLAY" 5
+keys 2
+check "2: the AMD pane lists the ROCm process from the KFD with its VRAM (1.0GiB)" \
+	bash -c "$T capture-pane -p -t t | grep -E '^ +4242 .*0000:03:00.0 .* 1\.0GiB ' >/dev/null"
 # no GPU at all: the Overview says so and names a recording to try, whole, at 80 and 160 columns
 head -2 "$SYSREC" | jq -c '.devices = [] | .tables["sensors.gpus"] = [] | .tables["memory.devices"] = [] |
 	.collectors |= map(if .name == "devices" then .state = "unavailable" | .reason = "no GPU driver loaded (no /sys/class/drm, no /proc/driver/nvidia/gpus)" else . end)' \

@@ -189,7 +189,8 @@ static const struct {
 	{ "memory.devices", "used_pct: used over size, two gauges" },
 	{ "nvidia.gpus", "NVML's own percentages and PCIe rates" },
 	{ "nvidia.gpu_processes", "NVML's own samples" },
-	{ "sensors.gpus", "energy and idle residency read from sysfs: their restart case is in test_sensors.c" },
+	{ "sensors.gpus", "energy and idle residency read from sysfs: their restart case is in test_sysfs.c" },
+	{ "kfd.processes", "SDMA time read from sysfs: its restart case is in test_sysfs.c" },
 };
 
 static void every_row_function_restarts(void **state)

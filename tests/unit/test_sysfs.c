@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The sensors collector on sysfs fixture trees (tests/fixtures/sysfs/make-trees.sh,
- * written as the kernel's printing code writes the files): every value what the
- * files say, in the column's unit; counters over the interval (energy into watts,
- * idle residency into a share), a counter that went backwards as a restart; the
- * hostile tree read without a crash, its nonsense left unknown.
+ * The collectors that read sysfs (sensors, kfd) on fixture trees
+ * (tests/fixtures/sysfs/make-trees.sh, written as the kernel's printing code
+ * writes the files): every value what the files say, in the column's unit;
+ * counters over the interval (energy into watts, idle residency and SDMA time
+ * into shares), a counter that went backwards as a restart; the hostile tree
+ * read without a crash, its nonsense left unknown.
  */
 #include "tests/unit/cmocka_all.h"
 #include <math.h>
@@ -41,35 +42,37 @@ static int teardown(void **state)
 	return system(cmd);
 }
 
-static const struct collector_ops *sensors_ops(void)
+static const struct collector_ops *collector_ops(const char *name)
 {
 	size_t n;
 	const struct collector_ops *const *reg = collector_registry(&n);
 
 	for (size_t i = 0; i < n; i++)
-		if (!strcmp(reg[i]->name, "sensors"))
+		if (!strcmp(reg[i]->name, name))
 			return reg[i];
-	fail_msg("no sensors collector registered");
+	fail_msg("no %s collector registered", name);
 	return NULL;
 }
 
-/* The collector on tree name, one tick per element of at_s (seconds); the last tick's snapshot. */
+/* A collector on a tree, tick by tick. */
 struct run {
 	struct collector c;
 	struct model *m;
 	struct snapshot *s;
+	const char *table;
 };
 
-static void run_start(struct run *r, const char *tree)
+static void run_collector(struct run *r, const char *tree, const char *collector, const char *table)
 {
 	char dir[128];
 
 	memset(r, 0, sizeof(*r));
 	snprintf(dir, sizeof(dir), "%s/%s", root, tree);
 	assert_int_equal(sysroot_set(SYSROOT_SYS, dir), 0);
-	r->c.ops = sensors_ops();
+	r->c.ops = collector_ops(collector);
+	r->table = table;
 	r->c.ops->probe(&r->c);
-	assert_non_null(r->c.priv);
+	assert_true(r->c.priv || r->c.info.state != COLLECTOR_ATTACHED);
 	r->m = model_new(0);
 	assert_non_null(r->m);
 }
@@ -81,7 +84,7 @@ static const struct table *run_tick(struct run *r, uint64_t at_ns)
 	assert_int_equal(r->c.ops->read(&r->c, r->m), 0);
 	r->s = model_tick_end(r->m);
 	assert_non_null(r->s);
-	return snapshot_table(r->s, "sensors.gpus");
+	return snapshot_table(r->s, r->table);
 }
 
 static void run_end(struct run *r)
@@ -114,6 +117,11 @@ static void put(const char *tree, const char *rel, const char *text)
 	assert_non_null(f);
 	fputs(text, f);
 	fclose(f);
+}
+
+static void run_start(struct run *r, const char *tree)
+{
+	run_collector(r, tree, "sensors", "sensors.gpus");
 }
 
 static void amdgpu_dgpu(void **state)
@@ -240,6 +248,44 @@ static void hostile(void **state)
 	run_end(&r);
 }
 
+/* A ROCm process on card0's GPU: its VRAM, CUs and queues at once, SDMA and evictions over an interval. */
+static void kfd_process(void **state)
+{
+	struct run r;
+	const struct table *t;
+
+	(void)state;
+	run_collector(&r, "mixed", "kfd", "kfd.processes");
+	t = run_tick(&r, SEC);
+	assert_int_equal(t->nrows, 1);
+	NUM(t, 0, "pid", 4242);
+	NUM(t, 0, "gpu_id", 53417);
+	assert_string_equal(table_str(t, 0, "dev"), "0000:03:00.0"); /* location_id 768 = 03:00.0 */
+	NUM(t, 0, "vram_bytes", 1073741824.0);
+	NUM(t, 0, "cu_occupancy", 12);
+	NUM(t, 0, "queues", 2);
+	UNKNOWN(t, 0, "sdma_pct");
+	put("mixed", "class/kfd/kfd/proc/4242/sdma_53417", "505000\n"); /* 0.5 s of SDMA in 2 s */
+	put("mixed", "class/kfd/kfd/proc/4242/stats_53417/evicted_ms", "100\n");
+	t = run_tick(&r, 3 * SEC);
+	NUM(t, 0, "sdma_pct", 25.0);
+	NUM(t, 0, "evicted_pct", 5.0);
+	put("mixed", "class/kfd/kfd/proc/4242/sdma_53417", "1000\n"); /* the process was made again */
+	t = run_tick(&r, 4 * SEC);
+	NUM(t, 0, "sdma_pct", 0.1);
+	run_end(&r);
+	run_collector(&r, "hostile", "kfd", "kfd.processes");
+	t = run_tick(&r, SEC);
+	assert_int_equal(t->nrows, 1); /* 78; not "abc", not 77's "lots" */
+	NUM(t, 0, "pid", 78);
+	assert_string_equal(table_str(t, 0, "dev"), ""); /* a location past 16 bits: no address */
+	run_end(&r);
+	run_collector(&r, "amdgpu-apu", "kfd", "kfd.processes"); /* no KFD: unavailable, says why */
+	assert_int_equal(r.c.info.state, COLLECTOR_UNAVAILABLE);
+	assert_non_null(strstr(r.c.info.reason, "amdkfd driver is not loaded"));
+	model_free(r.m);
+}
+
 /* No sysfs at all: no rows, no failure. */
 static void no_tree(void **state)
 {
@@ -256,6 +302,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(amdgpu_dgpu), cmocka_unit_test(intel_counters),
 		cmocka_unit_test(amdgpu_apu), cmocka_unit_test(hostile), cmocka_unit_test(no_tree),
+		cmocka_unit_test(kfd_process),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
