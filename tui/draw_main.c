@@ -137,30 +137,31 @@ void draw_header(struct view *v, struct rect r)
 		putf(r.y + 1, x, r.w - x, ROLE_WARNING, "  filter: %s", v->filter);
 }
 
-/* Jobs per second on the rings of device d, from the scheduler collector's table. */
+/* Jobs per second on the rings of device d, from the scheduler collector's table; NAN: no ring of it. */
 static double device_jobs(const struct snapshot *s, const struct device_snap *d)
 {
 	const struct table *t = snapshot_table(s, "drm_sched.rings");
-	double sum = 0;
+	double sum = NAN;
 
 	for (size_t i = 0; t && d->bus_id[0] && i < t->nrows; i++)
 		if (!strcmp(table_str(t, i, "dev"), d->bus_id))
-			sum += fmax(0, table_num(t, i, "completed_per_s"));
+			sum = (isnan(sum) ? 0 : sum) + fmax(0, table_num(t, i, "completed_per_s"));
 	return sum;
 }
 
-/* The interrupt lines whose handler is driver's, from the irq collector's table. */
+/* The interrupt lines whose handler is driver's, from the irq collector's table; NAN: no line of it. */
 static double driver_irqs(const struct snapshot *s, const char *driver)
 {
 	const struct table *t = snapshot_table(s, "irq.lines");
 	int name = t ? table_col(t->desc, "name") : -1, rate = t ? table_col(t->desc, "per_s") : -1;
-	double sum = 0;
+	double sum = NAN;
 
 	for (size_t i = 0; name >= 0 && rate >= 0 && driver[0] && i < t->nrows; i++) {
 		const struct cell *n = table_cell(t, i, (unsigned int)name);
 
 		if (n->known && strstr(n->s, driver))
-			sum += fmax(0, cell_number(t->desc, table_row(t, i), (unsigned int)rate));
+			sum = (isnan(sum) ? 0 : sum) +
+			      fmax(0, cell_number(t->desc, table_row(t, i), (unsigned int)rate));
 	}
 	return sum;
 }
@@ -406,10 +407,15 @@ static void draw_devices(struct view *v, struct rect r)
 			x += put_whole(y, x, r.w - x, ROLE_DIM, "  (no memory reported)");
 		x += sensors_part(v, d, y, x, r.w);
 		memory_line(v, d, y, &x, r.w, false);
-		snprintf(part, sizeof(part), "  jobs/s %s", fmt_rate(device_jobs(s, d), a, sizeof(a)));
-		x += put_whole(y, x, r.w - x, ROLE_LABEL, part);
-		snprintf(part, sizeof(part), "  IRQ/s %s", fmt_rate(driver_irqs(s, d->driver), b, sizeof(b)));
-		put_whole(y, x, r.w - x, ROLE_LABEL, part);
+		/* its work where a collector measures it: no ring or line of it, nothing said (never 0) */
+		if (!isnan(device_jobs(s, d))) {
+			snprintf(part, sizeof(part), "  jobs/s %s", fmt_rate(device_jobs(s, d), a, sizeof(a)));
+			x += put_whole(y, x, r.w - x, ROLE_LABEL, part);
+		}
+		if (!isnan(driver_irqs(s, d->driver))) {
+			snprintf(part, sizeof(part), "  IRQ/s %s", fmt_rate(driver_irqs(s, d->driver), b, sizeof(b)));
+			put_whole(y, x, r.w - x, ROLE_LABEL, part);
+		}
 	}
 }
 

@@ -14,6 +14,7 @@
 #include "collectors/collector.h"
 #include "collectors/kit/drm_cards.h"
 #include "collectors/kit/sysfs_read.h"
+#include "collectors/sensors/gpu_metrics.h"
 #include "collectors/sensors/hwmon.h"
 #include "collectors/sensors/sensors_tables.h"
 
@@ -46,6 +47,29 @@ static bool read_at(const char *dir, const char *rel, uint64_t *v)
 
 	return snprintf(path, sizeof(path), "%s/%s", dir, rel) < (int)sizeof(path) &&
 	       sysfs_read_u64(path, v);
+}
+
+/* gpu_metrics where the card has one: fills what hwmon and the busy files left unknown. */
+static void read_gpu_metrics(const struct drm_card *c, struct cell *row)
+{
+	static const unsigned int col[GM_COUNT] = {
+		[GM_TEMP] = SG_TEMP,	     [GM_HOTSPOT] = SG_TEMP_HOT, [GM_MEM_TEMP] = SG_TEMP_MEM,
+		[GM_BUSY] = SG_BUSY,	     [GM_POWER] = SG_POWER,	 [GM_GFX_MHZ] = SG_GFX_MHZ,
+		[GM_MEM_MHZ] = SG_MEM_MHZ, [GM_FAN] = SG_FAN,
+	};
+	char path[PATH_MAX], rev[32];
+	uint8_t buf[4096];
+	struct gpu_metrics gm;
+	long n;
+
+	if (snprintf(path, sizeof(path), "%s/gpu_metrics", c->devdir) >= (int)sizeof(path) ||
+	    (n = sysfs_read_bytes(path, buf, sizeof(buf))) < 0 || !gpu_metrics_decode(buf, (size_t)n, &gm))
+		return;
+	snprintf(rev, sizeof(rev), "%sv%u.%u", gm.known ? "" : "unknown ", gm.format, gm.content);
+	cell_set_str(row, SG_METRICS, rev);
+	for (int f = 0; f < GM_COUNT; f++)
+		if (gm.has[f] && !row[col[f]].known)
+			cell_set_f64(row, col[f], gm.v[f]);
 }
 
 static void read_amdgpu(const struct drm_card *c, struct driver_reading *d)
@@ -172,6 +196,8 @@ static void card_row(struct sensors_priv *p, const struct drm_card *c, struct ta
 		set_counters(row, s, &h, &d, have_hwmon, iv);
 		s->seen = true;
 	}
+	if (!strcmp(c->driver, "amdgpu"))
+		read_gpu_metrics(c, row);
 }
 
 static void sensors_probe(struct collector *c)

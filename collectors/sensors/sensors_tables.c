@@ -32,6 +32,9 @@ static const struct col_desc gpu_cols[SG_COLS] = {
 			 COL_WIDE },
 	[SG_FAN] = { "fan_rpm", "FAN RPM", "fan speed (hwmon fan1_input)", COL_F64, UNIT_RPM, 7,
 		     COL_WIDE },
+	[SG_METRICS] = { "gpu_metrics", "METRICS",
+			 "amdgpu gpu_metrics revision read (v1.3 ...), or unknown vX.Y: it fills what hwmon and sysfs lack",
+			 COL_STR, UNIT_NONE, 12, COL_DETAIL },
 };
 
 const struct table_desc sensors_gpus = {

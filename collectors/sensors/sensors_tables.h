@@ -7,7 +7,7 @@
 
 enum sensor_gpu_col {
 	SG_DEV, SG_DRIVER, SG_BUS, SG_BUSY, SG_MEM_BUSY, SG_IDLE, SG_TEMP, SG_TEMP_HOT, SG_TEMP_MEM,
-	SG_POWER, SG_POWER_CAP, SG_GFX_MHZ, SG_MEM_MHZ, SG_FAN, SG_COLS,
+	SG_POWER, SG_POWER_CAP, SG_GFX_MHZ, SG_MEM_MHZ, SG_FAN, SG_METRICS, SG_COLS,
 };
 
 extern const struct table_desc sensors_gpus;

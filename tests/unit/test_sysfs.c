@@ -218,6 +218,44 @@ static void amdgpu_apu(void **state)
 	run_end(&r);
 }
 
+/* gpu_metrics where there is no hwmon: each known layout in its units, the others unknown. */
+static void amdgpu_gpu_metrics(void **state)
+{
+	struct run r;
+	const struct table *t;
+	size_t i;
+
+	(void)state;
+	run_start(&r, "amdgpu-metrics");
+	t = run_tick(&r, SEC);
+	assert_int_equal(t->nrows, 4);
+	i = row_of(t, "card0"); /* v1.3: whole degrees, percent, watts */
+	assert_string_equal(table_str(t, i, "gpu_metrics"), "v1.3");
+	NUM(t, i, "temp_c", 61);
+	NUM(t, i, "temp_hotspot_c", 70);
+	NUM(t, i, "temp_mem_c", 80);
+	NUM(t, i, "busy_pct", 55);
+	NUM(t, i, "power_w", 210);
+	NUM(t, i, "gfx_mhz", 2400);
+	NUM(t, i, "mem_mhz", 1250);
+	UNKNOWN(t, i, "fan_rpm"); /* 0xffff: the firmware left it unset */
+	i = row_of(t, "card1"); /* v2.1: centi-degrees, centi-percent, milliwatts */
+	assert_string_equal(table_str(t, i, "gpu_metrics"), "v2.1");
+	NUM(t, i, "temp_c", 45.5);
+	NUM(t, i, "busy_pct", 12.34);
+	NUM(t, i, "power_w", 15.5);
+	NUM(t, i, "gfx_mhz", 1800);
+	UNKNOWN(t, i, "mem_mhz");
+	UNKNOWN(t, i, "temp_hotspot_c"); /* not in v2 */
+	i = row_of(t, "card2"); /* a revision the kernel we know does not define: said, not read */
+	assert_string_equal(table_str(t, i, "gpu_metrics"), "unknown v1.9");
+	UNKNOWN(t, i, "temp_c");
+	i = row_of(t, "card3"); /* 40 bytes of a table whose header says 120 */
+	assert_string_equal(table_str(t, i, "gpu_metrics"), "");
+	UNKNOWN(t, i, "temp_c");
+	run_end(&r);
+}
+
 /* Nonsense reads as unknown; loops, FIFOs and directories neither hang nor crash. */
 static void hostile(void **state)
 {
@@ -302,7 +340,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(amdgpu_dgpu), cmocka_unit_test(intel_counters),
 		cmocka_unit_test(amdgpu_apu), cmocka_unit_test(hostile), cmocka_unit_test(no_tree),
-		cmocka_unit_test(kfd_process),
+		cmocka_unit_test(kfd_process), cmocka_unit_test(amdgpu_gpu_metrics),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
