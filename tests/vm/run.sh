@@ -355,6 +355,33 @@ check_memory() {
 	check_engine "$k"
 	check_calls "$k"
 	check_many "$k"
+	check_unprivileged "$k"
+}
+
+# Unprivileged (scenario.sh): uid 65534 with no capability starts, says so once, attaches only
+# what needs no privilege, lists the sysfs devices and its own mockdrm client, not root's.
+check_unprivileged() {
+	local k=$1 U=$TMPD/unpriv.json own root err kind=total_bytes
+	[ "$k" = k61 ] && kind=resident_bytes
+	section unpriv | grep '^{' >"$U"
+	read -r _ own _ _ _ _ < <(section unpriv-holder)
+	read -r _ root _ _ _ _ < <(section unpriv-root-holder)
+	echo "   unprivileged: own holder $own, root's $root; $(section unpriv-err | head -2 | tr '\n' ' ')"
+	echo "   unprivileged: attached $(jq -s -c '[.[-1].collectors[] | select(.state == "attached") | .name]' "$U"), clients $(jq -s -c '[.[-1].tables["memory.clients"][] | {pid, driver, total_bytes, resident_bytes}]' "$U")"
+	check "$k: unprivileged: both holders ran (own $own, root's $root)" test -n "$own" -a -n "$root"
+	err=$(section unpriv-err)
+	check "$k: unprivileged: exit 0, one line saying what root adds" \
+		bash -c 'grep -qx "exit=0" <<<"$1" && [ "$(grep -c "without privilege" <<<"$1")" -eq 1 ]' _ "$err"
+	check "$k: unprivileged: devices, sensors, memory, self (and kfd where amdkfd is) attached; the scheduler says it needs root" \
+		jq -e -s '.[-1].collectors | [.[] | select(.state == "attached") | .name] as $a |
+			($a | all(IN("devices", "kfd", "memory", "self", "sensors"))) and
+			(["devices", "memory", "self", "sensors"] | all(. as $n | $a | index($n))) and
+			(.[] | select(.name == "drm_sched") | .reason | test("needs root or CAP_BPF"))' "$U"
+	check "$k: unprivileged: the devices from sysfs, mockdrm's card among them" \
+		jq -e -s '[.[-1].devices[] | select(.bus_id == "mockdrm")] | length == 1' "$U"
+	check "$k: unprivileged: its own mockdrm client (131072 bytes), not root's" \
+		jq -e -s --argjson own "${own:-0}" --argjson root "${root:-0}" \
+		"[.[-1].tables[\"memory.clients\"][] | select(.driver == \"mockdrm\")] | length == 1 and .[0].pid == \$own and .[0].$kind == 131072" "$U"
 }
 
 # GPU ioctls and fence waits (scenario.sh): the engine run's jobs each wait on their fence in

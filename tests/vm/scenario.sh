@@ -242,6 +242,24 @@ unhold /tmp/holder2.txt $H
 section memory2-holder /tmp/holder2.txt
 section memory2 /tmp/memory2.json
 section memory2-err /tmp/memory2.err
+# Unprivileged (uid 65534, no capability at all): it starts with what needs no privilege. A
+# mockdrm holder of root's (64 KiB) and one of its own (128 KiB): only its own client is listed.
+chmod 0666 /dev/dri/card* 2>/dev/null
+drm-holder mockdrm 60 64 32 > /tmp/holder-root.txt 2>&1 &
+HR=$!
+/bin/setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all drm-holder mockdrm 60 128 32 \
+	> /tmp/holder-nobody.txt 2>&1 &
+HN=$!
+sleep 0.5
+/bin/setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all gputop-bpf -b -J -n 2 -d 0.5 \
+	> /tmp/unpriv.json 2> /tmp/unpriv.err
+echo "exit=$?" >> /tmp/unpriv.err
+unhold /tmp/holder-root.txt $HR
+unhold /tmp/holder-nobody.txt $HN
+section unpriv-root-holder /tmp/holder-root.txt
+section unpriv-holder /tmp/holder-nobody.txt
+section unpriv /tmp/unpriv.json
+section unpriv-err /tmp/unpriv.err
 # Engine time: mockdrm jobs of 20 ms, 20 ms apart, for 4 s (drm-engine-render in its fdinfo),
 # sampled every 0.5 s; the client says how long its job ioctls took. Each job's ioctl waits
 # on the job's fence (fence waits); then 1,000 GET_CAP and 1,000 refused job ioctls (ioctls).
