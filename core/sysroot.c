@@ -31,10 +31,9 @@ bool sysroot_moved(void)
 	return roots[SYSROOT_SYS][0] || roots[SYSROOT_PROC][0];
 }
 
-static bool vpath(char *buf, size_t size, enum sysroot which, const char *fmt, va_list ap)
+bool path_vformat(char *buf, size_t size, const char *dir, const char *fmt, va_list ap)
 {
-	const char *root = sysroot(which);
-	int n = snprintf(buf, size, "%s/", strcmp(root, "/") ? root : "");
+	int n = snprintf(buf, size, "%s/", strcmp(dir, "/") ? dir : "");
 	int m;
 
 	if (n < 0 || (size_t)n >= size)
@@ -55,7 +54,7 @@ bool sys_path(char *buf, size_t size, const char *fmt, ...)
 	bool ok;
 
 	va_start(ap, fmt);
-	ok = vpath(buf, size, SYSROOT_SYS, fmt, ap);
+	ok = path_vformat(buf, size, sysroot(SYSROOT_SYS), fmt, ap);
 	va_end(ap);
 	return ok;
 }
@@ -66,7 +65,7 @@ bool proc_path(char *buf, size_t size, const char *fmt, ...)
 	bool ok;
 
 	va_start(ap, fmt);
-	ok = vpath(buf, size, SYSROOT_PROC, fmt, ap);
+	ok = path_vformat(buf, size, sysroot(SYSROOT_PROC), fmt, ap);
 	va_end(ap);
 	return ok;
 }

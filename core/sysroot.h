@@ -8,6 +8,7 @@
 #ifndef GPUTOP_SYSROOT_H
 #define GPUTOP_SYSROOT_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -24,6 +25,8 @@ bool sysroot_moved(void);
  * into buf; false (and "" in buf) when it does not fit.
  */
 bool sys_path(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* dir + "/" + the formatted rest into buf ("/" alone as dir adds none); false ("" in buf) when it does not fit. */
+bool path_vformat(char *buf, size_t size, const char *dir, const char *fmt, va_list ap);
 bool proc_path(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

@@ -75,7 +75,7 @@ static void node_bus_id(const char *node, char *out, size_t size)
 /* The GPU nodes of the topology (gpu_id 0: a CPU node). */
 static void read_topology(struct kfd_priv *p)
 {
-	char dir[PATH_MAX], node[PATH_MAX + 300], path[PATH_MAX + 320];
+	char dir[PATH_MAX], node[PATH_MAX + 300];
 	struct dirent *de;
 	uint64_t id;
 	DIR *d;
@@ -89,8 +89,7 @@ static void read_topology(struct kfd_priv *p)
 		if (de->d_name[0] < '0' || de->d_name[0] > '9')
 			continue;
 		snprintf(node, sizeof(node), "%s/%.255s", dir, de->d_name);
-		snprintf(path, sizeof(path), "%s/gpu_id", node);
-		if (!sysfs_read_u64(path, &id) || !id || id > UINT32_MAX)
+		if (!sysfs_read_u64_at(&id, node, "gpu_id") || !id || id > UINT32_MAX)
 			continue;
 		g->id = (unsigned int)id;
 		node_bus_id(node, g->bus_id, sizeof(g->bus_id));
@@ -115,44 +114,31 @@ static struct kfd_last *last_for(struct kfd_priv *p, unsigned int pid, unsigned 
 /* Its queues on GPU gpu_id: the queues/<qid>/gpuid files that name it. */
 static uint64_t count_queues(const char *proc, unsigned int gpu_id)
 {
-	char dir[PATH_MAX], path[PATH_MAX + 300];
+	char dir[PATH_MAX];
 	struct dirent *de;
 	uint64_t n = 0, id;
 	DIR *d;
 
 	if (snprintf(dir, sizeof(dir), "%s/queues", proc) >= (int)sizeof(dir) || !(d = opendir(dir)))
 		return 0;
-	while ((de = readdir(d))) {
-		snprintf(path, sizeof(path), "%s/%.255s/gpuid", dir, de->d_name);
-		if (de->d_name[0] != '.' && sysfs_read_u64(path, &id) && id == gpu_id)
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.' && sysfs_read_u64_at(&id, dir, "%s/gpuid", de->d_name) && id == gpu_id)
 			n++;
-	}
 	closedir(d);
 	return n;
-}
-
-static bool read_at(const char *dir, char *path, size_t size, const char *fmt, unsigned int id, uint64_t *v)
-{
-	int n = snprintf(path, size, "%s/", dir);
-
-	if (n < 0 || (size_t)n >= size)
-		return false;
-	snprintf(path + n, size - (size_t)n, fmt, id);
-	return sysfs_read_u64(path, v);
 }
 
 /* One process on one GPU, when it has memory there (vram_<id> exists). */
 static void proc_gpu_row(struct kfd_priv *p, struct table *t, unsigned int pid, const char *proc,
 			 const struct kfd_gpu *g)
 {
-	char path[PATH_MAX + 64];
 	uint64_t vram, sdma, evicted, cu;
 	const struct proc_entry *pe;
 	struct kfd_last *l;
 	struct cell *row;
 	bool has_sdma, has_evicted;
 
-	if (!read_at(proc, path, sizeof(path), "vram_%u", g->id, &vram) || !(row = table_row_add(t)))
+	if (!sysfs_read_u64_at(&vram, proc, "vram_%u", g->id) || !(row = table_row_add(t)))
 		return;
 	cell_set_u64(row, KP_PID, pid);
 	cell_set_u64(row, KP_GPU_ID, g->id);
@@ -162,11 +148,11 @@ static void proc_gpu_row(struct kfd_priv *p, struct table *t, unsigned int pid, 
 	if (pe && pe->comm[0])
 		cell_set_str(row, KP_COMM, pe->comm);
 	cell_set_u64(row, KP_VRAM, vram);
-	if (read_at(proc, path, sizeof(path), "stats_%u/cu_occupancy", g->id, &cu))
+	if (sysfs_read_u64_at(&cu, proc, "stats_%u/cu_occupancy", g->id))
 		cell_set_u64(row, KP_CU, cu);
 	cell_set_u64(row, KP_QUEUES, count_queues(proc, g->id));
-	has_sdma = read_at(proc, path, sizeof(path), "sdma_%u", g->id, &sdma);
-	has_evicted = read_at(proc, path, sizeof(path), "stats_%u/evicted_ms", g->id, &evicted);
+	has_sdma = sysfs_read_u64_at(&sdma, proc, "sdma_%u", g->id);
+	has_evicted = sysfs_read_u64_at(&evicted, proc, "stats_%u/evicted_ms", g->id);
 	if (!(l = last_for(p, pid, g->id)))
 		return;
 	if (has_sdma && l->has_sdma) /* microseconds */

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "core/sysroot.h"
 #include "collectors/kit/sysfs_read.h"
 
 long sysfs_read_bytes(const char *path, void *buf, size_t size)
@@ -97,4 +101,40 @@ bool sysfs_read_line(const char *path, char *out, size_t size)
 	memcpy(out, buf, n);
 	out[n] = 0;
 	return true;
+}
+
+bool sysfs_read_u64_at(uint64_t *v, const char *dir, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	va_list ap;
+	bool ok;
+
+	va_start(ap, fmt);
+	ok = path_vformat(path, sizeof(path), dir, fmt, ap);
+	va_end(ap);
+	return ok && sysfs_read_u64(path, v);
+}
+
+bool sysfs_read_s64_at(int64_t *v, const char *dir, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	va_list ap;
+	bool ok;
+
+	va_start(ap, fmt);
+	ok = path_vformat(path, sizeof(path), dir, fmt, ap);
+	va_end(ap);
+	return ok && sysfs_read_s64(path, v);
+}
+
+bool sysfs_read_line_at(char *out, size_t size, const char *dir, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	va_list ap;
+	bool ok;
+
+	va_start(ap, fmt);
+	ok = path_vformat(path, sizeof(path), dir, fmt, ap);
+	va_end(ap);
+	return ok && sysfs_read_line(path, out, size);
 }

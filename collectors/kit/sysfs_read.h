@@ -18,6 +18,13 @@ bool sysfs_read_u64(const char *path, uint64_t *v);
 bool sysfs_read_s64(const char *path, int64_t *v);
 /* The first line of path, without its newline, into out (size > 0); false when none or too long. */
 bool sysfs_read_line(const char *path, char *out, size_t size);
+/* The same for the file dir/<fmt ...> ("%s/hwmon1", "temp%d_input"); false also when the path is too long. */
+bool sysfs_read_u64_at(uint64_t *v, const char *dir, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+bool sysfs_read_s64_at(int64_t *v, const char *dir, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+bool sysfs_read_line_at(char *out, size_t size, const char *dir, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 /* Up to size bytes of path into buf (binary attributes); bytes read, or -1. */
 long sysfs_read_bytes(const char *path, void *buf, size_t size);
 

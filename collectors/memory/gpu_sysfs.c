@@ -28,15 +28,12 @@ static void amdgpu(const char *devdir, const char *dev, struct gpu_mem_total *ou
 	static const char *const regions[] = { "vram", "vis_vram", "gtt" };
 
 	for (size_t r = 0; r < sizeof(regions) / sizeof(regions[0]); r++) {
-		char path[640];
 		uint64_t used, size;
 		struct gpu_mem_total *t;
 
-		snprintf(path, sizeof(path), "%s/mem_info_%s_used", devdir, regions[r]);
-		if (!sysfs_read_u64(path, &used))
-			continue;
-		snprintf(path, sizeof(path), "%s/mem_info_%s_total", devdir, regions[r]);
-		if (!sysfs_read_u64(path, &size) || !(t = add(out, n, max, dev, regions[r], "amdgpu")))
+		if (!sysfs_read_u64_at(&used, devdir, "mem_info_%s_used", regions[r]) ||
+		    !sysfs_read_u64_at(&size, devdir, "mem_info_%s_total", regions[r]) ||
+		    !(t = add(out, n, max, dev, regions[r], "amdgpu")))
 			continue;
 		t->used = used, t->has_used = true, t->size = size;
 	}
@@ -46,12 +43,11 @@ static void amdgpu(const char *devdir, const char *dev, struct gpu_mem_total *ou
 static void xe(const char *devdir, const char *dev, struct gpu_mem_total *out, size_t *n, size_t max)
 {
 	for (unsigned int tile = 0; tile < 8; tile++) {
-		char path[640], region[16];
+		char region[16];
 		uint64_t size;
 		struct gpu_mem_total *t;
 
-		snprintf(path, sizeof(path), "%s/tile%u/physical_vram_size_bytes", devdir, tile);
-		if (!sysfs_read_u64(path, &size))
+		if (!sysfs_read_u64_at(&size, devdir, "tile%u/physical_vram_size_bytes", tile))
 			continue;
 		snprintf(region, sizeof(region), "vram%u", tile);
 		if ((t = add(out, n, max, dev, region, "xe")))

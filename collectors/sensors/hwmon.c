@@ -26,30 +26,6 @@ static bool hwmon_dir(const char *devdir, char *dir, size_t size)
 	return found;
 }
 
-static bool attr_u64(const char *dir, const char *name, uint64_t *v)
-{
-	char path[PATH_MAX];
-
-	return snprintf(path, sizeof(path), "%s/%s", dir, name) < (int)sizeof(path) &&
-	       sysfs_read_u64(path, v);
-}
-
-static bool attr_s64(const char *dir, const char *name, int64_t *v)
-{
-	char path[PATH_MAX];
-
-	return snprintf(path, sizeof(path), "%s/%s", dir, name) < (int)sizeof(path) &&
-	       sysfs_read_s64(path, v);
-}
-
-static bool attr_label(const char *dir, const char *kind, int i, char *out, size_t size)
-{
-	char path[PATH_MAX];
-
-	return snprintf(path, sizeof(path), "%s/%s%d_label", dir, kind, i) < (int)sizeof(path) &&
-	       sysfs_read_line(path, out, size);
-}
-
 static int temp_kind(const char *label)
 {
 	static const struct {
@@ -69,14 +45,14 @@ static int temp_kind(const char *label)
 static void read_temps(const char *dir, struct hwmon_reading *r)
 {
 	for (int i = 1; i <= MAX_INDEX; i++) {
-		char name[32], label[32];
+		char label[32];
 		int64_t milli;
 		int kind;
 
-		snprintf(name, sizeof(name), "temp%d_input", i);
-		if (!attr_s64(dir, name, &milli))
+		if (!sysfs_read_s64_at(&milli, dir, "temp%d_input", i))
 			continue;
-		kind = attr_label(dir, "temp", i, label, sizeof(label)) ? temp_kind(label) : HT_GPU;
+		kind = sysfs_read_line_at(label, sizeof(label), dir, "temp%d_label", i) ? temp_kind(label) :
+											HT_GPU;
 		if (kind < 0 || r->has_temp[kind])
 			continue;
 		r->has_temp[kind] = true;
@@ -88,12 +64,12 @@ static void read_temps(const char *dir, struct hwmon_reading *r)
 static void read_freqs(const char *dir, struct hwmon_reading *r)
 {
 	for (int i = 1; i <= MAX_INDEX; i++) {
-		char name[32], label[32];
+		char label[32];
 		uint64_t hz;
 		int kind;
 
-		snprintf(name, sizeof(name), "freq%d_input", i);
-		if (!attr_u64(dir, name, &hz) || !attr_label(dir, "freq", i, label, sizeof(label)))
+		if (!sysfs_read_u64_at(&hz, dir, "freq%d_input", i) ||
+		    !sysfs_read_line_at(label, sizeof(label), dir, "freq%d_label", i))
 			continue;
 		kind = !strcmp(label, "sclk") ? HF_GFX : !strcmp(label, "mclk") ? HF_MEM : -1;
 		if (kind < 0 || r->has_freq[kind])
@@ -113,13 +89,14 @@ bool hwmon_read(const char *devdir, struct hwmon_reading *r)
 		return false;
 	read_temps(dir, r);
 	read_freqs(dir, r);
-	if (attr_u64(dir, "power1_average", &v) || attr_u64(dir, "power1_input", &v))
+	if (sysfs_read_u64_at(&v, dir, "power1_average") || sysfs_read_u64_at(&v, dir, "power1_input"))
 		r->has_power = true, r->power_w = (double)v / 1e6;
-	if ((attr_u64(dir, "power1_cap", &v) || attr_u64(dir, "power1_max", &v)) && v) /* 0: no limit */
+	if ((sysfs_read_u64_at(&v, dir, "power1_cap") || sysfs_read_u64_at(&v, dir, "power1_max")) &&
+	    v) /* 0: no limit */
 		r->has_cap = true, r->cap_w = (double)v / 1e6;
-	if (attr_u64(dir, "energy1_input", &v))
+	if (sysfs_read_u64_at(&v, dir, "energy1_input"))
 		r->has_energy = true, r->energy_uj = v;
-	if (attr_u64(dir, "fan1_input", &v))
+	if (sysfs_read_u64_at(&v, dir, "fan1_input"))
 		r->has_fan = true, r->fan_rpm = (double)v;
 	return true;
 }

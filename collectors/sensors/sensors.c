@@ -41,14 +41,6 @@ struct driver_reading {
 	unsigned int ngts;
 };
 
-static bool read_at(const char *dir, const char *rel, uint64_t *v)
-{
-	char path[PATH_MAX];
-
-	return snprintf(path, sizeof(path), "%s/%s", dir, rel) < (int)sizeof(path) &&
-	       sysfs_read_u64(path, v);
-}
-
 /* gpu_metrics where the card has one: fills what hwmon and the busy files left unknown. */
 static void read_gpu_metrics(const struct drm_card *c, struct cell *row)
 {
@@ -76,28 +68,26 @@ static void read_amdgpu(const struct drm_card *c, struct driver_reading *d)
 {
 	uint64_t v;
 
-	if (read_at(c->devdir, "gpu_busy_percent", &v) && v <= 100)
+	if (sysfs_read_u64_at(&v, c->devdir, "gpu_busy_percent") && v <= 100)
 		d->has_busy = true, d->busy_pct = (double)v;
-	if (read_at(c->devdir, "mem_busy_percent", &v) && v <= 100)
+	if (sysfs_read_u64_at(&v, c->devdir, "mem_busy_percent") && v <= 100)
 		d->has_mem_busy = true, d->mem_busy_pct = (double)v;
 }
 
 /* i915: the card's gt_act_freq_mhz; each gt/gtN/rc6_residency_ms (older: power/rc6_residency_ms). */
 static void read_i915(const struct drm_card *c, struct driver_reading *d)
 {
-	char card[PATH_MAX], rel[32];
+	char card[PATH_MAX];
 	uint64_t v;
 
 	if (!sys_path(card, sizeof(card), "class/drm/%s", c->name))
 		return;
-	if (read_at(card, "gt_act_freq_mhz", &v))
+	if (sysfs_read_u64_at(&v, card, "gt_act_freq_mhz"))
 		d->has_gfx_mhz = true, d->gfx_mhz = (double)v;
-	for (unsigned int gt = 0; gt < MAX_GTS; gt++) {
-		snprintf(rel, sizeof(rel), "gt/gt%u/rc6_residency_ms", gt);
-		if (read_at(card, rel, &v))
+	for (unsigned int gt = 0; gt < MAX_GTS; gt++)
+		if (sysfs_read_u64_at(&v, card, "gt/gt%u/rc6_residency_ms", gt))
 			d->idle_ms += v, d->ngts++;
-	}
-	if (!d->ngts && read_at(card, "power/rc6_residency_ms", &v))
+	if (!d->ngts && sysfs_read_u64_at(&v, card, "power/rc6_residency_ms"))
 		d->idle_ms = v, d->ngts = 1;
 	d->has_idle = d->ngts > 0;
 }
@@ -105,16 +95,14 @@ static void read_i915(const struct drm_card *c, struct driver_reading *d)
 /* xe: device/tileT/gtG/freq0/act_freq (the first GT's) and .../gtidle/idle_residency_ms. */
 static void read_xe(const struct drm_card *c, struct driver_reading *d)
 {
-	char rel[64];
 	uint64_t v;
 
 	for (unsigned int tile = 0; tile < MAX_GTS; tile++)
 		for (unsigned int gt = 0; gt < MAX_GTS; gt++) {
-			snprintf(rel, sizeof(rel), "tile%u/gt%u/freq0/act_freq", tile, gt);
-			if (!d->has_gfx_mhz && read_at(c->devdir, rel, &v))
+			if (!d->has_gfx_mhz &&
+			    sysfs_read_u64_at(&v, c->devdir, "tile%u/gt%u/freq0/act_freq", tile, gt))
 				d->has_gfx_mhz = true, d->gfx_mhz = (double)v;
-			snprintf(rel, sizeof(rel), "tile%u/gt%u/gtidle/idle_residency_ms", tile, gt);
-			if (read_at(c->devdir, rel, &v))
+			if (sysfs_read_u64_at(&v, c->devdir, "tile%u/gt%u/gtidle/idle_residency_ms", tile, gt))
 				d->idle_ms += v, d->ngts++;
 		}
 	d->has_idle = d->ngts > 0;
