@@ -68,7 +68,7 @@ void options_usage(FILE *out)
 	      "                         format (tls_server_config, basic_auth_users)\n"
 	      "      --metrics-private  leave out the command names and containers of other users'\n"
 	      "                         processes from the metrics\n"
-	      "      --sysfs DIR        read sysfs files (devices, sensors, memory totals) under DIR\n"
+	      "      --sysfs DIR        read sysfs (devices, sensors, kfd, memory totals) under DIR\n"
 	      "                         instead of /sys: a fixture tree, a host's /sys in a container\n"
 	      "      --procfs DIR       likewise for /proc (the NVIDIA driver's GPU list)\n"
 	      "  -C, --no-color         no colours (also when NO_COLOR is set)\n"
