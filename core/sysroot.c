@@ -26,11 +26,6 @@ const char *sysroot(enum sysroot which)
 	return roots[which][0] ? roots[which] : defaults[which];
 }
 
-bool sysroot_moved(void)
-{
-	return roots[SYSROOT_SYS][0] || roots[SYSROOT_PROC][0];
-}
-
 bool path_vformat(char *buf, size_t size, const char *dir, const char *fmt, va_list ap)
 {
 	int n = snprintf(buf, size, "%s/", strcmp(dir, "/") ? dir : "");

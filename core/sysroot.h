@@ -18,8 +18,6 @@ enum sysroot { SYSROOT_SYS, SYSROOT_PROC };
 int sysroot_set(enum sysroot which, const char *dir);
 /* The root of one tree: "/sys", "/proc", or what sysroot_set was given. */
 const char *sysroot(enum sysroot which);
-/* Whether either tree is not the system's own. */
-bool sysroot_moved(void);
 /*
  * The path root + "/" + the formatted rest (fmt starts with no "/": "class/drm")
  * into buf; false (and "" in buf) when it does not fit.

@@ -7,7 +7,8 @@
 #include "collectors/kit/drm_cards.h"
 #include "collectors/kit/link_name.h"
 
-bool drm_card_name(const char *name, unsigned int *index)
+/* Whether name is "card" and a number (its index into *index). */
+static bool drm_card_name(const char *name, unsigned int *index)
 {
 	unsigned long n = 0;
 	const char *p = name + 4;

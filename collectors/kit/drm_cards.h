@@ -19,8 +19,6 @@ struct drm_card {
 	char driver[32]; /* the driver link's name: "amdgpu"; "" when none bound */
 };
 
-/* Whether name is "card" and a number. */
-bool drm_card_name(const char *name, unsigned int *index);
 /* The cards into out (at most max, by index); how many. */
 size_t drm_cards(struct drm_card *out, size_t max);
 

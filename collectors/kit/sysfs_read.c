@@ -14,23 +14,20 @@ long sysfs_read_bytes(const char *path, void *buf, size_t size)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	size_t got = 0;
+	ssize_t n = 0;
 
 	if (fd < 0)
 		return -1;
 	while (got < size) {
-		ssize_t n = read(fd, (char *)buf + got, size - got);
-
+		n = read(fd, (char *)buf + got, size - got);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0) {
-			if (n < 0)
-				got = (size_t)-1;
+		if (n <= 0)
 			break;
-		}
 		got += (size_t)n;
 	}
 	close(fd);
-	return got == (size_t)-1 ? -1 : (long)got;
+	return n < 0 ? -1 : (long)got;
 }
 
 /* The whole file as a string when it is short (attributes are); false otherwise. */
