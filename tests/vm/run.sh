@@ -298,11 +298,15 @@ check_nvidia() {
 		pid=$(jq .pid <<<"$line")
 		# the client started after the monitor: its 3 blocks from before the gate count too
 		line=$(jq -c '.allocs += 3 | .alloc_bytes += 3145728 | .frees += 3 | .freed_bytes += 3145728 | .unknown_frees = 0' <<<"$line")
-		[ "$run" = nvidia ] && check "$k: $run: pid $pid: launches, graphs, allocations, bytes, frees, syncs and ioctls exact" \
-			NJ --argjson c "$line" --argjson pid "$pid" '[.[].tables["nvidia.processes"][] | select(.pid == $pid)] | last |
+		# syncs count on return: a return the kernel's uretprobe missed (7.3, now and then) is
+		# counted in call_return_missed; exact, or short by no more than what is counted missed
+		[ "$run" = nvidia ] && check "$k: $run: pid $pid: launches, graphs, allocations, bytes, frees, ioctls exact; syncs exact or short by a counted missed return" \
+			NJ --argjson c "$line" --argjson pid "$pid" '(.[-1].collectors[] | select(.name == "nvidia") | .drops.call_return_missed // 0) as $missed |
+				[.[].tables["nvidia.processes"][] | select(.pid == $pid)] | last |
 				.launches_total == $c.launches and .graph_launches_total == $c.graph_launches and
 				.allocs_total == $c.allocs and .alloc_bytes_total == $c.alloc_bytes and .frees_total == $c.frees and
-				.freed_bytes_total == $c.freed_bytes and .unknown_frees_total == 0 and .syncs_total == $c.syncs and
+				.freed_bytes_total == $c.freed_bytes and .unknown_frees_total == 0 and
+				.syncs_total <= $c.syncs and $c.syncs - .syncs_total <= $missed and
 				.ioctls_total == $c.ioctls and .mem_bytes == $c.alloc_bytes - $c.freed_bytes'
 		echo "   $run: pid $pid: client $(jq -c '{launches, allocs, alloc_bytes, syncs, ioctls}' <<<"$line") counted $(jq -s -c --argjson pid "$pid" '[.[].tables["nvidia.processes"][] | select(.pid == $pid)] | last | {launches: .launches_total, allocs: .allocs_total, alloc_bytes: .alloc_bytes_total, syncs: .syncs_total, ioctls: .ioctls_total}' "$N")"
 	done < <(section "$run-client" | grep '^{')
