@@ -3,8 +3,10 @@
  * The memory collector's two ways of finding the open files of a character
  * device major, side by side: the BPF task-file iterator and the /proc walk.
  * Prints one JSON line: how many files each found, whether the (pid, fd) sets
- * are the same, and the best time of ROUNDS runs of each, in ms.
- * Usage: fd-census MAJOR [ROUNDS]   (root; exit 1 when the sets differ)
+ * are the same, and the best time of ROUNDS runs of each, in ms. With PIDFILE
+ * (PIDs, one a line), the sets are compared on those processes only: the others
+ * of the machine open and close files between the two takes.
+ * Usage: fd-census MAJOR [ROUNDS [PIDFILE]]   (root; exit 1 when the sets differ)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +37,30 @@ static double best(struct fd_census *c, int rounds, struct fd_ref **v, size_t *n
 	return b;
 }
 
+/* Keeps the refs of the PIDs listed in path; the number kept. */
+static size_t keep_listed(struct fd_ref *v, size_t n, const char *path)
+{
+	static uint32_t pids[65536];
+	size_t np = 0, kept = 0;
+	FILE *f = fopen(path, "r");
+	unsigned int pid;
+
+	if (!f) {
+		perror(path);
+		exit(2);
+	}
+	while (np < sizeof(pids) / sizeof(pids[0]) && fscanf(f, "%u", &pid) == 1)
+		pids[np++] = pid;
+	fclose(f);
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < np; k++)
+			if (v[i].pid == pids[k]) {
+				v[kept++] = v[i];
+				break;
+			}
+	return kept;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned int major = argc > 1 ? (unsigned int)atoi(argv[1]) : 0;
@@ -46,7 +72,7 @@ int main(int argc, char **argv)
 	int same;
 
 	if (argc < 2 || rounds < 1) {
-		fprintf(stderr, "usage: fd-census MAJOR [ROUNDS]\n");
+		fprintf(stderr, "usage: fd-census MAJOR [ROUNDS [PIDFILE]]\n");
 		return 2;
 	}
 	it = fd_census_open(major, false);
@@ -55,7 +81,13 @@ int main(int argc, char **argv)
 		return 1;
 	tb = best(walk, rounds, &b, &nb, &cb);
 	ta = best(it, rounds, &a, &na, &ca);
-	same = na == nb && (!na || !memcmp(a, b, na * sizeof(*a)));
+	if (argc > 3) {
+		size_t ka = keep_listed(a, na, argv[3]), kb = keep_listed(b, nb, argv[3]);
+
+		same = ka == kb && (!ka || !memcmp(a, b, ka * sizeof(*a)));
+	} else {
+		same = na == nb && (!na || !memcmp(a, b, na * sizeof(*a)));
+	}
 	printf("{\"iterator\":\"%s\",\"iterator_files\":%zu,\"iterator_ms\":%.3f,"
 	       "\"walk_files\":%zu,\"walk_ms\":%.3f,\"same\":%s}\n",
 	       fd_census_how(it), na, ta, nb, tb, same ? "true" : "false");
