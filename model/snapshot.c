@@ -38,6 +38,14 @@ void snapshot_filter_pid(struct snapshot *s, uint32_t pid)
 	}
 }
 
+const struct collector_status *snapshot_collector(const struct snapshot *s, const char *name)
+{
+	for (size_t i = 0; s && i < s->ncollectors; i++)
+		if (!strcmp(s->collectors[i].info->name, name))
+			return &s->collectors[i];
+	return NULL;
+}
+
 const struct table *snapshot_table(const struct snapshot *s, const char *name)
 {
 	for (size_t i = 0; s && i < s->ntables; i++)

@@ -91,6 +91,8 @@ struct snapshot {
 void snapshot_free(struct snapshot *s);
 /* Keeps only the rows of process pid in every table whose "pid" column is a key. */
 void snapshot_filter_pid(struct snapshot *s, uint32_t pid);
+/* The collector of that name in s, or NULL. */
+const struct collector_status *snapshot_collector(const struct snapshot *s, const char *name);
 /* The table of that name in s, or NULL. */
 const struct table *snapshot_table(const struct snapshot *s, const char *name);
 /* Copy with a list of drops of its own (the info is shared); -1 on allocation failure. */

@@ -46,6 +46,7 @@ enum col_flags {
 	COL_WIDE = 1 << 4, /* on screen only when the others leave room */
 	COL_SPARK = 1 << 5, /* the history the table draws as its sparkline (else the first) */
 	COL_CUMULATIVE = 1 << 6, /* a count since the start whose key has no "_total": a counter */
+	COL_IF_KNOWN = 1 << 7, /* on screen only when a row knows it (a source this machine may lack) */
 };
 
 struct col_desc {
@@ -65,6 +66,7 @@ struct table_desc {
 	const struct col_desc *cols;
 	unsigned int ncols;
 	unsigned int sort_col; /* default sort column */
+	bool derived; /* built from other tables (gpu.processes): no collector of its own to blame */
 };
 
 struct cell {

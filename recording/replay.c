@@ -16,6 +16,7 @@
 #include <time.h>
 #include "core/clock.h"
 #include "core/array.h"
+#include "model/gpu_processes.h"
 #include "model/model.h"
 #include "recording/json_read.h"
 #include "recording/replay.h"
@@ -200,6 +201,11 @@ static struct snapshot *parse_line(struct replay *r, struct parser *p, ssize_t n
 	if (!s) {
 		snprintf(why, whylen, "%s:%lu: %s%s", r->path, line, reason,
 			 p->buf[n - 1] != '\n' ? " (truncated last line)" : "");
+		return NULL;
+	}
+	if (gpu_processes_derive(s)) {
+		snprintf(why, whylen, "%s:%lu: out of memory", r->path, line);
+		snapshot_free(s);
 		return NULL;
 	}
 	s->refs = 1;

@@ -75,11 +75,12 @@ static const char *sort_key(bool ring, const char *val)
 		{ "jobs", "completed_per_s" }, { "busy", "busy_pct" },	   { "wait", "wait_ns.p50" },
 		{ "exec", "exec_ns.p50" },     { "total", "completed_total" },
 	};
+	/* share of all GPU time sorts as GPU% does; 0.1.0's jobs since start has no column now */
 	static const char *const proc_alias[][2] = {
-		{ "jobs", "jobs_per_s" },    { "gpu", "gpu_pct" },	 { "share", "gpu_share_pct" },
-		{ "wait", "wait_mean_ns" },  { "total", "jobs_total" },
+		{ "jobs", "jobs_per_s" }, { "gpu", "gpu_pct" }, { "share", "gpu_pct" },
+		{ "gpu_share_pct", "gpu_pct" }, { "wait", "wait_mean_ns" }, { "mem", "mem_bytes" },
 	};
-	const struct table_desc *d = table_desc_find(ring ? "drm_sched.rings" : "drm_sched.processes");
+	const struct table_desc *d = table_desc_find(ring ? "drm_sched.rings" : "gpu.processes");
 	int col = d ? table_col(d, val) : -1;
 	size_t n = ring ? sizeof(ring_alias) / sizeof(ring_alias[0]) :
 			  sizeof(proc_alias) / sizeof(proc_alias[0]);
@@ -140,7 +141,7 @@ static const char *parse_line(char *line, struct tui_prefs *p)
 
 		if (!col)
 			return ring ? "unknown sort column (a column key of drm_sched.rings)" :
-				      "unknown sort column (a column key of drm_sched.processes)";
+				      "unknown sort column (a column key of gpu.processes)";
 		snprintf(ring ? p->ring_sort : p->proc_sort, sizeof(p->ring_sort), "%s", col);
 	} else if (!strcmp(key, "reverse")) {
 		if (strcmp(val, "yes") && strcmp(val, "no"))

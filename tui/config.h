@@ -18,7 +18,7 @@ struct tui_prefs {
 	char theme[512]; /* a built-in theme's name or a file */
 	double delay_s;
 	char ring_sort[48]; /* a column key of drm_sched.rings */
-	char proc_sort[48]; /* a column key of drm_sched.processes */
+	char proc_sort[48]; /* a column key of gpu.processes */
 	bool reverse; /* both in reverse order */
 	bool panes[PANE_COUNT]; /* visible panes */
 };

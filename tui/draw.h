@@ -47,6 +47,10 @@ void pane_table_draw(struct view *v, const struct pane_decl *p, int i, struct re
 /* Every column of the selected row of the focused table, over the screen. */
 void draw_row_overlay(struct view *v);
 void draw_main(struct view *v);
+/* The Overview's GPU blocks (draw_devices.c) in r. */
+void draw_devices(struct view *v, struct rect r);
+/* The rows the expanded GPU blocks take (a device with no detail takes one). */
+int devices_rows(const struct view *v);
 void draw_vendor(struct view *v, struct rect area);
 /* The collector whose state a vendor screen shows. */
 void draw_help(struct view *v);
@@ -59,6 +63,8 @@ void clear_rect(struct rect r);
 void draw_drill_gone(struct view *v, struct rect a, const char *what, const char *why);
 /* A number cell, 0 when unknown. */
 double num_or_0(const struct table *t, size_t row, const char *key);
+/* Enter on a process of gpu.processes: what every source says of it, its rings, its history. */
+void draw_process_drill(struct view *v, const struct table *t, long row, struct rect a);
 /* The GPU memory and engine use of process pid (memory.processes) in r; returns the rows used. */
 int memory_process_lines(struct view *v, double pid, struct rect r);
 void draw_sort_menu(struct view *v);

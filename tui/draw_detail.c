@@ -72,9 +72,7 @@ void draw_vendor(struct view *v, struct rect a)
 		return;
 	putf(a.y, a.x + 1, a.w - 2, ROLE_TITLE, "%s   (Tab or 1-%d switch panes)", p->title,
 	     pane_screen_count());
-	for (size_t i = 0; s && i < s->ncollectors; i++)
-		if (!strcmp(s->collectors[i].info->name, p->collector))
-			c = &s->collectors[i];
+	c = snapshot_collector(s, p->collector);
 	draw_declared(v, (struct rect){ a.y + 1, a.x, a.h - 1, a.w }, p, c);
 }
 
@@ -90,6 +88,7 @@ void draw_help(struct view *v)
 		"Tab, Shift-Tab  next / previous pane",
 		keys,
 		"g               Memory: processes grouped by cgroup / container, and back",
+		"e               Overview: each GPU's block expanded (engines, fan, clocks, PCIe) or one line",
 		"s, F6           choose the sort column; r reverses the order",
 		"/, F3           filter by ring, device, command or PID; Esc clears",
 		"space           pause (data frozen, the interface stays live)",

@@ -314,6 +314,15 @@ static void act_redraw(struct view *v, int key)
 	clearok(curscr, TRUE);
 }
 
+/* e: each GPU's block expanded (engines, fan, clocks, PCIe) or one line, on the Overview. */
+static void act_expand(struct view *v, int key)
+{
+	(void)key;
+	v->brief_devices = !v->brief_devices;
+	view_message(v, false, v->brief_devices ? "GPUs: one line each (e expands)" :
+						  "GPUs: engines, fans, clocks and PCIe where there is room (e: one line each)");
+}
+
 /* g: tables with a grouped alternative (processes -> containers) switch to it and back. */
 static void act_group(struct view *v, int key)
 {
@@ -351,7 +360,7 @@ static const struct {
 	{ KEY_BACKSPACE, act_back }, { 127, act_back },		{ 8, act_back },
 	{ '\t', act_screen },	   { KEY_BTAB, act_screen },	{ '1', act_screen },
 	{ '2', act_screen },	   { '3', act_screen },		{ '4', act_screen },
-	{ '5', act_screen },	   { '6', act_screen },		{ '7', act_screen },		{ '8', act_screen },		{ '9', act_screen },		{ 'g', act_group },
+	{ '5', act_screen },	   { '6', act_screen },		{ '7', act_screen },		{ '8', act_screen },		{ '9', act_screen },		{ 'g', act_group },	{ 'e', act_expand },
 	{ 's', act_sort_menu },	{ KEY_F(6), act_sort_menu },
 	{ 'r', act_reverse },	   { '/', act_filter },		{ KEY_F(3), act_filter },
 	{ ' ', act_pause },	   { 'n', act_step },		{ '.', act_step },

@@ -27,8 +27,9 @@ static void split_tables(const struct layout_input *in, struct layout *out, int 
 	int rh;
 
 	if (rings && procs) {
-		rh = min_i(max_i(in->nrings + 2, 3), h / 2);
-		rh = max_i(rh, min_i(3, h - 3));
+		/* title, header and rows; title and one line when it has none */
+		rh = min_i(in->nrings ? in->nrings + 2 : 2, h / 2);
+		rh = max_i(rh, min_i(2, h - 3));
 		out->rings = rect(y, x, rh, w);
 		out->procs = rect(y + rh, x, h - rh, w);
 	} else if (rings) {
@@ -54,7 +55,9 @@ void layout_compute(const struct layout_input *in, struct layout *out)
 	body = in->rows - 2 - y;
 
 	if (in->panes[PANE_DEVICES]) {
-		int dh = min_i(max_i(in->ndevices, 1), in->rows >= 24 ? 3 : 1);
+		/* expanded blocks while they take at most a third of the body, else a line each */
+		int cap = in->rows >= 24 ? max_i(3, body / 3) : 1, n = max_i(in->ndevices, 1);
+		int dh = in->device_rows > n && in->device_rows <= cap ? in->device_rows : min_i(n, cap);
 
 		out->devices = rect(y, 0, dh, in->cols);
 		y += dh;

@@ -17,6 +17,7 @@ struct rect {
 struct layout_input {
 	int rows, cols;
 	int ndevices, nrings, nprocs;
+	int device_rows; /* rows of the expanded GPU blocks (ndevices or more), taken while there is room */
 	bool panes[PANE_COUNT];
 };
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The main screen's tables, from the DRM scheduler collector: rings above
- * processes. Enter on a ring opens its pane (counts, depths, latency quantiles,
- * both histograms as bars, the processes on it, sparklines); Enter on a process
- * opens its rings.
+ * The main screen's tables: the DRM scheduler's rings above the processes of
+ * every GPU (gpu.processes, merged from every source). Enter on a ring opens
+ * its pane (counts, depths, latency quantiles, both histograms as bars, the
+ * processes on it, sparklines); Enter on a process opens process_drill.c.
  */
 #include <curses.h>
 #include <math.h>
@@ -171,56 +171,12 @@ static void draw_ring(struct view *v, const struct table *t, long row, struct re
 	}
 }
 
-static void draw_process(struct view *v, const struct table *t, long row, struct rect a)
-{
-	const struct table *pr = snapshot_table(v->snap, "drm_sched.process_rings");
-	const struct table *rings = snapshot_table(v->snap, "drm_sched.rings");
-	char rate[16], wait[16], gpu[16], key[128];
-	int y = a.y;
-	size_t r = (size_t)row;
-
-	clear_rect(a);
-	if (row < 0) {
-		draw_drill_gone(v, a, "Process",
-				"Not in the current snapshot: it exited or has not submitted since.");
-		return;
-	}
-	putf(y++, a.x + 1, a.w - 2, ROLE_TITLE, "Process %.0f %s   (Esc goes back)",
-	     num_or_0(t, r, "pid"), table_str(t, r, "comm"));
-	putf(y++, a.x + 1, a.w - 2, ROLE_NORMAL,
-	     "jobs %s/s (completed %.1f/s), %.0f since start   GPU %.1f%% (share %.1f%%)   mean queue wait %s",
-	     fmt_rate(num_or_0(t, r, "jobs_per_s"), rate, sizeof(rate)), num_or_0(t, r, "completed_per_s"),
-	     num_or_0(t, r, "jobs_total"), num_or_0(t, r, "gpu_pct"), num_or_0(t, r, "gpu_share_pct"),
-	     ns(t, r, "wait_mean_ns", wait, sizeof(wait)));
-	putf(y++, a.x + 1, a.w - 2, ROLE_NORMAL, "GPU time this interval %s, since start %s",
-	     ns(t, r, "gpu_ns", gpu, sizeof(gpu)), ns(t, r, "gpu_ns_total", wait, sizeof(wait)));
-	y += memory_process_lines(v, num_or_0(t, r, "pid"), (struct rect){ y, a.x + 1, 2, a.w - 2 });
-	y++;
-	put(y++, a.x + 1, a.w - 2, ROLE_TITLE, "Its rings");
-	putf(y++, a.x + 1, a.w - 2, ROLE_LABEL, "%-14s %-14s %8s %6s %8s %9s", "RING", "DEVICE", "JOBS/S",
-	     "GPU%", "JOBS", "EXEC p50");
-	for (size_t k = 0; pr && k < pr->nrows && y < a.y + a.h; k++) {
-		long g;
-
-		if (table_num(pr, k, "pid") != table_num(t, r, "pid"))
-			continue;
-		snprintf(key, sizeof(key), "%s/%s", table_str(pr, k, "name"), table_str(pr, k, "dev"));
-		g = rings ? table_find_row(rings, key) : -1;
-		putf(y++, a.x + 1, a.w - 2, ROLE_NORMAL, "%-14.14s %-14.14s %8s %6.1f %8.0f %9s",
-		     table_str(pr, k, "name"),
-		     table_str(pr, k, "dev")[0] ? table_str(pr, k, "dev") : "-",
-		     fmt_rate(num_or_0(pr, k, "jobs_per_s"), rate, sizeof(rate)), num_or_0(pr, k, "gpu_pct"),
-		     num_or_0(pr, k, "jobs_total"),
-		     g >= 0 ? ns(rings, (size_t)g, "exec_ns.p50", wait, sizeof(wait)) : "-");
-	}
-}
-
 static const struct pane_decl sched_pane = {
 	.collector = "drm_sched",
 	.screen = SCREEN_MAIN,
 	.title = "Overview",
-	.tables = { "drm_sched.rings", "drm_sched.processes" },
-	.drill = { draw_ring, draw_process },
+	.tables = { "drm_sched.rings", "gpu.processes" },
+	.drill = { draw_ring, draw_process_drill },
 	.side = SIDE_NONE,
 };
 PANE_REGISTER(sched_pane);

@@ -20,7 +20,16 @@ static int spark_column(const struct table_desc *d)
 	return first;
 }
 
-void table_fit_columns(const struct table_desc *d, int width, struct table_fit *out)
+/* Whether some row of t knows column c. */
+static bool known_somewhere(const struct table *t, unsigned int c)
+{
+	for (size_t r = 0; t && r < t->nrows; r++)
+		if (table_cell(t, r, c)->known)
+			return true;
+	return false;
+}
+
+void table_fit_columns(const struct table_desc *d, const struct table *t, int width, struct table_fit *out)
 {
 	bool take[TABLE_FIT_MAX_COLS] = { false };
 	int x = 0, spark = spark_column(d), room = width;
@@ -39,6 +48,8 @@ void table_fit_columns(const struct table_desc *d, int width, struct table_fit *
 			int need = col->width + (x ? 1 : 0);
 
 			if ((col->flags & COL_DETAIL) || !!(col->flags & COL_WIDE) != pass)
+				continue;
+			if ((col->flags & COL_IF_KNOWN) && !known_somewhere(t, c))
 				continue;
 			if (x + need > room)
 				continue; /* a narrower column further right may still fit */

@@ -24,8 +24,9 @@ struct table_fit {
  * width cells, one space between; a column that does not fit is left out whole,
  * never cut. Wide columns come last, after room for the sparkline (the
  * COL_SPARK history, else the first) is kept; the sparkline gets what is left.
+ * A COL_IF_KNOWN column shows only when a row of t knows it (t NULL: never).
  */
-void table_fit_columns(const struct table_desc *d, int width, struct table_fit *out);
+void table_fit_columns(const struct table_desc *d, const struct table *t, int width, struct table_fit *out);
 
 /* How one table is shown: sort order and selection (the interface keeps one per table). */
 struct table_state {

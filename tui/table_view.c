@@ -45,8 +45,8 @@ void pane_table_draw(struct view *v, const struct pane_decl *p, int i, struct re
 	const struct collector_status *c = NULL;
 	int s = pane_screen_index(p);
 
-	/* the table's own collector where its name says ("kfd.processes"), else the pane's */
-	for (size_t k = 0; name && p && v->snap && k < v->snap->ncollectors; k++) {
+	/* the table's own collector where its name says ("kfd.processes"), else the pane's; none if derived */
+	for (size_t k = 0; d && !d->derived && p && v->snap && k < v->snap->ncollectors; k++) {
 		const char *cn = v->snap->collectors[k].info->name;
 		size_t len = strlen(cn);
 
@@ -103,6 +103,57 @@ void view_rows_free(struct view *v)
 	}
 }
 
+/* The vendor screen of a GPU here ("; press 4 for NVIDIA"), or "". */
+static void other_screen(const struct view *v, char *out, size_t size)
+{
+	static const char *const vendors[][2] = {
+		{ "nvidia", "nvidia" }, { "amdgpu", "amdgpu" }, { "intel", "i915" }, { "intel", "xe" },
+	};
+
+	*out = '\0';
+	for (int i = 1; i < pane_screen_count(); i++)
+		for (size_t k = 0; k < sizeof(vendors) / sizeof(vendors[0]); k++)
+			for (size_t d = 0; v->snap && d < v->snap->ndevices; d++)
+				if (!strcmp(pane_for_screen(i)->collector, vendors[k][0]) &&
+				    !strcmp(v->snap->devices[d].driver, vendors[k][1])) {
+					snprintf(out, size, "; press %d for %s", i + 1, pane_for_screen(i)->title);
+					return;
+				}
+}
+
+/*
+ * The collector's state and reason in one line of in: the whole reason if it
+ * fits, else cut at the last " (" or ": " that fits (a clause, never a word),
+ * else its state alone; a vendor screen with data, and where the rest is told
+ * (--list), are named where they fit.
+ */
+static void unavailable_line(struct view *v, const struct collector_status *c, struct rect in)
+{
+	char text[600], hint[64];
+	const char *state = collector_state_name(c->info->state);
+	int len = (int)strlen(c->info->reason);
+
+	other_screen(v, hint, sizeof(hint));
+	while (len > 0) {
+		bool cut = c->info->reason[len] || c->info->fix[0];
+
+		snprintf(text, sizeof(text), "%s %s: %.*s%s%s", c->info->name, state, len, c->info->reason, hint,
+			 cut ? " (--list: why, and the fix)" : "");
+		if (put_whole(in.y, in.x, in.w, ROLE_WARNING, text))
+			return;
+		snprintf(text, sizeof(text), "%s %s: %.*s%s", c->info->name, state, len, c->info->reason, hint);
+		if (put_whole(in.y, in.x, in.w, ROLE_WARNING, text))
+			return;
+		snprintf(text, sizeof(text), "%s %s: %.*s", c->info->name, state, len, c->info->reason);
+		if (put_whole(in.y, in.x, in.w, ROLE_WARNING, text))
+			return;
+		while (--len > 0 && strncmp(c->info->reason + len, " (", 2) && strncmp(c->info->reason + len, ": ", 2))
+			;
+	}
+	snprintf(text, sizeof(text), "%s %s", c->info->name, state);
+	put(in.y, in.x, in.w, ROLE_WARNING, text);
+}
+
 void table_view_draw(struct view *v, const struct table_desc *d, const struct table *t,
 		     struct table_state *ts, struct rect r, bool focused,
 		     const struct collector_status *c)
@@ -131,6 +182,11 @@ void table_view_draw(struct view *v, const struct table_desc *d, const struct ta
 			put_whole(in.y, in.x, in.w, ROLE_DIM, text);
 			return;
 		}
+		if (c && c->info->state != COLLECTOR_ATTACHED && in.h == 1) {
+			v->said = c->info;
+			unavailable_line(v, c, in);
+			return;
+		}
 		if (c && c->info->state != COLLECTOR_ATTACHED) {
 			v->said = c->info; /* said once a screen */
 			snprintf(text, sizeof(text), "%s %s: %s", c->info->name, collector_state_name(c->info->state),
@@ -147,7 +203,7 @@ void table_view_draw(struct view *v, const struct table_desc *d, const struct ta
 					  d->empty ? d->empty : "Nothing yet.");
 		return;
 	}
-	table_fit_columns(d, r.w, &fit);
+	table_fit_columns(d, t, r.w, &fit);
 	fill(y, r.x, r.w, ROLE_HEADER);
 	for (unsigned int i = 0, cx = (unsigned int)r.x; i < fit.ncols; i++) {
 		const struct col_desc *col = &d->cols[fit.cols[i]];

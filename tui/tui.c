@@ -23,13 +23,13 @@ static void restore_terminal(void)
 
 
 
-/* Rows the layout gives a main-screen table: its rows, or room for a reason and its fix. */
+/* Rows the layout gives a main-screen table under its title and header: its rows, or one line saying why none. */
 static int main_table_rows(const struct view *v, int i)
 {
 	const struct pane_decl *p = pane_for_screen(SCREEN_MAIN);
 	const struct table *t = p && p->tables[i] ? snapshot_table(v->snap, p->tables[i]) : NULL;
 
-	return t && t->nrows ? (int)t->nrows : (i == 0 ? 4 : 1);
+	return t && t->nrows ? (int)t->nrows : 0;
 }
 
 void view_draw(struct view *v)
@@ -39,6 +39,7 @@ void view_draw(struct view *v)
 
 	/* no device: rows for the screen that says so and what to try */
 	in.ndevices = v->snap && v->snap->ndevices ? (int)v->snap->ndevices : 3;
+	in.device_rows = v->brief_devices ? in.ndevices : devices_rows(v);
 	in.nrings = main_table_rows(v, 0);
 	in.nprocs = main_table_rows(v, 1);
 	memcpy(in.panes, v->prefs.panes, sizeof(in.panes));

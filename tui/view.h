@@ -42,6 +42,7 @@ struct view {
 	bool editing_filter;
 	char edit[64];
 	bool paused, quit, utf8, color;
+	bool brief_devices; /* one line per GPU ('e'), not the expanded block */
 	bool grouped; /* tables with a grouped alternative show it ('g': processes by container) */
 	bool ended; /* the end of a replay was announced */
 	const void *said; /* this frame: the collector (its info) whose reason a table has shown */

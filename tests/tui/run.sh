@@ -120,6 +120,8 @@ keys Right
 keys Enter
 check "Enter on a process opens its pane" shows "mockgpu-submit   (Esc goes back)"
 check "process pane: its rings" shows "Its rings"
+check "process pane: the scheduler's view of it, merged and as the source says" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^ *Over all sources:  GPUS mockgpu  GPU% [0-9.]+' && $T capture-pane -p -t t | grep -qE '^ *DRM scheduler:  JOBS/S [0-9.]+  GPU% '"
 keys Escape
 
 keys 2
@@ -244,8 +246,15 @@ start 160 48 --replay "$REC" -d 60
 check "160x48: first snapshot drawn" until_shows "REPLAY"
 for _ in $(seq 2 $MN); do $T send-keys -t t n; sleep 0.05; done
 sleep 0.5
-check "overview: mockdrm's device line: its memory and 3d engine at ${dev_busy}%" \
-	bash -c "$T capture-pane -p -t t | grep -E 'mockdrm .*MEM [0-9.]+MiB +3d ${dev_busy}%' >/dev/null"
+check "overview: mockdrm's block: its memory, then its 3d engine as a bar at ${dev_busy}%" \
+	bash -c "$T capture-pane -p -t t | grep -A1 -E 'mockdrm .*MEM [0-9.]+MiB\$' | tail -1 | grep -E '^ {10,}3d \[.{6}\] ${dev_busy}%' >/dev/null"
+runner_gpu=$(jq -r "[.tables[\"memory.clients\"][] | select(.pid == $runner) | .busy_pct] | add | if . > 100 then 100 else . end | . * 10 | round / 10" <<<"$MSNAP")
+check "overview: one process table: drm-load ($runner) from fdinfo on card1 (mockdrm), GPU ${runner_gpu}% of its clients' busy" \
+	bash -c "$T capture-pane -p -t t | grep -E '^ +$runner drm-load +card1 +${runner_gpu} ' >/dev/null"
+keys e
+check "e: one line per GPU, the engine after the memory" \
+	bash -c "$T capture-pane -p -t t | grep -E 'mockdrm .*MEM [0-9.]+MiB +3d ${dev_busy}%\$' >/dev/null"
+keys e
 keys 6
 check "6: the Memory pane" shows "Memory   (Tab or 1-7"
 check "Memory pane: $nmp processes" shows "GPU memory and engines by process ($nmp)"
@@ -284,10 +293,13 @@ words_whole() {
 	scr=$($T capture-pane -p -t t | tr -s ' \n' '  ')
 	for w in $text; do grep -qF -- "$w" <<<"$scr" || { echo "missing or cut: $w"; return 1; }; done
 }
-check "the reason is wrapped, every word whole (it used to end 'module is n')" words_whole "$reason"
-check "the fix follows it" shows "fix: load a driver built on drm_sched"
-check "the reason is said once: the second table points above" \
-	bash -c "[ \$($T capture-pane -p -t t | grep -c 'no gpu_scheduler') -eq 1 ] && $T capture-pane -p -t t | grep -qF 'drm_sched unavailable (above)'"
+check "one line: the reason cut at a clause, never a word, and where the rest is" \
+	bash -c "$T capture-pane -p -t t | grep -qxE ' +drm_sched unavailable: no gpu_scheduler tracepoints \(--list: why, and the fix\) *'"
+check "said once: the merged process table does not repeat it" \
+	bash -c "[ \$($T capture-pane -p -t t | grep -c 'no gpu_scheduler') -eq 1 ] && ! $T capture-pane -p -t t | grep -qF '(above)'"
+start 200 24 --replay "$TMP/unavailable.jsonl" -d 60
+until_shows "REPLAY" 5
+check "200 columns: the whole reason on its one line" words_whole "drm_sched unavailable: $reason"
 $T kill-server 2>/dev/null
 
 echo "== GPU sensors on the device lines (examples/sysfs-fixtures.jsonl: the fixture trees recorded)"
@@ -320,6 +332,8 @@ check "160x48: card1 (i915, no hwmon, no ring, no interrupt line) shows only wha
 	bash -c "$T capture-pane -p -t t | grep -E '^ card1 +i915 +0000:00:02.0 +\(no memory reported\)  1300MHz\$' >/dev/null"
 start 160 48 --replay "$SYSREC" -d 60
 until_shows "REPLAY" 5
+check "overview: one process table: the ROCm process (4242) on card0 with the KFD's 1.0GiB and 2 queues" \
+	bash -c "$T capture-pane -p -t t | grep -E '^ +4242 .* card0 +- +1\.0GiB +2 kfd ' >/dev/null"
 keys 2
 check "2: the AMD pane lists the ROCm process from the KFD with its VRAM (1.0GiB)" \
 	bash -c "$T capture-pane -p -t t | grep -E '^ +4242 .*0000:03:00.0 .* 1\.0GiB ' >/dev/null"
@@ -406,12 +420,23 @@ if [ -f "$NVREC" ]; then
 	sleep 0.5
 	check "overview: the NVIDIA GPU's line shows NVML's memory (${gpumem}GiB used of 79.6GiB), use, temperature, power of its limit, clock" \
 		bash -c "$T capture-pane -p -t t | grep -E '^ nvidia0 .*VRAM \[.{6}\] ${gpumem}GiB/79\.6GiB  busy [0-9]+%  [0-9]+°C  [0-9]+/700W  [0-9]+MHz' >/dev/null"
+	nvq=$(jq -r --argjson pid "$nvpid" '.tables["nvidia.gpu_processes"][]? | select(.pid == $pid) | .mem_bytes' <<<"$NVSNAP" | gib)
+	check "overview: one process table: python3 ($nvpid) on nvidia0 with NVML's ${nvq}GiB, not the CUDA calls' ${nvmem}GiB" \
+		bash -c "$T capture-pane -p -t t | grep -E '^ +$nvpid python3 +nvidia0 +[0-9.]+ +${nvq}GiB ' >/dev/null"
+	keys Right
+	for _ in 1 2 3 4 5 6 7 8; do $T send-keys -t t Up; done
+	row=$(($($T capture-pane -p -t t | grep -nE '^ +PID COMM +GPUS' | cut -d: -f1)))
+	for _ in $(seq 1 $(($($T capture-pane -p -t t | grep -nE "^ +$nvpid python3 " | cut -d: -f1) - row - 1))); do $T send-keys -t t Down; done
+	keys Enter
+	check "Enter on it: every source that sees it, NVML and the CUDA calls" \
+		bash -c "$T capture-pane -p -t t | grep -q 'Process $nvpid python3   (Esc goes back)' && $T capture-pane -p -t t | grep -qE '^ *NVML:  GPU 0  GPU MEM ${nvq}GiB' && $T capture-pane -p -t t | grep -qE '^ *CUDA calls:  LAUNCH/S '"
+	keys Escape
+	keys Left
 	keys 4
 	check "4: the NVIDIA pane, its collector's detail" shows "nvidia: libcuda from loader cache"
 	check "NVIDIA pane: the GPU from NVML" shows "NVIDIA H100 80GB HBM3"
 	check "NVIDIA pane: process $nvpid (python3) with its $nvl launches and ${nvmem}GiB of device memory" \
 		bash -c "$T capture-pane -p -t t | grep -E '^ +$nvpid python3 .* $nvl .* ${nvmem}GiB ' >/dev/null"
-	nvq=$(jq -r --argjson pid "$nvpid" '.tables["nvidia.gpu_processes"][]? | select(.pid == $pid) | .mem_bytes' <<<"$NVSNAP" | gib)
 	check "NVIDIA pane: NVML's view of process $nvpid on GPU 0 (${nvq}GiB)" \
 		bash -c "$T capture-pane -p -t t | grep -E '^ +0 +$nvpid python3 +${nvq}GiB ' >/dev/null"
 	check "NVIDIA pane: GPUs above NVML's processes above the CUDA processes above the Xid log" \

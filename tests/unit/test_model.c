@@ -150,7 +150,7 @@ static void pid_filter_keeps_one_process(void **state)
 static const struct col_desc count_cols[1] = {
 	{ "n", "N", "a count", COL_U64, UNIT_COUNT, 4, COL_KEY },
 };
-static const struct table_desc counts = { "test.counts", "Counts", NULL, count_cols, 1, 0 };
+static const struct table_desc counts = { "test.counts", "Counts", NULL, count_cols, 1, 0, false };
 
 static void collectors_devices_and_tables_are_copied(void **state)
 {
@@ -187,7 +187,9 @@ static void collectors_devices_and_tables_are_copied(void **state)
 	s = model_tick_end(m);
 	assert_int_equal(s->ncollectors, 0);
 	assert_int_equal(s->ndevices, 0);
-	assert_int_equal(s->ntables, 0);
+	assert_int_equal(s->ntables, 1); /* the merged process table only, empty */
+	assert_non_null(snapshot_table(s, "gpu.processes"));
+	assert_int_equal(snapshot_table(s, "gpu.processes")->nrows, 0);
 	snapshot_free(s);
 	model_free(m);
 	collector_status_clear(&st);

@@ -191,6 +191,7 @@ static const struct {
 	{ "nvidia.gpu_processes", "NVML's own samples" },
 	{ "sensors.gpus", "energy and idle residency read from sysfs: their restart case is in test_sysfs.c" },
 	{ "kfd.processes", "SDMA time read from sysfs: its restart case is in test_sysfs.c" },
+	{ "gpu.processes", "derived from the other tables' rates, never its own counters (test_gpu_processes.c)" },
 };
 
 static void every_row_function_restarts(void **state)

@@ -219,7 +219,7 @@ static void config_parse_save_and_reload(void **state)
 	prefs_defaults(&p);
 	assert_int_equal(prefs_parse("theme = light\n\ndelay = 0.5\nring_sort = busy\nreverse = yes\n"
 				     "panes = rings, processes\nbogus = 1\ndelay = -3\n"
-				     "process_sort = jobs_total\nprocess_sort = nope\n",
+				     "process_sort = mem_bytes\nprocess_sort = nope\n",
 				     "cfg", &p, err, sizeof(err)),
 			 3);
 	assert_string_equal(err, "cfg:7: unknown key (theme, delay, ring_sort, process_sort, reverse, panes)");
@@ -228,7 +228,7 @@ static void config_parse_save_and_reload(void **state)
 	assert_string_equal(p.ring_sort, "busy_pct"); /* 0.1.0's name for it */
 	assert_true(p.reverse);
 	assert_true(p.panes[PANE_RINGS] && p.panes[PANE_PROCESSES] && !p.panes[PANE_MEMORY]);
-	assert_string_equal(p.proc_sort, "jobs_total"); /* a column key; the bad one left it */
+	assert_string_equal(p.proc_sort, "mem_bytes"); /* a column key; the bad one left it */
 
 	assert_non_null(mkdtemp(path));
 	snprintf(file, sizeof(file), "%s/sub/config", path);

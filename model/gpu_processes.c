@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The merge, per process and GPU: GPU use from the best source that has it
+ * (the scheduler's execution time, else NVML's SM share, else fdinfo's busiest
+ * engine time), memory as the largest a source reports on that GPU (fdinfo,
+ * NVML and the KFD may each count the same buffers: never added), then both
+ * summed over the process's GPUs, as top sums a process's CPUs.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/pci.h"
+#include "model/gpu_processes.h"
+
+enum {
+	GP_PID,
+	GP_COMM,
+	GP_GPUS,
+	GP_GPU,
+	GP_MEM,
+	GP_JOBS,
+	GP_WAIT,
+	GP_LAUNCH,
+	GP_RENDER,
+	GP_COMPUTE,
+	GP_COPY,
+	GP_VIDEO,
+	GP_SYNC,
+	GP_QUEUES,
+	GP_CGROUP,
+	GP_SOURCES,
+	GP_COLS
+};
+
+static const struct col_desc gp_cols[GP_COLS] = {
+	[GP_PID] = { "pid", "PID", "the process (thread group)", COL_U64, UNIT_NONE, 7, COL_KEY | COL_ASCENDING },
+	[GP_COMM] = { "comm", "COMM", "its command name", COL_STR, UNIT_NONE, 15, COL_ASCENDING },
+	[GP_GPUS] = { "gpus", "GPUS", "the GPUs it uses, by device name (card0, nvidia0)", COL_STR, UNIT_NONE,
+		      13, COL_ASCENDING },
+	[GP_GPU] = { "gpu_pct", "GPU%",
+		     "per GPU the scheduler's execution time, else NVML's SM%, else fdinfo's busiest engine (each "
+		     "at most 100), summed over its GPUs",
+		     COL_F64, UNIT_PCT, 6, COL_HISTORY | COL_SPARK },
+	[GP_MEM] = { "mem_bytes", "GPU MEM",
+		     "per GPU the largest of fdinfo's resident, NVML's and the KFD's VRAM (they may count the same "
+		     "buffers), summed over its GPUs; CUDA's tracked allocations where no GPU reports",
+		     COL_U64, UNIT_BYTES, 9, COL_HISTORY },
+	[GP_JOBS] = { "jobs_per_s", "JOBS/S", "DRM scheduler jobs submitted per second", COL_F64, UNIT_PER_S, 7,
+		      COL_IF_KNOWN },
+	[GP_WAIT] = { "wait_mean_ns", "WAIT avg", "mean queue wait of its scheduler jobs", COL_F64, UNIT_NS, 9,
+		      COL_IF_KNOWN },
+	[GP_LAUNCH] = { "launches_per_s", "LAUNCH/S", "CUDA kernel launches per second (uprobes)", COL_F64,
+			UNIT_PER_S, 9, COL_IF_KNOWN },
+	[GP_RENDER] = { "render_pct", "3D%", "busy on render / graphics engines (fdinfo)", COL_F64, UNIT_PCT, 5,
+			COL_IF_KNOWN },
+	[GP_COMPUTE] = { "compute_pct", "COMP%", "busy on compute engines (fdinfo)", COL_F64, UNIT_PCT, 6,
+			 COL_IF_KNOWN },
+	[GP_COPY] = { "copy_pct", "COPY%", "busy on copy engines (fdinfo)", COL_F64, UNIT_PCT, 6,
+		      COL_IF_KNOWN | COL_WIDE },
+	[GP_VIDEO] = { "video_pct", "VIDEO%", "busy on video engines (fdinfo)", COL_F64, UNIT_PCT, 7,
+		       COL_IF_KNOWN | COL_WIDE },
+	[GP_SYNC] = { "sync_pct", "SYNC%", "share of the interval it spent blocked in CUDA synchronisation",
+		      COL_F64, UNIT_PCT, 6, COL_IF_KNOWN | COL_WIDE },
+	[GP_QUEUES] = { "queues", "QUEUES", "its ROCm user-mode queues (KFD)", COL_U64, UNIT_COUNT, 6,
+			COL_IF_KNOWN | COL_WIDE },
+	[GP_CGROUP] = { "cgroup", "CONTAINER", "its cgroup, or runtime:id of its container", COL_STR, UNIT_NONE,
+			20, COL_IF_KNOWN | COL_WIDE | COL_ASCENDING },
+	[GP_SOURCES] = { "sources", "FROM", "the collectors that see it: sched, fdinfo, nvml, cuda, kfd", COL_STR,
+			 UNIT_NONE, 17, COL_WIDE | COL_ASCENDING },
+};
+
+const struct table_desc gpu_processes_table = {
+	.name = "gpu.processes",
+	.title = "Processes",
+	.empty = "No process uses a GPU that a collector here can see.",
+	.cols = gp_cols,
+	.ncols = GP_COLS,
+	.sort_col = GP_GPU,
+	.derived = true,
+};
+TABLE_REGISTER(gpu_processes_table);
+
+enum source { SRC_SCHED, SRC_FDINFO, SRC_NVML, SRC_CUDA, SRC_KFD, SRC_COUNT };
+static const char *const source_names[SRC_COUNT] = { "sched", "fdinfo", "nvml", "cuda", "kfd" };
+
+#define PROC_GPUS 16 /* GPUs told apart per process; more share the last slot */
+
+/* What the sources say of one process on one GPU (NAN: that source does not say). */
+struct on_gpu {
+	char dev[NAME_LEN]; /* the device's name where the snapshot lists it, else the source's spelling */
+	double sched_pct, nvml_pct, fdinfo_pct;
+	double fdinfo_mem, nvml_mem, kfd_mem;
+};
+
+struct proc {
+	uint64_t pid;
+	char comm[COMM_LEN], cgroup[TABLE_STR_MAX];
+	struct on_gpu gpus[PROC_GPUS];
+	int ngpus;
+	double jobs, wait, launches, sync, cuda_mem, queues, engine[4];
+	unsigned int sources;
+};
+
+struct merge {
+	const struct snapshot *s;
+	struct proc *procs;
+	size_t n, cap;
+	bool failed;
+};
+
+static double add(double sum, double v)
+{
+	return isnan(v) ? sum : (isnan(sum) ? 0 : sum) + v;
+}
+
+static struct proc *proc_of(struct merge *m, const struct table *t, size_t row, enum source src)
+{
+	double pid = table_num(t, row, "pid");
+	struct proc *p = NULL;
+
+	if (isnan(pid))
+		return NULL;
+	for (size_t i = 0; i < m->n && !p; i++)
+		if (m->procs[i].pid == (uint64_t)pid)
+			p = &m->procs[i];
+	if (!p) {
+		if (m->n == m->cap) {
+			size_t cap = m->cap ? m->cap * 2 : 32;
+			struct proc *grown = realloc(m->procs, cap * sizeof(*grown));
+
+			if (!grown) {
+				m->failed = true;
+				return NULL;
+			}
+			m->procs = grown;
+			m->cap = cap;
+		}
+		p = &m->procs[m->n++];
+		*p = (struct proc){ .pid = (uint64_t)pid, .jobs = NAN, .wait = NAN, .launches = NAN,
+				    .sync = NAN, .cuda_mem = NAN, .queues = NAN,
+				    .engine = { NAN, NAN, NAN, NAN } };
+	}
+	if (!p->comm[0])
+		snprintf(p->comm, sizeof(p->comm), "%s", table_str(t, row, "comm"));
+	if (!p->cgroup[0])
+		snprintf(p->cgroup, sizeof(p->cgroup), "%s", table_str(t, row, "cgroup"));
+	p->sources |= 1u << src;
+	return p;
+}
+
+/* The device a source's bus (PCI or platform), card or driver name (a device without a bus) spells: its name. */
+static void device_name(const struct snapshot *s, const char *dev, char *out, size_t size)
+{
+	for (size_t i = 0; i < s->ndevices; i++)
+		if (!strcmp(s->devices[i].name, dev) ||
+		    (s->devices[i].bus_id[0] ? !strcmp(s->devices[i].bus_id, dev) || pci_same(s->devices[i].bus_id, dev) :
+					       !strcmp(s->devices[i].driver, dev))) {
+			snprintf(out, size, "%s", s->devices[i].name);
+			return;
+		}
+	snprintf(out, size, "%s", dev[0] ? dev : "?");
+}
+
+static struct on_gpu *gpu_of(struct merge *m, struct proc *p, const char *dev)
+{
+	char name[NAME_LEN];
+
+	device_name(m->s, dev, name, sizeof(name));
+	for (int i = 0; i < p->ngpus; i++)
+		if (!strcmp(p->gpus[i].dev, name))
+			return &p->gpus[i];
+	if (p->ngpus == PROC_GPUS)
+		return &p->gpus[PROC_GPUS - 1];
+	p->gpus[p->ngpus] = (struct on_gpu){ .sched_pct = NAN, .nvml_pct = NAN, .fdinfo_pct = NAN,
+					     .fdinfo_mem = NAN, .nvml_mem = NAN, .kfd_mem = NAN };
+	snprintf(p->gpus[p->ngpus].dev, sizeof(p->gpus[0].dev), "%s", name);
+	return &p->gpus[p->ngpus++];
+}
+
+#define EACH_ROW(m, name, t, r)                                                                     \
+	for (const struct table *t = snapshot_table((m)->s, name); t; t = NULL)                     \
+		for (size_t r = 0; r < t->nrows; r++)
+
+static void from_sched(struct merge *m)
+{
+	EACH_ROW(m, "drm_sched.processes", t, r) {
+		struct proc *p = proc_of(m, t, r, SRC_SCHED);
+
+		if (p) {
+			p->jobs = table_num(t, r, "jobs_per_s");
+			p->wait = table_num(t, r, "wait_mean_ns");
+		}
+	}
+	EACH_ROW(m, "drm_sched.process_rings", t, r) {
+		struct proc *p = proc_of(m, t, r, SRC_SCHED);
+		struct on_gpu *g = p ? gpu_of(m, p, table_str(t, r, "dev")) : NULL;
+
+		if (g)
+			g->sched_pct = add(g->sched_pct, table_num(t, r, "gpu_pct"));
+	}
+}
+
+static void from_fdinfo(struct merge *m)
+{
+	static const char *const classes[4] = { "render_pct", "compute_pct", "copy_pct", "video_pct" };
+
+	EACH_ROW(m, "memory.clients", t, r) {
+		struct proc *p = proc_of(m, t, r, SRC_FDINFO);
+		struct on_gpu *g = p ? gpu_of(m, p, table_str(t, r, "dev")) : NULL;
+		double mem = table_num(t, r, "resident_bytes");
+
+		if (!g)
+			continue;
+		g->fdinfo_mem = add(g->fdinfo_mem, isnan(mem) ? table_num(t, r, "total_bytes") : mem);
+		g->fdinfo_pct = add(g->fdinfo_pct, table_num(t, r, "busy_pct"));
+	}
+	EACH_ROW(m, "memory.processes", t, r) {
+		struct proc *p = proc_of(m, t, r, SRC_FDINFO);
+
+		for (int c = 0; p && c < 4; c++)
+			p->engine[c] = table_num(t, r, classes[c]);
+	}
+}
+
+/* NVML names a GPU by its index: its PCI address is in nvidia.gpus. */
+static const char *nvml_bus(const struct snapshot *s, double gpu)
+{
+	const struct table *t = snapshot_table(s, "nvidia.gpus");
+
+	for (size_t r = 0; t && r < t->nrows; r++)
+		if (table_num(t, r, "gpu") == gpu)
+			return table_str(t, r, "bus_id");
+	return "";
+}
+
+static void from_nvidia(struct merge *m)
+{
+	EACH_ROW(m, "nvidia.gpu_processes", t, r) {
+		struct proc *p = proc_of(m, t, r, SRC_NVML);
+		struct on_gpu *g = p ? gpu_of(m, p, nvml_bus(m->s, table_num(t, r, "gpu"))) : NULL;
+
+		if (g) {
+			g->nvml_mem = add(g->nvml_mem, table_num(t, r, "mem_bytes"));
+			g->nvml_pct = add(g->nvml_pct, table_num(t, r, "sm_pct"));
+		}
+	}
+	EACH_ROW(m, "nvidia.processes", t, r) {
+		struct proc *p = proc_of(m, t, r, SRC_CUDA);
+
+		if (p) {
+			p->launches = table_num(t, r, "launches_per_s");
+			p->sync = table_num(t, r, "sync_pct");
+			p->cuda_mem = table_num(t, r, "mem_bytes");
+		}
+	}
+}
+
+static void from_kfd(struct merge *m)
+{
+	EACH_ROW(m, "kfd.processes", t, r) {
+		struct proc *p = proc_of(m, t, r, SRC_KFD);
+		struct on_gpu *g = p ? gpu_of(m, p, table_str(t, r, "dev")) : NULL;
+
+		if (g) {
+			g->kfd_mem = add(g->kfd_mem, table_num(t, r, "vram_bytes"));
+			p->queues = add(p->queues, table_num(t, r, "queues"));
+		}
+	}
+}
+
+static double first_known(double a, double b, double c)
+{
+	return !isnan(a) ? a : !isnan(b) ? b : c;
+}
+
+static double max_known(double a, double b, double c)
+{
+	double v = NAN;
+
+	v = isnan(a) ? v : a;
+	v = isnan(b) || (!isnan(v) && v >= b) ? v : b;
+	return isnan(c) || (!isnan(v) && v >= c) ? v : c;
+}
+
+static void set_f64(struct cell *row, unsigned int col, double v)
+{
+	if (!isnan(v))
+		cell_set_f64(row, col, v);
+}
+
+/* Its GPUs' names, in the snapshot's order of devices, then those it does not list. */
+static void gpu_names(const struct snapshot *s, const struct proc *p, char *out, size_t size)
+{
+	size_t len = 0;
+
+	*out = '\0';
+	for (size_t d = 0; d <= s->ndevices; d++)
+		for (int i = 0; i < p->ngpus && len < size; i++) {
+			bool listed = false;
+
+			for (size_t k = 0; k < s->ndevices; k++)
+				listed |= !strcmp(p->gpus[i].dev, s->devices[k].name);
+			if (d < s->ndevices ? strcmp(p->gpus[i].dev, s->devices[d].name) : listed)
+				continue;
+			len += (size_t)snprintf(out + len, size - len, "%s%s", len ? "," : "", p->gpus[i].dev);
+		}
+}
+
+static void write_row(const struct snapshot *s, struct table *t, const struct proc *p)
+{
+	struct cell *row = table_row_add(t);
+	char gpus[TABLE_STR_MAX], sources[64] = "";
+	double gpu = NAN, mem = NAN;
+
+	if (!row)
+		return;
+	for (int i = 0; i < p->ngpus; i++) {
+		const struct on_gpu *g = &p->gpus[i];
+		double pct = first_known(g->sched_pct, g->nvml_pct, g->fdinfo_pct);
+
+		gpu = add(gpu, isnan(pct) ? NAN : fmin(pct, 100));
+		mem = add(mem, max_known(g->fdinfo_mem, g->nvml_mem, g->kfd_mem));
+	}
+	gpu_names(s, p, gpus, sizeof(gpus));
+	if (isnan(mem))
+		mem = p->cuda_mem;
+	for (int k = 0, n = 0; k < SRC_COUNT; k++)
+		if (p->sources & (1u << k))
+			n += snprintf(sources + n, sizeof(sources) - (size_t)n, "%s%s", n ? "," : "", source_names[k]);
+	cell_set_u64(row, GP_PID, p->pid);
+	cell_set_str(row, GP_COMM, p->comm);
+	if (gpus[0])
+		cell_set_str(row, GP_GPUS, gpus);
+	set_f64(row, GP_GPU, gpu);
+	if (!isnan(mem))
+		cell_set_u64(row, GP_MEM, (uint64_t)fmax(0, mem));
+	set_f64(row, GP_JOBS, p->jobs);
+	set_f64(row, GP_WAIT, p->wait);
+	set_f64(row, GP_LAUNCH, p->launches);
+	for (int c = 0; c < 4; c++)
+		set_f64(row, GP_RENDER + (unsigned int)c, p->engine[c]);
+	set_f64(row, GP_SYNC, p->sync);
+	if (!isnan(p->queues))
+		cell_set_u64(row, GP_QUEUES, (uint64_t)p->queues);
+	if (p->cgroup[0])
+		cell_set_str(row, GP_CGROUP, p->cgroup);
+	cell_set_str(row, GP_SOURCES, sources);
+}
+
+/* Drops a gpu.processes s already has (one read from a recording): the merge is rebuilt, never trusted. */
+static void drop_old(struct snapshot *s)
+{
+	for (size_t i = 0; i < s->ntables; i++)
+		if (!strcmp(s->tables[i]->desc->name, gpu_processes_table.name)) {
+			table_free(s->tables[i]);
+			memmove(&s->tables[i], &s->tables[i + 1], (s->ntables - i - 1) * sizeof(s->tables[0]));
+			s->ntables--;
+			return;
+		}
+}
+
+int gpu_processes_derive(struct snapshot *s)
+{
+	struct merge m = { .s = s };
+	struct table *t, **grown;
+
+	drop_old(s);
+	from_sched(&m);
+	from_fdinfo(&m);
+	from_nvidia(&m);
+	from_kfd(&m);
+	t = m.failed ? NULL : table_new(&gpu_processes_table);
+	grown = t ? realloc(s->tables, (s->ntables + 1) * sizeof(*grown)) : NULL;
+	if (!grown) {
+		table_free(t);
+		free(m.procs);
+		return -1;
+	}
+	s->tables = grown;
+	s->tables[s->ntables++] = t;
+	if (table_reserve(t, m.n) == 0)
+		for (size_t i = 0; i < m.n; i++)
+			write_row(s, t, &m.procs[i]);
+	free(m.procs);
+	return 0;
+}

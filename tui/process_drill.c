@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Enter on a process of the Overview's table (gpu.processes): what the merge
+ * made of it, then what each source that sees it says, each row of each
+ * source's table as its columns' titles and values, then its scheduler rings
+ * and sparklines of its GPU use and memory.
+ */
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "format/cell_format.h"
+#include "tui/draw.h"
+
+/* The tables that see processes, in the order the merge reads them, and what to call each. */
+static const struct {
+	const char *table, *label;
+} sources[] = {
+	{ "drm_sched.processes", "DRM scheduler" }, { "memory.processes", "DRM fdinfo" },
+	{ "nvidia.gpu_processes", "NVML" },	    { "nvidia.processes", "CUDA calls" },
+	{ "kfd.processes", "KFD (ROCm)" },
+};
+
+/* "LABEL: TITLE value  TITLE value ..." of every known column but the process's own; false: too long. */
+static bool row_text(const struct table *t, size_t row, const char *label, char *out, size_t size)
+{
+	size_t n = (size_t)snprintf(out, size, "%s:", label);
+
+	for (unsigned int c = 0; c < t->desc->ncols && n < size; c++) {
+		const struct col_desc *col = &t->desc->cols[c];
+		const struct cell *cell = table_cell(t, row, c);
+		char val[TABLE_STR_MAX];
+
+		if (!cell->known || col->type == COL_HIST || !strcmp(col->key, "pid") ||
+		    !strcmp(col->key, "comm") || !strcmp(col->key, "cgroup"))
+			continue;
+		cell_format(col, cell, val, sizeof(val));
+		n += (size_t)snprintf(out + n, size - n, "  %s %s", col->title, val);
+	}
+	return n < size;
+}
+
+/* Every row of every source table for pid, from y; returns the next row. */
+static int source_lines(struct view *v, struct rect a, int y, double pid)
+{
+	char text[2048];
+
+	for (size_t i = 0; i < sizeof(sources) / sizeof(sources[0]); i++) {
+		const struct table *t = snapshot_table(v->snap, sources[i].table);
+
+		for (size_t r = 0; t && r < t->nrows && y < a.y + a.h; r++) {
+			if (table_num(t, r, "pid") != pid)
+				continue;
+			row_text(t, r, sources[i].label, text, sizeof(text));
+			y += put_wrapped((struct rect){ y, a.x, a.y + a.h - y, a.w }, ROLE_NORMAL, text);
+		}
+	}
+	return y;
+}
+
+/* Its rings, from the scheduler's process_rings, from y; returns the next row. */
+static int ring_lines(struct view *v, struct rect a, int y, double pid)
+{
+	const struct table *pr = snapshot_table(v->snap, "drm_sched.process_rings");
+	const struct table *rings = snapshot_table(v->snap, "drm_sched.rings");
+	char rate[16], p50[16], key[128];
+	bool title = false;
+
+	for (size_t k = 0; pr && k < pr->nrows && y < a.y + a.h; k++) {
+		long g;
+
+		if (table_num(pr, k, "pid") != pid)
+			continue;
+		if (!title && y + 2 < a.y + a.h) {
+			put(y++, a.x, a.w, ROLE_TITLE, "Its rings");
+			putf(y++, a.x, a.w, ROLE_LABEL, "%-14s %-14s %8s %6s %8s %9s", "RING", "DEVICE", "JOBS/S",
+			     "GPU%", "JOBS", "EXEC p50");
+			title = true;
+		}
+		snprintf(key, sizeof(key), "%s/%s", table_str(pr, k, "name"), table_str(pr, k, "dev"));
+		g = rings ? table_find_row(rings, key) : -1;
+		if (g >= 0 && !isnan(table_num(rings, (size_t)g, "exec_ns.p50")))
+			format_duration_ns(table_num(rings, (size_t)g, "exec_ns.p50"), p50, sizeof(p50));
+		else
+			snprintf(p50, sizeof(p50), "-");
+		putf(y++, a.x, a.w, ROLE_NORMAL, "%-14.14s %-14.14s %8s %6.1f %8.0f %9s", table_str(pr, k, "name"),
+		     table_str(pr, k, "dev")[0] ? table_str(pr, k, "dev") : "-",
+		     fmt_rate(num_or_0(pr, k, "jobs_per_s"), rate, sizeof(rate)), num_or_0(pr, k, "gpu_pct"),
+		     num_or_0(pr, k, "jobs_total"), p50);
+	}
+	return y;
+}
+
+void draw_process_drill(struct view *v, const struct table *t, long row, struct rect a)
+{
+	struct rect in = { a.y, a.x + 1, a.h - 2, a.w - 2 };
+	char text[1024];
+	double pid;
+	int y = a.y;
+	size_t r = (size_t)row;
+
+	clear_rect(a);
+	if (row < 0) {
+		draw_drill_gone(v, a, "Process", "Not in the current snapshot: it exited, or no source sees it now.");
+		return;
+	}
+	pid = table_num(t, r, "pid");
+	putf(y++, in.x, in.w, ROLE_TITLE, "Process %.0f %s   (Esc goes back)", pid, table_str(t, r, "comm"));
+	row_text(t, r, "Over all sources", text, sizeof(text));
+	if (table_str(t, r, "cgroup")[0])
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), "  CONTAINER %s", table_str(t, r, "cgroup"));
+	y += put_wrapped((struct rect){ y, in.x, in.h, in.w }, ROLE_VALUE, text);
+	y++;
+	y = source_lines(v, (struct rect){ in.y, in.x, in.h, in.w }, y, pid);
+	y = ring_lines(v, (struct rect){ in.y, in.x, in.h, in.w }, y + 1, pid);
+	if (y + 2 <= a.y + a.h) {
+		y = a.y + a.h - 2;
+		draw_spark_row(v, y++, a, "GPU %", t, r, "gpu_pct");
+		draw_spark_row(v, y++, a, "GPU mem", t, r, "mem_bytes");
+	}
+}
