@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "core/counter.h"
+#include <math.h>
 #include "model/histogram.h"
 
 uint64_t histogram_slot_low(unsigned int slot)
@@ -74,6 +75,8 @@ void histogram_delta(struct histogram *out, const struct histogram *now,
 void histogram_summarize(const struct histogram *h, double sum_ns, double max_ns,
 			 struct latency_summary *out)
 {
+	double cap;
+
 	out->count = histogram_count(h);
 	if (!out->count) {
 		*out = (struct latency_summary){ 0 };
@@ -91,11 +94,14 @@ void histogram_summarize(const struct histogram *h, double sum_ns, double max_ns
 			}
 	}
 	out->max_ns = max_ns;
-	/* Interpolation never reports a quantile above the measured maximum. */
-	if (out->p50_ns > max_ns)
-		out->p50_ns = max_ns;
-	if (out->p90_ns > max_ns)
-		out->p90_ns = max_ns;
-	if (out->p99_ns > max_ns)
-		out->p99_ns = max_ns;
+	/*
+	 * Interpolation never reports a quantile above the measured maximum, nor
+	 * above the sum of the values (no value exceeds it); one value is its sum.
+	 */
+	cap = sum_ns > 0 && sum_ns < max_ns ? sum_ns : max_ns;
+	if (out->count == 1 && sum_ns > 0)
+		out->p50_ns = out->p90_ns = out->p99_ns = sum_ns;
+	out->p50_ns = fmin(out->p50_ns, cap);
+	out->p90_ns = fmin(out->p90_ns, cap);
+	out->p99_ns = fmin(out->p99_ns, cap);
 }

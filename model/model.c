@@ -5,7 +5,6 @@
 #include <string.h>
 #include <time.h>
 #include "core/array.h"
-#include "model/gpu_processes.h"
 #include "model/model.h"
 
 /* A growable array of fixed-size items. */
@@ -170,7 +169,7 @@ struct snapshot *model_tick_end(struct model *m)
 	m->tables = NULL;
 	m->ntables = 0;
 	s->devices = vec_dup(&m->devices, &s->ndevices, &failed);
-	if (!failed && gpu_processes_derive(s))
+	if (!failed && snapshot_derive(s))
 		failed = true;
 	if (m->pid_filter)
 		snapshot_filter_pid(s, m->pid_filter);

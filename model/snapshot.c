@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/gpu_processes.h"
 #include "model/snapshot.h"
 
 void snapshot_free(struct snapshot *s)
@@ -36,6 +37,13 @@ void snapshot_filter_pid(struct snapshot *s, uint32_t pid)
 				table_row_remove(t, r);
 		}
 	}
+}
+
+int snapshot_derive(struct snapshot *s)
+{
+	for (size_t i = 0; i < s->ntables; i++)
+		table_clamp_quantiles(s->tables[i]);
+	return gpu_processes_derive(s);
 }
 
 const struct collector_status *snapshot_collector(const struct snapshot *s, const char *name)

@@ -91,6 +91,12 @@ struct snapshot {
 void snapshot_free(struct snapshot *s);
 /* Keeps only the rows of process pid in every table whose "pid" column is a key. */
 void snapshot_filter_pid(struct snapshot *s, uint32_t pid);
+/*
+ * What every snapshot gets from its own tables, live and in replay alike: its
+ * quantiles clamped to their exact maxima, the merged process table built
+ * (gpu.processes). -1 out of memory.
+ */
+int snapshot_derive(struct snapshot *s);
 /* The collector of that name in s, or NULL. */
 const struct collector_status *snapshot_collector(const struct snapshot *s, const char *name);
 /* The table of that name in s, or NULL. */

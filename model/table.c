@@ -368,3 +368,38 @@ size_t table_drop_duplicate_keys(struct table *t)
 	free(slots);
 	return dropped;
 }
+
+/* The column that holds the maximum for quantile column c ("p99" -> "max" in its key), or -1. */
+static int max_col_of(const struct table_desc *d, unsigned int c)
+{
+	static const char *const qs[] = { "p50", "p90", "p99" };
+	const char *key = d->cols[c].key;
+	char other[96];
+
+	for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++) {
+		const char *at = strstr(key, qs[i]);
+
+		if (at && strlen(key) < sizeof(other)) {
+			snprintf(other, sizeof(other), "%.*smax%s", (int)(at - key), key, at + 3);
+			return table_col(d, other);
+		}
+	}
+	return -1;
+}
+
+void table_clamp_quantiles(struct table *t)
+{
+	const struct table_desc *d = t->desc;
+
+	for (unsigned int c = 0; c < d->ncols; c++) {
+		int m = d->cols[c].type == COL_F64 ? max_col_of(d, c) : -1;
+
+		for (size_t r = 0; m >= 0 && r < t->nrows; r++) {
+			struct cell *row = table_row(t, r);
+			double max = cell_number(d, row, (unsigned int)m);
+
+			if (row[c].known && !isnan(max) && row[c].f > max)
+				row[c].f = max;
+		}
+	}
+}

@@ -116,6 +116,12 @@ long table_find_row(const struct table *t, const char *key);
 /* Cell of column key as a number (NAN when unknown or no such column) or as text ("" likewise). */
 double table_num(const struct table *t, size_t row, const char *key);
 const char *table_str(const struct table *t, size_t row, const char *key);
+/*
+ * Every quantile column ("p99_ns", "wait_ns.p90", "interval_p50_ns") no greater
+ * than its row's exact maximum (the same key with "max" for the quantile) where
+ * both are known: an interpolated quantile never passes what was measured.
+ */
+void table_clamp_quantiles(struct table *t);
 /* Sorted row indices (out has room for nrows); numbers follow the column's direction. */
 void table_sort(const struct table *t, unsigned int col, bool reverse, size_t *out);
 

@@ -16,7 +16,6 @@
 #include <time.h>
 #include "core/clock.h"
 #include "core/array.h"
-#include "model/gpu_processes.h"
 #include "model/model.h"
 #include "recording/json_read.h"
 #include "recording/replay.h"
@@ -203,7 +202,7 @@ static struct snapshot *parse_line(struct replay *r, struct parser *p, ssize_t n
 			 p->buf[n - 1] != '\n' ? " (truncated last line)" : "");
 		return NULL;
 	}
-	if (gpu_processes_derive(s)) {
+	if (snapshot_derive(s)) {
 		snprintf(why, whylen, "%s:%lu: out of memory", r->path, line);
 		snapshot_free(s);
 		return NULL;

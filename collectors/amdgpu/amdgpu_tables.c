@@ -214,7 +214,7 @@ void amdgpu_ring_row(struct cell *row, const char *ring, const struct amd_ring *
 	cell_set_u64(row, AR_RUNS, now->runs);
 	cell_set_u64(row, AR_KERNEL_RUNS, now->kernel_runs);
 	cells_set_quantiles(row, AR_LAT_P50, AR_LAT_P99, now->latency_hist, before->latency_hist,
-			    now->latency_ns, before->latency_ns, NULL);
+			    now->latency_ns, before->latency_ns, 0, NULL);
 	cell_set_rate(row, AR_FLUSH_PER_S, now->flushes, before->flushes, interval_s);
 	cell_set_u64(row, AR_FLUSHES, now->flushes);
 }

@@ -85,7 +85,8 @@ static void stats_cells(struct cell *row, const struct call_stats *now,
 	cell_set_rate(row, cols[0], now->count, before->count, iv);
 	cell_set_u64(row, cols[1], now->count);
 	cell_set_pct(row, cols[2], now->ns, before->ns, iv);
-	cells_set_quantiles(row, cols[3], cols[4], now->hist, before->hist, now->ns, before->ns, NULL);
+	cells_set_quantiles(row, cols[3], cols[4], now->hist, before->hist, now->ns, before->ns,
+			    (double)now->max_ns, NULL);
 	cell_set_u64(row, cols[5], now->max_ns);
 	cell_set_u64(row, cols[6], now->ns);
 }

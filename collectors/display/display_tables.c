@@ -121,7 +121,8 @@ void display_crtc_row(struct cell *row, unsigned int crtc, int minor, const stru
 		cell_set_f64(row, CRTC_HZ, adv / (span / 1e9));
 	cell_set_rate(row, CRTC_VBL_PER_S, now->vblanks, before->vblanks, interval_s);
 	cells_set_quantiles(row, CRTC_INT_P50, CRTC_INT_P99, now->interval_hist,
-			    before->interval_hist, now->interval_sum_ns, before->interval_sum_ns, &q);
+			    before->interval_hist, now->interval_sum_ns, before->interval_sum_ns,
+			    now->intervals ? (double)now->interval_max_ns : 0, &q);
 	if (q.count)
 		cell_set_f64(row, CRTC_INT_MEAN, q.mean_ns);
 	if (now->intervals)
@@ -156,11 +157,11 @@ void display_client_row(struct cell *row, const struct client_key *k, uint64_t i
 	cell_set_u64(row, CLIENT_MISSED, now->missed);
 	cell_set_rate(row, CLIENT_MISSED_PER_S, now->missed, before->missed, interval_s);
 	cells_set_quantiles(row, CLIENT_INT_P50, CLIENT_INT_P99, now->interval_hist,
-			    before->interval_hist, now->interval_sum_ns, before->interval_sum_ns, NULL);
+			    before->interval_hist, now->interval_sum_ns, before->interval_sum_ns, 0, NULL);
 	cells_set_quantiles(row, CLIENT_LAT_P50, CLIENT_LAT_P99, now->latency_hist,
-			    before->latency_hist, now->latency_sum_ns, before->latency_sum_ns, NULL);
+			    before->latency_hist, now->latency_sum_ns, before->latency_sum_ns, 0, NULL);
 	cells_set_quantiles(row, CLIENT_WAIT_P50, CLIENT_WAIT_P99, now->wait_hist, before->wait_hist,
-			    now->wait_sum_ns, before->wait_sum_ns, NULL);
+			    now->wait_sum_ns, before->wait_sum_ns, 0, NULL);
 	cell_set_u64(row, CLIENT_DELIVERED, now->delivered);
 	cell_set_u64(row, CLIENT_QUEUED, now->queued);
 }

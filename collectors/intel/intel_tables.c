@@ -215,7 +215,7 @@ void intel_engine_row(struct cell *row, const struct intel_engine_key *k,
 		return;
 	cell_set_pct(row, IE_EXEC_PCT, now->exec_ns, before->exec_ns, interval_s);
 	cells_set_quantiles(row, IE_EXEC_P50, IE_EXEC_P99, now->exec_hist, before->exec_hist,
-			    now->exec_ns, before->exec_ns, NULL);
+			    now->exec_ns, before->exec_ns, 0, NULL);
 }
 
 void intel_dev_row(struct cell *row, uint32_t dev, const struct intel_dev *now,
@@ -246,7 +246,7 @@ void intel_proc_row(struct cell *row, uint32_t pid, const char *comm, const stru
 	cell_set_rate(row, IP_XE_JOBS_PER_S, now->xe_jobs, before->xe_jobs, interval_s);
 	cell_set_pct(row, IP_WAIT_PCT, now->wait_ns, before->wait_ns, interval_s);
 	cells_set_quantiles(row, IP_WAIT_P50, IP_WAIT_P99, now->wait_hist, before->wait_hist,
-			    now->wait_ns, before->wait_ns, NULL);
+			    now->wait_ns, before->wait_ns, 0, NULL);
 	cell_set_rate(row, IP_OBJ_PER_S, now->objects, before->objects, interval_s);
 	cell_set_rate(row, IP_OBJ_BYTES_PER_S, now->object_bytes, before->object_bytes, interval_s);
 	cell_set_u64(row, IP_OBJ_BYTES, now->object_bytes);
@@ -278,7 +278,7 @@ void xe_queue_row(struct cell *row, const struct xe_queue_key *k, const struct x
 	cell_set_u64(row, XQ_TIMEDOUT, now->timedout);
 	cell_set_u64(row, XQ_ERRORS, now->errors);
 	cells_set_quantiles(row, XQ_LAT_P50, XQ_LAT_P99, now->latency_hist, before->latency_hist,
-			    now->latency_ns, before->latency_ns, NULL);
+			    now->latency_ns, before->latency_ns, 0, NULL);
 }
 
 void xe_move_row(struct cell *row, const struct xe_move_key *k, const struct xe_move *now,

@@ -21,10 +21,12 @@ void cell_set_pct(struct cell *row, unsigned int col, uint64_t now_ns, uint64_t 
 /*
  * Columns p50 and p99 of row from what a cumulative histogram (HIST_SLOTS
  * slots) and its sum of nanoseconds gained since the last read; left unknown
- * when it gained nothing. out (may be NULL): the interval's summary.
+ * when it gained nothing. max_ns: an exact maximum no value of the interval
+ * passes (the longest since the start), 0 when none is measured: the
+ * quantiles never pass it. out (may be NULL): the interval's summary.
  */
 void cells_set_quantiles(struct cell *row, unsigned int p50, unsigned int p99,
 			 const __u64 *now_hist, const __u64 *before_hist, uint64_t now_sum_ns,
-			 uint64_t before_sum_ns, struct latency_summary *out);
+			 uint64_t before_sum_ns, double max_ns, struct latency_summary *out);
 
 #endif

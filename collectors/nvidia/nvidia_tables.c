@@ -220,12 +220,12 @@ void nvidia_proc_row(struct cell *row, uint32_t pid, const char *comm, const cha
 	cell_set_pct(row, NVP_SYNC_PCT, v->sync_ns, l->sync_ns, iv);
 	cell_set_rate(row, NVP_SYNC_PER_S, v->syncs, l->syncs, iv);
 	cells_set_quantiles(row, NVP_SYNC_P50, NVP_SYNC_P99, v->sync_hist, l->sync_hist, v->sync_ns,
-			    l->sync_ns, NULL);
+			    l->sync_ns, 0, NULL);
 	cell_set_u64(row, NVP_SYNCS, v->syncs);
 	cell_set_u64(row, NVP_SYNC_NS, v->sync_ns);
 	cell_set_rate(row, NVP_IOCTL_PER_S, v->ioctls, l->ioctls, iv);
 	cells_set_quantiles(row, NVP_IOCTL_P50, NVP_IOCTL_P99, v->ioctl_hist, l->ioctl_hist,
-			    v->ioctl_ns, l->ioctl_ns, NULL);
+			    v->ioctl_ns, l->ioctl_ns, 0, NULL);
 	cell_set_u64(row, NVP_IOCTLS, v->ioctls);
 	cell_set_u64(row, NVP_UVM_IOCTLS, v->uvm_ioctls);
 	cell_set_u64(row, NVP_IOCTL_ERRORS, v->ioctl_errors);

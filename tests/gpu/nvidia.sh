@@ -41,6 +41,12 @@ row() {
 "$BIN" -b -J -d 0.5 --record "$OUT/recording.jsonl" >"$OUT/monitor.jsonl" 2>"$OUT/monitor.err" &
 MON=$!
 for _ in $(seq 100); do [ -s "$OUT/monitor.jsonl" ] && break; sleep 0.1; done
+# the interface too, live beside the batch monitor: its Overview is read at the allocated step
+TUI=
+if command -v tmux >/dev/null; then
+	TUI="tmux -S $OUT/tmux.sock"
+	$TUI -f /dev/null new-session -d -s t -x 160 -y 40 "$BIN -d 0.5"
+fi
 "$PY" "$HERE/torch_workload.py" "$OUT/gate" $N $SYNCS >"$OUT/workload.jsonl" 2>"$OUT/workload.err" &
 WL=$!
 PID=
@@ -52,6 +58,7 @@ for step in ready launched allocated freed synced; do
 	if [ $step = allocated ]; then # NVML's view beside nvidia-smi's, the same moment
 		tail -n 2 "$OUT/monitor.jsonl" | head -n 1 >"$OUT/snap.nvml.json"
 		nvidia-smi --query-compute-apps=pid,used_memory --format=csv,noheader,nounits >"$OUT/smi.apps.csv" 2>&1
+		[ -n "$TUI" ] && $TUI capture-pane -p -t t >"$OUT/overview-live.txt"
 		nvidia-smi --query-gpu=index,memory.used,temperature.gpu,power.draw,enforced.power.limit,clocks.gr,clocks.sm,clocks.mem \
 			--format=csv,noheader,nounits >"$OUT/smi.gpu.csv" 2>&1
 	fi
@@ -63,6 +70,7 @@ sleep 1
 kill -INT $MON
 wait $MON
 check "monitor exited 0" test $? -eq 0
+[ -n "$TUI" ] && $TUI kill-server 2>/dev/null
 
 w() { grep "\"step\": \"$1\"" "$OUT/workload.jsonl" | jq "$2"; }
 s() { jq "$2" "$OUT/snap.$1.json"; }
@@ -104,6 +112,19 @@ if grep -qE '^  attached +nvml:' "$OUT/list.txt"; then
 	check "NVML: the workload's row on its GPU, with its command name" jq -e -n --argjson r "${app:-null}" '$r.comm | test("python")'
 	check "NVML: its memory within 10 % of nvidia-smi's used_memory (${smi_app} MiB)" \
 		within "$(jq -n --argjson r "${app:-null}" '$r.mem_bytes / 1048576')" "$smi_app" "$(awk -v m="${smi_app:-0}" 'BEGIN { print m * 0.1 }')"
+	merged=$(jq -c --argjson pid "$PID" '.tables["gpu.processes"][] | select(.pid == $pid)' "$OUT/snap.nvml.json")
+	echo "       one process table: $merged"
+	check "one process table: the workload on nvidia0, seen by NVML and the CUDA calls, its GPU % known" \
+		jq -e -n --argjson r "${merged:-null}" '$r.gpus == "nvidia0" and ($r.sources | test("nvml") and test("cuda")) and ($r.gpu_pct | type == "number")'
+	check "one process table: its memory NVML's, within 10 % of nvidia-smi's used_memory (${smi_app} MiB)" \
+		within "$(jq -n --argjson r "${merged:-null}" '$r.mem_bytes / 1048576')" "$smi_app" "$(awk -v m="${smi_app:-0}" 'BEGIN { print m * 0.1 }')"
+	if [ -n "$TUI" ]; then
+		gib=$(jq -n --argjson r "${merged:-null}" '$r.mem_bytes / 1073741824 * 10 | round / 10')
+		check "the interface, live: the Overview lists the workload ($PID) on nvidia0 with its memory (~${gib}GiB) and GPU %" \
+			grep -qE "^ +$PID python[0-9.]* +nvidia0 +[0-9.]+ +[0-9.]+(GiB|MiB) " "$OUT/overview-live.txt"
+	else
+		skip "the interface, live: no tmux on this machine"
+	fi
 else
 	skip "NVML: not loaded by this build ($(grep -A0 'nvml:' "$OUT/list.txt" | sed 's/^ *//'))"
 fi

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "tests/unit/cmocka_all.h"
 #include <math.h>
+#include <stdlib.h>
 #include "model/histogram.h"
 #include "model/history.h"
 
@@ -67,6 +68,40 @@ static void quantiles_of_two_clusters(void **state)
 	assert_true(sum.max_ns == 50e6);
 }
 
+/*
+ * Random samples (seeded: the same every run): the interpolated quantiles are
+ * ordered, never above the exact maximum, never above the sum of the values,
+ * never below the smallest value's bucket, and one value is its own quantiles.
+ */
+static void quantiles_within_the_exact_extremes(void **state)
+{
+	unsigned int seed = 12345;
+
+	(void)state;
+	for (int run = 0; run < 20000; run++) {
+		struct histogram h = { 0 };
+		struct latency_summary sum;
+		int n = 1 + (int)(rand_r(&seed) % (run % 3 ? 40 : 2));
+		double total = 0, max = 0, min = 1e300;
+
+		for (int i = 0; i < n; i++) {
+			double v = floor(exp(log(1e3) + (log(2e9) - log(1e3)) * rand_r(&seed) / (double)RAND_MAX));
+
+			histogram_add(&h, (uint64_t)v);
+			total += v;
+			max = fmax(max, v);
+			min = fmin(min, v);
+		}
+		histogram_summarize(&h, total, max, &sum);
+		assert_true(sum.p50_ns <= sum.p90_ns && sum.p90_ns <= sum.p99_ns);
+		assert_true(sum.p99_ns <= max);
+		assert_true(sum.p99_ns <= total);
+		assert_true(sum.p50_ns >= (double)histogram_slot_low(hist_slot((uint64_t)min)));
+		if (n == 1)
+			assert_true(sum.p50_ns == max && sum.p99_ns == max);
+	}
+}
+
 static void empty_histogram_summarizes_to_zero(void **state)
 {
 	struct histogram h = { 0 };
@@ -120,6 +155,7 @@ int main(void)
 		cmocka_unit_test(log2_matches_reference),
 		cmocka_unit_test(quantiles_of_uniform_distribution),
 		cmocka_unit_test(quantiles_of_two_clusters),
+		cmocka_unit_test(quantiles_within_the_exact_extremes),
 		cmocka_unit_test(empty_histogram_summarizes_to_zero),
 		cmocka_unit_test(delta_is_per_slot),
 		cmocka_unit_test(history_keeps_last_values_in_order),

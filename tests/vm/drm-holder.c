@@ -5,7 +5,9 @@
  * processes through three descriptors. With sizes (KiB, multiples of 4), it
  * first creates a dumb buffer of each, then destroys the last, so that the
  * client holds all but the last. Prints "parent PID child PID bytes HELD".
- * Usage: drm-holder DRIVER SECONDS [KIB...]
+ * With -- COMMAND, the parent then becomes COMMAND, the file still open in it
+ * (a process that holds GPU memory and does other GPU work: mockgpu-submit).
+ * Usage: drm-holder DRIVER SECONDS [KIB...] [-- COMMAND [ARG...]]
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -34,23 +36,28 @@ int main(int argc, char **argv)
 {
 	unsigned long long held = 0, size = 0;
 	unsigned int handle = 0;
-	int fd, copy;
+	int fd, copy, nsizes = argc;
 	pid_t child;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: drm-holder DRIVER SECONDS [KIB...]\n");
+		fprintf(stderr, "usage: drm-holder DRIVER SECONDS [KIB...] [-- COMMAND [ARG...]]\n");
 		return 2;
 	}
+	for (int i = 3; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			nsizes = i;
+			break;
+		}
 	fd = open_driver_card(argv[1]);
 	if (fd < 0) {
 		fprintf(stderr, "drm-holder: no DRM card of driver %s\n", argv[1]);
 		return 1;
 	}
-	for (int i = 3; i < argc; i++) {
+	for (int i = 3; i < nsizes; i++) {
 		handle = dumb(fd, atol(argv[i]), &size);
 		held += size;
 	}
-	if (argc > 3) { /* the last one goes again */
+	if (nsizes > 3) { /* the last one goes again */
 		struct drm_mode_destroy_dumb d = { .handle = handle };
 
 		if (ioctl(fd, DRM_IOCTL_MODE_DESTROY_DUMB, &d))
@@ -65,6 +72,11 @@ int main(int argc, char **argv)
 	}
 	printf("parent %d child %d bytes %llu\n", getpid(), child, held);
 	fflush(stdout);
+	if (nsizes + 1 < argc) { /* copy (a dup: no close-on-exec) keeps the file open in the command */
+		execvp(argv[nsizes + 1], argv + nsizes + 1);
+		perror(argv[nsizes + 1]);
+		return 1;
+	}
 	sleep((unsigned int)atoi(argv[2]));
 	waitpid(child, NULL, 0);
 	close(copy);

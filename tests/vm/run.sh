@@ -360,6 +360,23 @@ check_memory() {
 	check_calls "$k"
 	check_many "$k"
 	check_unprivileged "$k"
+	check_merge "$k"
+}
+
+# One process that holds mockdrm buffers (fdinfo) and submits mockgpu jobs (the scheduler):
+# gpu.processes has one row for it with both sources, the scheduler's jobs and fdinfo's bytes.
+check_merge() {
+	local k=$1 M=$TMPD/merge.json parent bytes row
+	section merge | grep '^{' >"$M"
+	read -r _ parent _ _ _ bytes < <(section merge-holder | head -1)
+	row=".[-1].tables[\"gpu.processes\"][] | select(.pid == ${parent:-0})"
+	echo "   merge: holder $parent keeps $bytes bytes; $(section merge-holder | tail -1); row $(jq -s -c "$row" "$M")"
+	check "$k: merged processes: one row for $parent (mockgpu-submit), seen by the scheduler and fdinfo" \
+		jq -e -s "[$row] | length == 1 and .[0].comm == \"mockgpu-submit\" and .[0].sources == \"sched,fdinfo\"" "$M"
+	check "$k: merged processes: its jobs/s the scheduler's, its memory fdinfo's $bytes bytes" \
+		jq -e -s --argjson b "${bytes:-0}" "($row | .jobs_per_s) as \$j | \$j > 0 and
+			(.[-1].tables[\"drm_sched.processes\"][] | select(.pid == ${parent:-0}) | .jobs_per_s) == \$j and
+			($row | .mem_bytes) == \$b" "$M"
 }
 
 # Unprivileged (scenario.sh): uid 65534 with no capability starts, says so once, attaches only

@@ -242,6 +242,15 @@ unhold /tmp/holder2.txt $H
 section memory2-holder /tmp/holder2.txt
 section memory2 /tmp/memory2.json
 section memory2-err /tmp/memory2.err
+# One process seen both ways: it holds mockdrm buffers (fdinfo: 256 + 512 KiB kept) and submits
+# mockgpu jobs (the scheduler: 100 jobs/s for 10 s): the Overview's process table merges them by PID.
+drm-holder mockdrm 30 256 512 32 -- $S gfx_0.0.0 1000 1000 --rate 100 > /tmp/merge-holder.txt 2>&1 &
+H=$!
+sleep 0.5
+gputop-bpf -b -J -n 3 -d 0.5 > /tmp/merge.json 2> /tmp/merge.err
+unhold /tmp/merge-holder.txt $H
+section merge-holder /tmp/merge-holder.txt
+section merge /tmp/merge.json
 # Unprivileged (uid 65534, no capability at all): it starts with what needs no privilege. A
 # mockdrm holder of root's (64 KiB) and one of its own (128 KiB): only its own client is listed.
 chmod 0666 /dev/dri/card* 2>/dev/null
