@@ -18,7 +18,7 @@
 #define PRIVILEGES_NAMES "CAP_BPF, CAP_PERFMON, CAP_DAC_READ_SEARCH and CAP_SYS_ADMIN"
 #define PRIVILEGES_SETCAP "cap_bpf,cap_perfmon,cap_dac_read_search,cap_sys_admin+ep"
 /* The reason a collector that loads BPF programs gives in an unprivileged start. */
-#define PRIVILEGES_BPF_REASON "it loads BPF programs: it needs root or " PRIVILEGES_NAMES
+#define PRIVILEGES_BPF_REASON "it needs root or " PRIVILEGES_NAMES " (it loads BPF programs)"
 
 /* True for root, or with CAP_BPF and CAP_PERFMON effective. */
 bool privileges_sufficient(void);

@@ -29,6 +29,7 @@ void prefs_defaults(struct tui_prefs *p)
 	snprintf(p->ring_sort, sizeof(p->ring_sort), "completed_per_s");
 	snprintf(p->proc_sort, sizeof(p->proc_sort), "gpu_pct");
 	p->reverse = false;
+	p->vi_keys = false;
 	for (int i = 0; i < PANE_COUNT; i++)
 		p->panes[i] = true;
 }
@@ -143,14 +144,14 @@ static const char *parse_line(char *line, struct tui_prefs *p)
 			return ring ? "unknown sort column (a column key of drm_sched.rings)" :
 				      "unknown sort column (a column key of gpu.processes)";
 		snprintf(ring ? p->ring_sort : p->proc_sort, sizeof(p->ring_sort), "%s", col);
-	} else if (!strcmp(key, "reverse")) {
+	} else if (!strcmp(key, "reverse") || !strcmp(key, "vi_keys")) {
 		if (strcmp(val, "yes") && strcmp(val, "no"))
-			return "reverse must be yes or no";
-		p->reverse = !strcmp(val, "yes");
+			return key[0] == 'r' ? "reverse must be yes or no" : "vi_keys must be yes or no";
+		*(key[0] == 'r' ? &p->reverse : &p->vi_keys) = !strcmp(val, "yes");
 	} else if (!strcmp(key, "panes")) {
 		return parse_panes(val, p);
 	} else {
-		return "unknown key (theme, delay, ring_sort, process_sort, reverse, panes)";
+		return "unknown key (theme, delay, ring_sort, process_sort, reverse, vi_keys, panes)";
 	}
 	return NULL;
 }
@@ -207,7 +208,7 @@ int prefs_save(const char *path, const struct tui_prefs *p)
 	fprintf(f, "# gputop-bpf settings, written by the interface (W). Lines: key = value.\n");
 	fprintf(f, "theme = %s\ndelay = %g\n", p->theme, p->delay_s);
 	fprintf(f, "ring_sort = %s\nprocess_sort = %s\n", p->ring_sort, p->proc_sort);
-	fprintf(f, "reverse = %s\npanes = ", p->reverse ? "yes" : "no");
+	fprintf(f, "reverse = %s\nvi_keys = %s\npanes = ", p->reverse ? "yes" : "no", p->vi_keys ? "yes" : "no");
 	for (int i = 0; i < PANE_COUNT; i++)
 		if (p->panes[i]) {
 			fprintf(f, "%s%s", first ? "" : ",", pane_names[i]);

@@ -20,6 +20,7 @@ struct tui_prefs {
 	char ring_sort[48]; /* a column key of drm_sched.rings */
 	char proc_sort[48]; /* a column key of gpu.processes */
 	bool reverse; /* both in reverse order */
+	bool vi_keys; /* j and k move (else k signals, as in htop) */
 	bool panes[PANE_COUNT]; /* visible panes */
 };
 

@@ -68,8 +68,10 @@ void draw_process_drill(struct view *v, const struct table *t, long row, struct 
 /* The GPU memory and engine use of process pid (memory.processes) in r; returns the rows used. */
 int memory_process_lines(struct view *v, double pid, struct rect r);
 void draw_sort_menu(struct view *v);
-/* Entries in the sort menu: the focused table's columns. */
-int sort_menu_count(struct view *v);
+/* The sort menu's entries: the focused table's columns on screen, into cols; how many. */
+int sort_menu_columns(struct view *v, unsigned int *cols);
+/* The arrow of a sorted column's order. */
+const char *sort_arrow(const struct col_desc *col, bool reverse, bool utf8);
 void draw_header(struct view *v, struct rect r);
 void draw_bottom(struct view *v);
 

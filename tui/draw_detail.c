@@ -82,22 +82,24 @@ void draw_help(struct view *v)
 	const char *lines[] = {
 		"q, F10          quit",
 		"h, ?, F1        this help (any key closes it)",
-		"Up/Down, j/k    select a row; PgUp/PgDn, Home/End move further",
+		"Up/Down         select a row; PgUp/PgDn, Home/End move further",
 		"Left/Right      select the table above / below (rings, processes ...)",
 		"Enter, Esc      open the selected row (a ring, a process: its pane); back",
 		"Tab, Shift-Tab  next / previous pane",
 		keys,
 		"g               Memory: processes grouped by cgroup / container, and back",
 		"e               Overview: each GPU's block expanded (engines, fan, clocks, PCIe) or one line",
-		"s, F6           choose the sort column; r reverses the order",
-		"/, F3           filter by ring, device, command or PID; Esc clears",
+		"s, F6           choose the sort column; r reverses; < > the next one; M memory, P GPU %",
+		"/, F3, F4       filter by ring, device, command or PID; Esc clears",
+		"k, K, F9        send a signal to the selected process (TERM, KILL ...), live only",
 		"space           pause (data frozen, the interface stays live)",
 		"n, .            one snapshot forward while paused (a replay's single step)",
 		"+ / -           slower / faster refresh",
-		"t               next colour theme",
+		"C               next colour theme",
 		"W               save theme, delay, sort and panes to the config file",
 		"Ctrl-L          redraw the screen",
 		"mouse           click selects a row, double-click opens it",
+		"vi_keys = yes   (config) j and k move down and up; K and F9 signal",
 		"",
 		"header 'self'   what gputop-bpf costs: its CPU and memory, and its BPF",
 		"                programs' run time (per program: JSON self.programs)",
@@ -130,26 +132,33 @@ void draw_help(struct view *v)
 
 void draw_sort_menu(struct view *v)
 {
-	const struct pane_decl *p = pane_for_screen(v->screen);
-	const struct table_desc *d = p ? table_desc_find(pane_table_name(p, v->table_focus[v->screen], v->grouped)) : NULL;
-	const struct table_state *ts = d ? &v->tstate[v->screen][v->table_focus[v->screen]] : NULL;
-	int n = sort_menu_count(v), w = 40, h = n + 2, cur, first = 0;
+	const struct table_desc *d;
+	const struct table_state *ts = view_focused_table(v, &d);
+	unsigned int cols[TABLE_FIT_MAX_COLS];
+	int n = sort_menu_columns(v, cols), w = 64, h = n + 3, first = 0;
 	struct rect r = { (LINES - h) / 2, (COLS - w) / 2, h, w }, in;
+	unsigned int cur;
 	char title[64];
 
-	if (!d)
+	if (!ts)
 		return;
 	if (r.y < 0)
 		r.y = 0, r.h = LINES;
+	if (r.x < 0)
+		r.x = 0, r.w = COLS;
 	for (int i = 0; i < r.h; i++)
 		fill(r.y + i, r.x, r.w, ROLE_NORMAL);
 	snprintf(title, sizeof(title), "Sort %s by", d->title);
 	in = frame(r, title, v->utf8);
-	cur = (int)(ts->sort_set ? ts->sort_col : d->sort_col);
-	if (v->sort_menu_sel >= in.h)
-		first = v->sort_menu_sel - in.h + 1; /* long lists scroll */
-	for (int i = first; i < n && i - first < in.h; i++)
-		putf(in.y + i - first, in.x + 1, in.w - 2,
-		     i == v->sort_menu_sel ? ROLE_SELECTED : ROLE_NORMAL, "%c %-9s %s",
-		     i == cur ? '*' : ' ', d->cols[i].title, d->cols[i].key);
+	cur = ts->sort_set ? ts->sort_col : d->sort_col;
+	if (v->sort_menu_sel >= in.h - 1)
+		first = v->sort_menu_sel - in.h + 2; /* long lists scroll */
+	for (int i = first; i < n && i - first < in.h - 1; i++) {
+		const struct col_desc *col = &d->cols[cols[i]];
+
+		putf(in.y + i - first, in.x + 1, in.w - 2, i == v->sort_menu_sel ? ROLE_SELECTED : ROLE_NORMAL,
+		     "%s %-10s %s", cols[i] == cur ? sort_arrow(col, ts->reverse, v->utf8) : " ", col->title,
+		     col->help);
+	}
+	put(in.y + in.h - 1, in.x + 1, in.w - 2, ROLE_DIM, "Enter sorts, r reverses, Esc closes");
 }

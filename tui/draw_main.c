@@ -232,7 +232,7 @@ void draw_bottom(struct view *v)
 		const char *key, *what;
 	} keys[] = {
 		{ "F1", "Help" }, { "/", "Filter" }, { "F6", "Sort" }, { "Spc", "Pause" },
-		{ "+-", "Delay" }, { "t", "Theme" }, { "Tab", "Panes" }, { "Enter", "Open" },
+		{ "+-", "Delay" }, { "F9", "Kill" }, { "Tab", "Panes" }, { "Enter", "Open" },
 		{ "W", "Save" }, { "F10", "Quit" },
 	};
 	struct layout *l = &v->layout;

@@ -7,7 +7,6 @@
 #include "core/delay.h"
 #include "tui/draw.h"
 
-#define KEY_ESC 27
 #define KEY_CTRL_L 12
 
 /* Rows a page moves: the focused table's height on the main screen, else a screenful. */
@@ -114,7 +113,8 @@ static void filter_key(struct view *v, int key)
 
 static void sort_key(struct view *v, int key)
 {
-	int n = sort_menu_count(v);
+	unsigned int cols[TABLE_FIT_MAX_COLS];
+	int n = sort_menu_columns(v, cols);
 	const struct table_desc *d;
 	struct table_state *ts = view_focused_table(v, &d);
 
@@ -126,13 +126,14 @@ static void sort_key(struct view *v, int key)
 		v->sort_menu_sel = 0;
 	else if (key == KEY_END)
 		v->sort_menu_sel = n - 1;
+	else if (key == 'r' && ts)
+		ts->reverse = !ts->reverse;
 	else if (key == '\n' || key == KEY_ENTER) {
 		v->overlay = OVERLAY_NONE;
-		if (ts && v->sort_menu_sel < n) {
-			ts->sort_col = (unsigned int)v->sort_menu_sel;
+		if (ts && v->sort_menu_sel >= 0 && v->sort_menu_sel < n) {
+			ts->sort_col = cols[v->sort_menu_sel];
 			ts->sort_set = true;
-			view_message(v, false, "%s sorted by %s", d->title,
-				     d->cols[v->sort_menu_sel].key);
+			view_message(v, false, "%s sorted by %s", d->title, d->cols[ts->sort_col].title);
 		}
 	} else if (key == KEY_ESC || key == 'q') {
 		v->overlay = OVERLAY_NONE;
@@ -245,12 +246,19 @@ static void act_sort_menu(struct view *v, int key)
 {
 	const struct table_desc *d;
 	struct table_state *ts = view_focused_table(v, &d);
+	unsigned int cols[TABLE_FIT_MAX_COLS], cur;
+	int n;
 
 	(void)key;
 	if (!ts)
 		return;
+	cur = ts->sort_set ? ts->sort_col : d->sort_col;
+	n = sort_menu_columns(v, cols);
 	v->overlay = OVERLAY_SORT;
-	v->sort_menu_sel = (int)(ts->sort_set ? ts->sort_col : d->sort_col);
+	v->sort_menu_sel = 0;
+	for (int i = 0; i < n; i++)
+		if (cols[i] == cur)
+			v->sort_menu_sel = i;
 }
 
 static void act_reverse(struct view *v, int key)
@@ -341,6 +349,86 @@ static void act_group(struct view *v, int key)
 	view_message(v, false, "%s", v->grouped ? "grouped by cgroup / container" : "by process");
 }
 
+/* F9, K (and k, as in htop, unless vi_keys makes it "up"): the signal menu. */
+static void act_kill(struct view *v, int key)
+{
+	if (key == 'k' && v->prefs.vi_keys) {
+		act_move(v, key);
+		return;
+	}
+	kill_menu_open(v);
+}
+
+/* j moves down only with vi_keys (k then moves up). */
+static void act_vi_down(struct view *v, int key)
+{
+	if (v->prefs.vi_keys)
+		act_move(v, key);
+	else
+		view_message(v, false, "j: no such key (vi_keys = yes in the config makes j and k move)");
+}
+
+/* The sort column of the focused table, by key: its key, or -1. */
+static void sort_by(struct view *v, int col, const char *why)
+{
+	const struct table_desc *d;
+	struct table_state *ts = view_focused_table(v, &d);
+
+	if (!ts)
+		return;
+	if (col < 0) {
+		view_message(v, false, "%s: %s has no such column", why, d->title);
+		return;
+	}
+	ts->sort_col = (unsigned int)col;
+	ts->sort_set = true;
+	view_message(v, false, "%s sorted by %s", d->title, d->cols[col].title);
+}
+
+/* The first column of d whose key is one of keys, or -1. */
+static int first_col(const struct table_desc *d, const char *const *keys)
+{
+	for (; *keys; keys++)
+		if (table_col(d, *keys) >= 0)
+			return table_col(d, *keys);
+	return -1;
+}
+
+/* M: by memory, P: by GPU use (htop's memory and processor keys), where the table has one. */
+static void act_sort_shortcut(struct view *v, int key)
+{
+	static const char *const mem[] = { "mem_bytes", "resident_bytes", "vram_bytes", "total_bytes",
+					   "mem_used_bytes", "used_bytes", NULL };
+	static const char *const gpu[] = { "gpu_pct", "busy_pct", "util_pct", "sm_pct", NULL };
+	const struct table_desc *d;
+
+	if (!view_focused_table(v, &d))
+		return;
+	sort_by(v, first_col(d, key == 'M' ? mem : gpu), key == 'M' ? "M (memory)" : "P (GPU use)");
+}
+
+/* < and >: the sort column moves to the shown column left or right of it. */
+static void act_sort_step(struct view *v, int key)
+{
+	const struct table_desc *d;
+	struct table_state *ts = view_focused_table(v, &d);
+	struct table_fit fit;
+	unsigned int cur;
+	int at = -1;
+
+	if (!ts)
+		return;
+	cur = ts->sort_set ? ts->sort_col : d->sort_col;
+	table_fit_columns(d, snapshot_table(v->snap, d->name), COLS - 2, &fit);
+	for (unsigned int i = 0; i < fit.ncols; i++)
+		if (fit.cols[i] == cur)
+			at = (int)i;
+	if (!fit.ncols)
+		return;
+	at = key == '<' ? (at <= 0 ? 0 : at - 1) : (at < 0 ? 0 : at + 1 < (int)fit.ncols ? at + 1 : at);
+	sort_by(v, (int)fit.cols[at], key == '<' ? "<" : ">");
+}
+
 static void act_mouse(struct view *v, int key)
 {
 	(void)key;
@@ -353,7 +441,10 @@ static const struct {
 } bindings[] = {
 	{ 'q', act_quit },	   { KEY_F(10), act_quit },	{ 'h', act_help },
 	{ '?', act_help },	   { KEY_F(1), act_help },	{ KEY_UP, act_move },
-	{ 'k', act_move },	   { KEY_DOWN, act_move },	{ 'j', act_move },
+	{ 'k', act_kill },	   { KEY_DOWN, act_move },	{ 'j', act_vi_down },
+	{ KEY_F(9), act_kill },	   { 'K', act_kill },		{ KEY_F(4), act_filter },
+	{ 'M', act_sort_shortcut }, { 'P', act_sort_shortcut }, { '<', act_sort_step },
+	{ '>', act_sort_step },
 	{ KEY_PPAGE, act_move },   { KEY_NPAGE, act_move },	{ KEY_HOME, act_move },
 	{ KEY_END, act_move },	   { KEY_LEFT, act_focus },	{ KEY_RIGHT, act_focus },
 	{ '\n', act_open },	   { KEY_ENTER, act_open },	{ KEY_ESC, act_back },
@@ -365,7 +456,7 @@ static const struct {
 	{ 'r', act_reverse },	   { '/', act_filter },		{ KEY_F(3), act_filter },
 	{ ' ', act_pause },	   { 'n', act_step },		{ '.', act_step },
 	{ '+', act_delay },	   { '=', act_delay },		{ '-', act_delay },
-	{ 't', act_theme },	   { 'W', act_save },		{ KEY_CTRL_L, act_redraw },
+	{ 'C', act_theme },	   { 'W', act_save },		{ KEY_CTRL_L, act_redraw },
 	{ KEY_MOUSE, act_mouse },
 };
 
@@ -383,6 +474,10 @@ void view_key(struct view *v, int key)
 		sort_key(v, key);
 		return;
 	}
+	if (v->overlay == OVERLAY_KILL) {
+		kill_menu_key(v, key);
+		return;
+	}
 	if (key != KEY_RESIZE && key != KEY_MOUSE)
 		v->message[0] = '\0';
 	for (size_t i = 0; i < sizeof(bindings) / sizeof(bindings[0]); i++) {
@@ -391,4 +486,6 @@ void view_key(struct view *v, int key)
 			return;
 		}
 	}
+	if (key != KEY_RESIZE && key != ERR) /* said, not silently ignored */
+		view_message(v, false, "%s: no such key here (F1 lists the keys)", keyname(key) ? keyname(key) : "?");
 }

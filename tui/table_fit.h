@@ -34,6 +34,7 @@ struct table_state {
 	bool sort_set; /* sort_col chosen by the user, else the table's default */
 	bool reverse;
 	size_t sel, top; /* selected row and first row shown, in the sorted, filtered rows */
+	int width; /* cells it was last drawn in: its shown columns (the sort menu offers those) */
 };
 
 /*

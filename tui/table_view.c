@@ -154,6 +154,14 @@ static void unavailable_line(struct view *v, const struct collector_status *c, s
 	put(in.y, in.x, in.w, ROLE_WARNING, text);
 }
 
+/* ▲ when the rows run smallest first, ▼ largest first ('^' / 'v' without UTF-8). */
+const char *sort_arrow(const struct col_desc *col, bool reverse, bool utf8)
+{
+	bool up = !!(col->flags & COL_ASCENDING) != reverse;
+
+	return up ? (utf8 ? "▲" : "^") : (utf8 ? "▼" : "v");
+}
+
 void table_view_draw(struct view *v, const struct table_desc *d, const struct table *t,
 		     struct table_state *ts, struct rect r, bool focused,
 		     const struct collector_status *c)
@@ -204,13 +212,18 @@ void table_view_draw(struct view *v, const struct table_desc *d, const struct ta
 		return;
 	}
 	table_fit_columns(d, t, r.w, &fit);
+	ts->width = r.w;
 	fill(y, r.x, r.w, ROLE_HEADER);
 	for (unsigned int i = 0, cx = (unsigned int)r.x; i < fit.ncols; i++) {
 		const struct col_desc *col = &d->cols[fit.cols[i]];
-		int w = col->width;
+		int w = col->width, tw = (int)strlen(col->title);
+		int tx = (int)cx + (col->type == COL_STR ? 0 : w - tw);
 
-		put(y, (int)cx + (col->type == COL_STR ? 0 : w - (int)strlen(col->title)), w,
-		    fit.cols[i] == sort ? ROLE_VALUE : ROLE_HEADER, col->title);
+		put(y, tx, w, fit.cols[i] == sort ? ROLE_VALUE : ROLE_HEADER, col->title);
+		/* the sorted column: an arrow of its order, where its title leaves a cell */
+		if (fit.cols[i] == sort && tw < w)
+			put(y, col->type == COL_STR ? tx + tw : tx - 1, 1, ROLE_VALUE,
+			    sort_arrow(col, ts->reverse, v->utf8));
 		cx += (unsigned int)w + 1;
 	}
 	if (fit.spark_col >= 0)
@@ -301,4 +314,16 @@ void draw_row_overlay(struct view *v)
 		put(y, x, in.x + in.w - x, ROLE_DIM, fit);
 	}
 	put(in.y + in.h - 1, in.x + 1, in.w - 2, ROLE_DIM, "any key closes");
+}
+
+long view_selected_row(struct view *v, const struct table **t)
+{
+	struct table_state *ts;
+
+	*t = NULL;
+	if (v->detail) { /* a drill-down: its row */
+		*t = snapshot_table(v->snap, v->detail_table);
+		return *t ? table_find_row(*t, v->detail_key) : -1;
+	}
+	return selected_row(v, t, &ts);
 }

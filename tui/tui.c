@@ -72,6 +72,8 @@ void view_draw(struct view *v)
 		draw_sort_menu(v);
 	else if (v->overlay == OVERLAY_ROW)
 		draw_row_overlay(v);
+	else if (v->overlay == OVERLAY_KILL)
+		draw_kill_menu(v);
 	refresh();
 }
 

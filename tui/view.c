@@ -26,11 +26,17 @@ struct table_state *view_focused_table(struct view *v, const struct table_desc *
 	return *d ? &v->tstate[v->screen][v->table_focus[v->screen]] : NULL;
 }
 
-int sort_menu_count(struct view *v)
+int sort_menu_columns(struct view *v, unsigned int *cols)
 {
 	const struct table_desc *d;
+	struct table_state *ts = view_focused_table(v, &d);
+	struct table_fit fit;
 
-	return view_focused_table(v, &d) ? (int)d->ncols : 0;
+	if (!ts)
+		return 0;
+	table_fit_columns(d, snapshot_table(v->snap, d->name), ts->width > 0 ? ts->width : COLS - 2, &fit);
+	memcpy(cols, fit.cols, fit.ncols * sizeof(*cols));
+	return (int)fit.ncols;
 }
 
 void view_apply_theme(struct view *v)

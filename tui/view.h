@@ -12,7 +12,9 @@
 #include "tui/table_fit.h"
 #include "tui/theme.h"
 
-enum overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_SORT, OVERLAY_ROW };
+#define KEY_ESC 27 /* curses names no key for it */
+
+enum overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_SORT, OVERLAY_ROW, OVERLAY_KILL };
 
 struct histories;
 
@@ -32,6 +34,13 @@ struct view {
 	int screen; /* index of the screen shown (panes.h: 0 is the overview) */
 	enum overlay overlay;
 	int sort_menu_sel;
+	/* the signal menu (F9, K): the process, its name, the signal chosen, whether it asks to confirm */
+	struct {
+		int sel;
+		bool confirm;
+		long pid;
+		char comm[32];
+	} kill;
 	/* A table's drill-down, open over the screen: which table, which row (by identity). */
 	pane_drill_fn detail;
 	const char *detail_table;
@@ -63,6 +72,12 @@ void view_message(struct view *v, bool error, const char *fmt, ...)
 struct table_state *view_focused_table(struct view *v, const struct table_desc **d);
 /* Handles one key (curses key code); may set v->quit. */
 void view_key(struct view *v, int key);
+/* The selected row of the focused table (or the open drill-down's) and its table; -1 when none. */
+long view_selected_row(struct view *v, const struct table **t);
+/* F9, K: the signal menu for the selected process (kill.c); its keys; drawn over the screen. */
+void kill_menu_open(struct view *v);
+void kill_menu_key(struct view *v, int key);
+void draw_kill_menu(struct view *v);
 /* Takes a newer snapshot from the feed, unless paused; true when there was one. */
 bool view_refresh(struct view *v, int timeout_ms);
 void view_draw(struct view *v);

@@ -156,7 +156,7 @@ test_errors() {
 		setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
 			"$TMP/unpriv" --list >"$TMP/unpriv.list" 2>&1; rc=$?
 		check "not root: --list runs (exit 0) and says per collector what it lacks" \
-			bash -c "[ $rc -eq 0 ] && grep -q '^sensors: attached' '$TMP/unpriv.list' && [ \$(grep -c 'reason: it loads BPF programs: it needs root' '$TMP/unpriv.list') -eq 7 ]"
+			bash -c "[ $rc -eq 0 ] && grep -q '^sensors: attached' '$TMP/unpriv.list' && [ \$(grep -c 'reason: it needs root or CAP_BPF' '$TMP/unpriv.list') -eq 7 ]"
 		check "not root, --sysfs on the fixture tree: the sensors read as for root" \
 			bash -c "tests/fixtures/sysfs/make-trees.sh '$TMP/utrees' && chmod -R a+rX '$TMP/utrees' &&
 				setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all '$TMP/unpriv' -b -J -n 1 --sysfs '$TMP/utrees/mixed' 2>/dev/null |

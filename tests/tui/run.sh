@@ -89,17 +89,30 @@ check "side pane MEMORY: mockdrm's region with its total ($mem_total bytes)" \
 	bash -c "$T capture-pane -p -t t | grep -E 'mockdrm +memory +$(numfmt --to=iec-i --format=%.1f "$mem_total" | sed 's/\([KMG]\)i/\1iB/')' >/dev/null"
 check "key bar at the bottom" bash -c "$T capture-pane -p -t t | tail -1 | grep -q 'F10Quit'"
 
+check "the sorted column's title has its arrow: jobs/s, largest first" shows "▼JOBS/S"
 keys s
 check "s opens the sort menu" shows "Sort Rings by"
+check "the sort menu: the columns on screen by their titles and meaning, the sorted one marked" \
+	bash -c "$T capture-pane -p -t t | grep -qE '▼ JOBS/S +jobs completed per second' && ! $T capture-pane -p -t t | grep -qE 'completed_per_s|exec_ns.max|EXEC HIST'"
 keys Home
 for _ in 1 2 3 4 5 6 7 8 9; do $T send-keys -t t Up; done
 keys Enter
-check "sort by RING: comp_1.0.0 above gfx_0.0.0 above sdma0" \
-	bash -c "$(declare -f screen line_of before); T='$T'; before ' comp_1.0.0 ' ' gfx_0.0.0 ' && before ' gfx_0.0.0 ' ' sdma0 '"
+check "sort by RING: comp_1.0.0 above gfx_0.0.0 above sdma0, the arrow up" \
+	bash -c "$(declare -f screen line_of before); T='$T'; before ' comp_1.0.0 ' ' gfx_0.0.0 ' && before ' gfx_0.0.0 ' ' sdma0 ' && $T capture-pane -p -t t | grep -q ' RING▲ '"
 keys r
-check "r reverses: sdma0 above comp_1.0.0" \
-	bash -c "$(declare -f screen line_of before); T='$T'; before ' sdma0 ' ' comp_1.0.0 '"
+check "r reverses: sdma0 above comp_1.0.0, the arrow down" \
+	bash -c "$(declare -f screen line_of before); T='$T'; before ' sdma0 ' ' comp_1.0.0 ' && $T capture-pane -p -t t | grep -q ' RING▼ '"
 keys r
+keys '>'
+check "> sorts by the next column on screen (DEVICE)" shows "Rings sorted by DEVICE"
+keys Right
+keys M
+check "M on the processes: by their GPU memory" shows "Processes sorted by GPU MEM"
+keys P
+check "P: by GPU %" shows "Processes sorted by GPU%"
+keys Left
+keys M
+check "M on the rings: they have no memory column, and it says so" shows "M (memory): Rings has no such column"
 
 keys /
 keys s d m a
@@ -166,8 +179,10 @@ check "any key closes the help" bash -c "! $T capture-pane -p -t t | grep -q 'ne
 
 before_colors=$($T capture-pane -e -p -t t | md5sum)
 keys t
-check "t: theme light named in the header" shows "theme light"
-check "t: the colours changed" bash -c "[ \"\$($T capture-pane -e -p -t t | md5sum)\" != '$before_colors' ]"
+check "t: not the theme any more (htop's tree key): said, not silent" shows "t: no such key here (F1 lists the keys)"
+keys C
+check "C: theme light named in the header" shows "theme light"
+check "C: the colours changed" bash -c "[ \"\$($T capture-pane -e -p -t t | md5sum)\" != '$before_colors' ]"
 keys W
 check "W saves the settings" test -f "$XDG_CONFIG_HOME/gputop-bpf/config"
 check "saved settings name the theme" grep -qx 'theme = light' "$XDG_CONFIG_HOME/gputop-bpf/config"
@@ -350,13 +365,75 @@ for cols in 80 160; do
 done
 # the same, as an unprivileged start records it: the BPF collectors unavailable for want of privilege
 head -2 "$SYSREC" | jq -c '.collectors |= map(if (.name | IN("drm_sched", "irq", "display", "calls")) then .state = "unavailable" |
-	.reason = "it loads BPF programs: it needs root or CAP_BPF, CAP_PERFMON, CAP_DAC_READ_SEARCH and CAP_SYS_ADMIN" else . end)' \
+	.reason = "it needs root or CAP_BPF, CAP_PERFMON, CAP_DAC_READ_SEARCH and CAP_SYS_ADMIN (it loads BPF programs)" else . end)' \
 	>"$TMP/unprivileged.jsonl"
 start 120 30 --replay "$TMP/unprivileged.jsonl" -d 60
 until_shows "REPLAY" 5
 check "unprivileged: the header says once what root adds" \
 	bash -c "$T capture-pane -p -t t | head -1 | grep -qF '| no privilege: 4 collectors need root (sudo)'"
 $T kill-server 2>/dev/null
+
+echo "== signals from the interface (F9, k): live, on the fixture trees"
+# The KFD fixture's ROCm process renamed to a real sleep of the user the monitor runs as (nobody
+# when this is root: the monitor starts without privilege), and a copy for a sleep of root's.
+TREES=$(mktemp -d) # not under $TMP: nobody must reach it
+chmod 755 "$TREES" && "$(dirname "$0")/../fixtures/sysfs/make-trees.sh" "$TREES" >/dev/null
+AS=
+[ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && AS="setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all"
+$AS sleep 300 &
+VICTIM=$!
+sleep 300 &
+ROOTS=$!
+K=$TREES/mixed/class/kfd/kfd/proc
+cp -r "$K/4242" "$K/$ROOTS" && mv "$K/4242" "$K/$VICTIM"
+chmod -R a+rX "$TREES"
+select_pid() { # the focused process table's row of PID $1
+	local top at
+	for _ in $(seq 10); do $T send-keys -t t Up; done
+	top=$($T capture-pane -p -t t | grep -nE '^ +PID COMM +GPUS' | cut -d: -f1)
+	at=$($T capture-pane -p -t t | grep -nE "^ +$1 " | cut -d: -f1)
+	for _ in $(seq 1 $((at - top - 1))); do $T send-keys -t t Down; done
+	sleep 0.3
+}
+B=$BIN
+BIN="$AS $B"
+start 160 40 --sysfs "$TREES/mixed" -d 1
+BIN=$B
+until_shows "$VICTIM sleep" 20
+check "live on the trees: the KFD's processes, sleeps of this machine ($VICTIM, $ROOTS)" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^ +$VICTIM sleep +card0 ' && $T capture-pane -p -t t | grep -qE '^ +$ROOTS sleep +card0 '"
+keys Right
+select_pid "$VICTIM"
+keys F9
+check "F9: the signal menu names the process, TERM first" \
+	bash -c "$T capture-pane -p -t t | grep -q 'Signal $VICTIM' && $T capture-pane -p -t t | grep -qE '15 TERM +ask it to end'"
+keys Enter
+check "Enter: asks to confirm, naming the signal and the process" shows "SIGTERM to $VICTIM? y sends, other keys cancel"
+keys y
+sleep 0.5
+check "y: SIGTERM sent, said, and the process ended" \
+	bash -c "$T capture-pane -p -t t | grep -q 'SIGTERM sent to $VICTIM (sleep)' && ! kill -0 $VICTIM 2>/dev/null"
+if [ -n "$AS" ]; then
+	select_pid "$ROOTS"
+	keys k
+	keys Down
+	keys Enter
+	keys y
+	check "k on root's process, as nobody: refused with the reason, the process alive" \
+		bash -c "$T capture-pane -p -t t | grep -q 'not allowed to signal $ROOTS (sleep): another user' && kill -0 $ROOTS"
+else
+	skip "signals refused for another user's process: needs root to start one of root's"
+fi
+keys F9
+keys Escape
+check "Esc closes the menu, nothing sent" bash -c "! $T capture-pane -p -t t | grep -q 'Signal ' && kill -0 $ROOTS"
+kill $ROOTS $VICTIM 2>/dev/null
+rm -rf "$TREES"
+start 120 30 --replay "$REC" -d 60
+until_shows "REPLAY" 5
+keys Right
+keys F9
+check "F9 in a replay: refused, and why" shows "no signals in a replay: its processes are not on this machine"
 
 echo "== pause, resize, quit (live-speed replay)"
 start 120 36 --replay "$REC" -d 0.2

@@ -222,7 +222,7 @@ static void config_parse_save_and_reload(void **state)
 				     "process_sort = mem_bytes\nprocess_sort = nope\n",
 				     "cfg", &p, err, sizeof(err)),
 			 3);
-	assert_string_equal(err, "cfg:7: unknown key (theme, delay, ring_sort, process_sort, reverse, panes)");
+	assert_string_equal(err, "cfg:7: unknown key (theme, delay, ring_sort, process_sort, reverse, vi_keys, panes)");
 	assert_string_equal(p.theme, "light");
 	assert_true(p.delay_s == 0.5); /* the bad delay on line 8 left it alone */
 	assert_string_equal(p.ring_sort, "busy_pct"); /* 0.1.0's name for it */
