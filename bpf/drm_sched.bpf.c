@@ -343,6 +343,24 @@ static __always_inline void on_queue(const struct drm_sched_job *job, job_key_t 
 		__sync_fetch_and_add(&ps->queued, 1);
 }
 
+/* One more of its jobs on the hardware: the first opens its busy span. */
+static __always_inline void proc_busy_start(struct proc_stats *ps, __u64 now)
+{
+	if (__sync_fetch_and_add(&ps->in_flight, 1) == 0)
+		ps->busy_since_ns = now;
+}
+
+/* One of its jobs done: the last closes its busy span. */
+static __always_inline void proc_busy_end(struct proc_stats *ps, __u64 now)
+{
+	__u64 since = ps->busy_since_ns;
+
+	if (__sync_fetch_and_add(&ps->in_flight, -1) == 1 && since && now > since) {
+		ps->busy_since_ns = 0;
+		__sync_fetch_and_add(&ps->busy_ns, now - since);
+	}
+}
+
 static __always_inline void on_run(const struct drm_sched_job *job, job_key_t key)
 {
 	__u64 now = bpf_ktime_get_ns();
@@ -364,8 +382,11 @@ static __always_inline void on_run(const struct drm_sched_job *job, job_key_t ke
 		if (wait > rs->max_wait_ns)
 			rs->max_wait_ns = wait;
 		ps = proc_get(info->tgid, info->ring, false);
-		if (ps)
+		if (ps) {
 			__sync_fetch_and_add(&ps->wait_ns, wait);
+			proc_busy_start(ps, now);
+			info->proc_running = 1;
+		}
 	} else {
 		struct job_info fresh = { .run_ns = now };
 		__u64 started;
@@ -434,6 +455,8 @@ static __always_inline void on_done(const struct drm_sched_fence *fence, job_key
 		rs = ring_at(info->ring);
 		if (info->queue_ns)
 			ps = proc_get(info->tgid, info->ring, false);
+		if (ps && info->proc_running)
+			proc_busy_end(ps, now);
 	} else if (info && info->queue_ns) {
 		/* Its run event was skipped by every copy (counted lost): recovered here. */
 		rs = ring_at(info->ring);
@@ -477,10 +500,8 @@ out:
 		rs->busy_since_ns = 0;
 		__sync_fetch_and_add(&rs->busy_ns, now - since);
 	}
-	if (ps) {
+	if (ps)
 		__sync_fetch_and_add(&ps->completed, 1);
-		__sync_fetch_and_add(&ps->exec_ns, exec);
-	}
 }
 
 /* >= 6.17: add_dep precedes the queue event; the count is parked on the job until then. */

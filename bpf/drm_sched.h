@@ -57,7 +57,15 @@ struct proc_stats {
 	__u64 queued;
 	__u64 completed;
 	__u64 wait_ns;
-	__u64 exec_ns;
+	/*
+	 * Time with at least one of its jobs on the hardware of this ring: its
+	 * share of the ring's busy time, never above it (a sum of its jobs'
+	 * execution times would count jobs that overlap in flight twice). busy_ns: closed spans; the open one from
+	 * busy_since_ns while in_flight (its jobs run and not done) is not 0.
+	 */
+	__u64 busy_ns;
+	__u64 busy_since_ns;
+	__u64 in_flight;
 };
 
 /*
@@ -118,7 +126,7 @@ struct job_info {
 	__u32 ring; /* index into rings, RING_NONE before the queue event */
 	__u32 tgid; /* submitter, 0 when unknown */
 	__u32 pending_deps; /* add_dep events seen before the queue event */
-	__u32 pad;
+	__u32 proc_running; /* 1: its run counted in its process's in_flight (done takes it back) */
 };
 
 enum sched_drop {

@@ -279,7 +279,9 @@ static bool proc_row(const void *key, void *value, void *arg)
 	pc.queued = v->queued;
 	pc.completed = v->completed;
 	pc.wait_ns = v->wait_ns;
-	pc.exec_ns = v->exec_ns;
+	pc.busy_ns = v->busy_ns;
+	if (v->in_flight && v->busy_since_ns && p->now_ns > v->busy_since_ns)
+		pc.busy_ns += p->now_ns - v->busy_since_ns;
 	sched_model_proc(p->sm, &pc);
 	return !process_alive(k->tgid); /* shown once more, then forgotten */
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,7 +147,30 @@ static void ring_row(struct ring_state *r, struct cell *row, double iv)
 	cell_set_hist(row, RING_EXEC_HIST, &rc->exec_hist);
 }
 
-/* The process rows: one per PID, summed over its rings, and one per PID and ring. */
+/* The busy time of ring dev/name this interval, ns (INFINITY when it is not fed: no bound). */
+static double ring_busy_ns(const struct sched_model *sm, const char *dev, const char *name)
+{
+	for (size_t i = 0; i < sm->nrings; i++) {
+		const struct ring_state *r = &sm->rings[i];
+
+		if (r->seen && !strcmp(r->now.dev, dev) && !strcmp(r->now.name, name))
+			return (double)counter_delta(r->now.busy_ns, r->last.busy_ns);
+	}
+	return INFINITY;
+}
+
+/* A process's busy time on its ring this interval, at most the ring's. */
+static double proc_busy_ns(const struct sched_model *sm, const struct proc_state *p)
+{
+	return fmin((double)counter_delta(p->now.busy_ns, p->last.busy_ns),
+		    ring_busy_ns(sm, p->now.dev, p->now.ring));
+}
+
+/*
+ * The process rows: one per PID, summed over its rings, and one per PID and ring.
+ * GPU time is the time with one of its jobs on a ring's hardware: on one ring at
+ * most that ring's busy time (the two spans are read a moment apart: bounded).
+ */
 static int publish_procs(struct sched_model *sm, struct model *m, double iv)
 {
 	struct table *procs = model_table(m, &sched_procs_table);
@@ -160,11 +184,11 @@ static int publish_procs(struct sched_model *sm, struct model *m, double iv)
 	for (size_t i = 0; i < sm->nprocs; i++) {
 		const struct proc_state *p = &sm->procs[i];
 		double queued = (double)counter_delta(p->now.queued, p->last.queued);
-		double exec = (double)counter_delta(p->now.exec_ns, p->last.exec_ns);
+		double busy = proc_busy_ns(sm, p);
 
 		if (!p->seen)
 			continue;
-		all_gpu_ns += exec;
+		all_gpu_ns += busy;
 		row = table_row_add(pr);
 		if (!row)
 			return -1;
@@ -172,13 +196,13 @@ static int publish_procs(struct sched_model *sm, struct model *m, double iv)
 		cell_set_str(row, PR_DEV, p->now.dev);
 		cell_set_str(row, PR_RING, p->now.ring);
 		cell_set_f64(row, PR_JOBS_PER_S, queued / iv);
-		cell_set_f64(row, PR_GPU, exec / (iv * 1e9) * 100.0);
+		cell_set_f64(row, PR_GPU, busy / (iv * 1e9) * 100.0);
 		cell_set_u64(row, PR_JOBS, p->now.queued);
 	}
 	for (size_t i = 0; i < sm->nprocs; i++) {
 		const struct proc_state *p = &sm->procs[i];
-		double queued = 0, done = 0, wait = 0, exec = 0;
-		uint64_t jobs = 0, exec_total = 0;
+		double queued = 0, done = 0, wait = 0, gpu_ns = 0;
+		uint64_t jobs = 0, gpu_ns_total = 0;
 		char rings[256] = "";
 		bool dup = false;
 
@@ -196,9 +220,9 @@ static int publish_procs(struct sched_model *sm, struct model *m, double iv)
 			queued += (double)counter_delta(q->now.queued, q->last.queued);
 			done += (double)counter_delta(q->now.completed, q->last.completed);
 			wait += (double)counter_delta(q->now.wait_ns, q->last.wait_ns);
-			exec += (double)counter_delta(q->now.exec_ns, q->last.exec_ns);
+			gpu_ns += proc_busy_ns(sm, q);
 			jobs += q->now.queued;
-			exec_total += q->now.exec_ns;
+			gpu_ns_total += q->now.busy_ns;
 			snprintf(rings + strlen(rings), sizeof(rings) - strlen(rings), "%s%s",
 				 rings[0] ? "," : "", q->now.ring);
 		}
@@ -210,11 +234,11 @@ static int publish_procs(struct sched_model *sm, struct model *m, double iv)
 		cell_set_f64(row, PROC_JOBS_PER_S, queued / iv);
 		cell_set_f64(row, PROC_DONE_PER_S, done / iv);
 		cell_set_u64(row, PROC_JOBS, jobs);
-		cell_set_f64(row, PROC_GPU_NS, exec);
-		cell_set_u64(row, PROC_GPU_NS_TOTAL, exec_total);
-		cell_set_f64(row, PROC_GPU, exec / (iv * 1e9) * 100.0);
+		cell_set_f64(row, PROC_GPU_NS, gpu_ns);
+		cell_set_u64(row, PROC_GPU_NS_TOTAL, gpu_ns_total);
+		cell_set_f64(row, PROC_GPU, gpu_ns / (iv * 1e9) * 100.0);
 		if (all_gpu_ns > 0)
-			cell_set_f64(row, PROC_SHARE, exec / all_gpu_ns * 100.0);
+			cell_set_f64(row, PROC_SHARE, gpu_ns / all_gpu_ns * 100.0);
 		if (queued > 0)
 			cell_set_f64(row, PROC_WAIT, wait / queued);
 		cell_set_str(row, PROC_RINGS, rings);

@@ -35,7 +35,8 @@ struct proc_counters {
 	char comm[SCHED_COMM_LEN];
 	char dev[SCHED_NAME_LEN]; /* the ring */
 	char ring[SCHED_NAME_LEN];
-	uint64_t queued, completed, wait_ns, exec_ns;
+	uint64_t queued, completed, wait_ns;
+	uint64_t busy_ns; /* time with one of its jobs on the ring's hardware, open span included */
 };
 
 struct sched_model;

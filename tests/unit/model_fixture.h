@@ -32,10 +32,10 @@ static inline struct ring_counters fixture_ring(const char *dev, const char *nam
 
 static inline struct proc_counters fixture_proc(uint32_t pid, const char *comm, const char *dev,
 						const char *ring, uint64_t queued,
-						uint64_t exec_ns)
+						uint64_t busy_ns)
 {
 	struct proc_counters pc = { .pid = pid, .queued = queued, .completed = queued,
-				    .exec_ns = exec_ns, .wait_ns = queued * 100000 };
+				    .busy_ns = busy_ns, .wait_ns = queued * 100000 };
 
 	snprintf(pc.comm, sizeof(pc.comm), "%s", comm);
 	snprintf(pc.dev, sizeof(pc.dev), "%s", dev);

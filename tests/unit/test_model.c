@@ -2,6 +2,7 @@
 #include "tests/unit/cmocka_all.h"
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "tests/unit/model_fixture.h"
 
 static bool near(double a, double b, double tol)
@@ -81,6 +82,40 @@ static void rates_depths_and_latency_over_two_ticks(void **state)
 	model_free(m);
 }
 
+/*
+ * A process's GPU % on a ring is its busy time there (time with one of its jobs
+ * on the hardware), never above the ring's own busy %, which a read a moment
+ * apart could otherwise pass; over its rings the sum.
+ */
+static void process_gpu_within_ring_busy(void **state)
+{
+	struct model *m = model_new(0);
+	struct sched_model *sm = sched_model_new();
+	struct ring_counters rc[2] = { fixture_ring("d", "gfx", 0, 0, 0, 0), fixture_ring("d", "comp", 0, 0, 0, 0) };
+	struct proc_counters pc[2] = { fixture_proc(7, "game", "d", "gfx", 10, 0),
+				       fixture_proc(7, "game", "d", "comp", 10, 0) };
+	struct snapshot *s;
+	const struct table *p;
+
+	(void)state;
+	s = tick(m, sm, SEC_NS, rc, 2, pc, 2);
+	snapshot_free(s);
+	rc[0].busy_ns = SEC_NS * 83 / 100; /* the ring: 83 % busy */
+	rc[1].busy_ns = SEC_NS * 40 / 100;
+	pc[0].busy_ns = SEC_NS * 85 / 100; /* read after the ring: 2 ms more */
+	pc[1].busy_ns = SEC_NS * 30 / 100;
+	s = tick(m, sm, 2 * SEC_NS, rc, 2, pc, 2);
+	p = snapshot_table(s, "drm_sched.process_rings");
+	assert_int_equal(p->nrows, 2);
+	for (size_t i = 0; i < p->nrows; i++)
+		assert_true(near(table_num(p, i, "gpu_pct"), !strcmp(table_str(p, i, "name"), "gfx") ? 83 : 30, 1e-6));
+	p = snapshot_table(s, "drm_sched.processes");
+	assert_true(near(table_num(p, 0, "gpu_pct"), 113, 1e-6)); /* the two rings' 83 + 30: may pass 100 */
+	snapshot_free(s);
+	sched_model_free(sm);
+	model_free(m);
+}
+
 static void processes_aggregate_across_rings(void **state)
 {
 	struct model *m = model_new(0);
@@ -94,6 +129,7 @@ static void processes_aggregate_across_rings(void **state)
 	const struct table *p;
 
 	(void)state;
+	rc[0].busy_ns = rc[1].busy_ns = SEC_NS; /* busy all along: no bound on the processes */
 	s = tick(m, sm, SEC_NS, rc, 2, pc, 3);
 	p = snapshot_table(s, "drm_sched.processes");
 	assert_int_equal(p->nrows, 2);
@@ -111,6 +147,7 @@ static void processes_aggregate_across_rings(void **state)
 			assert_true(near(table_num(p, i, "gpu_share_pct"), 50, 1e-9));
 		}
 	}
+
 	snapshot_free(s);
 
 	/* Process 200 exited (no longer reported): its row goes. */
@@ -200,6 +237,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rates_depths_and_latency_over_two_ticks),
 		cmocka_unit_test(processes_aggregate_across_rings),
+		cmocka_unit_test(process_gpu_within_ring_busy),
 		cmocka_unit_test(pid_filter_keeps_one_process),
 		cmocka_unit_test(collectors_devices_and_tables_are_copied),
 	};

@@ -96,6 +96,14 @@ check_kernel() {
 		J "$(ring comp_1.0.0) | .exec_ns_total.p50 >= 0.75e6 and .exec_ns_total.p50 <= 2e6"
 	check "$k: sdma0 3 ms jobs: exec p50 in [2.25, 6] ms" \
 		J "$(ring sdma0) | .exec_ns_total.p50 >= 2.25e6 and .exec_ns_total.p50 <= 6e6"
+	# P1's 2 ms jobs 1 ms apart overlap on gfx_0.0.0 (4 deep): a sum of execution times would pass
+	# the ring's busy %; the time with one of its jobs running cannot.
+	check "$k: gfx_0.0.0 ran jobs side by side (in flight up to $(jq -s "[.[] | $RINGS[] | select(.name == \"gfx_0.0.0\") | .in_flight_max] | max" "$MON"))" \
+		J "[.[] | $RINGS[] | select(.name == \"gfx_0.0.0\") | .in_flight_max] | max > 1"
+	check "$k: a process's GPU % on a ring never above that ring's busy % ($(jq -s -c '[.[] | .tables["drm_sched.rings"] as $r | .tables["drm_sched.process_rings"][] | . as $p | {p: .gpu_pct, r: ($r[] | select(.name == $p.name and .dev == $p.dev) | .busy_pct)} | select(.p > 0)] | max_by(.p)' "$MON") at its highest)" \
+		J '. as $all | ([$all[] | .tables["drm_sched.rings"] as $r | .tables["drm_sched.process_rings"][] | . as $p |
+			($r[] | select(.name == $p.name and .dev == $p.dev) | .busy_pct) as $b | select($p.gpu_pct > $b + 1e-9)] | length == 0) and
+			([$all[] | .tables["drm_sched.process_rings"][] | .gpu_pct] | max > 0)'
 	check "$k: sdma0 burst of 20 on a 1-deep ring: max queue wait >= 15 jobs x 3 ms" \
 		J "$(ring sdma0) | .wait_ns_total.max >= 45e6"
 	check "$k: sdma0 burst waits longer (p99) than paced gfx jobs (p50)" \
