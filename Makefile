@@ -168,7 +168,7 @@ $(B)/tests/%: tests/unit/%.c $(TABLE_OBJS) $(B)/libgputop.a
 		$(TEST_LIBS_$*) -lcmocka
 $(B)/tests/test_tui_pure: $(PANE_OBJS)
 # the collectors register themselves: linked whole
-$(B)/tests/test_sysfs: $(B)/collectors/sensors/sensors.o $(B)/collectors/kfd/kfd.o
+$(B)/tests/test_sysfs: $(B)/collectors/sensors/sensors.o $(B)/collectors/kfd/kfd.o $(B)/collectors/devices/devices.o
 
 # libFuzzer targets (make FUZZ=1): each links the library with one LLVMFuzzerTestOneInput.
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))

@@ -12,45 +12,70 @@
 
 #define MAX_CARDS 64
 
+/* An nvidia-drm card whose GPU the NVIDIA driver lists in procfs: one GPU, listed once, as nvidia<N>. */
+static bool nvidia_listed(const struct drm_card *card)
+{
+	char path[PATH_MAX / 2], rel[96];
+
+	if (strcmp(card->driver, "nvidia-drm") || !card->bus_id[0])
+		return false;
+	snprintf(rel, sizeof(rel), "driver/nvidia/gpus/%.64s", card->bus_id);
+	return proc_path(path, sizeof(path), rel) && !access(path, F_OK);
+}
+
 static int scan_drm(struct model *m)
 {
 	struct drm_card cards[MAX_CARDS];
 	size_t n = drm_cards(cards, MAX_CARDS);
+	int listed = 0;
 
-	for (size_t i = 0; m && i < n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		struct device_snap dev = { 0 };
+
+		if (nvidia_listed(&cards[i]))
+			continue;
+		listed++;
+		if (!m)
+			continue;
 
 		snprintf(dev.name, sizeof(dev.name), "%s", cards[i].name);
 		snprintf(dev.driver, sizeof(dev.driver), "%s", cards[i].driver);
 		snprintf(dev.bus_id, sizeof(dev.bus_id), "%s", cards[i].bus_id);
 		model_device_add(m, &dev);
 	}
-	return (int)n;
+	return listed;
 }
 
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* The NVIDIA driver's GPUs, nvidia0 ... in PCI address order (as NVML numbers them by default). */
 static int scan_nvidia(struct model *m)
 {
+	char bus[MAX_CARDS][NAME_LEN];
 	char dir[PATH_MAX / 2];
 	struct dirent *de;
-	int n = 0;
+	size_t n = 0;
 	DIR *d;
 
 	if (!proc_path(dir, sizeof(dir), "driver/nvidia/gpus") || !(d = opendir(dir)))
 		return 0;
-	while ((de = readdir(d))) {
+	while ((de = readdir(d)) && n < MAX_CARDS)
+		if (de->d_name[0] != '.')
+			snprintf(bus[n++], NAME_LEN, "%.*s", NAME_LEN - 1, de->d_name);
+	closedir(d);
+	qsort(bus, n, sizeof(bus[0]), by_name);
+	for (size_t i = 0; m && i < n; i++) {
 		struct device_snap dev = { 0 };
 
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(dev.name, sizeof(dev.name), "nvidia%d", n);
+		snprintf(dev.name, sizeof(dev.name), "nvidia%zu", i);
 		snprintf(dev.driver, sizeof(dev.driver), "nvidia");
-		snprintf(dev.bus_id, sizeof(dev.bus_id), "%.*s", (int)sizeof(dev.bus_id) - 1, de->d_name);
-		if (m)
-			model_device_add(m, &dev);
-		n++;
+		snprintf(dev.bus_id, sizeof(dev.bus_id), "%s", bus[i]);
+		model_device_add(m, &dev);
 	}
-	closedir(d);
-	return n;
+	return (int)n;
 }
 
 static void devices_probe(struct collector *c)

@@ -325,6 +325,37 @@ static void kfd_process(void **state)
 }
 
 /* No sysfs at all: no rows, no failure. */
+/* nvidia-drm makes an NVIDIA GPU a DRM card too: one GPU, one device (nvidia0), in PCI order. */
+static void nvidia_drm_card_listed_once(void **state)
+{
+	char dir[128];
+	struct collector c = { .ops = collector_ops("devices") };
+	struct model *m = model_new(0);
+	struct snapshot *s;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/nvidia-proc", root);
+	assert_int_equal(sysroot_set(SYSROOT_PROC, dir), 0);
+	snprintf(dir, sizeof(dir), "%s/nvidia", root);
+	assert_int_equal(sysroot_set(SYSROOT_SYS, dir), 0);
+	c.ops->probe(&c);
+	assert_int_equal(c.info.state, COLLECTOR_ATTACHED);
+	model_tick_begin(m, SEC);
+	assert_int_equal(c.ops->read(&c, m), 0);
+	s = model_tick_end(m);
+	assert_non_null(s);
+	assert_int_equal(s->ndevices, 2);
+	assert_string_equal(s->devices[0].name, "nvidia0");
+	assert_string_equal(s->devices[0].bus_id, "0000:65:00.0");
+	assert_string_equal(s->devices[1].name, "nvidia1");
+	assert_string_equal(s->devices[1].bus_id, "0000:b3:00.0");
+	snapshot_free(s);
+	if (c.ops->close)
+		c.ops->close(&c);
+	model_free(m);
+	sysroot_set(SYSROOT_PROC, NULL);
+}
+
 static void no_tree(void **state)
 {
 	struct run r;
@@ -341,6 +372,7 @@ int main(void)
 		cmocka_unit_test(amdgpu_dgpu), cmocka_unit_test(intel_counters),
 		cmocka_unit_test(amdgpu_apu), cmocka_unit_test(hostile), cmocka_unit_test(no_tree),
 		cmocka_unit_test(kfd_process), cmocka_unit_test(amdgpu_gpu_metrics),
+		cmocka_unit_test(nvidia_drm_card_listed_once),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
