@@ -236,6 +236,7 @@ static int run_front_end(const struct options *o, struct feed *feed, FILE *out)
 		.delay_given = o->delay_given,
 		.theme = o->theme,
 		.no_color = o->no_color || getenv("NO_COLOR"),
+		.pid = o->pid,
 		.stop = &stop_requested,
 	};
 

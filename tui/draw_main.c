@@ -61,24 +61,33 @@ void draw_header(struct view *v, struct rect r)
 {
 	const struct snapshot *s = v->snap;
 	unsigned int attached = 0, missing = 0, need_root = 0;
-	uint64_t drops = 0;
-	char up[32] = "-", state[300];
-	int x, xid = -1, warn = -1;
+	uint64_t drops = 0, most = 0;
+	char up[32] = "-", state[300], lost[96] = "";
+	int x, xid = -1, warn = -1, kinds = 0, lostat = -1;
 
 	for (size_t i = 0; s && i < s->ncollectors; i++) {
 		attached += s->collectors[i].info->state == COLLECTOR_ATTACHED;
 		missing += s->collectors[i].info->state != COLLECTOR_ATTACHED;
 		need_root += !strcmp(s->collectors[i].info->reason, PRIVILEGES_BPF_REASON);
-		for (unsigned int d = 0; d < s->collectors[i].ndrops; d++)
-			drops += s->collectors[i].drops[d].count;
+		for (unsigned int d = 0; d < s->collectors[i].ndrops; d++) {
+			const struct drop_count *dc = &s->collectors[i].drops[d];
+
+			drops += dc->count;
+			kinds += dc->count > 0;
+			if (dc->count > most) { /* the largest loss, by collector and kind */
+				most = dc->count;
+				snprintf(lost, sizeof(lost), "%s %s", s->collectors[i].info->name, dc->name);
+			}
+		}
 	}
 	if (s) {
 		unsigned long t = (unsigned long)s->uptime_s;
 
 		snprintf(up, sizeof(up), "%02lu:%02lu:%02lu", t / 3600, t / 60 % 60, t % 60);
 	}
-	if (v->feed->replay)
-		snprintf(state, sizeof(state), "%s %s", v->paused ? "PAUSED" : "REPLAY", v->feed->name);
+	if (v->feed->replay) /* the recording's file name: its folders take room the numbers need */
+		snprintf(state, sizeof(state), "%s %s", v->paused ? "PAUSED" : v->ended ? "ENDED" : "REPLAY",
+			 strrchr(v->feed->name, '/') ? strrchr(v->feed->name, '/') + 1 : v->feed->name);
 	else
 		snprintf(state, sizeof(state), "%s", v->paused ? "PAUSED" : "LIVE");
 	fill(r.y, 0, r.w, ROLE_HEADER);
@@ -96,10 +105,18 @@ void draw_header(struct view *v, struct rect r)
 		}
 		if (xid_alert(s, parts[n], sizeof(parts[0])))
 			xid = n++;
-		if (drops)
-			snprintf(parts[n++], sizeof(parts[0]), " | %llu dropped",
-				 (unsigned long long)drops);
-		snprintf(parts[n++], sizeof(parts[0]), " | every %gs", v->prefs.delay_s);
+		if (drops) { /* what was lost and where: the largest count's collector and kind */
+			snprintf(parts[n], sizeof(parts[0]), " | %llu lost (%s%s)", (unsigned long long)drops,
+				 kinds > 1 ? "most: " : "", lost);
+			lostat = n++;
+		}
+		if (!v->feed->replay)
+			snprintf(parts[n++], sizeof(parts[0]), " | every %gs", v->prefs.delay_s);
+		else if (v->replay_paced && s)
+			snprintf(parts[n++], sizeof(parts[0]), " | every %gs, recorded %.2gs", v->prefs.delay_s,
+				 s->interval_s);
+		else if (s)
+			snprintf(parts[n++], sizeof(parts[0]), " | recorded every %.2gs", s->interval_s);
 		if (self_cost(s, parts[n], sizeof(parts[0])))
 			n++;
 		snprintf(parts[n++], sizeof(parts[0]), " | %s (%s)", s ? s->hostname : "-",
@@ -111,8 +128,7 @@ void draw_header(struct view *v, struct rect r)
 		for (int i = 0; i < n; i++)
 			x += put_whole(r.y, x, r.w - x,
 				       i == xid ? ROLE_ERROR :
-				       i == warn || (drops && i == 2 + (xid >= 0) + (warn >= 0)) ?
-					       ROLE_WARNING : ROLE_HEADER,
+				       i == warn || i == lostat ? ROLE_WARNING : ROLE_HEADER,
 				       parts[i]);
 	}
 	if (r.h < 2)
@@ -245,6 +261,8 @@ void draw_bottom(struct view *v)
 	else if (v->message[0])
 		put(l->status.y, 1, l->status.w - 1, v->message_error ? ROLE_ERROR : ROLE_LABEL,
 		    v->message);
+	else if (v->ended && !v->paused)
+		put(l->status.y, 1, l->status.w - 1, ROLE_LABEL, "end of the recording: q quits");
 	else if (v->paused)
 		put(l->status.y, 1, l->status.w - 1, ROLE_WARNING,
 		    v->feed->replay ? "Paused: space resumes, n steps one snapshot" :

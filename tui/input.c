@@ -48,7 +48,9 @@ static void set_delay(struct view *v, int dir)
 
 	v->prefs.delay_s = d;
 	v->feed->ops->set_delay(v->feed->impl, d);
-	view_message(v, false, "refresh every %g s", d);
+	v->replay_paced = v->feed->replay;
+	view_message(v, false, v->feed->replay ? "played every %g s (not saved: W keeps the live refresh)" :
+						 "refresh every %g s", d);
 }
 
 static void next_theme(struct view *v)
@@ -66,6 +68,7 @@ static void save_prefs(struct view *v)
 {
 	const struct pane_decl *p = pane_for_screen(SCREEN_MAIN);
 	char *keys[2] = { v->prefs.ring_sort, v->prefs.proc_sort };
+	struct tui_prefs saved;
 	int err;
 
 	for (int i = 0; p && i < 2 && p->tables[i]; i++) { /* the main tables' order */
@@ -81,7 +84,10 @@ static void save_prefs(struct view *v)
 		view_message(v, true, "cannot save: neither XDG_CONFIG_HOME nor HOME is set, or the path is too long");
 		return;
 	}
-	err = prefs_save(v->config_path, &v->prefs);
+	saved = v->prefs;
+	if (v->feed->replay) /* a replay's pace is not the live refresh */
+		saved.delay_s = v->config_delay_s;
+	err = prefs_save(v->config_path, &saved);
 	if (err)
 		view_message(v, true, "cannot save %s: %s", v->config_path, strerror(-err));
 	else

@@ -154,6 +154,14 @@ static void unavailable_line(struct view *v, const struct collector_status *c, s
 	put(in.y, in.x, in.w, ROLE_WARNING, text);
 }
 
+/* Whether d's rows are one process's each (a "pid" key): -p keeps only its rows. */
+static bool pid_keyed(const struct table_desc *d)
+{
+	int col = table_col(d, "pid");
+
+	return col >= 0 && (d->cols[col].flags & COL_KEY);
+}
+
 /* ▲ when the rows run smallest first, ▼ largest first ('^' / 'v' without UTF-8). */
 const char *sort_arrow(const struct col_desc *col, bool reverse, bool utf8)
 {
@@ -207,8 +215,15 @@ void table_view_draw(struct view *v, const struct table_desc *d, const struct ta
 			}
 			return;
 		}
-		put_wrapped(in, ROLE_DIM, v->filter[0] && t && t->nrows ? "No row matches the filter." :
-					  d->empty ? d->empty : "Nothing yet.");
+		if (v->filter[0] && t && t->nrows) {
+			put_wrapped(in, ROLE_DIM, "No row matches the filter.");
+		} else if (v->pid_filter && pid_keyed(d)) { /* rows of other processes may exist: not said empty */
+			snprintf(text, sizeof(text), "No row of process %u (-p %u shows only its rows).", v->pid_filter,
+				 v->pid_filter);
+			put_wrapped(in, ROLE_DIM, text);
+		} else {
+			put_wrapped(in, ROLE_DIM, d->empty ? d->empty : "Nothing yet.");
+		}
 		return;
 	}
 	table_fit_columns(d, t, r.w, &fit);

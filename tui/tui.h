@@ -13,6 +13,7 @@ struct tui_settings {
 	bool delay_given; /* -d given: it wins over the config file */
 	const char *theme; /* --theme, or NULL: the config file's, else default */
 	bool no_color; /* -C or NO_COLOR */
+	uint32_t pid; /* -p: only this process's rows (0: all), for the empty tables to say so */
 	volatile sig_atomic_t *stop; /* set by SIGINT/SIGTERM */
 };
 

@@ -54,6 +54,9 @@ struct view {
 	bool brief_devices; /* one line per GPU ('e'), not the expanded block */
 	bool grouped; /* tables with a grouped alternative show it ('g': processes by container) */
 	bool ended; /* the end of a replay was announced */
+	uint32_t pid_filter; /* -p */
+	bool replay_paced; /* a replay played at a pace of the user's (-d, + -), not the recording's */
+	double config_delay_s; /* the live refresh the config file gave: what W saves in a replay */
 	const void *said; /* this frame: the collector (its info) whose reason a table has shown */
 	size_t theme_idx;
 	struct theme theme;

@@ -199,7 +199,7 @@ check "80x24: first snapshot drawn" until_shows "REPLAY"
 for _ in $(seq 2 $DN); do $T send-keys -t t n; sleep 0.05; done
 sleep 0.5
 check "80x24: the header ends with a whole part, not cut mid-word" \
-	bash -c "$T capture-pane -p -t t | head -1 | sed 's/ *\$//' | grep -qE '(REPLAY [^ ]+|every [0-9.]+s|up [0-9:]{8}|\\)|[0-9]+ missing|[0-9]+ dropped|[0-9]%|MiB)\$'"
+	bash -c "$T capture-pane -p -t t | head -1 | sed 's/ *\$//' | grep -qE '(REPLAY [^ ]+|every [0-9.]+s|up [0-9:]{8}|\\)|[0-9]+ missing|[0-9.]+s|[0-9]%|MiB)\$'"
 check "80x24: the display side pane lists CRTC 0 at 60.00 Hz" \
 	bash -c "$T capture-pane -p -t t | grep -E 'DISPLAY' -A1 | grep -qE ' 0 +60\.00 '"
 keys 5
@@ -434,6 +434,33 @@ until_shows "REPLAY" 5
 keys Right
 keys F9
 check "F9 in a replay: refused, and why" shows "no signals in a replay: its processes are not on this machine"
+
+echo "== a replay's pace, its end, its losses; -p"
+lost_at=$(jq -s 'to_entries | map(select([.value.collectors[].drops // {} | to_entries[].value] | add > 0)) | .[0].key + 1' "$REC")
+lost=$(sed -n "${lost_at}p" "$REC" | jq -r '[.collectors[] | .name as $c | .drops // {} | to_entries[] | select(.value > 0) | {c: $c, k: .key, n: .value}] | max_by(.n) | "\(.c) \(.k)"')
+XDG_CONFIG_HOME=$TMP/pacecfg start 200 30 --replay "$REC"
+until_shows "REPLAY" 5
+check "replay at its own pace: the header says the recording's interval, not a refresh of ours" \
+	bash -c "$T capture-pane -p -t t | head -1 | grep -q '| recorded every 0.5s |' && ! $T capture-pane -p -t t | head -1 | grep -q '| every '"
+keys -
+check "- in a replay: the pace shown beside the recording's" \
+	bash -c "$T capture-pane -p -t t | head -1 | grep -q '| every 0.5s, recorded 0.5s |'"
+keys W
+check "W in a replay keeps the live refresh (1 s), not the replay's pace" grep -qx 'delay = 1' "$TMP/pacecfg/gputop-bpf/config"
+keys space
+for _ in $(seq 2 "$lost_at"); do $T send-keys -t t n; sleep 0.05; done
+sleep 0.5
+check "events lost: how many and where ($lost), in the header" \
+	bash -c "$T capture-pane -p -t t | head -1 | grep -qE '\| [0-9]+ lost \((most: )?$lost\) \|'"
+start 120 30 --replay "$REC" -d 0.05
+until_shows "ENDED" 15
+keys Down
+check "the end of a replay lasts: ENDED in the header, the status line says it after another key" \
+	bash -c "$T capture-pane -p -t t | head -1 | grep -q 'ENDED' && $T capture-pane -p -t t | grep -q 'end of the recording: q quits'"
+start 120 30 --replay "$REC" -p 99999 -d 60
+until_shows "REPLAY" 5
+check "-p 99999: the empty process table says it is filtered, not that nothing ran" \
+	shows "No row of process 99999 (-p 99999 shows only its rows)."
 
 echo "== pause, resize, quit (live-speed replay)"
 start 120 36 --replay "$REC" -d 0.2
