@@ -34,8 +34,27 @@ static void print_collectors(FILE *out, const struct snapshot *s)
 	}
 }
 
+/* The cells each shown column needs: its title's or its widest cell's, so every row lines up. */
+static void column_widths(const struct table *t, const size_t *order, bool u8, int *width)
+{
+	const struct table_desc *d = t->desc;
+	char buf[TABLE_STR_MAX], fit[TEXT_CELL_MAX];
+
+	for (unsigned int c = 0; c < d->ncols; c++) {
+		width[c] = (int)strlen(d->cols[c].title);
+		for (size_t r = 0; !(d->cols[c].flags & COL_DETAIL) && r < t->nrows; r++) {
+			int w;
+
+			cell_format(&d->cols[c], table_cell(t, order[r], c), buf, sizeof(buf));
+			w = text_fit(buf, TEXT_CELL_MAX, u8, fit, sizeof(fit));
+			if (w > width[c])
+				width[c] = w;
+		}
+	}
+}
+
 /* Every collector table, its columns as on screen (JSON has the drill-down ones), in its default order. */
-static void print_tables(FILE *out, const struct snapshot *s)
+static void print_tables(FILE *out, const struct snapshot *s, bool programs)
 {
 	char buf[TABLE_STR_MAX];
 	bool u8 = utf8();
@@ -44,38 +63,49 @@ static void print_tables(FILE *out, const struct snapshot *s)
 		const struct table *t = s->tables[i];
 		const struct table_desc *d = t->desc;
 		size_t *order;
+		int *width;
 
+		if (!programs && !strcmp(d->name, "self.programs"))
+			continue;
 		fprintf(out, "\n%s (%s)\n", d->title, d->name);
 		if (!t->nrows) {
 			fprintf(out, "  %s\n", d->empty ? d->empty : "(none)");
 			continue;
 		}
 		order = calloc(t->nrows, sizeof(*order));
-		if (!order)
+		width = calloc(d->ncols, sizeof(*width));
+		if (!order || !width) {
+			free(order);
+			free(width);
 			continue;
+		}
 		table_sort(t, d->sort_col, false, order);
+		column_widths(t, order, u8, width);
+		/* titles as the cells: text left, numbers right */
 		for (unsigned int c = 0, x = 0; c < d->ncols; c++)
-			if (!(d->cols[c].flags & COL_DETAIL))
-				fprintf(out, "%s%*s", x++ ? " " : "", -d->cols[c].width, d->cols[c].title);
-		fputc('\n', out);
+			if (!(d->cols[c].flags & COL_DETAIL)) {
+				if (x++)
+					fputc_unlocked(' ', out);
+				text_print_cell(out, d->cols[c].title, width[c], d->cols[c].type == COL_STR, u8);
+			}
+		fputc_unlocked('\n', out);
 		for (size_t r = 0; r < t->nrows; r++) {
 			for (unsigned int c = 0, x = 0; c < d->ncols; c++) {
-				int w = d->cols[c].width;
-
 				if (d->cols[c].flags & COL_DETAIL)
 					continue;
 				cell_format(&d->cols[c], table_cell(t, order[r], c), buf, sizeof(buf));
 				if (x++)
 					fputc_unlocked(' ', out);
-				text_print_cell(out, buf, w, d->cols[c].type == COL_STR, u8);
+				text_print_cell(out, buf, width[c], d->cols[c].type == COL_STR, u8);
 			}
 			fputc_unlocked('\n', out);
 		}
+		free(width);
 		free(order);
 	}
 }
 
-void snapshot_print_text(FILE *out, const struct snapshot *s)
+void snapshot_print_text(FILE *out, const struct snapshot *s, bool programs)
 {
 	char when[32];
 	struct tm tm;
@@ -98,7 +128,7 @@ void snapshot_print_text(FILE *out, const struct snapshot *s)
 		safe(out, s->devices[i].bus_id);
 		fputc('\n', out);
 	}
-	print_tables(out, s);
+	print_tables(out, s, programs);
 	fputc('\n', out);
 	funlockfile(out);
 }

@@ -6,7 +6,8 @@
 #include <stdio.h>
 #include "model/snapshot.h"
 
-void snapshot_print_text(FILE *out, const struct snapshot *s);
+/* programs: also self.programs (the BPF programs' own statistics, a long table). */
+void snapshot_print_text(FILE *out, const struct snapshot *s, bool programs);
 void collectors_print_list(FILE *out, const struct collector_status *cs, size_t n);
 
 #endif

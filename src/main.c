@@ -162,7 +162,7 @@ static void emit(FILE *out, const struct options *o, const struct snapshot *s)
 			free(line);
 		}
 	} else {
-		snapshot_print_text(out, s);
+		snapshot_print_text(out, s, o->programs);
 	}
 	fflush(out);
 }

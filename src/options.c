@@ -10,7 +10,7 @@
 #include "src/options.h"
 
 enum { OPT_LIST = 0x100, OPT_ALL_IRQS, OPT_RECORD, OPT_REPLAY, OPT_THEME, OPT_LIBCUDA, OPT_LISTEN,
-       OPT_METRICS_MAX_ROWS, OPT_WEB_CONFIG, OPT_METRICS_PRIVATE, OPT_SYSFS, OPT_PROCFS };
+       OPT_METRICS_MAX_ROWS, OPT_WEB_CONFIG, OPT_METRICS_PRIVATE, OPT_SYSFS, OPT_PROCFS, OPT_PROGRAMS };
 
 static const struct option long_options[] = {
 	{ "batch", no_argument, NULL, 'b' },
@@ -21,6 +21,7 @@ static const struct option long_options[] = {
 	{ "pid", required_argument, NULL, 'p' },
 	{ "list", no_argument, NULL, OPT_LIST },
 	{ "all-irqs", no_argument, NULL, OPT_ALL_IRQS },
+	{ "programs", no_argument, NULL, OPT_PROGRAMS },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "theme", required_argument, NULL, OPT_THEME },
@@ -54,6 +55,8 @@ void options_usage(FILE *out)
 	      "      --list             list every collector and tracepoint: attached, available or\n"
 	      "                         missing, with the reason and the fix; then exit\n"
 	      "      --all-irqs         report every interrupt line, not only the GPU drivers'\n"
+	      "      --programs         batch text: also gputop-bpf's own BPF programs (self.programs;\n"
+	      "                         JSON always has them)\n"
 	      "      --record FILE      also write every snapshot to FILE as JSON lines\n"
 	      "      --replay FILE      play a recording back (no root, no BPF): interactive, or with -b\n"
 	      "      --theme NAME|FILE  colour theme: default, light, high-contrast, monochrome, or a file\n"
@@ -153,6 +156,9 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			break;
 		case OPT_ALL_IRQS:
 			o->all_irqs = true;
+			break;
+		case OPT_PROGRAMS:
+			o->programs = true;
 			break;
 		case OPT_RECORD:
 		case OPT_REPLAY:

@@ -17,6 +17,7 @@ struct options {
 	bool verbose; /* -v: libbpf's messages */
 	bool help, version;
 	bool all_irqs; /* --all-irqs */
+	bool programs; /* --programs: batch text lists self.programs */
 	long iterations; /* -n; 0 = until interrupted */
 	double delay_s; /* -d */
 	const char *output; /* -o FILE, NULL = stdout */

@@ -435,6 +435,20 @@ keys Right
 keys F9
 check "F9 in a replay: refused, and why" shows "no signals in a replay: its processes are not on this machine"
 
+echo "== batch text: columns sized to their cells, every row in line"
+"$BIN" --replay "$REC" -b -n 21 --programs 2>/dev/null | awk '/^gputop-bpf snapshot 21 /,0' >"$TMP/batch21.txt"
+check "--programs: every table's rows as wide as its header (a long program or tracepoint name used to push the rest out)" \
+	awk 'function done() { if (n > 1 && bad) fails++; n = 0; bad = 0 }
+		/^$/ { done(); next } / \([a-z_]+\.[a-z_]+\)$/ { done(); inb = 1; next }
+		inb && !/^  / { if (n++ == 0) w = length($0); else if (length($0) != w) bad = 1 }
+		END { done(); exit fails > 0 }' "$TMP/batch21.txt"
+check "--programs: the long tracepoint's row is there, in line" \
+	bash -c "grep -q 'gpu_scheduler:drm_sched_job_unschedulable' '$TMP/batch21.txt' && grep -q '(self.programs)' '$TMP/batch21.txt'"
+check "numbers and their titles right-aligned: JOBS/S ends where 400.0 ends" \
+	bash -c "h=\$(grep -m1 '^RING ' '$TMP/batch21.txt'); r=\$(grep -m1 '^gfx_0.0.0 ' '$TMP/batch21.txt'); h=\${h%%JOBS/S*}JOBS/S; r=\${r%%400.0*}400.0; [ \${#h} -eq \${#r} ]"
+check "without --programs: no self.programs table in batch text (JSON keeps it)" \
+	bash -c "! '$BIN' --replay '$REC' -b -n 2 2>/dev/null | grep -q '(self.programs)' && '$BIN' --replay '$REC' -b -J -n 2 2>/dev/null | tail -1 | jq -e '.tables[\"self.programs\"] | length > 0' >/dev/null"
+
 echo "== a replay's pace, its end, its losses; -p"
 lost_at=$(jq -s 'to_entries | map(select([.value.collectors[].drops // {} | to_entries[].value] | add > 0)) | .[0].key + 1' "$REC")
 lost=$(sed -n "${lost_at}p" "$REC" | jq -r '[.collectors[] | .name as $c | .drops // {} | to_entries[] | select(.value > 0) | {c: $c, k: .key, n: .value}] | max_by(.n) | "\(.c) \(.k)"')
