@@ -15,12 +15,11 @@
 /* An nvidia-drm card whose GPU the NVIDIA driver lists in procfs: one GPU, listed once, as nvidia<N>. */
 static bool nvidia_listed(const struct drm_card *card)
 {
-	char path[PATH_MAX / 2], rel[96];
+	char path[PATH_MAX / 2];
 
 	if (strcmp(card->driver, "nvidia-drm") || !card->bus_id[0])
 		return false;
-	snprintf(rel, sizeof(rel), "driver/nvidia/gpus/%.64s", card->bus_id);
-	return proc_path(path, sizeof(path), rel) && !access(path, F_OK);
+	return proc_path(path, sizeof(path), "driver/nvidia/gpus/%.64s", card->bus_id) && !access(path, F_OK);
 }
 
 static int scan_drm(struct model *m)
