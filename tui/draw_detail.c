@@ -76,6 +76,8 @@ void draw_vendor(struct view *v, struct rect a)
 	draw_declared(v, (struct rect){ a.y + 1, a.x, a.h - 1, a.w }, p, c);
 }
 
+#define HELP_KEY 16 /* a help line: its key in these cells, then what it does */
+
 void draw_help(struct view *v)
 {
 	char keys[160] = "";
@@ -104,8 +106,8 @@ void draw_help(struct view *v)
 		"header 'self'   what gputop-bpf costs: its CPU and memory, and its BPF",
 		"                programs' run time (per program: JSON self.programs)",
 	};
-	int n = (int)(sizeof(lines) / sizeof(lines[0])), w = 80, h = n + 4;
-	struct rect r = { (LINES - h) / 2, (COLS - w) / 2, h, w }, in;
+	int n = (int)(sizeof(lines) / sizeof(lines[0])), w = COLS < 100 ? COLS : 100, h = 0, y;
+	struct rect r, in;
 
 	/* "1 2 3 ...  Overview, AMD ...": the panes, as declared (panes.h) */
 	for (int i = 0; i < pane_screen_count(); i++) {
@@ -119,15 +121,28 @@ void draw_help(struct view *v)
 		snprintf(keys + len, sizeof(keys) - len, "%*s%s%s", i ? 0 : (int)(len < 16 ? 16 - len : 1),
 			 "", pane_for_screen(i)->title, i + 1 < pane_screen_count() ? ", " : "");
 	}
-	if (r.y < 0)
-		r.y = 0, r.h = LINES;
-	if (r.x < 0)
-		r.x = 0, r.w = COLS;
+	/* each line's text wrapped beside its key (a hanging indent), never cut mid-word */
+	for (int i = 0; i < n; i++)
+		h += strlen(lines[i]) > HELP_KEY ? wrapped_rows(lines[i] + HELP_KEY, w - 4 - HELP_KEY) : 1;
+	h = h + 3 > LINES ? LINES : h + 3;
+	r = (struct rect){ (LINES - h) / 2, (COLS - w) / 2, h, w };
 	for (int i = 0; i < r.h; i++)
 		fill(r.y + i, r.x, r.w, ROLE_NORMAL);
 	in = frame(r, "Keys", v->utf8);
-	for (int i = 0; i < n && i < in.h - 1; i++)
-		put(in.y + 1 + i, in.x + 2, in.w - 3, ROLE_NORMAL, lines[i]);
+	y = in.y;
+	for (int i = 0; i < n && y < in.y + in.h; i++) {
+		int rows = strlen(lines[i]) > HELP_KEY ? wrapped_rows(lines[i] + HELP_KEY, in.w - 2 - HELP_KEY) : 1;
+
+		if (y + rows > in.y + in.h - (i + 1 < n)) { /* the rest does not fit: where it is */
+			put(in.y + in.h - 1, in.x + 1, in.w - 2, ROLE_DIM, "(more: man gputop-bpf, KEYS)");
+			break;
+		}
+		putf(y, in.x + 1, in.w - 2, ROLE_NORMAL, "%.*s", HELP_KEY, lines[i]);
+		if (strlen(lines[i]) > HELP_KEY)
+			put_wrapped((struct rect){ y, in.x + 1 + HELP_KEY, rows, in.w - 2 - HELP_KEY }, ROLE_NORMAL,
+				    lines[i] + HELP_KEY);
+		y += rows;
+	}
 }
 
 void draw_sort_menu(struct view *v)

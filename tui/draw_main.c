@@ -268,7 +268,12 @@ void draw_bottom(struct view *v)
 		    v->feed->replay ? "Paused: space resumes, n steps one snapshot" :
 				      "Paused: the data is frozen; space resumes, n takes one update");
 	fill(l->keybar.y, 0, l->keybar.w, ROLE_KEYBAR);
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && x < l->keybar.w; i++) {
+	/* whole items only: "TabP" is no key */
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		int need = (int)(strlen(keys[i].key) + strlen(keys[i].what));
+
+		if (x + need > l->keybar.w)
+			break;
 		x += put(l->keybar.y, x, l->keybar.w - x, ROLE_KEY, keys[i].key);
 		x += putf(l->keybar.y, x, l->keybar.w - x, ROLE_KEYBAR, "%s ", keys[i].what);
 	}

@@ -59,6 +59,11 @@ settle() {
 	return 0
 }
 shows() { screen | grep -qF -- "$1"; }
+words_whole() {
+	local text=$1 scr w
+	scr=$($T capture-pane -p -t t | tr -s ' \n' '  ')
+	for w in $text; do grep -qF -- "$w" <<<"$scr" || { echo "missing or cut: $w"; return 1; }; done
+}
 line_of() { screen | grep -nF -- "$1" | head -1 | cut -d: -f1; }
 before() { local a b; a=$(line_of "$1"); b=$(line_of "$2"); [ -n "$a" ] && [ -n "$b" ] && [ "$a" -lt "$b" ]; }
 
@@ -174,6 +179,8 @@ keys h
 check "h: help overlay lists the keys" bash -c "$T capture-pane -p -t t | grep -q 'Keys' && $T capture-pane -p -t t | grep -q 'next colour theme'"
 check "h: the help lists the panes from their declarations, with their keys" \
 	shows "1 2 3 4 5 6 7   Overview, AMD, Intel, NVIDIA, Display, Memory, Calls"
+check "the help at 120 columns: every word of its lines whole, wrapped beside its key" \
+	words_whole "send a signal to the selected process (TERM, KILL ...), live only each GPU's block expanded (engines, fan, clocks, PCIe) or one line"
 keys x
 check "any key closes the help" bash -c "! $T capture-pane -p -t t | grep -q 'next colour theme'"
 
@@ -303,11 +310,6 @@ head -3 "$REC" | jq -c --arg r "$reason" '.tables["drm_sched.rings"] = [] | .tab
 start 80 24 --replay "$TMP/unavailable.jsonl" -d 60
 until_shows "REPLAY" 5
 sleep 0.5
-words_whole() {
-	local text=$1 scr w
-	scr=$($T capture-pane -p -t t | tr -s ' \n' '  ')
-	for w in $text; do grep -qF -- "$w" <<<"$scr" || { echo "missing or cut: $w"; return 1; }; done
-}
 check "one line: the reason cut at a clause, never a word, and where the rest is" \
 	bash -c "$T capture-pane -p -t t | grep -qxE ' +drm_sched unavailable: no gpu_scheduler tracepoints \(--list: why, and the fix\) *'"
 check "said once: the merged process table does not repeat it" \
@@ -434,6 +436,24 @@ until_shows "REPLAY" 5
 keys Right
 keys F9
 check "F9 in a replay: refused, and why" shows "no signals in a replay: its processes are not on this machine"
+
+echo "== the help at 80 columns"
+start 80 30 --replay "$REC" -d 60
+until_shows "REPLAY" 5
+keys h
+check "80x30: long help lines wrap beside their key, every word whole" \
+	words_whole "send a signal to the selected process (TERM, KILL ...), live only each GPU's block expanded (engines, fan, clocks, PCIe) or one line"
+start 80 24 --replay "$REC" -d 60
+until_shows "REPLAY" 5
+keys h
+check "80x24: what does not fit is not cut, and the help says where the rest is" shows "(more: man gputop-bpf, KEYS)"
+
+start 50 12 --replay "$REC" -d 60
+until_shows "REPLAY" 5
+for _ in $(seq 2 $N); do $T send-keys -t t n; sleep 0.05; done
+sleep 0.5
+check "50x12 (the smallest): rows under both tables, and the key bar ends with a whole item" \
+	bash -c "$T capture-pane -p -t t | grep -A1 '^ RING ' | tail -1 | grep -q 'gfx_0.0.0' && $T capture-pane -p -t t | grep -A1 ' PID COMM' | tail -1 | grep -qE '^ +[0-9]+ ' && $T capture-pane -p -t t | tail -1 | grep -qE '(Help|Filter|Sort|Pause|Delay|Kill|Panes|Open|Save|Quit) *\$'"
 
 echo "== batch text: columns sized to their cells, every row in line"
 "$BIN" --replay "$REC" -b -n 21 --programs 2>/dev/null | awk '/^gputop-bpf snapshot 21 /,0' >"$TMP/batch21.txt"
