@@ -145,6 +145,31 @@ void draw_header(struct view *v, struct rect r)
 		putf(r.y + 1, x, r.w - x, ROLE_WARNING, "  filter: %s", v->filter);
 }
 
+/* The summary's title row: each column's title where its cells go, then "<title> history"; 1 row. */
+static int summary_header(struct rect in, const struct table_desc *d, const struct pane_decl *p)
+{
+	const char *spark = NULL;
+	int x = in.x;
+
+	fill(in.y, in.x, in.w, ROLE_HEADER);
+	for (int k = 0; k < PANE_MAX_SUMMARY && p->summary_cols[k]; k++) {
+		int col = table_col(d, p->summary_cols[k]), w;
+
+		if (col < 0)
+			continue;
+		w = d->cols[col].width;
+		if (x + w > in.x + in.w)
+			break;
+		putf(in.y, x, w + 1, ROLE_HEADER, "%*s ", d->cols[col].type == COL_STR ? -w : w, d->cols[col].title);
+		x += w + 1;
+		if (!spark && (d->cols[col].flags & COL_HISTORY))
+			spark = d->cols[col].title;
+	}
+	if (spark && in.x + in.w - x >= (int)strlen(spark) + 8)
+		putf(in.y, x, in.x + in.w - x, ROLE_HEADER, "%s history", spark);
+	return 1;
+}
+
 static void draw_summary(struct view *v, struct rect in, const struct pane_decl *p)
 {
 	const struct table *t = snapshot_table(v->snap, p->summary_table);
@@ -172,6 +197,8 @@ static void draw_summary(struct view *v, struct rect in, const struct pane_decl 
 		put_wrapped(in, ROLE_DIM, text);
 		return;
 	}
+	if (in.h >= 2) /* the columns' titles (their units) over them, and what the sparkline draws */
+		y += summary_header(in, d, p);
 	for (size_t r = 0; r < t->nrows && y < in.y + in.h; r++, y++) {
 		const struct history *hist = NULL;
 		int x = in.x;

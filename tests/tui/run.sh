@@ -93,6 +93,8 @@ mem_total=$(jq -r '.tables["memory.devices"][] | select(.dev == "mockdrm") | .to
 check "side pane MEMORY: mockdrm's region with its total ($mem_total bytes)" \
 	bash -c "$T capture-pane -p -t t | grep -E 'mockdrm +memory +$(numfmt --to=iec-i --format=%.1f "$mem_total" | sed 's/\([KMG]\)i/\1iB/')' >/dev/null"
 check "key bar at the bottom" bash -c "$T capture-pane -p -t t | tail -1 | grep -q 'F10Quit'"
+check "side panes: their columns titled over them, and what the sparkline draws" \
+	bash -c "$T capture-pane -p -t t | grep -qE '│CRTC +HZ +JITTER HZ history' && $T capture-pane -p -t t | grep -qE '│DEVICE +REGION +TOTAL'"
 
 check "the sorted column's title has its arrow: jobs/s, largest first" shows "▼JOBS/S"
 keys s
