@@ -296,12 +296,37 @@ static long selected_row(struct view *v, const struct table **out, struct table_
 	return row;
 }
 
+/* The unit a value of col is read in, for the row view where no column title carries it. */
+static const char *unit_suffix(const struct col_desc *col, bool utf8)
+{
+	size_t n = strlen(col->key);
+
+	switch (col->unit) {
+	case UNIT_PCT:
+		return "%";
+	case UNIT_HZ:
+		return " Hz";
+	case UNIT_WATTS:
+		return " W";
+	case UNIT_CELSIUS:
+		return utf8 ? " °C" : " C";
+	case UNIT_MHZ:
+		return " MHz";
+	case UNIT_RPM:
+		return " RPM";
+	case UNIT_PER_S: /* a rate of bytes is bytes per second */
+		return n > 11 && !strcmp(col->key + n - 11, "bytes_per_s") ? " B/s" : "/s";
+	default:
+		return "";
+	}
+}
+
 void draw_row_overlay(struct view *v)
 {
 	const struct table *t = NULL;
 	struct table_state *ts;
 	long row = selected_row(v, &t, &ts);
-	int h, w = COLS > 100 ? 96 : COLS - 2, y;
+	int h, w = COLS > 122 ? 120 : COLS - 2, y, kw = 0, valw = 1;
 	struct rect r, in;
 
 	if (row < 0) {
@@ -315,16 +340,35 @@ void draw_row_overlay(struct view *v)
 	for (int i = 0; i < r.h; i++)
 		fill(r.y + i, r.x, r.w, ROLE_NORMAL);
 	in = frame(r, t->desc->title, v->utf8);
+	/* the keys' and the values' columns as wide as their longest (values up to half the box): the
+	 * meaning takes what is left, cut last */
+	for (unsigned int c = 0; c < t->desc->ncols; c++) {
+		char raw[TABLE_STR_MAX], fit[TABLE_STR_MAX * 2];
+		int vw;
+
+		cell_format(&t->desc->cols[c], &table_row(t, (size_t)row)[c], raw, sizeof(raw));
+		if (table_row(t, (size_t)row)[c].known)
+			strncat(raw, unit_suffix(&t->desc->cols[c], v->utf8), sizeof(raw) - strlen(raw) - 1);
+		vw = text_fit(raw, TABLE_STR_MAX, v->utf8, fit, sizeof(fit));
+		kw = (int)strlen(t->desc->cols[c].key) > kw ? (int)strlen(t->desc->cols[c].key) : kw;
+		valw = vw > valw ? vw : valw;
+	}
+	kw = kw > 24 ? 24 : kw;
+	valw = valw > (in.w - kw - 4) / 2 ? (in.w - kw - 4) / 2 : valw;
 	y = in.y;
 	for (unsigned int c = 0; c < t->desc->ncols && y < in.y + in.h - 1; c++, y++) {
 		const struct col_desc *col = &t->desc->cols[c];
 		char raw[TABLE_STR_MAX], fit[TABLE_STR_MAX * 2];
 		int x = in.x + 1;
 
-		x += putf(y, x, 18, ROLE_LABEL, "%-17.17s", col->key);
+		text_fit(col->key, kw, v->utf8, fit, sizeof(fit));
+		x += putf(y, x, kw + 1, ROLE_LABEL, "%-*s ", kw, fit);
 		cell_format(col, &table_row(t, (size_t)row)[c], raw, sizeof(raw));
-		text_fit(raw, 14, v->utf8, fit, sizeof(fit));
-		x += putf(y, x, 15, ROLE_VALUE, "%-14s ", fit);
+		if (table_row(t, (size_t)row)[c].known)
+			strncat(raw, unit_suffix(col, v->utf8), sizeof(raw) - strlen(raw) - 1);
+		text_fit(raw, valw, v->utf8, fit, sizeof(fit));
+		put(y, x, valw, ROLE_VALUE, fit);
+		x += valw + 1;
 		text_fit(col->help, in.x + in.w - x, v->utf8, fit, sizeof(fit));
 		put(y, x, in.x + in.w - x, ROLE_DIM, fit);
 	}

@@ -582,6 +582,10 @@ if [ -f "$NVREC" ]; then
 	keys 4
 	check "4: the NVIDIA pane, its collector's detail" shows "nvidia: libcuda from loader cache"
 	check "NVIDIA pane: the GPU from NVML" shows "NVIDIA H100 80GB HBM3"
+	keys Enter
+	check "row view: values whole (the name, the bus id) and with their units (°C, W, B/s)" \
+		bash -c "$T capture-pane -p -t t | grep -qE '│ name +NVIDIA H100 80GB HBM3 ' && $T capture-pane -p -t t | grep -qE '│ bus_id +00000000:00:06.0 ' && $T capture-pane -p -t t | grep -qE '│ temp_c +[0-9]+ °C ' && $T capture-pane -p -t t | grep -qE '│ power_cap_w +700.0 W ' && $T capture-pane -p -t t | grep -qE '│ pcie_tx_bytes_per_s +[0-9.]+[kMG]? B/s '"
+	keys x
 	check "NVIDIA pane: process $nvpid (python3) with its $nvl launches and ${nvmem}GiB of device memory" \
 		bash -c "$T capture-pane -p -t t | grep -E '^ +$nvpid python3 .* $nvl .* ${nvmem}GiB ' >/dev/null"
 	check "NVIDIA pane: NVML's view of process $nvpid on GPU 0 (${nvq}GiB)" \
