@@ -74,5 +74,12 @@ int sort_menu_columns(struct view *v, unsigned int *cols);
 const char *sort_arrow(const struct col_desc *col, bool reverse, bool utf8);
 void draw_header(struct view *v, struct rect r);
 void draw_bottom(struct view *v);
+/* The key bar, left to right: what each item says and the key a click on it stands for. */
+struct keybar_item {
+	const char *key, *what;
+	int code;
+};
+extern const struct keybar_item keybar_items[];
+extern const size_t keybar_count;
 
 #endif

@@ -100,7 +100,7 @@ void draw_help(struct view *v)
 		"C               next colour theme",
 		"W               save theme, delay, sort and panes to the config file",
 		"Ctrl-L          redraw the screen",
-		"mouse           click selects a row, double-click opens it",
+		"mouse           click selects a row, double-click opens it; tabs, the key bar and column titles click",
 		"vi_keys = yes   (config) j and k move down and up; K and F9 signal",
 		"",
 		"header 'self'   what gputop-bpf costs: its CPU and memory, and its BPF",

@@ -269,15 +269,16 @@ void draw_main(struct view *v)
 			draw_side(v, i, l->side[i]);
 }
 
+const struct keybar_item keybar_items[] = {
+	{ "F1", "Help", KEY_F(1) },	 { "/", "Filter", '/' },  { "F6", "Sort", KEY_F(6) },
+	{ "Spc", "Pause", ' ' },	 { "+-", "Delay", '+' },  { "F9", "Kill", KEY_F(9) },
+	{ "Tab", "Panes", '\t' },	 { "Enter", "Open", '\n' }, { "W", "Save", 'W' },
+	{ "F10", "Quit", KEY_F(10) },
+};
+const size_t keybar_count = sizeof(keybar_items) / sizeof(keybar_items[0]);
+
 void draw_bottom(struct view *v)
 {
-	static const struct {
-		const char *key, *what;
-	} keys[] = {
-		{ "F1", "Help" }, { "/", "Filter" }, { "F6", "Sort" }, { "Spc", "Pause" },
-		{ "+-", "Delay" }, { "F9", "Kill" }, { "Tab", "Panes" }, { "Enter", "Open" },
-		{ "W", "Save" }, { "F10", "Quit" },
-	};
 	struct layout *l = &v->layout;
 	int x = 0;
 
@@ -296,12 +297,12 @@ void draw_bottom(struct view *v)
 				      "Paused: the data is frozen; space resumes, n takes one update");
 	fill(l->keybar.y, 0, l->keybar.w, ROLE_KEYBAR);
 	/* whole items only: "TabP" is no key */
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		int need = (int)(strlen(keys[i].key) + strlen(keys[i].what));
+	for (size_t i = 0; i < keybar_count; i++) {
+		int need = (int)(strlen(keybar_items[i].key) + strlen(keybar_items[i].what));
 
 		if (x + need > l->keybar.w)
 			break;
-		x += put(l->keybar.y, x, l->keybar.w - x, ROLE_KEY, keys[i].key);
-		x += putf(l->keybar.y, x, l->keybar.w - x, ROLE_KEYBAR, "%s ", keys[i].what);
+		x += put(l->keybar.y, x, l->keybar.w - x, ROLE_KEY, keybar_items[i].key);
+		x += putf(l->keybar.y, x, l->keybar.w - x, ROLE_KEYBAR, "%s ", keybar_items[i].what);
 	}
 }

@@ -146,13 +146,89 @@ static void sort_key(struct view *v, int key)
 	}
 }
 
-/* A click selects the row under it in the main screen's tables; a double click opens it. */
+/* The key bar item under column x, as draw_bottom lays them out: the key it stands for; 0: none. */
+static int keybar_key(int x)
+{
+	int at = 0;
+
+	for (size_t i = 0; i < keybar_count; i++) {
+		int w = (int)(strlen(keybar_items[i].key) + strlen(keybar_items[i].what)) + 1;
+
+		if (x >= at && x < at + w)
+			return keybar_items[i].code;
+		at += w;
+	}
+	return 0;
+}
+
+/* The pane tab under column x of the header's second line, as draw_header lays them out; -1: none. */
+static int tab_at(int x)
+{
+	int at = 1;
+
+	for (int i = 0; i < pane_screen_count(); i++) {
+		int w = (int)strlen(pane_for_screen(i)->title) + 4;
+
+		if (x >= at && x < at + w)
+			return i;
+		at += w + 1;
+	}
+	return -1;
+}
+
+/* A click on a table's column title sorts by it (again: reversed); true when it was one. */
+static bool header_click(struct view *v, const MEVENT *ev)
+{
+	const struct pane_decl *p = pane_for_screen(v->screen);
+
+	for (int i = 0; p && i < PANE_MAX_TABLES && pane_table_name(p, i, v->grouped); i++) {
+		struct table_state *ts = &v->tstate[v->screen][i];
+		const struct table_desc *d = table_desc_find(pane_table_name(p, i, v->grouped));
+		struct table_fit fit;
+		int cx;
+
+		if (!d || !ts->width || ev->y != ts->drawn_y + 1 || ev->x < ts->drawn_x || ev->x >= ts->drawn_x + ts->width)
+			continue;
+		table_fit_columns(d, snapshot_table(v->snap, d->name), ts->width, &fit);
+		cx = ts->drawn_x;
+		for (unsigned int k = 0; k < fit.ncols; cx += d->cols[fit.cols[k]].width + 1, k++) {
+			if (ev->x < cx || ev->x >= cx + d->cols[fit.cols[k]].width)
+				continue;
+			v->table_focus[v->screen] = i;
+			if (ts->sort_set && ts->sort_col == fit.cols[k])
+				ts->reverse = !ts->reverse;
+			ts->sort_col = fit.cols[k];
+			ts->sort_set = true;
+			view_message(v, false, "%s sorted by %s", d->title, d->cols[fit.cols[k]].title);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Clicks: a pane tab shows its pane, a key bar item does what its key does, a
+ * column title sorts by it; on the main screen a click selects the row under
+ * it and a double click opens it.
+ */
 static void mouse_key(struct view *v)
 {
 	const struct rect *areas[2] = { &v->layout.rings, &v->layout.procs };
 	MEVENT ev;
+	int key;
 
-	if (getmouse(&ev) != OK || v->screen != SCREEN_MAIN || v->detail)
+	if (getmouse(&ev) != OK)
+		return;
+	if (ev.y == v->layout.header.y + 1 && v->layout.header.h >= 2 && tab_at(ev.x) >= 0) {
+		v->screen = tab_at(ev.x);
+		v->detail = NULL;
+		return;
+	}
+	if (ev.y == v->layout.keybar.y && (key = keybar_key(ev.x))) {
+		view_key(v, key);
+		return;
+	}
+	if (v->detail || header_click(v, &ev) || v->screen != SCREEN_MAIN)
 		return;
 	for (int i = 0; i < 2; i++) {
 		const struct rect *r = areas[i];

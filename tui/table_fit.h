@@ -35,6 +35,7 @@ struct table_state {
 	bool reverse;
 	size_t sel, top; /* selected row and first row shown, in the sorted, filtered rows */
 	int width; /* cells it was last drawn in: its shown columns (the sort menu offers those) */
+	int drawn_y, drawn_x; /* where its title was last drawn (a click on its header sorts); width 0: not */
 };
 
 /*

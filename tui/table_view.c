@@ -228,6 +228,8 @@ void table_view_draw(struct view *v, const struct table_desc *d, const struct ta
 	}
 	table_fit_columns(d, t, r.w, &fit);
 	ts->width = r.w;
+	ts->drawn_y = r.y;
+	ts->drawn_x = r.x;
 	fill(y, r.x, r.w, ROLE_HEADER);
 	for (unsigned int i = 0, cx = (unsigned int)r.x; i < fit.ncols; i++) {
 		const struct col_desc *col = &d->cols[fit.cols[i]];

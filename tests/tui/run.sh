@@ -439,6 +439,26 @@ keys Right
 keys F9
 check "F9 in a replay: refused, and why" shows "no signals in a replay: its processes are not on this machine"
 
+echo "== clicks: pane tabs, the key bar, column titles"
+# xterm's SGR mouse reports, as a terminal sends a click (press and release) at a column and row (1-based)
+click() { $T send-keys -t t -l $'\e[<0;'"$1;$2M"; $T send-keys -t t -l $'\e[<0;'"$1;$2m"; sleep 0.4; }
+col_of() { screen | sed -n "${2}p" | grep -bo -- "$1" | head -1 | cut -d: -f1; }
+B=$BIN
+BIN="env TERM=xterm-256color $B"
+start 120 36 --replay "$REC" -d 60
+BIN=$B
+until_shows "REPLAY" 5
+for _ in $(seq 2 $N); do $T send-keys -t t n; sleep 0.05; done
+sleep 0.5
+click $(($(col_of " 4 NVIDIA" 2) + 2)) 2
+check "a click on the tab '4 NVIDIA' shows that pane" shows "NVIDIA   (Tab or 1-7"
+click $(($(col_of " 1 Overview" 2) + 2)) 2
+ring_row=$(line_of " RING ")
+click $(($(col_of "RING" "$ring_row") + 2)) "$ring_row"
+check "a click on a column title sorts by it" shows "Rings sorted by RING"
+click 2 36
+check "a click on F1Help in the key bar opens the help" shows "next colour theme"
+
 echo "== the help at 80 columns"
 start 80 30 --replay "$REC" -d 60
 until_shows "REPLAY" 5
