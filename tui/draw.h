@@ -32,6 +32,9 @@ int wrapped_rows(const char *text, int w);
 void fill(int y, int x, int w, enum role r);
 /* A titled frame around r; returns the inner rect. */
 struct rect frame(struct rect r, const char *title, bool utf8);
+/* A box of h rows and w cells in the middle of the screen (the screen where it is smaller), blanked and
+ * framed with its title; returns the inner rect. */
+struct rect popup(int h, int w, const char *title, bool utf8);
 const char *fmt_rate(double per_s, char *buf, size_t size);
 
 /*

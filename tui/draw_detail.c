@@ -107,7 +107,7 @@ void draw_help(struct view *v)
 		"                programs' run time (per program: JSON self.programs)",
 	};
 	int n = (int)(sizeof(lines) / sizeof(lines[0])), w = COLS < 100 ? COLS : 100, h = 0, y;
-	struct rect r, in;
+	struct rect in;
 
 	/* "1 2 3 ...  Overview, AMD ...": the panes, as declared (panes.h) */
 	for (int i = 0; i < pane_screen_count(); i++) {
@@ -124,11 +124,7 @@ void draw_help(struct view *v)
 	/* each line's text wrapped beside its key (a hanging indent), never cut mid-word */
 	for (int i = 0; i < n; i++)
 		h += strlen(lines[i]) > HELP_KEY ? wrapped_rows(lines[i] + HELP_KEY, w - 4 - HELP_KEY) : 1;
-	h = h + 3 > LINES ? LINES : h + 3;
-	r = (struct rect){ (LINES - h) / 2, (COLS - w) / 2, h, w };
-	for (int i = 0; i < r.h; i++)
-		fill(r.y + i, r.x, r.w, ROLE_NORMAL);
-	in = frame(r, "Keys", v->utf8);
+	in = popup(h + 3 > LINES ? LINES : h + 3, w, "Keys", v->utf8);
 	y = in.y;
 	for (int i = 0; i < n && y < in.y + in.h; i++) {
 		int rows = strlen(lines[i]) > HELP_KEY ? wrapped_rows(lines[i] + HELP_KEY, in.w - 2 - HELP_KEY) : 1;
@@ -150,21 +146,15 @@ void draw_sort_menu(struct view *v)
 	const struct table_desc *d;
 	const struct table_state *ts = view_focused_table(v, &d);
 	unsigned int cols[TABLE_FIT_MAX_COLS];
-	int n = sort_menu_columns(v, cols), w = 64, h = n + 3, first = 0;
-	struct rect r = { (LINES - h) / 2, (COLS - w) / 2, h, w }, in;
+	int n = sort_menu_columns(v, cols), first = 0;
+	struct rect in;
 	unsigned int cur;
 	char title[64];
 
 	if (!ts)
 		return;
-	if (r.y < 0)
-		r.y = 0, r.h = LINES;
-	if (r.x < 0)
-		r.x = 0, r.w = COLS;
-	for (int i = 0; i < r.h; i++)
-		fill(r.y + i, r.x, r.w, ROLE_NORMAL);
 	snprintf(title, sizeof(title), "Sort %s by", d->title);
-	in = frame(r, title, v->utf8);
+	in = popup(n + 3, 64, title, v->utf8);
 	cur = ts->sort_set ? ts->sort_col : d->sort_col;
 	if (v->sort_menu_sel >= in.h - 1)
 		first = v->sort_menu_sel - in.h + 2; /* long lists scroll */

@@ -163,3 +163,16 @@ void draw_drill_gone(struct view *v, struct rect a, const char *what, const char
 	putf(a.y, a.x + 1, a.w - 2, ROLE_TITLE, "%s %s   (Esc goes back)", what, v->detail_key);
 	put(a.y + 1, a.x + 1, a.w - 2, ROLE_WARNING, why);
 }
+
+struct rect popup(int h, int w, const char *title, bool utf8)
+{
+	struct rect r = { (LINES - h) / 2, (COLS - w) / 2, h, w };
+
+	if (r.x < 0)
+		r.x = 0, r.w = COLS;
+	if (r.y < 0)
+		r.y = 0, r.h = LINES;
+	for (int i = 0; i < r.h; i++)
+		fill(r.y + i, r.x, r.w, ROLE_NORMAL);
+	return frame(r, title, utf8);
+}

@@ -93,18 +93,11 @@ void kill_menu_key(struct view *v, int key)
 
 void draw_kill_menu(struct view *v)
 {
-	int w = 56, h = NSIGNALS + 4;
-	struct rect r = { (LINES - h) / 2, (COLS - w) / 2, h, w }, in;
+	struct rect in;
 	char title[64];
 
-	if (r.x < 0)
-		r.x = 0, r.w = COLS;
-	if (r.y < 0)
-		r.y = 0, r.h = LINES;
-	for (int i = 0; i < r.h; i++)
-		fill(r.y + i, r.x, r.w, ROLE_NORMAL);
 	snprintf(title, sizeof(title), "Signal %ld", v->kill.pid);
-	in = frame(r, title, v->utf8);
+	in = popup(NSIGNALS + 4, 56, title, v->utf8);
 	putf(in.y, in.x + 1, in.w - 2, ROLE_VALUE, "%ld %s", v->kill.pid, v->kill.comm);
 	for (int i = 0; i < NSIGNALS && i + 1 < in.h; i++)
 		putf(in.y + 1 + i, in.x + 1, in.w - 2, i == v->kill.sel ? ROLE_SELECTED : ROLE_NORMAL, "%2d %-5s %s",

@@ -329,7 +329,7 @@ void draw_row_overlay(struct view *v)
 	struct table_state *ts;
 	long row = selected_row(v, &t, &ts);
 	int h, w = COLS > 122 ? 120 : COLS - 2, y, kw = 0, valw = 1;
-	struct rect r, in;
+	struct rect in;
 
 	if (row < 0) {
 		v->overlay = OVERLAY_NONE;
@@ -338,10 +338,7 @@ void draw_row_overlay(struct view *v)
 	h = (int)t->desc->ncols + 3;
 	if (h > LINES - 2)
 		h = LINES - 2;
-	r = (struct rect){ (LINES - h) / 2, (COLS - w) / 2, h, w };
-	for (int i = 0; i < r.h; i++)
-		fill(r.y + i, r.x, r.w, ROLE_NORMAL);
-	in = frame(r, t->desc->title, v->utf8);
+	in = popup(h, w, t->desc->title, v->utf8);
 	/* the keys' and the values' columns as wide as their longest (values up to half the box): the
 	 * meaning takes what is left, cut last */
 	for (unsigned int c = 0; c < t->desc->ncols; c++) {
