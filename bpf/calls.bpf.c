@@ -102,6 +102,12 @@ static __always_inline void stats_add(void *map, const void *key, __u64 ns, bool
 		drop_count(drops, CALLS_DROP_KEYS_FULL, CALLS_DROP_MAX);
 		return;
 	}
+	if (!s->comm[0]) { /* every kernel has it; the decoding tests' own BTF does not (left unnamed there) */
+		struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+
+		if (bpf_core_field_exists(task->group_leader))
+			BPF_CORE_READ_STR_INTO(&s->comm, task, group_leader, comm);
+	}
 	__sync_fetch_and_add(&s->count, 1);
 	__sync_fetch_and_add(&s->ns, ns);
 	if (error)

@@ -20,6 +20,7 @@ struct ioctl_key {
 };
 
 struct call_stats {
+	char comm[16]; /* the group leader's, at its first call: a process gone before the read keeps its name */
 	__u64 count;
 	__u64 errors; /* returned < 0 (ioctls) */
 	__u64 ns; /* time inside */

@@ -17,6 +17,8 @@ struct files_struct {
 } __core;
 struct task_struct {
 	struct files_struct *files;
+	struct task_struct *group_leader; /* its process's name: group_leader->comm */
+	char comm[16];
 } __core;
 
 /* The character device (dev_t) of the current task's file descriptor fd; 0 when it is none. */

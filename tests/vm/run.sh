@@ -104,6 +104,10 @@ check_kernel() {
 		J '. as $all | ([$all[] | .tables["drm_sched.rings"] as $r | .tables["drm_sched.process_rings"][] | . as $p |
 			($r[] | select(.name == $p.name and .dev == $p.dev) | .busy_pct) as $b | select($p.gpu_pct > $b + 1e-9)] | length == 0) and
 			([$all[] | .tables["drm_sched.process_rings"][] | .gpu_pct] | max > 0)'
+	# P1-P4 wait on their jobs' fences and exit within the interval: their names come from BPF then
+	check "$k: calls: the submitters' fence waits are theirs by name, the exited ones too (no '?')" \
+		J '([.[] | .tables["calls.fence_waits"][]?, .tables["calls.ioctls"][]? | select(.comm == "?")] | length == 0) and
+			([.[] | .tables["calls.fence_waits"][]? | select(.comm == "mockgpu-submit")] | length > 0)'
 	check "$k: sdma0 burst of 20 on a 1-deep ring: max queue wait >= 15 jobs x 3 ms" \
 		J "$(ring sdma0) | .wait_ns_total.max >= 45e6"
 	check "$k: sdma0 burst waits longer (p99) than paced gfx jobs (p50)" \
