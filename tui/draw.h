@@ -64,6 +64,9 @@ void draw_spark_row(struct view *v, int y, struct rect a, const char *label, con
 void clear_rect(struct rect r);
 /* A drill-down whose row left the snapshot: "<what> <key>   (Esc goes back)" and why, in a. */
 void draw_drill_gone(struct view *v, struct rect a, const char *what, const char *why);
+/* The value a sparkline of col draws as a full cell: 100 for a percentage (a steady 5 % is low, not
+ * full), else 0 (its largest value). */
+double spark_max(const struct col_desc *col);
 /* A number cell, 0 when unknown. */
 double num_or_0(const struct table *t, size_t row, const char *key);
 /* Enter on a process of gpu.processes: what every source says of it, its rings, its history. */

@@ -201,6 +201,7 @@ static void draw_summary(struct view *v, struct rect in, const struct pane_decl 
 		y += summary_header(in, d, p);
 	for (size_t r = 0; r < t->nrows && y < in.y + in.h; r++, y++) {
 		const struct history *hist = NULL;
+		double top = 0;
 		int x = in.x;
 
 		for (int k = 0; k < PANE_MAX_SUMMARY && p->summary_cols[k]; k++) {
@@ -217,16 +218,17 @@ static void draw_summary(struct view *v, struct rect in, const struct pane_decl 
 				break;
 			putf(y, x, w + 1, ROLE_NORMAL, "%*s ", d->cols[col].type == COL_STR ? -w : w, fit);
 			x += w + 1;
-			if (!hist && (d->cols[col].flags & COL_HISTORY))
+			if (!hist && (d->cols[col].flags & COL_HISTORY)) {
 				hist = histories_get(v->histories, t, r, (unsigned int)col);
+				top = spark_max(&d->cols[col]);
+			}
 		}
 		if (hist && in.x + in.w - x >= 4) {
 			double vals[HISTORY_LEN];
 			char spark[HISTORY_LEN * 4];
 			size_t n = history_read(hist, vals, HISTORY_LEN);
 
-			sparkline_render(vals, n, (size_t)(in.x + in.w - x), 0, v->utf8, spark,
-					 sizeof(spark));
+			sparkline_render(vals, n, (size_t)(in.x + in.w - x), top, v->utf8, spark, sizeof(spark));
 			put(y, x, in.x + in.w - x, ROLE_SPARK, spark);
 		}
 	}

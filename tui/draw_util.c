@@ -141,7 +141,8 @@ void draw_spark_row(struct view *v, int y, struct rect a, const char *label, con
 	size_t n = h ? history_read(h, vals, HISTORY_LEN) : 0;
 	int x = a.x + 1 + putf(y, a.x + 1, a.w, ROLE_LABEL, "%-10s", label);
 
-	sparkline_render(vals, n, (size_t)(a.w - (x - a.x) - 1), 0, v->utf8, spark, sizeof(spark));
+	sparkline_render(vals, n, (size_t)(a.w - (x - a.x) - 1), col < 0 ? 0 : spark_max(&t->desc->cols[col]), v->utf8,
+			 spark, sizeof(spark));
 	put(y, x, a.w - (x - a.x), ROLE_SPARK, spark);
 }
 
@@ -175,4 +176,9 @@ struct rect popup(int h, int w, const char *title, bool utf8)
 	for (int i = 0; i < r.h; i++)
 		fill(r.y + i, r.x, r.w, ROLE_NORMAL);
 	return frame(r, title, utf8);
+}
+
+double spark_max(const struct col_desc *col)
+{
+	return col->unit == UNIT_PCT ? 100 : 0;
 }

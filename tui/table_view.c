@@ -243,8 +243,16 @@ void table_view_draw(struct view *v, const struct table_desc *d, const struct ta
 			    sort_arrow(col, ts->reverse, v->utf8));
 		cx += (unsigned int)w + 1;
 	}
-	if (fit.spark_col >= 0)
-		put(y, r.x + fit.spark_x, fit.spark_w, ROLE_HEADER, "history");
+	if (fit.spark_col >= 0) { /* what it draws, and on what scale where it has one */
+		char what[64];
+
+		snprintf(what, sizeof(what), "%s history%s", d->cols[fit.spark_col].title,
+			 spark_max(&d->cols[fit.spark_col]) > 0 ? " 0-100" : "");
+		if ((int)strlen(what) > fit.spark_w) /* the scale, then the title, go first */
+			snprintf(what, sizeof(what), "%s history", d->cols[fit.spark_col].title);
+		put(y, r.x + fit.spark_x, fit.spark_w, ROLE_HEADER,
+		    (int)strlen(what) <= fit.spark_w ? what : "history");
+	}
 	y++;
 	keep_in_sight(ts, n, r.h - 2);
 	for (size_t i = ts->top; i < n && y < r.y + r.h; i++, y++) {
@@ -266,8 +274,8 @@ void table_view_draw(struct view *v, const struct table_desc *d, const struct ta
 			char spark[HISTORY_LEN * 4];
 			size_t nv = h ? history_read(h, vals, HISTORY_LEN) : 0;
 
-			sparkline_render(vals, nv, (size_t)fit.spark_w, 0, v->utf8, spark,
-					 sizeof(spark));
+			sparkline_render(vals, nv, (size_t)fit.spark_w, spark_max(&d->cols[fit.spark_col]), v->utf8,
+					 spark, sizeof(spark));
 			put(y, r.x + fit.spark_x, fit.spark_w, role == ROLE_SELECTED ? role : ROLE_SPARK,
 			    spark);
 		}

@@ -89,6 +89,7 @@ check "ring table: sdma0 row with its $sdma_done completed jobs" \
 check "process table: PID $pid, mockgpu-submit" \
 	bash -c "$T capture-pane -p -t t | grep -E ' $pid mockgpu-submit ' >/dev/null"
 check "sparklines drawn (block elements)" bash -c "$T capture-pane -p -t t | grep -q '[▁▂▃▄▅▆▇█]'"
+
 mem_total=$(jq -r '.tables["memory.devices"][] | select(.dev == "mockdrm") | .total_bytes' <<<"$SNAP")
 check "side pane MEMORY: mockdrm's region with its total ($mem_total bytes)" \
 	bash -c "$T capture-pane -p -t t | grep -E 'mockdrm +memory +$(numfmt --to=iec-i --format=%.1f "$mem_total" | sed 's/\([KMG]\)i/\1iB/')' >/dev/null"
@@ -270,6 +271,9 @@ start 160 48 --replay "$REC" -d 60
 check "160x48: first snapshot drawn" until_shows "REPLAY"
 for _ in $(seq 2 $MN); do $T send-keys -t t n; sleep 0.05; done
 sleep 0.5
+sdma_top=$(head -n "$MN" "$REC" | jq -s '[.[] | .tables["drm_sched.rings"][]? | select(.name == "sdma0") | .busy_pct] | max | round')
+check "rings' sparkline: busy % on its 0-100 scale, so sdma0 (at most ${sdma_top}% busy) draws no full cell" \
+	bash -c "$T capture-pane -p -t t | grep -qE 'BUSY% history' && [ $sdma_top -lt 87 ] && ! $T capture-pane -p -t t | grep -E '^ sdma0 ' | grep -q '█'"
 check "overview: mockdrm's block: its memory, then its 3d engine as a bar at ${dev_busy}%" \
 	bash -c "$T capture-pane -p -t t | grep -A1 -E 'mockdrm .*MEM [0-9.]+MiB\$' | tail -1 | grep -E '^ {10,}3d \[.{6}\] ${dev_busy}%' >/dev/null"
 runner_gpu=$(jq -r "[.tables[\"memory.clients\"][] | select(.pid == $runner) | .busy_pct] | add | if . > 100 then 100 else . end | . * 10 | round / 10" <<<"$MSNAP")
