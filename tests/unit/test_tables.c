@@ -740,7 +740,7 @@ static void wide_columns_last(void **state)
 
 	(void)state;
 	assert_non_null(d);
-	spark = table_col(d, "exec_ns.p50");
+	spark = table_col(d, "busy_pct");
 	table_fit_columns(d, NULL, 80, &f);
 	for (unsigned int i = 0; i < f.ncols; i++)
 		has_dev |= (int)f.cols[i] == dev;
