@@ -443,9 +443,11 @@ check_calls() {
 	check "$k: calls: mean fence wait in [20 ms, the client's mean job ioctl]" \
 		jq -e -s --argjson b "${busy:-0}" --argjson j "${jobs:-1}" "$W | .[-1] | .ns_total / .waits_total | . >= 20e6 and . <= \$b / \$j" "$E"
 	# An interval's p50 is interpolated inside a histogram slot 1/8 of its lower bound wide (12.5 %):
-	# 20 % plus one slot (a 6.1 run saw 50.3 ms, a slot's top, for a 41.6 ms mean: 1.21x).
-	check "$k: calls: fence wait p50 of every interval within 20 % and one histogram slot of the client's mean job ioctl" \
-		jq -e -s --argjson m "$(( ${busy:-0} / ${jobs:-1} ))" "$W | map(.p50_ns | select(. != null)) | length >= 4 and all(. >= 0.8 / 1.125 * \$m and . <= 1.2 * 1.125 * \$m)" "$E"
+	# 20 % plus one slot (a 6.1 run saw 50.3 ms, a slot's top, for a 41.6 ms mean: 1.21x). Intervals
+	# of 4 waits or more (8/s at 0.5 s): the last one's 2 waits had a p50 of 23 ms, the shorter of
+	# two, for a 38.9 ms mean (CI, 6.1): no median to hold to 20 %.
+	check "$k: calls: fence wait p50 of every interval of 4 waits or more within 20 % and one slot of the client's mean job ioctl" \
+		jq -e -s --argjson m "$(( ${busy:-0} / ${jobs:-1} ))" "$W | map(select(.waits_per_s >= 8) | .p50_ns | select(. != null)) | length >= 4 and all(. >= 0.8 / 1.125 * \$m and . <= 1.2 * 1.125 * \$m)" "$E"
 }
 
 # Engine time (scenario.sh): mockdrm jobs of 20 ms, 20 ms apart, 4 s; the driver's
