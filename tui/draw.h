@@ -52,6 +52,8 @@ void draw_row_overlay(struct view *v);
 void draw_main(struct view *v);
 /* The Overview's GPU blocks (draw_devices.c) in r. */
 void draw_devices(struct view *v, struct rect r);
+/* The lines the GPU blocks list: the devices, and those only the scheduler's rings name. */
+int devices_count(const struct view *v);
 /* The rows the expanded GPU blocks take (a device with no detail takes one). */
 int devices_rows(const struct view *v);
 void draw_vendor(struct view *v, struct rect area);

@@ -16,16 +16,50 @@
 #include "tui/draw.h"
 #include "tui/sparkline.h"
 
-/* Jobs per second on the rings of device d, from the scheduler collector's table; NAN: no ring of it. */
-static double device_jobs(const struct snapshot *s, const struct device_snap *d)
+/* Jobs per second on the rings whose device is dev, from the scheduler's table; NAN: no ring of it. */
+static double ring_jobs(const struct snapshot *s, const char *dev)
 {
 	const struct table *t = snapshot_table(s, "drm_sched.rings");
 	double sum = NAN;
 
-	for (size_t i = 0; t && d->bus_id[0] && i < t->nrows; i++)
-		if (!strcmp(table_str(t, i, "dev"), d->bus_id))
+	for (size_t i = 0; t && dev[0] && i < t->nrows; i++)
+		if (!strcmp(table_str(t, i, "dev"), dev))
 			sum = (isnan(sum) ? 0 : sum) + fmax(0, table_num(t, i, "completed_per_s"));
 	return sum;
+}
+
+#define RING_ONLY_MAX 8
+
+/*
+ * The devices the scheduler's rings name that no device line is (a driver with
+ * no DRM card, as the mock GPU): their jobs are shown on a line of their own,
+ * never summed into nothing. Up to RING_ONLY_MAX into out; how many.
+ */
+static int ring_only_devices(const struct snapshot *s, const char **out)
+{
+	const struct table *t = snapshot_table(s, "drm_sched.rings");
+	int n = 0;
+
+	for (size_t i = 0; t && i < t->nrows && n < RING_ONLY_MAX; i++) {
+		const char *dev = table_str(t, i, "dev");
+		bool known = !dev[0];
+
+		for (size_t k = 0; !known && k < s->ndevices; k++)
+			known = !strcmp(s->devices[k].name, dev) || !strcmp(s->devices[k].bus_id, dev) ||
+				(s->devices[k].bus_id[0] && pci_same(s->devices[k].bus_id, dev));
+		for (int k = 0; !known && k < n; k++)
+			known = !strcmp(out[k], dev);
+		if (!known)
+			out[n++] = dev;
+	}
+	return n;
+}
+
+int devices_count(const struct view *v)
+{
+	const char *extra[RING_ONLY_MAX];
+
+	return v->snap ? (int)v->snap->ndevices + ring_only_devices(v->snap, extra) : 0;
 }
 
 /* The interrupt lines whose handler is driver's, from the irq collector's table; NAN: no line of it. */
@@ -289,11 +323,23 @@ static bool has_detail(const struct snapshot *snap, const struct device_snap *d)
 
 int devices_rows(const struct view *v)
 {
-	int rows = 0;
+	int rows = devices_count(v) - (v->snap ? (int)v->snap->ndevices : 0);
 
 	for (size_t i = 0; v->snap && i < v->snap->ndevices; i++)
 		rows += 1 + has_detail(v->snap, &v->snap->devices[i]);
 	return rows;
+}
+
+/* A line for a device only the scheduler's rings name: what it is not, and its jobs. */
+static void ring_only_line(struct view *v, const char *dev, int y, int right)
+{
+	char part[64], a[16];
+	int x = 1;
+
+	x += putf(y, x, right - x, ROLE_VALUE, "%-8s", dev);
+	x += put_whole(y, x, right - x, ROLE_DIM, " (no DRM card: its scheduler's rings)");
+	snprintf(part, sizeof(part), "  jobs/s %s", fmt_rate(ring_jobs(v->snap, dev), a, sizeof(a)));
+	put_whole(y, x, right - x, ROLE_LABEL, part);
 }
 
 /*
@@ -365,9 +411,10 @@ void draw_devices(struct view *v, struct rect r)
 {
 	const struct snapshot *s = v->snap;
 	const struct collector_status *c = snapshot_collector(s, "devices");
+	const char *extra[RING_ONLY_MAX];
 	char a[16], b[16];
 	bool expanded;
-	int y = r.y;
+	int y = r.y, nextra;
 
 	for (int i = 0; i < r.h; i++)
 		fill(r.y + i, r.x, r.w, ROLE_NORMAL);
@@ -410,8 +457,8 @@ void draw_devices(struct view *v, struct rect r)
 		x += sensors_part(v, d, y, x, r.w);
 		memory_line(v, d, y, &x, r.w, false, !expanded);
 		/* its work where a collector measures it: no ring or line of it, nothing said (never 0) */
-		if (!isnan(device_jobs(s, d))) {
-			snprintf(part, sizeof(part), "  jobs/s %s", fmt_rate(device_jobs(s, d), a, sizeof(a)));
+		if (!isnan(ring_jobs(s, d->bus_id))) {
+			snprintf(part, sizeof(part), "  jobs/s %s", fmt_rate(ring_jobs(s, d->bus_id), a, sizeof(a)));
 			x += put_whole(y, x, r.w - x, ROLE_LABEL, part);
 		}
 		if (!isnan(driver_irqs(s, d->driver))) {
@@ -421,6 +468,9 @@ void draw_devices(struct view *v, struct rect r)
 		if (expanded && has_detail(s, d))
 			y++;
 	}
+	nextra = ring_only_devices(s, extra);
+	for (int i = 0; i < nextra && y < r.y + r.h; i++, y++)
+		ring_only_line(v, extra[i], y, r.w);
 }
 
 /* A declared pane's summary: a few columns of its table, the first history as a sparkline. */

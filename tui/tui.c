@@ -38,7 +38,7 @@ void view_draw(struct view *v)
 	struct rect body;
 
 	/* no device: rows for the screen that says so and what to try */
-	in.ndevices = v->snap && v->snap->ndevices ? (int)v->snap->ndevices : 3;
+	in.ndevices = devices_count(v) ? devices_count(v) : 3;
 	in.device_rows = v->brief_devices ? in.ndevices : devices_rows(v);
 	in.nrings = main_table_rows(v, 0);
 	in.nprocs = main_table_rows(v, 1);

@@ -89,6 +89,9 @@ check "ring table: sdma0 row with its $sdma_done completed jobs" \
 check "process table: PID $pid, mockgpu-submit" \
 	bash -c "$T capture-pane -p -t t | grep -E ' $pid mockgpu-submit ' >/dev/null"
 check "sparklines drawn (block elements)" bash -c "$T capture-pane -p -t t | grep -q '[▁▂▃▄▅▆▇█]'"
+mock_jobs=$(jq -r '[.tables["drm_sched.rings"][] | select(.dev == "mockgpu") | .completed_per_s] | add | . * 10 | round / 10 | tostring | if test("\\.") then . else . + ".0" end' <<<"$SNAP")
+check "rings that name no DRM card: a line of their own with their jobs ($mock_jobs/s), not lost" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^ mockgpu +\(no DRM card: its scheduler.s rings\)  jobs/s $mock_jobs\$'"
 
 mem_total=$(jq -r '.tables["memory.devices"][] | select(.dev == "mockdrm") | .total_bytes' <<<"$SNAP")
 check "side pane MEMORY: mockdrm's region with its total ($mem_total bytes)" \
