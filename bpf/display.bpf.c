@@ -138,8 +138,6 @@ int BPF_PROG(vblank_event, int crtc, unsigned int seq, long long time, bool high
 		if (dt >= DISPLAY_GAP_MAX_NS) {
 			cs->restarts++;
 		} else {
-			cs->seq_advance += step;
-			cs->time_span_ns += dt;
 			cs->gaps += step - 1;
 			if (step == 1) {
 				__u64 us = dt / 1000;

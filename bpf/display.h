@@ -25,12 +25,10 @@ enum display_drop {
 /* Per CRTC (pipe index); written only from its vblank handler, under the device's event lock. */
 struct crtc_stats {
 	__u64 vblanks; /* drm_vblank_event count */
-	__u64 seq_advance; /* vblank counter advance between consecutive events... */
-	__u64 time_span_ns; /* ...and the hardware-timestamp time it took: refresh = ratio */
 	__u64 gaps; /* vblanks the counter skipped while the interrupt was on */
 	__u64 restarts; /* the interrupt came back after being off */
 	__u64 intervals; /* consecutive vblanks (counter + 1) timed */
-	__u64 interval_sum_ns;
+	__u64 interval_sum_ns; /* refresh = intervals over their sum */
 	__u64 interval_sq_us; /* sum of squared intervals in us^2: jitter (standard deviation) */
 	__u64 interval_max_ns; /* largest since the last read; user space zeroes it */
 	__u32 last_seq;

@@ -10,7 +10,9 @@ static const struct col_desc crtc_cols[CRTC_COLS] = {
 		      COL_KEY | COL_ASCENDING },
 	[CRTC_DEV] = { "dev", "DEVICE", "its device, where a client's DRM file names it", COL_STR,
 		       UNIT_NONE, 8, 0 },
-	[CRTC_HZ] = { "refresh_hz", "HZ", "measured refresh rate: vblank counter over hardware time",
+	[CRTC_HZ] = { "refresh_hz", "HZ",
+		      "measured refresh rate: one over the mean hardware time between consecutive vblanks "
+		      "(an interval across a counter gap left out)",
 		      COL_F64, UNIT_HZ, 7, COL_HISTORY },
 	[CRTC_VBL_PER_S] = { "vblanks_per_s", "VBL/S", "vblank interrupts handled per second",
 			     COL_F64, UNIT_PER_S, 6, 0 },
@@ -106,9 +108,8 @@ void display_dev_name(int minor, char *buf, size_t size)
 void display_crtc_row(struct cell *row, unsigned int crtc, int minor, const struct crtc_stats *now,
 		      const struct crtc_stats *before, double interval_s)
 {
-	double adv = (double)counter_delta(now->seq_advance, before->seq_advance);
-	double span = (double)counter_delta(now->time_span_ns, before->time_span_ns);
 	double n = (double)counter_delta(now->intervals, before->intervals);
+	double sum_ns = (double)counter_delta(now->interval_sum_ns, before->interval_sum_ns);
 	struct latency_summary q;
 	char dev[16];
 
@@ -117,8 +118,12 @@ void display_crtc_row(struct cell *row, unsigned int crtc, int minor, const stru
 		display_dev_name(minor, dev, sizeof(dev));
 		cell_set_str(row, CRTC_DEV, dev);
 	}
-	if (adv > 0 && span > 0)
-		cell_set_f64(row, CRTC_HZ, adv / (span / 1e9));
+	/*
+	 * Consecutive vblanks only: across a gap (vblank off, then on) the kernel
+	 * estimates the counter's jump from the time, which would bend the rate.
+	 */
+	if (n > 0 && sum_ns > 0)
+		cell_set_f64(row, CRTC_HZ, n / (sum_ns / 1e9));
 	cell_set_rate(row, CRTC_VBL_PER_S, now->vblanks, before->vblanks, interval_s);
 	cells_set_quantiles(row, CRTC_INT_P50, CRTC_INT_P99, now->interval_hist,
 			    before->interval_hist, now->interval_sum_ns, before->interval_sum_ns,
@@ -128,7 +133,7 @@ void display_crtc_row(struct cell *row, unsigned int crtc, int minor, const stru
 	if (now->intervals)
 		cell_set_f64(row, CRTC_INT_MAX, (double)now->interval_max_ns);
 	if (n >= 2) {
-		double sum_us = (double)counter_delta(now->interval_sum_ns, before->interval_sum_ns) / 1e3;
+		double sum_us = sum_ns / 1e3;
 		double sq = (double)counter_delta(now->interval_sq_us, before->interval_sq_us);
 
 		cell_set_f64(row, CRTC_JITTER, sqrt(fmax(0, sq / n - (sum_us / n) * (sum_us / n))) * 1e3);
