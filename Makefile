@@ -190,6 +190,19 @@ $(B)/cuda/cuda-client: tests/cuda/cuda-client.c $(B)/cuda/libcuda.so.1
 	$(call msg,CC,$@)
 	$(Q)$(CC) -O2 -Wall -Wextra -Werror -o $@ $< -L$(B)/cuda -l:libcuda.so.1 -lpthread
 
+# A stand-in libnvidia-ml.so.1 of known GPUs and MIG devices, found by the monitor's own
+# dlopen through LD_LIBRARY_PATH (tests/bpf/nvml.sh).
+$(B)/nvml/libnvidia-ml.so.1: tests/cuda/fake_libnvml.c | $(B)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) -O2 -fPIC -shared -Wall -Wextra -Werror -Wl,-soname,libnvidia-ml.so.1 -o $@ $<
+
+# The same of a driver without the MIG entry points (older than 450).
+$(B)/nvml/no-mig/libnvidia-ml.so.1: tests/cuda/fake_libnvml.c | $(B)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) -O2 -fPIC -shared -DFAKE_NVML_NO_MIG -Wall -Wextra -Werror -Wl,-soname,libnvidia-ml.so.1 -o $@ $<
+
 # The memory collector's two ways of finding a device's open files, compared (tests/bpf, bench).
 $(B)/tests/fd-census: tests/bpf/fd-census.c $(B)/libgputop.a
 	$(call msg,CC,$@)
@@ -269,7 +282,8 @@ fuzz:
 	$(Q)tests/fuzz/run.sh build/fuzz/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # The CUDA suite counts ioctls on /dev/null as NVIDIA's: a test build (TEST_HOOKS=1) does that.
-test-bpf: $(B)/gputop-bpf $(B)/cuda/cuda-client $(B)/tests/fd-census $(B)/tests/decode $(B)/tests/kit
+test-bpf: $(B)/gputop-bpf $(B)/cuda/cuda-client $(B)/nvml/libnvidia-ml.so.1 \
+	$(B)/nvml/no-mig/libnvidia-ml.so.1 $(B)/tests/fd-census $(B)/tests/decode $(B)/tests/kit
 	$(Q)$(MAKE) --no-print-directory SAN=1 build/san/gputop-bpf
 	$(Q)$(MAKE) --no-print-directory TEST_HOOKS=1 build/default-test/gputop-bpf
 	$(Q)$(MAKE) --no-print-directory SAN=1 TEST_HOOKS=1 build/san-test/gputop-bpf
@@ -277,6 +291,7 @@ test-bpf: $(B)/gputop-bpf $(B)/cuda/cuda-client $(B)/tests/fd-census $(B)/tests/
 	$(Q)$(B)/tests/kit
 	$(Q)tests/bpf/run.sh $(B)/gputop-bpf build/san/gputop-bpf
 	$(Q)tests/bpf/cuda.sh $(B)/cuda build/default-test/gputop-bpf build/san-test/gputop-bpf
+	$(Q)tests/bpf/nvml.sh $(B)/nvml $(B)/gputop-bpf build/san/gputop-bpf
 	$(Q)tests/bpf/fd-census.sh $(B)/tests/fd-census 200 50
 	$(Q)tests/bpf/privileges.sh $(B)/gputop-bpf examples/mockgpu-7.3.jsonl
 

@@ -27,3 +27,17 @@ finish() {
 	echo "$SUITE: $PASS passed, $FAIL failed, $SKIP skipped"
 	[ "$FAIL" -eq 0 ]
 }
+
+# needs_root_and_jq "what needs root": ends the suite (a loud skip) unless root; fails it without jq.
+needs_root_and_jq() {
+	if [ "$(id -u)" != 0 ]; then
+		skip "$1"
+		finish
+		exit
+	fi
+	if ! command -v jq >/dev/null; then
+		fail "jq is missing: run 'make deps'"
+		finish
+		exit
+	fi
+}

@@ -4,8 +4,9 @@
  * launches, device memory allocated and freed, time blocked in
  * synchronisation) from uprobes on libcuda, and the ioctls on /dev/nvidia*;
  * a log of the driver's Xid errors; per GPU, NVML's memory, utilisation,
- * temperature and power. Each part works without the others (a CUDA library
- * without the driver, the driver without CUDA). Tables: nvidia_tables.c.
+ * temperature and power, and the MIG devices of a GPU in MIG mode. Each part
+ * works without the others (a CUDA library without the driver, the driver
+ * without CUDA). Tables: nvidia_tables.c.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -38,6 +39,7 @@
 #define RESCAN_NS 10000000000ULL /* processes' maps are searched for new libcuda files this often */
 #define XID_KEEP 64 /* Xid events kept for the log */
 #define MAX_GPU_PROCS 256 /* NVML processes listed per GPU at most */
+#define MAX_MIGS 64 /* MIG devices listed per GPU at most */
 
 /* The CUDA driver API entry points probed, and what each is. */
 static const struct cuda_fn {
@@ -207,7 +209,8 @@ static void nvidia_probe(struct collector *c)
 				 "the nvidia module has no Xid tracepoint (driver older than 575.51.02)");
 	collector_add_tracepoint(c, "nvml", "libnvidia-ml.so.1",
 				 p->nvml ? TRACEPOINT_ATTACHED : TRACEPOINT_MISSING,
-				 p->nvml ? "per GPU memory, utilisation, temperature, power" : p->nvml_why);
+				 p->nvml ? "per GPU memory, utilisation, temperature, power; MIG devices" :
+					   p->nvml_why);
 	if (!p->uprobes && !p->majors[0] && !xid && !p->nvml)
 		collector_set_state(c, COLLECTOR_UNAVAILABLE,
 				    "no NVIDIA driver (no /dev/nvidia* in /proc/devices, no Xid tracepoint, no NVML) and no CUDA library",
@@ -498,6 +501,39 @@ static void gpu_optional(struct cell *row, const struct nvml_gpu *g)
 		cell_set_f64(row, NVG_PCIE_TX, (double)g->pcie_tx);
 		cell_set_f64(row, NVG_PCIE_RX, (double)g->pcie_rx);
 	}
+	if (nvml_mig_mode_name(g->mig))
+		cell_set_str(row, NVG_MIG, nvml_mig_mode_name(g->mig));
+}
+
+/* The MIG devices of GPU i (in MIG mode), each a row of nvidia.mig. */
+static void gpu_migs(struct nvidia_priv *p, struct table *t, unsigned int i, const char *bus_id)
+{
+	struct nvml_mig migs[MAX_MIGS];
+	size_t n = t ? nvml_migs(p->nvml, i, migs, MAX_MIGS) : 0;
+
+	for (size_t k = 0; k < n; k++) {
+		const struct nvml_mig *g = &migs[k];
+		struct cell *row = table_row_add(t);
+
+		if (!row)
+			return;
+		cell_set_u64(row, NVM_GPU, i);
+		cell_set_u64(row, NVM_INDEX, g->index);
+		if (g->gi_known)
+			cell_set_u64(row, NVM_GI, g->gpu_instance);
+		if (g->ci_known)
+			cell_set_u64(row, NVM_CI, g->compute_instance);
+		if (g->sm_known)
+			cell_set_u64(row, NVM_SMS, g->sm_count);
+		if (g->used_known)
+			cell_set_u64(row, NVM_MEM_USED, g->mem_used);
+		if (g->total_known)
+			cell_set_u64(row, NVM_MEM_TOTAL, g->mem_total);
+		if (bus_id[0])
+			cell_set_str(row, NVM_BUS, bus_id);
+		if (g->uuid[0])
+			cell_set_str(row, NVM_UUID, g->uuid);
+	}
 }
 
 /* NVML's processes on GPU i, with their command names. */
@@ -531,6 +567,7 @@ static void gpu_processes(struct nvidia_priv *p, struct model *m, unsigned int i
 static void read_gpus(struct nvidia_priv *p, struct model *m)
 {
 	struct table *t = model_table(m, &nvidia_gpus);
+	struct table *migs = p->nvml ? model_table(m, &nvidia_mig) : NULL; /* none is [] with NVML */
 
 	for (unsigned int i = 0; t && i < nvml_count(p->nvml); i++) {
 		struct nvml_gpu g;
@@ -561,6 +598,8 @@ static void read_gpus(struct nvidia_priv *p, struct model *m)
 			cell_set_f64(row, NVG_POWER, g.power_w);
 		gpu_optional(row, &g);
 		gpu_processes(p, m, i);
+		if (g.mig == NVML_MIG_ENABLED)
+			gpu_migs(p, migs, i, g.bus_id);
 	}
 }
 
@@ -622,7 +661,7 @@ static const struct collector_ops nvidia_collector = {
 	.probe = nvidia_probe, /* libcuda files, /proc/devices, the Xid tracepoint, NVML */
 	.open = nvidia_open,
 	.attach = nvidia_attach,
-	.read = nvidia_read, /* maps -> nvidia.processes, nvidia.xids; NVML -> nvidia.gpus */
+	.read = nvidia_read, /* maps -> nvidia.processes, nvidia.xids; NVML -> nvidia.gpus, nvidia.mig */
 	.close = nvidia_close,
 };
 COLLECTOR_REGISTER(nvidia_collector);

@@ -108,6 +108,8 @@ static const struct col_desc gpu_cols[NVG_COLS] = {
 	[NVG_PCIE_RX] = { "pcie_rx_bytes_per_s", "PCIe RX/s",
 			  "PCIe bytes received per second, over the driver's last 20 ms", COL_F64,
 			  UNIT_PER_S, 9, COL_DETAIL },
+	[NVG_MIG] = { "mig_mode", "MIG", "MIG mode: enabled, disabled or unsupported (by this GPU)",
+		      COL_STR, UNIT_NONE, 11, COL_ASCENDING | COL_WIDE },
 };
 
 const struct table_desc nvidia_gpus = {
@@ -119,6 +121,39 @@ const struct table_desc nvidia_gpus = {
 	.sort_col = NVG_INDEX,
 };
 TABLE_REGISTER(nvidia_gpus);
+
+static const struct col_desc mig_cols[NVM_COLS] = {
+	[NVM_GPU] = { "gpu", "GPU", "NVML's index of the GPU it is part of", COL_U64, UNIT_NONE, 3,
+		      COL_KEY | COL_ASCENDING },
+	[NVM_INDEX] = { "mig", "MIG", "NVML's index of the MIG device on that GPU", COL_U64,
+			UNIT_NONE, 3, COL_KEY | COL_ASCENDING },
+	/* keys too: labels of its metrics, not gauges of an ID */
+	[NVM_GI] = { "gpu_instance", "GI", "its GPU instance's ID (memory and SMs of its own)",
+		     COL_U64, UNIT_NONE, 3, COL_KEY | COL_ASCENDING },
+	[NVM_CI] = { "compute_instance", "CI", "its compute instance's ID within that GPU instance",
+		     COL_U64, UNIT_NONE, 3, COL_KEY | COL_ASCENDING },
+	[NVM_SMS] = { "sm_count", "SMs", "streaming multiprocessors it has", COL_U64, UNIT_COUNT, 4,
+		      0 },
+	[NVM_MEM_USED] = { "mem_used_bytes", "MEM USED",
+			   "device memory in use in its GPU instance (all processes)", COL_U64,
+			   UNIT_BYTES, 8, COL_HISTORY },
+	[NVM_MEM_TOTAL] = { "mem_total_bytes", "MEM TOTAL", "its GPU instance's device memory",
+			    COL_U64, UNIT_BYTES, 9, 0 },
+	[NVM_BUS] = { "bus_id", "BUS", "PCI address of the GPU it is part of", COL_STR, UNIT_NONE,
+		      16, COL_ASCENDING | COL_WIDE },
+	[NVM_UUID] = { "uuid", "UUID", "its UUID (what CUDA_VISIBLE_DEVICES names it by)", COL_STR,
+		       UNIT_NONE, 40, COL_ASCENDING | COL_WIDE },
+};
+
+const struct table_desc nvidia_mig = {
+	.name = "nvidia.mig",
+	.title = "MIG devices",
+	.empty = "No MIG device (no GPU here is in MIG mode, or it has no instance yet).",
+	.cols = mig_cols,
+	.ncols = NVM_COLS,
+	.sort_col = NVM_GPU, /* rows come by GPU, then index: a stable sort keeps that */
+};
+TABLE_REGISTER(nvidia_mig);
 
 static const struct col_desc gpu_proc_cols[NVQ_COLS] = {
 	[NVQ_GPU] = { "gpu", "GPU", "NVML's index of the GPU", COL_U64, UNIT_NONE, 3,

@@ -18,7 +18,12 @@ enum nv_proc_col {
 enum nv_gpu_col {
 	NVG_INDEX, NVG_NAME, NVG_BUS, NVG_MEM_USED, NVG_MEM_TOTAL, NVG_MEM_PCT, NVG_UTIL,
 	NVG_MEM_UTIL, NVG_TEMP, NVG_POWER, NVG_POWER_CAP, NVG_GFX_MHZ, NVG_SM_MHZ, NVG_MEM_MHZ,
-	NVG_FAN, NVG_THROTTLE, NVG_PCIE_TX, NVG_PCIE_RX, NVG_COLS,
+	NVG_FAN, NVG_THROTTLE, NVG_PCIE_TX, NVG_PCIE_RX, NVG_MIG, NVG_COLS,
+};
+
+enum nv_mig_col {
+	NVM_GPU, NVM_INDEX, NVM_GI, NVM_CI, NVM_SMS, NVM_MEM_USED, NVM_MEM_TOTAL, NVM_BUS, NVM_UUID,
+	NVM_COLS,
 };
 
 enum nv_gpu_proc_col {
@@ -36,6 +41,7 @@ enum nv_driver_col {
 extern const struct table_desc nvidia_processes;
 extern const struct table_desc nvidia_driver;
 extern const struct table_desc nvidia_gpus;
+extern const struct table_desc nvidia_mig;
 extern const struct table_desc nvidia_gpu_processes;
 extern const struct table_desc nvidia_xids;
 

@@ -11,12 +11,16 @@
 
 #define NVML_LIB "libnvidia-ml.so.1"
 #define NVML_TEMPERATURE_GPU 0
+#define NVML_ERROR_NOT_SUPPORTED 3
 #define NVML_ERROR_INSUFFICIENT_SIZE 7
+#define NVML_DEVICE_MIG_DISABLE 0
+#define NVML_DEVICE_MIG_ENABLE 1
 #define NVML_VALUE_NOT_AVAILABLE (~0ULL)
 #define NVML_PCIE_UTIL_TX_BYTES 0
 #define NVML_PCIE_UTIL_RX_BYTES 1
 #define MAX_GPUS 64
 #define MAX_SAMPLES 256
+#define MAX_MIG_INDEX 64 /* MIG device indices tried per GPU at most (7 on an A100 or H100) */
 
 typedef void *nvml_device;
 
@@ -46,6 +50,13 @@ struct nvml_process_info {
 	unsigned int pid;
 	unsigned long long used_gpu_memory;
 	unsigned int gpu_instance_id, compute_instance_id;
+};
+
+/* nvmlDeviceAttributes_t of nvmlDeviceGetAttributes_v2 */
+struct nvml_attributes {
+	unsigned int sm_count, shared_copy_engines, shared_decoders, shared_encoders, shared_jpegs,
+		shared_ofas, gpu_instance_slices, compute_instance_slices;
+	unsigned long long memory_mib;
 };
 
 struct nvml_process_sample {
@@ -78,6 +89,13 @@ struct nvml {
 	int (*pcie)(nvml_device, int, unsigned int *);
 	nvml_proc_list_fn compute_procs, graphics_procs;
 	int (*proc_util)(nvml_device, struct nvml_process_sample *, unsigned int *, unsigned long long);
+	int (*mig_mode)(nvml_device, unsigned int *current, unsigned int *pending);
+	int (*mig_count)(nvml_device, unsigned int *); /* the most MIG devices it may have */
+	int (*mig_by_index)(nvml_device, unsigned int, nvml_device *);
+	int (*gpu_instance)(nvml_device, unsigned int *); /* of a MIG device */
+	int (*compute_instance)(nvml_device, unsigned int *);
+	int (*uuid)(nvml_device, char *, unsigned int);
+	int (*attributes)(nvml_device, struct nvml_attributes *);
 };
 
 #ifdef GPUTOP_STATIC
@@ -138,6 +156,14 @@ struct nvml *nvml_open(char *why, size_t size)
 	n->compute_procs = dlsym(n->lib, "nvmlDeviceGetComputeRunningProcesses_v3");
 	n->graphics_procs = dlsym(n->lib, "nvmlDeviceGetGraphicsRunningProcesses_v3");
 	n->proc_util = dlsym(n->lib, "nvmlDeviceGetProcessUtilization");
+	/* the MIG entry points: driver 450 and later */
+	n->mig_mode = dlsym(n->lib, "nvmlDeviceGetMigMode");
+	n->mig_count = dlsym(n->lib, "nvmlDeviceGetMaxMigDeviceCount");
+	n->mig_by_index = dlsym(n->lib, "nvmlDeviceGetMigDeviceHandleByIndex");
+	n->gpu_instance = dlsym(n->lib, "nvmlDeviceGetGpuInstanceId");
+	n->compute_instance = dlsym(n->lib, "nvmlDeviceGetComputeInstanceId");
+	n->uuid = dlsym(n->lib, "nvmlDeviceGetUUID");
+	n->attributes = dlsym(n->lib, "nvmlDeviceGetAttributes_v2");
 	err = init();
 	if (err) {
 		snprintf(why, size, "nvmlInit failed with NVML error %d", err);
@@ -166,7 +192,8 @@ static void read_optional(struct nvml *n, nvml_device d, struct nvml_gpu *g)
 {
 	static const int clock_type[] = { [NVML_GFX] = 0, [NVML_SM] = 1, [NVML_MEM] = 2 };
 	unsigned long long reasons;
-	unsigned int v, tx, rx;
+	unsigned int v, tx, rx, pending;
+	int err;
 
 	for (int k = 0; n->clock && k < 3; k++)
 		if (!n->clock(d, clock_type[k], &v)) {
@@ -183,6 +210,25 @@ static void read_optional(struct nvml *n, nvml_device d, struct nvml_gpu *g)
 		g->pcie_known = true;
 		g->pcie_tx = (uint64_t)tx * 1024; /* KB/s */
 		g->pcie_rx = (uint64_t)rx * 1024;
+	}
+	err = n->mig_mode ? n->mig_mode(d, &v, &pending) : -1;
+	if (err == NVML_ERROR_NOT_SUPPORTED)
+		g->mig = NVML_MIG_UNSUPPORTED;
+	else if (!err && (v == NVML_DEVICE_MIG_ENABLE || v == NVML_DEVICE_MIG_DISABLE))
+		g->mig = v == NVML_DEVICE_MIG_ENABLE ? NVML_MIG_ENABLED : NVML_MIG_DISABLED;
+}
+
+const char *nvml_mig_mode_name(enum nvml_mig_mode mode)
+{
+	switch (mode) {
+	case NVML_MIG_UNSUPPORTED:
+		return "unsupported";
+	case NVML_MIG_DISABLED:
+		return "disabled";
+	case NVML_MIG_ENABLED:
+		return "enabled";
+	default:
+		return NULL;
 	}
 }
 
@@ -227,11 +273,27 @@ void nvml_throttle_names(uint64_t throttle, char *out, size_t size)
 		snprintf(out, size, "none");
 }
 
+/* Memory used and total of a GPU or MIG device: _v2's used (less what the driver reserves) where there. */
+static bool read_memory(struct nvml *n, nvml_device d, uint64_t *used, uint64_t *total)
+{
+	struct nvml_memory mem;
+	struct nvml_memory_v2 mem2 = { .version = NVML_MEMORY_V2 };
+
+	if (n->memory_v2 && !n->memory_v2(d, &mem2)) {
+		*used = mem2.used;
+		*total = mem2.total;
+		return true;
+	}
+	if (n->memory(d, &mem))
+		return false;
+	*used = mem.used; /* counts what the driver reserves */
+	*total = mem.total;
+	return true;
+}
+
 bool nvml_read(struct nvml *n, unsigned int i, struct nvml_gpu *g)
 {
 	struct nvml_utilization u;
-	struct nvml_memory mem;
-	struct nvml_memory_v2 mem2 = { 0 };
 	struct nvml_pci_info pci;
 	unsigned int t, mw;
 	nvml_device d;
@@ -246,15 +308,7 @@ bool nvml_read(struct nvml *n, unsigned int i, struct nvml_gpu *g)
 		pci.bus_id[sizeof(pci.bus_id) - 1] = '\0';
 		snprintf(g->bus_id, sizeof(g->bus_id), "%s", pci.bus_id);
 	}
-	if (n->memory_v2 && (mem2.version = NVML_MEMORY_V2, !n->memory_v2(d, &mem2))) {
-		g->mem_known = true;
-		g->mem_used = mem2.used;
-		g->mem_total = mem2.total;
-	} else if (!n->memory(d, &mem)) {
-		g->mem_known = true; /* used counts what the driver reserves */
-		g->mem_used = mem.used;
-		g->mem_total = mem.total;
-	}
+	g->mem_known = read_memory(n, d, &g->mem_used, &g->mem_total);
 	if (!n->utilization(d, &u)) {
 		g->util_known = true;
 		g->util_gpu = u.gpu;
@@ -331,6 +385,49 @@ size_t nvml_processes(struct nvml *n, unsigned int i, struct nvml_proc *out, siz
 		p->enc_pct = samples[k].enc_util;
 		p->dec_pct = samples[k].dec_util;
 	}
+	return found;
+}
+
+static void read_mig(struct nvml *n, nvml_device m, unsigned int index, struct nvml_mig *g)
+{
+	struct nvml_attributes a;
+	unsigned int id;
+
+	memset(g, 0, sizeof(*g));
+	g->index = index;
+	if (n->gpu_instance && !n->gpu_instance(m, &id))
+		g->gi_known = true, g->gpu_instance = id;
+	if (n->compute_instance && !n->compute_instance(m, &id))
+		g->ci_known = true, g->compute_instance = id;
+	if (!n->uuid || n->uuid(m, g->uuid, sizeof(g->uuid)))
+		g->uuid[0] = '\0';
+	g->uuid[sizeof(g->uuid) - 1] = '\0';
+	g->used_known = g->total_known = read_memory(n, m, &g->mem_used, &g->mem_total);
+	memset(&a, 0, sizeof(a));
+	if (!n->attributes || n->attributes(m, &a))
+		return;
+	g->sm_known = true;
+	g->sm_count = a.sm_count;
+	if (!g->total_known && a.memory_mib) { /* its size alone: used stays unknown */
+		g->total_known = true;
+		g->mem_total = (uint64_t)a.memory_mib << 20;
+	}
+}
+
+size_t nvml_migs(struct nvml *n, unsigned int i, struct nvml_mig *out, size_t max)
+{
+	unsigned int current, pending, count;
+	size_t found = 0;
+	nvml_device d, m;
+
+	if (!n || !n->mig_mode || !n->mig_count || !n->mig_by_index || n->by_index(i, &d))
+		return 0;
+	if (n->mig_mode(d, &current, &pending) || current != NVML_DEVICE_MIG_ENABLE ||
+	    n->mig_count(d, &count))
+		return 0;
+	for (unsigned int k = 0; k < count && k < MAX_MIG_INDEX && found < max; k++)
+		if (!n->mig_by_index(d, k, &m)) /* else NVML_ERROR_NOT_FOUND: none at this index */
+			read_mig(n, m, k, &out[found++]);
 	return found;
 }
 

@@ -3,8 +3,9 @@
  * NVIDIA's management library, loaded at run time when libnvidia-ml.so.1 is
  * there (never a build dependency): per GPU its name, PCI address, memory used
  * and total, utilisation, temperature, power and its limit, clocks, fan, the
- * reasons its clocks are held down, PCIe throughput; per process on a GPU its
- * memory and utilisation. Entry points a driver lacks leave their values unknown.
+ * reasons its clocks are held down, PCIe throughput, MIG mode; per process on a
+ * GPU its memory and utilisation; per MIG device of a GPU in MIG mode its
+ * instances, memory and SMs. Entry points a driver lacks leave their values unknown.
  */
 #ifndef GPUTOP_NVML_H
 #define GPUTOP_NVML_H
@@ -14,6 +15,9 @@
 #include <stdint.h>
 
 struct nvml;
+
+/* A GPU's MIG mode now (not the one pending a reset); unknown where NVML cannot say. */
+enum nvml_mig_mode { NVML_MIG_UNKNOWN, NVML_MIG_UNSUPPORTED, NVML_MIG_DISABLED, NVML_MIG_ENABLED };
 
 struct nvml_gpu {
 	char name[96];
@@ -30,6 +34,7 @@ struct nvml_gpu {
 	unsigned int clock_mhz[3]; /* enum nvml_clock */
 	uint64_t throttle; /* nvmlClocksEventReason* bits */
 	uint64_t pcie_tx, pcie_rx; /* bytes per second, over the driver's last 20 ms */
+	enum nvml_mig_mode mig;
 };
 
 enum nvml_clock { NVML_GFX, NVML_SM, NVML_MEM };
@@ -43,6 +48,16 @@ struct nvml_proc {
 	uint64_t sample_us; /* its time stamp */
 };
 
+/* A MIG device (a compute instance of a GPU instance) of a GPU in MIG mode. */
+struct nvml_mig {
+	unsigned int index; /* NVML's index of it on its GPU */
+	bool gi_known, ci_known, used_known, total_known, sm_known;
+	unsigned int gpu_instance, compute_instance; /* their IDs */
+	char uuid[96]; /* "MIG-..."; empty when unknown */
+	uint64_t mem_used, mem_total; /* bytes: its GPU instance's memory */
+	unsigned int sm_count; /* streaming multiprocessors */
+};
+
 /* "power cap, thermal (software)": the names of the bits set in throttle (mask), into out. */
 void nvml_throttle_names(uint64_t throttle, char *out, size_t size);
 
@@ -53,6 +68,10 @@ unsigned int nvml_count(const struct nvml *n);
 bool nvml_read(struct nvml *n, unsigned int i, struct nvml_gpu *g);
 /* The processes on GPU i into out (at most max, by PID); how many, 0 when none or unknown. */
 size_t nvml_processes(struct nvml *n, unsigned int i, struct nvml_proc *out, size_t max);
+/* The MIG devices of GPU i into out (at most max, by index); how many: 0 when MIG is off or unknown. */
+size_t nvml_migs(struct nvml *n, unsigned int i, struct nvml_mig *out, size_t max);
+/* "enabled", "disabled", "unsupported"; NULL when unknown. */
+const char *nvml_mig_mode_name(enum nvml_mig_mode mode);
 void nvml_close(struct nvml *n);
 
 #endif

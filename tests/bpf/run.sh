@@ -7,16 +7,7 @@ set -u
 SUITE="bpf tests"
 . "$(dirname "$0")/../lib.sh"
 
-if [ "$(id -u)" != 0 ]; then
-	skip "BPF tests need root (CI runs as root): run 'sudo make test-bpf'"
-	finish
-	exit
-fi
-if ! command -v jq >/dev/null; then
-	fail "jq is missing: run 'make deps'"
-	finish
-	exit
-fi
+needs_root_and_jq "BPF tests need root (CI runs as root): run 'sudo make test-bpf'"
 [ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 TRACEFS=/sys/kernel/tracing
 [ -d $TRACEFS/events ] || TRACEFS=/sys/kernel/debug/tracing
