@@ -312,6 +312,8 @@ static bool has_detail(const struct snapshot *snap, const struct device_snap *d)
 	const char *dev = d->bus_id[0] ? d->bus_id : d->driver;
 	long s = device_row(sg, "dev", d);
 
+	if (device_row(snapshot_table(snap, "sensors.engines"), "dev", d) >= 0)
+		return true;
 	for (size_t i = 0; e && i < e->nrows; i++)
 		if (!strcmp(table_str(e, i, "dev"), dev))
 			return true;
@@ -342,24 +344,63 @@ static void ring_only_line(struct view *v, const char *dev, int y, int right)
 	put_whole(y, x, right - x, ROLE_LABEL, part);
 }
 
+/* The mean busy % of the engines of row i's class on row i's device, from row i on; NAN: none known. */
+static double class_busy(const struct table *t, size_t i)
+{
+	const char *dev = table_str(t, i, "dev"), *cls = table_str(t, i, "class");
+	double sum = 0, busy;
+	int n = 0;
+
+	for (size_t k = i; k < t->nrows; k++)
+		if (!strcmp(table_str(t, k, "dev"), dev) && !strcmp(table_str(t, k, "class"), cls) &&
+		    !isnan(busy = table_num(t, k, "busy_pct")))
+			sum += busy, n++;
+	return n ? sum / n : NAN;
+}
+
 /*
- * The expanded block's second line: engine classes as bars (fdinfo; NVML's SM and memory
- * bandwidth; amdgpu's memory busy), the other temperatures, fan, memory clock, GT idle, what
- * holds the clocks, PCIe traffic (has_detail: whether there is any).
+ * Engine classes as bars: from the Intel PMUs (sensors.engines, every client's work: the mean of a
+ * class's engines) where the device has rows there, else from fdinfo (memory.device_engines).
+ */
+static int engine_bars(struct view *v, const struct device_snap *d, int y, int x, int right)
+{
+	const struct table *p = snapshot_table(v->snap, "sensors.engines");
+	const struct table *e = snapshot_table(v->snap, "memory.device_engines");
+	const char *dev = d->bus_id[0] ? d->bus_id : d->driver;
+	int x0 = x;
+
+	if (device_row(p, "dev", d) >= 0)
+		for (size_t i = 0; i < p->nrows; i++) {
+			bool seen = strcmp(table_str(p, i, "dev"), d->name) != 0;
+
+			for (size_t k = 0; k < i && !seen; k++) /* each class once, where it first comes */
+				seen = !strcmp(table_str(p, k, "dev"), d->name) &&
+				       !strcmp(table_str(p, k, "class"), table_str(p, i, "class"));
+			if (!seen)
+				x += bar_part(v, y, x, right, table_str(p, i, "class"), class_busy(p, i));
+		}
+	else
+		for (size_t i = 0; e && i < e->nrows; i++)
+			if (!strcmp(table_str(e, i, "dev"), dev))
+				x += bar_part(v, y, x, right, table_str(e, i, "class"), table_num(e, i, "busy_pct"));
+	return x - x0;
+}
+
+/*
+ * The expanded block's second line: engine classes as bars (Intel's PMUs, else fdinfo; NVML's SM
+ * and memory bandwidth; amdgpu's memory busy), the other temperatures, fan, memory clock, GT idle,
+ * what holds the clocks, PCIe traffic (has_detail: whether there is any).
  */
 static void detail_line(struct view *v, const struct device_snap *d, int y, int right)
 {
-	const struct table *e = snapshot_table(v->snap, "memory.device_engines");
 	const struct table *sg = snapshot_table(v->snap, "sensors.gpus");
 	const struct table *nv = snapshot_table(v->snap, "nvidia.gpus");
-	const char *dev = d->bus_id[0] ? d->bus_id : d->driver, *deg = v->utf8 ? "°C" : "C";
+	const char *deg = v->utf8 ? "°C" : "C";
 	long s = device_row(sg, "dev", d), n = device_row(nv, "bus_id", d);
 	int x = 10;
 	char fmt[48], a[16], b[16];
 
-	for (size_t i = 0; e && i < e->nrows; i++)
-		if (!strcmp(table_str(e, i, "dev"), dev))
-			x += bar_part(v, y, x, right, table_str(e, i, "class"), table_num(e, i, "busy_pct"));
+	x += engine_bars(v, d, y, x, right);
 	if (n >= 0) {
 		x += bar_part(v, y, x, right, "SM", table_num(nv, (size_t)n, "util_pct"));
 		x += bar_part(v, y, x, right, "membw", table_num(nv, (size_t)n, "mem_util_pct"));

@@ -3,7 +3,8 @@
  * Sensors collector: per GPU, what the drivers export in sysfs without any
  * privilege: hwmon (temperatures, power, cap, fan, clocks), amdgpu's busy
  * percentages, i915's and xe's GT clocks and idle residency. No BPF; read each
- * tick; the paths follow --sysfs.
+ * tick; the paths follow --sysfs. And the engines' busy shares from the perf
+ * PMUs of i915 and xe where perf_event_open is allowed (pmu_engines.h).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "collectors/kit/sysfs_read.h"
 #include "collectors/sensors/gpu_metrics.h"
 #include "collectors/sensors/hwmon.h"
+#include "collectors/sensors/pmu_engines.h"
 #include "collectors/sensors/sensors_tables.h"
 
 #define MAX_CARDS 64
@@ -31,6 +33,7 @@ struct card_state {
 struct sensors_priv {
 	struct card_state cards[MAX_CARDS];
 	struct drm_card found[MAX_CARDS];
+	struct pmu_engines *pmu; /* the Intel GPUs' engine counters */
 };
 
 /* What one card's driver files say this tick, beside hwmon's. */
@@ -190,9 +193,23 @@ static void card_row(struct sensors_priv *p, const struct drm_card *c, struct ta
 
 static void sensors_probe(struct collector *c)
 {
-	c->priv = calloc(1, sizeof(struct sensors_priv));
-	if (!c->priv)
+	struct sensors_priv *p = calloc(1, sizeof(struct sensors_priv));
+
+	c->priv = p;
+	if (p)
+		p->pmu = pmu_engines_new();
+	if (!p || !p->pmu)
 		collector_set_state(c, COLLECTOR_FAILED, "out of memory", NULL);
+}
+
+/* The engine counters open at the start, so that --list says once what they lack. */
+static int sensors_attach(struct collector *c)
+{
+	struct sensors_priv *p = c->priv;
+
+	pmu_engines_scan(p->pmu, p->found, drm_cards(p->found, MAX_CARDS));
+	pmu_engines_source(p->pmu, c);
+	return 0;
 }
 
 static int sensors_read(struct collector *c, struct model *m)
@@ -209,12 +226,21 @@ static int sensors_read(struct collector *c, struct model *m)
 	for (size_t i = 0; i < MAX_CARDS; i++)
 		if (!p->cards[i].seen)
 			memset(&p->cards[i], 0, sizeof(p->cards[i])); /* gone: forget its counters */
+	pmu_engines_scan(p->pmu, p->found, n);
+	pmu_engines_rows(p->pmu, model_table(m, &sensors_engines));
 	snprintf(c->status.detail, sizeof(c->status.detail), "%zu card%s", n, n == 1 ? "" : "s");
+	if (pmu_engines_count(p->pmu))
+		snprintf(c->status.detail + strlen(c->status.detail), sizeof(c->status.detail) - strlen(c->status.detail),
+			 ", %zu engines from perf", pmu_engines_count(p->pmu));
 	return 0;
 }
 
 static void sensors_close(struct collector *c)
 {
+	struct sensors_priv *p = c->priv;
+
+	if (p)
+		pmu_engines_free(p->pmu);
 	free(c->priv);
 	c->priv = NULL;
 }
@@ -225,6 +251,7 @@ static const struct collector_ops sensors_collector = {
 	.unprivileged = true,
 	.description = "GPU sensors from sysfs: temperatures, power, clocks, fan, busy and idle shares",
 	.probe = sensors_probe,
+	.attach = sensors_attach,
 	.read = sensors_read,
 	.close = sensors_close,
 };

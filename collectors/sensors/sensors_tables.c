@@ -46,3 +46,30 @@ const struct table_desc sensors_gpus = {
 	.sort_col = SG_DEV,
 };
 TABLE_REGISTER(sensors_gpus);
+
+static const struct col_desc engine_cols[SE_COLS] = {
+	[SE_DEV] = { "dev", "DEV", "the DRM card", COL_STR, UNIT_NONE, 6, COL_KEY | COL_ASCENDING },
+	[SE_ENGINE] = { "engine", "ENGINE", "the engine (rcs0, bcs0, vcs0, vecs0, ccs0 ...)", COL_STR,
+			UNIT_NONE, 9, COL_KEY | COL_ASCENDING },
+	[SE_CLASS] = { "class", "CLASS", "its class: 3d, compute, copy, video, other", COL_STR, UNIT_NONE,
+		       7, COL_ASCENDING },
+	[SE_BUSY] = { "busy_pct", "BUSY%",
+		      "share of the interval it was busy, every client's work (i915 <engine>-busy; xe engine-active-ticks over engine-total-ticks)",
+		      COL_F64, UNIT_PCT, 6, COL_HISTORY | COL_SPARK },
+	[SE_WAIT] = { "wait_pct", "WAIT%", "share of the interval it waited on an event (i915 <engine>-wait)",
+		      COL_F64, UNIT_PCT, 6, COL_IF_KNOWN },
+	[SE_SEMA] = { "sema_pct", "SEMA%", "share of the interval it waited on a semaphore (i915 <engine>-sema)",
+		      COL_F64, UNIT_PCT, 6, COL_IF_KNOWN },
+	[SE_PMU] = { "pmu", "PMU", "the perf PMU counted (i915, i915_0000_03_00.0, xe_0000_03_00.0)", COL_STR,
+		     UNIT_NONE, 18, COL_DETAIL },
+};
+
+const struct table_desc sensors_engines = {
+	.name = "sensors.engines",
+	.title = "GPU engines (perf PMU)",
+	.empty = "No Intel GPU engine counters: no i915 or xe perf PMU, or perf_event_open refused (gputop-bpf --list says which).",
+	.cols = engine_cols,
+	.ncols = SE_COLS,
+	.sort_col = SE_DEV,
+};
+TABLE_REGISTER(sensors_engines);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* The sensors collector's table: one row per GPU, columns described once (model/table.h). */
+/* The sensors collector's tables: columns described once (model/table.h). */
 #ifndef GPUTOP_SENSORS_TABLES_H
 #define GPUTOP_SENSORS_TABLES_H
 
@@ -10,6 +10,10 @@ enum sensor_gpu_col {
 	SG_POWER, SG_POWER_CAP, SG_GFX_MHZ, SG_MEM_MHZ, SG_FAN, SG_METRICS, SG_COLS,
 };
 
+/* sensors.engines: one row per device and engine, from the Intel GPUs' perf PMUs (pmu_engines.h). */
+enum sensor_engine_col { SE_DEV, SE_ENGINE, SE_CLASS, SE_BUSY, SE_WAIT, SE_SEMA, SE_PMU, SE_COLS };
+
 extern const struct table_desc sensors_gpus;
+extern const struct table_desc sensors_engines;
 
 #endif
