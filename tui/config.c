@@ -113,6 +113,80 @@ static const char *parse_panes(char *v, struct tui_prefs *p)
 	return NULL;
 }
 
+/* "table.column" of a column that may be hidden (a table's, not a key); NULL when not. */
+static const struct col_desc *hideable(const char *entry, char *table, size_t size)
+{
+	const char *dot = strchr(entry, '.'); /* "collector.table", then the column's key (wait_ns.p50) */
+	const struct table_desc *d;
+	int col;
+
+	if (dot)
+		dot = strchr(dot + 1, '.');
+	if (!dot || (size_t)(dot - entry) >= size)
+		return NULL;
+	snprintf(table, size, "%.*s", (int)(dot - entry), entry);
+	d = table_desc_find(table);
+	col = d ? table_col(d, dot + 1) : -1;
+	return col >= 0 && !(d->cols[col].flags & COL_KEY) ? &d->cols[col] : NULL;
+}
+
+static const char *parse_hidden(char *v, struct tui_prefs *p)
+{
+	char list[sizeof(p->hidden_cols)] = "", *tok, *save = NULL, table[128];
+
+	for (tok = strtok_r(v, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		size_t len = strlen(list);
+
+		tok = trim(tok);
+		if (!hideable(tok, table, sizeof(table)))
+			return "unknown column (table.column of a table's column that is not its key)";
+		if (len + strlen(tok) + 2 > sizeof(list))
+			return "too many hidden columns";
+		snprintf(list + len, sizeof(list) - len, "%s%s", len ? "," : "", tok);
+	}
+	memcpy(p->hidden_cols, list, sizeof(list));
+	return NULL;
+}
+
+bool prefs_col_hidden(const struct tui_prefs *p, const char *table, const char *col)
+{
+	size_t tl = strlen(table), cl = strlen(col);
+
+	for (const char *e = p->hidden_cols; *e; e += strcspn(e, ","), e += *e == ',') {
+		size_t len = strcspn(e, ",");
+
+		if (len == tl + 1 + cl && !strncmp(e, table, tl) && e[tl] == '.' && !strncmp(e + tl + 1, col, cl))
+			return true;
+	}
+	return false;
+}
+
+bool prefs_col_toggle(struct tui_prefs *p, const char *table, const char *col)
+{
+	char entry[256], scratch[128], out[sizeof(p->hidden_cols)] = "";
+	size_t n = 0;
+
+	snprintf(entry, sizeof(entry), "%s.%s", table, col);
+	if (!hideable(entry, scratch, sizeof(scratch)))
+		return false;
+	if (!prefs_col_hidden(p, table, col)) {
+		n = strlen(p->hidden_cols);
+		if (n + strlen(entry) + 2 > sizeof(p->hidden_cols))
+			return false;
+		snprintf(p->hidden_cols + n, sizeof(p->hidden_cols) - n, "%s%s", n ? "," : "", entry);
+		return true;
+	}
+	for (const char *e = p->hidden_cols; *e; e += strcspn(e, ","), e += *e == ',') {
+		int len = (int)strcspn(e, ",");
+
+		if ((size_t)len == strlen(entry) && !strncmp(e, entry, (size_t)len))
+			continue;
+		n += (size_t)snprintf(out + n, sizeof(out) - n, "%s%.*s", n ? "," : "", len, e);
+	}
+	memcpy(p->hidden_cols, out, sizeof(out));
+	return true;
+}
+
 /* One "key = value" line; NULL or what is wrong. */
 static const char *parse_line(char *line, struct tui_prefs *p)
 {
@@ -150,8 +224,10 @@ static const char *parse_line(char *line, struct tui_prefs *p)
 		*(key[0] == 'r' ? &p->reverse : &p->vi_keys) = !strcmp(val, "yes");
 	} else if (!strcmp(key, "panes")) {
 		return parse_panes(val, p);
+	} else if (!strcmp(key, "hidden_columns")) {
+		return parse_hidden(val, p);
 	} else {
-		return "unknown key (theme, delay, ring_sort, process_sort, reverse, vi_keys, panes)";
+		return "unknown key (theme, delay, ring_sort, process_sort, reverse, vi_keys, panes, hidden_columns)";
 	}
 	return NULL;
 }
@@ -214,6 +290,6 @@ int prefs_save(const char *path, const struct tui_prefs *p)
 			fprintf(f, "%s%s", first ? "" : ",", pane_names[i]);
 			first = 0;
 		}
-	fputc('\n', f);
+	fprintf(f, "\nhidden_columns = %s\n", p->hidden_cols);
 	return fclose(f) ? -errno : 0;
 }

@@ -22,6 +22,7 @@ struct tui_prefs {
 	bool reverse; /* both in reverse order */
 	bool vi_keys; /* j and k move (else k signals, as in htop) */
 	bool panes[PANE_COUNT]; /* visible panes */
+	char hidden_cols[1024]; /* columns the user hid (F2): "table.column,...", never a key column */
 };
 
 void prefs_defaults(struct tui_prefs *p);
@@ -38,5 +39,9 @@ int prefs_load(const char *path, struct tui_prefs *p, char *err, size_t errlen);
 /* Writes p to path, creating its folder; 0 or -errno. */
 int prefs_save(const char *path, const struct tui_prefs *p);
 const char *pane_name(enum pane pane);
+/* Whether "table.column" is in the hidden list. */
+bool prefs_col_hidden(const struct tui_prefs *p, const char *table, const char *col);
+/* Hides the column or shows it again; false when the list has no room or it is a key column. */
+bool prefs_col_toggle(struct tui_prefs *p, const char *table, const char *col);
 
 #endif

@@ -23,9 +23,16 @@ void colors_setup(const struct theme *t, bool color);
 int put(int y, int x, int w, enum role r, const char *text);
 /* Text at (y, x) only if all of it fits in w cells (nothing cut mid-word); returns the cells written. */
 int put_whole(int y, int x, int w, enum role r, const char *text);
+/* Text whole if it fits in w cells, else cut at a word and ended by an ellipsis; returns the cells written. */
+int put_cut(int y, int x, int w, enum role r, const char *text);
 int putf(int y, int x, int w, enum role r, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Text word-wrapped into a (at spaces; a word longer than a line is cut); returns the rows used. */
 int put_wrapped(struct rect a, enum role r, const char *text);
+/*
+ * The n parts in a, three spaces apart, each whole: a part that does not fit
+ * on the line goes to the next; returns the rows used.
+ */
+int put_parts(struct rect a, enum role r, const char *const *parts, int n);
 /* The rows put_wrapped would use for text at width w, however many. */
 int wrapped_rows(const char *text, int w);
 /* Fills a row segment with spaces in a role. */

@@ -90,6 +90,8 @@ void draw_help(struct view *v)
 		"Tab, Shift-Tab  next / previous pane",
 		keys,
 		"g               Memory: processes grouped by cgroup / container, and back",
+		"t, F5           tree: processes under their container (cgroup), and back",
+		"F2              setup: which Overview panes and which columns show (W saves them)",
 		"e               Overview: each GPU's block expanded (engines, fan, clocks, PCIe) or one line",
 		"s, F6           choose the sort column; r reverses; < > the next one; M memory, P GPU %",
 		"/, F3, F4       filter by ring, device, command or PID; Esc clears",
@@ -146,7 +148,7 @@ void draw_sort_menu(struct view *v)
 	const struct table_desc *d;
 	const struct table_state *ts = view_focused_table(v, &d);
 	unsigned int cols[TABLE_FIT_MAX_COLS];
-	int n = sort_menu_columns(v, cols), first = 0;
+	int n = sort_menu_columns(v, cols), first = 0, width = 64;
 	struct rect in;
 	unsigned int cur;
 	char title[64];
@@ -154,16 +156,21 @@ void draw_sort_menu(struct view *v)
 	if (!ts)
 		return;
 	snprintf(title, sizeof(title), "Sort %s by", d->title);
-	in = popup(n + 3, 64, title, v->utf8);
+	for (int i = 0; i < n; i++) /* as wide as the longest meaning, where the screen has room */
+		if (15 + (int)strlen(d->cols[cols[i]].help) + 4 > width)
+			width = 15 + (int)strlen(d->cols[cols[i]].help) + 4;
+	in = popup(n + 3, width < COLS - 2 ? width : COLS - 2, title, v->utf8);
 	cur = ts->sort_set ? ts->sort_col : d->sort_col;
 	if (v->sort_menu_sel >= in.h - 1)
 		first = v->sort_menu_sel - in.h + 2; /* long lists scroll */
 	for (int i = first; i < n && i - first < in.h - 1; i++) {
 		const struct col_desc *col = &d->cols[cols[i]];
 
-		putf(in.y + i - first, in.x + 1, in.w - 2, i == v->sort_menu_sel ? ROLE_SELECTED : ROLE_NORMAL,
-		     "%s %-10s %s", cols[i] == cur ? sort_arrow(col, ts->reverse, v->utf8) : " ", col->title,
-		     col->help);
+		char text[400];
+
+		snprintf(text, sizeof(text), "%s %-10s %s", cols[i] == cur ? sort_arrow(col, ts->reverse, v->utf8) : " ",
+			 col->title, col->help);
+		put_cut(in.y + i - first, in.x + 1, in.w - 2, i == v->sort_menu_sel ? ROLE_SELECTED : ROLE_NORMAL, text);
 	}
 	put(in.y + in.h - 1, in.x + 1, in.w - 2, ROLE_DIM, "Enter sorts, r reverses, Esc closes");
 }

@@ -138,28 +138,73 @@ void draw_header(struct view *v, struct rect r)
 	for (int i = 0; i < pane_screen_count(); i++)
 		x += putf(r.y + 1, x, r.w - x, i == v->screen ? ROLE_SELECTED : ROLE_LABEL,
 			  " %d %s ", i + 1, pane_for_screen(i)->title) + 1;
-	/* the theme and the filter only whole: a part cut mid-word reads as something else */
+	/* the filter, then the theme, only whole: a part cut mid-word reads as something else */
+	if (v->filter[0]) {
+		char f[96];
+
+		snprintf(f, sizeof(f), "  filter: %s", v->filter);
+		x += put_whole(r.y + 1, x, r.w - x, ROLE_WARNING, f);
+	}
 	if (x + 8 + (int)strlen(v->theme.name) <= r.w)
-		x += putf(r.y + 1, x, r.w - x, ROLE_DIM, "  theme %s", v->theme.name);
-	if (v->filter[0])
-		putf(r.y + 1, x, r.w - x, ROLE_WARNING, "  filter: %s", v->filter);
+		putf(r.y + 1, x, r.w - x, ROLE_DIM, "  theme %s", v->theme.name);
+}
+
+/* Which of the pane's summary columns fit in w cells (bit k: summary_cols[k]): the first ones. */
+static unsigned int summary_fit(int w, const struct table_desc *d, const struct pane_decl *p)
+{
+	unsigned int shown = 0;
+	int need = 0;
+
+	for (int k = 0; k < PANE_MAX_SUMMARY && p->summary_cols[k]; k++) {
+		int col = table_col(d, p->summary_cols[k]);
+
+		if (col < 0)
+			continue;
+		need += d->cols[col].width + (need ? 1 : 0);
+		if (need > w)
+			break;
+		shown |= 1u << k;
+	}
+	return shown;
+}
+
+/* One row, where the pane has a single line: its columns as "TITLE value", each whole. */
+static void summary_pairs(struct view *v, struct rect in, const struct table *t, const struct pane_decl *p)
+{
+	const struct table_desc *d = t->desc;
+	char parts[PANE_MAX_SUMMARY][TABLE_STR_MAX * 2 + 40];
+	const char *ptrs[PANE_MAX_SUMMARY];
+	int n = 0;
+
+	for (int k = 0; k < PANE_MAX_SUMMARY && p->summary_cols[k]; k++) {
+		int col = table_col(d, p->summary_cols[k]);
+		char raw[TABLE_STR_MAX], fit[TABLE_STR_MAX * 2];
+
+		if (col < 0)
+			continue;
+		cell_format(&d->cols[col], table_cell(t, 0, (unsigned int)col), raw, sizeof(raw));
+		text_fit(raw, d->cols[col].width, v->utf8, fit, sizeof(fit));
+		snprintf(parts[n], sizeof(parts[n]), "%s %s", d->cols[col].title, fit);
+		ptrs[n] = parts[n];
+		n++;
+	}
+	put_parts((struct rect){ in.y, in.x, 1, in.w }, ROLE_NORMAL, ptrs, n);
 }
 
 /* The summary's title row: each column's title where its cells go, then "<title> history"; 1 row. */
 static int summary_header(struct rect in, const struct table_desc *d, const struct pane_decl *p)
 {
 	const char *spark = NULL;
+	unsigned int shown = summary_fit(in.w, d, p);
 	int x = in.x;
 
 	fill(in.y, in.x, in.w, ROLE_HEADER);
 	for (int k = 0; k < PANE_MAX_SUMMARY && p->summary_cols[k]; k++) {
 		int col = table_col(d, p->summary_cols[k]), w;
 
-		if (col < 0)
+		if (col < 0 || !(shown & (1u << k)))
 			continue;
 		w = d->cols[col].width;
-		if (x + w > in.x + in.w)
-			break;
 		putf(in.y, x, w + 1, ROLE_HEADER, "%*s ", d->cols[col].type == COL_STR ? -w : w, d->cols[col].title);
 		x += w + 1;
 		if (!spark && (d->cols[col].flags & COL_HISTORY))
@@ -175,6 +220,7 @@ static void draw_summary(struct view *v, struct rect in, const struct pane_decl 
 	const struct table *t = snapshot_table(v->snap, p->summary_table);
 	const struct table_desc *d = table_desc_find(p->summary_table);
 	const struct collector_status *c = snapshot_collector(v->snap, p->collector);
+	unsigned int shown;
 	int y = in.y;
 
 	if (!d)
@@ -197,8 +243,12 @@ static void draw_summary(struct view *v, struct rect in, const struct pane_decl 
 		put_wrapped(in, ROLE_DIM, text);
 		return;
 	}
-	if (in.h >= 2) /* the columns' titles (their units) over them, and what the sparkline draws */
-		y += summary_header(in, d, p);
+	if (in.h < 2) { /* no room for the titles over the values: beside them */
+		summary_pairs(v, in, t, p);
+		return;
+	}
+	y += summary_header(in, d, p); /* the columns' titles (their units) over them, and the sparkline's */
+	shown = summary_fit(in.w, d, p);
 	for (size_t r = 0; r < t->nrows && y < in.y + in.h; r++, y++) {
 		const struct history *hist = NULL;
 		double top = 0;
@@ -209,13 +259,11 @@ static void draw_summary(struct view *v, struct rect in, const struct pane_decl 
 			char raw[TABLE_STR_MAX], fit[TABLE_STR_MAX * 2];
 			int w;
 
-			if (col < 0)
+			if (col < 0 || !(shown & (1u << k)))
 				continue;
 			w = d->cols[col].width;
 			cell_format(&d->cols[col], table_cell(t, r, (unsigned int)col), raw, sizeof(raw));
 			text_fit(raw, w, v->utf8, fit, sizeof(fit));
-			if (x + w > in.x + in.w)
-				break;
 			putf(y, x, w + 1, ROLE_NORMAL, "%*s ", d->cols[col].type == COL_STR ? -w : w, fit);
 			x += w + 1;
 			if (!hist && (d->cols[col].flags & COL_HISTORY)) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <curses.h>
+#include <langinfo.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -35,6 +36,19 @@ int put_whole(int y, int x, int w, enum role r, const char *text)
 	int cells = text_fit(text, 1 << 20, true, fit, sizeof(fit));
 
 	return cells <= w ? put(y, x, w, r, text) : 0;
+}
+
+int put_cut(int y, int x, int w, enum role r, const char *text)
+{
+	char line[512];
+	size_t cut;
+	int cells = put_whole(y, x, w, r, text);
+
+	if (cells || w < 3)
+		return cells;
+	cut = wrap_line(text, w - 2);
+	snprintf(line, sizeof(line), "%.*s %s", (int)cut, text, strcmp(nl_langinfo(CODESET), "UTF-8") ? "~" : "…");
+	return put(y, x, w, r, line);
 }
 
 int putf(int y, int x, int w, enum role r, const char *fmt, ...)
@@ -122,13 +136,36 @@ int put_wrapped(struct rect a, enum role r, const char *text)
 
 	while (*p && y < a.y + a.h) {
 		size_t cut = wrap_line(p, a.w);
+		const char *rest = p + cut;
 
+		while (*rest == ' ')
+			rest++;
+		if (*rest && y == a.y + a.h - 1) { /* the last row, and more: said, at a word */
+			put_cut(y++, a.x, a.w, r, p);
+			break;
+		}
 		putf(y++, a.x, a.w, r, "%.*s", (int)cut, p);
-		p += cut;
-		while (*p == ' ')
-			p++;
+		p = rest;
 	}
 	return y - a.y;
+}
+
+int put_parts(struct rect a, enum role r, const char *const *parts, int n)
+{
+	int y = a.y, x = a.x;
+
+	for (int i = 0; i < n && y < a.y + a.h; i++) {
+		char fit[512];
+		int w = text_fit(parts[i], 1 << 20, true, fit, sizeof(fit)), gap = x > a.x ? 3 : 0;
+
+		if (x > a.x && x + gap + w > a.x + a.w) {
+			if (++y >= a.y + a.h)
+				break;
+			x = a.x, gap = 0;
+		}
+		x += gap + put_whole(y, x + gap, a.x + a.w - x - gap, r, parts[i]);
+	}
+	return y - a.y + 1;
 }
 
 void draw_spark_row(struct view *v, int y, struct rect a, const char *label, const struct table *t,

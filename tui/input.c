@@ -6,6 +6,7 @@
 #include <string.h>
 #include "core/delay.h"
 #include "tui/draw.h"
+#include "tui/table_tree.h"
 
 #define KEY_CTRL_L 12
 
@@ -64,7 +65,7 @@ static void next_theme(struct view *v)
 	view_message(v, false, "theme %s", v->theme.name);
 }
 
-static void save_prefs(struct view *v)
+void view_save_prefs(struct view *v)
 {
 	const struct pane_decl *p = pane_for_screen(SCREEN_MAIN);
 	char *keys[2] = { v->prefs.ring_sort, v->prefs.proc_sort };
@@ -189,7 +190,7 @@ static bool header_click(struct view *v, const MEVENT *ev)
 
 		if (!d || !ts->width || ev->y != ts->drawn_y + 1 || ev->x < ts->drawn_x || ev->x >= ts->drawn_x + ts->width)
 			continue;
-		table_fit_columns(d, snapshot_table(v->snap, d->name), ts->width, &fit);
+		table_fit_columns(d, snapshot_table(v->snap, d->name), ts->width, &v->prefs, &fit);
 		cx = ts->drawn_x;
 		for (unsigned int k = 0; k < fit.ncols; cx += d->cols[fit.cols[k]].width + 1, k++) {
 			if (ev->x < cx || ev->x >= cx + d->cols[fit.cols[k]].width)
@@ -237,7 +238,9 @@ static void mouse_key(struct view *v)
 		if (!r->h || ev.y < r->y + 2 || ev.y >= r->y + r->h || ev.x >= r->x + r->w)
 			continue;
 		v->table_focus[SCREEN_MAIN] = i;
-		ts->sel = ts->top + (size_t)(ev.y - r->y - 2); /* clamped when drawn */
+		if (ev.y - r->y - 2 >= ts->nlines || ts->line_row[ev.y - r->y - 2] < 0)
+			return; /* below the rows, or a container's line */
+		ts->sel = (size_t)ts->line_row[ev.y - r->y - 2];
 		if (ev.bstate & BUTTON1_DOUBLE_CLICKED)
 			open_selected(v);
 		return;
@@ -395,7 +398,7 @@ static void act_theme(struct view *v, int key)
 static void act_save(struct view *v, int key)
 {
 	(void)key;
-	save_prefs(v);
+	view_save_prefs(v);
 }
 
 static void act_redraw(struct view *v, int key)
@@ -429,6 +432,30 @@ static void act_group(struct view *v, int key)
 		if (p->grouped[i]) /* another table: its own columns */
 			v->tstate[v->screen][i] = (struct table_state){ 0 };
 	view_message(v, false, "%s", v->grouped ? "grouped by cgroup / container" : "by process");
+}
+
+/* F2: the setup screen. */
+static void act_setup(struct view *v, int key)
+{
+	(void)key;
+	setup_open(v);
+}
+
+/* t, F5: process tables show their processes under their containers, and back. */
+static void act_tree(struct view *v, int key)
+{
+	const struct table_desc *d = NULL;
+	struct table_state *ts = view_focused_table(v, &d);
+
+	(void)key;
+	if (!ts || !d || !table_tree_applies(d)) {
+		view_message(v, false, "t (tree): %s has no processes with containers; select a process table",
+			     d ? d->title : "this screen");
+		return;
+	}
+	v->tree = !v->tree;
+	view_message(v, false, "%s", v->tree ? "tree: processes under their container (cgroup); t: flat" :
+						   "flat: one line per process");
 }
 
 /* F9, K (and k, as in htop, unless vi_keys makes it "up"): the signal menu. */
@@ -501,7 +528,7 @@ static void act_sort_step(struct view *v, int key)
 	if (!ts)
 		return;
 	cur = ts->sort_set ? ts->sort_col : d->sort_col;
-	table_fit_columns(d, snapshot_table(v->snap, d->name), COLS - 2, &fit);
+	table_fit_columns(d, snapshot_table(v->snap, d->name), COLS - 2, &v->prefs, &fit);
 	for (unsigned int i = 0; i < fit.ncols; i++)
 		if (fit.cols[i] == cur)
 			at = (int)i;
@@ -533,7 +560,7 @@ static const struct {
 	{ KEY_BACKSPACE, act_back }, { 127, act_back },		{ 8, act_back },
 	{ '\t', act_screen },	   { KEY_BTAB, act_screen },	{ '1', act_screen },
 	{ '2', act_screen },	   { '3', act_screen },		{ '4', act_screen },
-	{ '5', act_screen },	   { '6', act_screen },		{ '7', act_screen },		{ '8', act_screen },		{ '9', act_screen },		{ 'g', act_group },	{ 'e', act_expand },
+	{ '5', act_screen },	   { '6', act_screen },		{ '7', act_screen },		{ '8', act_screen },		{ '9', act_screen },		{ 'g', act_group },	{ 'e', act_expand }, { 't', act_tree }, { KEY_F(5), act_tree }, { KEY_F(2), act_setup },
 	{ 's', act_sort_menu },	{ KEY_F(6), act_sort_menu },
 	{ 'r', act_reverse },	   { '/', act_filter },		{ KEY_F(3), act_filter },
 	{ ' ', act_pause },	   { 'n', act_step },		{ '.', act_step },
@@ -558,6 +585,10 @@ void view_key(struct view *v, int key)
 	}
 	if (v->overlay == OVERLAY_KILL) {
 		kill_menu_key(v, key);
+		return;
+	}
+	if (v->overlay == OVERLAY_SETUP) {
+		setup_key(v, key);
 		return;
 	}
 	if (key != KEY_RESIZE && key != KEY_MOUSE)

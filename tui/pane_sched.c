@@ -26,35 +26,102 @@ static const char *ns(const struct table *t, size_t row, const char *key, char *
 	return buf;
 }
 
+/* Parts at (y, x) while each fits whole before right, the first always; returns the x after them. */
+static int put_row(int y, int x, int right, enum role r, char (*parts)[48], int n)
+{
+	for (int i = 0; i < n; i++)
+		x += put_whole(y, x, right - x, i == 0 ? ROLE_NORMAL : r, parts[i]);
+	return x;
+}
+
+/* A quantile line: label, p50, p90, p99, max, count; p90 the first left out where narrow. */
 static void stat_line(int y, struct rect a, const struct table *t, size_t row, const char *base,
 		      const char *what)
 {
-	char key[64], p50[16], p90[16], p99[16], max[16];
+	static const char *const q[] = { "p50", "p90", "p99", "max" };
+	char key[64], v[16], parts[6][48];
 	double count;
+	int n = 0, right = a.x + a.w - 1;
 
+	snprintf(parts[n++], sizeof(parts[0]), "%-22s", what);
+	for (int i = 0; i < 4; i++) {
+		if (i == 1 && a.w - 2 < 22 + 4 * 14)
+			continue;
+		snprintf(key, sizeof(key), "%s.%s", base, q[i]);
+		snprintf(parts[n++], sizeof(parts[0]), " %s %8s ", q[i], ns(t, row, key, v, sizeof(v)));
+	}
 	snprintf(key, sizeof(key), "%s.count", base);
 	count = table_num(t, row, key);
-#define Q(q, buf) (snprintf(key, sizeof(key), "%s." q, base), ns(t, row, key, buf, sizeof(buf)))
-	putf(y, a.x + 1, a.w - 2, ROLE_NORMAL, "%-22s p50 %8s  p90 %8s  p99 %8s  max %8s  (%.0f)", what,
-	     Q("p50", p50), Q("p90", p90), Q("p99", p99), Q("max", max), isnan(count) ? 0 : count);
-#undef Q
+	snprintf(parts[n++], sizeof(parts[0]), " (%.0f jobs)", isnan(count) ? 0 : count);
+	put_row(y, a.x + 1, right, ROLE_NORMAL, parts, n);
 }
 
-/* A histogram as horizontal bars: the non-empty range in at most `rows` rows. */
-static void draw_histogram(struct view *v, struct rect a, const char *title, const struct histogram *h)
+/* The non-empty range of h: its first and last slots with a count; false when none. */
+static bool hist_range(const struct histogram *h, int *lo, int *hi)
 {
-	int lo = -1, hi = -1, rows = a.h - 1, per;
-	uint64_t peak = 0, bucket[64] = { 0 };
-
-	put(a.y, a.x, a.w, ROLE_TITLE, title);
+	*lo = *hi = -1;
 	for (int i = 0; h && i < HIST_SLOTS; i++)
 		if (h->slots[i]) {
-			if (lo < 0)
-				lo = i;
-			hi = i;
+			if (*lo < 0)
+				*lo = i;
+			*hi = i;
 		}
-	if (lo < 0 || rows < 1) {
+	return *lo >= 0;
+}
+
+/*
+ * A histogram in one line, for when there is no room for its bars: columns
+ * from the range's low end to its high end on the histogram's log scale (a
+ * slot, or several merged to fit), as high as their count beside the largest,
+ * an empty one the lowest glyph; then the total.
+ */
+static void draw_histogram_line(struct view *v, int y, struct rect a, const struct histogram *h, int lo,
+				int hi)
+{
+	char from[16], to[16], cols[HIST_SLOTS * 8], total[48];
+	double counts[HIST_SLOTS] = { 0 };
+	uint64_t sum = 0;
+	int n = hi - lo + 1, x = a.x + 2, room, per, ncols;
+
+	format_ns((double)histogram_slot_low((unsigned int)lo), from, sizeof(from));
+	format_ns((double)histogram_slot_high((unsigned int)hi), to, sizeof(to));
+	for (int i = lo; i <= hi; i++)
+		sum += h->slots[i];
+	snprintf(total, sizeof(total), "  %llu jobs, log scale", (unsigned long long)sum);
+	room = a.w - 2 - (int)strlen(from) - (int)strlen(to) - 2 - (int)strlen(total);
+	if (room < 8) { /* the total goes before the columns do */
+		total[0] = '\0';
+		room = a.w - 2 - (int)strlen(from) - (int)strlen(to) - 2;
+	}
+	if (room < 1)
+		return;
+	per = (n + room - 1) / room;
+	ncols = (n + per - 1) / per;
+	for (int i = 0; i < n; i++)
+		counts[i / per] += (double)h->slots[lo + i];
+	sparkline_render(counts, (size_t)ncols, (size_t)ncols, 0, v->utf8, cols, sizeof(cols));
+	x += putf(y, x, a.x + a.w - x, ROLE_LABEL, "%s ", from);
+	x += put(y, x, a.x + a.w - x, ROLE_METER_MID, cols);
+	x += putf(y, x, a.x + a.w - x, ROLE_LABEL, " %s", to);
+	put_whole(y, x, a.x + a.w - x, ROLE_DIM, total);
+}
+
+/*
+ * A histogram as horizontal bars: the non-empty range in at most `rows` rows;
+ * in one line (draw_histogram_line) where fewer than three rows of bars fit.
+ */
+static void draw_histogram(struct view *v, struct rect a, const char *title, const struct histogram *h)
+{
+	int lo, hi, rows = a.h - 1, per;
+	uint64_t peak = 0, bucket[64] = { 0 };
+
+	put_whole(a.y, a.x, a.w, ROLE_TITLE, title);
+	if (!hist_range(h, &lo, &hi) || rows < 1) {
 		put(a.y + 1, a.x, a.w, ROLE_DIM, "no job measured yet");
+		return;
+	}
+	if (rows < 3 && hi > lo + rows - 1) {
+		draw_histogram_line(v, a.y + 1, a, h, lo, hi);
 		return;
 	}
 	if (rows > 64)
@@ -95,11 +162,38 @@ static const struct histogram *hist(const struct table *t, size_t row, const cha
 	return c && c->known && t->desc->cols[col].type == COL_HIST ? c->h : NULL;
 }
 
+/* The ring's counts, depths and dependency waits, each part whole, in up to a.h rows; returns the rows used. */
+static int ring_counts(const struct table *t, size_t r, struct rect a)
+{
+	char p[9][64], rate[16];
+	const char *parts[9];
+
+	snprintf(p[0], sizeof(p[0]), "jobs queued %.0f", num_or_0(t, r, "queued_total"));
+	snprintf(p[1], sizeof(p[1]), "started %.0f", num_or_0(t, r, "started_total"));
+	snprintf(p[2], sizeof(p[2]), "completed %.0f", num_or_0(t, r, "completed_total"));
+	snprintf(p[3], sizeof(p[3]), "%s jobs/s",
+		 fmt_rate(num_or_0(t, r, "completed_per_s"), rate, sizeof(rate)));
+	snprintf(p[4], sizeof(p[4]), "busy %.1f%%", num_or_0(t, r, "busy_pct"));
+	snprintf(p[5], sizeof(p[5]), "queue depth %.0f (max %.0f)", num_or_0(t, r, "queue_depth"),
+		 num_or_0(t, r, "queue_depth_max"));
+	snprintf(p[6], sizeof(p[6]), "in flight %.0f (max %.0f)", num_or_0(t, r, "in_flight"),
+		 num_or_0(t, r, "in_flight_max"));
+	snprintf(p[7], sizeof(p[7]), "dependency waits %.0f (%.1f/s)", num_or_0(t, r, "dep_waits_total"),
+		 num_or_0(t, r, "dep_waits_per_s"));
+	if (isnan(table_num(t, r, "deps_total")))
+		snprintf(p[8], sizeof(p[8]), "declared dependencies - (kernel < 6.17)");
+	else
+		snprintf(p[8], sizeof(p[8]), "declared dependencies %.0f", table_num(t, r, "deps_total"));
+	for (int i = 0; i < 9; i++)
+		parts[i] = p[i];
+	return put_parts(a, ROLE_NORMAL, parts, 9);
+}
+
 static void draw_ring(struct view *v, const struct table *t, long row, struct rect a)
 {
 	const struct table *pr = snapshot_table(v->snap, "drm_sched.process_rings");
 	const struct table *procs = snapshot_table(v->snap, "drm_sched.processes");
-	char rate[16], deps[32];
+	char rate[16], parts[4][48];
 	int y = a.y, hist_h, half;
 	size_t r = (size_t)row;
 
@@ -111,19 +205,7 @@ static void draw_ring(struct view *v, const struct table *t, long row, struct re
 	putf(y++, a.x + 1, a.w - 2, ROLE_TITLE, "Ring %s on %s   (Esc goes back)",
 	     table_str(t, r, "name"),
 	     table_str(t, r, "dev")[0] ? table_str(t, r, "dev") : "an unnamed device");
-	putf(y++, a.x + 1, a.w - 2, ROLE_NORMAL,
-	     "jobs queued %.0f  started %.0f  completed %.0f   %s/s   busy %.1f%%",
-	     num_or_0(t, r, "queued_total"), num_or_0(t, r, "started_total"), num_or_0(t, r, "completed_total"),
-	     fmt_rate(num_or_0(t, r, "completed_per_s"), rate, sizeof(rate)), num_or_0(t, r, "busy_pct"));
-	if (isnan(table_num(t, r, "deps_total")))
-		snprintf(deps, sizeof(deps), "- (kernel < 6.17)");
-	else
-		snprintf(deps, sizeof(deps), "%.0f", table_num(t, r, "deps_total"));
-	putf(y++, a.x + 1, a.w - 2, ROLE_NORMAL,
-	     "queue depth %.0f (max %.0f)   in flight %.0f (max %.0f)   dependency waits %.0f (%.1f/s)   declared %s",
-	     num_or_0(t, r, "queue_depth"), num_or_0(t, r, "queue_depth_max"), num_or_0(t, r, "in_flight"),
-	     num_or_0(t, r, "in_flight_max"), num_or_0(t, r, "dep_waits_total"), num_or_0(t, r, "dep_waits_per_s"),
-	     deps);
+	y += ring_counts(t, r, (struct rect){ y, a.x + 1, 3, a.w - 2 });
 	stat_line(y++, a, t, r, "wait_ns", "queue wait, interval");
 	stat_line(y++, a, t, r, "wait_ns_total", "queue wait, all");
 	stat_line(y++, a, t, r, "exec_ns", "execution, interval");
@@ -134,15 +216,15 @@ static void draw_ring(struct view *v, const struct table *t, long row, struct re
 		if (a.w >= 100) {
 			half = (a.w - 3) / 2;
 			draw_histogram(v, (struct rect){ y, a.x + 1, hist_h, half },
-				       "Queue wait since start", hist(t, r, "wait_hist_total"));
+				       "Queue wait since start (jobs)", hist(t, r, "wait_hist_total"));
 			draw_histogram(v, (struct rect){ y, a.x + 2 + half, hist_h, half },
-				       "Execution since start", hist(t, r, "exec_hist_total"));
+				       "Execution since start (jobs)", hist(t, r, "exec_hist_total"));
 		} else {
 			draw_histogram(v, (struct rect){ y, a.x + 1, hist_h / 2, a.w - 2 },
-				       "Queue wait since start", hist(t, r, "wait_hist_total"));
+				       "Queue wait since start (jobs)", hist(t, r, "wait_hist_total"));
 			draw_histogram(v, (struct rect){ y + hist_h / 2, a.x + 1, hist_h - hist_h / 2,
 							 a.w - 2 },
-				       "Execution since start", hist(t, r, "exec_hist_total"));
+				       "Execution since start (jobs)", hist(t, r, "exec_hist_total"));
 		}
 		y += hist_h;
 	}
@@ -158,9 +240,12 @@ static void draw_ring(struct view *v, const struct table *t, long row, struct re
 		for (size_t j = 0; procs && j < procs->nrows; j++)
 			if (table_num(procs, j, "pid") == pid)
 				comm = table_str(procs, j, "comm");
-		putf(y++, a.x + 1, a.w - 2, ROLE_NORMAL, "%7.0f %-16s %7s jobs/s  GPU %5.1f%%  %.0f jobs",
-		     pid, comm, fmt_rate(num_or_0(pr, k, "jobs_per_s"), rate, sizeof(rate)),
-		     num_or_0(pr, k, "gpu_pct"), num_or_0(pr, k, "jobs_total"));
+		snprintf(parts[0], sizeof(parts[0]), "%7.0f %-16s", pid, comm);
+		snprintf(parts[1], sizeof(parts[1]), " %7s jobs/s",
+			 fmt_rate(num_or_0(pr, k, "jobs_per_s"), rate, sizeof(rate)));
+		snprintf(parts[2], sizeof(parts[2]), "  GPU %5.1f%%", num_or_0(pr, k, "gpu_pct"));
+		snprintf(parts[3], sizeof(parts[3]), "  %.0f jobs", num_or_0(pr, k, "jobs_total"));
+		put_row(y++, a.x + 1, a.x + a.w - 1, ROLE_NORMAL, parts, 4);
 	}
 	if (y + 4 <= a.y + a.h) {
 		y = a.y + a.h - 4;

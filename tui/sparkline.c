@@ -35,6 +35,12 @@ size_t sparkline_render(const double *v, size_t n, size_t width, double max, boo
 		int level = 0;
 		char a[2] = { 0 };
 
+		if (isnan(v[i])) { /* unknown: a blank cell, not a zero */
+			if (!append(out, outsize, &len, " "))
+				break;
+			cells++;
+			continue;
+		}
 		if (max > 0 && v[i] > 0 && isfinite(v[i] / max)) { /* NaN, Infinity: no cast */
 			level = (int)(v[i] / max * 7.0 + 0.5);
 			if (level < 1)

@@ -8,7 +8,8 @@
 
 /*
  * The last `width` of n values, one cell each, scaled so that max (or the
- * largest value when max <= 0) is a full cell; zero is the lowest glyph.
+ * largest value when max <= 0) is a full cell; zero is the lowest glyph, NaN
+ * (unknown) a blank cell.
  * Writes a NUL-terminated string into out; returns the cells drawn.
  */
 size_t sparkline_render(const double *v, size_t n, size_t width, double max, bool utf8,

@@ -29,7 +29,8 @@ static bool known_somewhere(const struct table *t, unsigned int c)
 	return false;
 }
 
-void table_fit_columns(const struct table_desc *d, const struct table *t, int width, struct table_fit *out)
+void table_fit_columns(const struct table_desc *d, const struct table *t, int width, const struct tui_prefs *prefs,
+		       struct table_fit *out)
 {
 	bool take[TABLE_FIT_MAX_COLS] = { false };
 	int x = 0, spark = spark_column(d), room = width;
@@ -50,6 +51,8 @@ void table_fit_columns(const struct table_desc *d, const struct table *t, int wi
 			if ((col->flags & COL_DETAIL) || !!(col->flags & COL_WIDE) != pass)
 				continue;
 			if ((col->flags & COL_IF_KNOWN) && !known_somewhere(t, c))
+				continue;
+			if (prefs && prefs_col_hidden(prefs, d->name, col->key)) /* hidden in setup (F2) */
 				continue;
 			if (x + need > room)
 				continue; /* a narrower column further right may still fit */

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include "model/table.h"
 #include "format/cell_text.h" /* text_fit */
+#include "tui/config.h"
 
 #define TABLE_FIT_MAX_COLS 32
 #define TABLE_FIT_SPARK_MIN 8 /* narrowest sparkline worth drawing */
@@ -26,9 +27,12 @@ struct table_fit {
  * COL_SPARK history, else the first) is kept; the sparkline gets what is left.
  * A COL_IF_KNOWN column shows only when a row of t knows it (t NULL: never).
  */
-void table_fit_columns(const struct table_desc *d, const struct table *t, int width, struct table_fit *out);
+void table_fit_columns(const struct table_desc *d, const struct table *t, int width, const struct tui_prefs *prefs,
+		       struct table_fit *out);
 
 /* How one table is shown: sort order and selection (the interface keeps one per table). */
+#define TABLE_LINES_MAX 256 /* body lines a table keeps the rows of, for clicks */
+
 struct table_state {
 	unsigned int sort_col;
 	bool sort_set; /* sort_col chosen by the user, else the table's default */
@@ -36,6 +40,9 @@ struct table_state {
 	size_t sel, top; /* selected row and first row shown, in the sorted, filtered rows */
 	int width; /* cells it was last drawn in: its shown columns (the sort menu offers those) */
 	int drawn_y, drawn_x; /* where its title was last drawn (a click on its header sorts); width 0: not */
+	/* what each body line last drawn shows: the index of its row in the shown order, or -1 (a container's line) */
+	int line_row[TABLE_LINES_MAX];
+	int nlines;
 };
 
 /*

@@ -8,6 +8,7 @@
 #include "format/cell_format.h"
 #include "tui/draw.h"
 #include "tui/sparkline.h"
+#include "tui/table_tree.h"
 
 /* One cell, cut to its column with an ellipsis; numbers right-aligned, text left. */
 static void draw_cell(struct view *v, int y, int x, const struct col_desc *col,
@@ -24,18 +25,17 @@ static void draw_cell(struct view *v, int y, int x, const struct col_desc *col,
 		put(y, x + col->width - cells, cells, role, fit);
 }
 
-static void keep_in_sight(struct table_state *ts, size_t n, int rows)
+/* *top (a first line) moved so that lines first..last of total show in rows lines. */
+static void scroll_to(size_t *top, size_t first, size_t last, size_t total, int rows)
 {
-	if (ts->sel >= n)
-		ts->sel = n ? n - 1 : 0;
 	if (rows <= 0)
 		return;
-	if (ts->sel < ts->top)
-		ts->top = ts->sel;
-	if (ts->sel >= ts->top + (size_t)rows)
-		ts->top = ts->sel - (size_t)rows + 1;
-	if (ts->top + (size_t)rows > n)
-		ts->top = n > (size_t)rows ? n - (size_t)rows : 0;
+	if (first < *top)
+		*top = first;
+	if (last >= *top + (size_t)rows)
+		*top = last - (size_t)rows + 1;
+	if (*top + (size_t)rows > total)
+		*top = total > (size_t)rows ? total - (size_t)rows : 0;
 }
 
 void pane_table_draw(struct view *v, const struct pane_decl *p, int i, struct rect r)
@@ -64,6 +64,7 @@ const size_t *view_rows(struct view *v, const struct table_state *ts, const stru
 			size_t *n)
 {
 	unsigned int sort = ts->sort_set ? ts->sort_col : t->desc->sort_col;
+	bool tree = v->tree && table_tree_applies(t->desc);
 	static struct row_order scratch; /* a state outside the view's: sorted every time */
 	struct row_order *o = &scratch;
 
@@ -72,7 +73,7 @@ const size_t *view_rows(struct view *v, const struct table_state *ts, const stru
 			o = &v->order[0][0] + k;
 	if (o != &scratch && o->valid && v->snap && o->seq == v->snap->seq && o->desc == t->desc &&
 	    o->sort == sort && o->reverse == ts->reverse && !strcmp(o->filter, v->filter) &&
-	    o->cap >= t->nrows) {
+	    o->tree == tree && o->cap >= t->nrows) {
 		*n = o->n;
 		return o->rows;
 	}
@@ -85,6 +86,9 @@ const size_t *view_rows(struct view *v, const struct table_state *ts, const stru
 		o->cap = t->nrows ? t->nrows : 1;
 	}
 	o->n = table_rows(t, ts, v->filter, o->rows);
+	if (tree && !table_tree_order(t, o->rows, o->n))
+		return NULL;
+	o->tree = tree;
 	o->seq = v->snap ? v->snap->seq : 0;
 	o->desc = t->desc;
 	o->sort = sort;
@@ -170,6 +174,121 @@ const char *sort_arrow(const struct col_desc *col, bool reverse, bool utf8)
 	return up ? (utf8 ? "▲" : "^") : (utf8 ? "▼" : "v");
 }
 
+/* A container's line in the tree: its name and how many of the rows shown are in it. */
+static void draw_group(struct view *v, int y, struct rect r, const char *group, size_t count)
+{
+	char text[TABLE_STR_MAX + 64];
+
+	snprintf(text, sizeof(text), "%s %s  (%zu process%s)", v->utf8 ? "▾" : "v",
+		 group[0] ? group : "cgroup unknown", count, count == 1 ? "" : "es");
+	fill(y, r.x, r.w, ROLE_LABEL);
+	put(y, r.x + 1, r.w - 1, ROLE_LABEL, text);
+}
+
+static void draw_row(struct view *v, int y, const struct table *t, size_t row, const struct table_fit *fit,
+		     struct rect r, enum role role)
+{
+	const struct table_desc *d = t->desc;
+	const struct cell *cells = table_row(t, row);
+	int cx = r.x;
+
+	fill(y, r.x, r.w, role);
+	for (unsigned int k = 0; k < fit->ncols; k++) {
+		const struct col_desc *col = &d->cols[fit->cols[k]];
+
+		draw_cell(v, y, cx, col, &cells[fit->cols[k]], role);
+		cx += col->width + 1;
+	}
+	if (fit->spark_col >= 0) {
+		const struct history *h = histories_get(v->histories, t, row, (unsigned int)fit->spark_col);
+		double vals[HISTORY_LEN];
+		char spark[HISTORY_LEN * 4];
+		size_t nv = h ? history_read(h, vals, HISTORY_LEN) : 0;
+
+		sparkline_render(vals, nv, (size_t)fit->spark_w, spark_max(&d->cols[fit->spark_col]), v->utf8, spark,
+				 sizeof(spark));
+		put(y, r.x + fit->spark_x, fit->spark_w, role == ROLE_SELECTED ? role : ROLE_SPARK, spark);
+	}
+}
+
+/*
+ * The rows in body, scrolled to the selected one: in the tree, each container's
+ * line above its processes (scrolling counts lines). Keeps which row each line shows.
+ */
+static void draw_body(struct view *v, const struct table *t, struct table_state *ts, const size_t *rows, size_t n,
+		      const struct table_fit *fit, struct rect body, bool focused)
+{
+	bool tree = v->tree && table_tree_applies(t->desc);
+	size_t total, first, last, line = 0;
+	int y = body.y;
+
+	if (ts->sel >= n)
+		ts->sel = n - 1;
+	total = tree ? table_tree_line_of(t, rows, n - 1) + 1 : n;
+	last = tree ? table_tree_line_of(t, rows, ts->sel) : ts->sel;
+	first = tree && table_tree_starts_group(t, rows, ts->sel) ? last - 1 : last; /* its container too */
+	scroll_to(&ts->top, first, last, total, body.h);
+	ts->nlines = 0;
+	for (size_t i = 0; i < n && y < body.y + body.h; i++) {
+		if (tree && table_tree_starts_group(t, rows, i) && line++ >= ts->top) {
+			draw_group(v, y++, body, table_str(t, rows[i], "cgroup"),
+				   table_tree_group_size(t, rows, n, i));
+			if (ts->nlines < TABLE_LINES_MAX)
+				ts->line_row[ts->nlines++] = -1;
+		}
+		if (line++ < ts->top || y >= body.y + body.h)
+			continue;
+		draw_row(v, y++, t, rows[i], fit, body, focused && i == ts->sel ? ROLE_SELECTED : ROLE_NORMAL);
+		if (ts->nlines < TABLE_LINES_MAX)
+			ts->line_row[ts->nlines++] = (int)i;
+	}
+}
+
+/* What an empty table says: its collector's state once a screen, a filter, -p, rows gone, or its empty text. */
+static void draw_empty(struct view *v, const struct table_desc *d, const struct table *t,
+		       const struct collector_status *c, struct rect r, struct rect in)
+{
+	char text[600];
+	size_t gone;
+
+	if (c && c->info->state != COLLECTOR_ATTACHED && v->said == c->info) {
+		snprintf(text, sizeof(text), "%s %s (above)", c->info->name,
+			 collector_state_name(c->info->state));
+		put_whole(in.y, in.x, in.w, ROLE_DIM, text);
+		return;
+	}
+	if (c && c->info->state != COLLECTOR_ATTACHED && in.h == 1) {
+		v->said = c->info;
+		unavailable_line(v, c, in);
+		return;
+	}
+	if (c && c->info->state != COLLECTOR_ATTACHED) {
+		v->said = c->info; /* said once a screen */
+		snprintf(text, sizeof(text), "%s %s: %s", c->info->name, collector_state_name(c->info->state),
+			 c->info->reason);
+		in.y += put_wrapped(in, ROLE_WARNING, text);
+		in.h = r.y + r.h - in.y;
+		if (c->info->fix[0] && in.h > 0) {
+			snprintf(text, sizeof(text), "fix: %s", c->info->fix);
+			put_wrapped(in, ROLE_DIM, text);
+		}
+		return;
+	}
+	if (v->filter[0] && t && t->nrows) {
+		put_wrapped(in, ROLE_DIM, "No row matches the filter.");
+	} else if (v->pid_filter && pid_keyed(d)) { /* rows of other processes may exist: not said empty */
+		snprintf(text, sizeof(text), "No row of process %u (-p %u shows only its rows).", v->pid_filter,
+			 v->pid_filter);
+		put_wrapped(in, ROLE_DIM, text);
+	} else if (pid_keyed(d) && (gone = histories_rows_gone(v->histories, d))) {
+		snprintf(text, sizeof(text), "None now: %zu process%s had rows here earlier and %s exited or stopped.",
+			 gone, gone == 1 ? "" : "es", gone == 1 ? "has" : "have");
+		put_wrapped(in, ROLE_DIM, text);
+	} else {
+		put_wrapped(in, ROLE_DIM, d->empty ? d->empty : "Nothing yet.");
+	}
+}
+
 void table_view_draw(struct view *v, const struct table_desc *d, const struct table *t,
 		     struct table_state *ts, struct rect r, bool focused,
 		     const struct collector_status *c)
@@ -184,49 +303,19 @@ void table_view_draw(struct view *v, const struct table_desc *d, const struct ta
 		return;
 	if (t && !(rows = view_rows(v, ts, t, &n)))
 		return;
-	x += putf(y, x, r.w, focused ? ROLE_TITLE : ROLE_LABEL, "%s (%zu)", d->title, n);
+	if (v->filter[0] && t && n < t->nrows) /* the filter said where the rows are counted */
+		x += putf(y, x, r.w, focused ? ROLE_TITLE : ROLE_LABEL, "%s (%zu of %zu match \"%s\")", d->title, n,
+			  t->nrows, v->filter);
+	else
+		x += putf(y, x, r.w, focused ? ROLE_TITLE : ROLE_LABEL, "%s (%zu)", d->title, n);
 	if (focused && n)
 		put_whole(y, x, r.w - (x - r.x), ROLE_DIM, "  <Enter> opens the selected row");
 	y++;
 	if (!n) {
-		struct rect in = { y, r.x + 1, r.h - 1, r.w - 1 };
-		char text[600];
-
-		if (c && c->info->state != COLLECTOR_ATTACHED && v->said == c->info) {
-			snprintf(text, sizeof(text), "%s %s (above)", c->info->name,
-				 collector_state_name(c->info->state));
-			put_whole(in.y, in.x, in.w, ROLE_DIM, text);
-			return;
-		}
-		if (c && c->info->state != COLLECTOR_ATTACHED && in.h == 1) {
-			v->said = c->info;
-			unavailable_line(v, c, in);
-			return;
-		}
-		if (c && c->info->state != COLLECTOR_ATTACHED) {
-			v->said = c->info; /* said once a screen */
-			snprintf(text, sizeof(text), "%s %s: %s", c->info->name, collector_state_name(c->info->state),
-				 c->info->reason);
-			in.y += put_wrapped(in, ROLE_WARNING, text);
-			in.h = r.y + r.h - in.y;
-			if (c->info->fix[0] && in.h > 0) {
-				snprintf(text, sizeof(text), "fix: %s", c->info->fix);
-				put_wrapped(in, ROLE_DIM, text);
-			}
-			return;
-		}
-		if (v->filter[0] && t && t->nrows) {
-			put_wrapped(in, ROLE_DIM, "No row matches the filter.");
-		} else if (v->pid_filter && pid_keyed(d)) { /* rows of other processes may exist: not said empty */
-			snprintf(text, sizeof(text), "No row of process %u (-p %u shows only its rows).", v->pid_filter,
-				 v->pid_filter);
-			put_wrapped(in, ROLE_DIM, text);
-		} else {
-			put_wrapped(in, ROLE_DIM, d->empty ? d->empty : "Nothing yet.");
-		}
+		draw_empty(v, d, t, c, r, (struct rect){ y, r.x + 1, r.h - 1, r.w - 1 });
 		return;
 	}
-	table_fit_columns(d, t, r.w, &fit);
+	table_fit_columns(d, t, r.w, &v->prefs, &fit);
 	ts->width = r.w;
 	ts->drawn_y = r.y;
 	ts->drawn_x = r.x;
@@ -254,32 +343,7 @@ void table_view_draw(struct view *v, const struct table_desc *d, const struct ta
 		    (int)strlen(what) <= fit.spark_w ? what : "history");
 	}
 	y++;
-	keep_in_sight(ts, n, r.h - 2);
-	for (size_t i = ts->top; i < n && y < r.y + r.h; i++, y++) {
-		enum role role = focused && i == ts->sel ? ROLE_SELECTED : ROLE_NORMAL;
-		const struct cell *cells = table_row(t, rows[i]);
-		int cx = r.x;
-
-		fill(y, r.x, r.w, role);
-		for (unsigned int k = 0; k < fit.ncols; k++) {
-			const struct col_desc *col = &d->cols[fit.cols[k]];
-
-			draw_cell(v, y, cx, col, &cells[fit.cols[k]], role);
-			cx += col->width + 1;
-		}
-		if (fit.spark_col >= 0) {
-			const struct history *h =
-				histories_get(v->histories, t, rows[i], (unsigned int)fit.spark_col);
-			double vals[HISTORY_LEN];
-			char spark[HISTORY_LEN * 4];
-			size_t nv = h ? history_read(h, vals, HISTORY_LEN) : 0;
-
-			sparkline_render(vals, nv, (size_t)fit.spark_w, spark_max(&d->cols[fit.spark_col]), v->utf8,
-					 spark, sizeof(spark));
-			put(y, r.x + fit.spark_x, fit.spark_w, role == ROLE_SELECTED ? role : ROLE_SPARK,
-			    spark);
-		}
-	}
+	draw_body(v, t, ts, rows, n, &fit, (struct rect){ y, r.x, r.y + r.h - y, r.w }, focused);
 }
 
 /* The selected row of the focused table of the current screen, or -1. */

@@ -74,7 +74,31 @@ void view_draw(struct view *v)
 		draw_row_overlay(v);
 	else if (v->overlay == OVERLAY_KILL)
 		draw_kill_menu(v);
+	else if (v->overlay == OVERLAY_SETUP)
+		draw_setup(v);
 	refresh();
+}
+
+/*
+ * Home, End, Delete as the common terminals send them, whatever TERM's entry
+ * says: with TERM naming another terminal (xterm-256color inside tmux or
+ * screen) "\e[1~" would otherwise come as Esc, '[', '1', '~' (close, nothing,
+ * pane 1, nothing).
+ */
+static void known_key_sequences(void)
+{
+	static const struct {
+		const char *seq;
+		int key;
+	} keys[] = {
+		{ "\033[1~", KEY_HOME }, { "\033[7~", KEY_HOME }, { "\033[H", KEY_HOME }, { "\033OH", KEY_HOME },
+		{ "\033[4~", KEY_END },  { "\033[8~", KEY_END },  { "\033[F", KEY_END },  { "\033OF", KEY_END },
+		{ "\033[3~", KEY_DC },
+	};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (key_defined(keys[i].seq) <= 0) /* not bound already (0), nor a prefix of one (-1) */
+			define_key(keys[i].seq, keys[i].key);
 }
 
 /* The saved sort order of the main screen's tables (rings, processes). */
@@ -147,6 +171,7 @@ int tui_run(const struct feed *feed, const struct tui_settings *ts)
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
+	known_key_sequences();
 	curs_set(0);
 	set_escdelay(25);
 	mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED, NULL);

@@ -14,7 +14,7 @@
 
 #define KEY_ESC 27 /* curses names no key for it */
 
-enum overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_SORT, OVERLAY_ROW, OVERLAY_KILL };
+enum overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_SORT, OVERLAY_ROW, OVERLAY_KILL, OVERLAY_SETUP };
 
 struct histories;
 
@@ -24,7 +24,7 @@ struct row_order {
 	uint64_t seq;
 	const struct table_desc *desc;
 	unsigned int sort;
-	bool reverse, valid;
+	bool reverse, valid, tree;
 	char filter[64];
 };
 
@@ -34,6 +34,7 @@ struct view {
 	int screen; /* index of the screen shown (panes.h: 0 is the overview) */
 	enum overlay overlay;
 	int sort_menu_sel;
+	int setup_sel; /* the setup screen's line (F2) */
 	/* the signal menu (F9, K): the process, its name, the signal chosen, whether it asks to confirm */
 	struct {
 		int sel;
@@ -53,6 +54,7 @@ struct view {
 	bool paused, quit, utf8, color;
 	bool brief_devices; /* one line per GPU ('e'), not the expanded block */
 	bool grouped; /* tables with a grouped alternative show it ('g': processes by container) */
+	bool tree; /* process tables show their processes under their containers ('t', F5) */
 	bool ended; /* the end of a replay was announced */
 	uint32_t pid_filter; /* -p */
 	bool replay_paced; /* a replay played at a pace of the user's (-d, + -), not the recording's */
@@ -81,6 +83,12 @@ long view_selected_row(struct view *v, const struct table **t);
 void kill_menu_open(struct view *v);
 void kill_menu_key(struct view *v, int key);
 void draw_kill_menu(struct view *v);
+/* F2: the setup screen (setup.c): panes and the focused table's columns; its keys; drawn over the screen. */
+void setup_open(struct view *v);
+void setup_key(struct view *v, int key);
+void draw_setup(struct view *v);
+/* W: the settings saved to the config file, and said in the status line. */
+void view_save_prefs(struct view *v);
 /* Takes a newer snapshot from the feed, unless paused; true when there was one. */
 bool view_refresh(struct view *v, int timeout_ms);
 void view_draw(struct view *v);

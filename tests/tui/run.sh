@@ -64,6 +64,11 @@ words_whole() {
 	scr=$($T capture-pane -p -t t | tr -s ' \n' '  ')
 	for w in $text; do grep -qF -- "$w" <<<"$scr" || { echo "missing or cut: $w"; return 1; }; done
 }
+# A container's line in the tree view ("▾ CGROUP  (N process...)") with pid among the N lines below it.
+in_group() {
+	screen | awk -v h="▾ $1  ($2 process" -v pid="$3" -v n="$2" \
+		'index($0, h) { on = n; next } on > 0 { if ($1 == pid) found = 1; on-- } END { exit !found }'
+}
 line_of() { screen | grep -nF -- "$1" | head -1 | cut -d: -f1; }
 before() { local a b; a=$(line_of "$1"); b=$(line_of "$2"); [ -n "$a" ] && [ -n "$b" ] && [ "$a" -lt "$b" ]; }
 
@@ -136,7 +141,7 @@ check "Enter opens the ring pane" shows "Ring sdma0 on mockgpu"
 check "ring pane: histograms" shows "Queue wait since start"
 check "ring pane: processes on the ring" shows "Processes on this ring"
 keys Escape
-check "Esc goes back to the table" shows "Rings (1)"
+check "Esc goes back to the table" shows "Rings (1 of 3 match \"sdma\")"
 keys Escape
 check "Esc again clears the filter" shows "Rings (3)"
 
@@ -147,6 +152,16 @@ check "process pane: its rings" shows "Its rings"
 check "process pane: the scheduler's view of it, merged and as the source says" \
 	bash -c "$T capture-pane -p -t t | grep -qE '^ *Over all sources:  GPUS mockgpu  GPU% [0-9.]+' && $T capture-pane -p -t t | grep -qE '^ *DRM scheduler:  JOBS/S [0-9.]+  GPU% '"
 keys Escape
+GP=$("$BIN" --replay "$REC" -b -J -n "$N" | tail -1 | jq -c '.tables["gpu.processes"]')
+GPT=$(jq -c 'map(.cg = (.cgroup // "" | if . == "" then "cgroup unknown" else . end))' <<<"$GP")
+tree_cg=$(jq -r 'group_by(.cg) | max_by(length) | .[0].cg' <<<"$GPT")
+tree_n=$(jq -r --arg cg "$tree_cg" 'map(select(.cg == $cg)) | length' <<<"$GPT")
+tree_pid=$(jq -r --arg cg "$tree_cg" 'map(select(.cg == $cg)) | .[0].pid' <<<"$GPT")
+keys t
+check "t: the tree, the processes under their container ($tree_cg: $tree_n, pid $tree_pid below it)" \
+	in_group "$tree_cg" "$tree_n" "$tree_pid"
+keys t
+check "t again: the flat list, no container lines" bash -c "! $T capture-pane -p -t t | grep -qF '▾ '"
 
 keys 2
 check "2: AMD pane: amdgpu attached without an AMD GPU, nothing fired, and it says so" \
@@ -192,7 +207,8 @@ check "any key closes the help" bash -c "! $T capture-pane -p -t t | grep -q 'ne
 
 before_colors=$($T capture-pane -e -p -t t | md5sum)
 keys t
-check "t: not the theme any more (htop's tree key): said, not silent" shows "t: no such key here (F1 lists the keys)"
+check "t on a table without processes: the tree is for process tables, and it says so" \
+	shows "has no processes with containers; select a process table"
 keys C
 check "C: theme light named in the header" shows "theme light"
 check "C: the colours changed" bash -c "[ \"\$($T capture-pane -e -p -t t | md5sum)\" != '$before_colors' ]"
@@ -214,7 +230,15 @@ sleep 0.5
 check "80x24: the header ends with a whole part, not cut mid-word" \
 	bash -c "$T capture-pane -p -t t | head -1 | sed 's/ *\$//' | grep -qE '(REPLAY [^ ]+|every [0-9.]+s|up [0-9:]{8}|\\)|[0-9]+ missing|[0-9.]+s|[0-9]%|MiB)\$'"
 check "80x24: the display side pane lists CRTC 0 at 60.00 Hz" \
-	bash -c "$T capture-pane -p -t t | grep -E 'DISPLAY' -A1 | grep -qE ' 0 +60\.00 '"
+	bash -c "$T capture-pane -p -t t | grep -E 'DISPLAY' -A1 | grep -qE '(CRTC 0 +HZ 60\.00| 0 +60\.00 )'"
+keys Enter
+ring=$(screen | sed -nE 's/^ Ring ([^ ]+) on .*/\1/p' | head -1)
+waits=$(jq -r ".tables[\"drm_sched.rings\"][] | select(.name == \"$ring\") | .wait_ns_total.count" <<<"$DSNAP")
+check "80x24 ring pane ($ring): the queue waits in one line on a log scale, both ends and all $waits jobs" \
+	bash -c "$T capture-pane -p -t t | grep -A1 '^ Queue wait since start (jobs)' | grep -qE '^ +[0-9.]+(ns|us|ms) [▁▂▃▄▅▆▇█]{8,} [0-9.]+(ns|us|ms|s)  $waits jobs, log scale\$'"
+check "80x24 ring pane: its counts in whole parts (the declared dependencies on a line of their own)" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^ (declared dependencies [0-9]+|.*   declared dependencies [0-9]+)\$'"
+keys Escape
 keys 5
 check "5: the Display pane with its CRTC table" shows "CRTCs (1)"
 check "Display pane: the CRTC row: pipe 0 on $vkms_card (vkms) at 60.00 Hz" \
@@ -308,7 +332,7 @@ check "process pane: its client, held by 2 processes (the forked child)" shows "
 check "process pane: the client's region and engine" \
 	bash -c "$T capture-pane -p -t t | grep -qE '^ +memory +1\\.2MiB' && $T capture-pane -p -t t | grep -qE 'engine render +busy'"
 keys Escape
-check "Esc: back to the Memory pane" shows "GPU memory and engines by process (1)"
+check "Esc: back to the Memory pane, the filter said in its title" shows "GPU memory and engines by process (1 of $nmp match \"drm-holder\")"
 $T kill-server 2>/dev/null
 
 echo "== a collector unavailable, at 80x24: reason and fix wrapped whole"
@@ -520,10 +544,41 @@ until_shows "ENDED" 15
 keys Down
 check "the end of a replay lasts: ENDED in the header, the status line says it after another key" \
 	bash -c "$T capture-pane -p -t t | head -1 | grep -q 'ENDED' && $T capture-pane -p -t t | grep -q 'end of the recording: q quits'"
+exited=$("$BIN" --replay "$REC" -b -J | jq -s '([.[] | .tables["gpu.processes"] // [] | .[].pid] | unique) - ([.[-1].tables["gpu.processes"] // [] | .[].pid]) | length')
+check "the empty process table at the end says how many processes had rows and left ($exited), not that none ran" \
+	shows "None now: $exited processes had rows here earlier and have exited or stopped."
 start 120 30 --replay "$REC" -p 99999 -d 60
 until_shows "REPLAY" 5
 check "-p 99999: the empty process table says it is filtered, not that nothing ran" \
 	shows "No row of process 99999 (-p 99999 shows only its rows)."
+
+echo "== setup (F2): panes and columns, saved by W"
+XDG_CONFIG_HOME=$TMP/setupcfg start 200 40 --replay "$REC" -d 60
+until_shows "REPLAY" 5
+for _ in $(seq 2 $N); do $T send-keys -t t n; sleep 0.05; done
+until_shows "WAIT p50" 5
+keys F2
+check "F2: the setup screen lists the panes and the focused table's columns" \
+	bash -c "$T capture-pane -p -t t | grep -qF '[x] interrupts  the INTERRUPTS side pane' && $T capture-pane -p -t t | grep -qF '[x] WAIT p50    queue wait'"
+# the rings' columns follow the six panes: RING, DEVICE, QUEUE, INFL, JOBS/S, BUSY%, WAIT p50
+for _ in $(seq 12); do $T send-keys -t t Down; done
+keys Space
+check "Space on a column: unchecked" shows "[ ] WAIT p50    queue wait"
+for _ in $(seq 9); do $T send-keys -t t Up; done
+keys Space
+keys W
+keys Escape
+check "the hidden column is gone from the rings, the others stay" \
+	bash -c "! $T capture-pane -p -t t | grep -qF 'WAIT p50' && $T capture-pane -p -t t | grep -qF 'WAIT p99'"
+check "the INTERRUPTS pane switched off is gone" bash -c "! $T capture-pane -p -t t | grep -qF 'INTERRUPTS'"
+check "W in the setup saved both (hidden_columns, panes)" \
+	bash -c "grep -qx 'hidden_columns = drm_sched.rings.wait_ns.p50' '$TMP/setupcfg/gputop-bpf/config' && grep -qx 'panes = devices,rings,memory,display,processes' '$TMP/setupcfg/gputop-bpf/config'"
+XDG_CONFIG_HOME=$TMP/setupcfg start 200 40 --replay "$REC" -d 60
+until_shows "REPLAY" 5
+for _ in $(seq 2 $N); do $T send-keys -t t n; sleep 0.05; done
+until_shows "WAIT p99" 5
+check "started again: the saved setup applies" \
+	bash -c "! $T capture-pane -p -t t | grep -qF 'WAIT p50' && ! $T capture-pane -p -t t | grep -qF 'INTERRUPTS'"
 
 echo "== pause, resize, quit (live-speed replay)"
 start 120 36 --replay "$REC" -d 0.2

@@ -695,8 +695,11 @@ static void histories_follow_rows(void **state)
 	assert_int_equal(history_read(got, vals, HISTORY_LEN), 2);
 	assert_true(vals[0] == 60 && vals[1] == 59);
 	assert_null(histories_get(h, s[1]->tables[0], 0, (unsigned int)table_col(d, "crtc")));
+	assert_int_equal(histories_rows_gone(h, d), 0);
 	histories_update(h, s[2]); /* CRTC 0 gone, CRTC 1 new */
+	assert_int_equal(histories_rows_gone(h, d), 1); /* a row gone counts once, not once per history */
 	histories_update(h, s[3]);
+	assert_int_equal(histories_rows_gone(h, d), 1);
 	assert_null(histories_get(h, s[1]->tables[0], 0, hz));
 	got = histories_get(h, s[3]->tables[0], 0, hz);
 	assert_int_equal(history_read(got, vals, HISTORY_LEN), 2);
@@ -713,18 +716,18 @@ static void columns_fit_whole_and_spark_takes_the_rest(void **state)
 	int used = 0;
 
 	(void)state;
-	table_fit_columns(d, NULL, 78, &f);
+	table_fit_columns(d, NULL, 78, NULL, &f);
 	assert_int_equal(f.ncols, 7); /* every column but the two detail ones */
 	for (unsigned int i = 0; i < f.ncols; i++) {
 		assert_false(d->cols[f.cols[i]].flags & COL_DETAIL);
 		used += d->cols[f.cols[i]].width + (i ? 1 : 0);
 	}
 	assert_true(used <= 78);
-	table_fit_columns(d, NULL, 300, &f);
+	table_fit_columns(d, NULL, 300, NULL, &f);
 	assert_true(f.spark_col >= 0);
 	assert_true(d->cols[f.spark_col].flags & COL_HISTORY);
 	assert_int_equal(f.spark_x + f.spark_w, 300);
-	table_fit_columns(d, NULL, 12, &f); /* PID (7) fits, COMM (15) and DEVICE (8) not, CRTC (4) does */
+	table_fit_columns(d, NULL, 12, NULL, &f); /* PID (7) fits, COMM (15) and DEVICE (8) not, CRTC (4) does */
 	assert_int_equal(f.ncols, 2);
 	assert_int_equal(f.cols[1], T_CRTC);
 	assert_int_equal(f.spark_col, -1);
@@ -741,13 +744,13 @@ static void wide_columns_last(void **state)
 	(void)state;
 	assert_non_null(d);
 	spark = table_col(d, "busy_pct");
-	table_fit_columns(d, NULL, 80, &f);
+	table_fit_columns(d, NULL, 80, NULL, &f);
 	for (unsigned int i = 0; i < f.ncols; i++)
 		has_dev |= (int)f.cols[i] == dev;
 	assert_false(has_dev);
 	assert_int_equal(f.spark_col, spark); /* the one marked COL_SPARK, not the first history */
 	assert_true(f.spark_w >= TABLE_FIT_SPARK_KEEP);
-	table_fit_columns(d, NULL, 200, &f);
+	table_fit_columns(d, NULL, 200, NULL, &f);
 	for (unsigned int i = 0; i < f.ncols; i++) {
 		has_dev |= (int)f.cols[i] == dev;
 		has_p99 |= (int)f.cols[i] == p99;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The interface's curses-free parts: layout, sparklines, rows, themes, config. */
 #include "tests/unit/cmocka_all.h"
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,9 @@ static void sparkline_scales_to_the_maximum(void **state)
 	assert_int_equal(sparkline_render(v, 5, 5, 16, false, out, sizeof(out)), 5);
 	assert_string_equal(out, "_..:=");
 	assert_int_equal(sparkline_render(v, 5, 5, 0, true, out, 8), 2); /* room for two glyphs */
+	/* an unknown value is a blank cell, not a zero */
+	assert_int_equal(sparkline_render((double[]){ 4, NAN, 0, 8 }, 4, 4, 0, false, out, sizeof(out)), 4);
+	assert_string_equal(out, "= _#");
 	assert_int_equal(bar_render(0.5, 10, false, out, sizeof(out)), 5);
 	assert_string_equal(out, "#####");
 	assert_int_equal(bar_render(2.0, 4, true, out, sizeof(out)), 4);
@@ -219,10 +223,23 @@ static void config_parse_save_and_reload(void **state)
 	prefs_defaults(&p);
 	assert_int_equal(prefs_parse("theme = light\n\ndelay = 0.5\nring_sort = busy\nreverse = yes\n"
 				     "panes = rings, processes\nbogus = 1\ndelay = -3\n"
-				     "process_sort = mem_bytes\nprocess_sort = nope\n",
+				     "process_sort = mem_bytes\nprocess_sort = nope\n"
+				     "hidden_columns = drm_sched.rings.wait_ns.p50, gpu.processes.cgroup\n"
+				     "hidden_columns = gpu.processes.pid\nhidden_columns = gpu.processes.nope\n",
 				     "cfg", &p, err, sizeof(err)),
-			 3);
-	assert_string_equal(err, "cfg:7: unknown key (theme, delay, ring_sort, process_sort, reverse, vi_keys, panes)");
+			 5);
+	assert_string_equal(
+		err, "cfg:7: unknown key (theme, delay, ring_sort, process_sort, reverse, vi_keys, panes, hidden_columns)");
+	/* a column key with a dot of its own; a key column (PID) or an unknown one refused, the list kept */
+	assert_string_equal(p.hidden_cols, "drm_sched.rings.wait_ns.p50,gpu.processes.cgroup");
+	assert_true(prefs_col_hidden(&p, "drm_sched.rings", "wait_ns.p50"));
+	assert_false(prefs_col_hidden(&p, "drm_sched.rings", "wait_ns.p99"));
+	assert_false(prefs_col_hidden(&p, "gpu.processes", "cgroup2"));
+	assert_true(prefs_col_toggle(&p, "drm_sched.rings", "wait_ns.p50")); /* shown again */
+	assert_string_equal(p.hidden_cols, "gpu.processes.cgroup");
+	assert_false(prefs_col_toggle(&p, "gpu.processes", "pid")); /* the key stays */
+	assert_true(prefs_col_toggle(&p, "gpu.processes", "comm"));
+	assert_string_equal(p.hidden_cols, "gpu.processes.cgroup,gpu.processes.comm");
 	assert_string_equal(p.theme, "light");
 	assert_true(p.delay_s == 0.5); /* the bad delay on line 8 left it alone */
 	assert_string_equal(p.ring_sort, "busy_pct"); /* 0.1.0's name for it */
