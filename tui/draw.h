@@ -29,10 +29,10 @@ int putf(int y, int x, int w, enum role r, const char *fmt, ...) __attribute__((
 /* Text word-wrapped into a (at spaces; a word longer than a line is cut); returns the rows used. */
 int put_wrapped(struct rect a, enum role r, const char *text);
 /*
- * The n parts in a, three spaces apart, each whole: a part that does not fit
- * on the line goes to the next; returns the rows used.
+ * The n parts in a, gap spaces apart, each whole: a part that does not fit on
+ * the line goes to the next; returns the rows used.
  */
-int put_parts(struct rect a, enum role r, const char *const *parts, int n);
+int put_parts(struct rect a, enum role r, const char *const *parts, int n, int gap);
 /* The rows put_wrapped would use for text at width w, however many. */
 int wrapped_rows(const char *text, int w);
 /* Fills a row segment with spaces in a role. */
@@ -93,8 +93,11 @@ void draw_bottom(struct view *v);
 struct keybar_item {
 	const char *key, *what;
 	int code;
+	bool live_only; /* not offered in a replay (signals) */
 };
 extern const struct keybar_item keybar_items[];
 extern const size_t keybar_count;
+/* Whether the key bar shows item i in this view (drawn and clicked alike). */
+bool keybar_shown(const struct view *v, size_t i);
 
 #endif

@@ -8,7 +8,7 @@
 #include "tui/sparkline.h"
 
 /* The collector's state, reason and fix, wrapped; returns the rows used. */
-static int collector_lines(const struct pane_decl *p, struct rect a,
+static int collector_lines(struct view *v, const struct pane_decl *p, struct rect a,
 			   const struct collector_status *c)
 {
 	char text[600];
@@ -18,7 +18,10 @@ static int collector_lines(const struct pane_decl *p, struct rect a,
 		snprintf(text, sizeof(text), "%s: %s", c->info->name, c->detail);
 		return put_wrapped(a, ROLE_NORMAL, text);
 	}
-	put(y++, a.x, a.w, ROLE_WARNING, "Not available on this machine.");
+	if (c)
+		v->said = c->info; /* the tables below say "(above)", not the reason again */
+	put(y++, a.x, a.w, ROLE_WARNING,
+	    v->feed->replay ? "Not available on the recorded machine." : "Not available on this machine.");
 	snprintf(text, sizeof(text), "Reason: %s",
 		 c ? c->info->reason : "this version of gputop-bpf has no such collector yet.");
 	y += put_wrapped((struct rect){ y, a.x, a.y + a.h - y, a.w }, ROLE_NORMAL, text);
@@ -31,15 +34,27 @@ static int collector_lines(const struct pane_decl *p, struct rect a,
 	return y - a.y;
 }
 
+#define TABLE_MIN_ROWS 4 /* title, header, a row, a blank line */
+
+/* The rows n tables take at the least: what each needs, up to TABLE_MIN_ROWS. */
+static int min_rows(const int *need, int n)
+{
+	int sum = 0;
+
+	for (int i = 0; i < n; i++)
+		sum += need[i] < TABLE_MIN_ROWS ? need[i] : TABLE_MIN_ROWS;
+	return sum;
+}
+
 /* A declared pane: the collector's state, then its tables, each given the rows it needs while they last. */
 static void draw_declared(struct view *v, struct rect a, const struct pane_decl *p,
 			  const struct collector_status *c)
 {
-	int ntables = 0, y, avail, need[PANE_MAX_TABLES], h[PANE_MAX_TABLES];
+	int ntables = 0, first = 0, y, avail, need[PANE_MAX_TABLES], h[PANE_MAX_TABLES];
 
 	while (pane_table_name(p, ntables, v->grouped))
 		ntables++;
-	y = a.y + collector_lines(p, (struct rect){ a.y, a.x + 1, a.h / 3, a.w - 2 }, c) + 1;
+	y = a.y + collector_lines(v, p, (struct rect){ a.y, a.x + 1, a.h / 3, a.w - 2 }, c) + 1;
 	if (v->table_focus[v->screen] >= ntables)
 		v->table_focus[v->screen] = 0;
 	avail = a.y + a.h - y;
@@ -48,8 +63,11 @@ static void draw_declared(struct view *v, struct rect a, const struct pane_decl 
 
 		need[i] = (t && t->nrows ? (int)t->nrows : 2) + 3; /* title, header, a blank line */
 	}
-	layout_share(need, ntables, avail, 3, h);
-	for (int i = 0; i < ntables && y < a.y + a.h; i++) {
+	/* the focused table always shows: those above it go first where all cannot (Left brings them back) */
+	while (first < v->table_focus[v->screen] && min_rows(need + first, v->table_focus[v->screen] - first + 1) > avail)
+		first++;
+	layout_share(need + first, ntables - first, avail, TABLE_MIN_ROWS, h + first);
+	for (int i = first; i < ntables && y < a.y + a.h; i++) {
 		struct rect r;
 
 		if (i == ntables - 1 || h[i] > a.y + a.h - y)

@@ -188,7 +188,7 @@ static void summary_pairs(struct view *v, struct rect in, const struct table *t,
 		ptrs[n] = parts[n];
 		n++;
 	}
-	put_parts((struct rect){ in.y, in.x, 1, in.w }, ROLE_NORMAL, ptrs, n);
+	put_parts((struct rect){ in.y, in.x, 1, in.w }, ROLE_NORMAL, ptrs, n, 3);
 }
 
 /* The summary's title row: each column's title where its cells go, then "<title> history"; 1 row. */
@@ -320,12 +320,18 @@ void draw_main(struct view *v)
 }
 
 const struct keybar_item keybar_items[] = {
-	{ "F1", "Help", KEY_F(1) },	 { "/", "Filter", '/' },  { "F6", "Sort", KEY_F(6) },
-	{ "Spc", "Pause", ' ' },	 { "+-", "Delay", '+' },  { "F9", "Kill", KEY_F(9) },
-	{ "Tab", "Panes", '\t' },	 { "Enter", "Open", '\n' }, { "W", "Save", 'W' },
-	{ "F10", "Quit", KEY_F(10) },
+	{ "F1", "Help", KEY_F(1), false },	{ "/", "Filter", '/', false },
+	{ "F6", "Sort", KEY_F(6), false },	{ "Spc", "Pause", ' ', false },
+	{ "+-", "Delay", '+', false },		{ "F9", "Kill", KEY_F(9), true },
+	{ "Tab", "Panes", '\t', false },	{ "Enter", "Open", '\n', false },
+	{ "W", "Save", 'W', false },		{ "F10", "Quit", KEY_F(10), false },
 };
 const size_t keybar_count = sizeof(keybar_items) / sizeof(keybar_items[0]);
+
+bool keybar_shown(const struct view *v, size_t i)
+{
+	return !(keybar_items[i].live_only && v->feed->replay);
+}
 
 void draw_bottom(struct view *v)
 {
@@ -350,6 +356,8 @@ void draw_bottom(struct view *v)
 	for (size_t i = 0; i < keybar_count; i++) {
 		int need = (int)(strlen(keybar_items[i].key) + strlen(keybar_items[i].what));
 
+		if (!keybar_shown(v, i))
+			continue;
 		if (x + need > l->keybar.w)
 			break;
 		x += put(l->keybar.y, x, l->keybar.w - x, ROLE_KEY, keybar_items[i].key);

@@ -150,20 +150,20 @@ int put_wrapped(struct rect a, enum role r, const char *text)
 	return y - a.y;
 }
 
-int put_parts(struct rect a, enum role r, const char *const *parts, int n)
+int put_parts(struct rect a, enum role r, const char *const *parts, int n, int gap)
 {
 	int y = a.y, x = a.x;
 
 	for (int i = 0; i < n && y < a.y + a.h; i++) {
 		char fit[512];
-		int w = text_fit(parts[i], 1 << 20, true, fit, sizeof(fit)), gap = x > a.x ? 3 : 0;
+		int w = text_fit(parts[i], 1 << 20, true, fit, sizeof(fit)), sp = x > a.x ? gap : 0;
 
-		if (x > a.x && x + gap + w > a.x + a.w) {
+		if (x > a.x && x + sp + w > a.x + a.w) {
 			if (++y >= a.y + a.h)
 				break;
-			x = a.x, gap = 0;
+			x = a.x, sp = 0;
 		}
-		x += gap + put_whole(y, x + gap, a.x + a.w - x - gap, r, parts[i]);
+		x += sp + put_whole(y, x + sp, a.x + a.w - x - sp, r, parts[i]);
 	}
 	return y - a.y + 1;
 }

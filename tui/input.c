@@ -148,13 +148,15 @@ static void sort_key(struct view *v, int key)
 }
 
 /* The key bar item under column x, as draw_bottom lays them out: the key it stands for; 0: none. */
-static int keybar_key(int x)
+static int keybar_key(const struct view *v, int x)
 {
 	int at = 0;
 
 	for (size_t i = 0; i < keybar_count; i++) {
 		int w = (int)(strlen(keybar_items[i].key) + strlen(keybar_items[i].what)) + 1;
 
+		if (!keybar_shown(v, i))
+			continue;
 		if (x >= at && x < at + w)
 			return keybar_items[i].code;
 		at += w;
@@ -225,7 +227,7 @@ static void mouse_key(struct view *v)
 		v->detail = NULL;
 		return;
 	}
-	if (ev.y == v->layout.keybar.y && (key = keybar_key(ev.x))) {
+	if (ev.y == v->layout.keybar.y && (key = keybar_key(v, ev.x))) {
 		view_key(v, key);
 		return;
 	}

@@ -186,7 +186,7 @@ static int ring_counts(const struct table *t, size_t r, struct rect a)
 		snprintf(p[8], sizeof(p[8]), "declared dependencies %.0f", table_num(t, r, "deps_total"));
 	for (int i = 0; i < 9; i++)
 		parts[i] = p[i];
-	return put_parts(a, ROLE_NORMAL, parts, 9);
+	return put_parts(a, ROLE_NORMAL, parts, 9, 3);
 }
 
 static void draw_ring(struct view *v, const struct table *t, long row, struct rect a)

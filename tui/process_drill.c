@@ -21,12 +21,20 @@ static const struct {
 	{ "kfd.processes", "KFD (ROCm)" },
 };
 
-/* "LABEL: TITLE value  TITLE value ..." of every known column but the process's own; false: too long. */
-static bool row_text(const struct table *t, size_t row, const char *label, char *out, size_t size)
-{
-	size_t n = (size_t)snprintf(out, size, "%s:", label);
+#define MAX_PARTS 48
 
-	for (unsigned int c = 0; c < t->desc->ncols && n < size; c++) {
+/* A row as parts to draw whole: "LABEL:", then "TITLE value" of every known column but the process's own. */
+struct row_parts {
+	char text[MAX_PARTS][TABLE_STR_MAX + 32];
+	const char *ptr[MAX_PARTS];
+	int n;
+};
+
+static void row_parts(const struct table *t, size_t row, const char *label, struct row_parts *p)
+{
+	p->n = 0;
+	snprintf(p->text[p->n++], sizeof(p->text[0]), "%s:", label);
+	for (unsigned int c = 0; c < t->desc->ncols && p->n < MAX_PARTS; c++) {
 		const struct col_desc *col = &t->desc->cols[c];
 		const struct cell *cell = table_cell(t, row, c);
 		char val[TABLE_STR_MAX];
@@ -35,15 +43,16 @@ static bool row_text(const struct table *t, size_t row, const char *label, char 
 		    !strcmp(col->key, "comm") || !strcmp(col->key, "cgroup"))
 			continue;
 		cell_format(col, cell, val, sizeof(val));
-		n += (size_t)snprintf(out + n, size - n, "  %s %s", col->title, val);
+		snprintf(p->text[p->n++], sizeof(p->text[0]), "%s %s", col->title, val);
 	}
-	return n < size;
+	for (int i = 0; i < p->n; i++)
+		p->ptr[i] = p->text[i];
 }
 
 /* Every row of every source table for pid, from y; returns the next row. */
 static int source_lines(struct view *v, struct rect a, int y, double pid)
 {
-	char text[2048];
+	static struct row_parts p; /* 12 KiB: off the stack */
 
 	for (size_t i = 0; i < sizeof(sources) / sizeof(sources[0]); i++) {
 		const struct table *t = snapshot_table(v->snap, sources[i].table);
@@ -51,8 +60,8 @@ static int source_lines(struct view *v, struct rect a, int y, double pid)
 		for (size_t r = 0; t && r < t->nrows && y < a.y + a.h; r++) {
 			if (table_num(t, r, "pid") != pid)
 				continue;
-			row_text(t, r, sources[i].label, text, sizeof(text));
-			y += put_wrapped((struct rect){ y, a.x, a.y + a.h - y, a.w }, ROLE_NORMAL, text);
+			row_parts(t, r, sources[i].label, &p);
+			y += put_parts((struct rect){ y, a.x, a.y + a.h - y, a.w }, ROLE_NORMAL, p.ptr, p.n, 2);
 		}
 	}
 	return y;
@@ -94,7 +103,7 @@ static int ring_lines(struct view *v, struct rect a, int y, double pid)
 void draw_process_drill(struct view *v, const struct table *t, long row, struct rect a)
 {
 	struct rect in = { a.y, a.x + 1, a.h - 2, a.w - 2 };
-	char text[1024];
+	static struct row_parts p;
 	double pid;
 	int y = a.y;
 	size_t r = (size_t)row;
@@ -106,10 +115,13 @@ void draw_process_drill(struct view *v, const struct table *t, long row, struct 
 	}
 	pid = table_num(t, r, "pid");
 	putf(y++, in.x, in.w, ROLE_TITLE, "Process %.0f %s   (Esc goes back)", pid, table_str(t, r, "comm"));
-	row_text(t, r, "Over all sources", text, sizeof(text));
-	if (table_str(t, r, "cgroup")[0])
-		snprintf(text + strlen(text), sizeof(text) - strlen(text), "  CONTAINER %s", table_str(t, r, "cgroup"));
-	y += put_wrapped((struct rect){ y, in.x, in.h, in.w }, ROLE_VALUE, text);
+	row_parts(t, r, "Over all sources", &p);
+	if (table_str(t, r, "cgroup")[0] && p.n < MAX_PARTS) {
+		snprintf(p.text[p.n], sizeof(p.text[0]), "CONTAINER %s", table_str(t, r, "cgroup"));
+		p.ptr[p.n] = p.text[p.n];
+		p.n++;
+	}
+	y += put_parts((struct rect){ y, in.x, in.h, in.w }, ROLE_VALUE, p.ptr, p.n, 2);
 	y++;
 	y = source_lines(v, (struct rect){ in.y, in.x, in.h, in.w }, y, pid);
 	y = ring_lines(v, (struct rect){ in.y, in.x, in.h, in.w }, y + 1, pid);

@@ -75,7 +75,7 @@ static const struct col_desc gpu_cols[NVG_COLS] = {
 	[NVG_INDEX] = { "gpu", "GPU", "NVML's index of the GPU", COL_U64, UNIT_NONE, 3,
 			COL_KEY | COL_ASCENDING },
 	[NVG_NAME] = { "name", "NAME", "product name", COL_STR, UNIT_NONE, 22, COL_ASCENDING },
-	[NVG_BUS] = { "bus_id", "BUS", "PCI address (as Xid reports name it)", COL_STR, UNIT_NONE,
+	[NVG_BUS] = { "bus_id", "BUS", "PCI address (as Xid reports)", COL_STR, UNIT_NONE,
 		      16, COL_ASCENDING | COL_WIDE },
 	[NVG_MEM_USED] = { "mem_used_bytes", "MEM USED", "device memory in use (all processes)",
 			   COL_U64, UNIT_BYTES, 8, COL_HISTORY },

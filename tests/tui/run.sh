@@ -170,7 +170,7 @@ keys Tab
 check "Tab: Intel pane" shows "Intel   (Tab or 1-7"
 keys Tab
 check "Tab: NVIDIA pane says not available, with the reason" \
-	bash -c "$T capture-pane -p -t t | grep -q 'Not available on this machine' && $T capture-pane -p -t t | grep -q 'Reason:'"
+	bash -c "$T capture-pane -p -t t | grep -q 'Not available on the recorded machine' && $T capture-pane -p -t t | grep -q 'Reason:'"
 keys 1
 check "1: back to the overview" shows "Rings (3)"
 
@@ -366,6 +366,14 @@ check "80x24: card2 (xe) shows its VRAM size, used unknown, and its clock" \
 	bash -c "$T capture-pane -p -t t | grep -E '^ card2 +xe +0000:04:00.0 +VRAM -/12.0GiB  55°C  2100MHz' >/dev/null"
 check "80x24: every device line ends with a whole part (a unit, not a cut number or bar)" \
 	bash -c "[ \$($T capture-pane -p -t t | sed -n '3,5p' | grep -cE '(°C|W|MHz|%|iB|reported\)|/s [0-9.]+[kM]?)\$') -eq 3 ]"
+keys 2
+check "80x24, AMD pane: the reason said once at the top, its tables point there" \
+	bash -c "[ \$($T capture-pane -p -t t | grep -c 'the amdgpu module is not loaded') = 1 ] && $T capture-pane -p -t t | grep -q 'amdgpu unavailable (above)'"
+for _ in 1 2 3 4 5; do $T send-keys -t t Right; sleep 0.1; done
+kfd_pid=$(jq -r '.tables["kfd.processes"][0].pid' <<<"$SNAP1")
+check "80x24, AMD pane: the focused KFD table shows with its process $kfd_pid, the tables above it giving way" \
+	bash -c "$T capture-pane -p -t t | grep -q 'AMD compute processes (KFD) (1)  <Enter>' && $T capture-pane -p -t t | grep -qE '^ +$kfd_pid '"
+keys 1
 for cols in 84 88 96 104; do # where a part would be cut at other places
 	start $cols 24 --replay "$SYSREC" -d 60
 	until_shows "REPLAY" 5
@@ -489,6 +497,11 @@ click $(($(col_of "RING" "$ring_row") + 2)) "$ring_row"
 check "a click on a column title sorts by it" shows "Rings sorted by RING"
 click 2 36
 check "a click on F1Help in the key bar opens the help" shows "next colour theme"
+keys x
+check "a replay's key bar offers no F9Kill (no signals in a replay)" bash -c "! $T capture-pane -p -t t | tail -1 | grep -q 'F9Kill'"
+click $(($(col_of "TabPanes" 36) + 2)) 36
+check "a click on TabPanes, where the bar draws it without F9Kill, goes to the next pane" shows "AMD   (Tab or 1-7"
+keys 1
 
 echo "== the help at 80 columns"
 start 80 30 --replay "$REC" -d 60
