@@ -97,6 +97,10 @@ if grep -qE '^  attached +nvml:' "$OUT/list.txt"; then
 	echo "       nvidia-smi: memory ${smi_mem} MiB, ${smi_temp} C, ${smi_power} W of ${smi_cap} W, clocks ${smi_gr}/${smi_sm}/${smi_mem_clk} MHz"
 	echo "       monitor:    $(jq -c "$g | {mem_used_bytes, temp_c, power_w, power_cap_w, gfx_mhz, sm_mhz, mem_mhz, fan_pct, throttle, pcie_tx_bytes_per_s, pcie_rx_bytes_per_s}" "$OUT/snap.nvml.json")"
 	within() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b != "" && d <= t) }'; }
+	smi_mig=$(nvidia-smi --query-gpu=mig.mode.current --format=csv,noheader 2>/dev/null | head -1 | tr 'A-Z' 'a-z')
+	case "$smi_mig" in enabled | disabled) ;; *) smi_mig=unsupported ;; esac
+	check "NVML: MIG mode as nvidia-smi says ($smi_mig), and MIG devices only when enabled" \
+		jq -e --arg m "$smi_mig" "($g.mig_mode == \$m) and ((.tables[\"nvidia.mig\"] // [] | length > 0) == (\$m == \"enabled\"))" "$OUT/snap.nvml.json"
 	check "NVML: memory used within 2 % of nvidia-smi's" within "$(jq "$g.mem_used_bytes / 1048576" "$OUT/snap.nvml.json")" "$smi_mem" "$(awk -v m="$smi_mem" 'BEGIN { print m * 0.02 + 64 }')"
 	check "NVML: temperature within 3 C of nvidia-smi's" within "$(jq "$g.temp_c" "$OUT/snap.nvml.json")" "$smi_temp" 3
 	check "NVML: enforced power limit as nvidia-smi's (W)" within "$(jq "$g.power_cap_w" "$OUT/snap.nvml.json")" "$smi_cap" 1
