@@ -105,3 +105,21 @@ void histogram_summarize(const struct histogram *h, double sum_ns, double max_ns
 	out->p90_ns = fmin(out->p90_ns, cap);
 	out->p99_ns = fmin(out->p99_ns, cap);
 }
+
+static double clamp_quantile(double v, double q, double mean, double sd)
+{
+	double lo = mean - sd * sqrt((1 - q) / q), hi = mean + sd * sqrt(q / (1 - q));
+
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+void latency_clamp_sd(struct latency_summary *s, double sd_ns, double slack_ns)
+{
+	double sd = sd_ns + slack_ns;
+
+	if (!s->count || !(sd >= 0))
+		return;
+	s->p50_ns = clamp_quantile(s->p50_ns, 0.50, s->mean_ns, sd);
+	s->p90_ns = clamp_quantile(s->p90_ns, 0.90, s->mean_ns, sd);
+	s->p99_ns = clamp_quantile(s->p99_ns, 0.99, s->mean_ns, sd);
+}

@@ -31,5 +31,12 @@ void histogram_delta(struct histogram *out, const struct histogram *now,
 		     const struct histogram *before);
 void histogram_summarize(const struct histogram *h, double sum_ns, double max_ns,
 			 struct latency_summary *out);
+/*
+ * The quantiles brought within what the exact mean and standard deviation allow
+ * (Cantelli's inequality: the q-quantile lies in [mean - sd * sqrt((1 - q) / q),
+ * mean + sd * sqrt(q / (1 - q))]), sd widened by slack_ns for its rounding:
+ * equal values give their value, not a bucket's interpolation.
+ */
+void latency_clamp_sd(struct latency_summary *s, double sd_ns, double slack_ns);
 
 #endif

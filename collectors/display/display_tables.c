@@ -136,7 +136,15 @@ void display_crtc_row(struct cell *row, unsigned int crtc, int minor, const stru
 		double sum_us = sum_ns / 1e3;
 		double sq = (double)counter_delta(now->interval_sq_us, before->interval_sq_us);
 
-		cell_set_f64(row, CRTC_JITTER, sqrt(fmax(0, sq / n - (sum_us / n) * (sum_us / n))) * 1e3);
+		double sd_ns = sqrt(fmax(0, sq / n - (sum_us / n) * (sum_us / n))) * 1e3;
+
+		cell_set_f64(row, CRTC_JITTER, sd_ns);
+		/* what the exact mean and deviation allow (1 us: the squares are of whole us) */
+		latency_clamp_sd(&q, sd_ns, 1e3);
+		if (q.count) {
+			cell_set_f64(row, CRTC_INT_P50, q.p50_ns);
+			cell_set_f64(row, CRTC_INT_P99, q.p99_ns);
+		}
 	}
 	cell_set_u64(row, CRTC_GAPS, now->gaps);
 	cell_set_rate(row, CRTC_GAPS_PER_S, now->gaps, before->gaps, interval_s);

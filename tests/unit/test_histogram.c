@@ -102,6 +102,63 @@ static void quantiles_within_the_exact_extremes(void **state)
 	}
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The q-quantile of sorted values: the smallest with at least q of them at or below it. */
+static double true_quantile(const double *v, int n, double q)
+{
+	int k = (int)ceil(q * n);
+
+	return v[k < 1 ? 0 : k - 1];
+}
+
+/*
+ * Clamped by the exact mean and deviation, a quantile never moves away from the
+ * true one; equal values give that value (a bucket's interpolation does not).
+ */
+static void quantiles_clamped_by_mean_and_deviation(void **state)
+{
+	static const double qs[3] = { 0.50, 0.90, 0.99 };
+	unsigned int seed = 777;
+
+	(void)state;
+	for (int run = 0; run < 5000; run++) {
+		struct histogram h = { 0 };
+		struct latency_summary raw, s;
+		double v[64], total = 0, sq = 0, max = 0, mean, sd;
+		int n = 2 + (int)(rand_r(&seed) % 60), kinds = 1 + (int)(rand_r(&seed) % 4);
+
+		for (int i = 0; i < n; i++) { /* a few distinct values, as frame intervals are */
+			v[i] = 1e6 * (16 + (double)(rand_r(&seed) % kinds) * (run % 2 ? 0.1 : 3));
+			histogram_add(&h, (uint64_t)v[i]);
+			total += v[i];
+			sq += v[i] * v[i];
+			max = fmax(max, v[i]);
+		}
+		qsort(v, (size_t)n, sizeof(v[0]), cmp_double);
+		mean = total / n;
+		sd = sqrt(fmax(0, sq / n - mean * mean));
+		histogram_summarize(&h, total, max, &raw);
+		s = raw;
+		latency_clamp_sd(&s, sd, 1.0);
+		const double was[3] = { raw.p50_ns, raw.p90_ns, raw.p99_ns }, now[3] = { s.p50_ns, s.p90_ns, s.p99_ns };
+
+		for (int k = 0; k < 3; k++) {
+			double t = true_quantile(v, n, qs[k]);
+			double before = fabs(was[k] - t), after = fabs(now[k] - t);
+
+			assert_true(after <= before + 1e-6);
+			if (kinds == 1)
+				assert_true(after <= 1.0 + 1e-6);
+		}
+	}
+}
+
 static void empty_histogram_summarizes_to_zero(void **state)
 {
 	struct histogram h = { 0 };
@@ -156,6 +213,7 @@ int main(void)
 		cmocka_unit_test(quantiles_of_uniform_distribution),
 		cmocka_unit_test(quantiles_of_two_clusters),
 		cmocka_unit_test(quantiles_within_the_exact_extremes),
+		cmocka_unit_test(quantiles_clamped_by_mean_and_deviation),
 		cmocka_unit_test(empty_histogram_summarizes_to_zero),
 		cmocka_unit_test(delta_is_per_slot),
 		cmocka_unit_test(history_keeps_last_values_in_order),
