@@ -107,7 +107,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 
 .PHONY: all gputop-bpf clean deps soak test test-exporter test-unit test-san test-docs test-bpf test-vm \
-	install static-check bench test-tui example-recording example-sysfs-recording fuzz deb test-package
+	install static-check bench cpu-cost test-tui example-recording example-sysfs-recording fuzz deb test-package
 
 all: gputop-bpf
 
@@ -150,6 +150,11 @@ $(B)/%.o: %.c | $(SKELS) $(B)/themes_builtin.h
 
 # Benchmark helper (static, runs inside the VM).
 $(B)/bpf_cost: bench/bpf_cost.c $(B)/empty.skel.h
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -MF $@.d $(LDFLAGS) -o $@ $< $(BASE_LIBS)
+
+# The collector's per-event work on this CPU, maps against a ring buffer (make cpu-cost, root).
+$(B)/cpu_cost: bench/cpu_cost.c $(B)/cpu_cost.skel.h
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -MF $@.d $(LDFLAGS) -o $@ $< $(BASE_LIBS)
 
@@ -307,6 +312,10 @@ bench:
 	$(Q)command -v bpftrace >/dev/null || { echo "bench: bpftrace is missing: run 'make deps BENCH=1'"; exit 1; }
 	$(Q)$(MAKE) --no-print-directory STATIC=1 build/static/gputop-bpf build/static/bpf_cost
 	$(Q)bench/run.sh build/static/gputop-bpf build/static/bpf_cost
+
+# The scheduler collector's two designs' per-event work on this CPU (docs/benchmark.md; root).
+cpu-cost: $(B)/cpu_cost
+	$(Q)$(B)/cpu_cost $(or $(COST_EVENTS),2000000) $(or $(COST_ROUNDS),5)
 
 # The metrics endpoint for SOAK_MINUTES (60) at a steady job rate, scraped every second (7.3 VM).
 soak: $(B)/gputop-bpf

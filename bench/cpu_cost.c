@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * cpu_cost: what one event of the scheduler collector's work costs on this CPU,
+ * outside emulation, for today's design (a job followed in BPF maps) and the
+ * streamed one (events into a BPF ring buffer, matched in user space), beside
+ * an empty program (bench/cpu_cost.bpf.c). A tight loop of getppid() is the
+ * event source; each program in turn is attached to sys_enter, filtered to this
+ * process. Per design: the loop's added time per event, the kernel's own run
+ * time per event (bpf_stats), their ratios to the empty program, and for the
+ * stream the user-space CPU per event of draining and matching it.
+ *   cpu_cost [EVENTS] [ROUNDS]   (root; defaults 3000000 and 5)
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "cpu_cost.skel.h"
+
+enum { NONE, EMPTY, FILTER, MAPS, STREAM, NDESIGNS };
+static const char *const names[NDESIGNS] = { "untraced", "empty", "filter", "maps", "stream" };
+
+struct stream_match { /* user space's half of the streamed design: queue -> run -> done */
+	uint64_t queued_at[1 << 16], run_at[1 << 16];
+	uint64_t events, jobs, wait_ns, exec_ns;
+};
+
+static double now_ns(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int on_event(void *ctx, void *data, size_t size)
+{
+	struct stream_match *m = ctx;
+	const struct { uint64_t ts, job; uint32_t phase, pid; } *e = data;
+	size_t k = e->job & ((1 << 16) - 1);
+
+	(void)size;
+	m->events++;
+	if (e->phase == 0) {
+		m->queued_at[k] = e->ts;
+	} else if (e->phase == 1) {
+		m->run_at[k] = e->ts;
+		m->wait_ns += e->ts - m->queued_at[k];
+	} else {
+		m->exec_ns += e->ts - m->run_at[k];
+		m->jobs++;
+	}
+	return 0;
+}
+
+/* The loop's time per event; the kernel's run time per event of prog; user space's per event draining rb. */
+static void run_loop(long events, struct bpf_program *prog, struct ring_buffer *rb, double *loop_ns,
+		     double *bpf_ns, double *user_ns)
+{
+	struct bpf_prog_info before = { 0 }, after = { 0 };
+	__u32 len = sizeof(before);
+	double t0, drain = 0;
+
+	if (prog)
+		bpf_obj_get_info_by_fd(bpf_program__fd(prog), &before, &len);
+	t0 = now_ns(CLOCK_MONOTONIC);
+	for (long i = 0; i < events; i++) {
+		syscall(SYS_getppid);
+		if (rb && ((i & 4095) == 4095 || i == events - 1)) { /* in batches, as a poller would */
+			double c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+
+			ring_buffer__consume(rb);
+			drain += now_ns(CLOCK_THREAD_CPUTIME_ID) - c0;
+		}
+	}
+	*loop_ns = (now_ns(CLOCK_MONOTONIC) - t0 - drain) / (double)events;
+	*user_ns = drain / (double)events;
+	len = sizeof(after);
+	if (prog)
+		bpf_obj_get_info_by_fd(bpf_program__fd(prog), &after, &len);
+	*bpf_ns = prog && after.run_cnt > before.run_cnt ?
+			  (double)(after.run_time_ns - before.run_time_ns) / (double)(after.run_cnt - before.run_cnt) :
+			  0;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int main(int argc, char **argv)
+{
+	long events = argc > 1 ? atol(argv[1]) : 3000000;
+	int rounds = argc > 2 ? atoi(argv[2]) : 5, stats_fd;
+	double loop[NDESIGNS][64], bpf[NDESIGNS][64], user[NDESIGNS][64], med[NDESIGNS][3];
+	static struct stream_match match;
+	struct ring_buffer *rb;
+	struct cpu_cost_bpf *skel;
+
+	if (events < 3 || rounds < 1 || rounds > 64) {
+		fprintf(stderr, "usage: cpu_cost [EVENTS (>= 3)] [ROUNDS (1-64)]\n");
+		return 2;
+	}
+	skel = cpu_cost_bpf__open();
+	if (!skel) {
+		fprintf(stderr, "cpu_cost: cannot open the BPF object: %s\n", strerror(errno));
+		return 1;
+	}
+	skel->rodata->target_tgid = (__u32)getpid();
+	if (cpu_cost_bpf__load(skel)) {
+		fprintf(stderr, "cpu_cost: cannot load the BPF programs (root?): %s\n", strerror(errno));
+		return 1;
+	}
+	stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (stats_fd < 0)
+		fprintf(stderr, "cpu_cost: no BPF run-time statistics (%s): kernel times left out\n", strerror(-stats_fd));
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_event, &match, NULL);
+	if (!rb) {
+		fprintf(stderr, "cpu_cost: no ring buffer: %s\n", strerror(errno));
+		return 1;
+	}
+	for (int r = 0; r < rounds; r++) /* interleaved: drift on the machine falls on every design alike */
+		for (int d = 0; d < NDESIGNS; d++) {
+			struct bpf_program *const progs[NDESIGNS] = { NULL, skel->progs.empty, skel->progs.filter,
+								       skel->progs.maps, skel->progs.stream };
+			struct bpf_program *p = progs[d];
+			struct bpf_link *link = p ? bpf_program__attach(p) : NULL;
+
+			if (p && !link) {
+				fprintf(stderr, "cpu_cost: cannot attach %s to sys_enter: %s\n", names[d], strerror(errno));
+				return 1;
+			}
+			run_loop(events, p, d == STREAM ? rb : NULL, &loop[d][r], &bpf[d][r], &user[d][r]);
+			bpf_link__destroy(link);
+		}
+	for (int d = 0; d < NDESIGNS; d++) {
+		med[d][0] = median(loop[d], rounds);
+		med[d][1] = median(bpf[d], rounds);
+		med[d][2] = median(user[d], rounds);
+	}
+	printf("events %ld per round, %d rounds (medians); loop: getppid() per event, wall ns\n", events, rounds);
+	printf("%-9s %9s %9s %9s %9s %9s %9s\n", "DESIGN", "LOOP ns", "ADDED ns", "x EMPTY", "BPF ns", "x EMPTY",
+	       "USER ns");
+	for (int d = 0; d < NDESIGNS; d++) {
+		double added = med[d][0] - med[NONE][0], floor = med[EMPTY][0] - med[NONE][0];
+
+		printf("%-9s %9.1f %9.1f %9.2f %9.1f %9.2f %9.1f\n", names[d], med[d][0], added,
+		       d > EMPTY && floor > 0 ? added / floor : d == EMPTY ? 1.0 : 0, med[d][1],
+		       d > EMPTY && med[EMPTY][1] > 0 ? med[d][1] / med[EMPTY][1] : d == EMPTY ? 1.0 : 0, med[d][2]);
+	}
+	printf("stream: %llu events drained, %llu jobs matched (of %ld); lost in BPF %llu\n",
+	       (unsigned long long)match.events, (unsigned long long)match.jobs, (long)rounds * (events / 3),
+	       (unsigned long long)skel->bss->lost);
+	ring_buffer__free(rb);
+	cpu_cost_bpf__destroy(skel);
+	return 0;
+}
