@@ -123,7 +123,7 @@ void snapshot_print_text(FILE *out, const struct snapshot *s, bool programs)
 		fputs("  device ", out);
 		safe(out, s->devices[i].name);
 		fputs(": ", out);
-		safe(out, s->devices[i].driver[0] ? s->devices[i].driver : "?");
+		safe(out, s->devices[i].driver[0] ? s->devices[i].driver : "-");
 		fputc(' ', out);
 		safe(out, s->devices[i].bus_id);
 		fputc('\n', out);

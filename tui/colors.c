@@ -11,7 +11,7 @@ static const struct {
 	int fg, bg, attr_color, attr_mono;
 } roles[ROLES] = {
 	[ROLE_NORMAL] = { THEME_MAIN_FG, -1, 0, 0 },
-	[ROLE_HEADER] = { THEME_HEADER_FG, THEME_HEADER_BG, A_BOLD, A_REVERSE },
+	[ROLE_HEADER] = { THEME_HEADER_FG, THEME_HEADER_BG, A_BOLD, A_BOLD | A_UNDERLINE }, /* not the selection's reverse */
 	[ROLE_TITLE] = { THEME_TITLE, -1, A_BOLD, A_BOLD },
 	[ROLE_LABEL] = { THEME_LABEL, -1, 0, 0 },
 	[ROLE_VALUE] = { THEME_VALUE, -1, A_BOLD, A_BOLD },

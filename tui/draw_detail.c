@@ -144,6 +144,8 @@ void draw_help(struct view *v)
 	/* each line's text wrapped beside its key (a hanging indent), never cut mid-word */
 	for (int i = 0; i < n; i++)
 		h += strlen(lines[i]) > HELP_KEY ? wrapped_rows(lines[i] + HELP_KEY, w - 4 - HELP_KEY) : 1;
+	/* over a blank screen, as htop's: panes half hidden behind it would show words cut at its edge */
+	clear_rect((struct rect){ 0, 0, LINES, COLS });
 	in = popup(h + 3 > LINES ? LINES : h + 3, w, "Keys", v->utf8);
 	y = in.y;
 	for (int i = 0; i < n && y < in.y + in.h; i++) {

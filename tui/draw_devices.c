@@ -455,7 +455,7 @@ void draw_devices(struct view *v, struct rect r)
 	const char *extra[RING_ONLY_MAX];
 	char a[16], b[16];
 	bool expanded;
-	int y = r.y, nextra;
+	int y = r.y, nextra, dw = 6;
 
 	for (int i = 0; i < r.h; i++)
 		fill(r.y + i, r.x, r.w, ROLE_NORMAL);
@@ -480,8 +480,11 @@ void draw_devices(struct view *v, struct rect r)
 		put_wrapped((struct rect){ r.y, 1, r.h, r.w - 2 }, ROLE_WARNING, text[k]);
 		return;
 	}
-	/* the expanded blocks where all of them fit, else a line each */
+	/* the expanded blocks where all of them fit, else a line each; the drivers' column as wide as its longest */
 	expanded = !v->brief_devices && r.h >= devices_rows(v);
+	for (size_t i = 0; i < s->ndevices; i++)
+		if ((int)strlen(s->devices[i].driver) > dw)
+			dw = strlen(s->devices[i].driver) > 16 ? 16 : (int)strlen(s->devices[i].driver);
 	for (size_t i = 0; i < s->ndevices && y < r.y + r.h; i++, y++) {
 		const struct device_snap *d = &s->devices[i];
 		int x = 1;
@@ -492,7 +495,7 @@ void draw_devices(struct view *v, struct rect r)
 
 		/* by need: the device, its memory, its sensors, then its work; each part whole */
 		x += putf(y, x, r.w - x, ROLE_VALUE, "%-8s", d->name);
-		x += putf(y, x, r.w - x, ROLE_NORMAL, " %-8s %-13s", d->driver, d->bus_id);
+		x += putf(y, x, r.w - x, ROLE_NORMAL, " %-*.*s %-13s", dw, dw, d->driver[0] ? d->driver : "-", d->bus_id);
 		if (!nvml_line(v, d, y, &x, r.w) && !memory_line(v, d, y, &x, r.w, true, false))
 			x += put_whole(y, x, r.w - x, ROLE_DIM, "  (no memory reported)");
 		x += sensors_part(v, d, y, x, r.w);

@@ -194,7 +194,7 @@ static void summary_pairs(struct view *v, struct rect in, const struct table *t,
 /* The summary's title row: each column's title where its cells go, then "<title> history"; 1 row. */
 static int summary_header(struct rect in, const struct table_desc *d, const struct pane_decl *p)
 {
-	const char *spark = NULL;
+	const char *spark = NULL, *scale = "";
 	unsigned int shown = summary_fit(in.w, d, p);
 	int x = in.x;
 
@@ -207,11 +207,18 @@ static int summary_header(struct rect in, const struct table_desc *d, const stru
 		w = d->cols[col].width;
 		putf(in.y, x, w + 1, ROLE_HEADER, "%*s ", d->cols[col].type == COL_STR ? -w : w, d->cols[col].title);
 		x += w + 1;
-		if (!spark && (d->cols[col].flags & COL_HISTORY))
+		if (!spark && (d->cols[col].flags & COL_HISTORY)) {
 			spark = d->cols[col].title;
+			scale = spark_max(&d->cols[col]) > 0 ? " 0-100" : " (row max)";
+		}
 	}
-	if (spark && in.x + in.w - x >= (int)strlen(spark) + 8)
-		putf(in.y, x, in.x + in.w - x, ROLE_HEADER, "%s history", spark);
+	if (spark) { /* the scale where it fits, then the title alone */
+		char what[64];
+
+		snprintf(what, sizeof(what), "%s history%s", spark, scale);
+		if (!put_whole(in.y, x, in.x + in.w - x, ROLE_HEADER, what) && in.x + in.w - x >= (int)strlen(spark) + 8)
+			putf(in.y, x, in.x + in.w - x, ROLE_HEADER, "%s history", spark);
+	}
 	return 1;
 }
 

@@ -336,7 +336,7 @@ void table_view_draw(struct view *v, const struct table_desc *d, const struct ta
 		char what[64];
 
 		snprintf(what, sizeof(what), "%s history%s", d->cols[fit.spark_col].title,
-			 spark_max(&d->cols[fit.spark_col]) > 0 ? " 0-100" : "");
+			 spark_max(&d->cols[fit.spark_col]) > 0 ? " 0-100" : " (row max)");
 		if ((int)strlen(what) > fit.spark_w) /* the scale, then the title, go first */
 			snprintf(what, sizeof(what), "%s history", d->cols[fit.spark_col].title);
 		put(y, r.x + fit.spark_x, fit.spark_w, ROLE_HEADER,

@@ -871,6 +871,10 @@ $T kill-server 2>/dev/null
 start 100 30 --replay "$REC" --theme monochrome -d 60
 until_shows "REPLAY" 5
 check "monochrome theme: no colour escapes" bash -c "! $T capture-pane -e -p -t t | grep -qE $'\\e\\\\[[0-9;]*(3[0-7]|38;5);'"
+for _ in $(seq 2 $N); do $T send-keys -t t n; sleep 0.05; done
+sleep 0.5
+check "monochrome: the column titles underlined, the selected row in reverse, told apart" \
+	bash -c "$T capture-pane -e -p -t t | grep -F 'RING ' | grep -qE $'\\e\\\\[[0-9;]*4m *RING ' && $T capture-pane -e -p -t t | grep -F 'gfx_0.0.0' | grep -qE $'\\e\\\\[7m *gfx_0' && ! $T capture-pane -e -p -t t | grep -F 'RING ' | grep -qE $'\\e\\\\[[0-9;]*7m *RING '"
 rm -f "$XDG_CONFIG_HOME/gputop-bpf/config"
 start 100 30 --replay "$REC" -d 60
 until_shows "REPLAY" 5
