@@ -388,8 +388,10 @@ static const char *unit_suffix(const struct col_desc *col, bool utf8)
 		return " MHz";
 	case UNIT_RPM:
 		return " RPM";
-	case UNIT_PER_S: /* a rate of bytes is bytes per second */
-		return n > 11 && !strcmp(col->key + n - 11, "bytes_per_s") ? " B/s" : "/s";
+	case UNIT_PER_S:
+		return "/s";
+	case UNIT_BYTES: /* a rate of bytes: MiB/s, as the GPU blocks and the BYTES/S columns say it */
+		return n > 6 && !strcmp(col->key + n - 6, "_per_s") ? "/s" : "";
 	default:
 		return "";
 	}

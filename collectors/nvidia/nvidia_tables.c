@@ -103,11 +103,11 @@ static const struct col_desc gpu_cols[NVG_COLS] = {
 			   "why the clocks are below their maximum (NVML's clock event reasons), or none",
 			   COL_STR, UNIT_NONE, 20, COL_WIDE },
 	[NVG_PCIE_TX] = { "pcie_tx_bytes_per_s", "PCIe TX/s",
-			  "PCIe bytes sent per second, over the driver's last 20 ms", COL_F64, UNIT_PER_S,
+			  "PCIe bytes sent per second, over the driver's last 20 ms", COL_F64, UNIT_BYTES,
 			  9, COL_DETAIL },
 	[NVG_PCIE_RX] = { "pcie_rx_bytes_per_s", "PCIe RX/s",
 			  "PCIe bytes received per second, over the driver's last 20 ms", COL_F64,
-			  UNIT_PER_S, 9, COL_DETAIL },
+			  UNIT_BYTES, 9, COL_DETAIL },
 	[NVG_MIG] = { "mig_mode", "MIG", "MIG mode: enabled, disabled or unsupported (by this GPU)",
 		      COL_STR, UNIT_NONE, 11, COL_ASCENDING | COL_WIDE },
 };

@@ -665,6 +665,7 @@ if [ -f "$NVREC" ]; then
 	sleep 0.5
 	check "overview: the NVIDIA GPU's line shows NVML's memory (${gpumem}GiB used of 79.6GiB), use, temperature, power of its limit, clock" \
 		bash -c "$T capture-pane -p -t t | grep -E '^ nvidia0 .*VRAM \[.{6}\] ${gpumem}GiB/79\.6GiB  busy [0-9]+%  [0-9]+°C  [0-9]+/700W  [0-9]+MHz' >/dev/null"
+	ovtx=$(screen | grep -oE 'PCIe tx [0-9.]+[KMGT]?i?B/s' | head -1 | cut -d' ' -f3)
 	nvq=$(jq -r --argjson pid "$nvpid" '.tables["nvidia.gpu_processes"][]? | select(.pid == $pid) | .mem_bytes' <<<"$NVSNAP" | gib)
 	check "overview: one process table: python3 ($nvpid) on nvidia0 with NVML's ${nvq}GiB, not the CUDA calls' ${nvmem}GiB" \
 		bash -c "$T capture-pane -p -t t | grep -E '^ +$nvpid python3 +nvidia0 +[0-9.]+ +${nvq}GiB ' >/dev/null"
@@ -681,8 +682,8 @@ if [ -f "$NVREC" ]; then
 	check "4: the NVIDIA pane, its collector's detail" shows "nvidia: libcuda from loader cache"
 	check "NVIDIA pane: the GPU from NVML" shows "NVIDIA H100 80GB HBM3"
 	keys Enter
-	check "row view: values whole (the name, the bus id) and with their units (°C, W, B/s)" \
-		bash -c "$T capture-pane -p -t t | grep -qE '│ name +NVIDIA H100 80GB HBM3 ' && $T capture-pane -p -t t | grep -qE '│ bus_id +00000000:00:06.0 ' && $T capture-pane -p -t t | grep -qE '│ temp_c +[0-9]+ °C ' && $T capture-pane -p -t t | grep -qE '│ power_cap_w +700.0 W ' && $T capture-pane -p -t t | grep -qE '│ pcie_tx_bytes_per_s +[0-9.]+[kMG]? B/s '"
+	check "row view: values whole (the name, the bus id) and with their units (°C, W, and PCIe ${ovtx:-?} as the GPU block says it)" \
+		bash -c "$T capture-pane -p -t t | grep -qE '│ name +NVIDIA H100 80GB HBM3 ' && $T capture-pane -p -t t | grep -qE '│ bus_id +00000000:00:06.0 ' && $T capture-pane -p -t t | grep -qE '│ temp_c +[0-9]+ °C ' && $T capture-pane -p -t t | grep -qE '│ power_cap_w +700.0 W ' && [ -n '$ovtx' ] && $T capture-pane -p -t t | grep -qE '│ pcie_tx_bytes_per_s +$ovtx '"
 	keys x
 	check "NVIDIA pane: process $nvpid (python3) with its $nvl launches and ${nvmem}GiB of device memory" \
 		bash -c "$T capture-pane -p -t t | grep -E '^ +$nvpid python3 .* $nvl .* ${nvmem}GiB ' >/dev/null"
