@@ -57,6 +57,26 @@ static bool self_cost(const struct snapshot *s, char *buf, size_t size)
 	return true;
 }
 
+/* The header's second line: the panes' tabs, then the filter and the theme, each whole. */
+static void draw_tabs(const struct view *v, int y, int w)
+{
+	int x = 1;
+
+	fill(y, 0, w, ROLE_NORMAL);
+	for (int i = 0; i < pane_screen_count(); i++)
+		x += putf(y, x, w - x, i == v->screen ? ROLE_SELECTED : ROLE_LABEL, " %d %s ", i + 1,
+			  pane_for_screen(i)->title) + 1;
+	/* the filter, then the theme, only whole: a part cut mid-word reads as something else */
+	if (v->filter[0]) {
+		char f[96];
+
+		snprintf(f, sizeof(f), "  filter: %s", v->filter);
+		x += put_whole(y, x, w - x, ROLE_WARNING, f);
+	}
+	if (x + 8 + (int)strlen(v->theme.name) <= w)
+		putf(y, x, w - x, ROLE_DIM, "  theme %s", v->theme.name);
+}
+
 void draw_header(struct view *v, struct rect r)
 {
 	const struct snapshot *s = v->snap;
@@ -131,22 +151,8 @@ void draw_header(struct view *v, struct rect r)
 				       i == warn || i == lostat ? ROLE_WARNING : ROLE_HEADER,
 				       parts[i]);
 	}
-	if (r.h < 2)
-		return;
-	fill(r.y + 1, 0, r.w, ROLE_NORMAL);
-	x = 1;
-	for (int i = 0; i < pane_screen_count(); i++)
-		x += putf(r.y + 1, x, r.w - x, i == v->screen ? ROLE_SELECTED : ROLE_LABEL,
-			  " %d %s ", i + 1, pane_for_screen(i)->title) + 1;
-	/* the filter, then the theme, only whole: a part cut mid-word reads as something else */
-	if (v->filter[0]) {
-		char f[96];
-
-		snprintf(f, sizeof(f), "  filter: %s", v->filter);
-		x += put_whole(r.y + 1, x, r.w - x, ROLE_WARNING, f);
-	}
-	if (x + 8 + (int)strlen(v->theme.name) <= r.w)
-		putf(r.y + 1, x, r.w - x, ROLE_DIM, "  theme %s", v->theme.name);
+	if (r.h >= 2)
+		draw_tabs(v, r.y + 1, r.w);
 }
 
 /* Which of the pane's summary columns fit in w cells (bit k: summary_cols[k]): the first ones. */

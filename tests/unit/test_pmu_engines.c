@@ -10,6 +10,7 @@
  * without it, the source says why, once. No Intel GPU is needed.
  */
 #include "tests/unit/cmocka_all.h"
+#include "tests/unit/fixture_trees.h"
 #include <errno.h>
 #include <grp.h>
 #include <limits.h>
@@ -28,29 +29,10 @@
 #include "collectors/sensors/pmu_format.h"
 #include "collectors/sensors/sensors_tables.h"
 
-static char root[64];
-
 static int setup(void **state)
 {
-	char cmd[256];
-
 	(void)state;
-	snprintf(root, sizeof(root), "/tmp/gputop-pmu-XXXXXX");
-	if (!mkdtemp(root) || chmod(root, 0755)) /* the denied case reads it as nobody */
-		return -1;
-	snprintf(cmd, sizeof(cmd), "tests/fixtures/sysfs/make-trees.sh '%s' && chmod -R a+rX '%s'",
-		 root, root);
-	return system(cmd) ? -1 : 0;
-}
-
-static int teardown(void **state)
-{
-	char cmd[96];
-
-	(void)state;
-	sysroot_set(SYSROOT_SYS, NULL);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	return system(cmd);
+	return trees_make(true);
 }
 
 static void fields_and_names(void **state)
@@ -347,5 +329,5 @@ int main(void)
 		cmocka_unit_test(denied_says_why),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, trees_remove);
 }

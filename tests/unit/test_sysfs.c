@@ -8,6 +8,7 @@
  * read without a crash, its nonsense left unknown.
  */
 #include "tests/unit/cmocka_all.h"
+#include "tests/unit/fixture_trees.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,28 +19,10 @@
 
 #define SEC 1000000000ULL
 
-static char root[64];
-
 static int setup(void **state)
 {
-	char cmd[256];
-
 	(void)state;
-	snprintf(root, sizeof(root), "/tmp/gputop-trees-XXXXXX");
-	if (!mkdtemp(root))
-		return -1;
-	snprintf(cmd, sizeof(cmd), "tests/fixtures/sysfs/make-trees.sh '%s'", root);
-	return system(cmd) ? -1 : 0;
-}
-
-static int teardown(void **state)
-{
-	char cmd[96];
-
-	(void)state;
-	sysroot_set(SYSROOT_SYS, NULL);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	return system(cmd);
+	return trees_make(false);
 }
 
 static const struct collector_ops *collector_ops(const char *name)
@@ -375,5 +358,5 @@ int main(void)
 		cmocka_unit_test(nvidia_drm_card_listed_once),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, trees_remove);
 }
