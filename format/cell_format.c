@@ -84,7 +84,7 @@ const char *format_bytes(double b, char *buf, size_t size)
 	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
 	unsigned int u = 0;
 
-	while (b >= 1024 && u + 1 < sizeof(units) / sizeof(units[0])) {
+	while (fabs(b) >= 1024 && u + 1 < sizeof(units) / sizeof(units[0])) { /* a change may be negative */
 		b /= 1024;
 		u++;
 	}

@@ -28,7 +28,7 @@ void prefs_defaults(struct tui_prefs *p)
 	p->delay_s = DELAY_DEFAULT_S;
 	snprintf(p->ring_sort, sizeof(p->ring_sort), "completed_per_s");
 	snprintf(p->proc_sort, sizeof(p->proc_sort), "gpu_pct");
-	p->reverse = false;
+	p->reverse = p->proc_reverse = false;
 	p->vi_keys = false;
 	for (int i = 0; i < PANE_COUNT; i++)
 		p->panes[i] = true;
@@ -218,16 +218,19 @@ static const char *parse_line(char *line, struct tui_prefs *p)
 			return ring ? "unknown sort column (a column key of drm_sched.rings)" :
 				      "unknown sort column (a column key of gpu.processes)";
 		snprintf(ring ? p->ring_sort : p->proc_sort, sizeof(p->ring_sort), "%s", col);
-	} else if (!strcmp(key, "reverse") || !strcmp(key, "vi_keys")) {
+	} else if (!strcmp(key, "reverse") || !strcmp(key, "process_reverse") || !strcmp(key, "vi_keys")) {
+		bool *flag = key[0] == 'r' ? &p->reverse : key[0] == 'p' ? &p->proc_reverse : &p->vi_keys;
+
 		if (strcmp(val, "yes") && strcmp(val, "no"))
-			return key[0] == 'r' ? "reverse must be yes or no" : "vi_keys must be yes or no";
-		*(key[0] == 'r' ? &p->reverse : &p->vi_keys) = !strcmp(val, "yes");
+			return key[0] == 'v' ? "vi_keys must be yes or no" : "reverse must be yes or no";
+		*flag = !strcmp(val, "yes");
 	} else if (!strcmp(key, "panes")) {
 		return parse_panes(val, p);
 	} else if (!strcmp(key, "hidden_columns")) {
 		return parse_hidden(val, p);
 	} else {
-		return "unknown key (theme, delay, ring_sort, process_sort, reverse, vi_keys, panes, hidden_columns)";
+		return "unknown key (theme, delay, ring_sort, process_sort, reverse, process_reverse, vi_keys, panes, "
+		       "hidden_columns)";
 	}
 	return NULL;
 }
@@ -284,7 +287,8 @@ int prefs_save(const char *path, const struct tui_prefs *p)
 	fprintf(f, "# gputop-bpf settings, written by the interface (W). Lines: key = value.\n");
 	fprintf(f, "theme = %s\ndelay = %g\n", p->theme, p->delay_s);
 	fprintf(f, "ring_sort = %s\nprocess_sort = %s\n", p->ring_sort, p->proc_sort);
-	fprintf(f, "reverse = %s\nvi_keys = %s\npanes = ", p->reverse ? "yes" : "no", p->vi_keys ? "yes" : "no");
+	fprintf(f, "reverse = %s\nprocess_reverse = %s\nvi_keys = %s\npanes = ", p->reverse ? "yes" : "no",
+		p->proc_reverse ? "yes" : "no", p->vi_keys ? "yes" : "no");
 	for (int i = 0; i < PANE_COUNT; i++)
 		if (p->panes[i]) {
 			fprintf(f, "%s%s", first ? "" : ",", pane_names[i]);

@@ -19,7 +19,7 @@ struct tui_prefs {
 	double delay_s;
 	char ring_sort[48]; /* a column key of drm_sched.rings */
 	char proc_sort[48]; /* a column key of gpu.processes */
-	bool reverse; /* both in reverse order */
+	bool reverse, proc_reverse; /* the rings, the processes in reverse order */
 	bool vi_keys; /* j and k move (else k signals, as in htop) */
 	bool panes[PANE_COUNT]; /* visible panes */
 	char hidden_cols[1024]; /* columns the user hid (F2): "table.column,...", never a key column */

@@ -78,8 +78,7 @@ void view_save_prefs(struct view *v)
 
 		if (d && ts->sort_set && ts->sort_col < d->ncols)
 			snprintf(keys[i], sizeof(v->prefs.ring_sort), "%s", d->cols[ts->sort_col].key);
-		if (i == 0)
-			v->prefs.reverse = ts->reverse;
+		*(i == 0 ? &v->prefs.reverse : &v->prefs.proc_reverse) = ts->reverse;
 	}
 	if (!v->config_path[0]) {
 		view_message(v, true, "cannot save: neither XDG_CONFIG_HOME nor HOME is set, or the path is too long");
@@ -415,7 +414,8 @@ static void act_expand(struct view *v, int key)
 	(void)key;
 	v->brief_devices = !v->brief_devices;
 	view_message(v, false, v->brief_devices ? "GPUs: one line each (e expands)" :
-						  "GPUs: engines, fans, clocks and PCIe where there is room (e: one line each)");
+						  "GPUs: engines, fans, clocks and PCIe below each, when all fit in a third of the "
+						  "screen (e: one line each)");
 }
 
 /* g: tables with a grouped alternative (processes -> containers) switch to it and back. */

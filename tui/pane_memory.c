@@ -101,7 +101,7 @@ static void draw_process(struct view *v, const struct table *t, long row, struct
 {
 	const struct table *cl = snapshot_table(v->snap, "memory.clients");
 	size_t r = (size_t)row;
-	int y = a.y;
+	int y = a.y, total = 0, shown = 0;
 
 	clear_rect(a);
 	if (row < 0) {
@@ -112,17 +112,28 @@ static void draw_process(struct view *v, const struct table *t, long row, struct
 	     num_or_0(t, r, "pid"), table_str(t, r, "comm"), table_str(t, r, "cgroup"));
 	y += memory_process_lines(v, num_or_0(t, r, "pid"), (struct rect){ y, a.x + 1, 1, a.w - 2 });
 	y++;
-	put(y++, a.x + 1, a.w - 2, ROLE_TITLE, "Its DRM clients (a client shared with other processes counts for the lowest PID)");
+	put_cut(y++, a.x + 1, a.w - 2, ROLE_TITLE,
+		"Its DRM clients (a client shared with other processes counts for the lowest PID)");
 	putf(y++, a.x + 3, a.w - 4, ROLE_LABEL, "%-14s %9s %9s %9s %9s %9s", "REGION", "TOTAL",
 	     "RESIDENT", "SHARED", "PURGEABLE", "ACTIVE");
-	for (size_t k = 0; cl && k < cl->nrows && y < a.y + a.h - 4; k++) {
+	for (size_t k = 0; cl && k < cl->nrows; k++)
+		total += table_num(cl, k, "pid") == table_num(t, r, "pid");
+	for (size_t k = 0; cl && k < cl->nrows && y < a.y + a.h - 5; k++) {
 		if (table_num(cl, k, "pid") != table_num(t, r, "pid"))
 			continue;
+		shown++;
 		putf(y++, a.x + 1, a.w - 2, ROLE_VALUE, "client %.0f on %s (%s), held by %.0f process%s",
 		     num_or_0(cl, k, "client"), table_str(cl, k, "dev"), table_str(cl, k, "driver"),
 		     num_or_0(cl, k, "holders"), num_or_0(cl, k, "holders") == 1 ? "" : "es");
 		y = client_lines(v, (struct rect){ a.y, a.x, a.h - 4, a.w }, y,
 				 table_str(cl, k, "dev"), table_num(cl, k, "client"));
+	}
+	if (shown < total) { /* said, not left out silently */
+		char more[160];
+
+		snprintf(more, sizeof(more), "%d more of its %d clients (the DRM clients table lists all)", total - shown,
+			 total);
+		put_cut(y++, a.x + 1, a.w - 2, ROLE_DIM, more);
 	}
 	if (y + 3 <= a.y + a.h) {
 		y = a.y + a.h - 3;

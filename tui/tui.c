@@ -114,7 +114,7 @@ static void prefs_to_tables(struct view *v)
 
 		ts->sort_set = col >= 0;
 		ts->sort_col = col >= 0 ? (unsigned int)col : 0;
-		ts->reverse = v->prefs.reverse;
+		ts->reverse = i == 0 ? v->prefs.reverse : v->prefs.proc_reverse;
 	}
 }
 

@@ -107,7 +107,7 @@ static const struct col_desc proc_cols[PROC_COLS] = {
 	[PROC_RINGS] = { "ring_names", "RINGS", "the rings it submits to", COL_STR, UNIT_NONE, 24, 0 },
 	[PROC_DONE_PER_S] = { "completed_per_s", "DONE/S", "its jobs completed per second", COL_F64,
 			      UNIT_PER_S, 7, COL_DETAIL },
-	[PROC_GPU_NS] = { "gpu_ns", "GPU ns", "time with one of its jobs on a ring's hardware this interval, summed over its rings", COL_F64,
+	[PROC_GPU_NS] = { "gpu_ns", "GPU time", "time with one of its jobs on a ring's hardware this interval, summed over its rings", COL_F64,
 			  UNIT_NS, 9, COL_DETAIL },
 	[PROC_GPU_NS_TOTAL] = { "gpu_ns_total", "GPU total", "the same since start",
 				COL_U64, UNIT_NS, 9, COL_DETAIL },

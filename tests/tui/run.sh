@@ -170,7 +170,7 @@ keys Tab
 check "Tab: Intel pane" shows "Intel   (Tab or 1-7"
 keys Tab
 check "Tab: NVIDIA pane says not available, with the reason" \
-	bash -c "$T capture-pane -p -t t | grep -q 'Not available on the recorded machine' && $T capture-pane -p -t t | grep -q 'Reason:'"
+	bash -c "$T capture-pane -p -t t | grep -q 'The nvidia collector was not available on the recorded machine.' && $T capture-pane -p -t t | grep -q 'Reason:'"
 keys 1
 check "1: back to the overview" shows "Rings (3)"
 
@@ -333,6 +333,15 @@ check "process pane: the client's region and engine" \
 	bash -c "$T capture-pane -p -t t | grep -qE '^ +memory +1\\.2MiB' && $T capture-pane -p -t t | grep -qE 'engine render +busy'"
 keys Escape
 check "Esc: back to the Memory pane, the filter said in its title" shows "GPU memory and engines by process (1 of $nmp match \"drm-holder\")"
+many=$(jq -r '[.tables["memory.clients"][] | .pid] | group_by(.) | max_by(length) | "\(.[0]) \(length)"' <<<"$MSNAP")
+start 80 24 --replay "$REC" -d 60
+until_shows "REPLAY" 5
+for _ in $(seq 2 $MN); do $T send-keys -t t n; sleep 0.05; done
+keys 6
+keys Right / "${many% *}" Enter
+keys Enter
+check "80x24 process pane of ${many% *}: the clients that do not fit are counted (of ${many#* }), not left out silently" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^ [0-9]+ more of its ${many#* } clients \(the DRM clients table lists all\)'"
 $T kill-server 2>/dev/null
 
 echo "== a collector unavailable, at 80x24: reason and fix wrapped whole"
@@ -593,6 +602,17 @@ for _ in $(seq 2 $N); do $T send-keys -t t n; sleep 0.05; done
 until_shows "WAIT p99" 5
 check "started again: the saved setup applies" \
 	bash -c "! $T capture-pane -p -t t | grep -qF 'WAIT p50' && ! $T capture-pane -p -t t | grep -qF 'INTERRUPTS'"
+keys Right
+keys r
+keys W
+check "r on the processes, then W: their own order saved (process_reverse), the rings' kept" \
+	bash -c "grep -qx 'process_reverse = yes' '$TMP/setupcfg/gputop-bpf/config' && grep -qx 'reverse = no' '$TMP/setupcfg/gputop-bpf/config'"
+XDG_CONFIG_HOME=$TMP/setupcfg start 200 40 --replay "$REC" -d 60
+until_shows "REPLAY" 5
+for _ in $(seq 2 $N); do $T send-keys -t t n; sleep 0.05; done
+until_shows "GPU%" 5
+check "started again: the processes smallest GPU% first (▲), the rings largest first (▼)" \
+	bash -c "$T capture-pane -p -t t | grep -qF '▲GPU%' && $T capture-pane -p -t t | grep -qF '▼JOBS/S'"
 
 echo "== pause, resize, quit (live-speed replay)"
 start 120 36 --replay "$REC" -d 0.2

@@ -225,11 +225,13 @@ static void config_parse_save_and_reload(void **state)
 				     "panes = rings, processes\nbogus = 1\ndelay = -3\n"
 				     "process_sort = mem_bytes\nprocess_sort = nope\n"
 				     "hidden_columns = drm_sched.rings.wait_ns.p50, gpu.processes.cgroup\n"
-				     "hidden_columns = gpu.processes.pid\nhidden_columns = gpu.processes.nope\n",
+				     "hidden_columns = gpu.processes.pid\nhidden_columns = gpu.processes.nope\n"
+				     "process_reverse = yes\n",
 				     "cfg", &p, err, sizeof(err)),
 			 5);
-	assert_string_equal(
-		err, "cfg:7: unknown key (theme, delay, ring_sort, process_sort, reverse, vi_keys, panes, hidden_columns)");
+	assert_string_equal(err, "cfg:7: unknown key (theme, delay, ring_sort, process_sort, reverse, process_reverse, "
+				 "vi_keys, panes, hidden_columns)");
+	assert_true(p.reverse && p.proc_reverse);
 	/* a column key with a dot of its own; a key column (PID) or an unknown one refused, the list kept */
 	assert_string_equal(p.hidden_cols, "drm_sched.rings.wait_ns.p50,gpu.processes.cgroup");
 	assert_true(prefs_col_hidden(&p, "drm_sched.rings", "wait_ns.p50"));
