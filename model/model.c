@@ -181,6 +181,16 @@ struct snapshot *model_tick_end(struct model *m)
 	return s;
 }
 
+void model_tick_discard(struct model *m)
+{
+	uint64_t seq = m->seq;
+	struct snapshot *s = model_tick_end(m);
+
+	if (s)
+		snapshot_free(s);
+	m->seq = seq;
+}
+
 double model_interval_s(const struct model *m)
 {
 	return m->interval_s;

@@ -28,5 +28,11 @@ struct table *model_table(struct model *m, const struct table_desc *d);
 double model_interval_s(const struct model *m);
 /* Builds this tick's snapshot (NULL on allocation failure) and forgets what was not seen. */
 struct snapshot *model_tick_end(struct model *m);
+/*
+ * Ends a tick whose snapshot nobody sees (the collectors' first read after they
+ * attached, so that the first interval's rates cover that interval only): what
+ * it gathered is freed, and the next snapshot is still number 1.
+ */
+void model_tick_discard(struct model *m);
 
 #endif

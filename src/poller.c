@@ -105,10 +105,30 @@ static void follow_modules(struct poller *p)
 			p->collectors[i].ops->module_removed(&p->collectors[i]);
 }
 
+/*
+ * The collectors' counters read once before the first interval: they have been
+ * counting since each attached (seconds apart under emulation), and a first
+ * interval's rate would be their sum over that time in one interval's span.
+ */
+static void prime(struct poller *p)
+{
+	model_tick_begin(p->model, mono_ns());
+	for (size_t i = 0; i < p->ncollectors; i++) {
+		struct collector *c = &p->collectors[i];
+
+		if (c->info.state == COLLECTOR_ATTACHED && c->ops->read)
+			c->ops->read(c, p->model);
+	}
+	model_tick_discard(p->model);
+}
+
 static void *poller_main(void *arg)
 {
 	struct poller *p = arg;
-	uint64_t next = mono_ns();
+	uint64_t next;
+
+	prime(p);
+	next = mono_ns();
 
 	pthread_mutex_lock(&p->lock);
 	while (!p->stop) {
