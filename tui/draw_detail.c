@@ -51,7 +51,7 @@ static int min_rows(const int *need, int n)
 static void draw_declared(struct view *v, struct rect a, const struct pane_decl *p,
 			  const struct collector_status *c)
 {
-	int ntables = 0, first = 0, y, avail, need[PANE_MAX_TABLES], h[PANE_MAX_TABLES];
+	int ntables = 0, first = 0, last = 0, y, avail, need[PANE_MAX_TABLES], h[PANE_MAX_TABLES];
 
 	while (pane_table_name(p, ntables, v->grouped))
 		ntables++;
@@ -62,18 +62,22 @@ static void draw_declared(struct view *v, struct rect a, const struct pane_decl 
 	for (int i = 0; i < ntables; i++) {
 		const struct table *t = snapshot_table(v->snap, pane_table_name(p, i, v->grouped));
 
-		need[i] = (t && t->nrows ? (int)t->nrows : 2) + 3; /* title, header, a blank line */
+		/* title, header and rows, or its empty text (two lines at most); a blank line */
+		need[i] = t && t->nrows ? (int)t->nrows + 3 : 4;
 	}
 	/* the focused table always shows: those above it go first where all cannot (Left brings them back) */
 	while (first < v->table_focus[v->screen] && min_rows(need + first, v->table_focus[v->screen] - first + 1) > avail)
 		first++;
-	layout_share(need + first, ntables - first, avail, TABLE_MIN_ROWS, h + first);
+	layout_share(need + first, ntables - first, v->table_focus[v->screen] - first, avail, TABLE_MIN_ROWS, h + first);
+	for (int i = first; i < ntables; i++)
+		if (h[i] > 0)
+			last = i;
 	for (int i = first; i < ntables && y < a.y + a.h; i++) {
 		struct rect r;
 
-		if (i == ntables - 1 || h[i] > a.y + a.h - y)
+		if (h[i] > a.y + a.h - y)
 			h[i] = a.y + a.h - y;
-		r = (struct rect){ y, a.x + 1, h[i] - (i == ntables - 1 ? 0 : 1), a.w - 2 };
+		r = (struct rect){ y, a.x + 1, h[i] - (i == last ? 0 : 1), a.w - 2 }; /* a blank line between */
 		if (r.h > 0)
 			pane_table_draw(v, p, i, r);
 		y += h[i];

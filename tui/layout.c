@@ -94,33 +94,20 @@ void layout_compute(const struct layout_input *in, struct layout *out)
 	}
 }
 
-void layout_share(const int *need, int n, int avail, int min, int *out)
+void layout_share(const int *need, int n, int focus, int avail, int min, int *out)
 {
-	bool done[16] = { false };
-	int left = avail, open = n;
-
-	if (n <= 0 || n > 16)
-		return;
-	for (bool changed = true; changed && open > 0;) {
-		int share = left / open;
-
-		changed = false;
-		for (int i = 0; i < n; i++)
-			if (!done[i] && need[i] <= share) {
-				out[i] = need[i];
-				left -= need[i];
-				done[i] = true;
-				open--;
-				changed = true;
-			}
+	for (int i = 0; i < n; i++) { /* a table that cannot have its least shows not at all */
+		out[i] = need[i] < min ? need[i] : min;
+		out[i] = out[i] <= avail ? out[i] : 0;
+		avail -= out[i];
 	}
-	for (int i = 0, k = 0; i < n; i++) {
-		if (done[i])
-			continue;
-		/* the first ones take the remainder */
-		out[i] = left / open + (k < left % open ? 1 : 0);
-		k++;
-		if (out[i] < min)
-			out[i] = min;
+	for (int k = 0; k < n && avail > 0; k++) {
+		int i = (focus + k) % n, more = need[i] - out[i];
+
+		more = more < avail ? more : avail;
+		if (more > 0 && out[i] > 0) {
+			out[i] += more;
+			avail -= more;
+		}
 	}
 }

@@ -30,11 +30,12 @@ struct layout {
 void layout_compute(const struct layout_input *in, struct layout *out);
 
 /*
- * Rows for n stacked tables that need need[i] rows in avail: each gets what it
- * needs when all fit; else the small ones get theirs and the rest share what is
- * left evenly, none less than min (while avail lasts). out[i] sum to at most avail
- * (more only when n * min exceeds it).
+ * Rows for n stacked tables that need need[i] rows in avail: each its least
+ * (need, up to min) while they last, none for one that cannot have it; then what
+ * is left to table focus and those after it, then those before it, up to what
+ * each needs: no row left blank while a table shown wants more. The out[i] sum
+ * to at most avail.
  */
-void layout_share(const int *need, int n, int avail, int min, int *out);
+void layout_share(const int *need, int n, int focus, int avail, int min, int *out);
 
 #endif

@@ -713,6 +713,14 @@ if [ -f "$NVREC" ]; then
 		bash -c "$(declare -f line_of before screen); T='$T'; before 'NVIDIA GPUs' 'Processes per GPU' && before 'Processes per GPU' 'CUDA processes' && before 'CUDA processes' 'Xid errors'"
 	check "NVIDIA pane: no Xid in this recording, and it says so" shows "No Xid error since start."
 	check "header: no Xid alert without Xids" bash -c "! $T capture-pane -p -t t | head -1 | grep -q Xid"
+	cuda_pids=$(jq -r '[.tables["nvidia.processes"][].pid] | map(tostring) | join(" ")' <<<"$NVSNAP")
+	start 80 24 --replay "$NVREC" -d 60
+	until_shows "REPLAY" 5
+	for _ in $(seq 2 "$NV"); do $T send-keys -t t n; sleep 0.05; done
+	keys 4
+	for _ in 1 2 3; do $T send-keys -t t Right; sleep 0.1; done
+	check "80x24 NVIDIA pane: the focused CUDA table gets the rows left over, all of its processes ($cuda_pids), none half shown" \
+		bash -c "for p in $cuda_pids; do $T capture-pane -p -t t | grep -qE \"^ +\$p \" || exit 1; done"
 	# One Xid added to that snapshot: a synthetic recording, and named so.
 	jq -c '.tables["nvidia.xids"] = [{seq: 1, time: "2026-11-22 17:00:00", dev: "0000:00:06.0", xid: 79,
 		msg: "GPU has fallen off the bus.", users: "python3[4242]", pid: 77, comm: "irq/45-nvidia"}]' <<<"$NVSNAP" >"$TMP/nvidia-xid-synthetic.jsonl"

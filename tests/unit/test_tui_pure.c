@@ -262,26 +262,23 @@ static void config_parse_save_and_reload(void **state)
 	assert_int_equal(system(file), 0);
 }
 
-/* Stacked tables: small ones whole, the big ones share the rest; every row used once. */
+/* Stacked tables: each its least, then the rest to the focused one first; none half shown, no row idle. */
 static void stacked_tables_share_rows(void **state)
 {
-	int out[4];
+	int out[6];
 
 	(void)state;
-	layout_share((int[]){ 4, 9, 85, 85 }, 4, 40, 3, out);
-	assert_int_equal(out[0], 4); /* a device row, title, header, blank */
-	assert_int_equal(out[1], 9);
-	assert_int_equal(out[2] + out[3], 27);
-	assert_true(out[2] >= 13 && out[3] >= 13);
-	layout_share((int[]){ 4, 9, 5, 6 }, 4, 40, 3, out); /* all fit: what each needs */
-	assert_int_equal(out[0] + out[1] + out[2] + out[3], 24);
-	assert_int_equal(out[3], 6);
-	layout_share((int[]){ 50, 50 }, 2, 5, 3, out); /* too little: none under the minimum */
-	assert_int_equal(out[0], 3);
-	assert_int_equal(out[1], 3);
-	layout_share((int[]){ 10, 30, 30 }, 3, 41, 3, out); /* 10 fits its share (13): 31 left */
-	assert_int_equal(out[0], 10);
-	assert_int_equal(out[1] + out[2], 31);
+	layout_share((int[]){ 4, 9, 5, 6 }, 4, 0, 40, 4, out); /* all fit: what each needs */
+	assert_true(out[0] == 4 && out[1] == 9 && out[2] == 5 && out[3] == 6);
+	/* the NVIDIA pane at 80x24: 18 rows; the CUDA table (3, focused) gets its rows, the last two none */
+	layout_share((int[]){ 4, 4, 4, 6, 4, 4 }, 6, 3, 18, 4, out);
+	assert_true(out[0] == 4 && out[1] == 4 && out[2] == 4 && out[3] == 6 && out[4] == 0 && out[5] == 0);
+	layout_share((int[]){ 50, 50 }, 2, 1, 10, 4, out); /* the focused one takes what is left */
+	assert_true(out[0] == 4 && out[1] == 6);
+	layout_share((int[]){ 50, 50 }, 2, 0, 5, 4, out); /* room for one only */
+	assert_true(out[0] == 5 && out[1] == 0);
+	layout_share((int[]){ 3, 30, 30 }, 3, 2, 41, 4, out); /* focus, then after it, then before it */
+	assert_true(out[0] == 3 && out[2] == 30 && out[1] == 8);
 }
 
 int main(void)
