@@ -72,6 +72,16 @@ void histogram_delta(struct histogram *out, const struct histogram *now,
 		out->slots[i] = counter_delta(now->slots[i], before->slots[i]);
 }
 
+/*
+ * Every value is at most max, so at most the share (max - mean) / (max - v) of
+ * them lies below v (Markov's inequality on max - value): the q-quantile is at
+ * least max - (max - mean) / q. Equal values give equal quantiles.
+ */
+static double floor_by_max(double q, double mean, double max)
+{
+	return max - (max - mean) / q;
+}
+
 void histogram_summarize(const struct histogram *h, double sum_ns, double max_ns,
 			 struct latency_summary *out)
 {
@@ -101,6 +111,11 @@ void histogram_summarize(const struct histogram *h, double sum_ns, double max_ns
 	cap = sum_ns > 0 && sum_ns < max_ns ? sum_ns : max_ns;
 	if (out->count == 1 && sum_ns > 0)
 		out->p50_ns = out->p90_ns = out->p99_ns = sum_ns;
+	if (sum_ns > 0) {
+		out->p50_ns = fmax(out->p50_ns, floor_by_max(0.50, out->mean_ns, max_ns));
+		out->p90_ns = fmax(out->p90_ns, floor_by_max(0.90, out->mean_ns, max_ns));
+		out->p99_ns = fmax(out->p99_ns, floor_by_max(0.99, out->mean_ns, max_ns));
+	}
 	out->p50_ns = fmin(out->p50_ns, cap);
 	out->p90_ns = fmin(out->p90_ns, cap);
 	out->p99_ns = fmin(out->p99_ns, cap);

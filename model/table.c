@@ -369,22 +369,45 @@ size_t table_drop_duplicate_keys(struct table *t)
 	return dropped;
 }
 
-/* The column that holds the maximum for quantile column c ("p99" -> "max" in its key), or -1. */
-static int max_col_of(const struct table_desc *d, unsigned int c)
+static const struct {
+	const char *tag;
+	double q;
+} quantile_tags[] = { { "p50", 0.50 }, { "p90", 0.90 }, { "p99", 0.99 } };
+
+/*
+ * The column that holds what for quantile column c ("p99" -> "max" or "mean"
+ * in its key), or -1; *q: the quantile's level.
+ */
+static int sibling_col(const struct table_desc *d, unsigned int c, const char *what, double *q)
 {
-	static const char *const qs[] = { "p50", "p90", "p99" };
 	const char *key = d->cols[c].key;
 	char other[96];
 
-	for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++) {
-		const char *at = strstr(key, qs[i]);
+	for (size_t i = 0; i < sizeof(quantile_tags) / sizeof(quantile_tags[0]); i++) {
+		const char *at = strstr(key, quantile_tags[i].tag);
 
 		if (at && strlen(key) < sizeof(other)) {
-			snprintf(other, sizeof(other), "%.*smax%s", (int)(at - key), key, at + 3);
+			snprintf(other, sizeof(other), "%.*s%s%s", (int)(at - key), key, what, at + 3);
+			*q = quantile_tags[i].q;
 			return table_col(d, other);
 		}
 	}
 	return -1;
+}
+
+/* Row r's quantile in column c kept within what its exact max (and mean, where kept) allow. */
+static void clamp_cell(const struct table_desc *d, struct cell *row, unsigned int c, int m, int mean,
+		       double q)
+{
+	double max = cell_number(d, row, (unsigned int)m);
+	double avg = mean >= 0 ? cell_number(d, row, (unsigned int)mean) : NAN;
+
+	if (!row[c].known || isnan(max))
+		return;
+	if (!isnan(avg) && avg <= max) /* at least max - (max - mean) / q: see histogram_summarize */
+		row[c].f = fmax(row[c].f, max - (max - avg) / q);
+	if (row[c].f > max)
+		row[c].f = max;
 }
 
 void table_clamp_quantiles(struct table *t)
@@ -392,14 +415,11 @@ void table_clamp_quantiles(struct table *t)
 	const struct table_desc *d = t->desc;
 
 	for (unsigned int c = 0; c < d->ncols; c++) {
-		int m = d->cols[c].type == COL_F64 ? max_col_of(d, c) : -1;
+		double q = 0;
+		int m = d->cols[c].type == COL_F64 ? sibling_col(d, c, "max", &q) : -1;
+		int mean = m >= 0 ? sibling_col(d, c, "mean", &q) : -1;
 
-		for (size_t r = 0; m >= 0 && r < t->nrows; r++) {
-			struct cell *row = table_row(t, r);
-			double max = cell_number(d, row, (unsigned int)m);
-
-			if (row[c].known && !isnan(max) && row[c].f > max)
-				row[c].f = max;
-		}
+		for (size_t r = 0; m >= 0 && r < t->nrows; r++)
+			clamp_cell(d, table_row(t, r), c, m, mean, q);
 	}
 }

@@ -654,6 +654,10 @@ OVER=$(realpath "$(dirname "$0")/../fixtures/quantiles-over-max-0.2.0.jsonl")
 was=$(jq -s "$over_max" "$OVER")
 check "replay: no quantile above its row's exact maximum ($was values in the recording were)" \
 	bash -c "[ '$was' -gt 0 ] && $BIN --replay '$OVER' -b -J 2>/dev/null | jq -e -s '$over_max == 0' >/dev/null"
+# its Display row has mean = max (every interval alike) and p50 16.25ms: no quantile is below
+# max - (max - mean) / q, so every one is the max
+check "replay: every interval equal (mean = max 16665600ns): INT p50 and p99 are 16665600ns" \
+	bash -c "$BIN --replay '$OVER' -b -J 2>/dev/null | jq -e -s 'all(.[].tables[\"display.crtcs\"][]; .interval_mean_ns == .interval_max_ns and .interval_p50_ns == 16665600 and .interval_p99_ns == 16665600)' >/dev/null"
 OLD=$(realpath "$(dirname "$0")/../fixtures/format1-0.1.0.jsonl")
 check "a 0.1.0 recording (format 1) replays in batch: 3 snapshots with its rings" \
 	bash -c "'$BIN' --replay '$OLD' -b -J | jq -e -s 'length == 3 and all(.tables[\"drm_sched.rings\"] | length == 3)' >/dev/null"

@@ -159,6 +159,44 @@ static void quantiles_clamped_by_mean_and_deviation(void **state)
 	}
 }
 
+/*
+ * No quantile is below max - (max - mean) / q, a bound the true quantile keeps
+ * too; equal values (a display's frame intervals) give that value for each.
+ */
+static void quantiles_at_least_the_bound_of_max_and_mean(void **state)
+{
+	static const double qs[3] = { 0.50, 0.90, 0.99 };
+	unsigned int seed = 4242;
+
+	(void)state;
+	for (int run = 0; run < 5000; run++) {
+		struct histogram h = { 0 };
+		struct latency_summary s;
+		double v[64], total = 0, max = 0, mean;
+		int n = 1 + (int)(rand_r(&seed) % 60), kinds = 1 + (int)(rand_r(&seed) % 3);
+
+		for (int i = 0; i < n; i++) {
+			v[i] = 16665600 + (double)(rand_r(&seed) % kinds) * (run % 2 ? 1000 : 3e6);
+			histogram_add(&h, (uint64_t)v[i]);
+			total += v[i];
+			max = fmax(max, v[i]);
+		}
+		qsort(v, (size_t)n, sizeof(v[0]), cmp_double);
+		mean = total / n;
+		histogram_summarize(&h, total, max, &s);
+		const double got[3] = { s.p50_ns, s.p90_ns, s.p99_ns };
+
+		for (int k = 0; k < 3; k++) {
+			double bound = max - (max - mean) / qs[k];
+
+			assert_true(true_quantile(v, n, qs[k]) >= bound - 1e-6);
+			assert_true(got[k] >= bound - 1e-6);
+			if (kinds == 1 || v[0] == max)
+				assert_true(got[k] == max);
+		}
+	}
+}
+
 static void empty_histogram_summarizes_to_zero(void **state)
 {
 	struct histogram h = { 0 };
@@ -214,6 +252,7 @@ int main(void)
 		cmocka_unit_test(quantiles_of_two_clusters),
 		cmocka_unit_test(quantiles_within_the_exact_extremes),
 		cmocka_unit_test(quantiles_clamped_by_mean_and_deviation),
+		cmocka_unit_test(quantiles_at_least_the_bound_of_max_and_mean),
 		cmocka_unit_test(empty_histogram_summarizes_to_zero),
 		cmocka_unit_test(delta_is_per_slot),
 		cmocka_unit_test(history_keeps_last_values_in_order),
