@@ -215,8 +215,9 @@ static void draw_row(struct view *v, int y, const struct table *t, size_t row, c
  * The rows in body, scrolled to the selected one: in the tree, each container's
  * line above its processes (scrolling counts lines). Keeps which row each line shows.
  */
-static void draw_body(struct view *v, const struct table *t, struct table_state *ts, const size_t *rows, size_t n,
-		      const struct table_fit *fit, struct rect body, bool focused)
+/* Draws the rows that fit from ts->top on; returns how many lines there are in all. */
+static size_t draw_body(struct view *v, const struct table *t, struct table_state *ts, const size_t *rows,
+			size_t n, const struct table_fit *fit, struct rect body, bool focused)
 {
 	bool tree = v->tree && table_tree_applies(t->desc);
 	size_t total, first, last, line = 0;
@@ -242,6 +243,38 @@ static void draw_body(struct view *v, const struct table *t, struct table_state 
 		if (ts->nlines < TABLE_LINES_MAX)
 			ts->line_row[ts->nlines++] = (int)i;
 	}
+	return total;
+}
+
+/*
+ * The title line: "Processes (57)", the filter's count, where the lines shown
+ * are when not all fit ("rows 21-40 of 57 ↑↓", at its right end, before the
+ * hint), and the hint of the focused table.
+ */
+static void draw_title(struct view *v, const struct table_desc *d, const struct table *t,
+		       const struct table_state *ts, size_t n, size_t total, struct rect r, bool focused)
+{
+	bool tree = v->tree && table_tree_applies(d);
+	size_t shown = (size_t)(r.h > 2 ? r.h - 2 : 0), end = ts->top + shown;
+	char where[80] = "", fit[80];
+	int x = r.x, right = r.x + r.w, w;
+
+	if (v->filter[0] && t && n < t->nrows) /* the filter said where the rows are counted */
+		x += putf(r.y, x, r.w, focused ? ROLE_TITLE : ROLE_LABEL, "%s (%zu of %zu match \"%s\")",
+			  d->title, n, t->nrows, v->filter);
+	else
+		x += putf(r.y, x, r.w, focused ? ROLE_TITLE : ROLE_LABEL, "%s (%zu)", d->title, n);
+	if (n && total > shown)
+		snprintf(where, sizeof(where), "  %s %zu-%zu of %zu%s%s", tree ? "lines" : "rows", ts->top + 1,
+			 end < total ? end : total, total, ts->top ? (v->utf8 ? " ↑" : " ^") : "",
+			 end < total ? (v->utf8 ? " ↓" : " v") : "");
+	w = text_fit(where, 1 << 20, true, fit, sizeof(fit));
+	if (w && w <= right - x) {
+		put(r.y, right - w, w, ROLE_LABEL, where);
+		right -= w;
+	}
+	if (focused && n)
+		put_whole(r.y, x, right - x, ROLE_DIM, "  <Enter> opens the selected row");
 }
 
 /* What an empty table says: its collector's state once a screen, a filter, -p, rows gone, or its empty text. */
@@ -297,21 +330,14 @@ void table_view_draw(struct view *v, const struct table_desc *d, const struct ta
 	struct table_fit fit;
 	const size_t *rows = NULL;
 	size_t n = 0;
-	int x = r.x, y = r.y;
+	int y = r.y + 1;
 
 	if (r.h <= 0 || r.w <= 0)
 		return;
 	if (t && !(rows = view_rows(v, ts, t, &n)))
 		return;
-	if (v->filter[0] && t && n < t->nrows) /* the filter said where the rows are counted */
-		x += putf(y, x, r.w, focused ? ROLE_TITLE : ROLE_LABEL, "%s (%zu of %zu match \"%s\")", d->title, n,
-			  t->nrows, v->filter);
-	else
-		x += putf(y, x, r.w, focused ? ROLE_TITLE : ROLE_LABEL, "%s (%zu)", d->title, n);
-	if (focused && n)
-		put_whole(y, x, r.w - (x - r.x), ROLE_DIM, "  <Enter> opens the selected row");
-	y++;
 	if (!n) {
+		draw_title(v, d, t, ts, n, 0, r, focused);
 		draw_empty(v, d, t, c, r, (struct rect){ y, r.x + 1, r.h - 1, r.w - 1 });
 		return;
 	}
@@ -343,7 +369,8 @@ void table_view_draw(struct view *v, const struct table_desc *d, const struct ta
 		    (int)strlen(what) <= fit.spark_w ? what : "history");
 	}
 	y++;
-	draw_body(v, t, ts, rows, n, &fit, (struct rect){ y, r.x, r.y + r.h - y, r.w }, focused);
+	draw_title(v, d, t, ts, n, draw_body(v, t, ts, rows, n, &fit, (struct rect){ y, r.x, r.y + r.h - y, r.w }, focused),
+		   r, focused);
 }
 
 /* The selected row of the focused table of the current screen, or -1. */
