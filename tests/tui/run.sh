@@ -778,6 +778,19 @@ check "Calls pane: drm-load ($cpid) waited $cwaits times on mockdrm fences" \
 check "Calls pane: its job ioctls named mockdrm+0x00, $ccalls of them" \
 	bash -c "$T capture-pane -p -t t | grep -E '^ +$cpid drm-load .*mockdrm\+0x00 .* $ccalls ' >/dev/null"
 $T kill-server 2>/dev/null
+# more rows than fit: the title says which are shown and that there are more
+nio=$(jq '.tables["calls.ioctls"] | length' <<<"$CSNAP")
+start 100 24 --replay "$REC" -d 60
+until_shows "REPLAY" 5
+for _ in $(seq 2 "$CN"); do $T send-keys -t t n; sleep 0.05; done
+sleep 0.5
+keys 7
+check "Calls pane at 100x24: GPU ioctls ($nio rows) says 'rows 1-N of $nio ↓' at the right of its title" \
+	bash -c "$T capture-pane -p -t t | grep -E '^ GPU ioctls \\($nio\\) +rows 1-[0-9]+ of $nio ↓$' >/dev/null"
+keys Right End
+check "... focused and at its end (End): 'rows K-$nio of $nio ↑', its last row shown" \
+	bash -c "$T capture-pane -p -t t | grep -E '^ GPU ioctls \\($nio\\)  <Enter> opens the selected row +rows [0-9]+-$nio of $nio ↑$' >/dev/null"
+$T kill-server 2>/dev/null
 
 echo "== memory (a synthetic snapshot: the recording's snapshot $N with memory.devices rows added)"
 jq -c '.tables["memory.devices"] = [{dev: "vkms", region: "vram", driver: "vkms", clients: 2, total_bytes: 3145728,
