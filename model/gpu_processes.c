@@ -44,7 +44,8 @@ static const struct col_desc gp_cols[GP_COLS] = {
 		     COL_F64, UNIT_PCT, 6, COL_HISTORY | COL_SPARK },
 	[GP_MEM] = { "mem_bytes", "GPU MEM",
 		     "per GPU the largest of fdinfo's resident, NVML's and the KFD's VRAM (they may count the same "
-		     "buffers), summed over its GPUs; CUDA's tracked allocations where no GPU reports",
+		     "buffers), summed over its GPUs; where none reports it, CUDA's tracked allocations, at most what "
+		     "NVML says the GPUs hold",
 		     COL_U64, UNIT_BYTES, 9, COL_HISTORY },
 	[GP_JOBS] = { "jobs_per_s", "JOBS/S", "DRM scheduler jobs submitted per second", COL_F64, UNIT_PER_S, 7,
 		      COL_IF_KNOWN },
@@ -104,6 +105,7 @@ struct proc {
 
 struct merge {
 	const struct snapshot *s;
+	double nvidia_used; /* device memory NVML says is used on all NVIDIA GPUs; NAN: unknown */
 	struct proc *procs;
 	size_t n, cap;
 	bool failed;
@@ -245,6 +247,8 @@ static void from_nvidia(struct merge *m)
 			g->nvml_pct = add(g->nvml_pct, table_num(t, r, "sm_pct"));
 		}
 	}
+	EACH_ROW(m, "nvidia.gpus", t, r)
+		m->nvidia_used = add(m->nvidia_used, table_num(t, r, "mem_used_bytes"));
 	EACH_ROW(m, "nvidia.processes", t, r) {
 		struct proc *p = proc_of(m, t, r, SRC_CUDA);
 
@@ -307,8 +311,9 @@ static void gpu_names(const struct snapshot *s, const struct proc *p, char *out,
 		}
 }
 
-static void write_row(const struct snapshot *s, struct table *t, const struct proc *p)
+static void write_row(const struct merge *m, struct table *t, const struct proc *p)
 {
+	const struct snapshot *s = m->s;
 	struct cell *row = table_row_add(t);
 	char gpus[TABLE_STR_MAX], sources[64] = "";
 	double gpu = NAN, mem = NAN;
@@ -323,8 +328,8 @@ static void write_row(const struct snapshot *s, struct table *t, const struct pr
 		mem = add(mem, max_known(g->fdinfo_mem, g->nvml_mem, g->kfd_mem));
 	}
 	gpu_names(s, p, gpus, sizeof(gpus));
-	if (isnan(mem))
-		mem = p->cuda_mem;
+	if (isnan(mem)) /* what its calls allocated and kept, at most what the GPUs hold (a context's end frees it) */
+		mem = fmin(p->cuda_mem, m->nvidia_used);
 	for (int k = 0, n = 0; k < SRC_COUNT; k++)
 		if (p->sources & (1u << k))
 			n += snprintf(sources + n, sizeof(sources) - (size_t)n, "%s%s", n ? "," : "", source_names[k]);
@@ -362,7 +367,7 @@ static void drop_old(struct snapshot *s)
 
 int gpu_processes_derive(struct snapshot *s)
 {
-	struct merge m = { .s = s };
+	struct merge m = { .s = s, .nvidia_used = NAN };
 	struct table *t, **grown;
 
 	drop_old(s);
@@ -381,7 +386,7 @@ int gpu_processes_derive(struct snapshot *s)
 	s->tables[s->ntables++] = t;
 	if (table_reserve(t, m.n) == 0)
 		for (size_t i = 0; i < m.n; i++)
-			write_row(s, t, &m.procs[i]);
+			write_row(&m, t, &m.procs[i]);
 	free(m.procs);
 	return 0;
 }

@@ -387,8 +387,8 @@ static int engine_bars(struct view *v, const struct device_snap *d, int y, int x
 }
 
 /*
- * The expanded block's second line: engine classes as bars (Intel's PMUs, else fdinfo; NVML's SM
- * and memory bandwidth; amdgpu's memory busy), the other temperatures, fan, memory clock, GT idle,
+ * The expanded block's second line: engine classes as bars (Intel's PMUs, else fdinfo; NVML's
+ * memory bandwidth; amdgpu's memory busy), the other temperatures, fan, memory clock, GT idle,
  * what holds the clocks, PCIe traffic (has_detail: whether there is any).
  */
 static void detail_line(struct view *v, const struct device_snap *d, int y, int right)
@@ -402,7 +402,7 @@ static void detail_line(struct view *v, const struct device_snap *d, int y, int 
 
 	x += engine_bars(v, d, y, x, right);
 	if (n >= 0) {
-		x += bar_part(v, y, x, right, "SM", table_num(nv, (size_t)n, "util_pct"));
+		/* its utilisation is the first line's busy: memory bandwidth alone here */
 		x += bar_part(v, y, x, right, "membw", table_num(nv, (size_t)n, "mem_util_pct"));
 	}
 	if (s >= 0) {

@@ -208,9 +208,8 @@ static void nvidia_probe(struct collector *c)
 				 "the nvidia module is not loaded" :
 				 "the nvidia module has no Xid tracepoint (driver older than 575.51.02)");
 	collector_add_tracepoint(c, "nvml", "libnvidia-ml.so.1",
-				 p->nvml ? TRACEPOINT_ATTACHED : TRACEPOINT_MISSING,
-				 p->nvml ? "per GPU memory, utilisation, temperature, power; MIG devices" :
-					   p->nvml_why);
+				 p->nvml ? TRACEPOINT_AVAILABLE : TRACEPOINT_MISSING,
+				 p->nvml ? "started once the ioctl programs are attached" : p->nvml_why);
 	if (!p->uprobes && !p->majors[0] && !xid && !p->nvml)
 		collector_set_state(c, COLLECTOR_UNAVAILABLE,
 				    "no NVIDIA driver (no /dev/nvidia* in /proc/devices, no Xid tracepoint, no NVML) and no CUDA library",
@@ -363,6 +362,25 @@ static void set_detail(struct collector *c, struct nvidia_priv *p)
 		 nv_driver_via(p->drv) ? nv_driver_via(p->drv) : "");
 }
 
+/*
+ * NVML's first calls are ioctls on /dev/nvidia*: made after the ioctl programs
+ * are attached, they are counted here as the calls collector (attached before)
+ * counts them, and the monitor's own totals agree in both.
+ */
+static void start_nvml(struct collector *c, struct nvidia_priv *p)
+{
+	if (!p->nvml)
+		return;
+	if (!nvml_start(p->nvml, p->nvml_why, sizeof(p->nvml_why))) {
+		nvml_close(p->nvml);
+		p->nvml = NULL;
+		collector_set_tracepoint(c, "nvml", "libnvidia-ml.so.1", TRACEPOINT_FAILED, p->nvml_why);
+		return;
+	}
+	collector_set_tracepoint(c, "nvml", "libnvidia-ml.so.1", TRACEPOINT_ATTACHED,
+				 "per GPU memory, utilisation, temperature, power; MIG devices");
+}
+
 static int nvidia_attach(struct collector *c)
 {
 	struct nvidia_priv *p = c->priv;
@@ -376,6 +394,7 @@ static int nvidia_attach(struct collector *c)
 			collector_set_tracepoint(c, "nvidia", "nvidia_dev_xid", TRACEPOINT_FAILED,
 						 "cannot read its ring buffer");
 	}
+	start_nvml(c, p);
 	attach_new_libs(p);
 	for (size_t i = 0; i < NFNS; i++) {
 		char note[128];

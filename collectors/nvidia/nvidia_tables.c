@@ -19,7 +19,8 @@ static const struct col_desc proc_cols[NVP_COLS] = {
 	[NVP_GRAPH_LAUNCHES] = { "graph_launches_total", "GRAPHS", "CUDA graph launches since start",
 				 COL_U64, UNIT_COUNT, 7, COL_WIDE },
 	[NVP_MEM] = { "mem_bytes", "DEVMEM",
-		      "device memory it allocated since start and has not freed (cuMemAlloc*, cuMemCreate)",
+		      "device memory it allocated since start (cuMemAlloc*, cuMemCreate) and has not freed by a call; what a "
+		      "context's end frees is not seen here (NVML's GPU MEM is what it holds)",
 		      COL_U64, UNIT_BYTES, 8, COL_HISTORY },
 	[NVP_ALLOCS] = { "allocs_total", "ALLOCS", "successful device allocations since start",
 			 COL_U64, UNIT_COUNT, 7, 0 },
@@ -83,10 +84,12 @@ static const struct col_desc gpu_cols[NVG_COLS] = {
 			    0 },
 	[NVG_MEM_PCT] = { "mem_used_pct", "MEM%", "used over total", COL_F64, UNIT_PCT, 5, 0 },
 	[NVG_UTIL] = { "util_pct", "UTIL%",
-		       "share of the driver's last sample period a kernel was running", COL_F64,
+		       "share of the interval a kernel was running: the mean of the driver's samples in it (its "
+		       "last sample period where it keeps none)",
+		       COL_F64,
 		       UNIT_PCT, 5, COL_HISTORY | COL_SPARK },
 	[NVG_MEM_UTIL] = { "mem_util_pct", "MEMBW%",
-			   "share of that period device memory was read or written", COL_F64,
+			   "share of that time device memory was read or written", COL_F64,
 			   UNIT_PCT, 6, 0 },
 	[NVG_TEMP] = { "temp_c", "TEMP C", "GPU temperature, degrees Celsius", COL_F64, UNIT_CELSIUS,
 		       6, 0 },
@@ -163,9 +166,11 @@ static const struct col_desc gpu_proc_cols[NVQ_COLS] = {
 	[NVQ_COMM] = { "comm", "COMM", "its command name", COL_STR, UNIT_NONE, 15, COL_ASCENDING },
 	[NVQ_MEM] = { "mem_bytes", "GPU MEM", "device memory the driver accounts to it on this GPU",
 		      COL_U64, UNIT_BYTES, 8, COL_HISTORY },
-	[NVQ_SM] = { "sm_pct", "SM%", "share of time its kernels ran on the GPU (NVML's newest sample)",
+	[NVQ_SM] = { "sm_pct", "SM%", "its use of the GPU's SMs: the mean of the driver's samples of it in the last second (it "
+		     "samples a process about once a second); a reading of its own, not a share of the "
+		     "GPU's UTIL% (time any kernel ran)",
 		     COL_F64, UNIT_PCT, 5, COL_HISTORY | COL_SPARK },
-	[NVQ_MEM_UTIL] = { "mem_util_pct", "MEMBW%", "share of time it read or wrote device memory",
+	[NVQ_MEM_UTIL] = { "mem_util_pct", "MEMBW%", "its use of device memory bandwidth, sampled as SM%",
 			   COL_F64, UNIT_PCT, 6, 0 },
 	[NVQ_ENC] = { "enc_pct", "ENC%", "video encoder use", COL_F64, UNIT_PCT, 5, COL_WIDE },
 	[NVQ_DEC] = { "dec_pct", "DEC%", "video decoder use", COL_F64, UNIT_PCT, 5, COL_WIDE },

@@ -4,6 +4,7 @@
  * returns an nvmlReturn_t, 0 for success; devices are opaque handles.
  */
 #include <dlfcn.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +19,11 @@
 #define NVML_VALUE_NOT_AVAILABLE (~0ULL)
 #define NVML_PCIE_UTIL_TX_BYTES 0
 #define NVML_PCIE_UTIL_RX_BYTES 1
+#define NVML_GPU_UTILIZATION_SAMPLES 1 /* nvmlSamplingType_t */
+#define NVML_MEMORY_UTILIZATION_SAMPLES 2
 #define MAX_GPUS 64
 #define MAX_SAMPLES 256
+#define PROC_SAMPLE_US 1000000ULL /* how often the driver samples a process's utilisation */
 #define MAX_MIG_INDEX 64 /* MIG device indices tried per GPU at most (7 on an A100 or H100) */
 
 typedef void *nvml_device;
@@ -65,13 +69,36 @@ struct nvml_process_sample {
 	unsigned int sm_util, mem_util, enc_util, dec_util;
 };
 
+/* nvmlValueType_t and nvmlValue_t of nvmlSample_t */
+enum nvml_value_type {
+	NVML_VALUE_DOUBLE, NVML_VALUE_UINT, NVML_VALUE_ULONG, NVML_VALUE_ULLONG, NVML_VALUE_SLLONG,
+	NVML_VALUE_SINT,
+};
+
+struct nvml_sample {
+	unsigned long long time_stamp; /* microseconds */
+	union {
+		double d;
+		int si;
+		unsigned int ui;
+		unsigned long ul;
+		unsigned long long ull;
+		long long sll;
+	} value;
+};
+
 typedef int (*nvml_proc_list_fn)(nvml_device, unsigned int *, struct nvml_process_info *);
 
 struct nvml {
 	void *lib;
 	unsigned int count;
-	unsigned long long last_sample[MAX_GPUS]; /* per GPU: the newest utilisation sample seen */
+	unsigned long long last_sample[MAX_GPUS]; /* per GPU: the newest process sample seen */
+	unsigned long long last_util[MAX_GPUS][2]; /* per GPU: the newest GPU and memory sample seen */
 	struct nvml_process_sample samples[MAX_SAMPLES]; /* scratch */
+	struct nvml_sample util_samples[MAX_SAMPLES]; /* scratch */
+	bool started; /* nvmlInit succeeded: nvmlShutdown at the end */
+	int (*init)(void);
+	int (*get_count)(unsigned int *);
 	int (*shutdown)(void);
 	int (*by_index)(unsigned int, nvml_device *);
 	int (*name)(nvml_device, char *, unsigned int);
@@ -89,6 +116,8 @@ struct nvml {
 	int (*pcie)(nvml_device, int, unsigned int *);
 	nvml_proc_list_fn compute_procs, graphics_procs;
 	int (*proc_util)(nvml_device, struct nvml_process_sample *, unsigned int *, unsigned long long);
+	int (*get_samples)(nvml_device, int type, unsigned long long last_seen, int *value_type,
+			   unsigned int *count, struct nvml_sample *samples);
 	int (*mig_mode)(nvml_device, unsigned int *current, unsigned int *pending);
 	int (*mig_count)(nvml_device, unsigned int *); /* the most MIG devices it may have */
 	int (*mig_by_index)(nvml_device, unsigned int, nvml_device *);
@@ -106,6 +135,13 @@ struct nvml *nvml_open(char *why, size_t size)
 		 " (build with make or make PORTABLE=1)");
 	return NULL;
 }
+
+bool nvml_start(struct nvml *n, char *why, size_t size)
+{
+	(void)n;
+	snprintf(why, size, "this build cannot load " NVML_LIB);
+	return false;
+}
 #else
 static void *sym(struct nvml *n, const char *name, bool *ok)
 {
@@ -118,7 +154,7 @@ static void *sym(struct nvml *n, const char *name, bool *ok)
 struct nvml *nvml_open(char *why, size_t size)
 {
 	struct nvml *n = calloc(1, sizeof(*n));
-	int (*init)(void), (*count)(unsigned int *), err;
+	int (*init)(void), (*count)(unsigned int *);
 	bool ok = true;
 
 	if (!n) {
@@ -156,6 +192,7 @@ struct nvml *nvml_open(char *why, size_t size)
 	n->compute_procs = dlsym(n->lib, "nvmlDeviceGetComputeRunningProcesses_v3");
 	n->graphics_procs = dlsym(n->lib, "nvmlDeviceGetGraphicsRunningProcesses_v3");
 	n->proc_util = dlsym(n->lib, "nvmlDeviceGetProcessUtilization");
+	n->get_samples = dlsym(n->lib, "nvmlDeviceGetSamples");
 	/* the MIG entry points: driver 450 and later */
 	n->mig_mode = dlsym(n->lib, "nvmlDeviceGetMigMode");
 	n->mig_count = dlsym(n->lib, "nvmlDeviceGetMaxMigDeviceCount");
@@ -164,21 +201,29 @@ struct nvml *nvml_open(char *why, size_t size)
 	n->compute_instance = dlsym(n->lib, "nvmlDeviceGetComputeInstanceId");
 	n->uuid = dlsym(n->lib, "nvmlDeviceGetUUID");
 	n->attributes = dlsym(n->lib, "nvmlDeviceGetAttributes_v2");
-	err = init();
-	if (err) {
-		snprintf(why, size, "nvmlInit failed with NVML error %d", err);
-		goto fail;
-	}
-	if (count(&n->count)) {
-		n->shutdown();
-		snprintf(why, size, "nvmlDeviceGetCount failed");
-		goto fail;
-	}
+	n->init = init;
+	n->get_count = count;
 	return n;
 fail:
 	dlclose(n->lib);
 	free(n);
 	return NULL;
+}
+
+bool nvml_start(struct nvml *n, char *why, size_t size)
+{
+	int err = n->init();
+
+	if (err) {
+		snprintf(why, size, "nvmlInit failed with NVML error %d", err);
+		return false;
+	}
+	n->started = true;
+	if (n->get_count(&n->count)) {
+		snprintf(why, size, "nvmlDeviceGetCount failed");
+		return false;
+	}
+	return true;
 }
 #endif
 
@@ -291,15 +336,72 @@ static bool read_memory(struct nvml *n, nvml_device d, uint64_t *used, uint64_t 
 	return true;
 }
 
-bool nvml_read(struct nvml *n, unsigned int i, struct nvml_gpu *g)
+static double sample_value(int type, const struct nvml_sample *s)
+{
+	switch (type) {
+	case NVML_VALUE_DOUBLE: return s->value.d;
+	case NVML_VALUE_UINT: return s->value.ui;
+	case NVML_VALUE_ULONG: return (double)s->value.ul;
+	case NVML_VALUE_ULLONG: return (double)s->value.ull;
+	case NVML_VALUE_SLLONG: return (double)s->value.sll;
+	case NVML_VALUE_SINT: return s->value.si;
+	default: return NAN;
+	}
+}
+
+/*
+ * The mean of GPU i's samples of kind (0: GPU, 1: memory utilisation) newer
+ * than the last read's; NAN when there are none (or no such entry point).
+ * *count: how many.
+ */
+static double util_mean(struct nvml *n, nvml_device d, unsigned int i, int kind, unsigned int *count)
+{
+	static const int type[2] = { NVML_GPU_UTILIZATION_SAMPLES, NVML_MEMORY_UTILIZATION_SAMPLES };
+	unsigned long long *last = &n->last_util[i][kind];
+	double sum = 0;
+	int value_type;
+
+	*count = MAX_SAMPLES;
+	if (!n->get_samples ||
+	    n->get_samples(d, type[kind], *last, &value_type, count, n->util_samples) ||
+	    !*count || *count > MAX_SAMPLES) {
+		*count = 0;
+		return NAN;
+	}
+	for (unsigned int k = 0; k < *count; k++) {
+		sum += sample_value(value_type, &n->util_samples[k]);
+		if (n->util_samples[k].time_stamp > *last)
+			*last = n->util_samples[k].time_stamp;
+	}
+	return isnan(sum) || sum < 0 ? (*count = 0, NAN) : sum / *count;
+}
+
+/* GPU and memory utilisation: over the interval from the driver's samples, else its last period. */
+static void read_utilization(struct nvml *n, nvml_device d, unsigned int i, struct nvml_gpu *g)
 {
 	struct nvml_utilization u;
+	unsigned int count, mem_count;
+	double gpu = util_mean(n, d, i, 0, &count), mem = util_mean(n, d, i, 1, &mem_count);
+
+	if (!isnan(gpu) && !isnan(mem)) {
+		g->util_known = true;
+		g->util_gpu = fmin(gpu, 100);
+		g->util_mem = fmin(mem, 100);
+	} else if (!n->utilization(d, &u)) {
+		g->util_known = true;
+		g->util_gpu = u.gpu;
+		g->util_mem = u.memory;
+	}
+}
+
+bool nvml_read(struct nvml *n, unsigned int i, struct nvml_gpu *g)
+{
 	struct nvml_pci_info pci;
 	unsigned int t, mw;
 	nvml_device d;
 
 	memset(g, 0, sizeof(*g));
-	if (!n || n->by_index(i, &d))
+	if (!n || i >= MAX_GPUS || n->by_index(i, &d))
 		return false;
 	if (n->name(d, g->name, sizeof(g->name)))
 		snprintf(g->name, sizeof(g->name), "?");
@@ -309,11 +411,7 @@ bool nvml_read(struct nvml *n, unsigned int i, struct nvml_gpu *g)
 		snprintf(g->bus_id, sizeof(g->bus_id), "%s", pci.bus_id);
 	}
 	g->mem_known = read_memory(n, d, &g->mem_used, &g->mem_total);
-	if (!n->utilization(d, &u)) {
-		g->util_known = true;
-		g->util_gpu = u.gpu;
-		g->util_mem = u.memory;
-	}
+	read_utilization(n, d, i, g);
 	if (!n->temperature(d, NVML_TEMPERATURE_GPU, &t)) {
 		g->temp_known = true;
 		g->temp_c = t;
@@ -358,6 +456,19 @@ static void add_list(nvml_proc_list_fn list, nvml_device d, struct nvml_proc *ou
 	}
 }
 
+/*
+ * The driver samples a process about once a second (H100, driver 580: one
+ * sample a second, the GPU's every 200 ms): its samples of the last second
+ * before the GPU's newest, so that a refresh shorter than that still finds
+ * one; since the last read where the GPU keeps no samples.
+ */
+static unsigned long long proc_window(const struct nvml *n, unsigned int i)
+{
+	unsigned long long newest = n->last_util[i][0];
+
+	return newest > PROC_SAMPLE_US ? newest - PROC_SAMPLE_US : n->last_sample[i];
+}
+
 size_t nvml_processes(struct nvml *n, unsigned int i, struct nvml_proc *out, size_t max)
 {
 	struct nvml_process_sample *samples = n ? n->samples : NULL;
@@ -369,22 +480,29 @@ size_t nvml_processes(struct nvml *n, unsigned int i, struct nvml_proc *out, siz
 		return 0;
 	add_list(n->compute_procs, d, out, &found, max);
 	add_list(n->graphics_procs, d, out, &found, max);
-	if (!n->proc_util || n->proc_util(d, samples, &count, n->last_sample[i]) || count > MAX_SAMPLES)
+	if (!n->proc_util || n->proc_util(d, samples, &count, proc_window(n, i)) || count > MAX_SAMPLES)
 		return found;
 	for (unsigned int k = 0; k < count; k++) {
 		struct nvml_proc *p = proc_slot(out, &found, max, samples[k].pid);
 
 		if (samples[k].time_stamp > n->last_sample[i])
 			n->last_sample[i] = samples[k].time_stamp;
-		if (!p || (p->util_known && p->sample_us >= samples[k].time_stamp))
-			continue; /* the newest sample of each process stays */
+		if (!p)
+			continue;
 		p->util_known = true;
-		p->sample_us = samples[k].time_stamp;
-		p->sm_pct = samples[k].sm_util;
-		p->mem_pct = samples[k].mem_util;
-		p->enc_pct = samples[k].enc_util;
-		p->dec_pct = samples[k].dec_util;
+		p->nsamples++;
+		p->sm_pct += samples[k].sm_util;
+		p->mem_pct += samples[k].mem_util;
+		p->enc_pct += samples[k].enc_util;
+		p->dec_pct += samples[k].dec_util;
 	}
+	for (size_t k = 0; k < found; k++)
+		if (out[k].util_known) {
+			out[k].sm_pct = fmin(out[k].sm_pct / out[k].nsamples, 100);
+			out[k].mem_pct = fmin(out[k].mem_pct / out[k].nsamples, 100);
+			out[k].enc_pct = fmin(out[k].enc_pct / out[k].nsamples, 100);
+			out[k].dec_pct = fmin(out[k].dec_pct / out[k].nsamples, 100);
+		}
 	return found;
 }
 
@@ -436,7 +554,8 @@ void nvml_close(struct nvml *n)
 	if (!n)
 		return;
 #ifndef GPUTOP_STATIC
-	n->shutdown();
+	if (n->started)
+		n->shutdown();
 	dlclose(n->lib);
 #endif
 	free(n);

@@ -24,7 +24,8 @@ struct nvml_gpu {
 	char bus_id[32]; /* "00000000:19:00.0" */
 	bool mem_known, util_known, temp_known, power_known;
 	uint64_t mem_used, mem_total; /* bytes */
-	unsigned int util_gpu, util_mem; /* percent over the driver's last sample period */
+	/* percent: the mean of the driver's samples since the last read, else over its last sample period */
+	double util_gpu, util_mem;
 	unsigned int temp_c;
 	double power_w;
 	bool cap_known, fan_known, throttle_known, pcie_known;
@@ -44,8 +45,9 @@ struct nvml_proc {
 	uint32_t pid;
 	bool mem_known, util_known;
 	uint64_t mem_bytes;
-	unsigned int sm_pct, mem_pct, enc_pct, dec_pct; /* the newest sample since the last read */
-	uint64_t sample_us; /* its time stamp */
+	/* percent: the mean of its samples of the driver's last second (see nvml_processes) */
+	double sm_pct, mem_pct, enc_pct, dec_pct;
+	unsigned int nsamples; /* those samples */
 };
 
 /* A MIG device (a compute instance of a GPU instance) of a GPU in MIG mode. */
@@ -61,12 +63,21 @@ struct nvml_mig {
 /* "power cap, thermal (software)": the names of the bits set in throttle (mask), into out. */
 void nvml_throttle_names(uint64_t throttle, char *out, size_t size);
 
-/* NULL with why filled when the library is missing, fails to start or cannot be loaded by this build. */
+/*
+ * The library loaded, not started (no call to the driver yet); NULL with why
+ * filled when it is missing or cannot be loaded by this build.
+ */
 struct nvml *nvml_open(char *why, size_t size);
+/* nvmlInit and the GPU count: the driver's first calls (ioctls); false with why filled on failure. */
+bool nvml_start(struct nvml *n, char *why, size_t size);
 unsigned int nvml_count(const struct nvml *n);
 /* Fills g for GPU i; false when the GPU cannot be read at all. */
 bool nvml_read(struct nvml *n, unsigned int i, struct nvml_gpu *g);
-/* The processes on GPU i into out (at most max, by PID); how many, 0 when none or unknown. */
+/*
+ * The processes on GPU i into out (at most max, by PID); how many, 0 when none
+ * or unknown. Their utilisation: the mean of their samples in the second before
+ * the GPU's newest sample (nvml_read first), else since the last read.
+ */
 size_t nvml_processes(struct nvml *n, unsigned int i, struct nvml_proc *out, size_t max);
 /* The MIG devices of GPU i into out (at most max, by index); how many: 0 when MIG is off or unknown. */
 size_t nvml_migs(struct nvml *n, unsigned int i, struct nvml_mig *out, size_t max);

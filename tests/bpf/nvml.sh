@@ -2,7 +2,9 @@
 # The NVIDIA collector's NVML tables with no GPU: a stand-in libnvidia-ml.so.1
 # (tests/cuda/fake_libnvml.c: two GPUs, the second in MIG mode with two MIG devices)
 # found by the monitor's own dlopen of the soname through LD_LIBRARY_PATH, no test hook.
-# Every value the stand-in answers must come out exactly, in every snapshot: the GPU
+# Every value the stand-in answers must come out exactly, in every snapshot (utilisation:
+# the mean of the GPU's samples since the last read, 28 and 42 -> 35 %; a process's, the mean of
+# its samples, 20 and 30 -> 25 %): the GPU
 # rows, their MIG mode, the MIG devices with their memory, the processes' memory;
 # and what the stand-in does not support is null, never 0. Its build without the MIG
 # entry points (LIB_DIR/no-mig, an old driver's) leaves MIG mode null and lists no MIG device.
@@ -32,8 +34,8 @@ GIB=1073741824
 
 # The stand-in's values, as the tables must show them (mem_used_pct apart: a quotient).
 GPU0=$(jq -n -c --argjson mib $MIB --argjson gib $GIB '{gpu: 0, name: "NVIDIA Fake A10 (gputop-bpf test)",
-	bus_id: "00000000:17:00.0", mem_used_bytes: $gib, mem_total_bytes: (24 * $gib), util_pct: 37,
-	mem_util_pct: 12, temp_c: 45, power_w: 123.456, power_cap_w: 150, gfx_mhz: 1695, sm_mhz: 1694,
+	bus_id: "00000000:17:00.0", mem_used_bytes: $gib, mem_total_bytes: (24 * $gib), util_pct: 35,
+	mem_util_pct: 10, temp_c: 45, power_w: 123.456, power_cap_w: 150, gfx_mhz: 1695, sm_mhz: 1694,
 	mem_mhz: 6251, fan_pct: 30, throttle: "power cap, thermal (software)",
 	pcie_tx_bytes_per_s: 1024000, pcie_rx_bytes_per_s: 2048000, mig_mode: "unsupported"}')
 # in MIG mode: no utilisation; an SXM board: no fan; no PCIe counters
@@ -84,9 +86,14 @@ for bin in "$@"; do
 	# an old driver's library: MIG mode unknown (null, not "disabled"), no MIG device, the rest alike
 	LD_LIBRARY_PATH=$TMP/no-mig "$bin" -b -J -n $SNAPS -d 0.3 >"$TMP/old" 2>"$TMP/err"
 	check "no MIG entry points: monitor exited 0, no error output" test $? = 0 -a ! -s "$TMP/err"
-	exact "no MIG entry points: GPU 0 as before, its MIG mode null" "$TMP/old" '.tables["nvidia.gpus"][0] | del(.mem_used_pct)' "$(jq -c '.mig_mode = null' <<<"$GPU0")"
+	# nor samples: utilisation over the last sample period, 1.2 times the mean
+	exact "no MIG entry points nor samples: GPU 0 as before, its MIG mode null, its last period's use (42 %, 12 %)" \
+		"$TMP/old" '.tables["nvidia.gpus"][0] | del(.mem_used_pct)' \
+		"$(jq -c '.mig_mode = null | .util_pct = 42 | .mem_util_pct = 12' <<<"$GPU0")"
 	exact "no MIG entry points: GPU 1 as before, its MIG mode null" "$TMP/old" '.tables["nvidia.gpus"][1] | del(.mem_used_pct)' "$(jq -c '.mig_mode = null' <<<"$GPU1")"
 	exact "no MIG entry points: no MIG device" "$TMP/old" '.tables["nvidia.mig"]' '[]'
+	exact "no GPU samples: GPU 0's process at the mean of its samples since the last read, SM 25 %, memory 5 %" \
+		"$TMP/old" '.tables["nvidia.gpu_processes"][0] | [.sm_pct, .mem_util_pct]' '[25, 5]'
 	LD_LIBRARY_PATH=$TMP/lib "$bin" -b -n 1 >"$TMP/text" 2>&1
 	check "batch text: the MIG devices' table with its title" grep -q '^MIG devices (nvidia.mig)$' "$TMP/text"
 	check "batch text: a MIG device's row (GPU 1, index 3, GI 5, CI 1, 32 SMs, 3.0GiB of 19.0GiB)" \

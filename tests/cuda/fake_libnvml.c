@@ -51,7 +51,7 @@ struct fake_dev {
 static const struct fake_dev devs[] = {
 	{ .name = "NVIDIA Fake A10 (gputop-bpf test)", .bus_id = "00000000:17:00.0",
 	  .uuid = "GPU-00000000-1111-2222-3333-444444444444", .bus = 0x17,
-	  .total = 24 * GIB, .reserved = 384 * MIB, .used = 1 * GIB, .util_gpu = 37, .util_mem = 12,
+	  .total = 24 * GIB, .reserved = 384 * MIB, .used = 1 * GIB, .util_gpu = 35, .util_mem = 10,
 	  .temp_c = 45, .power_mw = 123456, .cap_mw = 150000, .fan_pct = 30,
 	  .clock_mhz = { 1695, 1694, 6251 }, .reasons = 0x4 | 0x20, .pcie_kbs = { 1000, 2000 },
 	  .mig = NONE, .parent = -1, .proc_pid = 1, .proc_mem = 256 * MIB, .proc_sm = 25,
@@ -109,6 +109,22 @@ struct process_sample {
 	unsigned long long time_stamp;
 	unsigned int sm_util, mem_util, enc_util, dec_util;
 };
+
+struct sample { /* nvmlSample_t */
+	unsigned long long time_stamp;
+	union {
+		double d;
+		unsigned int ui;
+		unsigned long long ull;
+	} value;
+};
+
+#define PERIODS 4 /* GPU samples a read */
+#ifdef FAKE_NVML_NO_MIG
+#define NO_SAMPLES 1
+#else
+#define NO_SAMPLES 0
+#endif
 
 struct attributes { /* nvmlDeviceAttributes_t */
 	unsigned int multiprocessor_count, shared_copy_engines, shared_decoders, shared_encoders,
@@ -251,8 +267,8 @@ API int nvmlDeviceGetUtilizationRates(nvmlDevice_t d, struct utilization *u)
 		return err;
 	if (d->util_gpu == NONE)
 		return ERR_NOT_SUPPORTED; /* MIG mode */
-	u->gpu = d->util_gpu;
-	u->memory = d->util_mem;
+	u->gpu = d->util_gpu * 6 / 5; /* the last sample period: the newest of nvmlDeviceGetSamples' */
+	u->memory = d->util_mem * 6 / 5;
 	return SUCCESS;
 }
 
@@ -333,28 +349,69 @@ API int nvmlDeviceGetGraphicsRunningProcesses_v3(nvmlDevice_t d, unsigned int *c
 	return SUCCESS;
 }
 
-/* One sample, stamped now: always newer than the last one seen. */
+/* Microseconds now, and later than the last one seen, whatever the clock did. */
+static unsigned long long stamp_after(unsigned long long last_seen_us)
+{
+	struct timespec ts;
+	unsigned long long now_us;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	now_us = (unsigned long long)ts.tv_sec * 1000000 + (unsigned long long)ts.tv_nsec / 1000;
+	return now_us > last_seen_us + PERIODS ? now_us : last_seen_us + PERIODS + 1;
+}
+
+/* Two samples of its process per read, at 0.8 and 1.2 times proc_sm: their mean is proc_sm. */
 API int nvmlDeviceGetProcessUtilization(nvmlDevice_t d, struct process_sample *samples,
 					unsigned int *count, unsigned long long last_seen_us)
 {
 	int err = check(d, count);
 	unsigned long long now_us;
-	struct timespec ts;
 
 	if (err)
 		return err;
 	if (!d->proc_pid || d->proc_sm == NONE)
 		return ERR_NOT_SUPPORTED;
-	if (!samples || *count < 1) {
-		*count = 1;
+	if (!samples || *count < 2) {
+		*count = 2;
 		return ERR_INSUFFICIENT_SIZE;
 	}
-	clock_gettime(CLOCK_REALTIME, &ts);
-	now_us = (unsigned long long)ts.tv_sec * 1000000 + (unsigned long long)ts.tv_nsec / 1000;
-	if (now_us <= last_seen_us)
-		now_us = last_seen_us + 1; /* newer than the last one seen, whatever the clock did */
-	samples[0] = (struct process_sample){ d->proc_pid, now_us, d->proc_sm, d->proc_mem_util, 0, 0 };
-	*count = 1;
+	now_us = stamp_after(last_seen_us);
+	samples[0] = (struct process_sample){ d->proc_pid, now_us - 1, d->proc_sm * 4 / 5,
+					      d->proc_mem_util * 4 / 5, 0, 0 };
+	samples[1] = (struct process_sample){ d->proc_pid, now_us, d->proc_sm * 6 / 5,
+					      d->proc_mem_util * 6 / 5, 0, 0 };
+	*count = 2;
+	return SUCCESS;
+}
+
+/*
+ * nvmlDeviceGetSamples of GPU and memory utilisation: PERIODS samples a read,
+ * alternately 0.8 and 1.2 times the reading (their mean is it). The old
+ * driver's build has no samples (NOT_SUPPORTED, as some boards answer).
+ */
+API int nvmlDeviceGetSamples(nvmlDevice_t d, int type, unsigned long long last_seen_us, int *value_type,
+			     unsigned int *count, struct sample *samples)
+{
+	int err = check(d, count);
+	unsigned int v;
+	unsigned long long now_us;
+
+	if (err)
+		return err;
+	v = type == 1 ? d->util_gpu : type == 2 ? d->util_mem : NONE;
+	if (v == NONE || NO_SAMPLES)
+		return ERR_NOT_SUPPORTED;
+	if (!samples || *count < PERIODS) {
+		*count = PERIODS;
+		return ERR_INSUFFICIENT_SIZE;
+	}
+	now_us = stamp_after(last_seen_us);
+	*value_type = 1; /* unsigned int */
+	for (unsigned int k = 0; k < PERIODS; k++) {
+		samples[k].time_stamp = now_us - PERIODS + 1 + k;
+		samples[k].value.ui = k % 2 ? v * 6 / 5 : v * 4 / 5;
+	}
+	*count = PERIODS;
 	return SUCCESS;
 }
 

@@ -66,6 +66,10 @@ for step in ready launched allocated freed synced; do
 done
 wait $WL
 check "workload exited 0" test $? -eq 0
+# then the GPU busy half the time (0.25 s of matrix products, 0.25 s idle) for 4 s: NVML's samples
+# over each interval must read about half, in percent (not a share of one, nor per mille)
+"$PY" "$HERE/duty_workload.py" 4 >"$OUT/duty.json" 2>"$OUT/duty.err"
+check "duty workload exited 0" test $? -eq 0
 sleep 1
 kill -INT $MON
 wait $MON
@@ -89,6 +93,21 @@ check "after freeing, within 10 % of the peak of what PyTorch still reserves ($m
 	awk -v a="$mem_freed" -v b="$res_freed" -v p="$res_alloc" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= p * 0.1) }'
 check "sync time within 20 % ($sync_mon vs $sync_wl)" awk -v a="$sync_mon" -v b="$sync_wl" 'BEGIN { exit !(b > 0 && a >= b * 0.8 && a <= b * 1.2) }'
 check "ioctls counted for the workload's PID ($ioctls)" test "$ioctls" -gt 0
+# one count of ioctls in both collectors: the nvidia collector's per process and the calls
+# collector's per command, summed over NVIDIA's devices (the monitor's own NVML ioctls included:
+# NVML starts after both are attached); the monitor's own PID in every snapshot (it makes them
+# after both collectors read), the workload's once it has exited
+agree='[.tables as $t | $t["nvidia.processes"][]? | select(.pid == $pid) | .ioctls_total as $nv |
+	([$t["calls.ioctls"][]? | select(.pid == $pid and .driver == "nvidia") | .calls_total] | add // 0) as $calls |
+	{nv: $nv, calls: $calls}]'
+mon_pid=$(jq -s '.[-1].tables["self.process"][0].pid // empty' "$OUT/monitor.jsonl")
+jq -c --argjson pid "${mon_pid:-0}" "$agree" "$OUT/monitor.jsonl" | sed -n '2p;$p' | sed 's/^/       monitor ioctls, second and last snapshot: /'
+check "ioctls: the monitor's own ($mon_pid), the same in nvidia.processes and calls.ioctls in every snapshot" \
+	bash -c "jq -e -s --argjson pid ${mon_pid:-0} '[.[] | $agree[]] | length > 3 and all(.nv == .calls)' '$OUT/monitor.jsonl' >/dev/null"
+# the last snapshot with its calls rows (a process gone is shown once more, then left out)
+last_agree=$(jq -s -c --argjson pid "$PID" "[.[] | select([.tables[\"calls.ioctls\"][]? | select(.pid == \$pid)] | length > 0)] | last | $agree" "$OUT/monitor.jsonl")
+check "ioctls: the workload's ($PID) once it exited, the same in both ($last_agree)" \
+	jq -e -n --argjson a "$last_agree" '$a | length == 1 and .[0].nv == .[0].calls and .[0].nv > 0'
 if grep -qE '^  attached +nvml:' "$OUT/list.txt"; then
 	check "NVML: every GPU with its memory total" jq -e -s '.[-1].tables["nvidia.gpus"] | length > 0 and all(.mem_total_bytes > 0)' "$OUT/monitor.jsonl"
 	# against nvidia-smi at the same moment: within the sampling difference
@@ -110,6 +129,23 @@ if grep -qE '^  attached +nvml:' "$OUT/list.txt"; then
 		awk -v a=$(jq "$g.gfx_mhz" "$OUT/snap.nvml.json") -v b=$smi_gr 'BEGIN { exit !(a >= b * 0.75 && a <= b * 1.25) }' &&
 		awk -v a=$(jq "$g.sm_mhz" "$OUT/snap.nvml.json") -v b=$smi_sm 'BEGIN { exit !(a >= b * 0.75 && a <= b * 1.25) }'"
 	check "NVML: why the clocks are held is said (a reason or none)" jq -e "$g.throttle | type == \"string\" and length > 0" "$OUT/snap.nvml.json"
+	# the intervals wholly inside the duty workload: the GPU's utilisation and the workload's SM % about half
+	duty=$(jq -s -c --slurpfile d "$OUT/duty.json" '$d[0] as $w | [.[] | select(.timestamp - .interval_s >= $w.start and .timestamp <= $w.end) |
+		{util: .tables["nvidia.gpus"][0].util_pct, sm: ([.tables["nvidia.gpu_processes"][]? | select(.pid == $w.pid) | .sm_pct][0])}]' "$OUT/monitor.jsonl")
+	echo "       duty workload ($(jq -c . "$OUT/duty.json")): per interval $duty"
+	check "NVML: the GPU busy half the time reads 25-75 % utilisation, the mean over the intervals inside it" \
+		jq -e -n --argjson d "$duty" '($d | length) >= 4 and ([$d[].util] | add / length) as $m | $m >= 25 and $m <= 75'
+	check "NVML: ... and its process's SM % known in each of those intervals (sampled once a second, refresh 0.5 s), 25-75 %" \
+		jq -e -n --argjson d "$duty" '($d | length) >= 4 and ([$d[].sm] | all(. != null) and (add / length) as $m | $m >= 25 and $m <= 75)'
+	# utilisation over each interval from the driver's samples: a percentage, above 0 while the workload ran
+	jq -s -c '[.[] | .tables["nvidia.gpus"][0].util_pct]' "$OUT/monitor.jsonl" | sed 's/^/       GPU util_pct per snapshot: /'
+	jq -s -c --argjson pid "$PID" '[.[] | [.tables["nvidia.gpu_processes"][]? | select(.pid == $pid) | .sm_pct][0]]' \
+		"$OUT/monitor.jsonl" | sed 's/^/       the workload'"'"'s sm_pct per snapshot: /'
+	check "NVML: GPU utilisation in every snapshot a percentage, above 0 in some while the workload ran" \
+		jq -e -s '[.[] | .tables["nvidia.gpus"][0].util_pct] | all(type == "number" and . >= 0 and . <= 100) and any(. > 0)' "$OUT/monitor.jsonl"
+	check "NVML: the workload's SM % a percentage wherever known, above 0 in some snapshot" \
+		jq -e -s --argjson pid "$PID" '[.[] | .tables["nvidia.gpu_processes"][]? | select(.pid == $pid) | .sm_pct | select(. != null)] |
+			length > 0 and all(. >= 0 and . <= 100) and any(. > 0)' "$OUT/monitor.jsonl"
 	smi_app=$(awk -F', ' -v p="$PID" '$1 == p { print $2 }' "$OUT/smi.apps.csv")
 	app=$(jq -c --argjson pid "$PID" '.tables["nvidia.gpu_processes"][] | select(.pid == $pid)' "$OUT/snap.nvml.json")
 	echo "       the workload on the GPU: nvidia-smi ${smi_app} MiB; monitor $app"

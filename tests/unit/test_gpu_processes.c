@@ -73,6 +73,9 @@ static struct snapshot *tick(void)
 	    "busy_pct=20", NULL);
 	/* 300: CUDA calls only (no GPU reports it): its tracked allocations are its memory */
 	row(m, "nvidia.processes", "pid=300", "comm=cuda-init", "mem_bytes=700", NULL);
+	/* 400: allocated 900 and never freed by a call; its context ended: the GPUs hold 800 in all */
+	row(m, "nvidia.gpus", "gpu=1", "bus_id=00000000:3C:00.0", "mem_used_bytes=800", NULL);
+	row(m, "nvidia.processes", "pid=400", "comm=cuda-exit", "mem_bytes=900", NULL);
 	s = model_tick_end(m);
 	assert_non_null(s);
 	model_free(m);
@@ -98,7 +101,7 @@ static void merged_by_pid(void **state)
 
 	(void)state;
 	assert_non_null(t);
-	assert_int_equal(t->nrows, 3);
+	assert_int_equal(t->nrows, 4);
 	r = pid_row(t, 100);
 	assert_string_equal(table_str(t, r, "comm"), "game");
 	assert_string_equal(table_str(t, r, "gpus"), "card0");
@@ -120,6 +123,8 @@ static void merged_by_pid(void **state)
 	assert_string_equal(table_str(t, r, "sources"), "fdinfo,nvml,cuda");
 	r = pid_row(t, 300);
 	NUM(t, r, "mem_bytes", 700);
+	r = pid_row(t, 400);
+	NUM(t, r, "mem_bytes", 800); /* never above what NVML says the GPUs hold */
 	assert_true(isnan(table_num(t, r, "gpu_pct"))); /* unknown, not 0 */
 	assert_string_equal(table_str(t, r, "gpus"), "");
 	snapshot_free(s);
@@ -137,7 +142,7 @@ static void derived_once(void **state)
 	for (size_t i = 0; i < s->ntables; i++)
 		found += !strcmp(s->tables[i]->desc->name, "gpu.processes");
 	assert_int_equal(found, 1);
-	assert_int_equal(snapshot_table(s, "gpu.processes")->nrows, 3);
+	assert_int_equal(snapshot_table(s, "gpu.processes")->nrows, 4);
 	snapshot_free(s);
 }
 
