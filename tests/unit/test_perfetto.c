@@ -358,6 +358,29 @@ static void hostile_names_written_safely(void **state)
 	mem_close(&m);
 }
 
+/* A name in a buffer of 255 bytes without a NUL (a fixed-size field): read no further. */
+static void unterminated_name_read_within_bound(void **state)
+{
+	static const uint32_t track_name[] = { 60, 2 };
+	char *raw = malloc(PERFETTO_STR_MAX - 1);
+	struct perfetto_track t = { .uuid = 1, .name = raw };
+	struct mem_trace m;
+	const uint8_t *s;
+	size_t len;
+
+	(void)state;
+	assert_non_null(raw);
+	memset(raw, 'a', PERFETTO_STR_MAX - 1);
+	mem_open(&m, 1 << 20);
+	assert_int_equal(perfetto_track(&m.w, &t), 0);
+	fflush(m.f);
+	assert_true(find_path(&m, 0, track_name, 2, &s, &len));
+	assert_int_equal(len, PERFETTO_STR_MAX - 1);
+	assert_memory_equal(s, raw, len);
+	free(raw);
+	mem_close(&m);
+}
+
 /* A storm into the smallest limit: the file stays within it, each drop counted, the note last. */
 static void limit_kept_and_drops_counted(void **state)
 {
@@ -548,6 +571,7 @@ int main(void)
 		cmocka_unit_test(lane_uuids_distinct),
 		cmocka_unit_test(intern_bounded),
 		cmocka_unit_test(hostile_names_written_safely),
+		cmocka_unit_test(unterminated_name_read_within_bound),
 		cmocka_unit_test(limit_kept_and_drops_counted),
 		cmocka_unit_test(dropped_packet_interns_nothing),
 		cmocka_unit_test(repeated_annotation_name_interned_once),
