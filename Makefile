@@ -263,7 +263,7 @@ test: test-unit test-san test-docs test-package test-tui test-exporter test-bpf 
 test-unit: $(UNIT_BINS) $(B)/gputop-bpf $(B)/tests/perfetto-example
 	$(Q)tests/layering.sh
 	$(Q)tests/run-unit.sh $(UNIT_BINS)
-	$(Q)tests/perfetto/run.sh $(B)/tests/perfetto-example
+	$(Q)tests/perfetto/run.sh $(B)/tests/perfetto-example $(B)/gputop-bpf
 
 test-docs: $(B)/gputop-bpf
 	$(Q)tests/docs.sh $(B)/gputop-bpf

@@ -2,13 +2,15 @@
 # The Perfetto writer's traces decoded by protoc against trace.proto (Perfetto's published names
 # and field numbers): every field known, the decoded text as expected (example.txt), and what it
 # means checked one by one: overlapping jobs on lanes, the flow, interning, names made UTF-8,
-# counters; then a storm into the smallest limit: within it, every drop counted in the note.
-# Usage: tests/perfetto/run.sh EXAMPLE-BINARY
+# counters; then a storm into the smallest limit: within it, every drop counted in the note;
+# then gputop-bpf's own --trace of the example recording, its samples against its JSON.
+# Usage: tests/perfetto/run.sh EXAMPLE-BINARY GPUTOP-BINARY
 set -u
 SUITE="perfetto decode"
 . "$(dirname "$0")/../lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
-BIN=$1
+BIN=$1 GPUTOP=$2
+ROOT=$(cd "$HERE/../.." && pwd)
 if ! command -v protoc >/dev/null; then
 	skip "protoc is missing: the decode test needs Debian's protobuf-compiler ('make deps')"
 	finish
@@ -118,4 +120,52 @@ check "the note is on the gputop-bpf track" test "$(in_packet "$last" track_even
 check "the note's annotations: dropped $dropped, limit_bytes 2048" test \
 	"$(in_packet "$last" track_event.debug_annotations.uint_value | tr '\n' ' ')" = "$dropped 2048 "
 check "the storm's instants in the file: $written" test "$(field track_event.type TYPE_INSTANT | wc -l)" = "$((written + 1))"
+
+# --trace on a replay: headless, then with -J; every sample the JSON's value on its track.
+REC=$ROOT/examples/mockgpu-7.3.jsonl
+"$GPUTOP" --replay "$REC" --trace "$work/alone.pftrace" --duration 5 >"$work/alone.out" 2>"$work/alone.err"
+check "--trace alone exits 0" test $? = 0
+check "--trace alone prints no snapshot" test ! -s "$work/alone.out"
+check "--trace says what it wrote on stderr" grep -q "^gputop-bpf: trace '.*alone.pftrace': [1-9][0-9]* samples, [0-9]* bytes, 0 dropped$" "$work/alone.err"
+"$GPUTOP" --replay "$REC" --trace "$work/replay.pftrace" --duration 5 -J >"$work/replay.json" 2>/dev/null
+check "with -J the snapshots are printed too" test "$(wc -l <"$work/replay.json")" -gt 0
+check "the same trace with or without -J" cmp "$work/alone.pftrace" "$work/replay.pftrace"
+# --duration 5: the snapshots until the first that ends 5 s after the first one's interval began
+check "--duration 5 stops at the first snapshot 5 s in" jq -se '(.[0].uptime_s - .[0].interval_s) as $s |
+	(.[-1].uptime_s - $s >= 5) and (.[-2].uptime_s - $s < 5)' "$work/replay.json"
+check "protoc decodes the replay's trace" bash -c "$(declare -f decode); HERE='$HERE' decode '$work/replay.pftrace' >'$work/replay.text'"
+check "every field of it is one of trace.proto's" bash -c "! grep -qE '^ *[0-9]+(:| \{)' '$work/replay.text'"
+flat <"$work/replay.text" >"$work/flat"
+# "GPU dev|track|value" per sample, in time order per track, from the trace and from the JSON
+fields '$2 == "track_descriptor.uuid" { u = $3 } $2 == "track_descriptor.name" { name[u] = $3 }
+	$2 == "track_descriptor.parent_uuid" { parent[u] = $3 }
+	$2 == "track_event.track_uuid" { t = $3 }
+	$2 ~ /counter_value$/ { gsub(/"/, "", name[t]); p = name[parent[t]]; gsub(/"/, "", p)
+		print p "|" name[t] "|" $3 }' | sort -t'|' -k1,2 -s >"$work/got"
+jq -r '.tables as $t |
+	($t["drm_sched.rings"][]? | (["queue_depth", "queue depth"], ["in_flight", "jobs in flight"],
+		["busy_pct", "busy %"]) as [$k, $l] | select(.[$k] != null) |
+		"GPU \(.dev)|\(.name) \($l)|\(.[$k])"),
+	($t["memory.devices"][]? | (["total_bytes", "bytes"], ["used_bytes", "used bytes"]) as [$k, $l] |
+		select(.[$k] != null) | "GPU \(.dev)|\(.region) \($l)|\(.[$k])"),
+	($t["memory.device_engines"][]? | select(.busy_pct != null) | "GPU \(.dev)|\(.class) busy %|\(.busy_pct)"),
+	($t["sensors.gpus"][]? | select(.busy_pct != null) | "GPU \(.dev)|busy %|\(.busy_pct)")' \
+	"$work/replay.json" | sort -t'|' -k1,2 -s >"$work/want"
+echo "       replay: $(wc -l <"$work/got") samples on $(cut -d'|' -f1,2 "$work/got" | sort -u | wc -l) tracks"
+check "ring, memory and engine tracks present (queue depth, jobs in flight, busy %, bytes)" bash -c "
+	grep -q '^GPU mockgpu|gfx_0.0.0 queue depth|' '$work/got' && grep -q '^GPU mockgpu|gfx_0.0.0 jobs in flight|' '$work/got' &&
+	grep -q '^GPU mockgpu|gfx_0.0.0 busy %|' '$work/got' && grep -q '^GPU mockdrm|memory bytes|' '$work/got'"
+check "every sample is the JSON's value, in order, on its track (and nothing more)" awk -F'|' '
+	NR == FNR { want[NR] = $0; n = NR; next }
+	{ split(want[FNR], w, "|"); if (w[1] != $1 || w[2] != $2) exit 1
+	  d = w[3] - $3; if (d < 0) d = -d; if (d > 1e-9 * (w[3] < 0 ? -w[3] : w[3]) + 1e-12) exit 1; m = FNR }
+	END { exit m != n || n == 0 }' "$work/want" "$work/got"
+check "memory tracks count bytes (UNIT_SIZE_BYTES)" test "$(field track_descriptor.counter.unit | sort -u)" = UNIT_SIZE_BYTES
+check "no unknown value written as a sample (sensors.gpus are all null here: no card0 track)" \
+	bash -c "! grep -q '^GPU card' '$work/got'"
+if [ -w /dev/full ]; then
+	"$GPUTOP" --replay "$REC" --trace /dev/full >/dev/null 2>"$work/full.err"
+	check "a trace that cannot be written: exit 1, and why" test "$?.$(cat "$work/full.err")" = \
+		"1.gputop-bpf: writing the trace '/dev/full' failed: Input/output error"
+fi
 finish
