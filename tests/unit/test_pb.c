@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The protobuf wire encoder against hand-computed bytes; bounds; valid UTF-8 from any bytes. */
 #include "tests/unit/cmocka_all.h"
-#include <iconv.h>
 #include <stdlib.h>
 #include <string.h>
 #include "format/utf8_clean.h"
 #include "output/pb.h"
+#include "tests/unit/utf8_judge.h"
 
 #define CANARY 0xa5
 
@@ -277,19 +277,6 @@ static void random_writes_fit_iff_they_would(void **state)
 	}
 }
 
-/* An independent judge of UTF-8: glibc's iconv (which refuses surrogates and overlongs). */
-static bool valid_utf8(const char *s, size_t n)
-{
-	iconv_t cd = iconv_open("UTF-32LE", "UTF-8");
-	char out[4 * 1024], *in = (char *)s, *o = out;
-	size_t inleft = n, outleft = sizeof(out), r;
-
-	assert_true(cd != (iconv_t)-1);
-	r = iconv(cd, &in, &inleft, &o, &outleft);
-	iconv_close(cd);
-	return r != (size_t)-1 && !inleft && !memchr(s, '\0', n);
-}
-
 static void utf8_clean_cases(void **state)
 {
 	static const struct {
@@ -354,8 +341,8 @@ static void utf8_clean_any_bytes(void **state)
 			in[i] = (char)(rand() & 0xff);
 		w = utf8_clean(in, n, out, size, NULL);
 		assert_true(w < size && out[w] == '\0');
-		assert_true(valid_utf8(out, w));
-		if (valid_utf8(in, n)) {
+		assert_true(utf8_judge_valid(out, w));
+		if (utf8_judge_valid(in, n)) {
 			utf8_clean(in, n, big_out, sizeof(big_out), NULL);
 			assert_memory_equal(big_out, in, n);
 		}

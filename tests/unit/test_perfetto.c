@@ -6,11 +6,11 @@
  */
 #include "tests/unit/cmocka_all.h"
 #include <errno.h>
-#include <iconv.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "output/perfetto.h"
+#include "tests/unit/utf8_judge.h"
 
 /* A writer into memory: the bytes so far are mem.buf[0..mem.len) after a flush. */
 struct mem_trace {
@@ -305,19 +305,6 @@ static bool find_path(const struct mem_trace *m, size_t packet, const uint32_t *
 	return true;
 }
 
-/* An independent judge of UTF-8: glibc's iconv (which refuses surrogates and overlongs). */
-static bool valid_utf8(const uint8_t *s, size_t n)
-{
-	iconv_t cd = iconv_open("UTF-32LE", "UTF-8");
-	char out[4 * PERFETTO_STR_MAX], *in = (char *)s, *o = out;
-	size_t inleft = n, outleft = sizeof(out), r;
-
-	assert_true(cd != (iconv_t)-1);
-	r = iconv(cd, &in, &inleft, &o, &outleft);
-	iconv_close(cd);
-	return r != (size_t)-1 && !inleft && !memchr(s, '\0', n);
-}
-
 /* Names of any bytes, as long as they like: each written as valid UTF-8 of at most 255 bytes. */
 static void hostile_names_written_safely(void **state)
 {
@@ -350,9 +337,9 @@ static void hostile_names_written_safely(void **state)
 		fflush(m.f);
 		assert_true(find_path(&m, packet++, i % 2 ? thread_name : process_name, 3, &s,
 				      &len));
-		assert_true(len < PERFETTO_STR_MAX && valid_utf8(s, len));
+		assert_true(len < PERFETTO_STR_MAX && utf8_judge_valid(s, len));
 		assert_true(find_path(&m, packet++, arg_value, 3, &s, &len));
-		assert_true(len < PERFETTO_STR_MAX && valid_utf8(s, len));
+		assert_true(len < PERFETTO_STR_MAX && utf8_judge_valid(s, len));
 	}
 	assert_int_equal(m.w.dropped, 0);
 	mem_close(&m);
