@@ -421,7 +421,12 @@ int perfetto_lane_begin(struct perfetto_writer *w, struct perfetto_lanes *l,
 	}
 	e->type = PERFETTO_SLICE_BEGIN;
 	e->track_uuid = perfetto_lane_uuid(l->parent_uuid, lane);
-	if (lane_describe(w, l, lane) || perfetto_event(w, e)) {
+	if (lane_describe(w, l, lane)) {
+		w->dropped++; /* the slice too, which has no track to go on */
+		perfetto_lanes_put(l, lane);
+		return -1;
+	}
+	if (perfetto_event(w, e)) {
 		perfetto_lanes_put(l, lane);
 		return -1;
 	}

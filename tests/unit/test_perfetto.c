@@ -531,6 +531,29 @@ static void lane_slices_through_the_writer(void **state)
 	mem_close(&m);
 }
 
+/* A slice whose lane's track does not fit: both counted, the lane free again, nothing to end. */
+static void lane_that_does_not_fit_is_given_back(void **state)
+{
+	const struct perfetto_event fill = { .ts_ns = 1, .track_uuid = 1, .type = PERFETTO_INSTANT,
+					     .name = "x" };
+	struct perfetto_event e = { .ts_ns = 2, .name = "job" };
+	struct perfetto_lanes l;
+	struct mem_trace m;
+	uint64_t dropped;
+
+	(void)state;
+	mem_open(&m, PERFETTO_LIMIT_MIN);
+	while (perfetto_event(&m.w, &fill) == 0)
+		;
+	dropped = m.w.dropped;
+	perfetto_lanes_init(&l, 11);
+	assert_int_equal(perfetto_lane_begin(&m.w, &l, &e), -1);
+	assert_int_equal(m.w.dropped, dropped + 2); /* the lane's track and the slice */
+	assert_int_equal(perfetto_lanes_busy(&l), 0);
+	assert_int_equal(l.described, 0);
+	mem_close(&m);
+}
+
 /* A write that fails is -EIO, from then on too, and at the end. */
 static void io_errors_reported(void **state)
 {
@@ -564,6 +587,7 @@ int main(void)
 		cmocka_unit_test(repeated_annotation_name_interned_once),
 		cmocka_unit_test(bad_calls_refused_and_counted),
 		cmocka_unit_test(lane_slices_through_the_writer),
+		cmocka_unit_test(lane_that_does_not_fit_is_given_back),
 		cmocka_unit_test(io_errors_reported),
 	};
 
