@@ -368,7 +368,8 @@ static int close_trace(const struct options *o, int rc)
 		err = -EIO;
 	trace_file = NULL;
 	if (err) {
-		fprintf(stderr, PROG ": writing the trace '%s' failed: %s\n", o->trace, strerror(-err));
+		fprintf(stderr, PROG ": writing the trace '%s' failed: %s\n", o->trace,
+			strerror(-err));
 		return EXIT_FAILURE_RUN;
 	}
 	fprintf(stderr, PROG ": trace '%s': %llu samples, %llu bytes, %llu dropped\n", o->trace,

@@ -117,7 +117,8 @@ static int parse_trace_limit(int c, const char *arg, struct options *o, char *er
 	if (c == OPT_TRACE_MAX_MB) {
 		if (!parse_long(arg, 1, 1L << 20, &o->trace_max_mb))
 			return 0;
-		snprintf(err, errlen, "invalid --trace-max-mb '%s': expected MiB from 1 to 1048576", arg);
+		snprintf(err, errlen, "invalid --trace-max-mb '%s': expected MiB from 1 to 1048576",
+			 arg);
 		return -1;
 	}
 	errno = 0;
@@ -126,7 +127,8 @@ static int parse_trace_limit(int c, const char *arg, struct options *o, char *er
 		o->duration_s = d;
 		return 0;
 	}
-	snprintf(err, errlen, "invalid --duration '%s': expected seconds, more than 0 (e.g. 10)", arg);
+	snprintf(err, errlen, "invalid --duration '%s': expected seconds, more than 0 (e.g. 10)",
+		 arg);
 	return -1;
 }
 

@@ -114,13 +114,14 @@ static void trace_options(void **state)
 	assert_int_equal(parse(&o, err, "--trace", "t.pftrace", NULL), 0);
 	assert_string_equal(o.trace, "t.pftrace");
 	assert_true(o.duration_s == 0 && o.trace_max_mb == TRACE_MAX_MB_DEFAULT);
-	assert_int_equal(parse(&o, err, "--trace=t", "--duration", "2.5", "--trace-max-mb", "8", NULL),
-			 0);
+	assert_int_equal(
+		parse(&o, err, "--trace=t", "--duration", "2.5", "--trace-max-mb", "8", NULL), 0);
 	assert_true(o.duration_s == 2.5 && o.trace_max_mb == 8);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		assert_int_equal(parse(&o, err, bad[i][0], bad[i][1], NULL), -1);
 		if (!strstr(err, bad[i][2]))
-			fail_msg("%s %s: '%s' does not say '%s'", bad[i][0], bad[i][1], err, bad[i][2]);
+			fail_msg("%s %s: '%s' does not say '%s'", bad[i][0], bad[i][1], err,
+				 bad[i][2]);
 	}
 }
 
