@@ -220,6 +220,12 @@ $(B)/tests/kit: tests/bpf/kit.c $(B)/libgputop.a
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BASE_LIBS) -lcmocka
 
+# A Perfetto trace of known content, decoded by protoc against tests/perfetto/trace.proto.
+$(B)/tests/perfetto-example: tests/perfetto/example.c $(B)/libgputop.a
+	$(call msg,TEST-CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BASE_LIBS)
+
 # Decoding tests: the collectors' BPF handlers on synthetic records of every layout (tests/bpf/decode).
 DECODE_SKELS := $(patsubst tests/bpf/decode/%.bpf.c,$(B)/tests/%.skel.h,$(wildcard tests/bpf/decode/*.bpf.c))
 $(B)/tests/%.bpf.o: tests/bpf/decode/%.bpf.c | $(B)
@@ -240,7 +246,7 @@ $(B):
 BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev \
 	libncurses-dev pkg-config libcmocka-dev libyajl-dev jq file util-linux groff-base tmux procps \
 	libcap2-bin libclang-rt-dev libmicrohttpd-dev libgnutls28-dev libyaml-dev libcrypt-dev curl \
-	prometheus openssl apache2-utils lintian dpkg-dev binutils man-db
+	prometheus openssl apache2-utils lintian dpkg-dev binutils man-db protobuf-compiler
 VM_DEPS := qemu-system-x86 busybox-static cpio xz-utils zstd debootstrap kmod libdrm-tests libdrm-dev \
 	ca-certificates
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -254,9 +260,10 @@ deps:
 # ---- tests ----
 test: test-unit test-san test-docs test-package test-tui test-exporter test-bpf test-vm fuzz
 
-test-unit: $(UNIT_BINS) $(B)/gputop-bpf
+test-unit: $(UNIT_BINS) $(B)/gputop-bpf $(B)/tests/perfetto-example
 	$(Q)tests/layering.sh
 	$(Q)tests/run-unit.sh $(UNIT_BINS)
+	$(Q)tests/perfetto/run.sh $(B)/tests/perfetto-example $(B)/gputop-bpf
 
 test-docs: $(B)/gputop-bpf
 	$(Q)tests/docs.sh $(B)/gputop-bpf

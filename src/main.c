@@ -19,6 +19,7 @@
 #include "collectors/kit/tracefs.h"
 #include "output/json.h"
 #include "output/text.h"
+#include "output/trace_counters.h"
 #include "tui/tui.h"
 #include "src/exporter.h"
 #include "src/web_config.h"
@@ -41,6 +42,8 @@ static volatile sig_atomic_t stop_requested;
 static bool verbose;
 static struct exporter *exporter; /* --listen */
 static struct web_config web; /* --web-config, for the exporter's life */
+static struct trace_counters trace; /* --trace */
+static FILE *trace_file;
 
 static void on_signal(int sig)
 {
@@ -167,12 +170,34 @@ static void emit(FILE *out, const struct options *o, const struct snapshot *s)
 	fflush(out);
 }
 
+/* --trace alone is headless and prints nothing; with -b, -J or -o the snapshots go out too. */
+static bool prints_snapshots(const struct options *o)
+{
+	return !o->trace || o->batch_given || o->json || o->output;
+}
+
+/* --duration: whether the snapshot ends the trace (the first one's interval starts it). */
+static bool duration_reached(const struct options *o, const struct snapshot *s, double *start_s)
+{
+	if (*start_s < 0)
+		*start_s = s->uptime_s - s->interval_s;
+	return o->duration_s > 0 && s->uptime_s - *start_s >= o->duration_s - 1e-9;
+}
+
+/* A snapshot into the trace; false when writing it failed (said when the trace closes). */
+static bool trace_add(const struct snapshot *s)
+{
+	return !trace_file || !trace_counters_add(&trace, s);
+}
+
 static int run_batch(const struct options *o, const struct feed *feed, FILE *out)
 {
 	uint64_t seq = 0;
 	long printed = 0;
+	double start_s = -1;
+	bool done = false;
 
-	while (!stop_requested && (!o->iterations || printed < o->iterations) &&
+	while (!stop_requested && !done && (!o->iterations || printed < o->iterations) &&
 	       !*feed->ops->error(feed->impl)) {
 		const struct snapshot *s = feed->ops->take(feed->impl, seq, 200);
 
@@ -182,7 +207,13 @@ static int run_batch(const struct options *o, const struct feed *feed, FILE *out
 			continue;
 		}
 		seq = s->seq;
-		emit(out, o, s);
+		if (prints_snapshots(o))
+			emit(out, o, s);
+		done = duration_reached(o, s, &start_s);
+		if (!trace_add(s)) {
+			feed->ops->release(feed->impl, s);
+			return EXIT_FAILURE_RUN;
+		}
 		feed->ops->release(feed->impl, s);
 		printed++;
 		if (ferror(out)) {
@@ -222,10 +253,10 @@ static int start_exporter(const struct options *o)
 	return 0;
 }
 
-/* --listen without a terminal and without -b: the endpoint alone, until a signal. */
+/* --listen without a terminal, -b, -o or --trace: the endpoint alone, until a signal. */
 static bool serves_only(const struct options *o)
 {
-	return o->listen && !o->batch_given && !o->output &&
+	return o->listen && !o->batch_given && !o->output && !o->trace &&
 	       !(isatty(STDOUT_FILENO) && isatty(STDIN_FILENO));
 }
 
@@ -298,6 +329,55 @@ static int open_output(const struct options *o, FILE **out)
 	return 0;
 }
 
+/* --trace FILE, opened (emptied) with the user's rights once the run is known to start. */
+static int open_trace(const struct options *o)
+{
+	int err;
+
+	if (!o->trace)
+		return 0;
+	if (same_file(o->trace, o->output) || same_file(o->trace, o->replay) ||
+	    same_file(o->trace, o->record)) {
+		fail(o, "--trace names a file the run already uses ('%s')", o->trace);
+		return -1;
+	}
+	trace_file = privileges_fopen_as_user(o->trace, "wb");
+	if (!trace_file) {
+		fail(o, "cannot open trace file '%s': %s", o->trace, strerror(errno));
+		return -1;
+	}
+	err = trace_counters_init(&trace, trace_file, (uint64_t)o->trace_max_mb << 20);
+	if (err) {
+		fail(o, "cannot start the trace: %s", strerror(-err));
+		fclose(trace_file);
+		trace_file = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* The trace's note and end; one line on what it holds. Returns rc, or a failure if it failed. */
+static int close_trace(const struct options *o, int rc)
+{
+	int err;
+
+	if (!trace_file)
+		return rc;
+	err = trace_counters_finish(&trace);
+	if (fclose(trace_file))
+		err = -EIO;
+	trace_file = NULL;
+	if (err) {
+		fprintf(stderr, PROG ": writing the trace '%s' failed: %s\n", o->trace,
+			strerror(-err));
+		return EXIT_FAILURE_RUN;
+	}
+	fprintf(stderr, PROG ": trace '%s': %llu samples, %llu bytes, %llu dropped\n", o->trace,
+		(unsigned long long)trace.samples, (unsigned long long)trace.w.bytes,
+		(unsigned long long)trace.w.dropped);
+	return rc;
+}
+
 /* --replay: no privileges, no BPF, no collectors. */
 static int run_replay(const struct options *o, FILE **out)
 {
@@ -316,7 +396,7 @@ static int run_replay(const struct options *o, FILE **out)
 		replay_close(r);
 		return EXIT_FAILURE_RUN;
 	}
-	if (open_output(o, out)) {
+	if (open_output(o, out) || open_trace(o)) {
 		replay_close(r);
 		return EXIT_FAILURE_RUN;
 	}
@@ -378,7 +458,7 @@ int main(int argc, char **argv)
 	setlocale(LC_NUMERIC, "C");
 	libbpf_set_print(libbpf_print);
 	/* The interface needs a terminal on both ends; anything else gets batch snapshots. */
-	if (!o.batch && (o.output || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
+	if (!o.batch && (o.output || o.trace || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
 		o.batch = true;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
@@ -438,7 +518,7 @@ int main(int argc, char **argv)
 			goto cleanup;
 		}
 	}
-	if (open_output(&o, &out))
+	if (open_output(&o, &out) || open_trace(&o))
 		goto cleanup;
 	if (privileges_drop_unneeded(attaches_later(cs, n), any_unavailable(cs, n)) && verbose)
 		fprintf(stderr, PROG ": could not give up the capabilities it no longer needs\n");
@@ -471,6 +551,7 @@ cleanup:
 	if (stats_fd >= 0)
 		close(stats_fd);
 	model_free(model);
+	rc = close_trace(&o, rc);
 	if (recorder && fclose(recorder) && rc == EXIT_OK) {
 		fprintf(stderr, PROG ": closing '%s' failed: %s\n", o.record, strerror(errno));
 		rc = EXIT_FAILURE_RUN;

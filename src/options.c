@@ -10,7 +10,8 @@
 #include "src/options.h"
 
 enum { OPT_LIST = 0x100, OPT_ALL_IRQS, OPT_RECORD, OPT_REPLAY, OPT_THEME, OPT_LIBCUDA, OPT_LISTEN,
-       OPT_METRICS_MAX_ROWS, OPT_WEB_CONFIG, OPT_METRICS_PRIVATE, OPT_SYSFS, OPT_PROCFS, OPT_PROGRAMS };
+       OPT_METRICS_MAX_ROWS, OPT_WEB_CONFIG, OPT_METRICS_PRIVATE, OPT_SYSFS, OPT_PROCFS, OPT_PROGRAMS,
+       OPT_TRACE, OPT_DURATION, OPT_TRACE_MAX_MB };
 
 static const struct option long_options[] = {
 	{ "batch", no_argument, NULL, 'b' },
@@ -32,6 +33,9 @@ static const struct option long_options[] = {
 	{ "metrics-private", no_argument, NULL, OPT_METRICS_PRIVATE },
 	{ "sysfs", required_argument, NULL, OPT_SYSFS },
 	{ "procfs", required_argument, NULL, OPT_PROCFS },
+	{ "trace", required_argument, NULL, OPT_TRACE },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "trace-max-mb", required_argument, NULL, OPT_TRACE_MAX_MB },
 	{ "no-color", no_argument, NULL, 'C' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -74,6 +78,12 @@ void options_usage(FILE *out)
 	      "      --sysfs DIR        read sysfs (devices, sensors, kfd, memory totals) under DIR\n"
 	      "                         instead of /sys: a fixture tree, a host's /sys in a container\n"
 	      "      --procfs DIR       likewise for /proc (the NVIDIA driver's GPU list)\n"
+	      "      --trace FILE       write a Perfetto trace (protobuf) of the counters: memory per\n"
+	      "                         device and region, busy %, ring queue depth, temperatures,\n"
+	      "                         clocks; headless: snapshots too only with -b, -J or -o\n"
+	      "      --duration SECONDS  with --trace: stop after this long (default: until stopped)\n"
+	      "      --trace-max-mb N   the trace file's size at most, in MiB (default 64); what does\n"
+	      "                         not fit is counted and noted in the trace\n"
 	      "  -C, --no-color         no colours (also when NO_COLOR is set)\n"
 	      "  -v, --verbose          show libbpf's own messages (verifier log on failure)\n"
 	      "  -h, --help             show this help and exit\n"
@@ -98,6 +108,30 @@ static int parse_long(const char *s, long min, long max, long *out)
 	return 0;
 }
 
+/* --duration SECONDS (more than 0, at most a week) and --trace-max-mb N (1 to 1048576). */
+static int parse_trace_limit(int c, const char *arg, struct options *o, char *err, size_t errlen)
+{
+	char *end;
+	double d;
+
+	if (c == OPT_TRACE_MAX_MB) {
+		if (!parse_long(arg, 1, 1L << 20, &o->trace_max_mb))
+			return 0;
+		snprintf(err, errlen, "invalid --trace-max-mb '%s': expected MiB from 1 to 1048576",
+			 arg);
+		return -1;
+	}
+	errno = 0;
+	d = strtod(arg, &end);
+	if (!errno && end != arg && !*end && d > 0 && d <= 7 * 86400.0) {
+		o->duration_s = d;
+		return 0;
+	}
+	snprintf(err, errlen, "invalid --duration '%s': expected seconds, more than 0 (e.g. 10)",
+		 arg);
+	return -1;
+}
+
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
 {
 	long v;
@@ -106,6 +140,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	memset(o, 0, sizeof(*o));
 	o->delay_s = DELAY_DEFAULT_S;
 	o->metrics_max_rows = METRICS_MAX_ROWS_DEFAULT;
+	o->trace_max_mb = TRACE_MAX_MB_DEFAULT;
 	optind = 0; /* full reset: options_parse may be called more than once (tests) */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":bn:d:Jo:p:vhVC", long_options, NULL)) != -1) {
@@ -167,13 +202,20 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		case OPT_WEB_CONFIG:
 		case OPT_SYSFS:
 		case OPT_PROCFS:
+		case OPT_TRACE:
 			if (!*optarg) {
 				snprintf(err, errlen, "option '%s' needs a non-empty value", argv[optind - 1]);
 				return -1;
 			}
 			*(c == OPT_RECORD ? &o->record : c == OPT_REPLAY ? &o->replay :
 			  c == OPT_LIBCUDA ? &o->libcuda : c == OPT_WEB_CONFIG ? &o->web_config :
-			  c == OPT_SYSFS ? &o->sysfs : c == OPT_PROCFS ? &o->procfs : &o->theme) = optarg;
+			  c == OPT_SYSFS ? &o->sysfs : c == OPT_PROCFS ? &o->procfs :
+			  c == OPT_TRACE ? &o->trace : &o->theme) = optarg;
+			break;
+		case OPT_DURATION:
+		case OPT_TRACE_MAX_MB:
+			if (parse_trace_limit(c, optarg, o, err, errlen))
+				return -1;
 			break;
 		case OPT_METRICS_PRIVATE:
 			o->metrics_private = true;
@@ -241,6 +283,15 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	if (o->replay && (o->sysfs || o->procfs)) {
 		snprintf(err, errlen, "%s names where to read this machine's files; it cannot be used with --replay",
 			 o->sysfs ? "--sysfs" : "--procfs");
+		return -1;
+	}
+	if ((o->duration_s > 0 || o->trace_max_mb != TRACE_MAX_MB_DEFAULT) && !o->trace) {
+		snprintf(err, errlen, "%s is for the trace: give --trace FILE too",
+			 o->duration_s > 0 ? "--duration" : "--trace-max-mb");
+		return -1;
+	}
+	if (o->trace && o->list) {
+		snprintf(err, errlen, "--list prints and exits; it cannot be used with --trace");
 		return -1;
 	}
 	if (o->replay && o->list) {

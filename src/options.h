@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #define METRICS_MAX_ROWS_DEFAULT 1000
+#define TRACE_MAX_MB_DEFAULT 64
 
 struct options {
 	bool batch; /* -b, or chosen because stdout is not a terminal */
@@ -35,6 +36,9 @@ struct options {
 	bool batch_given; /* -b was on the command line */
 	const char *sysfs; /* --sysfs DIR: sysfs readers look there instead of /sys */
 	const char *procfs; /* --procfs DIR: likewise for /proc */
+	const char *trace; /* --trace FILE: a Perfetto trace of the counters */
+	double duration_s; /* --duration SECONDS: the trace's length; 0 = until stopped */
+	long trace_max_mb; /* --trace-max-mb N: the trace file's size at most, MiB */
 };
 
 /* 0 on success; -1 with a one-line message in err (no program name, no newline). */

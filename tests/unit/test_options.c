@@ -94,6 +94,37 @@ static void bad_values_are_rejected_with_a_message(void **state)
 }
 
 /* The +/- keys: the next step of the list either way, wherever the delay stands. */
+/* --trace, --duration, --trace-max-mb: values, defaults, and what they need. */
+static void trace_options(void **state)
+{
+	static const char *const bad[][3] = {
+		{ "--duration", "5", "give --trace FILE too" },
+		{ "--trace-max-mb", "8", "give --trace FILE too" },
+		{ "--trace=t", "--duration=0", "invalid --duration '0'" },
+		{ "--trace=t", "--duration=nan", "invalid --duration 'nan'" },
+		{ "--trace=t", "--duration=1e9", "invalid --duration '1e9'" },
+		{ "--trace=t", "--trace-max-mb=0", "invalid --trace-max-mb '0'" },
+		{ "--trace=t", "--list", "cannot be used with --trace" },
+		{ "--trace=", "-b", "needs a non-empty value" },
+	};
+	struct options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(&o, err, "--trace", "t.pftrace", NULL), 0);
+	assert_string_equal(o.trace, "t.pftrace");
+	assert_true(o.duration_s == 0 && o.trace_max_mb == TRACE_MAX_MB_DEFAULT);
+	assert_int_equal(
+		parse(&o, err, "--trace=t", "--duration", "2.5", "--trace-max-mb", "8", NULL), 0);
+	assert_true(o.duration_s == 2.5 && o.trace_max_mb == 8);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(parse(&o, err, bad[i][0], bad[i][1], NULL), -1);
+		if (!strstr(err, bad[i][2]))
+			fail_msg("%s %s: '%s' does not say '%s'", bad[i][0], bad[i][1], err,
+				 bad[i][2]);
+	}
+}
+
 static void delay_steps(void **state)
 {
 	double d;
@@ -122,6 +153,7 @@ int main(void)
 		cmocka_unit_test(defaults),
 		cmocka_unit_test(every_option),
 		cmocka_unit_test(bad_values_are_rejected_with_a_message),
+		cmocka_unit_test(trace_options),
 	};
 	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
 }

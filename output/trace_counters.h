@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * A Perfetto trace of the snapshots' counters (--trace FILE): per device a
+ * track, under it counter tracks for VRAM / GTT and other memory regions,
+ * busy % of the GPU, its engines and rings, ring queue depth and jobs in
+ * flight, temperatures, clocks and power where known. A value that is unknown
+ * is no sample (never a zero). Timestamps: the snapshot's wall clock, in ns.
+ */
+#ifndef GPUTOP_TRACE_COUNTERS_H
+#define GPUTOP_TRACE_COUNTERS_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "model/snapshot.h"
+#include "output/perfetto.h"
+
+/* One counter series: a column of a table, a track per row (group, and part if any). */
+struct trace_series {
+	const char *table;
+	const char *group; /* the column naming the device: the parent track "GPU <group>" */
+	const char *part; /* the column naming a ring, region or engine; NULL: the device itself */
+	const char *col; /* the value */
+	const char *label; /* the track's name, after the part's: "queue depth" */
+};
+
+/* The series written (for the tests: every table and column exists). */
+const struct trace_series *trace_series_list(size_t *n);
+
+struct trace_counters {
+	struct perfetto_writer w;
+	struct perfetto_intern described; /* the tracks written, by their key */
+	uint64_t samples; /* values written */
+};
+
+/* Writes to out (left open) at most limit_bytes. 0, or a negative errno. */
+int trace_counters_init(struct trace_counters *tc, FILE *out, uint64_t limit_bytes);
+/* The counters of one snapshot; 0, or -EIO (what did not fit is counted, not an error). */
+int trace_counters_add(struct trace_counters *tc, const struct snapshot *s);
+/* The note of what was dropped, a flush; frees. 0, or -EIO. */
+int trace_counters_finish(struct trace_counters *tc);
+
+#endif

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Writes a small Perfetto trace of known content for tests/perfetto/run.sh,
+ * which decodes it with protoc against trace.proto: two processes (one with
+ * names that are not UTF-8), a ring whose jobs overlap (on lanes), a flow
+ * between two jobs, instants, counter tracks and interned names.
+ *   example FILE          the trace
+ *   example FILE storm    a storm into the smallest limit: drops and their note
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "output/perfetto.h"
+
+enum {
+	GPU_PROC = 10,
+	RING = 11,
+	APP = 100,
+	APP_THREAD = 101,
+	ODD = 200,
+	ODD_THREAD = 201,
+	CRTC = 300,
+	VRAM = 400,
+	BUSY = 401,
+};
+
+static int failures;
+
+static void ok(int err, const char *what)
+{
+	if (err) {
+		fprintf(stderr, "example: %s: %s\n", what, strerror(-err));
+		failures++;
+	}
+}
+
+static void tracks(struct perfetto_writer *w)
+{
+	char long_name[400];
+	const struct perfetto_track t[] = {
+		{ .uuid = GPU_PROC, .kind = PERFETTO_TRACK_PROCESS, .pid = 0,
+		  .name = "GPU 0000:03:00.0" },
+		{ .uuid = RING, .parent_uuid = GPU_PROC, .name = "gfx_0.0.0" },
+		{ .uuid = APP, .kind = PERFETTO_TRACK_PROCESS, .pid = 4242, .name = "glxgears" },
+		{ .uuid = APP_THREAD, .parent_uuid = APP, .kind = PERFETTO_TRACK_THREAD,
+		  .pid = 4242, .tid = 4243, .name = "glxgears:cs0" },
+		{ .uuid = ODD, .kind = PERFETTO_TRACK_PROCESS, .pid = 77,
+		  .name = "bad\xff\xfename" },
+		{ .uuid = ODD_THREAD, .parent_uuid = ODD, .kind = PERFETTO_TRACK_THREAD, .pid = 77,
+		  .tid = 78, .name = long_name },
+		{ .uuid = CRTC, .parent_uuid = GPU_PROC, .name = "crtc-0 \xed\xa0\x80" },
+		{ .uuid = VRAM, .parent_uuid = GPU_PROC, .kind = PERFETTO_TRACK_COUNTER,
+		  .name = "VRAM", .unit = PERFETTO_UNIT_BYTES },
+		{ .uuid = BUSY, .parent_uuid = GPU_PROC, .kind = PERFETTO_TRACK_COUNTER,
+		  .name = "gfx busy %" },
+	};
+
+	/* 399 bytes: "w", an invalid 2-byte sequence, then 'x's; cut to 255 */
+	memset(long_name, 'x', sizeof(long_name) - 1);
+	long_name[sizeof(long_name) - 1] = '\0';
+	memcpy(long_name, "w\xc3\x28", 3);
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		ok(perfetto_track(w, &t[i]), "track");
+}
+
+/* Jobs A, B and C on one ring: B overlaps A (lane 1), C reuses lane 0 and ends A's flow. */
+static void jobs(struct perfetto_writer *w)
+{
+	struct perfetto_lanes ring;
+	uint64_t flow = 7;
+	struct perfetto_arg a_args[] = {
+		{ .name = "seqno", .type = PERFETTO_ARG_UINT, .u = 12 },
+		{ .name = "client", .type = PERFETTO_ARG_STRING, .s = "glxgears" },
+		{ .name = "delta_ns", .type = PERFETTO_ARG_INT, .i = -5 },
+	};
+	struct perfetto_arg b_args[] = { { .name = "seqno", .type = PERFETTO_ARG_UINT, .u = 13 } };
+	struct perfetto_event a = { .ts_ns = 1000, .name = "job", .args = a_args, .n_args = 3,
+				    .flow_ids = &flow, .n_flow_ids = 1 };
+	struct perfetto_event b = { .ts_ns = 1500, .name = "job", .args = b_args, .n_args = 1 };
+	struct perfetto_event c = { .ts_ns = 2500, .name = "job",
+				    .terminating_flow_ids = &flow, .n_terminating_flow_ids = 1 };
+	struct perfetto_event end = { 0 };
+	int la, lb, lc;
+
+	perfetto_lanes_init(&ring, RING);
+	la = perfetto_lane_begin(w, &ring, &a);
+	lb = perfetto_lane_begin(w, &ring, &b);
+	end.ts_ns = 2000;
+	ok(perfetto_lane_end(w, &ring, la, &end), "end A");
+	lc = perfetto_lane_begin(w, &ring, &c);
+	end.ts_ns = 3000;
+	ok(perfetto_lane_end(w, &ring, lb, &end), "end B");
+	end.ts_ns = 3500;
+	ok(perfetto_lane_end(w, &ring, lc, &end), "end C");
+	if (la != 0 || lb != 1 || lc != 0) {
+		fprintf(stderr, "example: lanes %d %d %d, not 0 1 0\n", la, lb, lc);
+		failures++;
+	}
+}
+
+static void instants_and_counters(struct perfetto_writer *w)
+{
+	struct perfetto_event ioctl = { .track_uuid = APP_THREAD, .type = PERFETTO_INSTANT,
+					.name = "ioctl" };
+	struct perfetto_event vblank = { .track_uuid = CRTC, .type = PERFETTO_INSTANT,
+					 .name = "vblank" };
+
+	for (int i = 0; i < 2; i++) {
+		ioctl.ts_ns = 1100 + 100 * (uint64_t)i;
+		ok(perfetto_event(w, &ioctl), "ioctl");
+		vblank.ts_ns = 1000 + 16667 * (uint64_t)i;
+		ok(perfetto_event(w, &vblank), "vblank");
+	}
+	ok(perfetto_counter(w, 1000, VRAM, 1048576), "counter");
+	ok(perfetto_counter(w, 2000, VRAM, 4294967296LL), "counter");
+	ok(perfetto_counter_double(w, 2000, BUSY, 12.5), "counter");
+}
+
+/* 10000 instants into PERFETTO_LIMIT_MIN bytes, and 3 lost before the writer. */
+static void storm(struct perfetto_writer *w)
+{
+	struct perfetto_event e = {
+		.track_uuid = CRTC, .type = PERFETTO_INSTANT, .name = "vblank"
+	};
+	int written = 0;
+
+	perfetto_count_dropped(w, 3);
+	for (int i = 0; i < 10000; i++) {
+		e.ts_ns = 1000 + (uint64_t)i;
+		written += perfetto_event(w, &e) == 0;
+	}
+	printf("storm: %d written, %llu dropped\n", written, (unsigned long long)w->dropped);
+}
+
+int main(int argc, char **argv)
+{
+	bool is_storm = argc == 3 && !strcmp(argv[2], "storm");
+	struct perfetto_writer w;
+	FILE *f;
+
+	if (argc < 2 || (argc == 3 && !is_storm) || argc > 3) {
+		fprintf(stderr, "usage: example FILE [storm]\n");
+		return 2;
+	}
+	f = fopen(argv[1], "wb");
+	if (!f || perfetto_writer_init(&w, f, is_storm ? PERFETTO_LIMIT_MIN : 1 << 20)) {
+		perror(argv[1]);
+		return 1;
+	}
+	if (is_storm) {
+		const struct perfetto_track crtc = { .uuid = CRTC, .name = "crtc-0" };
+
+		ok(perfetto_track(&w, &crtc), "track");
+		storm(&w);
+	} else {
+		tracks(&w);
+		jobs(&w);
+		instants_and_counters(&w);
+	}
+	ok(perfetto_writer_finish(&w), "finish");
+	if (fclose(f))
+		failures++;
+	return failures ? 1 : 0;
+}
