@@ -323,6 +323,7 @@ bench:
 # The scheduler collector's two designs' per-event work on this CPU (docs/benchmark.md; root).
 cpu-cost: $(B)/cpu_cost
 	$(Q)$(B)/cpu_cost $(or $(COST_EVENTS),2000000) $(or $(COST_ROUNDS),5)
+	$(Q)$(B)/cpu_cost --uprobe $(or $(COST_EVENTS),2000000) $(or $(COST_ROUNDS),5)
 
 # The metrics endpoint for SOAK_MINUTES (60) at a steady job rate, scraped every second (7.3 VM).
 soak: $(B)/gputop-bpf

@@ -3,8 +3,10 @@
  * The scheduler collector's per-event work on a real CPU, outside emulation:
  * the same kind of work per event, attached to sys_enter and filtered to one
  * process whose tight getppid() loop stands in for queue -> run -> done (each
- * syscall one event, the phase its number modulo 3). Three programs, one
- * attached at a time (bench/cpu_cost.c):
+ * syscall one event, the phase its number modulo 3), or with --uprobe a
+ * uprobe on a function of the loop's own that it calls (the path of the CUDA
+ * collector's probes). Four programs on each path, one attached at a time
+ * (bench/cpu_cost.c):
  *   empty  - returns at once: the floor (what attaching anything costs);
  *   filter - the test for the loop's process and the event's number alone;
  *   maps   - today's design: a job followed in a hash map (insert at queue,
@@ -103,20 +105,7 @@ static __always_inline __u32 slot(__u64 ns)
 	return s;
 }
 
-SEC("raw_tp/sys_enter")
-int empty(void *ctx)
-{
-	return 0;
-}
-
-SEC("raw_tp/sys_enter")
-int filter(void *ctx)
-{
-	return next_event() < 0;
-}
-
-SEC("raw_tp/sys_enter")
-int maps(void *ctx)
+static __always_inline int do_maps(void)
 {
 	long n = next_event();
 	__u32 zero = 0, pid = (__u32)bpf_get_current_pid_tgid();
@@ -162,8 +151,7 @@ int maps(void *ctx)
 	return 0;
 }
 
-SEC("raw_tp/sys_enter")
-int stream(void *ctx)
+static __always_inline int do_stream(void)
 {
 	long n = next_event();
 	struct event *e;
@@ -181,4 +169,53 @@ int stream(void *ctx)
 	e->pid = (__u32)bpf_get_current_pid_tgid();
 	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
 	return 0;
+}
+
+/* The same four on each path: a syscall tracepoint, and a uprobe on the loop's own function. */
+SEC("raw_tp/sys_enter")
+int empty(void *ctx)
+{
+	return 0;
+}
+
+SEC("raw_tp/sys_enter")
+int filter(void *ctx)
+{
+	return next_event() < 0;
+}
+
+SEC("raw_tp/sys_enter")
+int maps(void *ctx)
+{
+	return do_maps();
+}
+
+SEC("raw_tp/sys_enter")
+int stream(void *ctx)
+{
+	return do_stream();
+}
+
+SEC("uprobe")
+int u_empty(void *ctx)
+{
+	return 0;
+}
+
+SEC("uprobe")
+int u_filter(void *ctx)
+{
+	return next_event() < 0;
+}
+
+SEC("uprobe")
+int u_maps(void *ctx)
+{
+	return do_maps();
+}
+
+SEC("uprobe")
+int u_stream(void *ctx)
+{
+	return do_stream();
 }

@@ -5,12 +5,16 @@
  * streamed one (events into a BPF ring buffer, matched in user space), beside
  * an empty program (bench/cpu_cost.bpf.c). A tight loop of getppid() is the
  * event source; each program in turn is attached to sys_enter, filtered to this
- * process. Per design: the loop's added time per event, the kernel's own run
- * time per event (bpf_stats), their ratios to the empty program, and for the
- * stream the user-space CPU per event of draining and matching it.
- *   cpu_cost [EVENTS] [ROUNDS]   (root; defaults 3000000 and 5)
+ * process; with --uprobe the loop calls a function of its own instead and the
+ * programs are uprobes on it (the path of the CUDA collector's probes). Per
+ * design: the loop's added time per event, the kernel's own run time per event
+ * (bpf_stats), their ratios to the empty program, and for the stream the
+ * user-space CPU per event of draining and matching it.
+ *   cpu_cost [--uprobe] [EVENTS] [ROUNDS]   (root; defaults 3000000 and 5)
  */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +61,32 @@ static int on_event(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+/*
+ * The event source of the uprobe path: a function found by name in this
+ * binary's symbols that starts as library functions do (push %rbp, an
+ * instruction the kernel emulates under a uprobe; a compiled empty function is
+ * a bare ret, which it would single-step, several times the cost).
+ */
+void cpu_cost_event(void);
+#ifdef __x86_64__
+__asm__(".text\n"
+	".globl cpu_cost_event\n"
+	".type cpu_cost_event, @function\n"
+	"cpu_cost_event:\n"
+	"\tpush %rbp\n"
+	"\tmov %rsp, %rbp\n"
+	"\tpop %rbp\n"
+	"\tret\n"
+	".size cpu_cost_event, .-cpu_cost_event\n");
+#else
+__attribute__((noinline, used)) void cpu_cost_event(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+#endif
+
+static bool uprobe_path;
+
 /* The loop's time per event; the kernel's run time per event of prog; user space's per event draining rb. */
 static void run_loop(long events, struct bpf_program *prog, struct ring_buffer *rb, double *loop_ns,
 		     double *bpf_ns, double *user_ns)
@@ -69,7 +99,10 @@ static void run_loop(long events, struct bpf_program *prog, struct ring_buffer *
 		bpf_obj_get_info_by_fd(bpf_program__fd(prog), &before, &len);
 	t0 = now_ns(CLOCK_MONOTONIC);
 	for (long i = 0; i < events; i++) {
-		syscall(SYS_getppid);
+		if (uprobe_path)
+			cpu_cost_event();
+		else
+			syscall(SYS_getppid);
 		if (rb && ((i & 4095) == 4095 || i == events - 1)) { /* in batches, as a poller would */
 			double c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
 
@@ -100,17 +133,47 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/*
+ * Where in cpu_cost_event the uprobe goes: after its endbr64 (CET builds), as
+ * the CUDA collector probes (collectors/nvidia/cuda_libs.c: the kernel cannot
+ * emulate endbr64 and would single-step it, several times the cost).
+ */
+static size_t probe_offset(void)
+{
+	static const unsigned char endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
+
+	return memcmp((const void *)(uintptr_t)cpu_cost_event, endbr64, sizeof(endbr64)) ? 0 : sizeof(endbr64);
+}
+
+/* Program d of the path in use, attached: to sys_enter, or as a uprobe on cpu_cost_event in this process. */
+static struct bpf_link *attach(struct cpu_cost_bpf *skel, int d, struct bpf_program **prog)
+{
+	struct bpf_program *const tp[NDESIGNS] = { NULL, skel->progs.empty, skel->progs.filter, skel->progs.maps,
+						   skel->progs.stream };
+	struct bpf_program *const up[NDESIGNS] = { NULL, skel->progs.u_empty, skel->progs.u_filter,
+						   skel->progs.u_maps, skel->progs.u_stream };
+	LIBBPF_OPTS(bpf_uprobe_opts, opts, .func_name = "cpu_cost_event");
+
+	*prog = uprobe_path ? up[d] : tp[d];
+	if (!*prog)
+		return NULL;
+	return uprobe_path ? bpf_program__attach_uprobe_opts(*prog, getpid(), "/proc/self/exe", probe_offset(), &opts) :
+			     bpf_program__attach(*prog);
+}
+
 int main(int argc, char **argv)
 {
-	long events = argc > 1 ? atol(argv[1]) : 3000000;
-	int rounds = argc > 2 ? atoi(argv[2]) : 5, stats_fd;
+	int shift = argc > 1 && !strcmp(argv[1], "--uprobe");
+	long events = argc > 1 + shift ? atol(argv[1 + shift]) : 3000000;
+	int rounds = argc > 2 + shift ? atoi(argv[2 + shift]) : 5, stats_fd;
 	double loop[NDESIGNS][64], bpf[NDESIGNS][64], user[NDESIGNS][64], med[NDESIGNS][3];
 	static struct stream_match match;
 	struct ring_buffer *rb;
 	struct cpu_cost_bpf *skel;
 
+	uprobe_path = shift;
 	if (events < 3 || rounds < 1 || rounds > 64) {
-		fprintf(stderr, "usage: cpu_cost [EVENTS (>= 3)] [ROUNDS (1-64)]\n");
+		fprintf(stderr, "usage: cpu_cost [--uprobe] [EVENTS (>= 3)] [ROUNDS (1-64)]\n");
 		return 2;
 	}
 	skel = cpu_cost_bpf__open();
@@ -133,13 +196,12 @@ int main(int argc, char **argv)
 	}
 	for (int r = 0; r < rounds; r++) /* interleaved: drift on the machine falls on every design alike */
 		for (int d = 0; d < NDESIGNS; d++) {
-			struct bpf_program *const progs[NDESIGNS] = { NULL, skel->progs.empty, skel->progs.filter,
-								       skel->progs.maps, skel->progs.stream };
-			struct bpf_program *p = progs[d];
-			struct bpf_link *link = p ? bpf_program__attach(p) : NULL;
+			struct bpf_program *p;
+			struct bpf_link *link = attach(skel, d, &p);
 
 			if (p && !link) {
-				fprintf(stderr, "cpu_cost: cannot attach %s to sys_enter: %s\n", names[d], strerror(errno));
+				fprintf(stderr, "cpu_cost: cannot attach %s to %s: %s\n", names[d],
+					uprobe_path ? "a uprobe on cpu_cost_event" : "sys_enter", strerror(errno));
 				return 1;
 			}
 			run_loop(events, p, d == STREAM ? rb : NULL, &loop[d][r], &bpf[d][r], &user[d][r]);
@@ -150,7 +212,8 @@ int main(int argc, char **argv)
 		med[d][1] = median(bpf[d], rounds);
 		med[d][2] = median(user[d], rounds);
 	}
-	printf("events %ld per round, %d rounds (medians); loop: getppid() per event, wall ns\n", events, rounds);
+	printf("events %ld per round, %d rounds (medians); loop: %s per event, wall ns\n", events, rounds,
+	       uprobe_path ? "a call of cpu_cost_event() under a uprobe" : "getppid()");
 	printf("%-9s %9s %9s %9s %9s %9s %9s\n", "DESIGN", "LOOP ns", "ADDED ns", "x EMPTY", "BPF ns", "x EMPTY",
 	       "USER ns");
 	for (int d = 0; d < NDESIGNS; d++) {
