@@ -328,8 +328,9 @@ static void write_row(const struct merge *m, struct table *t, const struct proc 
 		mem = add(mem, max_known(g->fdinfo_mem, g->nvml_mem, g->kfd_mem));
 	}
 	gpu_names(s, p, gpus, sizeof(gpus));
-	if (isnan(mem)) /* what its calls allocated and kept, at most what the GPUs hold (a context's end frees it) */
-		mem = fmin(p->cuda_mem, m->nvidia_used);
+	/* else what its calls allocated and kept, at most what the GPUs hold (a context's end frees it) */
+	if (isnan(mem) && !isnan(p->cuda_mem))
+		mem = isnan(m->nvidia_used) ? p->cuda_mem : fmin(p->cuda_mem, m->nvidia_used);
 	for (int k = 0, n = 0; k < SRC_COUNT; k++)
 		if (p->sources & (1u << k))
 			n += snprintf(sources + n, sizeof(sources) - (size_t)n, "%s%s", n ? "," : "", source_names[k]);

@@ -76,6 +76,8 @@ static struct snapshot *tick(void)
 	/* 400: allocated 900 and never freed by a call; its context ended: the GPUs hold 800 in all */
 	row(m, "nvidia.gpus", "gpu=1", "bus_id=00000000:3C:00.0", "mem_used_bytes=800", NULL);
 	row(m, "nvidia.processes", "pid=400", "comm=cuda-exit", "mem_bytes=900", NULL);
+	/* 500: no source knows its memory: unknown, not 0 nor what the GPUs hold */
+	row(m, "nvidia.processes", "pid=500", "comm=cuda-none", "launches_per_s=1", NULL);
 	s = model_tick_end(m);
 	assert_non_null(s);
 	model_free(m);
@@ -101,7 +103,7 @@ static void merged_by_pid(void **state)
 
 	(void)state;
 	assert_non_null(t);
-	assert_int_equal(t->nrows, 4);
+	assert_int_equal(t->nrows, 5);
 	r = pid_row(t, 100);
 	assert_string_equal(table_str(t, r, "comm"), "game");
 	assert_string_equal(table_str(t, r, "gpus"), "card0");
@@ -125,6 +127,7 @@ static void merged_by_pid(void **state)
 	NUM(t, r, "mem_bytes", 700);
 	r = pid_row(t, 400);
 	NUM(t, r, "mem_bytes", 800); /* never above what NVML says the GPUs hold */
+	assert_true(isnan(table_num(t, pid_row(t, 500), "mem_bytes")));
 	assert_true(isnan(table_num(t, r, "gpu_pct"))); /* unknown, not 0 */
 	assert_string_equal(table_str(t, r, "gpus"), "");
 	snapshot_free(s);
@@ -142,7 +145,7 @@ static void derived_once(void **state)
 	for (size_t i = 0; i < s->ntables; i++)
 		found += !strcmp(s->tables[i]->desc->name, "gpu.processes");
 	assert_int_equal(found, 1);
-	assert_int_equal(snapshot_table(s, "gpu.processes")->nrows, 4);
+	assert_int_equal(snapshot_table(s, "gpu.processes")->nrows, 5);
 	snapshot_free(s);
 }
 
