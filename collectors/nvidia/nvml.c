@@ -23,7 +23,8 @@
 #define NVML_MEMORY_UTILIZATION_SAMPLES 2
 #define MAX_GPUS 64
 #define MAX_SAMPLES 256
-#define PROC_SAMPLE_US 1000000ULL /* how often the driver samples a process's utilisation */
+#define MAX_UTIL_SAMPLES 4096 /* a GPU's samples read at once: 13 minutes of the H100's, one each 200 ms */
+#define WINDOW_US 1000000ULL /* the shortest window read: the driver samples a process once a second */
 #define MAX_MIG_INDEX 64 /* MIG device indices tried per GPU at most (7 on an A100 or H100) */
 
 typedef void *nvml_device;
@@ -94,8 +95,9 @@ struct nvml {
 	unsigned int count;
 	unsigned long long last_sample[MAX_GPUS]; /* per GPU: the newest process sample seen */
 	unsigned long long last_util[MAX_GPUS][2]; /* per GPU: the newest GPU and memory sample seen */
+	unsigned long long window[MAX_GPUS]; /* per GPU: its last read's window began after this (0: none) */
 	struct nvml_process_sample samples[MAX_SAMPLES]; /* scratch */
-	struct nvml_sample util_samples[MAX_SAMPLES]; /* scratch */
+	struct nvml_sample util_samples[MAX_UTIL_SAMPLES]; /* scratch */
 	bool started; /* nvmlInit succeeded: nvmlShutdown at the end */
 	int (*init)(void);
 	int (*get_count)(unsigned int *);
@@ -350,38 +352,56 @@ static double sample_value(int type, const struct nvml_sample *s)
 }
 
 /*
- * The mean of GPU i's samples of kind (0: GPU, 1: memory utilisation) newer
- * than the last read's; NAN when there are none (or no such entry point).
- * *count: how many.
+ * The window a read averages over: since the previous read's newest sample,
+ * or the last WINDOW_US before this read's newest where that is longer (the
+ * driver samples a process once a second: a shorter window may hold none).
+ * The GPU's samples and its processes' are read over the same window.
  */
-static double util_mean(struct nvml *n, nvml_device d, unsigned int i, int kind, unsigned int *count)
+static unsigned long long window_start(unsigned long long before, unsigned long long newest)
+{
+	unsigned long long floor = newest > WINDOW_US ? newest - WINDOW_US : 0;
+
+	return before && before < floor ? before : floor;
+}
+
+/*
+ * The mean of GPU i's samples of kind (0: GPU, 1: memory utilisation) in the
+ * read's window (window_start); NAN when there are none (or no such entry
+ * point). The GPU's kind sets the window its processes are read over.
+ */
+static double util_mean(struct nvml *n, nvml_device d, unsigned int i, int kind)
 {
 	static const int type[2] = { NVML_GPU_UTILIZATION_SAMPLES, NVML_MEMORY_UTILIZATION_SAMPLES };
-	unsigned long long *last = &n->last_util[i][kind];
+	unsigned long long *last = &n->last_util[i][kind], before = *last, from;
+	unsigned int count = MAX_UTIL_SAMPLES, used = 0;
 	double sum = 0;
 	int value_type;
 
-	*count = MAX_SAMPLES;
+	/* from a window before the last read's newest: a short interval looks back that far */
 	if (!n->get_samples ||
-	    n->get_samples(d, type[kind], *last, &value_type, count, n->util_samples) ||
-	    !*count || *count > MAX_SAMPLES) {
-		*count = 0;
+	    n->get_samples(d, type[kind], before > WINDOW_US ? before - WINDOW_US : 0, &value_type, &count,
+			   n->util_samples) ||
+	    !count || count > MAX_UTIL_SAMPLES)
 		return NAN;
-	}
-	for (unsigned int k = 0; k < *count; k++) {
-		sum += sample_value(value_type, &n->util_samples[k]);
+	for (unsigned int k = 0; k < count; k++)
 		if (n->util_samples[k].time_stamp > *last)
 			*last = n->util_samples[k].time_stamp;
-	}
-	return isnan(sum) || sum < 0 ? (*count = 0, NAN) : sum / *count;
+	from = window_start(before, *last);
+	if (kind == 0)
+		n->window[i] = from;
+	for (unsigned int k = 0; k < count; k++)
+		if (n->util_samples[k].time_stamp > from) {
+			sum += sample_value(value_type, &n->util_samples[k]);
+			used++;
+		}
+	return !used || isnan(sum) || sum < 0 ? NAN : sum / used;
 }
 
-/* GPU and memory utilisation: over the interval from the driver's samples, else its last period. */
+/* GPU and memory utilisation: over the window from the driver's samples, else its last period. */
 static void read_utilization(struct nvml *n, nvml_device d, unsigned int i, struct nvml_gpu *g)
 {
 	struct nvml_utilization u;
-	unsigned int count, mem_count;
-	double gpu = util_mean(n, d, i, 0, &count), mem = util_mean(n, d, i, 1, &mem_count);
+	double gpu = util_mean(n, d, i, 0), mem = util_mean(n, d, i, 1);
 
 	if (!isnan(gpu) && !isnan(mem)) {
 		g->util_known = true;
@@ -456,17 +476,10 @@ static void add_list(nvml_proc_list_fn list, nvml_device d, struct nvml_proc *ou
 	}
 }
 
-/*
- * The driver samples a process about once a second (H100, driver 580: one
- * sample a second, the GPU's every 200 ms): its samples of the last second
- * before the GPU's newest, so that a refresh shorter than that still finds
- * one; since the last read where the GPU keeps no samples.
- */
+/* The processes' samples: over the GPU's window (util_mean), else since the last read. */
 static unsigned long long proc_window(const struct nvml *n, unsigned int i)
 {
-	unsigned long long newest = n->last_util[i][0];
-
-	return newest > PROC_SAMPLE_US ? newest - PROC_SAMPLE_US : n->last_sample[i];
+	return n->window[i] ? n->window[i] : n->last_sample[i];
 }
 
 size_t nvml_processes(struct nvml *n, unsigned int i, struct nvml_proc *out, size_t max)

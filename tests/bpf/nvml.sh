@@ -2,9 +2,9 @@
 # The NVIDIA collector's NVML tables with no GPU: a stand-in libnvidia-ml.so.1
 # (tests/cuda/fake_libnvml.c: two GPUs, the second in MIG mode with two MIG devices)
 # found by the monitor's own dlopen of the soname through LD_LIBRARY_PATH, no test hook.
-# Every value the stand-in answers must come out exactly, in every snapshot (utilisation:
-# the mean of the GPU's samples since the last read, 28 and 42 -> 35 %; a process's, the mean of
-# its samples, 20 and 30 -> 25 %): the GPU
+# Every value the stand-in answers must come out exactly, in every snapshot (utilisation: the
+# mean of the GPU's samples, one each 200 ms; a process's, sampled once a second, read over at
+# least the last second, so known at a refresh of 0.3 s too): the GPU
 # rows, their MIG mode, the MIG devices with their memory, the processes' memory;
 # and what the stand-in does not support is null, never 0. Its build without the MIG
 # entry points (LIB_DIR/no-mig, an old driver's) leaves MIG mode null and lists no MIG device.
@@ -84,7 +84,8 @@ for bin in "$@"; do
 	check "no error output" test ! -s "$TMP/err"
 	[ -s "$TMP/err" ] && sed 's/^/       /' "$TMP/err" | head -20
 	# an old driver's library: MIG mode unknown (null, not "disabled"), no MIG device, the rest alike
-	LD_LIBRARY_PATH=$TMP/no-mig "$bin" -b -J -n $SNAPS -d 0.3 >"$TMP/old" 2>"$TMP/err"
+	# (no GPU samples: a process's since the last read, once a second: a refresh of 1.1 s holds one)
+	LD_LIBRARY_PATH=$TMP/no-mig "$bin" -b -J -n $SNAPS -d 1.1 >"$TMP/old" 2>"$TMP/err"
 	check "no MIG entry points: monitor exited 0, no error output" test $? = 0 -a ! -s "$TMP/err"
 	# nor samples: utilisation over the last sample period, 1.2 times the mean
 	exact "no MIG entry points nor samples: GPU 0 as before, its MIG mode null, its last period's use (42 %, 12 %)" \

@@ -119,7 +119,6 @@ struct sample { /* nvmlSample_t */
 	} value;
 };
 
-#define PERIODS 4 /* GPU samples a read */
 #ifdef FAKE_NVML_NO_MIG
 #define NO_SAMPLES 1
 #else
@@ -267,7 +266,7 @@ API int nvmlDeviceGetUtilizationRates(nvmlDevice_t d, struct utilization *u)
 		return err;
 	if (d->util_gpu == NONE)
 		return ERR_NOT_SUPPORTED; /* MIG mode */
-	u->gpu = d->util_gpu * 6 / 5; /* the last sample period: the newest of nvmlDeviceGetSamples' */
+	u->gpu = d->util_gpu * 6 / 5; /* a reading apart from the samples': a test tells which was read */
 	u->memory = d->util_mem * 6 / 5;
 	return SUCCESS;
 }
@@ -349,70 +348,83 @@ API int nvmlDeviceGetGraphicsRunningProcesses_v3(nvmlDevice_t d, unsigned int *c
 	return SUCCESS;
 }
 
-/* Microseconds now, and later than the last one seen, whatever the clock did. */
-static unsigned long long stamp_after(unsigned long long last_seen_us)
+/*
+ * Samples as the H100's driver keeps them (tests/gpu/evidence/h100-samples):
+ * the GPU's every 200 ms, a process's once a second, stamped on those marks of
+ * the real-time clock, the last HISTORY of them kept. Those after last_seen
+ * go into out (oldest first, at most max; more: INSUFFICIENT_SIZE).
+ */
+#define GPU_PERIOD_US 200000ULL
+#define PROC_PERIOD_US 1000000ULL
+#define HISTORY 50
+
+static int stamps_after(unsigned long long period_us, unsigned long long last_seen_us,
+			unsigned long long *out, unsigned int max, unsigned int *count)
 {
 	struct timespec ts;
-	unsigned long long now_us;
+	unsigned long long now_us, newest;
+	unsigned int n = 0;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	now_us = (unsigned long long)ts.tv_sec * 1000000 + (unsigned long long)ts.tv_nsec / 1000;
-	return now_us > last_seen_us + PERIODS ? now_us : last_seen_us + PERIODS + 1;
+	newest = now_us / period_us * period_us;
+	for (int j = HISTORY - 1; j >= 0; j--) {
+		unsigned long long t = newest - (unsigned long long)j * period_us;
+
+		if (t <= last_seen_us)
+			continue;
+		if (out && n < max)
+			out[n] = t;
+		n++;
+	}
+	*count = n;
+	return !out || n > max ? ERR_INSUFFICIENT_SIZE : SUCCESS;
 }
 
-/* Two samples of its process per read, at 0.8 and 1.2 times proc_sm: their mean is proc_sm. */
+/* Its process's samples: proc_sm and proc_mem_util, once a second. */
 API int nvmlDeviceGetProcessUtilization(nvmlDevice_t d, struct process_sample *samples,
 					unsigned int *count, unsigned long long last_seen_us)
 {
+	unsigned long long t[HISTORY];
+	unsigned int max;
 	int err = check(d, count);
-	unsigned long long now_us;
 
 	if (err)
 		return err;
 	if (!d->proc_pid || d->proc_sm == NONE)
 		return ERR_NOT_SUPPORTED;
-	if (!samples || *count < 2) {
-		*count = 2;
-		return ERR_INSUFFICIENT_SIZE;
-	}
-	now_us = stamp_after(last_seen_us);
-	samples[0] = (struct process_sample){ d->proc_pid, now_us - 1, d->proc_sm * 4 / 5,
-					      d->proc_mem_util * 4 / 5, 0, 0 };
-	samples[1] = (struct process_sample){ d->proc_pid, now_us, d->proc_sm * 6 / 5,
-					      d->proc_mem_util * 6 / 5, 0, 0 };
-	*count = 2;
-	return SUCCESS;
+	max = *count < HISTORY ? *count : HISTORY;
+	err = stamps_after(PROC_PERIOD_US, last_seen_us, samples ? t : NULL, max, count);
+	for (unsigned int k = 0; !err && k < *count; k++)
+		samples[k] = (struct process_sample){ d->proc_pid, t[k], d->proc_sm, d->proc_mem_util, 0, 0 };
+	return err;
 }
 
 /*
- * nvmlDeviceGetSamples of GPU and memory utilisation: PERIODS samples a read,
- * alternately 0.8 and 1.2 times the reading (their mean is it). The old
- * driver's build has no samples (NOT_SUPPORTED, as some boards answer).
+ * nvmlDeviceGetSamples of GPU and memory utilisation, util_gpu and util_mem
+ * every 200 ms. The old driver's build has none (NOT_SUPPORTED, as some boards
+ * answer).
  */
 API int nvmlDeviceGetSamples(nvmlDevice_t d, int type, unsigned long long last_seen_us, int *value_type,
 			     unsigned int *count, struct sample *samples)
 {
+	unsigned long long t[HISTORY];
+	unsigned int v, max;
 	int err = check(d, count);
-	unsigned int v;
-	unsigned long long now_us;
 
 	if (err)
 		return err;
 	v = type == 1 ? d->util_gpu : type == 2 ? d->util_mem : NONE;
 	if (v == NONE || NO_SAMPLES)
 		return ERR_NOT_SUPPORTED;
-	if (!samples || *count < PERIODS) {
-		*count = PERIODS;
-		return ERR_INSUFFICIENT_SIZE;
-	}
-	now_us = stamp_after(last_seen_us);
+	max = *count < HISTORY ? *count : HISTORY;
+	err = stamps_after(GPU_PERIOD_US, last_seen_us, samples ? t : NULL, max, count);
 	*value_type = 1; /* unsigned int */
-	for (unsigned int k = 0; k < PERIODS; k++) {
-		samples[k].time_stamp = now_us - PERIODS + 1 + k;
-		samples[k].value.ui = k % 2 ? v * 6 / 5 : v * 4 / 5;
+	for (unsigned int k = 0; !err && k < *count; k++) {
+		samples[k].time_stamp = t[k];
+		samples[k].value.ui = v;
 	}
-	*count = PERIODS;
-	return SUCCESS;
+	return err;
 }
 
 #ifndef FAKE_NVML_NO_MIG
