@@ -84,8 +84,8 @@ static const struct col_desc gpu_cols[NVG_COLS] = {
 			    0 },
 	[NVG_MEM_PCT] = { "mem_used_pct", "MEM%", "used over total", COL_F64, UNIT_PCT, 5, 0 },
 	[NVG_UTIL] = { "util_pct", "UTIL%",
-		       "share of the interval a kernel was running: the mean of the driver's samples in it (its "
-		       "last sample period where it keeps none)",
+		       "share of the interval (the last second where it is shorter) a kernel was running: the mean "
+		       "of the driver's samples in it; its last sample period where it keeps none",
 		       COL_F64,
 		       UNIT_PCT, 5, COL_HISTORY | COL_SPARK },
 	[NVG_MEM_UTIL] = { "mem_util_pct", "MEMBW%",
@@ -166,9 +166,9 @@ static const struct col_desc gpu_proc_cols[NVQ_COLS] = {
 	[NVQ_COMM] = { "comm", "COMM", "its command name", COL_STR, UNIT_NONE, 15, COL_ASCENDING },
 	[NVQ_MEM] = { "mem_bytes", "GPU MEM", "device memory the driver accounts to it on this GPU",
 		      COL_U64, UNIT_BYTES, 8, COL_HISTORY },
-	[NVQ_SM] = { "sm_pct", "SM%", "its use of the GPU's SMs: the mean of the driver's samples of it in the last second (it "
-		     "samples a process about once a second); a reading of its own, not a share of the "
-		     "GPU's UTIL% (time any kernel ran)",
+	[NVQ_SM] = { "sm_pct", "SM%", "its use of the GPU's SMs: the mean of the driver's samples of it (about one a second) over "
+		     "the window of the GPU's UTIL%; a reading of its own, not a share of UTIL% (the time any "
+		     "kernel ran)",
 		     COL_F64, UNIT_PCT, 5, COL_HISTORY | COL_SPARK },
 	[NVQ_MEM_UTIL] = { "mem_util_pct", "MEMBW%", "its use of device memory bandwidth, sampled as SM%",
 			   COL_F64, UNIT_PCT, 6, 0 },
