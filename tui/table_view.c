@@ -317,6 +317,10 @@ static void draw_empty(struct view *v, const struct table_desc *d, const struct 
 		snprintf(text, sizeof(text), "None now: %zu process%s had rows here earlier and %s exited or stopped.",
 			 gone, gone == 1 ? "" : "es", gone == 1 ? "has" : "have");
 		put_wrapped(in, ROLE_DIM, text);
+	} else if ((gone = histories_rows_gone(v->histories, d))) { /* its empty text is of a table never filled */
+		snprintf(text, sizeof(text), "None now: the %zu row%s shown here earlier %s gone.", gone,
+			 gone == 1 ? "" : "s", gone == 1 ? "is" : "are");
+		put_wrapped(in, ROLE_DIM, text);
 	} else {
 		put_wrapped(in, ROLE_DIM, d->empty ? d->empty : "Nothing yet.");
 	}

@@ -792,6 +792,20 @@ check "... focused and at its end (End): 'rows K-$nio of $nio ↑', its last row
 	bash -c "$T capture-pane -p -t t | grep -E '^ GPU ioctls \\($nio\\)  <Enter> opens the selected row +rows [0-9]+-$nio of $nio ↑$' >/dev/null"
 $T kill-server 2>/dev/null
 
+echo "== memory after its clients exited (the recording's last snapshot with no memory rows)"
+ME=$(jq -s '[to_entries[] | select((.value.tables["memory.devices"] // []) | length == 0) | .key] | last + 1' "$REC")
+mgone=$(jq -s ".[:$ME - 1] | [.[] | .tables[\"memory.clients\"] // [] | length] | max" "$REC")
+start 120 40 --replay "$REC" -d 60
+until_shows "REPLAY" 5
+for _ in $(seq 2 "$ME"); do $T send-keys -t t n; sleep 0.05; done
+sleep 0.5
+keys 6
+check "snapshot $ME, pane 6: the devices' table says its row is gone, not that no memory is reported" \
+	bash -c "$(declare -f screen); T='$T'; screen | grep -qF 'None now: the 1 row shown here earlier is gone.' && ! screen | grep -qF 'No GPU memory reported'"
+check "... and the clients' table that its rows (up to $mgone at once) are gone, not that no driver reports fdinfo" \
+	bash -c "$(declare -f screen); T='$T'; screen | grep -qE 'None now: the [0-9]+ rows shown here earlier are gone\.' && ! screen | grep -qF 'No DRM client reports'"
+$T kill-server 2>/dev/null
+
 echo "== memory (a synthetic snapshot: the recording's snapshot $N with memory.devices rows added)"
 jq -c '.tables["memory.devices"] = [{dev: "vkms", region: "vram", driver: "vkms", clients: 2, total_bytes: 3145728,
 	resident_bytes: 2097152, used_bytes: 1048576, size_bytes: 2147483648, used_pct: 0.05},
