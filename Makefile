@@ -74,6 +74,12 @@ BASE_LIBS := $(shell $(PKG_CONFIG) --libs libbpf libelf 2>/dev/null || echo -lbp
 CURSES_LIBS := $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw -ltinfo)
 HTTP_LIBS := -lmicrohttpd -lgnutls -lyaml -lcrypt
 endif
+# C++ names: libstdc++'s __cxa_demangle (symbols/demangle.c); linked statically in a portable build.
+ifeq ($(PORTABLE),1)
+BASE_LIBS += -Wl,-Bstatic -lstdc++ -Wl,-Bdynamic
+else
+BASE_LIBS += -lstdc++
+endif
 BASE_LIBS += -ldl -lpthread -lm
 LIBS := $(BASE_LIBS) $(CURSES_LIBS) $(HTTP_LIBS)
 
@@ -96,8 +102,8 @@ BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -I$(ARCH_INCLU
 # folder per collector), output and recording, tui, src (main: the top floor).
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 SKELS := $(patsubst bpf/%.bpf.c,$(B)/%.skel.h,$(BPF_SRCS))
-LIB_SRCS := $(wildcard core/*.c model/*.c format/*.c collectors/*.c collectors/*/*.c output/*.c \
-	recording/*.c tui/*.c) $(filter-out src/main.c,$(wildcard src/*.c))
+LIB_SRCS := $(wildcard core/*.c model/*.c format/*.c symbols/*.c collectors/*.c collectors/*/*.c \
+	output/*.c recording/*.c tui/*.c) $(filter-out src/main.c,$(wildcard src/*.c))
 LIB_OBJS := $(patsubst %.c,$(B)/%.o,$(LIB_SRCS))
 # Objects that register themselves (tables, collectors, panes) by a section: a test that walks a
 # registry links them whole, as an archive would leave out what no symbol asks for.
@@ -243,7 +249,7 @@ $(B):
 -include $(wildcard $(B)/*.d $(B)/*/*.d $(B)/*/*/*.d)
 
 # ---- set-up (Debian packages; idempotent) ----
-BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev \
+BUILD_DEPS := make gcc g++ clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev \
 	libncurses-dev pkg-config libcmocka-dev libyajl-dev jq file util-linux groff-base tmux procps \
 	libcap2-bin libclang-rt-dev libmicrohttpd-dev libgnutls28-dev libyaml-dev libcrypt-dev curl \
 	prometheus openssl apache2-utils lintian dpkg-dev binutils man-db protobuf-compiler
