@@ -178,6 +178,12 @@ $(B)/tests/%: tests/unit/%.c $(TABLE_OBJS) $(B)/libgputop.a
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out %.a,$^) $(filter %.a,$^) $(BASE_LIBS) \
 		$(TEST_LIBS_$*) -lcmocka
 $(B)/tests/test_tui_pure: $(PANE_OBJS)
+# The symbolizer's fixture programs, built by the test's build (tests/unit/symfix/make.sh).
+$(B)/tests/symfix/.done: tests/unit/symfix/make.sh tests/unit/symfix/fixture.c tests/unit/symfix/fixture_cxx.cc
+	$(call msg,FIXTURE,$(dir $@))
+	$(Q)rm -rf $(dir $@) && tests/unit/symfix/make.sh $(dir $@)
+$(B)/tests/test_symbols_elf: private CFLAGS += -DSYMFIX_DIR='"$(B)/tests/symfix"'
+$(B)/tests/test_symbols_elf: | $(B)/tests/symfix/.done
 # the collectors register themselves: linked whole
 $(B)/tests/test_sysfs: $(B)/collectors/sensors/sensors.o $(B)/collectors/kfd/kfd.o $(B)/collectors/devices/devices.o
 
@@ -266,7 +272,7 @@ deps:
 # ---- tests ----
 test: test-unit test-san test-docs test-package test-tui test-exporter test-bpf test-vm fuzz
 
-test-unit: $(UNIT_BINS) $(B)/gputop-bpf $(B)/tests/perfetto-example
+test-unit: $(UNIT_BINS) $(B)/tests/symfix/.done $(B)/gputop-bpf $(B)/tests/perfetto-example
 	$(Q)tests/layering.sh
 	$(Q)tests/run-unit.sh $(UNIT_BINS)
 	$(Q)tests/perfetto/run.sh $(B)/tests/perfetto-example $(B)/gputop-bpf

@@ -66,7 +66,7 @@ int map_file_open(pid_t pid, const struct map *m, const char *path)
 {
 	int fd;
 
-	if (m->kind != MAP_FILE)
+	if (m->kind != MAP_KIND_FILE)
 		return -EINVAL;
 	fd = check_same(open_map_files(pid, m), m);
 	if (fd >= 0 || m->deleted)

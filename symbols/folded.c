@@ -27,17 +27,19 @@ size_t folded_escape(const char *in, char *out, size_t size)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *s = (const unsigned char *)in;
-	size_t o = 0, left = strlen(in);
+	size_t o = 0, left = strlen(in), need = 0, i;
 
 	if (size < 4) /* room for "..." at least */
 		return size ? (out[0] = '\0', 0) : 0;
 	if (!left)
 		in = "[unknown]", s = (const unsigned char *)in, left = strlen(in);
+	for (i = 0; i < left; i++)
+		need += needs_escape(s[i]) ? 4 : 1;
 	while (left) {
 		size_t n = needs_escape(*s) ? 1 : char_len(s, left);
 		size_t w = needs_escape(*s) ? 4 : n;
 
-		if (o + w + (left > n ? 3 : 0) > size - 1) {
+		if (o + w + (need > size - 1 ? 3 : 0) > size - 1) {
 			memcpy(out + o, "...", 3);
 			o += 3;
 			break;

@@ -70,20 +70,20 @@ static int parse_name(const char *s, const char *end, struct map *m, char *path,
 	if (n >= size || memchr(s, '\0', n))
 		return -EINVAL;
 	if (n == 0) {
-		m->kind = m->inode ? MAP_FILE : MAP_ANON;
+		m->kind = m->inode ? MAP_KIND_FILE : MAP_KIND_ANON;
 	} else if (s[0] == '[' && s[n - 1] == ']') {
-		m->kind = n == 6 && !memcmp(s, "[vdso]", 6) ? MAP_VDSO : MAP_SPECIAL;
+		m->kind = n == 6 && !memcmp(s, "[vdso]", 6) ? MAP_KIND_VDSO : MAP_KIND_SPECIAL;
 	} else if (s[0] == '/') {
-		m->kind = MAP_FILE;
+		m->kind = MAP_KIND_FILE;
 		if (n > sl && !memcmp(s + n - sl, deleted_suffix, sl)) {
 			m->deleted = true;
 			n -= sl;
 		}
 	} else {
-		m->kind = MAP_SPECIAL; /* memfd:, /SYSV (has '/'), anon_inode:... */
+		m->kind = MAP_KIND_SPECIAL; /* memfd:, /SYSV (has '/'), anon_inode:... */
 	}
-	if (m->kind == MAP_FILE && !m->inode)
-		m->kind = MAP_SPECIAL; /* not a file we could open and check */
+	if (m->kind == MAP_KIND_FILE && !m->inode)
+		m->kind = MAP_KIND_SPECIAL; /* not a file we could open and check */
 	memcpy(path, s, n);
 	path[n] = '\0';
 	return 0;

@@ -19,10 +19,10 @@
 #define PROC_MAPS_PATH_MAX 4096
 
 enum map_kind {
-	MAP_FILE, /* a file's pages: path, dev, inode */
-	MAP_ANON, /* no name: heap of a JIT, anonymous memory */
-	MAP_VDSO, /* [vdso] */
-	MAP_SPECIAL, /* another bracketed name: [heap], [stack], [vvar], [anon:NAME] */
+	MAP_KIND_FILE, /* a file's pages: path, dev, inode */
+	MAP_KIND_ANON, /* no name: heap of a JIT, anonymous memory */
+	MAP_KIND_VDSO, /* [vdso] */
+	MAP_KIND_SPECIAL, /* another bracketed name: [heap], [stack], [vvar], [anon:NAME] */
 };
 
 struct map {

@@ -177,16 +177,16 @@ void symbolize_user(struct symbolizer *s, struct sym_process *p, uint64_t addr, 
 	struct map *m = proc_maps_find(&p->maps, addr);
 
 	memset(out, 0, sizeof(*out));
-	if (m && m->kind == MAP_FILE) {
+	if (m && m->kind == MAP_KIND_FILE) {
 		file_frame(s, p, m, addr, out);
 		return;
 	}
 	if (perf_frame(s, p, addr, out))
 		return;
-	if (m && (m->kind == MAP_VDSO || m->kind == MAP_SPECIAL)) {
+	if (m && (m->kind == MAP_KIND_VDSO || m->kind == MAP_KIND_SPECIAL)) {
 		copy_str(out->module, sizeof(out->module), map_path(&p->maps, m));
 		out->offset = addr - m->start;
-		out->module_offset = m->kind == MAP_VDSO;
+		out->module_offset = m->kind == MAP_KIND_VDSO;
 	}
 }
 
