@@ -22,7 +22,8 @@ bool demangle(const char *name, char *out, size_t size)
 	if (!size)
 		return false;
 	/* _Z: the Itanium ABI's mangled names; types alone are not symbols */
-	if (name[0] == '_' && name[1] == 'Z' && strnlen(name, DEMANGLE_IN_MAX + 1) <= DEMANGLE_IN_MAX)
+	if (name[0] == '_' && name[1] == 'Z' &&
+	    strnlen(name, DEMANGLE_IN_MAX + 1) <= DEMANGLE_IN_MAX)
 		d = __cxa_demangle(name, NULL, NULL, &status);
 	if (d && status == 0) {
 		copy_cut(d, out, size);

@@ -13,7 +13,10 @@
 
 #define DEMANGLE_IN_MAX 1024
 
-/* The demangled name into out[size] (cut, NUL-terminated); else the name as it is. True if demangled. */
+/*
+ * The demangled name into out[size] (cut, NUL-terminated); else the name as it
+ * is. True if demangled.
+ */
 bool demangle(const char *name, char *out, size_t size);
 
 #endif

@@ -19,8 +19,9 @@ int elf_cache_init(struct elf_cache *c, size_t max_entries, size_t max_bytes)
 
 static bool same_key(const struct elf_key *a, const struct elf_key *b)
 {
-	return a->dev_major == b->dev_major && a->dev_minor == b->dev_minor && a->inode == b->inode &&
-	       a->build_id_len == b->build_id_len && !memcmp(a->build_id, b->build_id, a->build_id_len);
+	return a->dev_major == b->dev_major && a->dev_minor == b->dev_minor &&
+	       a->inode == b->inode && a->build_id_len == b->build_id_len &&
+	       !memcmp(a->build_id, b->build_id, a->build_id_len);
 }
 
 struct elf_entry *elf_cache_get(struct elf_cache *c, const struct elf_key *key)

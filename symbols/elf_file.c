@@ -66,8 +66,8 @@ static void read_sections(Elf *e, struct elf_info *info)
 			continue;
 		if (sh.sh_type == SHT_SYMTAB && sh.sh_entsize && sh.sh_size / sh.sh_entsize > 1)
 			info->has_symtab = true;
-		if (sh.sh_type == SHT_NOTE && !info->build_id_len && (data = elf_getdata(scn, NULL)) &&
-		    data->d_type == ELF_T_NHDR)
+		if (sh.sh_type == SHT_NOTE && !info->build_id_len &&
+		    (data = elf_getdata(scn, NULL)) && data->d_type == ELF_T_NHDR)
 			note_build_id(data, info);
 	}
 }
@@ -85,9 +85,10 @@ static void read_segments(Elf *e, struct elf_info *info)
 			continue;
 		if (ph.p_type == PT_LOAD && info->n_loads < ELF_LOADS_MAX &&
 		    ph.p_offset <= UINT64_MAX - ph.p_filesz) {
-			info->loads[info->n_loads++] = (struct elf_load){ ph.p_offset, ph.p_filesz,
-									  ph.p_vaddr };
-		} else if (ph.p_type == PT_NOTE && !info->build_id_len && ph.p_filesz <= (1u << 20) &&
+			info->loads[info->n_loads++] =
+				(struct elf_load){ ph.p_offset, ph.p_filesz, ph.p_vaddr };
+		} else if (ph.p_type == PT_NOTE && !info->build_id_len &&
+			   ph.p_filesz <= (1u << 20) &&
 			   (data = elf_getdata_rawchunk(e, (int64_t)ph.p_offset, ph.p_filesz,
 							ELF_T_NHDR))) {
 			note_build_id(data, info);
@@ -124,7 +125,8 @@ static int add_syms(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh, struct symtab *t)
 		if (!gelf_getsym(data, (int)i, &s))
 			break;
 		type = GELF_ST_TYPE(s.st_info);
-		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF || !s.st_value)
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF ||
+		    !s.st_value)
 			continue;
 		name = elf_strptr(e, sh->sh_link, s.st_name);
 		if (!name || !*name)

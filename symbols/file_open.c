@@ -54,7 +54,8 @@ static int open_in_root(pid_t pid, const char *path)
 	if (dir < 0)
 		return -errno;
 	fd = (int)syscall(SYS_openat2, dir, path + 1, &how, sizeof(how));
-	if (fd < 0 && errno == ENOSYS) /* before 5.6: the last link refused, the inode checks the rest */
+	if (fd < 0 &&
+	    errno == ENOSYS) /* before 5.6: the last link refused, the inode checks the rest */
 		fd = openat(dir, path + 1, (int)how.flags);
 	if (fd < 0)
 		fd = -errno;

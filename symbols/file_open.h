@@ -17,7 +17,7 @@
 #include <sys/types.h>
 #include "symbols/proc_maps.h"
 
-/* The file of mapping m of process pid, checked to be it. An fd, or -errno (-ESTALE: another file). */
+/* The file of mapping m of process pid, checked to be it. An fd, or -errno (-ESTALE: not it). */
 int map_file_open(pid_t pid, const struct map *m, const char *path);
 /*
  * The separate debug file of a build id under debug_dir (".build-id/xx/rest.debug").

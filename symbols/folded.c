@@ -12,8 +12,14 @@ static bool needs_escape(unsigned char c)
 /* Bytes of the UTF-8 character that starts with c (1 for a stray byte: it is kept alone). */
 static size_t char_len(const unsigned char *s, size_t left)
 {
-	size_t n = (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3 : (s[0] & 0xf8) == 0xf0 ? 4 : 1;
-	size_t i;
+	size_t n = 1, i;
+
+	if ((s[0] & 0xe0) == 0xc0)
+		n = 2;
+	else if ((s[0] & 0xf0) == 0xe0)
+		n = 3;
+	else if ((s[0] & 0xf8) == 0xf0)
+		n = 4;
 
 	if (n > left)
 		return 1;
@@ -45,7 +51,8 @@ size_t folded_escape(const char *in, char *out, size_t size)
 			break;
 		}
 		if (needs_escape(*s)) {
-			out[o] = '\\', out[o + 1] = 'x', out[o + 2] = hex[*s >> 4], out[o + 3] = hex[*s & 15];
+			out[o] = '\\', out[o + 1] = 'x', out[o + 2] = hex[*s >> 4],
+			out[o + 3] = hex[*s & 15];
 		} else {
 			memcpy(out + o, s, n);
 		}

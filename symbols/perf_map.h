@@ -14,7 +14,10 @@
 #define PERF_MAP_FILE_MAX (64u << 20)
 #define PERF_MAP_SYMS_MAX (1u << 20)
 
-/* Lines of text into t (initialised here, sorted; the later of two at one address wins). Bad lines counted. */
+/*
+ * Lines of text into t (initialised here, sorted; the later of two at one
+ * address wins), the lines that are not an entry counted in *bad_lines.
+ */
 int perf_map_parse(struct symtab *t, const char *text, size_t len, size_t *bad_lines);
 /* dir/perf-PID.map opened safely (file_open.h) and parsed. 0, or -errno. */
 int perf_map_load(struct symtab *t, const char *dir, pid_t pid, uid_t owner);

@@ -56,7 +56,9 @@ void sym_process_free(struct sym_process *p)
 
 static struct elf_key map_key(const struct map *m)
 {
-	struct elf_key k = { .dev_major = m->dev_major, .dev_minor = m->dev_minor, .inode = m->inode };
+	struct elf_key k = { .dev_major = m->dev_major,
+			     .dev_minor = m->dev_minor,
+			     .inode = m->inode };
 
 	memcpy(k.build_id, m->build_id, m->build_id_len);
 	k.build_id_len = m->build_id_len;
@@ -159,7 +161,8 @@ static void file_frame(struct symbolizer *s, struct sym_process *p, struct map *
 }
 
 /* JIT code: the process's perf map, read at the first address that needs it. */
-static bool perf_frame(struct symbolizer *s, struct sym_process *p, uint64_t addr, struct frame *out)
+static bool perf_frame(struct symbolizer *s, struct sym_process *p, uint64_t addr,
+		       struct frame *out)
 {
 	const struct sym *sym;
 

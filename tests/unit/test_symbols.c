@@ -27,8 +27,11 @@ static void maps_lines(void **state)
 	struct map m;
 
 	(void)state;
-	assert_int_equal(line("7f1c2a400000-7f1c2a428000 r-xp 00028000 fd:01 1835056                    "
-			      "/usr/lib/x86_64-linux-gnu/libc.so.6", &m, path), 0);
+	assert_int_equal(
+		line("7f1c2a400000-7f1c2a428000 r-xp 00028000 fd:01 1835056                    "
+		     "/usr/lib/x86_64-linux-gnu/libc.so.6",
+		     &m, path),
+		0);
 	assert_true(m.start == 0x7f1c2a400000 && m.end == 0x7f1c2a428000 && m.offset == 0x28000);
 	assert_true(m.dev_major == 0xfd && m.dev_minor == 1 && m.inode == 1835056 && m.exec);
 	assert_int_equal(m.kind, MAP_KIND_FILE);
@@ -40,22 +43,27 @@ static void maps_lines(void **state)
 	assert_int_equal(line("7f1c2a000000-7f1c2a021000 rw-p 00000000 00:00 0", &m, path), 0);
 	assert_int_equal(m.kind, MAP_KIND_ANON);
 	assert_string_equal(path, "");
-	assert_int_equal(line("7ffd1b5f2000-7ffd1b5f4000 r-xp 00000000 00:00 0  [vdso]", &m, path), 0);
+	assert_int_equal(line("7ffd1b5f2000-7ffd1b5f4000 r-xp 00000000 00:00 0  [vdso]", &m, path),
+			 0);
 	assert_int_equal(m.kind, MAP_KIND_VDSO);
-	assert_int_equal(line("55d1c8a00000-55d1c8a21000 rw-p 00000000 00:00 0  [heap]", &m, path), 0);
+	assert_int_equal(line("55d1c8a00000-55d1c8a21000 rw-p 00000000 00:00 0  [heap]", &m, path),
+			 0);
 	assert_int_equal(m.kind, MAP_KIND_SPECIAL);
 	assert_string_equal(path, "[heap]");
 	/* deleted, and a path with spaces and the kernel's escaped newline */
-	assert_int_equal(line("400000-401000 r-xp 00000000 08:02 99 /tmp/a b (deleted)", &m, path), 0);
+	assert_int_equal(line("400000-401000 r-xp 00000000 08:02 99 /tmp/a b (deleted)", &m, path),
+			 0);
 	assert_true(m.deleted && m.kind == MAP_KIND_FILE);
 	assert_string_equal(path, "/tmp/a b");
 	assert_int_equal(line("400000-401000 r-xp 00000000 08:02 99 /tmp/x\\012;y", &m, path), 0);
 	assert_string_equal(path, "/tmp/x\\012;y");
 	/* leading zeros as 32-bit kernels print them */
-	assert_int_equal(line("0000000000400000-0000000000401000 r--s 00000000 08:02 9 /x", &m, path), 0);
+	assert_int_equal(
+		line("0000000000400000-0000000000401000 r--s 00000000 08:02 9 /x", &m, path), 0);
 	assert_true(m.start == 0x400000 && !m.exec);
 	/* a named file without an inode is nothing we could open */
-	assert_int_equal(line("400000-401000 r-xp 00000000 00:05 0 /memfd:jit (deleted)", &m, path), 0);
+	assert_int_equal(line("400000-401000 r-xp 00000000 00:05 0 /memfd:jit (deleted)", &m, path),
+			 0);
 	assert_int_equal(m.kind, MAP_KIND_SPECIAL);
 }
 
@@ -73,7 +81,8 @@ static void maps_lines_bad(void **state)
 		"400000-401000 r-xp 00000000 08:100000 9 /x", /* minor over 20 bits */
 		"400000-401000 r-xp 00000000 08-02 9 /x",
 		"400000-401000 r-xp 00000000 08:02 9x /x", /* inode runs into the name */
-		"400000-401000 r-xp 00000000 08:02 99999999999999999999 /x", /* inode over 64 bits */
+		/* inode over 64 bits */
+		"400000-401000 r-xp 00000000 08:02 99999999999999999999 /x",
 		"10000000000000000-10000000000001000 r-xp 00000000 08:02 9 /x", /* 17 digits */
 		"400000-401000 r-xp fffffffffffff000 08:02 9 /x", /* offset + size wraps */
 		"400000-401000 r-xp 00000000 08:02", /* no inode */
@@ -88,14 +97,16 @@ static void maps_lines_bad(void **state)
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int rc = line(bad[i], &m, path);
 
-		if (rc != -EINVAL && strcmp(bad[i], "400000-401000\tr-xp 00000000 08:02 9 relative/path"))
+		if (rc != -EINVAL &&
+		    strcmp(bad[i], "400000-401000\tr-xp 00000000 08:02 9 relative/path"))
 			fail_msg("accepted: '%s'", bad[i]);
 	}
 	/* a relative name is a special, not a file */
 	assert_int_equal(line("400000-401000\tr-xp 00000000 08:02 9 relative/path", &m, path), 0);
 	assert_int_equal(m.kind, MAP_KIND_SPECIAL);
-	assert_int_equal(proc_maps_parse_line(with_nul, sizeof(with_nul) - 1, &m, path, sizeof(path)),
-			 -EINVAL);
+	assert_int_equal(
+		proc_maps_parse_line(with_nul, sizeof(with_nul) - 1, &m, path, sizeof(path)),
+		-EINVAL);
 	assert_int_equal(proc_maps_parse_line("400000-401000 r-xp 0 08:02 9 /a/long/path", 41, &m,
 					      small, sizeof(small)),
 			 -EINVAL);
@@ -372,7 +383,8 @@ static void symtab_limits(void **state)
 	assert_true(t.full);
 	symtab_free(&t);
 	symtab_init(&t, 100, 8);
-	assert_int_equal(symtab_add(&t, 0x10, 4, "abcdefgh", 8), -ENOSPC); /* 9 bytes with its NUL */
+	assert_int_equal(symtab_add(&t, 0x10, 4, "abcdefgh", 8),
+			 -ENOSPC); /* 9 bytes with its NUL */
 	assert_int_equal(symtab_add(&t, 0x10, 4, "abc", 3), 0);
 	symtab_free(&t);
 }
@@ -380,10 +392,10 @@ static void symtab_limits(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(maps_lines),	 cmocka_unit_test(maps_lines_bad),
-		cmocka_unit_test(maps_table),	 cmocka_unit_test(hex_fields),
-		cmocka_unit_test(perf_maps),	 cmocka_unit_test(kallsyms_text),
-		cmocka_unit_test(escaping),	 cmocka_unit_test(folded_lines),
+		cmocka_unit_test(maps_lines),	   cmocka_unit_test(maps_lines_bad),
+		cmocka_unit_test(maps_table),	   cmocka_unit_test(hex_fields),
+		cmocka_unit_test(perf_maps),	   cmocka_unit_test(kallsyms_text),
+		cmocka_unit_test(escaping),	   cmocka_unit_test(folded_lines),
 		cmocka_unit_test(folded_too_deep), cmocka_unit_test(cache_bounds),
 		cmocka_unit_test(symtab_limits),
 	};

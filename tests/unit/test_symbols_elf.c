@@ -116,8 +116,8 @@ static void expect(const char *prog, const char *debug_dir, const char *fn, uint
 
 	resolve(prog, debug_dir, fn, plus, text, sizeof(text));
 	if (strcmp(text, want))
-		fail_msg("%s: %s+%llu resolved to '%s', not '%s'", prog, fn, (unsigned long long)plus,
-			 text, want);
+		fail_msg("%s: %s+%llu resolved to '%s', not '%s'", prog, fn,
+			 (unsigned long long)plus, text, want);
 }
 
 #define FIX(name) SYMFIX_DIR "/" name
@@ -259,7 +259,8 @@ static void opening(void **state)
 	assert_int_equal(symlink("/", link), 0);
 	snprintf(link, sizeof(link), "%s/up%s", dir, real);
 	assert_true(map_file_open(getpid(), &m, link) < 0);
-	snprintf(link, sizeof(link), "%s/up", dir); /* (not the path through it: that is the fixture) */
+	snprintf(link, sizeof(link), "%s/up",
+		 dir); /* (not the path through it: that is the fixture) */
 	unlink(link);
 	snprintf(link, sizeof(link), "%s/link", dir);
 	unlink(link);
@@ -289,7 +290,8 @@ static void jit_perf_map(void **state)
 	assert_true(jit != MAP_FAILED);
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/perf-%d.map", dir, (int)getpid());
-	snprintf(text, sizeof(text), "%llx 100 py::jit_fn:/app/main.py\n%llx 40 py::other;x:/app/b.py\n",
+	snprintf(text, sizeof(text),
+		 "%llx 100 py::jit_fn:/app/main.py\n%llx 40 py::other;x:/app/b.py\n",
 		 (unsigned long long)base, (unsigned long long)base + 0x100);
 	write_file(path, text);
 	assert_int_equal(symbolizer_init(&s, &cfg), 0);
