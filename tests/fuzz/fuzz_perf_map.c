@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * libFuzzer: a perf map (/tmp/perf-PID.map, any user's JIT) and the same bytes
+ * as kallsyms. Every entry found must hold the address asked for, and its
+ * name, escaped for a folded stack, must hold no separator or line break.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "symbols/folded.h"
+#include "symbols/kallsyms.h"
+#include "symbols/perf_map.h"
+
+static void check_name(const char *name)
+{
+	char esc[4 * SYMTAB_NAME_MAX + 8];
+
+	folded_escape(name, esc, sizeof(esc));
+	if (strpbrk(esc, ";\n\r") || strlen(esc) >= sizeof(esc))
+		abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *copy = malloc(size ? size : 1);
+	struct symtab t;
+	struct kallsyms k;
+	size_t i, bad;
+	uint64_t off;
+
+	if (!copy)
+		return 0;
+	memcpy(copy, data, size);
+	if (!perf_map_parse(&t, copy, size, &bad)) {
+		for (i = 0; i < t.n; i++) {
+			const struct sym *s = symtab_find(&t, t.syms[i].addr + t.syms[i].size - 1);
+
+			if (!s || t.syms[i].addr + t.syms[i].size - 1 - s->addr >= s->size)
+				abort();
+			check_name(symtab_name(&t, s));
+		}
+	}
+	symtab_free(&t);
+	if (!kallsyms_parse(&k, copy, size)) {
+		for (i = 0; i < k.syms.n; i++) {
+			const char *name = kallsyms_find(&k, k.syms.syms[i].addr, &off);
+
+			if (name && (off >= KALLSYMS_FUNC_MAX || k.hidden))
+				abort();
+			if (name)
+				check_name(name);
+		}
+	}
+	kallsyms_free(&k);
+	free(copy);
+	return 0;
+}
