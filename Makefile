@@ -187,6 +187,12 @@ $(B)/tests/test_symbols_elf: | $(B)/tests/symfix/.done
 # the collectors register themselves: linked whole
 $(B)/tests/test_sysfs: $(B)/collectors/sensors/sensors.o $(B)/collectors/kfd/kfd.o $(B)/collectors/devices/devices.o
 
+# The symbolizer as a command, for tests only (tests/symbols/live.sh): never in the product.
+$(B)/tests/symbolize: tests/symbols/symbolize.c $(B)/libgputop.a
+	$(call msg,TEST-CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BASE_LIBS)
+
 # libFuzzer targets (make FUZZ=1): each links the library with one LLVMFuzzerTestOneInput.
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_SECONDS ?= 60
@@ -272,9 +278,11 @@ deps:
 # ---- tests ----
 test: test-unit test-san test-docs test-package test-tui test-exporter test-bpf test-vm fuzz
 
-test-unit: $(UNIT_BINS) $(B)/tests/symfix/.done $(B)/gputop-bpf $(B)/tests/perfetto-example
+test-unit: $(UNIT_BINS) $(B)/tests/symfix/.done $(B)/tests/symbolize $(B)/gputop-bpf \
+	$(B)/tests/perfetto-example
 	$(Q)tests/layering.sh
 	$(Q)tests/run-unit.sh $(UNIT_BINS)
+	$(Q)tests/symbols/live.sh $(B)/tests/symbolize $(B)/tests/symfix
 	$(Q)tests/perfetto/run.sh $(B)/tests/perfetto-example $(B)/gputop-bpf
 
 test-docs: $(B)/gputop-bpf

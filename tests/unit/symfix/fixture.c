@@ -2,9 +2,13 @@
 /*
  * A program of known functions for the symbolizer's tests: prints each
  * function's address ("name 0xADDR"), then "ready", then waits for its stdin
- * to close, so that the test reads its mappings while it lives.
+ * to close, so that the test reads its mappings while it lives. With "stack":
+ * main -> fix_outer -> fix_inner prints its own stack's return addresses
+ * ("stack 0xADDR ...", leaf first, from glibc's backtrace) and waits there.
  */
+#include <execinfo.h>
 #include <stdio.h>
+#include <string.h>
 
 __attribute__((noinline)) int fix_alpha(int x)
 {
@@ -18,8 +22,32 @@ __attribute__((noinline)) static int fix_static_beta(int x)
 	return x * 5 + fix_alpha(x);
 }
 
-int main(void)
+__attribute__((noinline)) static void fix_inner(void)
 {
+	void *pcs[64];
+	int i, n = backtrace(pcs, 64);
+
+	printf("stack");
+	for (i = 0; i < n; i++)
+		printf(" %p", pcs[i]);
+	printf("\nready\n");
+	fflush(stdout);
+	while (getchar() != EOF)
+		;
+}
+
+__attribute__((noinline)) void fix_outer(void)
+{
+	fix_inner();
+	__asm__ volatile(""); /* not a tail call: fix_outer stays on the stack */
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "stack")) {
+		fix_outer();
+		return 0;
+	}
 	printf("fix_alpha %p\n", (void *)fix_alpha);
 	printf("fix_static_beta %p\n", (void *)fix_static_beta);
 	printf("ready\n");
