@@ -111,6 +111,7 @@ static struct elf_entry *file_entry(struct symbolizer *s, struct sym_process *p,
 	if (m->elf_known && (entry = elf_cache_get(&s->cache, &key)))
 		return entry;
 	fd = map_file_open(p->pid, m, map_path(&p->maps, m));
+	s->files_opened++;
 	if (fd >= 0)
 		e = elf_file_open(fd);
 	if (!e || elf_file_info(e, &info)) {

@@ -32,6 +32,7 @@ struct symbolizer {
 	struct elf_cache cache;
 	struct kallsyms ksyms;
 	int ksyms_err; /* 1: not loaded yet */
+	uint64_t files_opened; /* mapped files opened (a cache hit opens none) */
 };
 
 /* One process as first seen: its mappings and its user, and its perf map when first needed. */

@@ -23,7 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			const struct map *m = &t.maps[i];
 
 			if (m->end <= m->start || (i && m->start < t.maps[i - 1].end) ||
-			    proc_maps_find(&t, m->start) != m || proc_maps_find(&t, m->end - 1) != m ||
+			    proc_maps_find(&t, m->start) != m ||
+			    proc_maps_find(&t, m->end - 1) != m ||
 			    strlen(map_path(&t, m)) >= PROC_MAPS_PATH_MAX)
 				abort();
 		}

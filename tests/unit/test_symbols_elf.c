@@ -162,6 +162,10 @@ static void stripped_without(void **state)
 	/* static: nobody has it; the module and its address say where */
 	resolve(FIX("stripped"), FIX("nodebug"), "fix_static_beta", 0, text, sizeof(text));
 	assert_memory_equal(text, "stripped+0x", 11);
+	/* a debug file at its build id's path, of another build: not believed */
+	resolve(FIX("stripped"), FIX("wrongdebug"), "fix_static_beta", 0, text, sizeof(text));
+	assert_memory_equal(text, "stripped+0x", 11);
+	expect(FIX("stripped"), FIX("wrongdebug"), "fix_alpha", 1, "fix_alpha+0x1");
 }
 
 static void deleted_file(void **state)
@@ -212,6 +216,7 @@ static void cache_counts(void **state)
 		assert_string_equal(f.name, i % 2 ? "fix_alpha" : "fix_static_beta");
 	}
 	st = elf_cache_stats(&s.cache);
+	assert_int_equal(s.files_opened, 1); /* the mapping remembers its file's key */
 	assert_int_equal(st.misses, 1);
 	assert_int_equal(st.hits, 9);
 	assert_int_equal(st.entries, 1);
@@ -249,6 +254,13 @@ static void opening(void **state)
 	m.inode++;
 	assert_int_equal(map_file_open(getpid(), &m, real), -ESTALE);
 	m.inode--;
+	/* the same inode number on another device: refused */
+	m.dev_minor ^= 1;
+	assert_int_equal(map_file_open(getpid(), &m, real), -ESTALE);
+	m.dev_minor ^= 1;
+	m.dev_major ^= 1;
+	assert_int_equal(map_file_open(getpid(), &m, real), -ESTALE);
+	m.dev_major ^= 1;
 	/* a link to it, even to the right file: not followed */
 	assert_non_null(mkdtemp(dir));
 	snprintf(link, sizeof(link), "%s/link", dir);
@@ -356,6 +368,9 @@ static void kernel_frames(void **state)
 	assert_int_equal(sysroot_set(SYSROOT_PROC, dir), 0);
 	assert_int_equal(symbolizer_init(&s, NULL), 0);
 	symbolize_kernel(&s, 0xffffffff81001010, &f);
+	frame_text(&f, true, text, sizeof(text));
+	assert_string_equal(text, "[kernel]");
+	symbolize_kernel(&s, 0, &f); /* not "_stext": the zeros are no addresses */
 	frame_text(&f, true, text, sizeof(text));
 	assert_string_equal(text, "[kernel]");
 	symbolizer_free(&s);

@@ -8,6 +8,7 @@
  */
 #include <execinfo.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 __attribute__((noinline)) int fix_alpha(int x)
@@ -22,7 +23,7 @@ __attribute__((noinline)) static int fix_static_beta(int x)
 	return x * 5 + fix_alpha(x);
 }
 
-__attribute__((noinline)) static void fix_inner(void)
+__attribute__((noinline, noreturn)) static void fix_inner(void)
 {
 	void *pcs[64];
 	int i, n = backtrace(pcs, 64);
@@ -34,20 +35,23 @@ __attribute__((noinline)) static void fix_inner(void)
 	fflush(stdout);
 	while (getchar() != EOF)
 		;
+	exit(0);
 }
 
+/*
+ * Its last instruction is the call (fix_inner does not return): the return
+ * address is past fix_outer's end, and only a lookup one byte before it (inside
+ * the call) names fix_outer.
+ */
 __attribute__((noinline)) void fix_outer(void)
 {
 	fix_inner();
-	__asm__ volatile(""); /* not a tail call: fix_outer stays on the stack */
 }
 
 int main(int argc, char **argv)
 {
-	if (argc > 1 && !strcmp(argv[1], "stack")) {
+	if (argc > 1 && !strcmp(argv[1], "stack"))
 		fix_outer();
-		return 0;
-	}
 	printf("fix_alpha %p\n", (void *)fix_alpha);
 	printf("fix_static_beta %p\n", (void *)fix_static_beta);
 	printf("ready\n");
