@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "core/sysroot.h"
 #include "symbols/kallsyms.h"
 #include "symbols/text.h"
@@ -60,15 +58,11 @@ int kallsyms_load(struct kallsyms *k)
 {
 	char path[64], *text;
 	size_t len;
-	int fd, err;
+	int err;
 
 	if (!proc_path(path, sizeof(path), "kallsyms"))
 		return -ENAMETOOLONG;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	err = text_read_fd(fd, KALLSYMS_FILE_MAX, &text, &len);
-	close(fd);
+	err = text_read_path(path, KALLSYMS_FILE_MAX, &text, &len);
 	if (err)
 		return err;
 	err = kallsyms_parse(k, text, len);

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "core/array.h"
 #include "core/sysroot.h"
 #include "symbols/proc_maps.h"
@@ -193,15 +191,11 @@ int proc_maps_capture(struct proc_maps *t, pid_t pid)
 {
 	char path[64], *text;
 	size_t len;
-	int fd, err;
+	int err;
 
 	if (pid <= 0 || !proc_path(path, sizeof(path), "%d/maps", (int)pid))
 		return -EINVAL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	err = text_read_fd(fd, PROC_MAPS_FILE_MAX, &text, &len);
-	close(fd);
+	err = text_read_path(path, PROC_MAPS_FILE_MAX, &text, &len);
 	if (err)
 		return err;
 	t->pid = pid;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "core/hex.h"
 #include "symbols/text.h"
 
 int text_read_fd(int fd, size_t max, char **out, size_t *len)
@@ -54,6 +56,17 @@ int text_read_fd(int fd, size_t max, char **out, size_t *len)
 	return 0;
 }
 
+int text_read_path(const char *path, size_t max, char **out, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY), err;
+
+	if (fd < 0)
+		return -errno;
+	err = text_read_fd(fd, max, out, len);
+	close(fd);
+	return err;
+}
+
 bool text_next_line(const char **pos, const char *end, const char **line, size_t *len)
 {
 	const char *p = *pos, *nl;
@@ -65,17 +78,6 @@ bool text_next_line(const char **pos, const char *end, const char **line, size_t
 	*len = (size_t)((nl ? nl : end) - p);
 	*pos = nl ? nl + 1 : end;
 	return true;
-}
-
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 bool text_hex(const char **p, const char *end, uint64_t *out)

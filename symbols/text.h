@@ -17,6 +17,9 @@
  */
 int text_read_fd(int fd, size_t max, char **out, size_t *len);
 
+/* The same of a file by its path (opened read-only, not as a terminal). */
+int text_read_path(const char *path, size_t max, char **out, size_t *len);
+
 /*
  * The next line of [*pos, end) (without its '\n') in *line and *len; moves
  * *pos past it. False at the end.
