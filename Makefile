@@ -98,8 +98,8 @@ LDFLAGS += $(SAN_FLAGS)
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -I$(ARCH_INCLUDE) -I. -Ibpf \
 	$(HOOK_FLAGS) -Wall -Werror
 
-# Rooms, lowest first: core (no project includes), model, format, collectors (the kit, one
-# folder per collector), output and recording, tui, src (main: the top floor).
+# Rooms, lowest first: core (no project includes), model, format, symbols (core only), collectors
+# (the kit, one folder per collector), output and recording, tui, src (main: the top floor).
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 SKELS := $(patsubst bpf/%.bpf.c,$(B)/%.skel.h,$(BPF_SRCS))
 LIB_SRCS := $(wildcard core/*.c model/*.c format/*.c symbols/*.c collectors/*.c collectors/*/*.c \
