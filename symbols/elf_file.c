@@ -25,7 +25,11 @@ static Elf *checked(Elf *e)
 Elf *elf_file_open(int fd)
 {
 	pthread_once(&version_once, version_init);
-	return version_ok ? checked(elf_begin(fd, ELF_C_READ_MMAP, NULL)) : NULL;
+	/*
+	 * Read with pread, never mapped: the file's owner may truncate it while we
+	 * read, and a mapping's pages past the new end would raise SIGBUS here.
+	 */
+	return version_ok ? checked(elf_begin(fd, ELF_C_READ, NULL)) : NULL;
 }
 
 Elf *elf_file_memory(char *image, size_t size)
@@ -66,7 +70,7 @@ static void read_sections(Elf *e, struct elf_info *info)
 			continue;
 		if (sh.sh_type == SHT_SYMTAB && sh.sh_entsize && sh.sh_size / sh.sh_entsize > 1)
 			info->has_symtab = true;
-		if (sh.sh_type == SHT_NOTE && !info->build_id_len &&
+		if (sh.sh_type == SHT_NOTE && !info->build_id_len && sh.sh_size <= ELF_NOTES_MAX &&
 		    (data = elf_getdata(scn, NULL)) && data->d_type == ELF_T_NHDR)
 			note_build_id(data, info);
 	}
@@ -88,7 +92,7 @@ static void read_segments(Elf *e, struct elf_info *info)
 			info->loads[info->n_loads++] =
 				(struct elf_load){ ph.p_offset, ph.p_filesz, ph.p_vaddr };
 		} else if (ph.p_type == PT_NOTE && !info->build_id_len &&
-			   ph.p_filesz <= (1u << 20) &&
+			   ph.p_filesz <= ELF_NOTES_MAX &&
 			   (data = elf_getdata_rawchunk(e, (int64_t)ph.p_offset, ph.p_filesz,
 							ELF_T_NHDR))) {
 			note_build_id(data, info);
@@ -109,10 +113,20 @@ int elf_file_info(Elf *e, struct elf_info *info)
 	return 0;
 }
 
+/* The table and its strings within ELF_TABLE_MAX (they are read whole into memory). */
+static bool sizes_ok(Elf *e, const GElf_Shdr *sh)
+{
+	GElf_Shdr strs;
+	Elf_Scn *scn = elf_getscn(e, sh->sh_link);
+
+	return sh->sh_size <= ELF_TABLE_MAX && scn && gelf_getshdr(scn, &strs) &&
+	       strs.sh_type == SHT_STRTAB && strs.sh_size <= ELF_TABLE_MAX;
+}
+
 static int add_syms(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh, struct symtab *t)
 {
-	Elf_Data *data = elf_getdata(scn, NULL);
 	size_t i, n, entsize = gelf_fsize(e, ELF_T_SYM, 1, EV_CURRENT);
+	Elf_Data *data = sizes_ok(e, sh) ? elf_getdata(scn, NULL) : NULL;
 	GElf_Sym s;
 
 	if (!data || !entsize || data->d_type != ELF_T_SYM)

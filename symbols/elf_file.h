@@ -19,6 +19,10 @@
 #define BUILD_ID_MAX 20
 /* Symbols looked at in one table, whatever its header says. */
 #define ELF_SYMS_SCAN_MAX (16u << 20)
+/* A symbol or string table larger than this is not read (libtorch_cuda.so's are some 10s of MB). */
+#define ELF_TABLE_MAX (256u << 20)
+/* Nor a note section or segment larger than this. */
+#define ELF_NOTES_MAX (1u << 20)
 
 struct elf_load {
 	uint64_t offset, filesz, vaddr;
@@ -33,7 +37,7 @@ struct elf_info {
 	bool has_symtab; /* .symtab with symbols (not stripped) */
 };
 
-/* An ELF handle on fd (read through a private mapping); NULL if it is not ELF. */
+/* An ELF handle on fd (read with pread: no mapping to fault on); NULL if it is not ELF. */
 Elf *elf_file_open(int fd);
 /* One on a copy of size bytes (the caller keeps image alive); NULL if it is not ELF. */
 Elf *elf_file_memory(char *image, size_t size);
