@@ -4,20 +4,25 @@
  * as kallsyms. Every entry found must hold the address asked for (an entry
  * under more than a few nested ones may be not found: the lookup looks back a
  * bounded number of entries), and its name, escaped for a folded stack, must
- * hold no separator or line break.
+ * hold no separator or line break; names are demangled as they would be.
  */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "symbols/demangle.h"
 #include "symbols/folded.h"
 #include "symbols/kallsyms.h"
 #include "symbols/perf_map.h"
 
+/* As the symbolizer uses a name: demangled (perf map names may be mangled C++), then escaped. */
 static void check_name(const char *name)
 {
-	char esc[4 * SYMTAB_NAME_MAX + 8];
+	char esc[4 * SYMTAB_NAME_MAX + 8], out[FRAME_NAME_MAX];
 
+	demangle(name, out, sizeof(out));
+	if (strlen(out) >= sizeof(out))
+		abort();
 	folded_escape(name, esc, sizeof(esc));
 	if (strpbrk(esc, ";\n\r") || strlen(esc) >= sizeof(esc))
 		abort();
