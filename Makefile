@@ -74,6 +74,12 @@ BASE_LIBS := $(shell $(PKG_CONFIG) --libs libbpf libelf 2>/dev/null || echo -lbp
 CURSES_LIBS := $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw -ltinfo)
 HTTP_LIBS := -lmicrohttpd -lgnutls -lyaml -lcrypt
 endif
+# C++ names: libstdc++'s __cxa_demangle (symbols/demangle.c); linked statically in a portable build.
+ifeq ($(PORTABLE),1)
+BASE_LIBS += -Wl,-Bstatic -lstdc++ -Wl,-Bdynamic
+else
+BASE_LIBS += -lstdc++
+endif
 BASE_LIBS += -ldl -lpthread -lm
 LIBS := $(BASE_LIBS) $(CURSES_LIBS) $(HTTP_LIBS)
 
@@ -92,12 +98,12 @@ LDFLAGS += $(SAN_FLAGS)
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -I$(ARCH_INCLUDE) -I. -Ibpf \
 	$(HOOK_FLAGS) -Wall -Werror
 
-# Rooms, lowest first: core (no project includes), model, format, collectors (the kit, one
-# folder per collector), output and recording, tui, src (main: the top floor).
+# Rooms, lowest first: core (no project includes), model, format, symbols (core only), collectors
+# (the kit, one folder per collector), output and recording, tui, src (main: the top floor).
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 SKELS := $(patsubst bpf/%.bpf.c,$(B)/%.skel.h,$(BPF_SRCS))
-LIB_SRCS := $(wildcard core/*.c model/*.c format/*.c collectors/*.c collectors/*/*.c output/*.c \
-	recording/*.c tui/*.c) $(filter-out src/main.c,$(wildcard src/*.c))
+LIB_SRCS := $(wildcard core/*.c model/*.c format/*.c symbols/*.c collectors/*.c collectors/*/*.c \
+	output/*.c recording/*.c tui/*.c) $(filter-out src/main.c,$(wildcard src/*.c))
 LIB_OBJS := $(patsubst %.c,$(B)/%.o,$(LIB_SRCS))
 # Objects that register themselves (tables, collectors, panes) by a section: a test that walks a
 # registry links them whole, as an archive would leave out what no symbol asks for.
@@ -172,8 +178,20 @@ $(B)/tests/%: tests/unit/%.c $(TABLE_OBJS) $(B)/libgputop.a
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out %.a,$^) $(filter %.a,$^) $(BASE_LIBS) \
 		$(TEST_LIBS_$*) -lcmocka
 $(B)/tests/test_tui_pure: $(PANE_OBJS)
+# The symbolizer's fixture programs, built by the test's build (tests/unit/symfix/make.sh).
+$(B)/tests/symfix/.done: tests/unit/symfix/make.sh tests/unit/symfix/fixture.c tests/unit/symfix/fixture_cxx.cc
+	$(call msg,FIXTURE,$(dir $@))
+	$(Q)rm -rf $(dir $@) && tests/unit/symfix/make.sh $(dir $@)
+$(B)/tests/test_symbols_elf: private CFLAGS += -DSYMFIX_DIR='"$(B)/tests/symfix"'
+$(B)/tests/test_symbols_elf: | $(B)/tests/symfix/.done
 # the collectors register themselves: linked whole
 $(B)/tests/test_sysfs: $(B)/collectors/sensors/sensors.o $(B)/collectors/kfd/kfd.o $(B)/collectors/devices/devices.o
+
+# The symbolizer as a command, for tests only (tests/symbols/live.sh): never in the product.
+$(B)/tests/symbolize: tests/symbols/symbolize.c $(B)/libgputop.a
+	$(call msg,TEST-CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BASE_LIBS)
 
 # libFuzzer targets (make FUZZ=1): each links the library with one LLVMFuzzerTestOneInput.
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
@@ -243,7 +261,7 @@ $(B):
 -include $(wildcard $(B)/*.d $(B)/*/*.d $(B)/*/*/*.d)
 
 # ---- set-up (Debian packages; idempotent) ----
-BUILD_DEPS := make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev \
+BUILD_DEPS := make gcc g++ clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev \
 	libncurses-dev pkg-config libcmocka-dev libyajl-dev jq file util-linux groff-base tmux procps \
 	libcap2-bin libclang-rt-dev libmicrohttpd-dev libgnutls28-dev libyaml-dev libcrypt-dev curl \
 	prometheus openssl apache2-utils lintian dpkg-dev binutils man-db protobuf-compiler
@@ -260,9 +278,11 @@ deps:
 # ---- tests ----
 test: test-unit test-san test-docs test-package test-tui test-exporter test-bpf test-vm fuzz
 
-test-unit: $(UNIT_BINS) $(B)/gputop-bpf $(B)/tests/perfetto-example
+test-unit: $(UNIT_BINS) $(B)/tests/symfix/.done $(B)/tests/symbolize $(B)/gputop-bpf \
+	$(B)/tests/perfetto-example
 	$(Q)tests/layering.sh
 	$(Q)tests/run-unit.sh $(UNIT_BINS)
+	$(Q)tests/symbols/live.sh $(B)/tests/symbolize $(B)/tests/symfix
 	$(Q)tests/perfetto/run.sh $(B)/tests/perfetto-example $(B)/gputop-bpf
 
 test-docs: $(B)/gputop-bpf

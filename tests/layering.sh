@@ -13,6 +13,7 @@ allowed() {
 	core) echo "core" ;;
 	model) echo "core model" ;;
 	format) echo "core model format" ;;
+	symbols) echo "core symbols" ;;
 	bpf) echo "core bpf" ;;
 	collectors | collectors/kit) echo "core model bpf collectors collectors/kit" ;;
 	collectors/*) echo "core model bpf collectors collectors/kit $1" ;;
@@ -26,7 +27,7 @@ allowed() {
 
 bad=0
 files=0
-for f in $(git ls-files 'core/*' 'model/*' 'format/*' 'bpf/*.h' 'collectors/*' 'output/*' 'recording/*' \
+for f in $(git ls-files 'core/*' 'model/*' 'format/*' 'symbols/*' 'bpf/*.h' 'collectors/*' 'output/*' 'recording/*' \
 	'tui/*' 'src/*' | grep '\.[ch]$'); do
 	room=$(dirname "$f")
 	ok=$(allowed "$room")

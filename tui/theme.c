@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/hex.h"
 #include "tui/lines.h"
 #include "tui/theme.h"
 #include "themes_builtin.h"
@@ -24,17 +25,6 @@ const char *theme_builtin_name(size_t i)
 	return i < theme_builtin_count() ? builtin_themes[i].name : NULL;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* "#RRGGBB" or "" */
 static int parse_color(const char *v, struct theme_color *c)
 {
@@ -47,7 +37,7 @@ static int parse_color(const char *v, struct theme_color *c)
 	if (v[0] != '#' || strlen(v) != 7)
 		return -1;
 	for (int i = 0; i < 6; i++)
-		if ((d[i] = hexval(v[i + 1])) < 0)
+		if ((d[i] = hex_digit(v[i + 1])) < 0)
 			return -1;
 	c->set = true;
 	c->r = (unsigned char)(d[0] * 16 + d[1]);

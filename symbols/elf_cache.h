@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * What was read of each ELF file, kept per file: keyed by (device, inode,
+ * build id), bounded in entries and bytes, the least recently used evicted
+ * first, with counters of hits, misses and evictions.
+ */
+#ifndef GPUTOP_SYMBOLS_ELF_CACHE_H
+#define GPUTOP_SYMBOLS_ELF_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "symbols/elf_file.h"
+#include "symbols/symtab.h"
+
+struct elf_key {
+	uint32_t dev_major, dev_minor;
+	uint64_t inode;
+	uint8_t build_id[BUILD_ID_MAX];
+	uint8_t build_id_len;
+};
+
+struct elf_entry {
+	struct elf_key key;
+	struct elf_info info;
+	struct symtab syms; /* empty when the file has none */
+	size_t bytes;
+	uint64_t used; /* the cache's clock when last returned */
+};
+
+struct elf_cache_stats {
+	uint64_t hits, misses, evictions;
+	size_t entries, bytes;
+};
+
+struct elf_cache {
+	struct elf_entry *entries;
+	size_t n, max_entries, max_bytes, bytes;
+	uint64_t clock;
+	struct elf_cache_stats stats;
+};
+
+/* max_entries >= 1. 0 or -ENOMEM. */
+int elf_cache_init(struct elf_cache *c, size_t max_entries, size_t max_bytes);
+/* The entry of key (a hit), or NULL (a miss). Valid until the next put. */
+struct elf_entry *elf_cache_get(struct elf_cache *c, const struct elf_key *key);
+/*
+ * Takes info and syms (syms is emptied either way) as key's entry, evicting the
+ * least recently used until the bounds hold. NULL (syms freed) when it alone
+ * is larger than the byte bound. Valid until the next put.
+ */
+struct elf_entry *elf_cache_put(struct elf_cache *c, const struct elf_key *key,
+				const struct elf_info *info, struct symtab *syms);
+struct elf_cache_stats elf_cache_stats(const struct elf_cache *c);
+void elf_cache_free(struct elf_cache *c);
+
+#endif

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Folded stacks, the format flamegraph.pl, inferno and speedscope read:
+ * "root;caller;leaf weight\n". A frame's text comes from other users' files, so
+ * every byte that could break a line apart is escaped as \xNN: ';' (the frame
+ * separator), '\\' (so the escaping reads back one way), control bytes (a
+ * newline would start a new stack). A stack cut short starts with [truncated].
+ */
+#ifndef GPUTOP_SYMBOLS_FOLDED_H
+#define GPUTOP_SYMBOLS_FOLDED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "symbols/frame.h"
+
+/* At most this many frames a line: the rest, root-most, are cut and the line says [truncated]. */
+#define FOLDED_FRAMES_MAX 512
+#define FOLDED_TRUNCATED "[truncated]"
+
+/*
+ * in escaped into out[size], cut whole (never inside an escape or a UTF-8
+ * character) with "..." when it does not fit; "[unknown]" for an empty frame.
+ * The length written.
+ */
+size_t folded_escape(const char *in, char *out, size_t size);
+/*
+ * One line: frames[0..n) given leaf first (as a stack walk gives them), written
+ * root first; truncated: the walk stopped before the root. 0, or -EIO.
+ */
+int folded_write(FILE *f, const struct frame *frames, size_t n, bool truncated, uint64_t weight);
+
+#endif
