@@ -73,6 +73,30 @@ struct {
 	__uint(max_entries, 64 * 1024);
 } xids SEC(".maps");
 
+/* Kernel names by handle (CUkernel and CUfunction alike), from the calls that make handles of names. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, NV_MAX_KERNEL_NAMES);
+	__type(key, struct nv_kernel_key);
+	__type(value, struct nv_kernel_name);
+} kernel_names SEC(".maps");
+
+/* Launches per process and kernel handle. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, NV_MAX_KERNELS);
+	__type(key, struct nv_kernel_key);
+	__type(value, __u64);
+} kernel_launches SEC(".maps");
+
+/* Where a name is read before it goes into kernel_names (too large for the BPF stack). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct nv_kernel_name);
+} name_scratch SEC(".maps");
+
 /* A zeroed value to create entries from: never written. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -97,17 +121,33 @@ static __always_inline struct nv_proc *proc_of(__u32 tgid)
 
 /* ---- libcuda uprobes ---- */
 
-SEC("uprobe")
-int BPF_KPROBE(cuda_launch)
+/* One more launch of kernel handle by process tgid. */
+static __always_inline void kernel_launched(__u32 tgid, __u64 handle)
 {
-	struct nv_proc *p = proc_of(bpf_get_current_pid_tgid() >> 32);
+	struct nv_kernel_key k = { .handle = handle, .tgid = tgid };
+	__u64 zero = 0, *n = lookup_or_init(&kernel_launches, &k, &zero);
+
+	if (n)
+		__sync_fetch_and_add(n, 1);
+	else
+		drop_count(drops, NV_DROP_KERNELS_FULL, NV_DROP_MAX);
+}
+
+SEC("uprobe")
+int BPF_KPROBE(cuda_launch, __u64 a1, __u64 a2)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	struct nv_proc *p = proc_of(tgid);
+	__u64 call = bpf_get_attach_cookie(ctx);
 
 	if (!p)
 		return 0;
-	if (bpf_get_attach_cookie(ctx) == NV_GRAPH_LAUNCH)
+	if (call == NV_GRAPH_LAUNCH) {
 		__sync_fetch_and_add(&p->graph_launches, 1);
-	else
-		__sync_fetch_and_add(&p->launches, 1);
+		return 0;
+	}
+	__sync_fetch_and_add(&p->launches, 1);
+	kernel_launched(tgid, call == NV_LAUNCH_EX ? a2 : a1);
 	return 0;
 }
 
@@ -133,6 +173,7 @@ int BPF_KPROBE(cuda_enter, __u64 a1, __u64 a2, __u64 a3, __u64 a4)
 	pend.call = (__u32)bpf_get_attach_cookie(ctx);
 	pend.out = a1;
 	pend.size = a2;
+	pend.name = pend.call == NV_GET_KERNEL ? a3 : a2;
 	if (pend.call == NV_ALLOC_PITCH) {
 		pend.pitch_out = a2;
 		pend.size = a4; /* rows; the pitch is read at return */
@@ -180,6 +221,40 @@ static __always_inline void free_done(struct nv_proc *p, const struct nv_pending
 	bpf_map_delete_elem(&allocs, &k);
 }
 
+/*
+ * A handle made of a name (cuLibraryGetKernel, cuModuleGetFunction), or a
+ * function of a kernel (cuKernelGetFunction, under the kernel's name): the
+ * name kept under the handle the process will launch by.
+ */
+static __always_inline void kernel_named(const struct nv_pending *c, __u32 tgid)
+{
+	struct nv_kernel_key k = { .tgid = tgid }, of = { .handle = c->name, .tgid = tgid };
+	const struct nv_kernel_name *name;
+	struct nv_kernel_name *buf;
+	__u32 zero = 0;
+
+	if (bpf_probe_read_user(&k.handle, sizeof(k.handle), (void *)c->out)) {
+		drop_count(drops, NV_DROP_RETURN_UNREAD, NV_DROP_MAX);
+		return;
+	}
+	if (c->call == NV_KERNEL_FUNCTION) {
+		name = bpf_map_lookup_elem(&kernel_names, &of);
+		if (!name)
+			return; /* a kernel named before we attached */
+	} else {
+		buf = bpf_map_lookup_elem(&name_scratch, &zero);
+		if (!buf)
+			return;
+		if (bpf_probe_read_user_str(buf->name, sizeof(buf->name), (void *)c->name) <= 0) {
+			drop_count(drops, NV_DROP_NAME_UNREAD, NV_DROP_MAX);
+			return;
+		}
+		name = buf;
+	}
+	if (bpf_map_update_elem(&kernel_names, &k, name, BPF_ANY))
+		drop_count(drops, NV_DROP_NAMES_FULL, NV_DROP_MAX);
+}
+
 SEC("uretprobe")
 int BPF_KRETPROBE(cuda_return, long ret)
 {
@@ -214,6 +289,11 @@ int BPF_KRETPROBE(cuda_return, long ret)
 	case NV_RELEASE:
 		if (!(int)ret)
 			free_done(p, c, id >> 32);
+		break;
+	case NV_GET_KERNEL:
+	case NV_KERNEL_FUNCTION:
+		if (!(int)ret)
+			kernel_named(c, id >> 32);
 		break;
 	}
 out:

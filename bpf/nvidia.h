@@ -18,14 +18,17 @@
 
 /* What a probed function is: the attach cookie of its uprobe (and uretprobe). */
 enum nv_call {
-	NV_LAUNCH, /* cuLaunchKernel, cuLaunchKernelEx, cuLaunchCooperativeKernel (+ _ptsz) */
-	NV_GRAPH_LAUNCH, /* cuGraphLaunch (+ _ptsz) */
+	NV_LAUNCH, /* cuLaunchKernel, cuLaunchCooperativeKernel (+ _ptsz): (CUfunction f, ...) */
+	NV_LAUNCH_EX, /* cuLaunchKernelEx (+ _ptsz): (const CUlaunchConfig *, CUfunction f, ...) */
+	NV_GRAPH_LAUNCH, /* cuGraphLaunch (+ _ptsz); the calls above are counted at entry, those below at return */
 	NV_SYNC, /* cuCtxSynchronize(_v2), cuStreamSynchronize(_ptsz), cuEventSynchronize */
 	NV_ALLOC, /* (CUdeviceptr *dptr, size_t bytes, ...): cuMemAlloc_v2, Managed, Async, FromPoolAsync */
 	NV_ALLOC_PITCH, /* cuMemAllocPitch_v2(dptr, size_t *pitch, width, height, elem) */
 	NV_CREATE, /* cuMemCreate(CUmemGenericAllocationHandle *h, size_t bytes, prop, flags) */
 	NV_FREE, /* cuMemFree_v2, cuMemFreeAsync (dptr) */
 	NV_RELEASE, /* cuMemRelease(handle) */
+	NV_GET_KERNEL, /* (handle *out, owner, const char *name): cuLibraryGetKernel, cuModuleGetFunction */
+	NV_KERNEL_FUNCTION, /* cuKernelGetFunction(CUfunction *out, CUkernel kernel): the kernel's name */
 	NV_CALLS,
 };
 
@@ -38,6 +41,9 @@ enum nv_drop {
 	NV_DROP_XID_LOST, /* Xid ring buffer full: the event is counted, not logged */
 	NV_DROP_RETURN_MISSED, /* a call's return never came (its entry was found stale): not counted */
 	NV_DROP_DELETE_FAILED, /* a finished call's entry could not be removed (map lock contention) */
+	NV_DROP_NAMES_FULL, /* kernel name table full: launches of that kernel are counted without its name */
+	NV_DROP_KERNELS_FULL, /* per-kernel launch table full: the launch counts for its process only */
+	NV_DROP_NAME_UNREAD, /* a kernel's name could not be read at the return: launched without a name */
 	NV_DROP_MAX,
 };
 
@@ -69,8 +75,26 @@ struct nv_pending {
 	__u64 size; /* bytes asked for; rows for a pitched allocation */
 	__u64 pitch_out; /* pitched allocation: where the pitch is written */
 	__u64 sp; /* stack pointer at entry: a deeper call is nested, one as deep or shallower is later */
+	__u64 name; /* NV_GET_KERNEL: the user address of the name asked for; NV_KERNEL_FUNCTION: the CUkernel */
 	__u32 call; /* enum nv_call */
 	__u32 depth; /* probed calls made inside this one, not counted */
+};
+
+#define NV_MAX_KERNEL_NAMES 8192 /* kernel names remembered, all processes */
+#define NV_MAX_KERNELS 16384 /* (process, kernel) launch counters */
+#define NV_KERNEL_NAME 512 /* bytes of a (mangled) kernel name kept, NUL included */
+
+/*
+ * A GPU kernel of a process: the handle it launches it by (a CUfunction, or a
+ * CUkernel, which cuLaunchKernel also takes).
+ */
+struct nv_kernel_key {
+	__u64 handle;
+	__u32 tgid, pad;
+};
+
+struct nv_kernel_name {
+	char name[NV_KERNEL_NAME];
 };
 
 #define NV_XID_DEV 32

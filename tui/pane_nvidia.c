@@ -9,9 +9,9 @@ static const struct pane_decl nvidia_pane = {
 	.collector = "nvidia",
 	.screen = 30,
 	.title = "NVIDIA",
-	.what = "per process CUDA launches, device memory, time blocked in synchronisation (libcuda uprobes) and ioctls on /dev/nvidia*; Xid errors; memory and utilisation per GPU, memory per MIG device (NVML)",
+	.what = "per process CUDA launches (and per GPU kernel), device memory, time blocked in synchronisation (libcuda uprobes) and ioctls on /dev/nvidia*; Xid errors; memory and utilisation per GPU, memory per MIG device (NVML)",
 	.tables = { "nvidia.gpus", "nvidia.mig", "nvidia.gpu_processes", "nvidia.processes",
-		    "nvidia.xids", "nvidia.driver" }, /* PANE_MAX_TABLES: full */
+		    "nvidia.kernels", "nvidia.xids", "nvidia.driver" }, /* PANE_MAX_TABLES: full */
 	.side = SIDE_NONE,
 };
 PANE_REGISTER(nvidia_pane);

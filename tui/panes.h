@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 
-#define PANE_MAX_TABLES 6
+#define PANE_MAX_TABLES 7
 #define PANE_MAX_SUMMARY 4
 
 struct view;

@@ -29,6 +29,7 @@
 #include "collectors/nvidia/cuda_libs.h"
 #include "collectors/nvidia/nvidia_driver.h"
 #include "collectors/nvidia/nvidia_tables.h"
+#include "collectors/nvidia/nv_kernels.h"
 #include "collectors/nvidia/nvml.h"
 #include "collectors/kit/tracefs.h"
 #include "core/clock.h"
@@ -48,8 +49,8 @@ static const struct cuda_fn {
 } cuda_fns[] = {
 	{ "cuLaunchKernel", NV_LAUNCH },
 	{ "cuLaunchKernel_ptsz", NV_LAUNCH },
-	{ "cuLaunchKernelEx", NV_LAUNCH },
-	{ "cuLaunchKernelEx_ptsz", NV_LAUNCH },
+	{ "cuLaunchKernelEx", NV_LAUNCH_EX },
+	{ "cuLaunchKernelEx_ptsz", NV_LAUNCH_EX },
 	{ "cuLaunchCooperativeKernel", NV_LAUNCH },
 	{ "cuLaunchCooperativeKernel_ptsz", NV_LAUNCH },
 	{ "cuGraphLaunch", NV_GRAPH_LAUNCH },
@@ -71,6 +72,10 @@ static const struct cuda_fn {
 	{ "cuMemFreeAsync", NV_FREE },
 	{ "cuMemFreeAsync_ptsz", NV_FREE },
 	{ "cuMemRelease", NV_RELEASE },
+	/* kernel names: PyTorch (CUDA 13) calls cuLibraryGetKernel, then cuKernelGetFunction for some */
+	{ "cuLibraryGetKernel", NV_GET_KERNEL },
+	{ "cuModuleGetFunction", NV_GET_KERNEL },
+	{ "cuKernelGetFunction", NV_KERNEL_FUNCTION },
 };
 #define NFNS (sizeof(cuda_fns) / sizeof(cuda_fns[0]))
 
@@ -83,6 +88,9 @@ static const char *const drop_names[NV_DROP_MAX] = {
 	[NV_DROP_XID_LOST] = "xid_log_full",
 	[NV_DROP_RETURN_MISSED] = "call_return_missed",
 	[NV_DROP_DELETE_FAILED] = "pending_delete_failed",
+	[NV_DROP_NAMES_FULL] = "kernel_name_table_full",
+	[NV_DROP_KERNELS_FULL] = "kernel_table_full",
+	[NV_DROP_NAME_UNREAD] = "kernel_name_unread",
 };
 
 /* Tracepoint programs (ioctl enter/exit, Xid), then one pseudo-entry per uprobe program for the cost table. */
@@ -113,6 +121,7 @@ struct nvidia_priv {
 	char nvml_why[160];
 	struct map_delta procs;
 	struct proc_cache pcache;
+	struct nv_kernels kernels;
 	__u32 *gone; /* processes that exited this tick: their allocations are forgotten */
 	size_t ngone, gone_cap;
 	struct table *t; /* nvidia.processes while it is filled */
@@ -231,7 +240,8 @@ static int nvidia_open(struct collector *c)
 	};
 
 	p->skel = nvidia_bpf__open();
-	if (!p->skel || map_delta_init(&p->procs, sizeof(__u32), sizeof(struct nv_proc), 0)) {
+	if (!p->skel || map_delta_init(&p->procs, sizeof(__u32), sizeof(struct nv_proc), 0) ||
+	    nv_kernels_init(&p->kernels)) {
 		collector_set_state(c, COLLECTOR_FAILED, "cannot open the BPF object", NULL);
 		return -1;
 	}
@@ -292,7 +302,7 @@ static void attach_lib(struct nvidia_priv *p, struct cuda_lib *lib)
 		return;
 	for (size_t i = 0; i < NFNS; i++) {
 		const struct cuda_fn *fn = &cuda_fns[i];
-		bool timed = fn->call != NV_LAUNCH && fn->call != NV_GRAPH_LAUNCH, alias = false;
+		bool timed = fn->call > NV_GRAPH_LAUNCH, alias = false;
 		LIBBPF_OPTS(bpf_uprobe_opts, o, .bpf_cookie = fn->call);
 		struct bpf_link *in, *out = NULL, **slot;
 
@@ -468,6 +478,8 @@ static void read_procs(struct nvidia_priv *p, struct model *m)
 	p->active[0] = '\0';
 	p->ngone = 0;
 	map_delta_read(&p->procs, bpf_map__fd(p->skel->maps.procs), proc_row, p);
+	nv_kernels_read(&p->kernels, bpf_map__fd(p->skel->maps.kernel_launches),
+			bpf_map__fd(p->skel->maps.kernel_names), &p->pcache, p->gone, p->ngone, m);
 	proc_cache_tick(&p->pcache);
 	if (p->ngone)
 		map_walk(bpf_map__fd(p->skel->maps.allocs), sizeof(struct nv_alloc_key), 0,
@@ -667,6 +679,7 @@ static void nvidia_close(struct collector *c)
 	nvml_close(p->nvml);
 	cuda_libs_free(&p->libs);
 	map_delta_free(&p->procs);
+	nv_kernels_free(&p->kernels);
 	proc_cache_free(&p->pcache);
 	free(p->gone);
 	free(p);

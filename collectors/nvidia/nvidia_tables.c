@@ -186,6 +186,42 @@ const struct table_desc nvidia_gpu_processes = {
 };
 TABLE_REGISTER(nvidia_gpu_processes);
 
+static const struct col_desc kernel_cols[NVK_COLS] = {
+	[NVK_PID] = { "pid", "PID", "process ID", COL_U64, UNIT_NONE, 7, COL_KEY | COL_ASCENDING },
+	[NVK_COMM] = { "comm", "COMM", "its command name", COL_STR, UNIT_NONE, 15, COL_ASCENDING },
+	[NVK_KERNEL] = { "kernel", "KERNEL",
+			 "the GPU kernel's name as the process asked for it (cuLibraryGetKernel, "
+			 "cuModuleGetFunction; cuKernelGetFunction keeps it); [0x...]: a handle named before "
+			 "the monitor started",
+			 COL_STR, UNIT_NONE, 40, COL_KEY | COL_ASCENDING },
+	[NVK_HANDLES] = { "handles", "HANDLES", "handles it was launched by (a CUkernel, its CUfunction)",
+			  COL_U64, UNIT_NONE, 7, COL_WIDE },
+	[NVK_PER_S] = { "launches_per_s", "LAUNCH/S", "launches per second (cuLaunchKernel, cuLaunchKernelEx, "
+			"cuLaunchCooperativeKernel)", COL_F64, UNIT_PER_S, 8, COL_HISTORY | COL_SPARK },
+	[NVK_LAUNCHES] = { "launches_total", "LAUNCHES", "launches since start", COL_U64, UNIT_NONE, 9, 0 },
+};
+
+const struct table_desc nvidia_kernels = {
+	.name = "nvidia.kernels",
+	.title = "GPU kernels (CUDA launches)",
+	.empty = "No kernel launched since the start (CUDA launches through libcuda's uprobes).",
+	.cols = kernel_cols,
+	.ncols = NVK_COLS,
+	.sort_col = NVK_PER_S,
+};
+TABLE_REGISTER(nvidia_kernels);
+
+void nvidia_kernel_row(struct cell *row, uint32_t pid, const char *comm, const char *kernel, uint64_t handles,
+		       uint64_t now, uint64_t before, double interval_s)
+{
+	cell_set_u64(row, NVK_PID, pid);
+	cell_set_str(row, NVK_COMM, comm);
+	cell_set_str(row, NVK_KERNEL, kernel);
+	cell_set_u64(row, NVK_HANDLES, handles);
+	cell_set_rate(row, NVK_PER_S, now, before, interval_s);
+	cell_set_u64(row, NVK_LAUNCHES, now);
+}
+
 static const struct col_desc xid_cols[NVX_COLS] = {
 	[NVX_SEQ] = { "seq", "#", "Xid events numbered in order since start", COL_U64, UNIT_NONE, 4,
 		      COL_KEY },

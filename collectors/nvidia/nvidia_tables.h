@@ -43,6 +43,13 @@ extern const struct table_desc nvidia_driver;
 extern const struct table_desc nvidia_gpus;
 extern const struct table_desc nvidia_mig;
 extern const struct table_desc nvidia_gpu_processes;
+
+enum nv_kernel_col { NVK_PID, NVK_COMM, NVK_KERNEL, NVK_HANDLES, NVK_PER_S, NVK_LAUNCHES, NVK_COLS };
+
+extern const struct table_desc nvidia_kernels;
+/* A row of nvidia.kernels: launches of one named kernel (handles merged), now and at the last read. */
+void nvidia_kernel_row(struct cell *row, uint32_t pid, const char *comm, const char *kernel, uint64_t handles,
+		       uint64_t now, uint64_t before, double interval_s);
 extern const struct table_desc nvidia_xids;
 
 /* An nvidia.processes row from the BPF map's counters, now and at the last read. */

@@ -88,6 +88,15 @@ verify() {
 			check "$name: pid $pid: ${k}_total exact ($(jq ".$k" <<<"$line"))" \
 				jq -e --argjson c "$line" ".${k}_total == \$c.$k" "$dir/row.$pid"
 		done
+		# its kernels: 40 i launches each way (launches = 160 i), ns::kernel_b(int) by two handles
+		i=$(( $(jq .launches <<<"$line") / 160 ))
+		kern=$(jq -c -s --argjson pid "$pid" '[.[].tables["nvidia.kernels"][]? | select(.pid == $pid)] | group_by(.kernel) |
+			map(last | {kernel, handles, launches_total}) | sort_by(.kernel)' "$dir/mon")
+		want=$(jq -n -c --argjson i "$i" '[{kernel: "[0x0]", handles: 1, launches_total: (40 * $i)},
+			{kernel: "kernel_a()", handles: 1, launches_total: (40 * $i)},
+			{kernel: "ns::kernel_b(int)", handles: 2, launches_total: (80 * $i)}]')
+		check "$name: pid $pid: its kernels by name, each launch counted ($want)" test "$kern" = "$want"
+		[ "$kern" = "$want" ] || echo "       got: $kern"
 		check "$name: pid $pid: mem_bytes = allocated - freed, to the byte" \
 			jq -e --argjson c "$line" '.mem_bytes == $c.alloc_bytes - $c.freed_bytes' "$dir/row.$pid"
 		# at least the stand-in's sleeps inside the calls, at most the client's clock around them

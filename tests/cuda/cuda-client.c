@@ -7,7 +7,9 @@
  *
  * Forks PROCS processes. Process i (from 1) allocates 3 blocks of 1 MiB, waits
  * for the file GATE to exist (the monitor attaches meanwhile), then: 40*i
- * launches through each of cuLaunchKernel, _ptsz, cuLaunchKernelEx, _ptsz; 3*i
+ * launches through each of cuLaunchKernel (kernel_a(), by cuModuleGetFunction),
+ * _ptsz (ns::kernel_b(int), by its cuLibraryGetKernel kernel), cuLaunchKernelEx
+ * (that kernel's cuKernelGetFunction function) and _ptsz (no handle); 3*i
  * graph launches (by two names of one function); allocations of several sizes and kinds, most freed; frees the
  * 3 blocks from before the gate; 6*i synchronisations from two threads; 25*i
  * ioctls on /dev/null. Each prints one JSON line of what it did, counted here
@@ -35,6 +37,9 @@ CUresult cuLaunchKernel_ptsz(void *f, unsigned gx, unsigned gy, unsigned gz, uns
 CUresult cuLaunchKernelEx(const void *config, void *f, void **p, void **e);
 CUresult cuLaunchKernelEx_ptsz(const void *config, void *f, void **p, void **e);
 CUresult cuGraphLaunch(void *g, void *s);
+CUresult cuModuleGetFunction(void **f, void *module, const char *name);
+CUresult cuLibraryGetKernel(void **k, void *library, const char *name);
+CUresult cuKernelGetFunction(void **f, void *kernel);
 CUresult cuGraphLaunch_ptsz(void *g, void *s);
 CUresult cuCtxSynchronize(void);
 CUresult cuStreamSynchronize(void *s);
@@ -112,6 +117,7 @@ static int child(int i, const char *gate, const char *done)
 	CUdeviceptr pre[3], small[10], as[2], managed, pitched;
 	CUmemGenericAllocationHandle h[2];
 	pthread_t tid[2];
+	void *fa = NULL, *kb = NULL, *fb = NULL;
 	size_t pitch = 0;
 	int fd;
 
@@ -119,10 +125,14 @@ static int child(int i, const char *gate, const char *done)
 		if (cuMemAlloc_v2(&pre[k], 1 << 20))
 			return 1;
 	wait_for(gate);
+	/* kernel_a() by a function, ns::kernel_b(int) by its kernel and that kernel's function, one unnamed */
+	if (cuModuleGetFunction(&fa, NULL, "_Z8kernel_av") || cuLibraryGetKernel(&kb, NULL, "_ZN2ns8kernel_bEi") ||
+	    cuKernelGetFunction(&fb, kb))
+		return 1;
 	for (int k = 0; k < 40 * i; k++) {
-		t.launches += !cuLaunchKernel(NULL, 1, 1, 1, 32, 1, 1, 0, NULL, NULL, NULL);
-		t.launches += !cuLaunchKernel_ptsz(NULL, 1, 1, 1, 32, 1, 1, 0, NULL, NULL, NULL);
-		t.launches += !cuLaunchKernelEx(NULL, NULL, NULL, NULL);
+		t.launches += !cuLaunchKernel(fa, 1, 1, 1, 32, 1, 1, 0, NULL, NULL, NULL);
+		t.launches += !cuLaunchKernel_ptsz(kb, 1, 1, 1, 32, 1, 1, 0, NULL, NULL, NULL);
+		t.launches += !cuLaunchKernelEx(NULL, fb, NULL, NULL);
 		t.launches += !cuLaunchKernelEx_ptsz(NULL, NULL, NULL, NULL);
 	}
 	for (int k = 0; k < 3 * i; k++)

@@ -93,6 +93,15 @@ check "after freeing, within 10 % of the peak of what PyTorch still reserves ($m
 	awk -v a="$mem_freed" -v b="$res_freed" -v p="$res_alloc" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= p * 0.1) }'
 check "sync time within 20 % ($sync_mon vs $sync_wl)" awk -v a="$sync_mon" -v b="$sync_wl" 'BEGIN { exit !(b > 0 && a >= b * 0.8 && a <= b * 1.2) }'
 check "ioctls counted for the workload's PID ($ioctls)" test "$ioctls" -gt 0
+# its GPU kernels: every launch under one of them (named or not), and the names PyTorch asked for
+kern=$(jq -s -c --argjson pid "$PID" '[.[] | select([.tables["nvidia.kernels"][]? | select(.pid == $pid)] | length > 0)] | last |
+	{launches: ([.tables["nvidia.processes"][] | select(.pid == $pid) | .launches_total][0]),
+	 kernels: [.tables["nvidia.kernels"][] | select(.pid == $pid) | {kernel, launches_total}]}' "$OUT/monitor.jsonl")
+echo "       the workload's kernels: $(jq -c '.kernels | sort_by(-.launches_total) | .[:4]' <<<"$kern")"
+check "kernels: the workload's launches all under its kernels ($(jq .launches <<<"$kern") in all)" \
+	jq -e '.launches > 0 and ([.kernels[].launches_total] | add) == .launches' <<<"$kern"
+check "kernels: named as PyTorch asked for them (an at:: kernel among those launched)" \
+	jq -e '[.kernels[] | select(.launches_total > 0 and (.kernel | test("^at::|^void at::|at::native")))] | length > 0' <<<"$kern"
 # one count of ioctls in both collectors: the nvidia collector's per process and the calls
 # collector's per command, summed over NVIDIA's devices (the monitor's own NVML ioctls included:
 # NVML starts after both are attached); the monitor's own PID in every snapshot (it makes them

@@ -135,6 +135,11 @@ static void nv_driver(struct table *t)
 	nvidia_driver_row(table_row_add(t), "nvidia_isr", "interrupt", "kprobe", NOW, BEFORE, IV);
 }
 
+static void nv_kernel(struct table *t)
+{
+	nvidia_kernel_row(table_row_add(t), 1, "p", "k", 1, NOW, BEFORE, IV);
+}
+
 static void prog_stats(struct table *t)
 {
 	struct prog_run now = { "c", "p", "tp:ev", NOW, NOW, 0, 0, false, true };
@@ -169,6 +174,7 @@ static const struct rate_case cases[] = {
 	{ &irq_lines_table, irq_line },
 	{ &nvidia_processes, nv_proc },
 	{ &nvidia_driver, nv_driver },
+	{ &nvidia_kernels, nv_kernel },
 	{ &self_programs_table, prog_stats },
 	{ &self_process_table, self_process },
 };

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include "collectors/kit/map_walk.h"
+#include "collectors/nvidia/nv_kernels.h"
+#include "collectors/nvidia/nvidia_tables.h"
+#include "core/array.h"
+#include "symbols/demangle.h"
+
+struct nv_kernel_row {
+	uint32_t pid;
+	uint32_t handles; /* merged into this row */
+	uint64_t now, before;
+	char name[NV_KERNEL_NAME]; /* "[0x...]" when no name was seen */
+};
+
+int nv_kernels_init(struct nv_kernels *k)
+{
+	memset(k, 0, sizeof(*k));
+	return map_delta_init(&k->launches, sizeof(struct nv_kernel_key), sizeof(uint64_t), 0);
+}
+
+void nv_kernels_free(struct nv_kernels *k)
+{
+	map_delta_free(&k->launches);
+	free(k->rows);
+}
+
+static bool is_gone(const struct nv_kernels *k, uint32_t pid)
+{
+	for (size_t i = 0; i < k->ngone; i++)
+		if (k->gone[i] == pid)
+			return true;
+	return false;
+}
+
+/* One handle's launches, named where the name table has it. */
+static bool handle_row(const void *key, const void *now, const void *before, void *state, void *arg)
+{
+	const struct nv_kernel_key *kk = key;
+	struct nv_kernels *k = arg;
+	struct nv_kernel_name name;
+	struct nv_kernel_row *r;
+
+	(void)state;
+	r = array_push(&k->rows, &k->n, &k->cap, sizeof(*k->rows));
+	if (!r) {
+		k->failed = true;
+		return false;
+	}
+	r = &k->rows[k->n - 1];
+	r->pid = kk->tgid;
+	r->handles = 1;
+	memcpy(&r->now, now, sizeof(r->now));
+	memcpy(&r->before, before, sizeof(r->before));
+	if (!bpf_map_lookup_elem(k->names_fd, kk, &name) && name.name[0]) {
+		name.name[sizeof(name.name) - 1] = '\0';
+		demangle(name.name, r->name, sizeof(r->name)); /* as it is where it is no C++ name */
+	} else {
+		snprintf(r->name, sizeof(r->name), "[0x%llx]", (unsigned long long)kk->handle);
+	}
+	return is_gone(k, kk->tgid); /* shown once more, then forgotten */
+}
+
+static int by_pid_name(const void *a, const void *b)
+{
+	const struct nv_kernel_row *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* A name of a process that exited: its handles are gone with it. */
+static bool name_of_gone(const void *key, void *value, void *arg)
+{
+	(void)value;
+	return is_gone(arg, ((const struct nv_kernel_key *)key)->tgid);
+}
+
+static void write_rows(struct nv_kernels *k, struct model *m)
+{
+	struct table *t = model_table(m, &nvidia_kernels);
+	double iv = model_interval_s(m);
+	size_t w = 0;
+
+	qsort(k->rows, k->n, sizeof(*k->rows), by_pid_name);
+	for (size_t i = 0; i < k->n; i++) { /* handles of one name (a CUkernel, its CUfunction) merged */
+		if (w && k->rows[w - 1].pid == k->rows[i].pid && !strcmp(k->rows[w - 1].name, k->rows[i].name)) {
+			k->rows[w - 1].now += k->rows[i].now;
+			k->rows[w - 1].before += k->rows[i].before;
+			k->rows[w - 1].handles++;
+			continue;
+		}
+		k->rows[w++] = k->rows[i];
+	}
+	for (size_t i = 0; t && i < w; i++) {
+		const struct nv_kernel_row *r = &k->rows[i];
+		const struct proc_entry *pe = proc_cache_get(k->pcache, r->pid);
+		struct cell *row = table_row_add(t);
+
+		if (!row)
+			return;
+		nvidia_kernel_row(row, r->pid, pe && pe->comm[0] ? pe->comm : "?", r->name, r->handles, r->now,
+				  r->before, iv);
+	}
+}
+
+void nv_kernels_read(struct nv_kernels *k, int launches_fd, int names_fd, struct proc_cache *pcache,
+		     const uint32_t *gone, size_t ngone, struct model *m)
+{
+	k->n = 0;
+	k->names_fd = names_fd;
+	k->pcache = pcache;
+	k->gone = gone;
+	k->ngone = ngone;
+	map_delta_read(&k->launches, launches_fd, handle_row, k);
+	write_rows(k, m);
+	if (ngone)
+		map_walk(names_fd, sizeof(struct nv_kernel_key), 0, name_of_gone, k);
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * GPU kernels per process on NVIDIA: launches counted by handle in BPF
+ * (kernel_launches), named from the calls that make handles of names
+ * (kernel_names), shown one row per process and kernel name.
+ */
+#ifndef GPUTOP_NV_KERNELS_H
+#define GPUTOP_NV_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "collectors/kit/map_delta.h"
+#include "collectors/kit/proc_cache.h"
+#include "model/model.h"
+
+struct nv_kernel_row;
+
+struct nv_kernels {
+	struct map_delta launches;
+	struct nv_kernel_row *rows; /* this tick's, one per handle, then merged by name */
+	size_t n, cap;
+	int names_fd;
+	const uint32_t *gone; /* processes that exited this tick */
+	size_t ngone;
+	struct proc_cache *pcache;
+	bool failed;
+};
+
+int nv_kernels_init(struct nv_kernels *k);
+/*
+ * The rows of nvidia.kernels into m from the maps' fds; the entries of the
+ * processes in gone[ngone] shown once more, then deleted from both maps.
+ */
+void nv_kernels_read(struct nv_kernels *k, int launches_fd, int names_fd, struct proc_cache *pcache,
+		     const uint32_t *gone, size_t ngone, struct model *m);
+void nv_kernels_free(struct nv_kernels *k);
+
+#endif
