@@ -197,6 +197,26 @@ static void deleted_file(void **state)
 	child_stop(&c);
 }
 
+/* Maps captured at first sight; the process exits before its stack is resolved. */
+static void after_exit(void **state)
+{
+	struct symbolizer s;
+	struct sym_process p;
+	struct child c;
+	struct frame f;
+
+	(void)state;
+	child_start(FIX("nopie"), &c);
+	assert_int_equal(symbolizer_init(&s, NULL), 0);
+	assert_int_equal(sym_process_capture(&p, c.pid), 0);
+	child_stop(&c);
+	symbolize_user(&s, &p, addr_of(&c, "fix_static_beta") + 4, &f);
+	assert_string_equal(f.name, "fix_static_beta");
+	assert_int_equal(f.offset, 4);
+	sym_process_free(&p);
+	symbolizer_free(&s);
+}
+
 /* Resolving many addresses of one file reads it once: one miss, then hits. */
 static void cache_counts(void **state)
 {
@@ -398,6 +418,7 @@ int main(void)
 		cmocka_unit_test(stripped_with_debug_file),
 		cmocka_unit_test(stripped_without),
 		cmocka_unit_test(deleted_file),
+		cmocka_unit_test(after_exit),
 		cmocka_unit_test(cache_counts),
 		cmocka_unit_test(opening),
 		cmocka_unit_test(jit_perf_map),
