@@ -197,6 +197,38 @@ static void deleted_file(void **state)
 	child_stop(&c);
 }
 
+/* The child's [vdso]: named from our own image (one per ABI). */
+static void vdso(void **state)
+{
+	struct symbolizer s;
+	struct sym_process p;
+	struct child c;
+	struct frame f;
+	struct map *m = NULL;
+	size_t i, named = 0;
+	bool clock = false;
+
+	(void)state;
+	child_start(FIX("pie"), &c);
+	assert_int_equal(symbolizer_init(&s, NULL), 0);
+	assert_int_equal(sym_process_capture(&p, c.pid), 0);
+	for (i = 0; i < p.maps.n && !m; i++)
+		if (p.maps.maps[i].kind == MAP_KIND_VDSO)
+			m = &p.maps.maps[i];
+	assert_non_null(m);
+	for (uint64_t a = m->start; a < m->end; a += 4) {
+		symbolize_user(&s, &p, a, &f);
+		assert_string_equal(f.module, "[vdso]");
+		named += f.name[0] != 0;
+		clock |= strstr(f.name, "clock_gettime") != NULL;
+	}
+	assert_true(clock);
+	assert_true(named > 0 && named < (m->end - m->start) / 4); /* functions, not headers */
+	sym_process_free(&p);
+	symbolizer_free(&s);
+	child_stop(&c);
+}
+
 /* Maps captured at first sight; the process exits before its stack is resolved. */
 static void after_exit(void **state)
 {
@@ -419,6 +451,7 @@ int main(void)
 		cmocka_unit_test(stripped_without),
 		cmocka_unit_test(deleted_file),
 		cmocka_unit_test(after_exit),
+		cmocka_unit_test(vdso),
 		cmocka_unit_test(cache_counts),
 		cmocka_unit_test(opening),
 		cmocka_unit_test(jit_perf_map),
