@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -197,6 +198,35 @@ static void deleted_file(void **state)
 	child_stop(&c);
 }
 
+/* A symbol's value in our own vDSO as readelf reads a copy of it: an oracle of its own. */
+static uint64_t vdso_readelf_value(const char *name, size_t size)
+{
+	char path[] = "/tmp/gputop-vdso-XXXXXX", cmd[128], line[512];
+	const void *image = (const void *)getauxval(AT_SYSINFO_EHDR);
+	unsigned long long value = 0;
+	int fd = mkstemp(path);
+	FILE *f;
+
+	assert_true(fd >= 0 && image);
+	assert_int_equal(write(fd, image, size), (ssize_t)size);
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "readelf -W --dyn-syms %s 2>/dev/null", path);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		char sym[128];
+		unsigned long long v;
+
+		if (sscanf(line, "%*s %llx %*s FUNC %*s %*s %*s %127s", &v, sym) == 2 &&
+		    !strncmp(sym, name, strlen(name)) && (!sym[strlen(name)] || sym[strlen(name)] == '@'))
+			value = v;
+	}
+	pclose(f);
+	unlink(path);
+	assert_true(value != 0);
+	return value;
+}
+
 /* The child's [vdso]: named from our own image (one per ABI). */
 static void vdso(void **state)
 {
@@ -224,6 +254,10 @@ static void vdso(void **state)
 	}
 	assert_true(clock);
 	assert_true(named > 0 && named < (m->end - m->start) / 4); /* functions, not headers */
+	/* exactly at the address readelf gives (x86-64's vDSO is linked at 0: address = offset) */
+	symbolize_user(&s, &p, m->start + vdso_readelf_value("__vdso_clock_gettime", m->end - m->start) + 2, &f);
+	assert_true(strstr(f.name, "clock_gettime") != NULL);
+	assert_int_equal(f.offset, 2);
 	sym_process_free(&p);
 	symbolizer_free(&s);
 	child_stop(&c);
