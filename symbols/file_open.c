@@ -77,7 +77,7 @@ int map_file_open(pid_t pid, const struct map *m, const char *path)
 		if (fd >= 0)
 			return fd;
 	}
-	/* the process is gone (or its root is ours to read no more): the same file in ours, if it is */
+	/* the process is gone (its root with it): the same file in ours, if it is that file */
 	return check_same(open_beneath("/", path), m);
 }
 

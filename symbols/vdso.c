@@ -7,7 +7,7 @@
 #include <unistd.h>
 #include "symbols/vdso.h"
 
-/* The image's bytes: to the end of its section headers or its last segment, whichever is further. */
+/* The image's size: the end of its section headers or of its last segment, the further. */
 static size_t image_size(const Elf64_Ehdr *eh)
 {
 	const Elf64_Phdr *ph = (const void *)((const char *)eh + eh->e_phoff);

@@ -218,7 +218,8 @@ static uint64_t vdso_readelf_value(const char *name, size_t size)
 		unsigned long long v;
 
 		if (sscanf(line, "%*s %llx %*s FUNC %*s %*s %*s %127s", &v, sym) == 2 &&
-		    !strncmp(sym, name, strlen(name)) && (!sym[strlen(name)] || sym[strlen(name)] == '@'))
+		    !strncmp(sym, name, strlen(name)) &&
+		    (!sym[strlen(name)] || sym[strlen(name)] == '@'))
 			value = v;
 	}
 	pclose(f);
@@ -255,7 +256,9 @@ static void vdso(void **state)
 	assert_true(clock);
 	assert_true(named > 0 && named < (m->end - m->start) / 4); /* functions, not headers */
 	/* exactly at the address readelf gives (x86-64's vDSO is linked at 0: address = offset) */
-	symbolize_user(&s, &p, m->start + vdso_readelf_value("__vdso_clock_gettime", m->end - m->start) + 2, &f);
+	symbolize_user(&s, &p,
+		       m->start + vdso_readelf_value("__vdso_clock_gettime", m->end - m->start) + 2,
+		       &f);
 	assert_true(strstr(f.name, "clock_gettime") != NULL);
 	assert_int_equal(f.offset, 2);
 	sym_process_free(&p);
