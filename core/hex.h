@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* One hexadecimal digit's value, for every parser of hex text (themes, maps, perf maps, kallsyms). */
+/* One hexadecimal digit's value, for every parser of hex text (themes, maps, kallsyms). */
 #ifndef GPUTOP_HEX_H
 #define GPUTOP_HEX_H
 

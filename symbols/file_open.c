@@ -38,17 +38,16 @@ static int open_map_files(pid_t pid, const struct map *m)
 	return fd < 0 ? -errno : fd;
 }
 
-/* path (absolute) inside the process's root, no symlink followed on the way. */
-static int open_in_root(pid_t pid, const char *path)
+/* path (absolute) inside root, no symlink followed on the way. */
+static int open_beneath(const char *root, const char *path)
 {
 	struct open_how how = {
 		.flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW,
 		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
 	};
-	char root[64];
 	int dir, fd;
 
-	if (path[0] != '/' || !proc_path(root, sizeof(root), "%d/root", (int)pid))
+	if (path[0] != '/')
 		return -EINVAL;
 	dir = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (dir < 0)
@@ -65,6 +64,7 @@ static int open_in_root(pid_t pid, const char *path)
 
 int map_file_open(pid_t pid, const struct map *m, const char *path)
 {
+	char root[64];
 	int fd;
 
 	if (m->kind != MAP_KIND_FILE)
@@ -72,7 +72,13 @@ int map_file_open(pid_t pid, const struct map *m, const char *path)
 	fd = check_same(open_map_files(pid, m), m);
 	if (fd >= 0 || m->deleted)
 		return fd;
-	return check_same(open_in_root(pid, path), m);
+	if (proc_path(root, sizeof(root), "%d/root", (int)pid)) {
+		fd = check_same(open_beneath(root, path), m);
+		if (fd >= 0)
+			return fd;
+	}
+	/* the process is gone (its root with it): the same file in ours, if it is that file */
+	return check_same(open_beneath("/", path), m);
 }
 
 int debug_file_open(const char *debug_dir, const uint8_t *build_id, size_t len)

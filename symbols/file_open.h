@@ -4,8 +4,9 @@
  * user's links into files they could not read themselves:
  * - a mapped file through /proc/PID/map_files/ (the kernel hands over the very
  *   file mapped), else its path resolved inside /proc/PID/root with no symlink
- *   followed (openat2), and in both cases kept only if its device and inode are
- *   those of the mapping: the file the process mapped, hence could read;
+ *   followed (openat2), else (the process has exited) the same path in our own
+ *   root, and in every case kept only if its device and inode are those of the
+ *   mapping: the file the process mapped, hence could read;
  * - a perf map in a world-writable directory: the last component not followed,
  *   a regular file, owned by the process's user, of bounded size.
  */

@@ -12,7 +12,11 @@
 
 struct frame {
 	char name[FRAME_NAME_MAX]; /* the function, demangled; "" when unknown */
-	uint64_t offset; /* into the function, or (no name) into the module */
+	/*
+	 * Into the function; with no name, into the module: the ELF's own address
+	 * (what addr2line takes) where its segments were read, else the file offset.
+	 */
+	uint64_t offset;
 	bool module_offset; /* no name: offset is meaningful in module */
 	char module[FRAME_MODULE_MAX]; /* "libfoo.so", "[vdso]", "[kernel]", "[perf-map]"; "" */
 };

@@ -25,6 +25,7 @@ int symbolizer_init(struct symbolizer *s, const struct symbolizer_config *cfg)
 	copy_str(s->perf_map_dir, sizeof(s->perf_map_dir),
 		 cfg && cfg->perf_map_dir ? cfg->perf_map_dir : "/tmp");
 	s->ksyms_err = 1;
+	s->vdso_err = 1;
 	return elf_cache_init(&s->cache, cfg && cfg->cache_entries ? cfg->cache_entries : 256,
 			      cfg && cfg->cache_bytes ? cfg->cache_bytes : 256u << 20);
 }
@@ -33,6 +34,7 @@ void symbolizer_free(struct symbolizer *s)
 {
 	elf_cache_free(&s->cache);
 	kallsyms_free(&s->ksyms);
+	vdso_free(&s->vdso);
 }
 
 int sym_process_capture(struct sym_process *p, pid_t pid)
@@ -176,6 +178,24 @@ static bool perf_frame(struct symbolizer *s, struct sym_process *p, uint64_t add
 	return true;
 }
 
+/* [vdso]: our own image's symbols, where the mapping is as large as it (the same ABI's image). */
+static void vdso_frame(struct symbolizer *s, const struct map *m, uint64_t addr, struct frame *out)
+{
+	const struct sym *sym;
+	uint64_t vaddr;
+
+	copy_str(out->module, sizeof(out->module), "[vdso]");
+	out->offset = addr - m->start;
+	out->module_offset = true;
+	if (s->vdso_err == 1)
+		s->vdso_err = vdso_load(&s->vdso);
+	if (s->vdso_err || m->end - m->start != s->vdso.map_bytes ||
+	    !elf_offset_to_vaddr(&s->vdso.info, addr - m->start, &vaddr) ||
+	    !(sym = symtab_find(&s->vdso.syms, vaddr)))
+		return;
+	set_symbol(out, symtab_name(&s->vdso.syms, sym), vaddr - sym->addr);
+}
+
 void symbolize_user(struct symbolizer *s, struct sym_process *p, uint64_t addr, struct frame *out)
 {
 	struct map *m = proc_maps_find(&p->maps, addr);
@@ -185,13 +205,14 @@ void symbolize_user(struct symbolizer *s, struct sym_process *p, uint64_t addr, 
 		file_frame(s, p, m, addr, out);
 		return;
 	}
+	if (m && m->kind == MAP_KIND_VDSO) {
+		vdso_frame(s, m, addr, out);
+		return;
+	}
 	if (perf_frame(s, p, addr, out))
 		return;
-	if (m && (m->kind == MAP_KIND_VDSO || m->kind == MAP_KIND_SPECIAL)) {
+	if (m && m->kind == MAP_KIND_SPECIAL) /* [heap], [stack], memfd:...: named, no offset */
 		copy_str(out->module, sizeof(out->module), map_path(&p->maps, m));
-		out->offset = addr - m->start;
-		out->module_offset = m->kind == MAP_KIND_VDSO;
-	}
 }
 
 void symbolize_kernel(struct symbolizer *s, uint64_t addr, struct frame *out)

@@ -18,6 +18,7 @@
 #include "symbols/kallsyms.h"
 #include "symbols/proc_maps.h"
 #include "symbols/symtab.h"
+#include "symbols/vdso.h"
 
 struct symbolizer_config {
 	const char *debug_dir; /* separate debug files: NULL is /usr/lib/debug */
@@ -32,6 +33,8 @@ struct symbolizer {
 	struct elf_cache cache;
 	struct kallsyms ksyms;
 	int ksyms_err; /* 1: not loaded yet */
+	struct vdso vdso;
+	int vdso_err; /* 1: not loaded yet */
 	uint64_t files_opened; /* mapped files opened (a cache hit opens none) */
 };
 

@@ -29,9 +29,10 @@ live() {
 	echo "       $prog: $folded"
 	check "$prog: the folded stack ends main;fix_outer;fix_inner, weight 1" \
 		grep -qE '(^|;)main;fix_outer;fix_inner 1$' <<<"$folded"
-	check "$prog: the leaf is an address inside fix_inner" grep -qE '^0x[0-9a-f]+ fix_inner\+0x[0-9a-f]+$' \
-		<<<"$(head -1 <<<"$frames")"
-	check "$prog: every frame resolved to a name or a module" test "$(grep -c '\[unknown\]' <<<"$frames")" = 0
+	check "$prog: the leaf is an address inside fix_inner" \
+		grep -qE '^0x[0-9a-f]+ fix_inner\+0x[0-9a-f]+$' <<<"$(head -1 <<<"$frames")"
+	check "$prog: every frame resolved to a name or a module" \
+		test "$(grep -c '\[unknown\]' <<<"$frames")" = 0
 }
 
 live pie nodebug

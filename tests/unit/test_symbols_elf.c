@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -195,6 +196,94 @@ static void deleted_file(void **state)
 	sym_process_free(&p);
 	symbolizer_free(&s);
 	child_stop(&c);
+}
+
+/* A symbol's value in our own vDSO as readelf reads a copy of it: an oracle of its own. */
+static uint64_t vdso_readelf_value(const char *name, size_t size)
+{
+	char path[] = "/tmp/gputop-vdso-XXXXXX", cmd[128], line[512];
+	const void *image = (const void *)getauxval(AT_SYSINFO_EHDR);
+	unsigned long long value = 0;
+	int fd = mkstemp(path);
+	FILE *f;
+
+	assert_true(fd >= 0 && image);
+	assert_int_equal(write(fd, image, size), (ssize_t)size);
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "readelf -W --dyn-syms %s 2>/dev/null", path);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		char sym[128];
+		unsigned long long v;
+
+		if (sscanf(line, "%*s %llx %*s FUNC %*s %*s %*s %127s", &v, sym) == 2 &&
+		    !strncmp(sym, name, strlen(name)) &&
+		    (!sym[strlen(name)] || sym[strlen(name)] == '@'))
+			value = v;
+	}
+	pclose(f);
+	unlink(path);
+	assert_true(value != 0);
+	return value;
+}
+
+/* The child's [vdso]: named from our own image (one per ABI). */
+static void vdso(void **state)
+{
+	struct symbolizer s;
+	struct sym_process p;
+	struct child c;
+	struct frame f;
+	struct map *m = NULL;
+	size_t i, named = 0;
+	bool clock = false;
+
+	(void)state;
+	child_start(FIX("pie"), &c);
+	assert_int_equal(symbolizer_init(&s, NULL), 0);
+	assert_int_equal(sym_process_capture(&p, c.pid), 0);
+	for (i = 0; i < p.maps.n && !m; i++)
+		if (p.maps.maps[i].kind == MAP_KIND_VDSO)
+			m = &p.maps.maps[i];
+	assert_non_null(m);
+	for (uint64_t a = m->start; a < m->end; a += 4) {
+		symbolize_user(&s, &p, a, &f);
+		assert_string_equal(f.module, "[vdso]");
+		named += f.name[0] != 0;
+		clock |= strstr(f.name, "clock_gettime") != NULL;
+	}
+	assert_true(clock);
+	assert_true(named > 0 && named < (m->end - m->start) / 4); /* functions, not headers */
+	/* exactly at the address readelf gives (x86-64's vDSO is linked at 0: address = offset) */
+	symbolize_user(&s, &p,
+		       m->start + vdso_readelf_value("__vdso_clock_gettime", m->end - m->start) + 2,
+		       &f);
+	assert_true(strstr(f.name, "clock_gettime") != NULL);
+	assert_int_equal(f.offset, 2);
+	sym_process_free(&p);
+	symbolizer_free(&s);
+	child_stop(&c);
+}
+
+/* Maps captured at first sight; the process exits before its stack is resolved. */
+static void after_exit(void **state)
+{
+	struct symbolizer s;
+	struct sym_process p;
+	struct child c;
+	struct frame f;
+
+	(void)state;
+	child_start(FIX("nopie"), &c);
+	assert_int_equal(symbolizer_init(&s, NULL), 0);
+	assert_int_equal(sym_process_capture(&p, c.pid), 0);
+	child_stop(&c);
+	symbolize_user(&s, &p, addr_of(&c, "fix_static_beta") + 4, &f);
+	assert_string_equal(f.name, "fix_static_beta");
+	assert_int_equal(f.offset, 4);
+	sym_process_free(&p);
+	symbolizer_free(&s);
 }
 
 /* Resolving many addresses of one file reads it once: one miss, then hits. */
@@ -398,6 +487,8 @@ int main(void)
 		cmocka_unit_test(stripped_with_debug_file),
 		cmocka_unit_test(stripped_without),
 		cmocka_unit_test(deleted_file),
+		cmocka_unit_test(after_exit),
+		cmocka_unit_test(vdso),
 		cmocka_unit_test(cache_counts),
 		cmocka_unit_test(opening),
 		cmocka_unit_test(jit_perf_map),
