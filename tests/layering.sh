@@ -15,8 +15,8 @@ allowed() {
 	format) echo "core model format" ;;
 	symbols) echo "core symbols" ;;
 	bpf) echo "core bpf" ;;
-	collectors | collectors/kit) echo "core model bpf collectors collectors/kit" ;;
-	collectors/*) echo "core model bpf collectors collectors/kit $1" ;;
+	collectors | collectors/kit) echo "core model bpf symbols collectors collectors/kit" ;;
+	collectors/*) echo "core model bpf symbols collectors collectors/kit $1" ;;
 	output) echo "core model format output" ;;
 	recording) echo "core model format recording" ;;
 	tui) echo "core model format tui" ;;
