@@ -175,26 +175,55 @@ static unsigned int summary_fit(int w, const struct table_desc *d, const struct 
 }
 
 /* One row, where the pane has a single line: its columns as "TITLE value", each whole. */
-static void summary_pairs(struct view *v, struct rect in, const struct table *t, const struct pane_decl *p)
+/* Column k of row 0 as a pair for summary_pairs into part ("" when unknown); a name alone. */
+static void summary_pair(struct view *v, const struct table *t, const char *key, bool first, char *part,
+			 size_t size)
 {
 	const struct table_desc *d = t->desc;
-	char parts[PANE_MAX_SUMMARY][TABLE_STR_MAX * 2 + 40];
-	const char *ptrs[PANE_MAX_SUMMARY];
-	int n = 0;
+	int col = table_col(d, key);
+	char raw[TABLE_STR_MAX], fit[TABLE_STR_MAX * 2], *at = fit, *end;
+	const struct cell *c;
 
-	for (int k = 0; k < PANE_MAX_SUMMARY && p->summary_cols[k]; k++) {
-		int col = table_col(d, p->summary_cols[k]);
-		char raw[TABLE_STR_MAX], fit[TABLE_STR_MAX * 2];
+	part[0] = '\0';
+	if (col < 0 || !(c = table_cell(t, 0, (unsigned int)col)) || !c->known)
+		return;
+	cell_format(&d->cols[col], c, raw, sizeof(raw));
+	text_fit(raw, d->cols[col].width, v->utf8, fit, sizeof(fit));
+	while (*at == ' ')
+		at++;
+	for (end = at + strlen(at); end > at && end[-1] == ' ';)
+		*--end = '\0';
+	if (d->cols[col].type == COL_STR && (d->cols[col].flags & COL_KEY)) /* a name says what it is */
+		snprintf(part, size, "%s%s", first ? "" : "  ", at);
+	else
+		snprintf(part, size, "%s%s %s", first ? "" : "  ", d->cols[col].title, at);
+}
 
-		if (col < 0)
-			continue;
-		cell_format(&d->cols[col], table_cell(t, 0, (unsigned int)col), raw, sizeof(raw));
-		text_fit(raw, d->cols[col].width, v->utf8, fit, sizeof(fit));
-		snprintf(parts[n], sizeof(parts[n]), "%s %s", d->cols[col].title, fit);
-		ptrs[n] = parts[n];
-		n++;
+/*
+ * The first row on one line: its first column, then its numbers, then its other
+ * texts, each "TITLE value" (a name alone) and whole or left out, unknown ones
+ * left out; "+N more" at the right when the table has more rows.
+ */
+static void summary_pairs(struct view *v, struct rect in, const struct table *t, const struct pane_decl *p)
+{
+	int x = in.x, right = in.x + in.w;
+	char more[32], part[TABLE_STR_MAX * 2 + 40];
+
+	if (t->nrows > 1) {
+		snprintf(more, sizeof(more), "+%zu more", t->nrows - 1);
+		right -= put_whole(in.y, right - (int)strlen(more), (int)strlen(more), ROLE_DIM, more) + 1;
 	}
-	put_parts((struct rect){ in.y, in.x, 1, in.w }, ROLE_NORMAL, ptrs, n, 3);
+	for (int pass = 0; pass < 3; pass++)
+		for (int k = 0; k < PANE_MAX_SUMMARY && p->summary_cols[k]; k++) {
+			int col = table_col(t->desc, p->summary_cols[k]);
+			bool text = col >= 0 && t->desc->cols[col].type == COL_STR;
+
+			if ((pass == 0) != (k == 0) || (pass == 1 && text) || (pass == 2 && !text))
+				continue;
+			summary_pair(v, t, p->summary_cols[k], x == in.x, part, sizeof(part));
+			if (part[0])
+				x += put_whole(in.y, x, right - x, ROLE_NORMAL, part);
+		}
 }
 
 /* The summary's title row: each column's title where its cells go, then "<title> history"; 1 row. */

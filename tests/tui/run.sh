@@ -680,26 +680,26 @@ if [ -f "$NVREC" ]; then
 	NVSNAP=$(sed -n "${NV}p" "$NVREC")
 	nvpid=$(jq '.tables["nvidia.processes"][] | select(.comm == "python3") | .pid' <<<"$NVSNAP")
 	nvl=$(jq '.tables["nvidia.processes"][] | select(.comm == "python3") | .launches_total' <<<"$NVSNAP")
-	gib() { awk '{ printf "%.1f", $1 / 1073741824 }'; }
+	gib() { awk '{ if ($1 >= 1073741824) printf "%.1fGiB", $1 / 1073741824; else printf "%.1fMiB", $1 / 1048576 }'; }
 	nvmem=$(jq '.tables["nvidia.processes"][] | select(.comm == "python3") | .mem_bytes' <<<"$NVSNAP" | gib)
 	gpumem=$(jq '.tables["nvidia.gpus"][0].mem_used_bytes' <<<"$NVSNAP" | gib)
 	start 160 40 --replay "$NVREC" -d 60
 	until_shows "REPLAY" 5
 	for _ in $(seq 2 "$NV"); do $T send-keys -t t n; sleep 0.05; done
 	sleep 0.5
-	check "overview: the NVIDIA GPU's line shows NVML's memory (${gpumem}GiB used of 79.6GiB), use, temperature, power of its limit, clock" \
-		bash -c "$T capture-pane -p -t t | grep -E '^ nvidia0 .*VRAM \[.{6}\] ${gpumem}GiB/79\.6GiB  busy [0-9]+%  [0-9]+°C  [0-9]+/700W  [0-9]+MHz' >/dev/null"
+	check "overview: the NVIDIA GPU's line shows NVML's memory (${gpumem} used of 79.6GiB), use, temperature, power of its limit, clock" \
+		bash -c "$T capture-pane -p -t t | grep -E '^ nvidia0 .*VRAM \[.{6}\] ${gpumem}/79\.6GiB  busy [0-9]+%  [0-9]+°C  [0-9]+/700W  [0-9]+MHz' >/dev/null"
 	ovtx=$(screen | grep -oE 'PCIe tx [0-9.]+[KMGT]?i?B/s' | head -1 | cut -d' ' -f3)
 	nvq=$(jq -r --argjson pid "$nvpid" '.tables["nvidia.gpu_processes"][]? | select(.pid == $pid) | .mem_bytes' <<<"$NVSNAP" | gib)
-	check "overview: one process table: python3 ($nvpid) on nvidia0 with NVML's ${nvq}GiB, not the CUDA calls' ${nvmem}GiB" \
-		bash -c "$T capture-pane -p -t t | grep -E '^ +$nvpid python3 +nvidia0 +[0-9.]+ +${nvq}GiB ' >/dev/null"
+	check "overview: one process table: python3 ($nvpid) on nvidia0 with NVML's ${nvq}, not the CUDA calls' ${nvmem}" \
+		bash -c "$T capture-pane -p -t t | grep -E '^ +$nvpid python3 +nvidia0 +[0-9.]+ +${nvq} ' >/dev/null"
 	keys Right
 	for _ in 1 2 3 4 5 6 7 8; do $T send-keys -t t Up; done
 	row=$(($($T capture-pane -p -t t | grep -nE '^ +PID COMM +GPUS' | cut -d: -f1)))
 	for _ in $(seq 1 $(($($T capture-pane -p -t t | grep -nE "^ +$nvpid python3 " | cut -d: -f1) - row - 1))); do $T send-keys -t t Down; done
 	keys Enter
 	check "Enter on it: every source that sees it, NVML and the CUDA calls" \
-		bash -c "$T capture-pane -p -t t | grep -q 'Process $nvpid python3   (Esc goes back)' && $T capture-pane -p -t t | grep -qE '^ *NVML:  GPU 0  GPU MEM ${nvq}GiB' && $T capture-pane -p -t t | grep -qE '^ *CUDA calls:  LAUNCH/S '"
+		bash -c "$T capture-pane -p -t t | grep -q 'Process $nvpid python3   (Esc goes back)' && $T capture-pane -p -t t | grep -qE '^ *NVML:  GPU 0  GPU MEM ${nvq}' && $T capture-pane -p -t t | grep -qE '^ *CUDA calls:  LAUNCH/S '"
 	keys Escape
 	keys Left
 	keys 4
@@ -709,10 +709,10 @@ if [ -f "$NVREC" ]; then
 	check "row view: values whole (the name, the bus id) and with their units (°C, W, and PCIe ${ovtx:-?} as the GPU block says it)" \
 		bash -c "$T capture-pane -p -t t | grep -qE '│ name +NVIDIA H100 80GB HBM3 ' && $T capture-pane -p -t t | grep -qE '│ bus_id +00000000:00:06.0 ' && $T capture-pane -p -t t | grep -qE '│ temp_c +[0-9]+ °C ' && $T capture-pane -p -t t | grep -qE '│ power_cap_w +700.0 W ' && [ -n '$ovtx' ] && $T capture-pane -p -t t | grep -qE '│ pcie_tx_bytes_per_s +$ovtx '"
 	keys x
-	check "NVIDIA pane: process $nvpid (python3) with its $nvl launches and ${nvmem}GiB of device memory" \
-		bash -c "$T capture-pane -p -t t | grep -E '^ +$nvpid python3 .* $nvl .* ${nvmem}GiB ' >/dev/null"
-	check "NVIDIA pane: NVML's view of process $nvpid on GPU 0 (${nvq}GiB)" \
-		bash -c "$T capture-pane -p -t t | grep -E '^ +0 +$nvpid python3 +${nvq}GiB ' >/dev/null"
+	check "NVIDIA pane: process $nvpid (python3) with its $nvl launches and ${nvmem} of device memory" \
+		bash -c "$T capture-pane -p -t t | grep -E '^ +$nvpid python3 .* $nvl .* ${nvmem} ' >/dev/null"
+	check "NVIDIA pane: NVML's view of process $nvpid on GPU 0 (${nvq})" \
+		bash -c "$T capture-pane -p -t t | grep -E '^ +0 +$nvpid python3 +${nvq} ' >/dev/null"
 	check "NVIDIA pane: GPUs above NVML's processes above the CUDA processes above the Xid log" \
 		bash -c "$(declare -f line_of before screen); T='$T'; before 'NVIDIA GPUs' 'Processes per GPU' && before 'Processes per GPU' 'CUDA processes' && before 'CUDA processes' 'Xid errors'"
 	check "NVIDIA pane: no Xid in this recording, and it says so" shows "No Xid error since start."
@@ -723,8 +723,10 @@ if [ -f "$NVREC" ]; then
 	for _ in $(seq 2 "$NV"); do $T send-keys -t t n; sleep 0.05; done
 	keys 4
 	for _ in 1 2 3; do $T send-keys -t t Right; sleep 0.1; done
-	check "80x24 NVIDIA pane: the focused CUDA table gets the rows left over, all of its processes ($cuda_pids), none half shown" \
-		bash -c "for p in $cuda_pids; do $T capture-pane -p -t t | grep -qE \"^ +\$p \" || exit 1; done"
+	ncuda=$(wc -w <<<"$cuda_pids")
+	check "80x24 NVIDIA pane: the focused CUDA table gets the rows left over, its processes ($cuda_pids) whole, or says which of them it shows" \
+		bash -c "shown=0; for p in $cuda_pids; do $T capture-pane -p -t t | grep -qE \"^ +\$p \" && shown=\$((shown + 1)); done
+			[ \$shown = $ncuda ] || $T capture-pane -p -t t | grep -qE \"^ CUDA processes \\($ncuda\\) .* rows 1-\$shown of $ncuda ↓\$\""
 	# One Xid added to that snapshot: a synthetic recording, and named so.
 	jq -c '.tables["nvidia.xids"] = [{seq: 1, time: "2026-11-22 17:00:00", dev: "0000:00:06.0", xid: 79,
 		msg: "GPU has fallen off the bus.", users: "python3[4242]", pid: 77, comm: "irq/45-nvidia"}]' <<<"$NVSNAP" >"$TMP/nvidia-xid-synthetic.jsonl"
@@ -805,6 +807,26 @@ check "snapshot $ME, pane 6: the devices' table says its row is gone, not that n
 check "... and the clients' table that its rows (up to $mgone at once) are gone, not that no driver reports fdinfo" \
 	bash -c "$(declare -f screen); T='$T'; screen | grep -qE 'None now: the [0-9]+ rows shown here earlier are gone\.' && ! screen | grep -qF 'No DRM client reports'"
 $T kill-server 2>/dev/null
+
+echo "== one-line side panes at 80x24 (snapshot 40): the name, then the numbers, then +N more"
+S40=$(sed -n 40p "$REC")
+stot=$(jq -r '.tables["memory.devices"][0] | "\(.dev)  TOTAL \(.total_bytes / 1048576 * 10 | round / 10)MiB"' <<<"$S40")
+start 80 24 --replay "$REC" -d 60
+until_shows "REPLAY" 5
+for _ in $(seq 2 40); do $T send-keys -t t n; sleep 0.05; done
+sleep 0.5
+check "MEMORY at 80x24: '$stot' (the device's total, not only its name)" shows "│$stot "
+$T kill-server 2>/dev/null
+if [ -f "$NVREC" ]; then
+	nirq=$(sed -n 30p "$NVREC" | jq '.tables["irq.lines"] | length')
+	start 80 24 --replay "$NVREC" -d 60
+	until_shows "REPLAY" 5
+	for _ in $(seq 2 30); do $T send-keys -t t n; sleep 0.05; done
+	sleep 0.5
+	check "INTERRUPTS at 80x24 on the H100 recording: one line of $nirq, '+$((nirq - 1)) more'" \
+		bash -c "$(declare -f screen); T='$T'; screen | grep -qE '│IRQ [0-9]+  IRQ/S [0-9.]+ +\+$((nirq - 1)) more│'"
+	$T kill-server 2>/dev/null
+fi
 
 echo "== memory (a synthetic snapshot: the recording's snapshot $N with memory.devices rows added)"
 jq -c '.tables["memory.devices"] = [{dev: "vkms", region: "vram", driver: "vkms", clients: 2, total_bytes: 3145728,
