@@ -211,7 +211,7 @@ $(B)/cuda/libcuda.so.1: tests/cuda/fake_libcuda.c | $(B)
 
 $(B)/cuda/cuda-client: tests/cuda/cuda-client.c $(B)/cuda/libcuda.so.1
 	$(call msg,CC,$@)
-	$(Q)$(CC) -O2 -Wall -Wextra -Werror -o $@ $< -L$(B)/cuda -l:libcuda.so.1 -lpthread
+	$(Q)$(CC) -O2 -fno-omit-frame-pointer -Wall -Wextra -Werror -o $@ $< -L$(B)/cuda -l:libcuda.so.1 -lpthread
 
 # A stand-in libnvidia-ml.so.1 of known GPUs and MIG devices, found by the monitor's own
 # dlopen through LD_LIBRARY_PATH (tests/bpf/nvml.sh).

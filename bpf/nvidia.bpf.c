@@ -89,6 +89,25 @@ struct {
 	__type(value, __u64);
 } kernel_launches SEC(".maps");
 
+/* --stacks: set before load; off, a launch costs nothing more. */
+const volatile bool capture_stacks;
+
+/* --stacks: the user stacks of launches, by id (frame pointers, as the kernel walks them). */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, NV_MAX_STACKS);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, NV_STACK_DEPTH * sizeof(__u64));
+} stacks SEC(".maps");
+
+/* --stacks: launches per process, user stack and kernel handle. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, NV_MAX_STACK_KEYS);
+	__type(key, struct nv_stack_key);
+	__type(value, __u64);
+} launch_stacks SEC(".maps");
+
 /* Where a name is read before it goes into kernel_names (too large for the BPF stack). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -133,6 +152,30 @@ static __always_inline void kernel_launched(__u32 tgid, __u64 handle)
 		drop_count(drops, NV_DROP_KERNELS_FULL, NV_DROP_MAX);
 }
 
+/* --stacks: one more launch of handle from the calling thread's user stack. */
+static __always_inline void stack_launched(void *ctx, __u32 tgid, __u64 handle)
+{
+	struct nv_stack_key k = { .handle = handle, .tgid = tgid };
+	__u64 zero = 0, *n;
+
+	/*
+	 * At a function's entry its caller's frame is not yet on the frame-pointer
+	 * chain the kernel walks (no push %rbp yet): its return address is at the
+	 * top of the stack, read here and put back in user space.
+	 */
+	bpf_probe_read_user(&k.caller, sizeof(k.caller), (void *)PT_REGS_SP((struct pt_regs *)ctx));
+	k.stack_id = (__s32)bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+	if (k.stack_id < 0) {
+		k.stack_id = -1;
+		drop_count(drops, NV_DROP_STACK_LOST, NV_DROP_MAX);
+	}
+	n = lookup_or_init(&launch_stacks, &k, &zero);
+	if (n)
+		__sync_fetch_and_add(n, 1);
+	else
+		drop_count(drops, NV_DROP_STACKS_FULL, NV_DROP_MAX);
+}
+
 SEC("uprobe")
 int BPF_KPROBE(cuda_launch, __u64 a1, __u64 a2)
 {
@@ -148,6 +191,8 @@ int BPF_KPROBE(cuda_launch, __u64 a1, __u64 a2)
 	}
 	__sync_fetch_and_add(&p->launches, 1);
 	kernel_launched(tgid, call == NV_LAUNCH_EX ? a2 : a1);
+	if (capture_stacks)
+		stack_launched(ctx, tgid, call == NV_LAUNCH_EX ? a2 : a1);
 	return 0;
 }
 

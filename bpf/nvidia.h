@@ -44,6 +44,8 @@ enum nv_drop {
 	NV_DROP_NAMES_FULL, /* kernel name table full: launches of that kernel are counted without its name */
 	NV_DROP_KERNELS_FULL, /* per-kernel launch table full: the launch counts for its process only */
 	NV_DROP_NAME_UNREAD, /* a kernel's name could not be read at the return: launched without a name */
+	NV_DROP_STACK_LOST, /* --stacks: a launch's user stack not taken (stack table full, no frames): [no stack] */
+	NV_DROP_STACKS_FULL, /* --stacks: the (process, stack, kernel) table full: the launch not in the file */
 	NV_DROP_MAX,
 };
 
@@ -95,6 +97,18 @@ struct nv_kernel_key {
 
 struct nv_kernel_name {
 	char name[NV_KERNEL_NAME];
+};
+
+#define NV_MAX_STACKS 16384 /* --stacks: distinct user stacks of launches kept */
+#define NV_MAX_STACK_KEYS 65536 /* --stacks: (process, stack, kernel) launch counters */
+#define NV_STACK_DEPTH 127 /* frames a stack keeps (the kernel's PERF_MAX_STACK_DEPTH) */
+
+/* --stacks: launches of one kernel handle by one process from one user stack (-1: none taken). */
+struct nv_stack_key {
+	__u64 handle;
+	__u64 caller; /* the return address at the top of the stack: the probed function's caller */
+	__u32 tgid;
+	__s32 stack_id;
 };
 
 #define NV_XID_DEV 32

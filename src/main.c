@@ -99,6 +99,17 @@ static void print_version(void)
  * the privileges it starts anyway, with the collectors that need none (sysfs,
  * the user's own fdinfo), and says once what root adds.
  */
+/* 0 when the invoking user may write path (the file the nvidia collector opens), else -1 with errno. */
+static int check_writable(const char *path)
+{
+	FILE *f = privileges_fopen_as_user(path, "w");
+
+	if (!f)
+		return -1;
+	fclose(f);
+	return 0;
+}
+
 static int check_environment(const struct options *o)
 {
 	int err;
@@ -482,6 +493,11 @@ int main(int argc, char **argv)
 
 	config.all_irqs = o.all_irqs;
 	config.libcuda = o.libcuda;
+	config.stacks = o.stacks;
+	if (o.stacks && !o.list && check_writable(o.stacks)) {
+		fail(&o, "cannot open stacks file '%s': %s", o.stacks, strerror(errno));
+		goto cleanup;
+	}
 	reg = collector_registry(&n);
 	cs = calloc(n, sizeof(*cs));
 	if (!cs) {

@@ -11,7 +11,7 @@
 
 enum { OPT_LIST = 0x100, OPT_ALL_IRQS, OPT_RECORD, OPT_REPLAY, OPT_THEME, OPT_LIBCUDA, OPT_LISTEN,
        OPT_METRICS_MAX_ROWS, OPT_WEB_CONFIG, OPT_METRICS_PRIVATE, OPT_SYSFS, OPT_PROCFS, OPT_PROGRAMS,
-       OPT_TRACE, OPT_DURATION, OPT_TRACE_MAX_MB };
+       OPT_TRACE, OPT_DURATION, OPT_TRACE_MAX_MB, OPT_STACKS };
 
 static const struct option long_options[] = {
 	{ "batch", no_argument, NULL, 'b' },
@@ -27,6 +27,7 @@ static const struct option long_options[] = {
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "theme", required_argument, NULL, OPT_THEME },
 	{ "libcuda", required_argument, NULL, OPT_LIBCUDA },
+	{ "stacks", required_argument, NULL, OPT_STACKS },
 	{ "listen", required_argument, NULL, OPT_LISTEN },
 	{ "metrics-max-rows", required_argument, NULL, OPT_METRICS_MAX_ROWS },
 	{ "web-config", required_argument, NULL, OPT_WEB_CONFIG },
@@ -66,6 +67,8 @@ void options_usage(FILE *out)
 	      "      --theme NAME|FILE  colour theme: default, light, high-contrast, monochrome, or a file\n"
 	      "      --libcuda PATH     the CUDA driver library to probe (default: the loader cache's\n"
 	      "                         libcuda.so.1 and those running processes have mapped)\n"
+	      "      --stacks FILE      write the CPU call stacks of CUDA launches to FILE at the end,\n"
+	      "                         as folded stacks weighted by launches (flamegraph.pl, inferno)\n"
 	      "      --listen [ADDR:]PORT  serve Prometheus / OpenMetrics metrics at\n"
 	      "                         http://ADDR:PORT/metrics (ADDR defaults to 127.0.0.1; ':PORT'\n"
 	      "                         is every address); without a terminal and without -b, only that\n"
@@ -203,6 +206,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		case OPT_SYSFS:
 		case OPT_PROCFS:
 		case OPT_TRACE:
+		case OPT_STACKS:
 			if (!*optarg) {
 				snprintf(err, errlen, "option '%s' needs a non-empty value", argv[optind - 1]);
 				return -1;
@@ -210,7 +214,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			*(c == OPT_RECORD ? &o->record : c == OPT_REPLAY ? &o->replay :
 			  c == OPT_LIBCUDA ? &o->libcuda : c == OPT_WEB_CONFIG ? &o->web_config :
 			  c == OPT_SYSFS ? &o->sysfs : c == OPT_PROCFS ? &o->procfs :
-			  c == OPT_TRACE ? &o->trace : &o->theme) = optarg;
+			  c == OPT_TRACE ? &o->trace : c == OPT_STACKS ? &o->stacks : &o->theme) = optarg;
 			break;
 		case OPT_DURATION:
 		case OPT_TRACE_MAX_MB:
@@ -265,6 +269,10 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	}
 	if (o->replay && o->record) {
 		snprintf(err, errlen, "--record and --replay cannot be used together");
+		return -1;
+	}
+	if (o->replay && o->stacks) {
+		snprintf(err, errlen, "--stacks takes stacks from the running programs; it cannot be used with --replay");
 		return -1;
 	}
 	if (o->replay && o->libcuda) {

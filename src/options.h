@@ -28,6 +28,7 @@ struct options {
 	const char *replay; /* --replay FILE */
 	const char *theme; /* --theme NAME|FILE */
 	const char *libcuda; /* --libcuda PATH */
+	const char *stacks; /* --stacks FILE: folded stacks of CUDA launches, written at the end */
 	bool no_color; /* -C, or NO_COLOR set */
 	const char *listen; /* --listen [ADDR:]PORT: serve /metrics */
 	long metrics_max_rows; /* --metrics-max-rows N: rows exported per table (0: no cap) */

@@ -29,6 +29,7 @@
 #include "collectors/nvidia/cuda_libs.h"
 #include "collectors/nvidia/nvidia_driver.h"
 #include "collectors/nvidia/nvidia_tables.h"
+#include "collectors/nvidia/launch_stacks.h"
 #include "collectors/nvidia/nv_kernels.h"
 #include "collectors/nvidia/nvml.h"
 #include "collectors/kit/tracefs.h"
@@ -91,6 +92,8 @@ static const char *const drop_names[NV_DROP_MAX] = {
 	[NV_DROP_NAMES_FULL] = "kernel_name_table_full",
 	[NV_DROP_KERNELS_FULL] = "kernel_table_full",
 	[NV_DROP_NAME_UNREAD] = "kernel_name_unread",
+	[NV_DROP_STACK_LOST] = "launch_stack_lost",
+	[NV_DROP_STACKS_FULL] = "launch_stack_table_full",
 };
 
 /* Tracepoint programs (ioctl enter/exit, Xid), then one pseudo-entry per uprobe program for the cost table. */
@@ -122,6 +125,7 @@ struct nvidia_priv {
 	struct map_delta procs;
 	struct proc_cache pcache;
 	struct nv_kernels kernels;
+	struct launch_stacks stacks; /* --stacks */
 	__u32 *gone; /* processes that exited this tick: their allocations are forgotten */
 	size_t ngone, gone_cap;
 	struct table *t; /* nvidia.processes while it is filled */
@@ -246,6 +250,14 @@ static int nvidia_open(struct collector *c)
 		return -1;
 	}
 	memcpy((void *)p->skel->rodata->nv_majors, p->majors, sizeof(p->majors));
+	if (c->config && c->config->stacks) {
+		char why[300];
+
+		if (launch_stacks_open(&p->stacks, c->config->stacks, why, sizeof(why)))
+			collector_set_tracepoint(c, "libcuda", "launch stacks", TRACEPOINT_FAILED, why);
+		else
+			p->skel->rodata->capture_stacks = true;
+	}
 	if (tp_progs_open(p->tps, specs, NTRACEPOINTS, p->skel->obj, NULL)) {
 		collector_load_failed(c, -ENOENT);
 		return -1;
@@ -478,6 +490,8 @@ static void read_procs(struct nvidia_priv *p, struct model *m)
 	p->active[0] = '\0';
 	p->ngone = 0;
 	map_delta_read(&p->procs, bpf_map__fd(p->skel->maps.procs), proc_row, p);
+	launch_stacks_tick(&p->stacks, bpf_map__fd(p->skel->maps.launch_stacks),
+			   bpf_map__fd(p->skel->maps.kernel_names), &p->pcache);
 	nv_kernels_read(&p->kernels, bpf_map__fd(p->skel->maps.kernel_launches),
 			bpf_map__fd(p->skel->maps.kernel_names), &p->pcache, p->gone, p->ngone, m);
 	proc_cache_tick(&p->pcache);
@@ -669,6 +683,9 @@ static void nvidia_close(struct collector *c)
 
 	if (!p)
 		return;
+	if (p->skel) /* --stacks: the file written while the maps are there */
+		launch_stacks_write(&p->stacks, bpf_map__fd(p->skel->maps.launch_stacks),
+				    bpf_map__fd(p->skel->maps.stacks));
 	ring_buffer__free(p->xid_ring);
 	nv_driver_stop(p->drv);
 	tp_progs_detach(p->tps, NTRACEPOINTS);
@@ -678,6 +695,7 @@ static void nvidia_close(struct collector *c)
 	nvidia_bpf__destroy(p->skel);
 	nvml_close(p->nvml);
 	cuda_libs_free(&p->libs);
+	launch_stacks_close(&p->stacks);
 	map_delta_free(&p->procs);
 	nv_kernels_free(&p->kernels);
 	proc_cache_free(&p->pcache);

@@ -135,10 +135,22 @@ for bin in "$@"; do
 	check "late: picked up from the new process's maps" \
 		jq -e -s '.[-1].collectors[] | select(.name == "nvidia") | .detail | test("libcuda from process [0-9]+")' "$TMP/late/mon"
 	# 2. named with --libcuda (process maps are not searched then); clients start after the monitor
-	run given "$bin" "LD_LIBRARY_PATH=$TMP/given" monitor --libcuda "$TMP/given/libcuda.so.1"
+	run given "$bin" "LD_LIBRARY_PATH=$TMP/given" monitor --libcuda "$TMP/given/libcuda.so.1" --stacks "$TMP/given.folded"
 	verify given monitor
 	check "given: the --libcuda file" \
 		jq -e -s '.[-1].collectors[] | select(.name == "nvidia") | .detail | test("libcuda from --libcuda")' "$TMP/given/mon"
+	# --stacks: each client's launches by call chain (built with frame pointers), each chain's count exact
+	sed 's/^/       /' "$TMP/given.folded" | head -8
+	for i in $(seq 1 $PROCS); do
+		for chain in "phase_a;cuLaunchKernel;kernel_a()" "phase_a;cuLaunchKernel_ptsz;ns::kernel_b(int)" \
+			"phase_b;cuLaunchKernelEx;ns::kernel_b(int)" "phase_b;cuLaunchKernelEx_ptsz;[kernel 0x0]"; do
+			check "--stacks: client $i: cuda-client;...;main;child;$chain $((40 * i))" \
+				grep -qxF "cuda-client;__libc_start_call_main;main;child;$chain $((40 * i))" "$TMP/given.folded"
+		done
+	done
+	launched=$(jq -s '[.[].launches] | add' "$TMP/given/client")
+	check "--stacks: $((4 * PROCS)) lines, their weights $launched in all (every launch)" \
+		awk -v want="$launched" -v lines=$((4 * PROCS)) '{ s += $NF } END { exit !(NR == lines && s == want) }' "$TMP/given.folded"
 	# 3. in the loader cache, clients started after the monitor with no LD_LIBRARY_PATH
 	echo "$TMP/lib" >"$LDCONF" && ldconfig
 	if ldconfig -p | grep -q "libcuda.so.1 .*=> $TMP/lib/libcuda.so.1"; then

@@ -111,6 +111,28 @@ static void freed(struct tally *t, CUresult r, size_t bytes)
 	}
 }
 
+/*
+ * Two call chains of known frames (built with frame pointers) for --stacks:
+ * child -> phase_a -> cuLaunchKernel, _ptsz; child -> phase_b -> cuLaunchKernelEx, _ptsz.
+ */
+__attribute__((noinline)) static int phase_a(void *fa, void *kb)
+{
+	int n = !cuLaunchKernel(fa, 1, 1, 1, 32, 1, 1, 0, NULL, NULL, NULL);
+
+	n += !cuLaunchKernel_ptsz(kb, 1, 1, 1, 32, 1, 1, 0, NULL, NULL, NULL);
+	__asm__ volatile("" ::: "memory"); /* not a tail call: the frame stays */
+	return n;
+}
+
+__attribute__((noinline)) static int phase_b(void *fb)
+{
+	int n = !cuLaunchKernelEx(NULL, fb, NULL, NULL);
+
+	n += !cuLaunchKernelEx_ptsz(NULL, NULL, NULL, NULL);
+	__asm__ volatile("" ::: "memory");
+	return n;
+}
+
 static int child(int i, const char *gate, const char *done)
 {
 	struct tally t = { 0 }, th[2] = { { 0 } };
@@ -130,10 +152,8 @@ static int child(int i, const char *gate, const char *done)
 	    cuKernelGetFunction(&fb, kb))
 		return 1;
 	for (int k = 0; k < 40 * i; k++) {
-		t.launches += !cuLaunchKernel(fa, 1, 1, 1, 32, 1, 1, 0, NULL, NULL, NULL);
-		t.launches += !cuLaunchKernel_ptsz(kb, 1, 1, 1, 32, 1, 1, 0, NULL, NULL, NULL);
-		t.launches += !cuLaunchKernelEx(NULL, fb, NULL, NULL);
-		t.launches += !cuLaunchKernelEx_ptsz(NULL, NULL, NULL, NULL);
+		t.launches += phase_a(fa, kb);
+		t.launches += phase_b(fb);
 	}
 	for (int k = 0; k < 3 * i; k++)
 		t.graphs += !(k % 2 ? cuGraphLaunch_ptsz(NULL, NULL) : cuGraphLaunch(NULL, NULL));

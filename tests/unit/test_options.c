@@ -57,6 +57,8 @@ static void every_option(void **state)
 	assert_int_equal(parse(&o, err, "--sysfs", "fx/sys", "--procfs=fx/proc", NULL), 0);
 	assert_string_equal(o.sysfs, "fx/sys");
 	assert_string_equal(o.procfs, "fx/proc");
+	assert_int_equal(parse(&o, err, "--stacks", "launches.folded", NULL), 0);
+	assert_string_equal(o.stacks, "launches.folded");
 }
 
 static void bad_values_are_rejected_with_a_message(void **state)
@@ -91,6 +93,9 @@ static void bad_values_are_rejected_with_a_message(void **state)
 	assert_non_null(strstr(err, "needs a non-empty value"));
 	assert_int_equal(parse(&o, err, "--replay", "r.jsonl", "--procfs", "p", NULL), -1);
 	assert_non_null(strstr(err, "--procfs names where to read this machine's files"));
+	assert_int_equal(parse(&o, err, "--stacks", "", NULL), -1);
+	assert_int_equal(parse(&o, err, "--replay", "r.jsonl", "--stacks", "s", NULL), -1);
+	assert_non_null(strstr(err, "--stacks takes stacks from the running programs"));
 }
 
 /* The +/- keys: the next step of the list either way, wherever the delay stands. */

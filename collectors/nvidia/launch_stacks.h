@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * --stacks FILE: the CPU call stacks CUDA launches came from, as folded stacks
+ * weighted by launches ("comm;main;...;cuLaunchKernel;kernel N"): the stacks
+ * and counts from BPF (nvidia.bpf.c, launch_stacks and stacks), each process's
+ * mappings captured at its first sight, symbolized at the end (symbols/).
+ */
+#ifndef GPUTOP_LAUNCH_STACKS_H
+#define GPUTOP_LAUNCH_STACKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "collectors/kit/proc_cache.h"
+#include "symbols/symbolizer.h"
+
+struct stack_proc;
+struct stack_kernel;
+
+struct launch_stacks {
+	FILE *out;
+	struct symbolizer sym;
+	struct stack_proc *procs; /* every process seen launching, by first sight */
+	size_t nprocs, cap;
+	struct stack_kernel *kernels; /* kernel names, kept while their processes live */
+	size_t nkernels, kcap;
+	int names_fd;
+	uint64_t lines, launches; /* written at the end */
+};
+
+/* The file opened with the invoking user's rights; -errno with why filled. */
+int launch_stacks_open(struct launch_stacks *ls, const char *path, char *why, size_t size);
+/*
+ * Each interval, before the names of exited processes go: the mappings and
+ * command names of processes launching for the first time, the names of kernels
+ * launched for the first time.
+ */
+void launch_stacks_tick(struct launch_stacks *ls, int counts_fd, int names_fd, struct proc_cache *pcache);
+/* At the end: every (process, stack, kernel) as a folded line; 0, or -errno. */
+int launch_stacks_write(struct launch_stacks *ls, int counts_fd, int stacks_fd);
+void launch_stacks_close(struct launch_stacks *ls);
+
+#endif
