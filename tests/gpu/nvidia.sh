@@ -38,7 +38,7 @@ row() {
 		jq -c --argjson pid "$1" '.tables["nvidia.processes"][] | select(.pid == $pid)'
 }
 
-"$BIN" -b -J -d 0.5 --record "$OUT/recording.jsonl" >"$OUT/monitor.jsonl" 2>"$OUT/monitor.err" &
+"$BIN" -b -J -d 0.5 --record "$OUT/recording.jsonl" --stacks "$OUT/stacks.folded" >"$OUT/monitor.jsonl" 2>"$OUT/monitor.err" &
 MON=$!
 for _ in $(seq 100); do [ -s "$OUT/monitor.jsonl" ] && break; sleep 0.1; done
 # the interface too, live beside the batch monitor: its Overview is read at the allocated step
@@ -74,6 +74,14 @@ sleep 1
 kill -INT $MON
 wait $MON
 check "monitor exited 0" test $? -eq 0
+# --stacks: every launch of the python3 processes under one of their stacks; frames of PyTorch's own
+py_launched=$(jq -s '[.[].tables["nvidia.processes"][]? | select(.comm == "python3")] | group_by(.pid) | map(max_by(.launches_total).launches_total) | add // 0' "$OUT/monitor.jsonl")
+py_stacked=$(awk '/^python3;/ { s += $NF } END { print s + 0 }' "$OUT/stacks.folded" 2>/dev/null)
+echo "       --stacks: $(wc -l <"$OUT/stacks.folded" 2>/dev/null) lines; python3 launches $py_launched counted, $py_stacked in the stacks; the heaviest:"
+sort -t' ' -k2 -n -r "$OUT/stacks.folded" 2>/dev/null | awk '{ print $NF, $0 }' | sort -rn | head -3 | cut -c1-400 | sed 's/^/         /'
+check "--stacks: the python3 processes' launches all in the stacks file ($py_launched)" test "$py_launched" -gt 0 -a "$py_stacked" = "$py_launched"
+check "--stacks: the workload's $N additions under PyTorch's own frames (at::native::add_kernel ... cuLaunchKernel)" \
+	awk -v n=$N '/^python3;.*at::native::add_kernel.*;cuLaunchKernel;/ { s += $NF } END { exit !(s >= n) }' "$OUT/stacks.folded"
 [ -n "$TUI" ] && $TUI kill-server 2>/dev/null
 
 w() { grep "\"step\": \"$1\"" "$OUT/workload.jsonl" | jq "$2"; }
