@@ -7,9 +7,9 @@
 #include "bpf/nvidia.h"
 #include "collectors/kit/map_walk.h"
 #include "collectors/nvidia/launch_stacks.h"
+#include "collectors/nvidia/nv_kernels.h"
 #include "core/array.h"
 #include "core/privileges.h"
-#include "symbols/demangle.h"
 #include "symbols/folded.h"
 
 struct stack_kernel {
@@ -69,8 +69,6 @@ static struct stack_kernel *kernel_find(struct launch_stacks *ls, uint32_t tgid,
 /* A kernel launched for the first time: its name now, while its process lives. */
 static void kernel_sight(struct launch_stacks *ls, const struct nv_stack_key *k)
 {
-	struct nv_kernel_key nk = { .handle = k->handle, .tgid = k->tgid };
-	struct nv_kernel_name name;
 	struct stack_kernel *sk;
 
 	if ((sk = kernel_find(ls, k->tgid, k->handle)) && sk->name[0] != '[')
@@ -82,12 +80,7 @@ static void kernel_sight(struct launch_stacks *ls, const struct nv_stack_key *k)
 		sk->tgid = k->tgid;
 		sk->handle = k->handle;
 	}
-	if (!bpf_map_lookup_elem(ls->names_fd, &nk, &name) && name.name[0]) {
-		name.name[sizeof(name.name) - 1] = '\0';
-		demangle(name.name, sk->name, sizeof(sk->name));
-	} else {
-		snprintf(sk->name, sizeof(sk->name), "[kernel 0x%llx]", (unsigned long long)k->handle);
-	}
+	nv_kernel_name(ls->names_fd, k->tgid, k->handle, sk->name, sizeof(sk->name));
 }
 
 /* A process launching for the first time: its mappings and name now, while it lives. */

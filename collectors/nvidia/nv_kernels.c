@@ -13,7 +13,7 @@ struct nv_kernel_row {
 	uint32_t pid;
 	uint32_t handles; /* merged into this row */
 	uint64_t now, before;
-	char name[NV_KERNEL_NAME]; /* "[0x...]" when no name was seen */
+	char name[NV_KERNEL_NAME]; /* "[kernel 0x...]" when no name was seen */
 };
 
 int nv_kernels_init(struct nv_kernels *k)
@@ -26,6 +26,20 @@ void nv_kernels_free(struct nv_kernels *k)
 {
 	map_delta_free(&k->launches);
 	free(k->rows);
+}
+
+bool nv_kernel_name(int names_fd, uint32_t tgid, uint64_t handle, char *out, size_t size)
+{
+	struct nv_kernel_key k = { .handle = handle, .tgid = tgid };
+	struct nv_kernel_name name;
+
+	if (!bpf_map_lookup_elem(names_fd, &k, &name) && name.name[0]) {
+		name.name[sizeof(name.name) - 1] = '\0';
+		demangle(name.name, out, size); /* as it is where it is no C++ name */
+		return true;
+	}
+	snprintf(out, size, "[kernel 0x%llx]", (unsigned long long)handle);
+	return false;
 }
 
 static bool is_gone(const struct nv_kernels *k, uint32_t pid)
@@ -41,7 +55,6 @@ static bool handle_row(const void *key, const void *now, const void *before, voi
 {
 	const struct nv_kernel_key *kk = key;
 	struct nv_kernels *k = arg;
-	struct nv_kernel_name name;
 	struct nv_kernel_row *r;
 
 	(void)state;
@@ -55,12 +68,7 @@ static bool handle_row(const void *key, const void *now, const void *before, voi
 	r->handles = 1;
 	memcpy(&r->now, now, sizeof(r->now));
 	memcpy(&r->before, before, sizeof(r->before));
-	if (!bpf_map_lookup_elem(k->names_fd, kk, &name) && name.name[0]) {
-		name.name[sizeof(name.name) - 1] = '\0';
-		demangle(name.name, r->name, sizeof(r->name)); /* as it is where it is no C++ name */
-	} else {
-		snprintf(r->name, sizeof(r->name), "[0x%llx]", (unsigned long long)kk->handle);
-	}
+	nv_kernel_name(k->names_fd, kk->tgid, kk->handle, r->name, sizeof(r->name));
 	return is_gone(k, kk->tgid); /* shown once more, then forgotten */
 }
 

@@ -26,6 +26,11 @@ struct nv_kernels {
 	bool failed;
 };
 
+/*
+ * The name of process tgid's kernel handle from the names map (kernel_names),
+ * demangled, into out; "[kernel 0x...]" when none was seen. True if named.
+ */
+bool nv_kernel_name(int names_fd, uint32_t tgid, uint64_t handle, char *out, size_t size);
 int nv_kernels_init(struct nv_kernels *k);
 /*
  * The rows of nvidia.kernels into m from the maps' fds; the entries of the

@@ -191,7 +191,7 @@ static const struct col_desc kernel_cols[NVK_COLS] = {
 	[NVK_COMM] = { "comm", "COMM", "its command name", COL_STR, UNIT_NONE, 15, COL_ASCENDING },
 	[NVK_KERNEL] = { "kernel", "KERNEL",
 			 "the GPU kernel's name as the process asked for it (cuLibraryGetKernel, "
-			 "cuModuleGetFunction; cuKernelGetFunction keeps it); [0x...]: a handle named before "
+			 "cuModuleGetFunction; cuKernelGetFunction keeps it); [kernel 0x...]: a handle named before "
 			 "the monitor started",
 			 COL_STR, UNIT_NONE, 40, COL_KEY | COL_ASCENDING },
 	[NVK_HANDLES] = { "handles", "HANDLES", "handles it was launched by (a CUkernel, its CUfunction)",

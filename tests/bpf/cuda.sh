@@ -92,7 +92,7 @@ verify() {
 		i=$(( $(jq .launches <<<"$line") / 160 ))
 		kern=$(jq -c -s --argjson pid "$pid" '[.[].tables["nvidia.kernels"][]? | select(.pid == $pid)] | group_by(.kernel) |
 			map(last | {kernel, handles, launches_total}) | sort_by(.kernel)' "$dir/mon")
-		want=$(jq -n -c --argjson i "$i" '[{kernel: "[0x0]", handles: 1, launches_total: (40 * $i)},
+		want=$(jq -n -c --argjson i "$i" '[{kernel: "[kernel 0x0]", handles: 1, launches_total: (40 * $i)},
 			{kernel: "kernel_a()", handles: 1, launches_total: (40 * $i)},
 			{kernel: "ns::kernel_b(int)", handles: 2, launches_total: (80 * $i)}]')
 		check "$name: pid $pid: its kernels by name, each launch counted ($want)" test "$kern" = "$want"
