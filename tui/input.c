@@ -370,12 +370,20 @@ static void act_filter(struct view *v, int key)
 static void act_pause(struct view *v, int key)
 {
 	(void)key;
+	if (v->ended) { /* nothing to resume: the end lasts */
+		view_message(v, false, "the recording has ended: nothing to resume; q quits");
+		return;
+	}
 	v->paused = !v->paused;
 }
 
 static void act_step(struct view *v, int key)
 {
 	(void)key;
+	if (v->ended) {
+		view_message(v, false, "the recording has ended: no snapshot after this one; q quits");
+		return;
+	}
 	if (v->feed->ops->step)
 		v->feed->ops->step(v->feed->impl);
 	if (v->paused) {
@@ -523,21 +531,20 @@ static void act_sort_step(struct view *v, int key)
 {
 	const struct table_desc *d;
 	struct table_state *ts = view_focused_table(v, &d);
-	struct table_fit fit;
-	unsigned int cur;
-	int at = -1;
+	unsigned int cols[TABLE_FIT_MAX_COLS], cur;
+	int n, at = -1;
 
 	if (!ts)
 		return;
 	cur = ts->sort_set ? ts->sort_col : d->sort_col;
-	table_fit_columns(d, snapshot_table(v->snap, d->name), COLS - 2, &v->prefs, &fit);
-	for (unsigned int i = 0; i < fit.ncols; i++)
-		if (fit.cols[i] == cur)
-			at = (int)i;
-	if (!fit.ncols)
+	n = sort_menu_columns(v, cols); /* the columns drawn at the table's width, as the sort menu offers them */
+	for (int i = 0; i < n; i++)
+		if (cols[i] == cur)
+			at = i;
+	if (!n)
 		return;
-	at = key == '<' ? (at <= 0 ? 0 : at - 1) : (at < 0 ? 0 : at + 1 < (int)fit.ncols ? at + 1 : at);
-	sort_by(v, (int)fit.cols[at], key == '<' ? "<" : ">");
+	at = key == '<' ? (at <= 0 ? 0 : at - 1) : (at < 0 ? 0 : at + 1 < n ? at + 1 : at);
+	sort_by(v, (int)cols[at], key == '<' ? "<" : ">");
 }
 
 static void act_mouse(struct view *v, int key)

@@ -54,6 +54,8 @@ void table_fit_columns(const struct table_desc *d, const struct table *t, int wi
 				continue;
 			if (prefs && prefs_col_hidden(prefs, d->name, col->key)) /* hidden in setup (F2) */
 				continue;
+			if ((col->flags & COL_WITH_PREV) && (!c || !take[c - 1]))
+				continue; /* a limit without its value (CAP W without POWER W) says little */
 			if (x + need > room)
 				continue; /* a narrower column further right may still fit */
 			take[c] = true;

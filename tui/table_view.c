@@ -351,11 +351,22 @@ void table_view_draw(struct view *v, const struct table_desc *d, const struct ta
 		int w = col->width, tw = (int)strlen(col->title);
 		int tx = (int)cx + (col->type == COL_STR ? 0 : w - tw);
 
-		put(y, tx, w, fit.cols[i] == sort ? ROLE_VALUE : ROLE_HEADER, col->title);
-		/* the sorted column: an arrow of its order, where its title leaves a cell */
-		if (fit.cols[i] == sort && tw < w)
-			put(y, col->type == COL_STR ? tx + tw : tx - 1, 1, ROLE_VALUE,
-			    sort_arrow(col, ts->reverse, v->utf8));
+		int ax = col->type == COL_STR ? tx + tw : tx - 1; /* the sorted column's arrow */
+
+		if (fit.cols[i] == sort && tw >= w) {
+			/* a title as wide as its column: the arrow in the gap beside it, else its last cell */
+			tx = (int)cx;
+			ax = col->type == COL_STR ? tx + w : tx - 1;
+			if (ax < r.x || ax >= r.x + r.w) {
+				ax = col->type == COL_STR ? tx + w - 1 : tx;
+				if (col->type != COL_STR)
+					tx++;
+				tw = w - 1;
+			}
+		}
+		put(y, tx, fit.cols[i] == sort ? tw : w, fit.cols[i] == sort ? ROLE_VALUE : ROLE_HEADER, col->title);
+		if (fit.cols[i] == sort)
+			put(y, ax, 1, ROLE_VALUE, sort_arrow(col, ts->reverse, v->utf8));
 		cx += (unsigned int)w + 1;
 	}
 	if (fit.spark_col >= 0) { /* what it draws, and on what scale where it has one */

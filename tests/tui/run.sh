@@ -120,7 +120,16 @@ check "r reverses: sdma0 above comp_1.0.0, the arrow down" \
 	bash -c "$(declare -f screen line_of before); T='$T'; before ' sdma0 ' ' comp_1.0.0 ' && $T capture-pane -p -t t | grep -q ' RING▼ '"
 keys r
 keys '>'
-check "> sorts by the next column on screen (DEVICE)" shows "Rings sorted by DEVICE"
+check "> sorts by the next column on screen (QUEUE; DEVICE is not drawn at this width), its arrow beside the full title" \
+	bash -c "$T capture-pane -p -t t | grep -q 'Rings sorted by QUEUE' && $T capture-pane -p -t t | grep -qE ' [▲▼]QUEUE INFL '"
+keys '>'
+check "> again: INFL, a title as wide as its column, with its arrow" \
+	bash -c "$T capture-pane -p -t t | grep -q 'Rings sorted by INFL' && $T capture-pane -p -t t | grep -qE ' QUEUE[▲▼]INFL '"
+keys '<'
+keys '<'
+keys '<'
+check "< stops at the first column on screen (RING), never an undrawn one (DEVICE)" \
+	bash -c "$T capture-pane -p -t t | grep -q 'Rings sorted by RING' && ! $T capture-pane -p -t t | grep -q DEVICE.*JOBS"
 keys Right
 keys M
 check "M on the processes: by their GPU memory" shows "Processes sorted by GPU MEM"
@@ -181,7 +190,7 @@ check "+: slower refresh" shows "every 60s"
 keys BTab
 check "Shift-Tab: the Calls pane (the last)" shows "Calls   (Tab or 1-7"
 keys 1
-ring_names=$(screen | sed -n '/^ RING /,/^ Processes/p' | sed '1d;$d' | awk '{ print $1 }')
+ring_names=$(screen | sed -n '/^ RING[▲▼ ]/,/^ Processes/p' | sed '1d;$d' | awk '{ print $1 }')
 keys Left
 keys End
 keys Enter
@@ -567,6 +576,22 @@ until_shows "ENDED" 15
 keys Down
 check "the end of a replay lasts: ENDED in the header, the status line says it after another key" \
 	bash -c "$T capture-pane -p -t t | head -1 | grep -q 'ENDED' && $T capture-pane -p -t t | grep -q 'end of the recording: q quits'"
+start 120 30 --replay "$REC" -d 60
+until_shows "REPLAY" 5
+keys space
+for _ in $(seq "$(wc -l < "$REC")"); do $T send-keys -t t n; sleep 0.03; done
+sleep 1
+check "paused, n past the end: ENDED in the header (not PAUSED), the status line says the end" \
+	bash -c "$T capture-pane -p -t t | head -1 | grep -q ENDED && $T capture-pane -p -t t | grep -q 'end of the recording: q quits'"
+keys n
+check "n after the end: says it has ended, not 'Paused'" \
+	bash -c "$T capture-pane -p -t t | grep -q 'the recording has ended: no snapshot after this one' && ! $T capture-pane -p -t t | grep -q 'Paused:'"
+keys space
+check "space after the end: still ENDED, says there is nothing to resume" \
+	bash -c "$T capture-pane -p -t t | head -1 | grep -q ENDED && $T capture-pane -p -t t | grep -q 'nothing to resume'"
+keys space
+check "space again: still ENDED, not PAUSED" \
+	bash -c "$T capture-pane -p -t t | head -1 | grep -q ENDED && ! $T capture-pane -p -t t | head -1 | grep -q PAUSED"
 exited=$("$BIN" --replay "$REC" -b -J | jq -s '([.[] | .tables["gpu.processes"] // [] | .[].pid] | unique) - ([.[-1].tables["gpu.processes"] // [] | .[].pid]) | length')
 check "the empty process table at the end says how many processes had rows and left ($exited), not that none ran" \
 	shows "None now: $exited processes had rows here earlier and have exited or stopped."
