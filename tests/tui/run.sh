@@ -226,6 +226,50 @@ check "W saves the settings" test -f "$XDG_CONFIG_HOME/gputop-bpf/config"
 check "saved settings name the theme" grep -qx 'theme = light' "$XDG_CONFIG_HOME/gputop-bpf/config"
 
 DN=30
+echo "== the ring pane and the process pane (snapshots 25, 40, 79)"
+# ends LABEL...: the sparkline rows so labelled start and end in one column (one width, one time axis)
+ends() {
+	local l e lead prev= prevlead=
+	for l in "$@"; do
+		e=$(screen | grep -m1 -E "^ $l  " | sed 's/ *$//')
+		[ -n "$e" ] || { echo "no line $l"; return 1; }
+		lead=$(cut -c12- <<<"$e" | sed 's/[^ ].*//')
+		[ -z "$prev" ] || [ "${#e}" -eq "$prev" ] || { echo "$l ends at ${#e}, not $prev"; return 1; }
+		[ -z "$prevlead" ] || [ "${#lead}" -eq "$prevlead" ] || { echo "$l starts at ${#lead}, not $prevlead"; return 1; }
+		prev=${#e} prevlead=${#lead}
+	done
+}
+start 120 40 --replay "$REC" -d 60
+until_shows "REPLAY" 5
+for _ in $(seq 2 25); do $T send-keys -t t n; sleep 0.05; done
+sleep 0.5
+keys Enter
+check "ring pane, snapshot 25: its processes' GPU % add up to more than busy %, and a line says why" \
+	shows "GPU %: time with one of its jobs running; jobs of several processes run at once"
+check "ring pane: its four sparklines end in one column" ends "jobs/s" "exec p50" "wait p50" "busy %"
+keys Escape
+start 80 24 --replay "$REC" -d 60
+until_shows "REPLAY" 5
+for _ in $(seq 2 40); do $T send-keys -t t n; sleep 0.05; done
+sleep 0.5
+keys Enter
+exec_max=$(screen | grep -m1 '^ execution, all' | grep -oE 'max +[0-9.]+[num]?s' | awk '{ print $2 }')
+check "ring pane, snapshot 40: the execution histogram ends at the exact max ($exec_max), not above it" \
+	bash -c "$T capture-pane -p -t t | grep -A1 '^ Execution since start' | grep -qE ' $exec_max  [0-9]+ jobs'"
+keys Escape
+keys Right
+keys Enter
+check "process pane: GPU % and GPU mem sparklines end in one column" ends "GPU %" "GPU mem"
+keys Escape
+for _ in $(seq 41 79); do $T send-keys -t t n; sleep 0.05; done
+sleep 0.5
+keys Left
+keys Enter
+check "ring pane, snapshot 79: no process on the ring now, and it says so" \
+	bash -c "$T capture-pane -p -t t | grep -A1 'Processes on this ring' | grep -q 'None now: its [0-9]* jobs since the start'"
+check "ring pane, snapshot 79: its sparklines one width, the intervals without a job dotted, not left out" \
+	ends "jobs/s" "exec p50" "wait p50" "busy %"
+
 echo "== the Display pane: collector tables in the shared widget (80x24, snapshot $DN)"
 DSNAP=$(sed -n "${DN}p" "$REC")
 flip_pid=$(jq -r '.tables["display.clients"] | map(select(.comm == "vblank-client")) | sort_by(-.delivered_total) | .[0].pid' <<<"$DSNAP")
