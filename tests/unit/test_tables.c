@@ -513,6 +513,7 @@ static void cells_format_by_unit(void **state)
 	struct col_desc ns = { "x", "X", "", COL_F64, UNIT_NS, 8, 0 };
 	struct col_desc bytes = { "b", "B", "", COL_U64, UNIT_BYTES, 8, 0 };
 	struct col_desc text = { "t", "T", "", COL_STR, UNIT_NONE, 8, 0 };
+	struct col_desc hex = { "cmd", "CMD", "", COL_U64, UNIT_NONE, 10, COL_HEX };
 	struct cell c[1] = { 0 }, t[1] = { 0 };
 	char buf[64];
 
@@ -528,6 +529,11 @@ static void cells_format_by_unit(void **state)
 	cell_set_str(t, 0, "a\x1b]52;c;x\x07z\xff");
 	assert_string_equal(cell_format(&text, t, buf, sizeof(buf)), "a?]52;c;x?z?");
 	free(t[0].s);
+	cell_set_str(t, 0, ""); /* known but empty: "-" as on screen, never a blank cell */
+	assert_string_equal(cell_format(&text, t, buf, sizeof(buf)), "-");
+	free(t[0].s);
+	cell_set_u64(c, 0, 3223340586u); /* an ioctl command: in hex, as the kernel headers write it */
+	assert_string_equal(cell_format(&hex, c, buf, sizeof(buf)), "0xC020462A");
 }
 
 /* What cell_format wrote before its fast paths: printf's bytes, the reference for every unit. */
