@@ -109,7 +109,7 @@ void draw_help(struct view *v)
 		"h, ?, F1        this help (any key closes it)",
 		"Up/Down         select a row; PgUp/PgDn, Home/End move further",
 		"Left/Right      select the table above / below (rings, processes ...)",
-		"Enter, Esc      open the selected row (a ring, a process: its pane); back",
+		"Enter, Esc      open the selected row (a ring, a process: its pane; else its fields, arrows scroll); back",
 		"Tab, Shift-Tab  next / previous pane",
 		keys,
 		"g               Memory: processes grouped by cgroup / container, and back",

@@ -39,6 +39,7 @@ static void open_selected(struct view *v)
 			v->detail = p->drill[f];
 		} else {
 			v->overlay = OVERLAY_ROW;
+			v->row_top = 0;
 		}
 	}
 }
@@ -584,7 +585,21 @@ void view_key(struct view *v, int key)
 		filter_key(v, key);
 		return;
 	}
-	if (v->overlay == OVERLAY_HELP || v->overlay == OVERLAY_ROW) {
+	if (v->overlay == OVERLAY_ROW) { /* arrows and pages scroll its fields; other keys close it */
+		int page = v->row_page > 1 ? v->row_page - 1 : 1;
+
+		if (key == KEY_UP || key == KEY_DOWN || key == KEY_PPAGE || key == KEY_NPAGE || key == KEY_HOME ||
+		    key == KEY_END)
+			v->row_top = key == KEY_UP ? v->row_top - 1 : key == KEY_DOWN ? v->row_top + 1 :
+				     key == KEY_PPAGE ? v->row_top - page : key == KEY_NPAGE ? v->row_top + page :
+				     key == KEY_HOME ? 0 : 1 << 20; /* the draw clamps it */
+		else if (key != KEY_RESIZE && key != ERR)
+			v->overlay = OVERLAY_NONE;
+		if (v->row_top < 0)
+			v->row_top = 0;
+		return;
+	}
+	if (v->overlay == OVERLAY_HELP) {
 		v->overlay = OVERLAY_NONE;
 		return;
 	}

@@ -440,22 +440,20 @@ void draw_row_overlay(struct view *v)
 	const struct table *t = NULL;
 	struct table_state *ts;
 	long row = selected_row(v, &t, &ts);
-	int h, w = COLS > 122 ? 120 : COLS - 2, y, kw = 0, valw = 1;
+	int h, w, y, kw = 0, valw = 1, helpw = 0, n, rows, end;
+	char where[160];
 	struct rect in;
 
 	if (row < 0) {
 		v->overlay = OVERLAY_NONE;
 		return;
 	}
-	h = (int)t->desc->ncols + 3;
-	if (h > LINES - 2)
-		h = LINES - 2;
-	in = popup(h, w, t->desc->title, v->utf8);
+	n = (int)t->desc->ncols;
 	/* the keys' and the values' columns as wide as their longest (values up to half the box): the
-	 * meaning takes what is left, cut last */
-	for (unsigned int c = 0; c < t->desc->ncols; c++) {
+	 * meaning takes what is left, cut last; the box as wide as they need, up to the screen's width */
+	for (int c = 0; c < n; c++) {
 		char raw[TABLE_STR_MAX], fit[TABLE_STR_MAX * 2];
-		int vw;
+		int vw, hw = text_fit(t->desc->cols[c].help, 1 << 20, v->utf8, fit, sizeof(fit));
 
 		cell_format(&t->desc->cols[c], &table_row(t, (size_t)row)[c], raw, sizeof(raw));
 		if (table_row(t, (size_t)row)[c].known)
@@ -463,11 +461,23 @@ void draw_row_overlay(struct view *v)
 		vw = text_fit(raw, TABLE_STR_MAX, v->utf8, fit, sizeof(fit));
 		kw = (int)strlen(t->desc->cols[c].key) > kw ? (int)strlen(t->desc->cols[c].key) : kw;
 		valw = vw > valw ? vw : valw;
+		helpw = hw > helpw ? hw : helpw;
 	}
 	kw = kw > 24 ? 24 : kw;
+	w = kw + 1 + valw + 1 + helpw + 4;
+	w = w < 60 ? 60 : w;
+	w = w > COLS - 2 ? COLS - 2 : w;
+	h = n + 3;
+	if (h > LINES - 2)
+		h = LINES - 2;
+	in = popup(h, w, t->desc->title, v->utf8);
 	valw = valw > (in.w - kw - 4) / 2 ? (in.w - kw - 4) / 2 : valw;
+	rows = in.h - 1 > 0 ? in.h - 1 : 0; /* the last line: where the fields shown are, and the keys */
+	v->row_page = rows;
+	if (v->row_top > n - rows)
+		v->row_top = n - rows > 0 ? n - rows : 0;
 	y = in.y;
-	for (unsigned int c = 0; c < t->desc->ncols && y < in.y + in.h - 1; c++, y++) {
+	for (int c = v->row_top; c < n && y < in.y + rows; c++, y++) {
 		const struct col_desc *col = &t->desc->cols[c];
 		char raw[TABLE_STR_MAX], fit[TABLE_STR_MAX * 2];
 		int x = in.x + 1;
@@ -483,7 +493,14 @@ void draw_row_overlay(struct view *v)
 		text_fit(col->help, in.x + in.w - x, v->utf8, fit, sizeof(fit));
 		put(y, x, in.x + in.w - x, ROLE_DIM, fit);
 	}
-	put(in.y + in.h - 1, in.x + 1, in.w - 2, ROLE_DIM, "any key closes");
+	end = v->row_top + rows < n ? v->row_top + rows : n;
+	if (end - v->row_top < n) /* not all fit: where they are, as the tables say it */
+		snprintf(where, sizeof(where), "fields %d-%d of %d%s%s   arrows, PgUp/PgDn, Home/End scroll; other keys close",
+			 v->row_top + 1, end, n, v->row_top ? (v->utf8 ? " ↑" : " ^") : "",
+			 end < n ? (v->utf8 ? " ↓" : " v") : "");
+	else
+		snprintf(where, sizeof(where), "any key closes");
+	put_cut(in.y + in.h - 1, in.x + 1, in.w - 2, ROLE_DIM, where);
 }
 
 long view_selected_row(struct view *v, const struct table **t)

@@ -794,6 +794,26 @@ if [ -f "$NVREC" ]; then
 	for _ in 1 2 3; do $T send-keys -t t Right; sleep 0.1; done
 	check "80x24 NVIDIA pane: the focused CUDA table gets the rows left over, all of its processes ($cuda_pids), none half shown" \
 		bash -c "for p in $cuda_pids; do $T capture-pane -p -t t | grep -qE \"^ +\$p \" || exit 1; done"
+	keys Enter
+	check "80x24 row view of a CUDA process: where its fields are (1-N of all), the last not yet shown" \
+		bash -c "$T capture-pane -p -t t | grep -qE '│ fields 1-[0-9]+ of [0-9]+ ↓ ' && ! $T capture-pane -p -t t | grep -q 'ioctl_errors_total'"
+	keys End
+	check "End scrolls the row view to its last field (ioctl_errors_total), the view still open" \
+		bash -c "$T capture-pane -p -t t | grep -q '│ ioctl_errors_total ' && $T capture-pane -p -t t | grep -qE 'fields [0-9]+-([0-9]+) of \\1 ↑'"
+	keys Up
+	keys Home
+	check "Up and Home scroll back, the first field (pid) shown again" \
+		bash -c "$T capture-pane -p -t t | grep -qE '│ pid +[0-9]+ ' && $T capture-pane -p -t t | grep -q 'fields 1-'"
+	keys x
+	check "another key closes the row view" bash -c "! $T capture-pane -p -t t | grep -q 'fields 1-'"
+	start 220 60 --replay "$NVREC" -d 60
+	until_shows "REPLAY" 5
+	for _ in $(seq 2 "$NV"); do $T send-keys -t t n; sleep 0.05; done
+	keys 4
+	for _ in 1 2 3; do $T send-keys -t t Right; sleep 0.1; done
+	keys Enter
+	check "220x60 row view: as wide as its descriptions need (wider than 122 columns), a description whole" \
+		bash -c "$T capture-pane -p -t t | grep -qE '│ cgroup .*its cgroup, or runtime:id of its container \\(docker, containerd, podman, cri-o\\) +│' && [ \$($T capture-pane -p -t t | grep -m1 '─ CUDA processes ─' | sed 's/ *\$//' | wc -m) -gt 130 ]"
 	# One Xid added to that snapshot: a synthetic recording, and named so.
 	jq -c '.tables["nvidia.xids"] = [{seq: 1, time: "2026-11-22 17:00:00", dev: "0000:00:06.0", xid: 79,
 		msg: "GPU has fallen off the bus.", users: "python3[4242]", pid: 77, comm: "irq/45-nvidia"}]' <<<"$NVSNAP" >"$TMP/nvidia-xid-synthetic.jsonl"
