@@ -30,8 +30,21 @@ static void open_selected(struct view *v)
 	const size_t *rows;
 	size_t n;
 
-	if (!t || !t->nrows || !(rows = view_rows(v, ts, t, &n)))
+	if (!name) {
+		view_message(v, false, "Enter: no table here to open a row of");
 		return;
+	}
+	if (!t || !t->nrows) { /* said, not swallowed */
+		view_message(v, false, "Enter: %s %s; Left/Right select another table", table_desc_find(name)->title,
+			     t ? "has no row now" : "is not available here (its collector is not attached)");
+		return;
+	}
+	if (!(rows = view_rows(v, ts, t, &n)))
+		return;
+	if (!n) {
+		view_message(v, false, "Enter: no row of %s matches the filter", table_desc_find(name)->title);
+		return;
+	}
 	if (ts->sel < n) {
 		if (p->drill[f] && name == p->tables[f]) { /* not the grouped alternative's */
 			table_row_key(t, rows[ts->sel], v->detail_key, sizeof(v->detail_key));
@@ -339,6 +352,11 @@ static void act_sort_menu(struct view *v, int key)
 	(void)key;
 	if (!ts)
 		return;
+	if (!snapshot_table(v->snap, d->name) || !snapshot_table(v->snap, d->name)->nrows) {
+		view_message(v, false, "sort: %s %s, nothing to sort; Left/Right select another table", d->title,
+			     snapshot_table(v->snap, d->name) ? "has no row now" : "is not available here");
+		return;
+	}
 	cur = ts->sort_set ? ts->sort_col : d->sort_col;
 	n = sort_menu_columns(v, cols);
 	v->overlay = OVERLAY_SORT;

@@ -814,6 +814,27 @@ if [ -f "$NVREC" ]; then
 	keys Enter
 	check "220x60 row view: as wide as its descriptions need (wider than 122 columns), a description whole" \
 		bash -c "$T capture-pane -p -t t | grep -qE '│ cgroup .*its cgroup, or runtime:id of its container \\(docker, containerd, podman, cri-o\\) +│' && [ \$($T capture-pane -p -t t | grep -m1 '─ CUDA processes ─' | sed 's/ *\$//' | wc -m) -gt 130 ]"
+	start 120 40 --replay "$NVREC" -d 60
+	until_shows "REPLAY" 5
+	for _ in $(seq 2 "$NV"); do $T send-keys -t t n; sleep 0.05; done
+	sleep 0.5
+	check "no drm_sched here: the Overview's keys start on the processes, which have rows, not on the empty rings" \
+		bash -c "$T capture-pane -p -t t | grep -q 'Processes ([0-9]*)  <Enter> opens the selected row'"
+	keys Left
+	keys Enter
+	check "Enter on the unavailable rings says why nothing opens" \
+		shows "Enter: Rings is not available here (its collector is not attached)"
+	keys F6
+	check "F6 on them: no sort menu, and why" \
+		bash -c "$T capture-pane -p -t t | grep -q 'sort: Rings is not available here, nothing to sort' && ! $T capture-pane -p -t t | grep -q 'Sort Rings by'"
+	keys 4
+	keys Right
+	keys Enter
+	check "Enter on the empty MIG devices table says so" shows "Enter: MIG devices has no row now"
+	keys 7
+	keys Left
+	keys Enter
+	check "Enter on the empty Fence waits table says so" shows "Enter: Fence waits has no row now"
 	# One Xid added to that snapshot: a synthetic recording, and named so.
 	jq -c '.tables["nvidia.xids"] = [{seq: 1, time: "2026-11-22 17:00:00", dev: "0000:00:06.0", xid: 79,
 		msg: "GPU has fallen off the bus.", users: "python3[4242]", pid: 77, comm: "irq/45-nvidia"}]' <<<"$NVSNAP" >"$TMP/nvidia-xid-synthetic.jsonl"
