@@ -220,8 +220,9 @@ struct rect popup(int h, int w, const char *title, bool utf8)
 		r.x = 0, r.w = COLS;
 	if (r.y < 0)
 		r.y = 0, r.h = LINES;
+	/* the whole lines it spans cleared, not only its box: no cut word of the screen beside its border */
 	for (int i = 0; i < r.h; i++)
-		fill(r.y + i, r.x, r.w, ROLE_NORMAL);
+		fill(r.y + i, 0, COLS, ROLE_NORMAL);
 	return frame(r, title, utf8);
 }
 

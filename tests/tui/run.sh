@@ -270,6 +270,33 @@ check "ring pane, snapshot 79: no process on the ring now, and it says so" \
 check "ring pane, snapshot 79: its sparklines one width, the intervals without a job dotted, not left out" \
 	ends "jobs/s" "exec p50" "wait p50" "busy %"
 
+echo "== overlays (F6, F2) at 80x24: nothing of the screen beside their box"
+# box_alone TITLE: on the lines the box titled TITLE spans, nothing but blanks left and right of it.
+box_alone() {
+	screen | python3 -c '
+import sys
+lines, title = sys.stdin.read().split("\n"), sys.argv[1]
+top = next((i for i, l in enumerate(lines) if "┌─ " + title in l), None)
+if top is None: sys.exit("no box " + title)
+x = lines[top].index("┌")
+end = lines[top].index("┐")
+for l in lines[top:]:
+    if l[:x].strip() or l[end + 1:].strip(): sys.exit("beside the box: " + repr(l))
+    if l[x:x + 1] == "└": sys.exit(0)
+sys.exit("no bottom")' "$1"
+}
+start 80 24 --replay "$REC" -d 60
+until_shows "REPLAY" 5
+for _ in $(seq 2 40); do $T send-keys -t t n; sleep 0.05; done
+sleep 0.5
+keys F6
+check "F6 at 80x24: the sort menu alone on its lines, no cut word of the tables beside it" box_alone "Sort Rings by"
+keys Escape
+keys Right
+keys F2
+check "F2 at 80x24: the setup screen alone on its lines" box_alone "Setup (F2)"
+keys Escape
+
 echo "== the Display pane: collector tables in the shared widget (80x24, snapshot $DN)"
 DSNAP=$(sed -n "${DN}p" "$REC")
 flip_pid=$(jq -r '.tables["display.clients"] | map(select(.comm == "vblank-client")) | sort_by(-.delivered_total) | .[0].pid' <<<"$DSNAP")
