@@ -296,6 +296,12 @@ keys Right
 keys F2
 check "F2 at 80x24: the setup screen alone on its lines" box_alone "Setup (F2)"
 keys Escape
+start 120 40 --replay "$REC" -d 60
+until_shows "REPLAY" 5
+keys F2
+check "F2 at 120 columns: DEVICE is on but not drawn on Rings, and the setup says so; RING, drawn, is its key" \
+	bash -c "$T capture-pane -p -t t | grep -qE '\[x\] DEVICE +\(no room at 120 columns\)' && $T capture-pane -p -t t | grep -qE '\[x\] RING .*\(its key: always\)' && ! $T capture-pane -p -t t | grep -qE '\[x\] JOBS/S +\(no room'"
+keys Escape
 
 echo "== the Display pane: collector tables in the shared widget (80x24, snapshot $DN)"
 DSNAP=$(sed -n "${DN}p" "$REC")
