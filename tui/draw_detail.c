@@ -47,6 +47,44 @@ static int min_rows(const int *need, int n)
 	return sum;
 }
 
+/* How many of n tables the layout gave no rows. */
+static int hidden(const int *h, int n)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		k += h[i] <= 0;
+	return k;
+}
+
+/* The tables not drawn, by their titles, and the key that reaches them: a dim line at the pane's foot. */
+static void more_tables(struct view *v, const struct pane_decl *p, int first, const int *h, int n, int y, struct rect r)
+{
+	char text[512] = "", names[400];
+	size_t len = 0;
+	int below = hidden(h + first, n - first);
+
+	(void)y;
+	if (first) {
+		names[0] = '\0';
+		for (int i = 0; i < first; i++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "",
+				 table_desc_find(pane_table_name(p, i, v->grouped))->title);
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%d more table%s above: %s %s", first,
+					first == 1 ? "" : "s", v->utf8 ? "←" : "Left:", names);
+	}
+	if (below) {
+		names[0] = '\0';
+		for (int i = first, k = 0; i < n; i++)
+			if (h[i] <= 0)
+				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", k++ ? ", " : "",
+					 table_desc_find(pane_table_name(p, i, v->grouped))->title);
+		snprintf(text + len, sizeof(text) - len, "%s%d more table%s below: %s %s", len ? "; " : "", below,
+			 below == 1 ? "" : "s", v->utf8 ? "→" : "Right:", names);
+	}
+	put_cut(r.y, r.x, r.w, ROLE_DIM, text);
+}
+
 /* A declared pane: the collector's state, then its tables, each given the rows it needs while they last. */
 static void draw_declared(struct view *v, struct rect a, const struct pane_decl *p,
 			  const struct collector_status *c)
@@ -69,6 +107,12 @@ static void draw_declared(struct view *v, struct rect a, const struct pane_decl 
 	while (first < v->table_focus[v->screen] && min_rows(need + first, v->table_focus[v->screen] - first + 1) > avail)
 		first++;
 	layout_share(need + first, ntables - first, v->table_focus[v->screen] - first, avail, TABLE_MIN_ROWS, h + first);
+	if (first || hidden(h + first, ntables - first)) { /* a line kept to say where the others are */
+		layout_share(need + first, ntables - first, v->table_focus[v->screen] - first, avail - 1, TABLE_MIN_ROWS,
+			     h + first);
+		more_tables(v, p, first, h, ntables, a.y + a.h - 1, (struct rect){ a.y + a.h - 1, a.x + 1, 1, a.w - 2 });
+		a.h--;
+	}
 	for (int i = first; i < ntables; i++)
 		if (h[i] > 0)
 			last = i;

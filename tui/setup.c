@@ -91,9 +91,13 @@ static void setup_line(struct view *v, int i, int y, struct rect in, const struc
 		unsigned int drawn[TABLE_FIT_MAX_COLS];
 		int ndrawn = sort_menu_columns(v, drawn); /* the columns drawn at the table's width now */
 		char room[64] = "";
+		const struct table_desc *fd;
+		const struct table_state *ts = view_focused_table(v, &fd);
 
 		for (int k = 0; k < ndrawn; k++)
 			fits |= drawn[k] == cols[i - PANE_COUNT];
+		if (!ts || ts->width <= 0)
+			fits = true; /* not drawn at all yet (no rows): no width to have room in */
 		if (shown && !fits) /* on, but not drawn: said first, where no cut hides it */
 			snprintf(room, sizeof(room), "(no room at %d columns) ", COLS);
 		snprintf(text, sizeof(text), "[%c] %-11s %s%s%s", shown ? 'x' : ' ', col->title, room, col->help,

@@ -245,7 +245,7 @@ for _ in $(seq 2 25); do $T send-keys -t t n; sleep 0.05; done
 sleep 0.5
 keys Enter
 check "ring pane, snapshot 25: its processes' GPU % add up to more than busy %, and a line says why" \
-	shows "GPU %: time with one of its jobs running; jobs of several processes run at once"
+	until_shows "GPU %: time with one of its jobs running; jobs of several processes run at once"
 check "ring pane: its four sparklines end in one column" ends "jobs/s" "exec p50" "wait p50" "busy %"
 keys Escape
 start 80 24 --replay "$REC" -d 60
@@ -296,8 +296,18 @@ keys Right
 keys F2
 check "F2 at 80x24: the setup screen alone on its lines" box_alone "Setup (F2)"
 keys Escape
+keys 2
+check "80x24 AMD pane: the two tables below the screen named, and the key that reaches them" \
+	shows "2 more tables below: → amdgpu interrupt vectors, AMD compute processes (KFD)"
+for _ in 1 2 3 4 5; do $T send-keys -t t Right; sleep 0.1; done
+sleep 0.3
+check "Right to the last table: those above named, and the key back to them" \
+	shows "2 more tables above: ← amdgpu rings, Buffer migrations"
+keys 1
 start 120 40 --replay "$REC" -d 60
 until_shows "REPLAY" 5
+for _ in $(seq 2 21); do $T send-keys -t t n; sleep 0.05; done
+until_shows " gfx_0.0.0 " 5
 keys F2
 check "F2 at 120 columns: DEVICE is on but not drawn on Rings, and the setup says so; RING, drawn, is its key" \
 	bash -c "$T capture-pane -p -t t | grep -qE '\[x\] DEVICE +\(no room at 120 columns\)' && $T capture-pane -p -t t | grep -qE '\[x\] RING .*\(its key: always\)' && ! $T capture-pane -p -t t | grep -qE '\[x\] JOBS/S +\(no room'"
