@@ -58,13 +58,12 @@ static int hidden(const int *h, int n)
 }
 
 /* The tables not drawn, by their titles, and the key that reaches them: a dim line at the pane's foot. */
-static void more_tables(struct view *v, const struct pane_decl *p, int first, const int *h, int n, int y, struct rect r)
+static void more_tables(struct view *v, const struct pane_decl *p, int first, const int *h, int n, struct rect r)
 {
 	char text[512] = "", names[400];
 	size_t len = 0;
 	int below = hidden(h + first, n - first);
 
-	(void)y;
 	if (first) {
 		names[0] = '\0';
 		for (int i = 0; i < first; i++)
@@ -87,7 +86,7 @@ static void more_tables(struct view *v, const struct pane_decl *p, int first, co
 
 /* A declared pane: the collector's state, then its tables, each given the rows it needs while they last. */
 static void draw_declared(struct view *v, struct rect a, const struct pane_decl *p,
-			  const struct collector_status *c)
+			  const struct collector_status *c, struct rect title)
 {
 	int ntables = 0, first = 0, last = 0, y, avail, need[PANE_MAX_TABLES], h[PANE_MAX_TABLES];
 
@@ -107,11 +106,17 @@ static void draw_declared(struct view *v, struct rect a, const struct pane_decl 
 	while (first < v->table_focus[v->screen] && min_rows(need + first, v->table_focus[v->screen] - first + 1) > avail)
 		first++;
 	layout_share(need + first, ntables - first, v->table_focus[v->screen] - first, avail, TABLE_MIN_ROWS, h + first);
-	if (first || hidden(h + first, ntables - first)) { /* a line kept to say where the others are */
-		layout_share(need + first, ntables - first, v->table_focus[v->screen] - first, avail - 1, TABLE_MIN_ROWS,
-			     h + first);
-		more_tables(v, p, first, h, ntables, a.y + a.h - 1, (struct rect){ a.y + a.h - 1, a.x + 1, 1, a.w - 2 });
-		a.h--;
+	if (first || hidden(h + first, ntables - first)) { /* where the others are: below, where a line is free */
+		int used = 0;
+
+		for (int i = first; i < ntables; i++)
+			used += h[i] > 0 ? h[i] : 0;
+		if (used < avail) {
+			more_tables(v, p, first, h, ntables, (struct rect){ a.y + a.h - 1, a.x + 1, 1, a.w - 2 });
+			a.h--;
+		} else { /* else beside the pane's title */
+			more_tables(v, p, first, h, ntables, (struct rect){ title.y, title.x, 1, a.x + a.w - 1 - title.x });
+		}
 	}
 	for (int i = first; i < ntables; i++)
 		if (h[i] > 0)
@@ -133,14 +138,15 @@ void draw_vendor(struct view *v, struct rect a)
 	const struct snapshot *s = v->snap;
 	const struct collector_status *c = NULL;
 	const struct pane_decl *p = pane_for_screen(v->screen);
+	int x;
 
 	clear_rect(a);
 	if (!p)
 		return;
-	putf(a.y, a.x + 1, a.w - 2, ROLE_TITLE, "%s   (Tab or 1-%d switch panes)", p->title,
-	     pane_screen_count());
+	x = a.x + 1 + putf(a.y, a.x + 1, a.w - 2, ROLE_TITLE, "%s   (Tab or 1-%d switch panes)", p->title,
+			   pane_screen_count());
 	c = snapshot_collector(s, p->collector);
-	draw_declared(v, (struct rect){ a.y + 1, a.x, a.h - 1, a.w }, p, c);
+	draw_declared(v, (struct rect){ a.y + 1, a.x, a.h - 1, a.w }, p, c, (struct rect){ a.y, x + 2, 1, 0 });
 }
 
 #define HELP_KEY 16 /* a help line: its key in these cells, then what it does */

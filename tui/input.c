@@ -207,8 +207,8 @@ static bool header_click(struct view *v, const MEVENT *ev)
 			continue;
 		table_fit_columns(d, snapshot_table(v->snap, d->name), ts->width, &v->prefs, &fit);
 		cx = ts->drawn_x;
-		for (unsigned int k = 0; k < fit.ncols; cx += d->cols[fit.cols[k]].width + 1, k++) {
-			if (ev->x < cx || ev->x >= cx + d->cols[fit.cols[k]].width)
+		for (unsigned int k = 0; k < fit.ncols; cx += fit.widths[k] + 1, k++) {
+			if (ev->x < cx || ev->x >= cx + fit.widths[k])
 				continue;
 			v->table_focus[v->screen] = i;
 			if (ts->sort_set && ts->sort_col == fit.cols[k])

@@ -11,18 +11,18 @@
 #include "tui/table_tree.h"
 
 /* One cell, cut to its column with an ellipsis; numbers right-aligned, text left. */
-static void draw_cell(struct view *v, int y, int x, const struct col_desc *col,
+static void draw_cell(struct view *v, int y, int x, int width, const struct col_desc *col,
 		      const struct cell *c, enum role role)
 {
 	char raw[TABLE_STR_MAX], fit[TABLE_STR_MAX * 2];
 	int cells;
 
 	cell_format(col, c, raw, sizeof(raw));
-	cells = text_fit(raw, col->width, v->utf8, fit, sizeof(fit));
+	cells = text_fit(raw, width, v->utf8, fit, sizeof(fit));
 	if (col->type == COL_STR)
-		put(y, x, col->width, role, fit);
+		put(y, x, width, role, fit);
 	else
-		put(y, x + col->width - cells, cells, role, fit);
+		put(y, x + width - cells, cells, role, fit);
 }
 
 /* *top (a first line) moved so that lines first..last of total show in rows lines. */
@@ -196,8 +196,8 @@ static void draw_row(struct view *v, int y, const struct table *t, size_t row, c
 	for (unsigned int k = 0; k < fit->ncols; k++) {
 		const struct col_desc *col = &d->cols[fit->cols[k]];
 
-		draw_cell(v, y, cx, col, &cells[fit->cols[k]], role);
-		cx += col->width + 1;
+		draw_cell(v, y, cx, fit->widths[k], col, &cells[fit->cols[k]], role);
+		cx += fit->widths[k] + 1;
 	}
 	if (fit->spark_col >= 0) {
 		const struct history *h = histories_get(v->histories, t, row, (unsigned int)fit->spark_col);
@@ -348,7 +348,7 @@ void table_view_draw(struct view *v, const struct table_desc *d, const struct ta
 	fill(y, r.x, r.w, ROLE_HEADER);
 	for (unsigned int i = 0, cx = (unsigned int)r.x; i < fit.ncols; i++) {
 		const struct col_desc *col = &d->cols[fit.cols[i]];
-		int w = col->width, tw = (int)strlen(col->title);
+		int w = fit.widths[i], tw = (int)strlen(col->title);
 		int tx = (int)cx + (col->type == COL_STR ? 0 : w - tw);
 
 		int ax = col->type == COL_STR ? tx + tw : tx - 1; /* the sorted column's arrow */

@@ -852,7 +852,12 @@ if [ -f "$NVREC" ]; then
 	start 220 60 --replay "$NVREC" -d 60
 	until_shows "REPLAY" 5
 	for _ in $(seq 2 "$NV"); do $T send-keys -t t n; sleep 0.05; done
+	nvcg=$(jq -r '.tables["nvidia.processes"][] | select(.comm == "python3") | .cgroup' <<<"$NVSNAP")
+	check "220x60 Overview: the container column widened into the spare room, $nvcg whole" \
+		until_shows " $nvcg "
 	keys 4
+	check "220x60 NVIDIA pane: the CGROUP column of the CUDA processes whole too" \
+		bash -c "$T capture-pane -p -t t | grep -qE ' python3 +${nvcg//\//\\/} +[0-9]'"
 	for _ in 1 2 3; do $T send-keys -t t Right; sleep 0.1; done
 	keys Enter
 	check "220x60 row view: as wide as its descriptions need (wider than 122 columns), a description whole" \
