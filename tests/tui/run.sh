@@ -239,10 +239,21 @@ ends() {
 		prev=${#e} prevlead=${#lead}
 	done
 }
+# still: waits until the screen has not changed for a second (the steps sent all taken), at most 10 s.
+still() {
+	local a b end=$((SECONDS + 10))
+	a=$(screen)
+	while [ $SECONDS -lt $end ]; do
+		sleep 1
+		b=$(screen)
+		[ "$a" = "$b" ] && return 0
+		a=$b
+	done
+}
 start 120 40 --replay "$REC" -d 60
 until_shows "REPLAY" 5
 for _ in $(seq 2 25); do $T send-keys -t t n; sleep 0.05; done
-sleep 0.5
+still
 keys Enter
 check "ring pane, snapshot 25: its processes' GPU % add up to more than busy %, and a line says why" \
 	until_shows "GPU %: time with one of its jobs running; jobs of several processes run at once"
@@ -251,7 +262,7 @@ keys Escape
 start 80 24 --replay "$REC" -d 60
 until_shows "REPLAY" 5
 for _ in $(seq 2 40); do $T send-keys -t t n; sleep 0.05; done
-sleep 0.5
+still
 keys Enter
 exec_max=$(screen | grep -m1 '^ execution, all' | grep -oE 'max +[0-9.]+[num]?s' | awk '{ print $2 }')
 check "ring pane, snapshot 40: the execution histogram ends at the exact max ($exec_max), not above it" \
@@ -262,7 +273,7 @@ keys Enter
 check "process pane: GPU % and GPU mem sparklines end in one column" ends "GPU %" "GPU mem"
 keys Escape
 for _ in $(seq 41 79); do $T send-keys -t t n; sleep 0.05; done
-sleep 0.5
+still
 keys Left
 keys Enter
 check "ring pane, snapshot 79: no process on the ring now, and it says so" \
