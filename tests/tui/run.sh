@@ -130,6 +130,11 @@ keys '<'
 keys '<'
 check "< stops at the first column on screen (RING), never an undrawn one (DEVICE)" \
 	bash -c "$T capture-pane -p -t t | grep -q 'Rings sorted by RING' && ! $T capture-pane -p -t t | grep -q DEVICE.*JOBS"
+keys '>'
+keys '>'
+keys '>'
+check "> three times: back to JOBS/S, the default (W below saves the order the later sections start with)" \
+	shows "Rings sorted by JOBS/S"
 keys Right
 keys M
 check "M on the processes: by their GPU memory" shows "Processes sorted by GPU MEM"
