@@ -357,6 +357,8 @@ void table_view_draw(struct view *v, const struct table_desc *d, const struct ta
 			/* a title as wide as its column: the arrow in the gap beside it, else its last cell */
 			tx = (int)cx;
 			ax = col->type == COL_STR ? tx + w : tx - 1;
+			if (ax < r.x || ax >= r.x + r.w) /* the gap on its other side */
+				ax = col->type == COL_STR ? tx - 1 : tx + w;
 			if (ax < r.x || ax >= r.x + r.w) {
 				ax = col->type == COL_STR ? tx + w - 1 : tx;
 				if (col->type != COL_STR)

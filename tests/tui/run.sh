@@ -443,6 +443,8 @@ check "Enter on a process: its pane" shows "Process $holder drm-holder   cgroup 
 check "process pane: its client, held by 2 processes (the forked child)" shows "on mockdrm (mockdrm), held by 2 processes"
 check "process pane: the client's region and engine" \
 	bash -c "$T capture-pane -p -t t | grep -qE '^ +memory +1\\.2MiB' && $T capture-pane -p -t t | grep -qE 'engine render +busy'"
+check "process pane: video %, never measured here, says so rather than a bare label" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^ video % +- \\(no value known yet\\)'"
 keys Escape
 check "Esc: back to the Memory pane, the filter said in its title" shows "GPU memory and engines by process (1 of $nmp match \"drm-holder\")"
 many=$(jq -r '[.tables["memory.clients"][] | .pid] | group_by(.) | max_by(length) | "\(.[0]) \(length)"' <<<"$MSNAP")
@@ -850,6 +852,8 @@ if [ -f "$NVREC" ]; then
 	until_shows "REPLAY" 5
 	for _ in $(seq 2 "$NV"); do $T send-keys -t t n; sleep 0.05; done
 	keys 4
+	check "80x24 NVIDIA GPUs sorted by GPU, a title as wide as its column and the first: the arrow in the gap after it" \
+		bash -c "$T capture-pane -p -t t | grep -qE '^ GPU▲NAME '"
 	for _ in 1 2 3; do $T send-keys -t t Right; sleep 0.1; done
 	check "80x24 NVIDIA pane: the focused CUDA table gets the rows left over, all of its processes ($cuda_pids), none half shown" \
 		bash -c "for p in $cuda_pids; do $T capture-pane -p -t t | grep -qE \"^ +\$p \" || exit 1; done"
