@@ -57,6 +57,14 @@ static int hidden(const int *h, int n)
 	return k;
 }
 
+/* Table i's title ("" where no descriptor has its name). */
+static const char *table_title(struct view *v, const struct pane_decl *p, int i)
+{
+	const struct table_desc *d = table_desc_find(pane_table_name(p, i, v->grouped));
+
+	return d ? d->title : "";
+}
+
 /* The tables not drawn, by their titles, and the key that reaches them: a dim line at the pane's foot. */
 static void more_tables(struct view *v, const struct pane_decl *p, int first, const int *h, int n, struct rect r)
 {
@@ -68,7 +76,7 @@ static void more_tables(struct view *v, const struct pane_decl *p, int first, co
 		names[0] = '\0';
 		for (int i = 0; i < first; i++)
 			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "",
-				 table_desc_find(pane_table_name(p, i, v->grouped))->title);
+				 table_title(v, p, i));
 		len += (size_t)snprintf(text + len, sizeof(text) - len, "%d more table%s above: %s %s", first,
 					first == 1 ? "" : "s", v->utf8 ? "←" : "Left:", names);
 	}
@@ -77,7 +85,7 @@ static void more_tables(struct view *v, const struct pane_decl *p, int first, co
 		for (int i = first, k = 0; i < n; i++)
 			if (h[i] <= 0)
 				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", k++ ? ", " : "",
-					 table_desc_find(pane_table_name(p, i, v->grouped))->title);
+					 table_title(v, p, i));
 		snprintf(text + len, sizeof(text) - len, "%s%d more table%s below: %s %s", len ? "; " : "", below,
 			 below == 1 ? "" : "s", v->utf8 ? "→" : "Right:", names);
 	}

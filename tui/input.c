@@ -27,6 +27,7 @@ static void open_selected(struct view *v)
 	const char *name = pane_table_name(p, f, v->grouped);
 	const struct table *t = name ? snapshot_table(v->snap, name) : NULL;
 	struct table_state *ts = &v->tstate[v->screen][f];
+	const struct table_desc *d;
 	const size_t *rows;
 	size_t n;
 
@@ -34,15 +35,16 @@ static void open_selected(struct view *v)
 		view_message(v, false, "Enter: no table here to open a row of");
 		return;
 	}
+	d = table_desc_find(name);
 	if (!t || !t->nrows) { /* said, not swallowed */
-		view_message(v, false, "Enter: %s %s; Left/Right select another table", table_desc_find(name)->title,
+		view_message(v, false, "Enter: %s %s; Left/Right select another table", d ? d->title : name,
 			     t ? "has no row now" : "is not available here (its collector is not attached)");
 		return;
 	}
 	if (!(rows = view_rows(v, ts, t, &n)))
 		return;
 	if (!n) {
-		view_message(v, false, "Enter: no row of %s matches the filter", table_desc_find(name)->title);
+		view_message(v, false, "Enter: no row of %s matches the filter", d ? d->title : name);
 		return;
 	}
 	if (ts->sel < n) {

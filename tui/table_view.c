@@ -350,7 +350,6 @@ void table_view_draw(struct view *v, const struct table_desc *d, const struct ta
 		const struct col_desc *col = &d->cols[fit.cols[i]];
 		int w = fit.widths[i], tw = (int)strlen(col->title);
 		int tx = (int)cx + (col->type == COL_STR ? 0 : w - tw);
-
 		int ax = col->type == COL_STR ? tx + tw : tx - 1; /* the sorted column's arrow */
 
 		if (fit.cols[i] == sort && tw >= w) {
