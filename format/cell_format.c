@@ -146,6 +146,12 @@ const char *cell_format(const struct col_desc *col, const struct cell *c, char *
 	}
 	if (col->type == COL_STR) {
 		format_text(c->s, buf, size);
+		if (!buf[0] && size > 1) /* known to be empty: "-", as the interface shows it, not a blank cell */
+			snprintf(buf, size, "-");
+		return buf;
+	}
+	if (col->type == COL_U64 && (col->flags & COL_HEX)) {
+		snprintf(buf, size, "0x%llX", (unsigned long long)c->u);
 		return buf;
 	}
 	if (col->type == COL_HIST) {

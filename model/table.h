@@ -47,6 +47,8 @@ enum col_flags {
 	COL_SPARK = 1 << 5, /* the history the table draws as its sparkline (else the first) */
 	COL_CUMULATIVE = 1 << 6, /* a count since the start whose key has no "_total": a counter */
 	COL_IF_KNOWN = 1 << 7, /* on screen only when a row knows it (a source this machine may lack) */
+	COL_WITH_PREV = 1 << 8, /* on screen only beside the column before it (a limit beside its value) */
+	COL_HEX = 1 << 9, /* a number shown in hex (an ioctl command), kept a number in JSON */
 };
 
 struct col_desc {

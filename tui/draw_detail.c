@@ -47,9 +47,54 @@ static int min_rows(const int *need, int n)
 	return sum;
 }
 
+/* How many of n tables the layout gave no rows. */
+static int hidden(const int *h, int n)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		k += h[i] <= 0;
+	return k;
+}
+
+/* Table i's title ("" where no descriptor has its name). */
+static const char *table_title(struct view *v, const struct pane_decl *p, int i)
+{
+	const struct table_desc *d = table_desc_find(pane_table_name(p, i, v->grouped));
+
+	return d ? d->title : "";
+}
+
+/* The tables not drawn, by their titles, and the key that reaches them: a dim line at the pane's foot. */
+static void more_tables(struct view *v, const struct pane_decl *p, int first, const int *h, int n, struct rect r)
+{
+	char text[512] = "", names[400];
+	size_t len = 0;
+	int below = hidden(h + first, n - first);
+
+	if (first) {
+		names[0] = '\0';
+		for (int i = 0; i < first; i++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "",
+				 table_title(v, p, i));
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%d more table%s above: %s %s", first,
+					first == 1 ? "" : "s", v->utf8 ? "←" : "Left:", names);
+	}
+	if (below) {
+		names[0] = '\0';
+		for (int i = first, k = 0; i < n; i++)
+			if (h[i] <= 0)
+				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", k++ ? ", " : "",
+					 table_title(v, p, i));
+		snprintf(text + len, sizeof(text) - len, "%s%d more table%s below: %s %s", len ? "; " : "", below,
+			 below == 1 ? "" : "s", v->utf8 ? "→" : "Right:", names);
+	}
+	put_cut(r.y, r.x, r.w, ROLE_DIM, text);
+}
+
 /* A declared pane: the collector's state, then its tables, each given the rows it needs while they last. */
 static void draw_declared(struct view *v, struct rect a, const struct pane_decl *p,
-			  const struct collector_status *c)
+			  const struct collector_status *c, struct rect title)
 {
 	int ntables = 0, first = 0, last = 0, y, avail, need[PANE_MAX_TABLES], h[PANE_MAX_TABLES];
 
@@ -69,6 +114,18 @@ static void draw_declared(struct view *v, struct rect a, const struct pane_decl 
 	while (first < v->table_focus[v->screen] && min_rows(need + first, v->table_focus[v->screen] - first + 1) > avail)
 		first++;
 	layout_share(need + first, ntables - first, v->table_focus[v->screen] - first, avail, TABLE_MIN_ROWS, h + first);
+	if (first || hidden(h + first, ntables - first)) { /* where the others are: below, where a line is free */
+		int used = 0;
+
+		for (int i = first; i < ntables; i++)
+			used += h[i] > 0 ? h[i] : 0;
+		if (used < avail) {
+			more_tables(v, p, first, h, ntables, (struct rect){ a.y + a.h - 1, a.x + 1, 1, a.w - 2 });
+			a.h--;
+		} else { /* else beside the pane's title */
+			more_tables(v, p, first, h, ntables, (struct rect){ title.y, title.x, 1, a.x + a.w - 1 - title.x });
+		}
+	}
 	for (int i = first; i < ntables; i++)
 		if (h[i] > 0)
 			last = i;
@@ -89,14 +146,15 @@ void draw_vendor(struct view *v, struct rect a)
 	const struct snapshot *s = v->snap;
 	const struct collector_status *c = NULL;
 	const struct pane_decl *p = pane_for_screen(v->screen);
+	int x;
 
 	clear_rect(a);
 	if (!p)
 		return;
-	putf(a.y, a.x + 1, a.w - 2, ROLE_TITLE, "%s   (Tab or 1-%d switch panes)", p->title,
-	     pane_screen_count());
+	x = a.x + 1 + putf(a.y, a.x + 1, a.w - 2, ROLE_TITLE, "%s   (Tab or 1-%d switch panes)", p->title,
+			   pane_screen_count());
 	c = snapshot_collector(s, p->collector);
-	draw_declared(v, (struct rect){ a.y + 1, a.x, a.h - 1, a.w }, p, c);
+	draw_declared(v, (struct rect){ a.y + 1, a.x, a.h - 1, a.w }, p, c, (struct rect){ a.y, x + 2, 1, 0 });
 }
 
 #define HELP_KEY 16 /* a help line: its key in these cells, then what it does */
@@ -109,7 +167,7 @@ void draw_help(struct view *v)
 		"h, ?, F1        this help (any key closes it)",
 		"Up/Down         select a row; PgUp/PgDn, Home/End move further",
 		"Left/Right      select the table above / below (rings, processes ...)",
-		"Enter, Esc      open the selected row (a ring, a process: its pane); back",
+		"Enter, Esc      open the selected row (a ring, a process: its pane; else its fields, arrows scroll); back",
 		"Tab, Shift-Tab  next / previous pane",
 		keys,
 		"g               Memory: processes grouped by cgroup / container, and back",

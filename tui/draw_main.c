@@ -106,7 +106,7 @@ void draw_header(struct view *v, struct rect r)
 		snprintf(up, sizeof(up), "%02lu:%02lu:%02lu", t / 3600, t / 60 % 60, t % 60);
 	}
 	if (v->feed->replay) /* the recording's file name: its folders take room the numbers need */
-		snprintf(state, sizeof(state), "%s %s", v->paused ? "PAUSED" : v->ended ? "ENDED" : "REPLAY",
+		snprintf(state, sizeof(state), "%s %s", v->ended ? "ENDED" : v->paused ? "PAUSED" : "REPLAY",
 			 strrchr(v->feed->name, '/') ? strrchr(v->feed->name, '/') + 1 : v->feed->name);
 	else
 		snprintf(state, sizeof(state), "%s", v->paused ? "PAUSED" : "LIVE");
@@ -387,7 +387,7 @@ void draw_bottom(struct view *v)
 	else if (v->message[0])
 		put(l->status.y, 1, l->status.w - 1, v->message_error ? ROLE_ERROR : ROLE_LABEL,
 		    v->message);
-	else if (v->ended && !v->paused)
+	else if (v->ended) /* lasting: paused or not, nothing comes after the end */
 		put(l->status.y, 1, l->status.w - 1, ROLE_LABEL, "end of the recording: q quits");
 	else if (v->paused)
 		put(l->status.y, 1, l->status.w - 1, ROLE_WARNING,

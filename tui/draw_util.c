@@ -175,12 +175,22 @@ void draw_spark_row(struct view *v, int y, struct rect a, const char *label, con
 	const struct history *h = col < 0 ? NULL : histories_get(v->histories, t, row, (unsigned int)col);
 	double vals[HISTORY_LEN];
 	char spark[512];
-	size_t n = h ? history_read(h, vals, HISTORY_LEN) : 0;
-	int x = a.x + 1 + putf(y, a.x + 1, a.w, ROLE_LABEL, "%-10s", label);
+	size_t n = h ? history_read(h, vals, HISTORY_LEN) : 0, known = 0;
+	int x = a.x + 1 + putf(y, a.x + 1, a.w, ROLE_LABEL, "%-10s", label), w = a.w - (x - a.x) - 1, cells;
 
-	sparkline_render(vals, n, (size_t)(a.w - (x - a.x) - 1), col < 0 ? 0 : spark_max(&t->desc->cols[col]), v->utf8,
-			 spark, sizeof(spark));
-	put(y, x, a.w - (x - a.x), ROLE_SPARK, spark);
+	for (size_t i = 0; i < n; i++)
+		known += !isnan(vals[i]);
+	if (!known) { /* a label over nothing would look like a zero */
+		put(y, x, a.w - (x - a.x), ROLE_DIM, "- (no value known yet)");
+		return;
+	}
+	cells = (int)sparkline_render(vals, n, (size_t)w, col < 0 ? 0 : spark_max(&t->desc->cols[col]), v->utf8,
+				      spark, sizeof(spark));
+	/* the newest sample at the right edge: the rows of a pane share one width and one time axis */
+	put(y, x + w - cells, cells, ROLE_SPARK, spark);
+	for (int i = 0; i < cells; i++) /* an interval without a value (no job ran): a dim dot, not a gap */
+		if (isnan(vals[n - (size_t)cells + (size_t)i]))
+			put(y, x + w - cells + i, 1, ROLE_DIM, v->utf8 ? "·" : " ");
 }
 
 double num_or_0(const struct table *t, size_t row, const char *key)
@@ -210,8 +220,9 @@ struct rect popup(int h, int w, const char *title, bool utf8)
 		r.x = 0, r.w = COLS;
 	if (r.y < 0)
 		r.y = 0, r.h = LINES;
+	/* the whole lines it spans cleared, not only its box: no cut word of the screen beside its border */
 	for (int i = 0; i < r.h; i++)
-		fill(r.y + i, r.x, r.w, ROLE_NORMAL);
+		fill(r.y + i, 0, COLS, ROLE_NORMAL);
 	return frame(r, title, utf8);
 }
 

@@ -27,11 +27,26 @@ static void open_selected(struct view *v)
 	const char *name = pane_table_name(p, f, v->grouped);
 	const struct table *t = name ? snapshot_table(v->snap, name) : NULL;
 	struct table_state *ts = &v->tstate[v->screen][f];
+	const struct table_desc *d;
 	const size_t *rows;
 	size_t n;
 
-	if (!t || !t->nrows || !(rows = view_rows(v, ts, t, &n)))
+	if (!name) {
+		view_message(v, false, "Enter: no table here to open a row of");
 		return;
+	}
+	d = table_desc_find(name);
+	if (!t || !t->nrows) { /* said, not swallowed */
+		view_message(v, false, "Enter: %s %s; Left/Right select another table", d ? d->title : name,
+			     t ? "has no row now" : "is not available here (its collector is not attached)");
+		return;
+	}
+	if (!(rows = view_rows(v, ts, t, &n)))
+		return;
+	if (!n) {
+		view_message(v, false, "Enter: no row of %s matches the filter", d ? d->title : name);
+		return;
+	}
 	if (ts->sel < n) {
 		if (p->drill[f] && name == p->tables[f]) { /* not the grouped alternative's */
 			table_row_key(t, rows[ts->sel], v->detail_key, sizeof(v->detail_key));
@@ -39,6 +54,7 @@ static void open_selected(struct view *v)
 			v->detail = p->drill[f];
 		} else {
 			v->overlay = OVERLAY_ROW;
+			v->row_top = 0;
 		}
 	}
 }
@@ -193,8 +209,8 @@ static bool header_click(struct view *v, const MEVENT *ev)
 			continue;
 		table_fit_columns(d, snapshot_table(v->snap, d->name), ts->width, &v->prefs, &fit);
 		cx = ts->drawn_x;
-		for (unsigned int k = 0; k < fit.ncols; cx += d->cols[fit.cols[k]].width + 1, k++) {
-			if (ev->x < cx || ev->x >= cx + d->cols[fit.cols[k]].width)
+		for (unsigned int k = 0; k < fit.ncols; cx += fit.widths[k] + 1, k++) {
+			if (ev->x < cx || ev->x >= cx + fit.widths[k])
 				continue;
 			v->table_focus[v->screen] = i;
 			if (ts->sort_set && ts->sort_col == fit.cols[k])
@@ -338,6 +354,11 @@ static void act_sort_menu(struct view *v, int key)
 	(void)key;
 	if (!ts)
 		return;
+	if (!snapshot_table(v->snap, d->name) || !snapshot_table(v->snap, d->name)->nrows) {
+		view_message(v, false, "sort: %s %s, nothing to sort; Left/Right select another table", d->title,
+			     snapshot_table(v->snap, d->name) ? "has no row now" : "is not available here");
+		return;
+	}
 	cur = ts->sort_set ? ts->sort_col : d->sort_col;
 	n = sort_menu_columns(v, cols);
 	v->overlay = OVERLAY_SORT;
@@ -370,12 +391,20 @@ static void act_filter(struct view *v, int key)
 static void act_pause(struct view *v, int key)
 {
 	(void)key;
+	if (v->ended) { /* nothing to resume: the end lasts */
+		view_message(v, false, "the recording has ended: nothing to resume; q quits");
+		return;
+	}
 	v->paused = !v->paused;
 }
 
 static void act_step(struct view *v, int key)
 {
 	(void)key;
+	if (v->ended) {
+		view_message(v, false, "the recording has ended: no snapshot after this one; q quits");
+		return;
+	}
 	if (v->feed->ops->step)
 		v->feed->ops->step(v->feed->impl);
 	if (v->paused) {
@@ -523,21 +552,20 @@ static void act_sort_step(struct view *v, int key)
 {
 	const struct table_desc *d;
 	struct table_state *ts = view_focused_table(v, &d);
-	struct table_fit fit;
-	unsigned int cur;
-	int at = -1;
+	unsigned int cols[TABLE_FIT_MAX_COLS], cur;
+	int n, at = -1;
 
 	if (!ts)
 		return;
 	cur = ts->sort_set ? ts->sort_col : d->sort_col;
-	table_fit_columns(d, snapshot_table(v->snap, d->name), COLS - 2, &v->prefs, &fit);
-	for (unsigned int i = 0; i < fit.ncols; i++)
-		if (fit.cols[i] == cur)
-			at = (int)i;
-	if (!fit.ncols)
+	n = sort_menu_columns(v, cols); /* the columns drawn at the table's width, as the sort menu offers them */
+	for (int i = 0; i < n; i++)
+		if (cols[i] == cur)
+			at = i;
+	if (!n)
 		return;
-	at = key == '<' ? (at <= 0 ? 0 : at - 1) : (at < 0 ? 0 : at + 1 < (int)fit.ncols ? at + 1 : at);
-	sort_by(v, (int)fit.cols[at], key == '<' ? "<" : ">");
+	at = key == '<' ? (at <= 0 ? 0 : at - 1) : (at < 0 ? 0 : at + 1 < n ? at + 1 : at);
+	sort_by(v, (int)cols[at], key == '<' ? "<" : ">");
 }
 
 static void act_mouse(struct view *v, int key)
@@ -577,7 +605,21 @@ void view_key(struct view *v, int key)
 		filter_key(v, key);
 		return;
 	}
-	if (v->overlay == OVERLAY_HELP || v->overlay == OVERLAY_ROW) {
+	if (v->overlay == OVERLAY_ROW) { /* arrows and pages scroll its fields; other keys close it */
+		int page = v->row_page > 1 ? v->row_page - 1 : 1;
+
+		if (key == KEY_UP || key == KEY_DOWN || key == KEY_PPAGE || key == KEY_NPAGE || key == KEY_HOME ||
+		    key == KEY_END)
+			v->row_top = key == KEY_UP ? v->row_top - 1 : key == KEY_DOWN ? v->row_top + 1 :
+				     key == KEY_PPAGE ? v->row_top - page : key == KEY_NPAGE ? v->row_top + page :
+				     key == KEY_HOME ? 0 : 1 << 20; /* the draw clamps it */
+		else if (key != KEY_RESIZE && key != ERR)
+			v->overlay = OVERLAY_NONE;
+		if (v->row_top < 0)
+			v->row_top = 0;
+		return;
+	}
+	if (v->overlay == OVERLAY_HELP) {
 		v->overlay = OVERLAY_NONE;
 		return;
 	}

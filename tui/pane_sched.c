@@ -69,6 +69,14 @@ static bool hist_range(const struct histogram *h, int *lo, int *hi)
 	return *lo >= 0;
 }
 
+/* Where slot i ends, as a label: the last slot's at the exact max where it is known and inside it. */
+static double slot_end(int i, double max_ns)
+{
+	double end = (double)histogram_slot_high((unsigned int)i);
+
+	return !isnan(max_ns) && max_ns >= (double)histogram_slot_low((unsigned int)i) && max_ns < end ? max_ns : end;
+}
+
 /*
  * A histogram in one line, for when there is no room for its bars: columns
  * from the range's low end to its high end on the histogram's log scale (a
@@ -76,7 +84,7 @@ static bool hist_range(const struct histogram *h, int *lo, int *hi)
  * an empty one the lowest glyph; then the total.
  */
 static void draw_histogram_line(struct view *v, int y, struct rect a, const struct histogram *h, int lo,
-				int hi)
+				int hi, double max_ns)
 {
 	char from[16], to[16], cols[HIST_SLOTS * 8], total[48];
 	double counts[HIST_SLOTS] = { 0 };
@@ -84,7 +92,7 @@ static void draw_histogram_line(struct view *v, int y, struct rect a, const stru
 	int n = hi - lo + 1, x = a.x + 2, room, per, ncols;
 
 	format_ns((double)histogram_slot_low((unsigned int)lo), from, sizeof(from));
-	format_ns((double)histogram_slot_high((unsigned int)hi), to, sizeof(to));
+	format_ns(slot_end(hi, max_ns), to, sizeof(to));
 	for (int i = lo; i <= hi; i++)
 		sum += h->slots[i];
 	snprintf(total, sizeof(total), "  %llu jobs, log scale", (unsigned long long)sum);
@@ -110,7 +118,8 @@ static void draw_histogram_line(struct view *v, int y, struct rect a, const stru
  * A histogram as horizontal bars: the non-empty range in at most `rows` rows;
  * in one line (draw_histogram_line) where fewer than three rows of bars fit.
  */
-static void draw_histogram(struct view *v, struct rect a, const char *title, const struct histogram *h)
+static void draw_histogram(struct view *v, struct rect a, const char *title, const struct histogram *h,
+			   double max_ns)
 {
 	int lo, hi, rows = a.h - 1, per;
 	uint64_t peak = 0, bucket[64] = { 0 };
@@ -121,7 +130,7 @@ static void draw_histogram(struct view *v, struct rect a, const char *title, con
 		return;
 	}
 	if (rows < 3 && hi > lo + rows - 1) {
-		draw_histogram_line(v, a.y + 1, a, h, lo, hi);
+		draw_histogram_line(v, a.y + 1, a, h, lo, hi, max_ns);
 		return;
 	}
 	if (rows > 64)
@@ -144,7 +153,8 @@ static void draw_histogram(struct view *v, struct rect a, const char *title, con
 			last = hi;
 		x = a.x + putf(a.y + 1 + r, a.x, a.w, ROLE_LABEL, "%8s-%-8s ",
 			       format_ns((double)histogram_slot_low((unsigned int)first), from, sizeof(from)),
-			       format_ns((double)histogram_slot_high((unsigned int)last), to, sizeof(to)));
+			       format_ns(last == hi ? slot_end(hi, max_ns) : (double)histogram_slot_high((unsigned int)last),
+					 to, sizeof(to)));
 		bw = a.w - (x - a.x) - 10;
 		if (bw < 1)
 			continue;
@@ -194,7 +204,8 @@ static void draw_ring(struct view *v, const struct table *t, long row, struct re
 	const struct table *pr = snapshot_table(v->snap, "drm_sched.process_rings");
 	const struct table *procs = snapshot_table(v->snap, "drm_sched.processes");
 	char rate[16], parts[4][48];
-	int y = a.y, hist_h, half;
+	int y = a.y, hist_h, half, on_ring = 0, overlap;
+	double gpu_sum = 0;
 	size_t r = (size_t)row;
 
 	clear_rect(a);
@@ -211,26 +222,49 @@ static void draw_ring(struct view *v, const struct table *t, long row, struct re
 	stat_line(y++, a, t, r, "exec_ns", "execution, interval");
 	stat_line(y++, a, t, r, "exec_ns_total", "execution, all");
 	y++;
-	hist_h = a.h - (y - a.y) - 7;
+	for (size_t k = 0; pr && k < pr->nrows; k++) { /* how many, and their GPU % over the ring's busy % */
+		if (strcmp(table_str(pr, k, "name"), table_str(t, r, "name")) ||
+		    strcmp(table_str(pr, k, "dev"), table_str(t, r, "dev")))
+			continue;
+		on_ring++;
+		gpu_sum += num_or_0(pr, k, "gpu_pct");
+	}
+	overlap = on_ring > 1 && gpu_sum > num_or_0(t, r, "busy_pct") + 0.05;
+	hist_h = a.h - (y - a.y) - 7 - overlap; /* a line for the note on the processes' GPU % */
 	if (hist_h >= 3) {
 		if (a.w >= 100) {
 			half = (a.w - 3) / 2;
 			draw_histogram(v, (struct rect){ y, a.x + 1, hist_h, half },
-				       "Queue wait since start (jobs)", hist(t, r, "wait_hist_total"));
+				       "Queue wait since start (jobs)", hist(t, r, "wait_hist_total"),
+				       table_num(t, r, "wait_ns_total.max"));
 			draw_histogram(v, (struct rect){ y, a.x + 2 + half, hist_h, half },
-				       "Execution since start (jobs)", hist(t, r, "exec_hist_total"));
+				       "Execution since start (jobs)", hist(t, r, "exec_hist_total"),
+				       table_num(t, r, "exec_ns_total.max"));
 		} else {
 			draw_histogram(v, (struct rect){ y, a.x + 1, hist_h / 2, a.w - 2 },
-				       "Queue wait since start (jobs)", hist(t, r, "wait_hist_total"));
+				       "Queue wait since start (jobs)", hist(t, r, "wait_hist_total"),
+				       table_num(t, r, "wait_ns_total.max"));
 			draw_histogram(v, (struct rect){ y + hist_h / 2, a.x + 1, hist_h - hist_h / 2,
 							 a.w - 2 },
-				       "Execution since start (jobs)", hist(t, r, "exec_hist_total"));
+				       "Execution since start (jobs)", hist(t, r, "exec_hist_total"),
+				       table_num(t, r, "exec_ns_total.max"));
 		}
 		y += hist_h;
 	}
 	if (y < a.y + a.h)
 		put(y++, a.x + 1, a.w - 2, ROLE_TITLE, "Processes on this ring");
-	for (size_t k = 0; pr && k < pr->nrows && y < a.y + a.h - 4; k++) {
+	if (!on_ring && y < a.y + a.h - 4) {
+		char none[200];
+		double done = num_or_0(t, r, "completed_total");
+
+		if (done > 0)
+			snprintf(none, sizeof(none), "None now: its %.0f jobs since the start came from processes that have "
+				 "exited or stopped submitting.", done);
+		else
+			snprintf(none, sizeof(none), "None: no process has had a job on this ring since the start.");
+		put_cut(y++, a.x + 1, a.w - 2, ROLE_DIM, none);
+	}
+	for (size_t k = 0; pr && k < pr->nrows && y < a.y + a.h - 4 - overlap; k++) {
 		double pid = table_num(pr, k, "pid");
 		const char *comm = "?";
 
@@ -247,6 +281,11 @@ static void draw_ring(struct view *v, const struct table *t, long row, struct re
 		snprintf(parts[3], sizeof(parts[3]), "  %.0f jobs", num_or_0(pr, k, "jobs_total"));
 		put_row(y++, a.x + 1, a.x + a.w - 1, ROLE_NORMAL, parts, 4);
 	}
+	if (overlap && y < a.y + a.h - 4 &&
+	    !put_whole(y, a.x + 1, a.w - 2, ROLE_DIM,
+		       "GPU %: time with one of its jobs running; jobs of several processes run at once"))
+		put_cut(y, a.x + 1, a.w - 2, ROLE_DIM, "GPU %: its jobs running; several processes' run at once");
+	y += overlap && y < a.y + a.h - 4;
 	if (y + 4 <= a.y + a.h) {
 		y = a.y + a.h - 4;
 		draw_spark_row(v, y++, a, "jobs/s", t, r, "completed_per_s");

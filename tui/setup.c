@@ -87,10 +87,21 @@ static void setup_line(struct view *v, int i, int y, struct rect in, const struc
 			 pane_what[i]);
 	} else {
 		const struct col_desc *col = &d->cols[cols[i - PANE_COUNT]];
-		bool shown = (col->flags & COL_KEY) || !prefs_col_hidden(&v->prefs, d->name, col->key);
+		bool shown = (col->flags & COL_KEY) || !prefs_col_hidden(&v->prefs, d->name, col->key), fits = false;
+		unsigned int drawn[TABLE_FIT_MAX_COLS];
+		int ndrawn = sort_menu_columns(v, drawn); /* the columns drawn at the table's width now */
+		char room[64] = "";
+		const struct table_desc *fd;
+		const struct table_state *ts = view_focused_table(v, &fd);
 
-		snprintf(text, sizeof(text), "[%c] %-11s %s%s", shown ? 'x' : ' ', col->title, col->help,
-			 col->flags & COL_KEY ? " (its key: always)" : "");
+		for (int k = 0; k < ndrawn; k++)
+			fits |= drawn[k] == cols[i - PANE_COUNT];
+		if (!ts || ts->width <= 0)
+			fits = true; /* not drawn at all yet (no rows): no width to have room in */
+		if (shown && !fits) /* on, but not drawn: said first, where no cut hides it */
+			snprintf(room, sizeof(room), "(no room at %d columns) ", COLS);
+		snprintf(text, sizeof(text), "[%c] %-11s %s%s%s", shown ? 'x' : ' ', col->title, room, col->help,
+			 !(col->flags & COL_KEY) ? "" : fits ? " (its key: always)" : " (its key: where it fits)");
 	}
 	fill(y, in.x, in.w, role);
 	put_cut(y, in.x + 1, in.w - 2, role, text); /* whole, or cut at a word and said */

@@ -29,6 +29,21 @@ static bool known_somewhere(const struct table *t, unsigned int c)
 	return false;
 }
 
+/* The cells of column c's widest text in t. */
+static int widest(const struct table *t, unsigned int c)
+{
+	char fit[TABLE_STR_MAX * 2];
+	int w = 0;
+
+	for (size_t r = 0; r < t->nrows; r++) {
+		const struct cell *cell = table_cell(t, r, c);
+		int n = cell->known && cell->s ? text_fit(cell->s, TABLE_STR_MAX, true, fit, sizeof(fit)) : 0;
+
+		w = n > w ? n : w;
+	}
+	return w;
+}
+
 void table_fit_columns(const struct table_desc *d, const struct table *t, int width, const struct tui_prefs *prefs,
 		       struct table_fit *out)
 {
@@ -54,6 +69,8 @@ void table_fit_columns(const struct table_desc *d, const struct table *t, int wi
 				continue;
 			if (prefs && prefs_col_hidden(prefs, d->name, col->key)) /* hidden in setup (F2) */
 				continue;
+			if ((col->flags & COL_WITH_PREV) && (!c || !take[c - 1]))
+				continue; /* a limit without its value (CAP W without POWER W) says little */
 			if (x + need > room)
 				continue; /* a narrower column further right may still fit */
 			take[c] = true;
@@ -61,8 +78,25 @@ void table_fit_columns(const struct table_desc *d, const struct table *t, int wi
 		}
 	}
 	for (unsigned int c = 0; c < d->ncols && c < TABLE_FIT_MAX_COLS; c++)
-		if (take[c])
+		if (take[c]) {
+			out->widths[out->ncols] = d->cols[c].width;
 			out->cols[out->ncols++] = c;
+		}
+	/* spare room to the text columns their values are cut in, left to right */
+	for (unsigned int k = 0; t && k < out->ncols; k++) {
+		int spare = width - x - (spark >= 0 ? TABLE_FIT_SPARK_SPARE + 1 : 0), more;
+
+		if (spare <= 0)
+			break;
+		if (d->cols[out->cols[k]].type != COL_STR)
+			continue;
+		more = widest(t, out->cols[k]) - out->widths[k];
+		more = more < spare ? more : spare;
+		if (more > 0) {
+			out->widths[k] += more;
+			x += more;
+		}
+	}
 	if (spark >= 0 && width - x - 1 >= TABLE_FIT_SPARK_MIN) {
 		out->spark_col = spark;
 		out->spark_x = x + 1;

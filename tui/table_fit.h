@@ -12,9 +12,11 @@
 #define TABLE_FIT_MAX_COLS 32
 #define TABLE_FIT_SPARK_MIN 8 /* narrowest sparkline worth drawing */
 #define TABLE_FIT_SPARK_KEEP 12 /* room kept for the sparkline before wide columns */
+#define TABLE_FIT_SPARK_SPARE 24 /* sparkline cells kept before a cut text column is widened */
 
 struct table_fit {
 	unsigned int cols[TABLE_FIT_MAX_COLS]; /* shown columns, in order */
+	int widths[TABLE_FIT_MAX_COLS]; /* their cells: the descriptor's, a cut text column given spare room */
 	unsigned int ncols;
 	int spark_col; /* the column whose history is drawn at the right, -1: none */
 	int spark_x, spark_w; /* where, relative to the table's left edge */
@@ -26,6 +28,8 @@ struct table_fit {
  * never cut. Wide columns come last, after room for the sparkline (the
  * COL_SPARK history, else the first) is kept; the sparkline gets what is left.
  * A COL_IF_KNOWN column shows only when a row of t knows it (t NULL: never).
+ * Room left over beyond TABLE_FIT_SPARK_SPARE cells of sparkline widens the text
+ * columns whose values t cuts (a container's path), up to their widest value.
  */
 void table_fit_columns(const struct table_desc *d, const struct table *t, int width, const struct tui_prefs *prefs,
 		       struct table_fit *out);

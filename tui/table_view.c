@@ -11,18 +11,18 @@
 #include "tui/table_tree.h"
 
 /* One cell, cut to its column with an ellipsis; numbers right-aligned, text left. */
-static void draw_cell(struct view *v, int y, int x, const struct col_desc *col,
+static void draw_cell(struct view *v, int y, int x, int width, const struct col_desc *col,
 		      const struct cell *c, enum role role)
 {
 	char raw[TABLE_STR_MAX], fit[TABLE_STR_MAX * 2];
 	int cells;
 
 	cell_format(col, c, raw, sizeof(raw));
-	cells = text_fit(raw, col->width, v->utf8, fit, sizeof(fit));
+	cells = text_fit(raw, width, v->utf8, fit, sizeof(fit));
 	if (col->type == COL_STR)
-		put(y, x, col->width, role, fit);
+		put(y, x, width, role, fit);
 	else
-		put(y, x + col->width - cells, cells, role, fit);
+		put(y, x + width - cells, cells, role, fit);
 }
 
 /* *top (a first line) moved so that lines first..last of total show in rows lines. */
@@ -196,8 +196,8 @@ static void draw_row(struct view *v, int y, const struct table *t, size_t row, c
 	for (unsigned int k = 0; k < fit->ncols; k++) {
 		const struct col_desc *col = &d->cols[fit->cols[k]];
 
-		draw_cell(v, y, cx, col, &cells[fit->cols[k]], role);
-		cx += col->width + 1;
+		draw_cell(v, y, cx, fit->widths[k], col, &cells[fit->cols[k]], role);
+		cx += fit->widths[k] + 1;
 	}
 	if (fit->spark_col >= 0) {
 		const struct history *h = histories_get(v->histories, t, row, (unsigned int)fit->spark_col);
@@ -352,14 +352,26 @@ void table_view_draw(struct view *v, const struct table_desc *d, const struct ta
 	fill(y, r.x, r.w, ROLE_HEADER);
 	for (unsigned int i = 0, cx = (unsigned int)r.x; i < fit.ncols; i++) {
 		const struct col_desc *col = &d->cols[fit.cols[i]];
-		int w = col->width, tw = (int)strlen(col->title);
+		int w = fit.widths[i], tw = (int)strlen(col->title);
 		int tx = (int)cx + (col->type == COL_STR ? 0 : w - tw);
+		int ax = col->type == COL_STR ? tx + tw : tx - 1; /* the sorted column's arrow */
 
-		put(y, tx, w, fit.cols[i] == sort ? ROLE_VALUE : ROLE_HEADER, col->title);
-		/* the sorted column: an arrow of its order, where its title leaves a cell */
-		if (fit.cols[i] == sort && tw < w)
-			put(y, col->type == COL_STR ? tx + tw : tx - 1, 1, ROLE_VALUE,
-			    sort_arrow(col, ts->reverse, v->utf8));
+		if (fit.cols[i] == sort && tw >= w) {
+			/* a title as wide as its column: the arrow in the gap beside it, else its last cell */
+			tx = (int)cx;
+			ax = col->type == COL_STR ? tx + w : tx - 1;
+			if (ax < r.x || ax >= r.x + r.w) /* the gap on its other side */
+				ax = col->type == COL_STR ? tx - 1 : tx + w;
+			if (ax < r.x || ax >= r.x + r.w) {
+				ax = col->type == COL_STR ? tx + w - 1 : tx;
+				if (col->type != COL_STR)
+					tx++;
+				tw = w - 1;
+			}
+		}
+		put(y, tx, fit.cols[i] == sort ? tw : w, fit.cols[i] == sort ? ROLE_VALUE : ROLE_HEADER, col->title);
+		if (fit.cols[i] == sort)
+			put(y, ax, 1, ROLE_VALUE, sort_arrow(col, ts->reverse, v->utf8));
 		cx += (unsigned int)w + 1;
 	}
 	if (fit.spark_col >= 0) { /* what it draws, and on what scale where it has one */
@@ -433,22 +445,20 @@ void draw_row_overlay(struct view *v)
 	const struct table *t = NULL;
 	struct table_state *ts;
 	long row = selected_row(v, &t, &ts);
-	int h, w = COLS > 122 ? 120 : COLS - 2, y, kw = 0, valw = 1;
+	int h, w, y, kw = 0, valw = 1, helpw = 0, n, rows, end;
+	char where[160];
 	struct rect in;
 
 	if (row < 0) {
 		v->overlay = OVERLAY_NONE;
 		return;
 	}
-	h = (int)t->desc->ncols + 3;
-	if (h > LINES - 2)
-		h = LINES - 2;
-	in = popup(h, w, t->desc->title, v->utf8);
+	n = (int)t->desc->ncols;
 	/* the keys' and the values' columns as wide as their longest (values up to half the box): the
-	 * meaning takes what is left, cut last */
-	for (unsigned int c = 0; c < t->desc->ncols; c++) {
+	 * meaning takes what is left, cut last; the box as wide as they need, up to the screen's width */
+	for (int c = 0; c < n; c++) {
 		char raw[TABLE_STR_MAX], fit[TABLE_STR_MAX * 2];
-		int vw;
+		int vw, hw = text_fit(t->desc->cols[c].help, 1 << 20, v->utf8, fit, sizeof(fit));
 
 		cell_format(&t->desc->cols[c], &table_row(t, (size_t)row)[c], raw, sizeof(raw));
 		if (table_row(t, (size_t)row)[c].known)
@@ -456,11 +466,23 @@ void draw_row_overlay(struct view *v)
 		vw = text_fit(raw, TABLE_STR_MAX, v->utf8, fit, sizeof(fit));
 		kw = (int)strlen(t->desc->cols[c].key) > kw ? (int)strlen(t->desc->cols[c].key) : kw;
 		valw = vw > valw ? vw : valw;
+		helpw = hw > helpw ? hw : helpw;
 	}
 	kw = kw > 24 ? 24 : kw;
+	w = kw + 1 + valw + 1 + helpw + 4;
+	w = w < 60 ? 60 : w;
+	w = w > COLS - 2 ? COLS - 2 : w;
+	h = n + 3;
+	if (h > LINES - 2)
+		h = LINES - 2;
+	in = popup(h, w, t->desc->title, v->utf8);
 	valw = valw > (in.w - kw - 4) / 2 ? (in.w - kw - 4) / 2 : valw;
+	rows = in.h - 1 > 0 ? in.h - 1 : 0; /* the last line: where the fields shown are, and the keys */
+	v->row_page = rows;
+	if (v->row_top > n - rows)
+		v->row_top = n - rows > 0 ? n - rows : 0;
 	y = in.y;
-	for (unsigned int c = 0; c < t->desc->ncols && y < in.y + in.h - 1; c++, y++) {
+	for (int c = v->row_top; c < n && y < in.y + rows; c++, y++) {
 		const struct col_desc *col = &t->desc->cols[c];
 		char raw[TABLE_STR_MAX], fit[TABLE_STR_MAX * 2];
 		int x = in.x + 1;
@@ -476,7 +498,14 @@ void draw_row_overlay(struct view *v)
 		text_fit(col->help, in.x + in.w - x, v->utf8, fit, sizeof(fit));
 		put(y, x, in.x + in.w - x, ROLE_DIM, fit);
 	}
-	put(in.y + in.h - 1, in.x + 1, in.w - 2, ROLE_DIM, "any key closes");
+	end = v->row_top + rows < n ? v->row_top + rows : n;
+	if (end - v->row_top < n) /* not all fit: where they are, as the tables say it */
+		snprintf(where, sizeof(where), "fields %d-%d of %d%s%s   arrows, PgUp/PgDn, Home/End scroll; other keys close",
+			 v->row_top + 1, end, n, v->row_top ? (v->utf8 ? " ↑" : " ^") : "",
+			 end < n ? (v->utf8 ? " ↓" : " v") : "");
+	else
+		snprintf(where, sizeof(where), "any key closes");
+	put_cut(in.y + in.h - 1, in.x + 1, in.w - 2, ROLE_DIM, where);
 }
 
 long view_selected_row(struct view *v, const struct table **t)

@@ -46,6 +46,32 @@ void view_apply_theme(struct view *v)
 	clearok(curscr, TRUE);
 }
 
+/*
+ * The first snapshot: on each screen whose first table has no rows (its collector
+ * not attached, as drm_sched on an NVIDIA machine), the keys start on the first
+ * table that has some, not on one that cannot open or sort anything.
+ */
+static void focus_first_rows(struct view *v, const struct snapshot *s)
+{
+	for (int i = 0; i < pane_screen_count() && i < SCREEN_MAX; i++) {
+		const struct pane_decl *p = pane_for_screen(i);
+		const struct table *t;
+
+		if (v->table_focus[i] || !pane_table_name(p, 0, v->grouped))
+			continue;
+		t = snapshot_table(s, pane_table_name(p, 0, v->grouped));
+		if (t && t->nrows)
+			continue;
+		for (int k = 1; k < PANE_MAX_TABLES && pane_table_name(p, k, v->grouped); k++) {
+			t = snapshot_table(s, pane_table_name(p, k, v->grouped));
+			if (t && t->nrows) {
+				v->table_focus[i] = k;
+				break;
+			}
+		}
+	}
+}
+
 bool view_refresh(struct view *v, int timeout_ms)
 {
 	const struct snapshot *s;
@@ -73,6 +99,8 @@ bool view_refresh(struct view *v, int timeout_ms)
 	}
 	if (v->snap)
 		v->feed->ops->release(v->feed->impl, v->snap);
+	else
+		focus_first_rows(v, s);
 	v->snap = s;
 	histories_update(v->histories, s);
 	return true;

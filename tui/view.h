@@ -34,6 +34,7 @@ struct view {
 	int screen; /* index of the screen shown (panes.h: 0 is the overview) */
 	enum overlay overlay;
 	int sort_menu_sel;
+	int row_top, row_page; /* the row view (Enter): its first field shown, and how many fit */
 	int setup_sel; /* the setup screen's line (F2) */
 	/* the signal menu (F9, K): the process, its name, the signal chosen, whether it asks to confirm */
 	struct {

@@ -95,7 +95,7 @@ static const struct col_desc gpu_cols[NVG_COLS] = {
 		       6, 0 },
 	[NVG_POWER] = { "power_w", "POWER W", "board power draw, watts", COL_F64, UNIT_WATTS, 7, 0 },
 	[NVG_POWER_CAP] = { "power_cap_w", "CAP W", "the power limit the driver enforces, watts",
-			    COL_F64, UNIT_WATTS, 6, COL_WIDE },
+			    COL_F64, UNIT_WATTS, 6, COL_WIDE | COL_WITH_PREV },
 	[NVG_GFX_MHZ] = { "gfx_mhz", "GFX MHz", "graphics clock", COL_F64, UNIT_MHZ, 7, 0 },
 	[NVG_SM_MHZ] = { "sm_mhz", "SM MHz", "streaming multiprocessor clock", COL_F64, UNIT_MHZ, 6,
 			 COL_WIDE },

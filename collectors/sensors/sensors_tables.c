@@ -24,7 +24,7 @@ static const struct col_desc gpu_cols[SG_COLS] = {
 		       "power: hwmon power1_average or power1_input, else energy1_input over the interval",
 		       COL_F64, UNIT_WATTS, 7, COL_HISTORY },
 	[SG_POWER_CAP] = { "power_cap_w", "CAP W", "power limit (hwmon power1_cap, else power1_max)",
-			   COL_F64, UNIT_WATTS, 6, 0 },
+			   COL_F64, UNIT_WATTS, 6, COL_WITH_PREV },
 	[SG_GFX_MHZ] = { "gfx_mhz", "GFX MHz",
 			 "graphics clock (hwmon sclk; i915 gt_act_freq_mhz; xe tile0/gt0 act_freq)",
 			 COL_F64, UNIT_MHZ, 7, 0 },

@@ -120,7 +120,21 @@ check "r reverses: sdma0 above comp_1.0.0, the arrow down" \
 	bash -c "$(declare -f screen line_of before); T='$T'; before ' sdma0 ' ' comp_1.0.0 ' && $T capture-pane -p -t t | grep -q ' RING▼ '"
 keys r
 keys '>'
-check "> sorts by the next column on screen (DEVICE)" shows "Rings sorted by DEVICE"
+check "> sorts by the next column on screen (QUEUE; DEVICE is not drawn at this width), its arrow beside the full title" \
+	bash -c "$T capture-pane -p -t t | grep -q 'Rings sorted by QUEUE' && $T capture-pane -p -t t | grep -qE ' [▲▼]QUEUE INFL '"
+keys '>'
+check "> again: INFL, a title as wide as its column, with its arrow" \
+	bash -c "$T capture-pane -p -t t | grep -q 'Rings sorted by INFL' && $T capture-pane -p -t t | grep -qE ' QUEUE[▲▼]INFL '"
+keys '<'
+keys '<'
+keys '<'
+check "< stops at the first column on screen (RING), never an undrawn one (DEVICE)" \
+	bash -c "$T capture-pane -p -t t | grep -q 'Rings sorted by RING' && ! $T capture-pane -p -t t | grep -q DEVICE.*JOBS"
+keys '>'
+keys '>'
+keys '>'
+check "> three times: back to JOBS/S, the default (W below saves the order the later sections start with)" \
+	shows "Rings sorted by JOBS/S"
 keys Right
 keys M
 check "M on the processes: by their GPU memory" shows "Processes sorted by GPU MEM"
@@ -181,7 +195,7 @@ check "+: slower refresh" shows "every 60s"
 keys BTab
 check "Shift-Tab: the Calls pane (the last)" shows "Calls   (Tab or 1-7"
 keys 1
-ring_names=$(screen | sed -n '/^ RING /,/^ Processes/p' | sed '1d;$d' | awk '{ print $1 }')
+ring_names=$(screen | sed -n '/^ RING[▲▼ ]/,/^ Processes/p' | sed '1d;$d' | awk '{ print $1 }')
 keys Left
 keys End
 keys Enter
@@ -217,6 +231,104 @@ check "W saves the settings" test -f "$XDG_CONFIG_HOME/gputop-bpf/config"
 check "saved settings name the theme" grep -qx 'theme = light' "$XDG_CONFIG_HOME/gputop-bpf/config"
 
 DN=30
+echo "== the ring pane and the process pane (snapshots 25, 40, 79)"
+# ends LABEL...: the sparkline rows so labelled start and end in one column (one width, one time axis)
+ends() {
+	local l e lead prev= prevlead=
+	for l in "$@"; do
+		e=$(screen | grep -m1 -E "^ $l  " | sed 's/ *$//')
+		[ -n "$e" ] || { echo "no line $l"; return 1; }
+		lead=$(cut -c12- <<<"$e" | sed 's/[^ ].*//')
+		[ -z "$prev" ] || [ "${#e}" -eq "$prev" ] || { echo "$l ends at ${#e}, not $prev"; return 1; }
+		[ -z "$prevlead" ] || [ "${#lead}" -eq "$prevlead" ] || { echo "$l starts at ${#lead}, not $prevlead"; return 1; }
+		prev=${#e} prevlead=${#lead}
+	done
+}
+# still: waits until the screen has not changed for a second (the steps sent all taken), at most 10 s.
+still() {
+	local a b end=$((SECONDS + 10))
+	a=$(screen)
+	while [ $SECONDS -lt $end ]; do
+		sleep 1
+		b=$(screen)
+		[ "$a" = "$b" ] && return 0
+		a=$b
+	done
+}
+start 120 40 --replay "$REC" -d 60
+until_shows "REPLAY" 5
+for _ in $(seq 2 25); do $T send-keys -t t n; sleep 0.05; done
+still
+keys Enter
+check "ring pane, snapshot 25: its processes' GPU % add up to more than busy %, and a line says why" \
+	until_shows "GPU %: time with one of its jobs running; jobs of several processes run at once"
+check "ring pane: its four sparklines end in one column" ends "jobs/s" "exec p50" "wait p50" "busy %"
+keys Escape
+start 80 24 --replay "$REC" -d 60
+until_shows "REPLAY" 5
+for _ in $(seq 2 40); do $T send-keys -t t n; sleep 0.05; done
+still
+keys Enter
+exec_max=$(screen | grep -m1 '^ execution, all' | grep -oE 'max +[0-9.]+[num]?s' | awk '{ print $2 }')
+check "ring pane, snapshot 40: the execution histogram ends at the exact max ($exec_max), not above it" \
+	bash -c "$T capture-pane -p -t t | grep -A1 '^ Execution since start' | grep -qE ' $exec_max  [0-9]+ jobs'"
+keys Escape
+keys Right
+keys Enter
+check "process pane: GPU % and GPU mem sparklines end in one column" ends "GPU %" "GPU mem"
+keys Escape
+for _ in $(seq 41 79); do $T send-keys -t t n; sleep 0.05; done
+still
+keys Left
+keys Enter
+check "ring pane, snapshot 79: no process on the ring now, and it says so" \
+	bash -c "$T capture-pane -p -t t | grep -A1 'Processes on this ring' | grep -q 'None now: its [0-9]* jobs since the start'"
+check "ring pane, snapshot 79: its sparklines one width, the intervals without a job dotted, not left out" \
+	ends "jobs/s" "exec p50" "wait p50" "busy %"
+
+echo "== overlays (F6, F2) at 80x24: nothing of the screen beside their box"
+# box_alone TITLE: on the lines the box titled TITLE spans, nothing but blanks left and right of it.
+box_alone() {
+	screen | python3 -c '
+import sys
+lines, title = sys.stdin.read().split("\n"), sys.argv[1]
+top = next((i for i, l in enumerate(lines) if "┌─ " + title in l), None)
+if top is None: sys.exit("no box " + title)
+x = lines[top].index("┌")
+end = lines[top].index("┐")
+for l in lines[top:]:
+    if l[:x].strip() or l[end + 1:].strip(): sys.exit("beside the box: " + repr(l))
+    if l[x:x + 1] == "└": sys.exit(0)
+sys.exit("no bottom")' "$1"
+}
+start 80 24 --replay "$REC" -d 60
+until_shows "REPLAY" 5
+for _ in $(seq 2 40); do $T send-keys -t t n; sleep 0.05; done
+sleep 0.5
+keys F6
+check "F6 at 80x24: the sort menu alone on its lines, no cut word of the tables beside it" box_alone "Sort Rings by"
+keys Escape
+keys Right
+keys F2
+check "F2 at 80x24: the setup screen alone on its lines" box_alone "Setup (F2)"
+keys Escape
+keys 2
+check "80x24 AMD pane: the two tables below the screen named, and the key that reaches them" \
+	shows "2 more tables below: → amdgpu interrupt vectors, AMD compute processes (KFD)"
+for _ in 1 2 3 4 5; do $T send-keys -t t Right; sleep 0.1; done
+sleep 0.3
+check "Right to the last table: those above named, and the key back to them" \
+	shows "2 more tables above: ← amdgpu rings, Buffer migrations"
+keys 1
+start 120 40 --replay "$REC" -d 60
+until_shows "REPLAY" 5
+for _ in $(seq 2 21); do $T send-keys -t t n; sleep 0.05; done
+until_shows " gfx_0.0.0 " 5
+keys F2
+check "F2 at 120 columns: DEVICE is on but not drawn on Rings, and the setup says so; RING, drawn, is its key" \
+	bash -c "$T capture-pane -p -t t | grep -qE '\[x\] DEVICE +\(no room at 120 columns\)' && $T capture-pane -p -t t | grep -qE '\[x\] RING .*\(its key: always\)' && ! $T capture-pane -p -t t | grep -qE '\[x\] JOBS/S +\(no room'"
+keys Escape
+
 echo "== the Display pane: collector tables in the shared widget (80x24, snapshot $DN)"
 DSNAP=$(sed -n "${DN}p" "$REC")
 flip_pid=$(jq -r '.tables["display.clients"] | map(select(.comm == "vblank-client")) | sort_by(-.delivered_total) | .[0].pid' <<<"$DSNAP")
@@ -331,6 +443,8 @@ check "Enter on a process: its pane" shows "Process $holder drm-holder   cgroup 
 check "process pane: its client, held by 2 processes (the forked child)" shows "on mockdrm (mockdrm), held by 2 processes"
 check "process pane: the client's region and engine" \
 	bash -c "$T capture-pane -p -t t | grep -qE '^ +memory +1\\.2MiB' && $T capture-pane -p -t t | grep -qE 'engine render +busy'"
+check "process pane: video %, never measured here, says so rather than a bare label" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^ video % +- \\(no value known yet\\)'"
 keys Escape
 check "Esc: back to the Memory pane, the filter said in its title" shows "GPU memory and engines by process (1 of $nmp match \"drm-holder\")"
 many=$(jq -r '[.tables["memory.clients"][] | .pid] | group_by(.) | max_by(length) | "\(.[0]) \(length)"' <<<"$MSNAP")
@@ -567,6 +681,22 @@ until_shows "ENDED" 15
 keys Down
 check "the end of a replay lasts: ENDED in the header, the status line says it after another key" \
 	bash -c "$T capture-pane -p -t t | head -1 | grep -q 'ENDED' && $T capture-pane -p -t t | grep -q 'end of the recording: q quits'"
+start 120 30 --replay "$REC" -d 60
+until_shows "REPLAY" 5
+keys space
+for _ in $(seq "$(wc -l < "$REC")"); do $T send-keys -t t n; sleep 0.03; done
+sleep 1
+check "paused, n past the end: ENDED in the header (not PAUSED), the status line says the end" \
+	bash -c "$T capture-pane -p -t t | head -1 | grep -q ENDED && $T capture-pane -p -t t | grep -q 'end of the recording: q quits'"
+keys n
+check "n after the end: says it has ended, not 'Paused'" \
+	bash -c "$T capture-pane -p -t t | grep -q 'the recording has ended: no snapshot after this one' && ! $T capture-pane -p -t t | grep -q 'Paused:'"
+keys space
+check "space after the end: still ENDED, says there is nothing to resume" \
+	bash -c "$T capture-pane -p -t t | head -1 | grep -q ENDED && $T capture-pane -p -t t | grep -q 'nothing to resume'"
+keys space
+check "space again: still ENDED, not PAUSED" \
+	bash -c "$T capture-pane -p -t t | head -1 | grep -q ENDED && ! $T capture-pane -p -t t | head -1 | grep -q PAUSED"
 exited=$("$BIN" --replay "$REC" -b -J | jq -s '([.[] | .tables["gpu.processes"] // [] | .[].pid] | unique) - ([.[-1].tables["gpu.processes"] // [] | .[].pid]) | length')
 check "the empty process table at the end says how many processes had rows and left ($exited), not that none ran" \
 	shows "None now: $exited processes had rows here earlier and have exited or stopped."
@@ -722,11 +852,59 @@ if [ -f "$NVREC" ]; then
 	until_shows "REPLAY" 5
 	for _ in $(seq 2 "$NV"); do $T send-keys -t t n; sleep 0.05; done
 	keys 4
+	check "80x24 NVIDIA GPUs sorted by GPU, a title as wide as its column and the first: the arrow in the gap after it" \
+		bash -c "$T capture-pane -p -t t | grep -qE '^ GPU▲NAME '"
 	for _ in 1 2 3; do $T send-keys -t t Right; sleep 0.1; done
 	ncuda=$(wc -w <<<"$cuda_pids")
 	check "80x24 NVIDIA pane: the focused CUDA table gets the rows left over, its processes ($cuda_pids) whole, or says which of them it shows" \
 		bash -c "shown=0; for p in $cuda_pids; do $T capture-pane -p -t t | grep -qE \"^ +\$p \" && shown=\$((shown + 1)); done
 			[ \$shown = $ncuda ] || $T capture-pane -p -t t | grep -qE \"^ CUDA processes \\($ncuda\\) .* rows 1-\$shown of $ncuda ↓\$\""
+	keys Enter
+	check "80x24 row view of a CUDA process: where its fields are (1-N of all), the last not yet shown" \
+		bash -c "$T capture-pane -p -t t | grep -qE '│ fields 1-[0-9]+ of [0-9]+ ↓ ' && ! $T capture-pane -p -t t | grep -q 'ioctl_errors_total'"
+	keys End
+	check "End scrolls the row view to its last field (ioctl_errors_total), the view still open" \
+		bash -c "$T capture-pane -p -t t | grep -q '│ ioctl_errors_total ' && $T capture-pane -p -t t | grep -qE 'fields [0-9]+-([0-9]+) of \\1 ↑'"
+	keys Up
+	keys Home
+	check "Up and Home scroll back, the first field (pid) shown again" \
+		bash -c "$T capture-pane -p -t t | grep -qE '│ pid +[0-9]+ ' && $T capture-pane -p -t t | grep -q 'fields 1-'"
+	keys x
+	check "another key closes the row view" bash -c "! $T capture-pane -p -t t | grep -q 'fields 1-'"
+	start 220 60 --replay "$NVREC" -d 60
+	until_shows "REPLAY" 5
+	for _ in $(seq 2 "$NV"); do $T send-keys -t t n; sleep 0.05; done
+	nvcg=$(jq -r '.tables["nvidia.processes"][] | select(.comm == "python3") | .cgroup' <<<"$NVSNAP")
+	check "220x60 Overview: the container column widened into the spare room, $nvcg whole" \
+		until_shows " $nvcg "
+	keys 4
+	check "220x60 NVIDIA pane: the CGROUP column of the CUDA processes whole too" \
+		bash -c "$T capture-pane -p -t t | grep -qE ' python3 +${nvcg//\//\\/} +[0-9]'"
+	for _ in 1 2 3; do $T send-keys -t t Right; sleep 0.1; done
+	keys Enter
+	check "220x60 row view: as wide as its descriptions need (wider than 122 columns), a description whole" \
+		bash -c "$T capture-pane -p -t t | grep -qE '│ cgroup .*its cgroup, or runtime:id of its container \\(docker, containerd, podman, cri-o\\) +│' && [ \$($T capture-pane -p -t t | grep -m1 '─ CUDA processes ─' | sed 's/ *\$//' | wc -m) -gt 130 ]"
+	start 120 40 --replay "$NVREC" -d 60
+	until_shows "REPLAY" 5
+	for _ in $(seq 2 "$NV"); do $T send-keys -t t n; sleep 0.05; done
+	sleep 0.5
+	check "no drm_sched here: the Overview's keys start on the processes, which have rows, not on the empty rings" \
+		bash -c "$T capture-pane -p -t t | grep -q 'Processes ([0-9]*)  <Enter> opens the selected row'"
+	keys Left
+	keys Enter
+	check "Enter on the unavailable rings says why nothing opens" \
+		shows "Enter: Rings is not available here (its collector is not attached)"
+	keys F6
+	check "F6 on them: no sort menu, and why" \
+		bash -c "$T capture-pane -p -t t | grep -q 'sort: Rings is not available here, nothing to sort' && ! $T capture-pane -p -t t | grep -q 'Sort Rings by'"
+	keys 4
+	keys Right
+	keys Enter
+	check "Enter on the empty MIG devices table says so" shows "Enter: MIG devices has no row now"
+	keys 7
+	keys Left
+	keys Enter
+	check "Enter on the empty Fence waits table says so" shows "Enter: Fence waits has no row now"
 	# One Xid added to that snapshot: a synthetic recording, and named so.
 	jq -c '.tables["nvidia.xids"] = [{seq: 1, time: "2026-11-22 17:00:00", dev: "0000:00:06.0", xid: 79,
 		msg: "GPU has fallen off the bus.", users: "python3[4242]", pid: 77, comm: "irq/45-nvidia"}]' <<<"$NVSNAP" >"$TMP/nvidia-xid-synthetic.jsonl"

@@ -513,6 +513,7 @@ static void cells_format_by_unit(void **state)
 	struct col_desc ns = { "x", "X", "", COL_F64, UNIT_NS, 8, 0 };
 	struct col_desc bytes = { "b", "B", "", COL_U64, UNIT_BYTES, 8, 0 };
 	struct col_desc text = { "t", "T", "", COL_STR, UNIT_NONE, 8, 0 };
+	struct col_desc hex = { "cmd", "CMD", "", COL_U64, UNIT_NONE, 10, COL_HEX };
 	struct cell c[1] = { 0 }, t[1] = { 0 };
 	char buf[64];
 
@@ -528,6 +529,11 @@ static void cells_format_by_unit(void **state)
 	cell_set_str(t, 0, "a\x1b]52;c;x\x07z\xff");
 	assert_string_equal(cell_format(&text, t, buf, sizeof(buf)), "a?]52;c;x?z?");
 	free(t[0].s);
+	cell_set_str(t, 0, ""); /* known but empty: "-" as on screen, never a blank cell */
+	assert_string_equal(cell_format(&text, t, buf, sizeof(buf)), "-");
+	free(t[0].s);
+	cell_set_u64(c, 0, 3223340586u); /* an ioctl command: in hex, as the kernel headers write it */
+	assert_string_equal(cell_format(&hex, c, buf, sizeof(buf)), "0xC020462A");
 }
 
 /* What cell_format wrote before its fast paths: printf's bytes, the reference for every unit. */
@@ -760,6 +766,32 @@ static void wide_columns_last(void **state)
 		assert_true(f.cols[i] > f.cols[i - 1]); /* descriptor order */
 }
 
+/* A limit shows only beside its value: at no width CAP W without POWER W. */
+static void limit_only_beside_its_value(void **state)
+{
+	static const char *const names[] = { "nvidia.gpus", "sensors.gpus" };
+
+	(void)state;
+	for (size_t k = 0; k < 2; k++) {
+		const struct table_desc *d = table_desc_find(names[k]);
+		int power = table_col(d, "power_w"), cap = table_col(d, "power_cap_w");
+
+		assert_non_null(d);
+		assert_true(power >= 0 && cap == power + 1);
+		for (int w = 20; w <= 260; w++) {
+			struct table_fit f;
+			bool has_power = false, has_cap = false;
+
+			table_fit_columns(d, NULL, w, NULL, &f);
+			for (unsigned int i = 0; i < f.ncols; i++) {
+				has_power |= (int)f.cols[i] == power;
+				has_cap |= (int)f.cols[i] == cap;
+			}
+			assert_false(has_cap && !has_power);
+		}
+	}
+}
+
 static void text_fits_with_an_ellipsis(void **state)
 {
 	char out[64];
@@ -828,6 +860,7 @@ int main(void)
 		cmocka_unit_test(histories_follow_rows),
 		cmocka_unit_test(columns_fit_whole_and_spark_takes_the_rest),
 		cmocka_unit_test(wide_columns_last),
+		cmocka_unit_test(limit_only_beside_its_value),
 		cmocka_unit_test(text_fits_with_an_ellipsis),
 	};
 
