@@ -36,6 +36,8 @@ start() {
 }
 screen() { $T capture-pane -p -t t; }
 keys() { $T send-keys -t t "$@"; sleep 0.4; }
+# step_to N: a replay at -d 60 (a snapshot a minute) stepped from its first snapshot to snapshot N (n, N - 1 times)
+step_to() { for _ in $(seq 2 "$1"); do $T send-keys -t t n; sleep 0.05; done; }
 # until TEXT [SECONDS]: waits until the screen shows TEXT.
 until_shows() {
 	local end=$((SECONDS + ${2:-10}))
@@ -85,7 +87,7 @@ pid=$(jq -r "$PROCS | sort_by(-.gpu_pct) | .[0].pid" <<<"$SNAP")
 echo "== main screen and drill-down (120x36, stepping to snapshot $N)"
 start 120 36 --replay "$REC" -d 60
 check "first snapshot drawn with the header" until_shows "REPLAY"
-for _ in $(seq 2 $N); do $T send-keys -t t n; sleep 0.05; done
+step_to $N
 sleep 0.5
 check "ring table: gfx_0.0.0 row with its $gfx_done completed jobs" \
 	bash -c "$T capture-pane -p -t t | grep -E ' gfx_0\.0\.0 .* $gfx_done ' >/dev/null"
@@ -257,7 +259,7 @@ still() {
 }
 start 120 40 --replay "$REC" -d 60
 until_shows "REPLAY" 5
-for _ in $(seq 2 25); do $T send-keys -t t n; sleep 0.05; done
+step_to 25
 still
 keys Enter
 check "ring pane, snapshot 25: its processes' GPU % add up to more than busy %, and a line says why" \
@@ -266,7 +268,7 @@ check "ring pane: its four sparklines end in one column" ends "jobs/s" "exec p50
 keys Escape
 start 80 24 --replay "$REC" -d 60
 until_shows "REPLAY" 5
-for _ in $(seq 2 40); do $T send-keys -t t n; sleep 0.05; done
+step_to 40
 still
 keys Enter
 exec_max=$(screen | grep -m1 '^ execution, all' | grep -oE 'max +[0-9.]+[num]?s' | awk '{ print $2 }')
@@ -303,7 +305,7 @@ sys.exit("no bottom")' "$1"
 }
 start 80 24 --replay "$REC" -d 60
 until_shows "REPLAY" 5
-for _ in $(seq 2 40); do $T send-keys -t t n; sleep 0.05; done
+step_to 40
 sleep 0.5
 keys F6
 check "F6 at 80x24: the sort menu alone on its lines, no cut word of the tables beside it" box_alone "Sort Rings by"
@@ -322,7 +324,7 @@ check "Right to the last table: those above named, and the key back to them" \
 keys 1
 start 120 40 --replay "$REC" -d 60
 until_shows "REPLAY" 5
-for _ in $(seq 2 21); do $T send-keys -t t n; sleep 0.05; done
+step_to 21
 until_shows " gfx_0.0.0 " 5
 keys F2
 check "F2 at 120 columns: DEVICE is on but not drawn on Rings, and the setup says so; RING, drawn, is its key" \
@@ -337,7 +339,7 @@ nclients=$(jq -r '.tables["display.clients"] | length' <<<"$DSNAP")
 vkms_card=$(jq -r '.devices[] | select(.bus_id == "vkms") | .name' <<<"$DSNAP")
 start 80 24 --replay "$REC" -d 60
 check "80x24: first snapshot drawn" until_shows "REPLAY"
-for _ in $(seq 2 $DN); do $T send-keys -t t n; sleep 0.05; done
+step_to $DN
 sleep 0.5
 check "80x24: the header ends with a whole part, not cut mid-word" \
 	bash -c "$T capture-pane -p -t t | head -1 | sed 's/ *\$//' | grep -qE '(REPLAY [^ ]+|every [0-9.]+s|up [0-9:]{8}|\\)|[0-9]+ missing|[0-9.]+s|[0-9]%|MiB)\$'"
@@ -408,7 +410,7 @@ dev_busy=$(jq -r '.tables["memory.device_engines"][] | select(.dev == "mockdrm" 
 ncg=$(jq -r '.tables["memory.containers"] | length' <<<"$MSNAP")
 start 160 48 --replay "$REC" -d 60
 check "160x48: first snapshot drawn" until_shows "REPLAY"
-for _ in $(seq 2 $MN); do $T send-keys -t t n; sleep 0.05; done
+step_to $MN
 sleep 0.5
 sdma_top=$(head -n "$MN" "$REC" | jq -s '[.[] | .tables["drm_sched.rings"][]? | select(.name == "sdma0") | .busy_pct] | max | round')
 check "rings' sparkline: busy % on its 0-100 scale, so sdma0 (at most ${sdma_top}% busy) draws no full cell" \
@@ -450,7 +452,7 @@ check "Esc: back to the Memory pane, the filter said in its title" shows "GPU me
 many=$(jq -r '[.tables["memory.clients"][] | .pid] | group_by(.) | max_by(length) | "\(.[0]) \(length)"' <<<"$MSNAP")
 start 80 24 --replay "$REC" -d 60
 until_shows "REPLAY" 5
-for _ in $(seq 2 $MN); do $T send-keys -t t n; sleep 0.05; done
+step_to $MN
 keys 6
 keys Right / "${many% *}" Enter
 keys Enter
@@ -610,7 +612,7 @@ BIN="env TERM=xterm-256color $B"
 start 120 36 --replay "$REC" -d 60
 BIN=$B
 until_shows "REPLAY" 5
-for _ in $(seq 2 $N); do $T send-keys -t t n; sleep 0.05; done
+step_to $N
 sleep 0.5
 click $(($(col_of " 4 NVIDIA" 2) + 2)) 2
 check "a click on the tab '4 NVIDIA' shows that pane" shows "NVIDIA   (Tab or 1-7"
@@ -639,7 +641,7 @@ check "80x24: what does not fit is not cut, and the help says where the rest is"
 
 start 50 12 --replay "$REC" -d 60
 until_shows "REPLAY" 5
-for _ in $(seq 2 $N); do $T send-keys -t t n; sleep 0.05; done
+step_to $N
 sleep 0.5
 check "50x12 (the smallest): rows under both tables, and the key bar ends with a whole item" \
 	bash -c "$T capture-pane -p -t t | grep -A1 '^ RING ' | tail -1 | grep -q 'gfx_0.0.0' && $T capture-pane -p -t t | grep -A1 ' PID COMM' | tail -1 | grep -qE '^ +[0-9]+ ' && $T capture-pane -p -t t | tail -1 | grep -qE '(Help|Filter|Sort|Pause|Delay|Kill|Panes|Open|Save|Quit) *\$'"
@@ -672,7 +674,7 @@ check "- in a replay: the pace shown beside the recording's" \
 keys W
 check "W in a replay keeps the live refresh (1 s), not the replay's pace" grep -qx 'delay = 1' "$TMP/pacecfg/gputop-bpf/config"
 keys space
-for _ in $(seq 2 "$lost_at"); do $T send-keys -t t n; sleep 0.05; done
+step_to "$lost_at"
 sleep 0.5
 check "events lost: how many and where ($lost), in the header" \
 	bash -c "$T capture-pane -p -t t | head -1 | grep -qE '\| [0-9]+ lost \((most: )?$lost\) \|'"
@@ -708,7 +710,7 @@ check "-p 99999: the empty process table says it is filtered, not that nothing r
 echo "== setup (F2): panes and columns, saved by W"
 XDG_CONFIG_HOME=$TMP/setupcfg start 200 40 --replay "$REC" -d 60
 until_shows "REPLAY" 5
-for _ in $(seq 2 $N); do $T send-keys -t t n; sleep 0.05; done
+step_to $N
 until_shows "WAIT p50" 5
 keys F2
 check "F2: the setup screen lists the panes and the focused table's columns" \
@@ -728,7 +730,7 @@ check "W in the setup saved both (hidden_columns, panes)" \
 	bash -c "grep -qx 'hidden_columns = drm_sched.rings.wait_ns.p50' '$TMP/setupcfg/gputop-bpf/config' && grep -qx 'panes = devices,rings,memory,display,processes' '$TMP/setupcfg/gputop-bpf/config'"
 XDG_CONFIG_HOME=$TMP/setupcfg start 200 40 --replay "$REC" -d 60
 until_shows "REPLAY" 5
-for _ in $(seq 2 $N); do $T send-keys -t t n; sleep 0.05; done
+step_to $N
 until_shows "WAIT p99" 5
 check "started again: the saved setup applies" \
 	bash -c "! $T capture-pane -p -t t | grep -qF 'WAIT p50' && ! $T capture-pane -p -t t | grep -qF 'INTERRUPTS'"
@@ -739,7 +741,7 @@ check "r on the processes, then W: their own order saved (process_reverse), the 
 	bash -c "grep -qx 'process_reverse = yes' '$TMP/setupcfg/gputop-bpf/config' && grep -qx 'reverse = no' '$TMP/setupcfg/gputop-bpf/config'"
 XDG_CONFIG_HOME=$TMP/setupcfg start 200 40 --replay "$REC" -d 60
 until_shows "REPLAY" 5
-for _ in $(seq 2 $N); do $T send-keys -t t n; sleep 0.05; done
+step_to $N
 until_shows "GPU%" 5
 check "started again: the processes smallest GPU% first (▲), the rings largest first (▼)" \
 	bash -c "$T capture-pane -p -t t | grep -qF '▲GPU%' && $T capture-pane -p -t t | grep -qF '▼JOBS/S'"
@@ -815,7 +817,7 @@ if [ -f "$NVREC" ]; then
 	gpumem=$(jq '.tables["nvidia.gpus"][0].mem_used_bytes' <<<"$NVSNAP" | gib)
 	start 160 40 --replay "$NVREC" -d 60
 	until_shows "REPLAY" 5
-	for _ in $(seq 2 "$NV"); do $T send-keys -t t n; sleep 0.05; done
+	step_to "$NV"
 	sleep 0.5
 	check "overview: the NVIDIA GPU's line shows NVML's memory (${gpumem} used of 79.6GiB), use, temperature, power of its limit, clock" \
 		bash -c "$T capture-pane -p -t t | grep -E '^ nvidia0 .*VRAM \[.{6}\] ${gpumem}/79\.6GiB  busy [0-9]+%  [0-9]+°C  [0-9]+/700W  [0-9]+MHz' >/dev/null"
@@ -850,7 +852,7 @@ if [ -f "$NVREC" ]; then
 	cuda_pids=$(jq -r '[.tables["nvidia.processes"][].pid] | map(tostring) | join(" ")' <<<"$NVSNAP")
 	start 80 24 --replay "$NVREC" -d 60
 	until_shows "REPLAY" 5
-	for _ in $(seq 2 "$NV"); do $T send-keys -t t n; sleep 0.05; done
+	step_to "$NV"
 	keys 4
 	check "80x24 NVIDIA GPUs sorted by GPU, a title as wide as its column and the first: the arrow in the gap after it" \
 		bash -c "$T capture-pane -p -t t | grep -qE '^ GPU▲NAME '"
@@ -873,7 +875,7 @@ if [ -f "$NVREC" ]; then
 	check "another key closes the row view" bash -c "! $T capture-pane -p -t t | grep -q 'fields 1-'"
 	start 220 60 --replay "$NVREC" -d 60
 	until_shows "REPLAY" 5
-	for _ in $(seq 2 "$NV"); do $T send-keys -t t n; sleep 0.05; done
+	step_to "$NV"
 	nvcg=$(jq -r '.tables["nvidia.processes"][] | select(.comm == "python3") | .cgroup' <<<"$NVSNAP")
 	check "220x60 Overview: the container column widened into the spare room, $nvcg whole" \
 		until_shows " $nvcg "
@@ -886,7 +888,7 @@ if [ -f "$NVREC" ]; then
 		bash -c "$T capture-pane -p -t t | grep -qE '│ cgroup .*its cgroup, or runtime:id of its container \\(docker, containerd, podman, cri-o\\) +│' && [ \$($T capture-pane -p -t t | grep -m1 '─ CUDA processes ─' | sed 's/ *\$//' | wc -m) -gt 130 ]"
 	start 120 40 --replay "$NVREC" -d 60
 	until_shows "REPLAY" 5
-	for _ in $(seq 2 "$NV"); do $T send-keys -t t n; sleep 0.05; done
+	step_to "$NV"
 	sleep 0.5
 	check "no drm_sched here: the Overview's keys start on the processes, which have rows, not on the empty rings" \
 		bash -c "$T capture-pane -p -t t | grep -q 'Processes ([0-9]*)  <Enter> opens the selected row'"
@@ -948,7 +950,7 @@ cwaits=$(jq '.tables["calls.fence_waits"][] | select(.comm == "drm-load") | .wai
 ccalls=$(jq '.tables["calls.ioctls"][] | select(.pid == '"${cpid:-0}"' and .command == "mockdrm+0x00") | .calls_total' <<<"$CSNAP")
 start 160 48 --replay "$REC" -d 60
 until_shows "REPLAY" 5
-for _ in $(seq 2 "$CN"); do $T send-keys -t t n; sleep 0.05; done
+step_to "$CN"
 sleep 0.5
 keys 7
 check "7: the Calls pane, fence waits above ioctls" \
@@ -962,7 +964,7 @@ $T kill-server 2>/dev/null
 nio=$(jq '.tables["calls.ioctls"] | length' <<<"$CSNAP")
 start 100 24 --replay "$REC" -d 60
 until_shows "REPLAY" 5
-for _ in $(seq 2 "$CN"); do $T send-keys -t t n; sleep 0.05; done
+step_to "$CN"
 sleep 0.5
 keys 7
 check "Calls pane at 100x24: GPU ioctls ($nio rows) says 'rows 1-N of $nio ↓' at the right of its title" \
@@ -977,7 +979,7 @@ ME=$(jq -s '[to_entries[] | select((.value.tables["memory.devices"] // []) | len
 mgone=$(jq -s ".[:$ME - 1] | [.[] | .tables[\"memory.clients\"] // [] | length] | max" "$REC")
 start 120 40 --replay "$REC" -d 60
 until_shows "REPLAY" 5
-for _ in $(seq 2 "$ME"); do $T send-keys -t t n; sleep 0.05; done
+step_to "$ME"
 sleep 0.5
 keys 6
 check "snapshot $ME, pane 6: the devices' table says its row is gone, not that no memory is reported" \
@@ -991,7 +993,7 @@ S40=$(sed -n 40p "$REC")
 stot=$(jq -r '.tables["memory.devices"][0] | "\(.dev)  TOTAL \(.total_bytes / 1048576 * 10 | round / 10)MiB"' <<<"$S40")
 start 80 24 --replay "$REC" -d 60
 until_shows "REPLAY" 5
-for _ in $(seq 2 40); do $T send-keys -t t n; sleep 0.05; done
+step_to 40
 sleep 0.5
 check "MEMORY at 80x24: '$stot' (the device's total, not only its name)" shows "│$stot "
 $T kill-server 2>/dev/null
@@ -999,7 +1001,7 @@ if [ -f "$NVREC" ]; then
 	nirq=$(sed -n 30p "$NVREC" | jq '.tables["irq.lines"] | length')
 	start 80 24 --replay "$NVREC" -d 60
 	until_shows "REPLAY" 5
-	for _ in $(seq 2 30); do $T send-keys -t t n; sleep 0.05; done
+	step_to 30
 	sleep 0.5
 	check "INTERRUPTS at 80x24 on the H100 recording: one line of $nirq, '+$((nirq - 1)) more'" \
 		bash -c "$(declare -f screen); T='$T'; screen | grep -qE '│IRQ [0-9]+  IRQ/S [0-9.]+ +\+$((nirq - 1)) more│'"
@@ -1131,7 +1133,7 @@ $T kill-server 2>/dev/null
 start 100 30 --replay "$REC" --theme monochrome -d 60
 until_shows "REPLAY" 5
 check "monochrome theme: no colour escapes" bash -c "! $T capture-pane -e -p -t t | grep -qE $'\\e\\\\[[0-9;]*(3[0-7]|38;5);'"
-for _ in $(seq 2 $N); do $T send-keys -t t n; sleep 0.05; done
+step_to $N
 sleep 0.5
 check "monochrome: the column titles underlined, the selected row in reverse, told apart" \
 	bash -c "$T capture-pane -e -p -t t | grep -F 'RING ' | grep -qE $'\\e\\\\[[0-9;]*4m *RING ' && $T capture-pane -e -p -t t | grep -F 'gfx_0.0.0' | grep -qE $'\\e\\\\[7m *gfx_0' && ! $T capture-pane -e -p -t t | grep -F 'RING ' | grep -qE $'\\e\\\\[[0-9;]*7m *RING '"
