@@ -116,6 +116,12 @@ static double add(double sum, double v)
 	return isnan(v) ? sum : (isnan(sum) ? 0 : sum) + v;
 }
 
+/* A command name a collector knew ("?": the process was gone when it looked). */
+static bool known_name(const char *comm)
+{
+	return comm[0] && strcmp(comm, "?");
+}
+
 static struct proc *proc_of(struct merge *m, const struct table *t, size_t row, enum source src)
 {
 	double pid = table_num(t, row, "pid");
@@ -143,7 +149,7 @@ static struct proc *proc_of(struct merge *m, const struct table *t, size_t row, 
 				    .sync = NAN, .cuda_mem = NAN, .queues = NAN,
 				    .engine = { NAN, NAN, NAN, NAN } };
 	}
-	if (!p->comm[0])
+	if (!known_name(p->comm))
 		snprintf(p->comm, sizeof(p->comm), "%s", table_str(t, row, "comm"));
 	if (!p->cgroup[0])
 		snprintf(p->cgroup, sizeof(p->cgroup), "%s", table_str(t, row, "cgroup"));
@@ -258,6 +264,23 @@ static void from_nvidia(struct merge *m)
 			p->cuda_mem = table_num(t, r, "mem_bytes");
 		}
 	}
+}
+
+/*
+ * The names the sources did not know, from the calls collector's rows (named
+ * in BPF at the call, so known after the process is gone); not a source.
+ */
+static void names_from_calls(struct merge *m)
+{
+	static const char *const tables[] = { "calls.ioctls", "calls.fence_waits" };
+
+	for (size_t k = 0; k < sizeof(tables) / sizeof(tables[0]); k++)
+		EACH_ROW(m, tables[k], t, r)
+			for (size_t i = 0; i < m->n; i++)
+				if (m->procs[i].pid == (uint64_t)table_num(t, r, "pid") &&
+				    !known_name(m->procs[i].comm) && known_name(table_str(t, r, "comm")))
+					snprintf(m->procs[i].comm, sizeof(m->procs[i].comm), "%s",
+						 table_str(t, r, "comm"));
 }
 
 static void from_kfd(struct merge *m)
@@ -376,6 +399,7 @@ int gpu_processes_derive(struct snapshot *s)
 	from_fdinfo(&m);
 	from_nvidia(&m);
 	from_kfd(&m);
+	names_from_calls(&m);
 	t = m.failed ? NULL : table_new(&gpu_processes_table);
 	grown = t ? realloc(s->tables, (s->ntables + 1) * sizeof(*grown)) : NULL;
 	if (!grown) {

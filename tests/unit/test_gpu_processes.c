@@ -76,8 +76,10 @@ static struct snapshot *tick(void)
 	/* 400: allocated 900 and never freed by a call; its context ended: the GPUs hold 800 in all */
 	row(m, "nvidia.gpus", "gpu=1", "bus_id=00000000:3C:00.0", "mem_used_bytes=800", NULL);
 	row(m, "nvidia.processes", "pid=400", "comm=cuda-exit", "mem_bytes=900", NULL);
-	/* 500: no source knows its memory: unknown, not 0 nor what the GPUs hold */
-	row(m, "nvidia.processes", "pid=500", "comm=cuda-none", "launches_per_s=1", NULL);
+	/* 500: no source knows its memory: unknown, not 0 nor what the GPUs hold; gone when the CUDA
+	 * collector looked ("?"), named by the calls collector (at the call, in BPF) */
+	row(m, "nvidia.processes", "pid=500", "comm=?", "launches_per_s=1", NULL);
+	row(m, "calls.ioctls", "pid=500", "comm=cuda-none", "calls_total=3", NULL);
 	s = model_tick_end(m);
 	assert_non_null(s);
 	model_free(m);
@@ -128,6 +130,8 @@ static void merged_by_pid(void **state)
 	r = pid_row(t, 400);
 	NUM(t, r, "mem_bytes", 800); /* never above what NVML says the GPUs hold */
 	assert_true(isnan(table_num(t, pid_row(t, 500), "mem_bytes")));
+	assert_string_equal(table_str(t, pid_row(t, 500), "comm"), "cuda-none");
+	assert_string_equal(table_str(t, pid_row(t, 500), "sources"), "cuda"); /* calls: a name, not a source */
 	assert_true(isnan(table_num(t, r, "gpu_pct"))); /* unknown, not 0 */
 	assert_string_equal(table_str(t, r, "gpus"), "");
 	snapshot_free(s);
