@@ -110,12 +110,15 @@ static void calls_probe(struct collector *c)
 static void rescan(struct collector *c)
 {
 	struct calls_priv *p = c->priv;
-	int n = find_majors(p->majors, p->kinds);
+	int n = find_majors(p->majors, p->kinds), drm = 0;
 
+	for (int i = 0; i < n; i++)
+		drm += p->kinds[i] == IOCTL_DEVICE_DRM;
 	memcpy(p->skel->bss->majors, p->majors, sizeof(p->majors));
-	snprintf(c->status.detail, sizeof(c->status.detail),
-		 "ioctls on %d GPU device major%s (drm, nvidia) and fence waits", n,
-		 n == 1 ? "" : "s");
+	/* the kinds of GPU device this machine has, as /proc/devices lists them */
+	snprintf(c->status.detail, sizeof(c->status.detail), "ioctls on %s%s%s and fence waits",
+		 drm ? "DRM devices" : "", drm && n > drm ? " and " : "",
+		 n > drm ? "NVIDIA devices" : !drm ? "GPU devices (none registered yet)" : "");
 }
 
 static int calls_open(struct collector *c)
