@@ -145,11 +145,18 @@ void draw_header(struct view *v, struct rect r)
 		snprintf(parts[n++], sizeof(parts[0]), " | collectors %u attached, %u missing",
 			 attached, missing);
 		x = 0;
-		for (int i = 0; i < n; i++)
-			x += put_whole(r.y, x, r.w - x,
-				       i == xid ? ROLE_ERROR :
-				       i == warn || i == lostat ? ROLE_WARNING : ROLE_HEADER,
-				       parts[i]);
+		for (int i = 0; i < n; i++) {
+			int w = put_whole(r.y, x, r.w - x,
+					  i == xid ? ROLE_ERROR :
+					  i == warn || i == lostat ? ROLE_WARNING : ROLE_HEADER,
+					  parts[i]);
+
+			if (!w && i == lostat) { /* a loss is said, if only its count: the man page says where */
+				snprintf(parts[i], sizeof(parts[0]), " | %llu lost", (unsigned long long)drops);
+				w = put_whole(r.y, x, r.w - x, ROLE_WARNING, parts[i]);
+			}
+			x += w;
+		}
 	}
 	if (r.h >= 2)
 		draw_tabs(v, r.y + 1, r.w);

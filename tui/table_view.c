@@ -454,8 +454,8 @@ void draw_row_overlay(struct view *v)
 		return;
 	}
 	n = (int)t->desc->ncols;
-	/* the keys' and the values' columns as wide as their longest (values up to half the box): the
-	 * meaning takes what is left, cut last; the box as wide as they need, up to the screen's width */
+	/* the keys' and the values' columns as wide as their longest (the values all but 16 cells of what
+	 * is left): the meaning takes the rest, cut last; the box as wide as they need, up to the screen's */
 	for (int c = 0; c < n; c++) {
 		char raw[TABLE_STR_MAX], fit[TABLE_STR_MAX * 2];
 		int vw, hw = text_fit(t->desc->cols[c].help, 1 << 20, v->utf8, fit, sizeof(fit));
@@ -476,7 +476,9 @@ void draw_row_overlay(struct view *v)
 	if (h > LINES - 2)
 		h = LINES - 2;
 	in = popup(h, w, t->desc->title, v->utf8);
-	valw = valw > (in.w - kw - 4) / 2 ? (in.w - kw - 4) / 2 : valw;
+	/* the values before their meanings: these keep 16 cells (their start), the values the rest */
+	valw = valw > in.w - kw - 4 - 16 ? in.w - kw - 4 - 16 : valw;
+	valw = valw < 1 ? 1 : valw;
 	rows = in.h - 1 > 0 ? in.h - 1 : 0; /* the last line: where the fields shown are, and the keys */
 	v->row_page = rows;
 	if (v->row_top > n - rows)

@@ -678,6 +678,12 @@ step_to "$lost_at"
 sleep 0.5
 check "events lost: how many and where ($lost), in the header" \
 	bash -c "$T capture-pane -p -t t | head -1 | grep -qE '\| [0-9]+ lost \((most: )?$lost\) \|'"
+start 80 24 --replay "$REC" -d 60
+until_shows "REPLAY" 5
+step_to "$lost_at"
+sleep 0.5
+check "events lost at 80 columns: the count at least, where the whole part has no room" \
+	bash -c "$T capture-pane -p -t t | head -1 | grep -qE '\| [0-9]+ lost( \(|\$| \|)'"
 start 120 30 --replay "$REC" -d 0.05
 until_shows "ENDED" 15
 keys Down
@@ -886,6 +892,18 @@ if [ -f "$NVREC" ]; then
 	keys Enter
 	check "220x60 row view: as wide as its descriptions need (wider than 122 columns), a description whole" \
 		bash -c "$T capture-pane -p -t t | grep -qE '│ cgroup .*its cgroup, or runtime:id of its container \\(docker, containerd, podman, cri-o\\) +│' && [ \$($T capture-pane -p -t t | grep -m1 '─ CUDA processes ─' | sed 's/ *\$//' | wc -m) -gt 130 ]"
+	keys Escape
+	# the values before their meanings: a GPU kernel's long name whole in its row view at 220 columns
+	kname=$(jq -r '[.tables["nvidia.kernels"][].kernel | select(test("FillFunctor"))][0] // ""' <<<"$NVSNAP")
+	$T send-keys -t t Right
+	keys /
+	$T send-keys -t t -l FillFunctor
+	keys Enter
+	keys Enter
+	check "220x60 row view of a GPU kernel: its ${#kname}-character name whole (the meaning cut, not the value)" \
+		bash -c "[ ${#kname} -gt 100 ] && $T capture-pane -p -t t | grep -m1 '│ kernel ' | grep -qF ' ${kname} the GPU kernel'"
+	keys Escape
+	keys Escape
 	start 120 40 --replay "$NVREC" -d 60
 	until_shows "REPLAY" 5
 	step_to "$NV"
