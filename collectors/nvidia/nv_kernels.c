@@ -94,7 +94,8 @@ static void write_rows(struct nv_kernels *k, struct model *m)
 	double iv = model_interval_s(m);
 	size_t w = 0;
 
-	qsort(k->rows, k->n, sizeof(*k->rows), by_pid_name);
+	if (k->n) /* qsort takes no NULL, even of nothing */
+		qsort(k->rows, k->n, sizeof(*k->rows), by_pid_name);
 	for (size_t i = 0; i < k->n; i++) { /* handles of one name (a CUkernel, its CUfunction) merged */
 		if (w && k->rows[w - 1].pid == k->rows[i].pid && !strcmp(k->rows[w - 1].name, k->rows[i].name)) {
 			k->rows[w - 1].now += k->rows[i].now;
