@@ -402,6 +402,7 @@ int main(int argc, char **argv)
 
 	config.all_irqs = o.all_irqs;
 	config.libcuda = o.libcuda;
+	config.sched_stream = o.sched_stream;
 	reg = collector_registry(&n);
 	cs = calloc(n, sizeof(*cs));
 	if (!cs) {

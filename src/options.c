@@ -10,7 +10,8 @@
 #include "src/options.h"
 
 enum { OPT_LIST = 0x100, OPT_ALL_IRQS, OPT_RECORD, OPT_REPLAY, OPT_THEME, OPT_LIBCUDA, OPT_LISTEN,
-       OPT_METRICS_MAX_ROWS, OPT_WEB_CONFIG, OPT_METRICS_PRIVATE, OPT_SYSFS, OPT_PROCFS, OPT_PROGRAMS };
+       OPT_METRICS_MAX_ROWS, OPT_WEB_CONFIG, OPT_METRICS_PRIVATE, OPT_SYSFS, OPT_PROCFS, OPT_PROGRAMS,
+       OPT_SCHED_DESIGN };
 
 static const struct option long_options[] = {
 	{ "batch", no_argument, NULL, 'b' },
@@ -32,6 +33,7 @@ static const struct option long_options[] = {
 	{ "metrics-private", no_argument, NULL, OPT_METRICS_PRIVATE },
 	{ "sysfs", required_argument, NULL, OPT_SYSFS },
 	{ "procfs", required_argument, NULL, OPT_PROCFS },
+	{ "sched-design", required_argument, NULL, OPT_SCHED_DESIGN },
 	{ "no-color", no_argument, NULL, 'C' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -74,6 +76,8 @@ void options_usage(FILE *out)
 	      "      --sysfs DIR        read sysfs (devices, sensors, kfd, memory totals) under DIR\n"
 	      "                         instead of /sys: a fixture tree, a host's /sys in a container\n"
 	      "      --procfs DIR       likewise for /proc (the NVIDIA driver's GPU list)\n"
+	      "      --sched-design map|stream  how the scheduler collector follows jobs: in BPF maps\n"
+	      "                         (default), or each event streamed and matched in user space\n"
 	      "  -C, --no-color         no colours (also when NO_COLOR is set)\n"
 	      "  -v, --verbose          show libbpf's own messages (verifier log on failure)\n"
 	      "  -h, --help             show this help and exit\n"
@@ -177,6 +181,14 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			break;
 		case OPT_METRICS_PRIVATE:
 			o->metrics_private = true;
+			break;
+		case OPT_SCHED_DESIGN:
+			if (strcmp(optarg, "map") && strcmp(optarg, "stream")) {
+				snprintf(err, errlen,
+					 "invalid scheduler design '%s': expected map or stream", optarg);
+				return -1;
+			}
+			o->sched_stream = !strcmp(optarg, "stream");
 			break;
 		case OPT_LISTEN:
 			if (!*optarg) {

@@ -35,6 +35,7 @@ struct options {
 	bool batch_given; /* -b was on the command line */
 	const char *sysfs; /* --sysfs DIR: sysfs readers look there instead of /sys */
 	const char *procfs; /* --procfs DIR: likewise for /proc */
+	bool sched_stream; /* --sched-design stream (default map) */
 };
 
 /* 0 on success; -1 with a one-line message in err (no program name, no newline). */
