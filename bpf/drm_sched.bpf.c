@@ -67,14 +67,6 @@ struct {
 	__type(value, struct job_info);
 } jobs SEC(".maps");
 
-/* Per CPU and kind: the event its primary handled last (a twin's fast path). */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, SCHED_EV_MAX);
-	__type(key, __u32);
-	__type(value, struct sched_claim);
-} last_claim SEC(".maps");
-
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, SCHED_CLAIM_THREADS);
@@ -170,20 +162,6 @@ static __always_inline struct proc_stats *proc_get(__u32 tgid, __u32 ring, bool 
 	return ps;
 }
 
-/* Reset the interval maxima when user space has moved to a new interval. */
-static __always_inline void ring_interval(struct ring_stats *rs)
-{
-	__u64 gen = tick_gen;
-
-	if (rs->gen != gen) {
-		rs->gen = gen;
-		rs->max_queue_depth = 0;
-		rs->max_in_flight = 0;
-		rs->max_wait_ns = 0;
-		rs->max_exec_ns = 0;
-	}
-}
-
 static __always_inline void on_queue(const struct drm_sched_job *job, job_key_t key)
 {
 	__u64 now = bpf_ktime_get_ns();
@@ -201,7 +179,7 @@ static __always_inline void on_queue(const struct drm_sched_job *job, job_key_t 
 		return;
 	__sync_fetch_and_add(&rs->queued, 1);
 	depth = (__s64)(rs->queued - rs->started);
-	ring_interval(rs);
+	ring_stats_interval(rs, tick_gen);
 	if (depth > (__s64)rs->max_queue_depth)
 		rs->max_queue_depth = (__u32)depth;
 
@@ -256,7 +234,7 @@ static __always_inline void on_run(const struct drm_sched_job *job, job_key_t ke
 			return;
 		hist_count(rs->hist_wait, wait);
 		__sync_fetch_and_add(&rs->wait_ns, wait);
-		ring_interval(rs);
+		ring_stats_interval(rs, tick_gen);
 		if (wait > rs->max_wait_ns)
 			rs->max_wait_ns = wait;
 		ps = proc_get(info->tgid, info->ring, false);
@@ -296,7 +274,7 @@ static __always_inline void on_run(const struct drm_sched_job *job, job_key_t ke
 	in_flight = rs->started - rs->completed;
 	if (in_flight == 1)
 		rs->busy_since_ns = now;
-	ring_interval(rs);
+	ring_stats_interval(rs, tick_gen);
 	if ((__s64)in_flight > (__s64)rs->max_in_flight)
 		rs->max_in_flight = (__u32)in_flight;
 }
@@ -351,7 +329,7 @@ out:
 	if (exec) {
 		hist_count(rs->hist_exec, exec);
 		__sync_fetch_and_add(&rs->exec_ns, exec);
-		ring_interval(rs);
+		ring_stats_interval(rs, tick_gen);
 		if (exec > rs->max_exec_ns)
 			rs->max_exec_ns = exec;
 	}

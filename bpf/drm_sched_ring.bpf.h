@@ -52,6 +52,14 @@ __u64 attach_ns; /* set by user space just before the programs attach (CLOCK_MON
 const volatile __u64 test_spin_ns = 0; /* test builds: GPUTOP_TEST_SPIN_NS, the primaries spin */
 #endif
 
+/* Per CPU and kind: the event its primary handled last (a twin's fast path). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, SCHED_EV_MAX);
+	__type(key, __u32);
+	__type(value, struct sched_claim);
+} last_claim SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, SCHED_MAX_RINGS);

@@ -38,14 +38,6 @@ struct {
 	__uint(max_entries, SCHED_STREAM_RB_BYTES);
 } events SEC(".maps");
 
-/* Per CPU and kind: the event its primary handled last (what a twin skips). */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, SCHED_EV_MAX);
-	__type(key, __u32);
-	__type(value, struct sched_claim);
-} last_claim SEC(".maps");
-
 /*
  * Whether this copy writes the event (ev, a, b): the primary always (and notes
  * it), a twin unless the primary noted this very event last on this CPU.

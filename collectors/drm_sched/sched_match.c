@@ -107,18 +107,6 @@ static struct ring_stats *ring_at(struct sched_match *m, __u32 id)
 	return &m->rings[id];
 }
 
-/* The map design's ring_interval: maxima reset when user space moved to a new interval. */
-static void ring_interval(struct ring_stats *rs, uint64_t gen)
-{
-	if (rs->gen != gen) {
-		rs->gen = gen;
-		rs->max_queue_depth = 0;
-		rs->max_in_flight = 0;
-		rs->max_wait_ns = 0;
-		rs->max_exec_ns = 0;
-	}
-}
-
 static void hist_add(__u64 *slots, __u64 ns)
 {
 	slots[hist_slot(ns)]++;
@@ -170,7 +158,7 @@ static void on_queue(struct sched_match *m, const struct sched_rec *r)
 		return;
 	rs->queued++;
 	depth = (__s64)(rs->queued - rs->started);
-	ring_interval(rs, m->gen);
+	ring_stats_interval(rs, m->gen);
 	if (depth > (__s64)rs->max_queue_depth)
 		rs->max_queue_depth = (__u32)depth;
 	j = job_table_get(&m->jobs, r->key);
@@ -220,7 +208,7 @@ static struct ring_stats *run_matched(struct sched_match *m, struct job *j, __u6
 		return NULL;
 	hist_add(rs->hist_wait, wait);
 	rs->wait_ns += wait;
-	ring_interval(rs, m->gen);
+	ring_stats_interval(rs, m->gen);
 	if (wait > rs->max_wait_ns)
 		rs->max_wait_ns = wait;
 	ps = proc_get(m, j->tgid, j->ring, NULL);
@@ -276,7 +264,7 @@ static void on_run(struct sched_match *m, const struct sched_rec *r)
 	in_flight = rs->started - rs->completed;
 	if (in_flight == 1)
 		rs->busy_since_ns = r->ts_ns;
-	ring_interval(rs, m->gen);
+	ring_stats_interval(rs, m->gen);
 	if ((__s64)in_flight > (__s64)rs->max_in_flight)
 		rs->max_in_flight = (__u32)in_flight;
 }
@@ -310,7 +298,7 @@ static void done_count(struct sched_match *m, struct ring_stats *rs, __u64 now, 
 	if (exec) {
 		hist_add(rs->hist_exec, exec);
 		rs->exec_ns += exec;
-		ring_interval(rs, m->gen);
+		ring_stats_interval(rs, m->gen);
 		if (exec > rs->max_exec_ns)
 			rs->max_exec_ns = exec;
 	}

@@ -56,6 +56,7 @@ mixed_run() {
 sched_exact() {
 	SD=${1:+--sched-design $1}
 	P=$2
+	t0=$(cut -d' ' -f1 /proc/uptime)
 	# A job storm: one process, 100,000 jobs of 1 us on one ring, one ioctl each, as fast as it
 	# can; the queue grows far deeper than the in-flight table (16384) holds.
 	gputop-bpf $SD -b -J -d 0.5 > /tmp/${P}storm.json 2> /tmp/${P}storm.err &
@@ -87,5 +88,5 @@ sched_exact() {
 	kill -INT $MON
 	wait $MON
 	section ${P}late /tmp/${P}late.json
-
+	echo "@@ sched-exact ${1:-map}: $(echo "$t0 $(cut -d' ' -f1 /proc/uptime)" | awk '{ printf "%.0f", $2 - $1 }') s"
 }
