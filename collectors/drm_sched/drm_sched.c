@@ -54,24 +54,14 @@ static const char *const drop_names[SCHED_DROP_MAX] = {
 	[SCHED_DROP_RUN_RECORD_EVICTED] = "run_record_evicted",
 };
 
-/*
- * The streamed design's: the same losses (its job table in user space: jobs
- * evicted from it), and each event kind's records the ring buffer had no room for.
- */
+/* The streamed design's more: each event kind's records the ring buffer had no room for. */
 #define STREAM_DROPS (SCHED_DROP_MAX + SCHED_EV_MAX)
-static const char *const stream_drop_names[STREAM_DROPS] = {
-	[SCHED_DROP_RING_FULL] = "ring_table_full",
-	[SCHED_DROP_PROC_FULL] = "process_table_full",
-	[SCHED_DROP_JOB_FULL] = "job_table_evicted",
-	[SCHED_DROP_RUN_UNMATCHED] = "run_without_queue",
-	[SCHED_DROP_DONE_UNMATCHED] = "done_without_run",
-	[SCHED_DROP_JOB_EVICTED] = "queue_record_evicted",
-	[SCHED_DROP_RUN_RECORD_EVICTED] = "run_record_evicted",
-	[SCHED_DROP_MAX + SCHED_EV_QUEUE] = "ring_buffer_full_queue",
-	[SCHED_DROP_MAX + SCHED_EV_RUN] = "ring_buffer_full_run",
-	[SCHED_DROP_MAX + SCHED_EV_DONE] = "ring_buffer_full_done",
-	[SCHED_DROP_MAX + SCHED_EV_ADD_DEP] = "ring_buffer_full_add_dep",
-	[SCHED_DROP_MAX + SCHED_EV_DEP_WAIT] = "ring_buffer_full_dep_wait",
+static const char *const rb_full_names[SCHED_EV_MAX] = {
+	[SCHED_EV_QUEUE] = "ring_buffer_full_queue",
+	[SCHED_EV_RUN] = "ring_buffer_full_run",
+	[SCHED_EV_DONE] = "ring_buffer_full_done",
+	[SCHED_EV_ADD_DEP] = "ring_buffer_full_add_dep",
+	[SCHED_EV_DEP_WAIT] = "ring_buffer_full_dep_wait",
 };
 
 struct sched_priv {
@@ -156,8 +146,8 @@ static void sched_probe(struct collector *c)
 	}
 	p->new_gen = has_new;
 	c->priv = p;
-	snprintf(c->status.detail, sizeof(c->status.detail), "kernel %s events, raw, two twins each; %s",
-		 has_new ? ">= 6.17" : "<= 6.16",
+	snprintf(c->status.detail, sizeof(c->status.detail),
+		 "kernel %s events, raw, two twins each; %s", has_new ? ">= 6.17" : "<= 6.16",
 		 c->config && c->config->sched_stream ? "streamed to user space" :
 							"jobs followed in maps");
 }
@@ -230,8 +220,8 @@ static int sched_attach(struct collector *c)
 		return -1;
 	}
 	if (p->stream && sched_stream_start(p->stream)) {
-		collector_set_state(c, COLLECTOR_FAILED, "cannot start the thread that drains the ring buffer",
-				    NULL);
+		collector_set_state(c, COLLECTOR_FAILED,
+				    "cannot start the thread that drains the ring buffer", NULL);
 		return -1;
 	}
 	return 0;
@@ -372,6 +362,7 @@ static void read_rows(struct sched_priv *p, struct model *m)
 static void read_stream(struct collector *c, struct sched_priv *p, struct model *m)
 {
 	__u64 drops[STREAM_DROPS];
+	const char *names[STREAM_DROPS];
 	const __u64 *rb_full = sched_stream_rb_full(p->stream);
 
 	p->match = sched_stream_lock(p->stream);
@@ -380,9 +371,13 @@ static void read_stream(struct collector *c, struct sched_priv *p, struct model 
 	sched_match_interval(p->match, p->gen); /* maxima from now on: the next read's */
 	memcpy(drops, sched_match_drops(p->match), SCHED_DROP_MAX * sizeof(*drops));
 	drops[SCHED_DROP_RING_FULL] = sched_stream_ring_full(p->stream);
-	for (size_t i = 0; i < SCHED_EV_MAX; i++)
+	memcpy(names, drop_names, sizeof(drop_names));
+	names[SCHED_DROP_JOB_FULL] = "job_table_evicted"; /* its table is in user space */
+	for (size_t i = 0; i < SCHED_EV_MAX; i++) {
 		drops[SCHED_DROP_MAX + i] = ((volatile const __u64 *)rb_full)[i];
-	collector_set_drops(c, stream_drop_names, drops, STREAM_DROPS);
+		names[SCHED_DROP_MAX + i] = rb_full_names[i];
+	}
+	collector_set_drops(c, names, drops, STREAM_DROPS);
 	tp_progs_report(c, p->tps, NTPS, m); /* the matcher's rescues: under its lock */
 	sched_stream_unlock(p->stream);
 	p->match = NULL;

@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "core/array.h"
 #include "collectors/drm_sched/job_table.h"
 #include "collectors/drm_sched/sched_match.h"
 #include "core/hist_layout.h"
@@ -69,18 +70,13 @@ void sched_match_free(struct sched_match *m)
 
 int sched_match_add(struct sched_match *m, const struct sched_rec *r)
 {
-	if (m->nbatch == m->batch_cap) {
-		size_t cap = m->batch_cap ? m->batch_cap * 2 : 4096;
-		struct sched_rec *b = realloc(m->batch, cap * sizeof(*b));
+	struct sched_rec *slot = array_push(&m->batch, &m->nbatch, &m->batch_cap, sizeof(*slot));
 
-		if (!b) {
-			m->oom++;
-			return -1;
-		}
-		m->batch = b;
-		m->batch_cap = cap;
+	if (!slot) {
+		m->oom++;
+		return -1;
 	}
-	m->batch[m->nbatch++] = *r;
+	*slot = *r;
 	return 0;
 }
 
@@ -125,19 +121,13 @@ static struct proc_stats *proc_get(struct sched_match *m, __u32 tgid, __u32 ring
 		return NULL;
 	if (m->nprocs >= m->max_procs)
 		goto full;
-	if (m->nprocs == m->procs_cap) {
-		size_t cap = m->procs_cap ? m->procs_cap * 2 : 64;
-
-		p = realloc(m->procs, cap * sizeof(*p));
-		if (!p)
-			goto full;
-		m->procs = p;
-		m->procs_cap = cap;
-	}
 	if (key_index_put(&m->proc_index, key, (uint32_t)m->nprocs))
 		goto full;
-	p = &m->procs[m->nprocs++];
-	memset(p, 0, sizeof(*p));
+	p = array_push(&m->procs, &m->nprocs, &m->procs_cap, sizeof(*p));
+	if (!p) {
+		key_index_del(&m->proc_index, key);
+		goto full;
+	}
 	p->key = (struct proc_key){ .tgid = tgid, .ring = ring };
 	memcpy(p->stats.comm, comm, sizeof(p->stats.comm));
 	p->stats.comm[sizeof(p->stats.comm) - 1] = '\0';
