@@ -39,7 +39,9 @@ for K in ${BENCH_KERNELS:-k61 k7}; do
 			}
 		}'
 	section throughput | grep -A5 '^seed_stderr' || true
-	section throughput | awk '/^stream_lost/ { $1 = ""; print "gputop-stream losses after each round:" $0 }'
+	# nonzero NAME:COUNT pairs of a "key a:1 b:0 ..." line, or 0
+	nonzero() { awk '{ out = ""; for (i = 2; i <= NF; i++) { split($i, kv, ":"); if (kv[2] != 0) out = out " " $i } print out == "" ? " 0" : out }'; }
+	echo "gputop-stream losses, each round:$(section throughput | grep '^stream_lost' | nonzero | tr '\n' ';')"
 
 	echo "Cost per event, ns (kernel BPF statistics): ours = the event's program and its two twins"
 	printf '%-6s %-9s %-9s | %-20s | %-20s | %-20s | %-14s %-7s %s\n' "design" "target/s" "achieved" "queue: ours/empty" "run: ours/empty" "done: ours/empty" "mon CPU% us/sy" "RSS MiB" "losses"
@@ -59,7 +61,7 @@ for K in ${BENCH_KERNELS:-k61 k7}; do
 		cpu=$(awk '/^monitor_cpu_ticks/ { t = $2; hz = $4 } /^monitor_user_sys_ticks/ { u = $4 - $2; k = $5 - $3 }
 			/^wall_s/ { w = $3 - $2 } END { printf "%.2f %.1f/%.1f", 100 * t / hz / w, 100 * u / hz / w, 100 * k / hz / w }' <<<"$b")
 		rss=$(awk '/^monitor_rss_kb/ { printf "%.1f", $2 / 1024 }' <<<"$b")
-		lost=$(awk '/^monitor_drops/ { $1 = ""; print }' <<<"$b")
+		lost=$(grep '^monitor_drops' <<<"$b" | nonzero)
 		printf '%-6s %-9s %-9s | %-20s | %-20s | %-20s | %-14s %-7s %s\n' "$design" "$rate" "$achieved" \
 			"$(ev sched_queue empty_queue)" "$(ev sched_run empty_run)" "$(ev sched_done empty_done)" "$cpu" "$rss" "$lost"
 	done
