@@ -146,10 +146,16 @@ static void sched_probe(struct collector *c)
 	}
 	p->new_gen = has_new;
 	c->priv = p;
-	snprintf(c->status.detail, sizeof(c->status.detail),
-		 "kernel %s events, raw, two twins each; %s", has_new ? ">= 6.17" : "<= 6.16",
-		 c->config && c->config->sched_stream ? "streamed to user space" :
-							"jobs followed in maps");
+	snprintf(c->status.detail, sizeof(c->status.detail), "kernel %s events, raw, two twins each",
+		 has_new ? ">= 6.17" : "<= 6.16");
+}
+
+/* The design that loaded, after the probe's words. */
+static void detail_design(struct collector *c, const char *design)
+{
+	size_t n = strlen(c->status.detail);
+
+	snprintf(c->status.detail + n, sizeof(c->status.detail) - n, "; %s", design);
 }
 
 /* The streamed design's object, loaded (--sched-design stream). */
@@ -164,6 +170,7 @@ static int stream_open(struct collector *c, struct sched_priv *p, const struct t
 		return -1;
 	}
 	p->ring_ids_fd = sched_stream_ring_ids_fd(p->stream);
+	detail_design(c, "streamed to user space");
 	return 0;
 }
 
@@ -202,6 +209,7 @@ static int sched_open(struct collector *c)
 		return -1;
 	}
 	p->ring_ids_fd = bpf_map__fd(p->skel->maps.ring_ids);
+	detail_design(c, "jobs followed in maps");
 	return 0;
 }
 
