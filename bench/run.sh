@@ -29,21 +29,27 @@ for K in ${BENCH_KERNELS:-k61 k7}; do
 		/^storm/ { r = $6; n[$2]++; s[$2] += $4 / r; each[$2] = each[$2] sprintf("%.0f ", $4 / r)
 			   t[$2] += $8; w[$2] += r }
 		END {
-			split("none gputop-bpf seed-bpftrace", order, " ")
-			for (i = 1; i <= 3; i++) {
+			split("none gputop-bpf gputop-stream seed-bpftrace", order, " ")
+			for (i = 1; i <= 4; i++) {
 				k = order[i]
-				if (!n[k]) { if (k == "seed-bpftrace") printf "%-15s | %s\n", k, (seed == "yes" ? "no result" : "not run: this kernel lacks the events the script names (<= 6.16)"); continue }
+				if (!n[k]) { if (k == "gputop-stream") continue; if (k == "seed-bpftrace") printf "%-15s | %s\n", k, (seed == "yes" ? "no result" : "not run: this kernel lacks the events the script names (<= 6.16)"); continue }
 				printf "%-15s | %-26s | %-9s | %-12s\n", k, each[k],
 					sprintf("%.2f", (s[k] / n[k]) / (s["none"] / n["none"])),
 					k == "none" ? "-" : sprintf("%.1f", 100 * t[k] / hz / w[k])
 			}
 		}'
 	section throughput | grep -A5 '^seed_stderr' || true
+	# nonzero NAME:COUNT pairs of a "key a:1 b:0 ..." line, or 0
+	nonzero() { awk '{ out = ""; for (i = 2; i <= NF; i++) { split($i, kv, ":"); if (kv[2] != 0) out = out " " $i } print out == "" ? " 0" : out }'; }
+	echo "gputop-stream losses, each round:$(section throughput | grep '^stream_lost' | nonzero | tr '\n' ';')"
 
 	echo "Cost per event, ns (kernel BPF statistics): ours = the event's program and its two twins"
-	printf '%-9s %-9s | %-20s | %-20s | %-20s | %-8s %-7s\n' "target/s" "achieved" "queue: ours/empty" "run: ours/empty" "done: ours/empty" "mon CPU%" "RSS MiB"
-	for rate in $(grep -o '^@@BEGIN bench-[0-9]*' "$LOG" | cut -d- -f2); do
-		b=$(section "bench-$rate")
+	printf '%-6s %-9s %-9s | %-20s | %-20s | %-20s | %-14s %-7s %s\n' "design" "target/s" "achieved" "queue: ours/empty" "run: ours/empty" "done: ours/empty" "mon CPU% us/sy" "RSS MiB" "losses"
+	for sec in $(grep -o '^@@BEGIN bench-[a-z0-9-]*' "$LOG" | cut -d' ' -f2); do
+		b=$(section "$sec")
+		rate=${sec##*-}
+		design=map
+		[ "${sec#bench-stream}" != "$sec" ] && design=stream
 		# ev PREFIX EMPTY: "ours / empty = ratio", ours summed over the program and its twins
 		ev() {
 			awk -v p="$1" -v e="$2" '
@@ -52,9 +58,11 @@ for K in ${BENCH_KERNELS:-k61 k7}; do
 				END { if (!f || !empty) { print "-"; exit } printf "%.0f / %.0f = %.1fx", ours, empty, ours / empty }' <<<"$b"
 		}
 		achieved=$(awk '/^submitted=/ { split($1, a, "="); split($2, s, "="); printf "%.0f", a[2] / s[2] }' <<<"$b")
-		cpu=$(awk '/^monitor_cpu_ticks/ { t = $2; hz = $4 } /^wall_s/ { w = $3 - $2 } END { printf "%.2f", 100 * t / hz / w }' <<<"$b")
+		cpu=$(awk '/^monitor_cpu_ticks/ { t = $2; hz = $4 } /^monitor_user_sys_ticks/ { u = $4 - $2; k = $5 - $3 }
+			/^wall_s/ { w = $3 - $2 } END { printf "%.2f %.1f/%.1f", 100 * t / hz / w, 100 * u / hz / w, 100 * k / hz / w }' <<<"$b")
 		rss=$(awk '/^monitor_rss_kb/ { printf "%.1f", $2 / 1024 }' <<<"$b")
-		printf '%-9s %-9s | %-20s | %-20s | %-20s | %-8s %-7s\n' "$rate" "$achieved" \
-			"$(ev sched_queue empty_queue)" "$(ev sched_run empty_run)" "$(ev sched_done empty_done)" "$cpu" "$rss"
+		lost=$(grep '^monitor_drops' <<<"$b" | nonzero)
+		printf '%-6s %-9s %-9s | %-20s | %-20s | %-20s | %-14s %-7s %s\n' "$design" "$rate" "$achieved" \
+			"$(ev sched_queue empty_queue)" "$(ev sched_run empty_run)" "$(ev sched_done empty_done)" "$cpu" "$rss" "$lost"
 	done
 done

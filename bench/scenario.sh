@@ -2,11 +2,12 @@
 # Inside the VM (kernel option gputop.scenario=bench). Two parts:
 #  1. throughput: one process submits BENCH_JOBS jobs of 1 us to gfx_0.0.0, one per
 #     ioctl, as fast as it can, and waits for them (the VM's maximum job rate): with
-#     no tracer, with gputop-bpf (batch JSON, 1 s refresh) and, where the kernel has
+#     no tracer, with gputop-bpf (batch JSON, 1 s refresh) in each scheduler design
+#     (maps, and --sched-design stream) and, where the kernel has
 #     the events it names, with the seed's drm_scheduler.bt under bpftrace; rounds
 #     interleaved (kernel options bench.jobs, bench.rounds);
-#  2. cost: steady job rates with gputop-bpf watching and bpf_cost measuring every
-#     program beside empty programs on the same tracepoints (bench.rates=A,B).
+#  2. cost: steady job rates with gputop-bpf watching (each design in turn) and bpf_cost
+#     measuring every program beside empty programs on the same tracepoints (bench.rates=A,B).
 S=/bin/mockgpu-submit
 # opt NAME DEFAULT: kernel option bench.NAME=VALUE (commas for spaces), set by bench/run.sh
 opt() { v=$(tr ' ' '\n' < /proc/cmdline | sed -n "s/^bench\.$1=//p" | tr ',' ' '); echo "${v:-$2}"; }
@@ -52,6 +53,13 @@ for round in $(seq "$ROUNDS"); do
 	wait_nonempty /tmp/mon.json
 	storm gputop-bpf $MON
 	stop $MON
+	rm -f /tmp/mon.json
+	gputop-bpf --sched-design stream -b -J -d 1 -o /tmp/mon.json 2> /dev/null &
+	MON=$!
+	wait_nonempty /tmp/mon.json
+	storm gputop-stream $MON
+	stop $MON
+	echo "stream_lost $(tail -n 1 /tmp/mon.json | tr ',{}' '\n\n\n' | grep -E 'ring_buffer_full|recursion_lost|job_table_evicted' | tr -d '" ' | tr '\n' ' ')" >> /tmp/throughput.txt
 	if [ $seed = yes ]; then
 		bpftrace /bench/seed-drm_scheduler.bt > /tmp/bt.out 2> /tmp/bt.err &
 		BT=$!
@@ -65,20 +73,24 @@ done
 [ $seed = yes ] && [ -s /tmp/bt.err ] && { echo "seed_stderr:"; head -5 /tmp/bt.err; } >> /tmp/throughput.txt
 section throughput /tmp/throughput.txt
 
-for rate in $RATES; do
-	echo "@@ bench: cost at $rate jobs/s"
+# cost RATE DESIGN: the monitor in that scheduler design (map, stream) at a steady job rate.
+cost() {
+	rate=$1
+	echo "@@ bench: cost at $rate jobs/s, $2 design"
 	rm -f /tmp/mon.json
-	gputop-bpf -b -J -d 1 -o /tmp/mon.json 2>/dev/null &
+	gputop-bpf --sched-design $2 -b -J -d 1 -o /tmp/mon.json 2>/dev/null &
 	MON=$!
 	bpf_cost $((SECONDS_PER_RATE + 2)) --primitives > /tmp/cost.txt &
 	COST=$!
 	# Measure from the first snapshot on: loading the BPF programs is start-up, not steady state.
 	wait_nonempty /tmp/mon.json
 	c0=$(cpu_ticks $MON)
+	us0=$(awk '{ print $14, $15 }' /proc/$MON/stat)
 	t0=$(now)
 	$S gfx_0.0.0 $((rate * SECONDS_PER_RATE)) 0 --rate $rate > /tmp/submit.txt
 	t1=$(now)
 	c1=$(cpu_ticks $MON)
+	us1=$(awk '{ print $14, $15 }' /proc/$MON/stat)
 	rss=$(awk '/^VmRSS/ { print $2 }' /proc/$MON/status)
 	hwm=$(awk '/^VmHWM/ { print $2 }' /proc/$MON/status)
 	wait $COST
@@ -86,12 +98,19 @@ for rate in $RATES; do
 	wait $MON
 	{
 		echo "rate $rate"
+		echo "design $2"
 		cat /tmp/submit.txt
 		echo "wall_s $t0 $t1"
 		echo "monitor_cpu_ticks $((c1 - c0)) hz $(getconf CLK_TCK 2>/dev/null || echo 100)"
+		echo "monitor_user_sys_ticks $us0 $us1"
 		echo "monitor_rss_kb $rss hwm_kb $hwm"
+		echo "monitor_drops $(tail -n 1 /tmp/mon.json | tr ',{}' '\n\n\n' | grep -E 'ring_buffer_full|recursion_lost|job_table_evicted|evicted' | tr -d '" ' | tr '\n' ' ')"
 		echo "clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 		cat /tmp/cost.txt
 	} > /tmp/bench.txt
-	section "bench-$rate" /tmp/bench.txt
+	[ "$2" = map ] && section "bench-$rate" /tmp/bench.txt || section "bench-stream-$rate" /tmp/bench.txt
+}
+for rate in $RATES; do
+	cost $rate map
+	cost $rate stream
 done

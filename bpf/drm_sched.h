@@ -46,6 +46,19 @@ struct ring_stats {
 	__u64 hist_exec[HIST_SLOTS]; /* execution latency histogram, ns */
 };
 
+/* Reset the interval maxima when user space has moved to interval gen (both designs). */
+static inline __attribute__((always_inline)) void ring_stats_interval(struct ring_stats *rs,
+								      __u64 gen)
+{
+	if (rs->gen != gen) {
+		rs->gen = gen;
+		rs->max_queue_depth = 0;
+		rs->max_in_flight = 0;
+		rs->max_wait_ns = 0;
+		rs->max_exec_ns = 0;
+	}
+}
+
 /* A submitting process on one ring (ring: index into the rings array, see ring_ids). */
 struct proc_key {
 	__u32 tgid;

@@ -16,6 +16,7 @@ struct collector_config {
 	bool all_irqs; /* watch every interrupt line, not only the GPU drivers' */
 	const char *libcuda; /* --libcuda: the CUDA driver library to probe, NULL: search */
 	const char *stacks; /* --stacks: the folded-stacks file of CUDA launches, NULL: no stacks taken */
+	bool sched_stream; /* --sched-design stream: the scheduler's events streamed, matched in user space */
 };
 
 struct collector;

@@ -498,6 +498,7 @@ int main(int argc, char **argv)
 		fail(&o, "cannot open stacks file '%s': %s", o.stacks, strerror(errno));
 		goto cleanup;
 	}
+	config.sched_stream = o.sched_stream;
 	reg = collector_registry(&n);
 	cs = calloc(n, sizeof(*cs));
 	if (!cs) {

@@ -11,7 +11,8 @@
 
 enum { OPT_LIST = 0x100, OPT_ALL_IRQS, OPT_RECORD, OPT_REPLAY, OPT_THEME, OPT_LIBCUDA, OPT_LISTEN,
        OPT_METRICS_MAX_ROWS, OPT_WEB_CONFIG, OPT_METRICS_PRIVATE, OPT_SYSFS, OPT_PROCFS, OPT_PROGRAMS,
-       OPT_TRACE, OPT_DURATION, OPT_TRACE_MAX_MB, OPT_STACKS };
+       OPT_TRACE, OPT_DURATION, OPT_TRACE_MAX_MB, OPT_STACKS,
+       OPT_SCHED_DESIGN };
 
 static const struct option long_options[] = {
 	{ "batch", no_argument, NULL, 'b' },
@@ -37,6 +38,7 @@ static const struct option long_options[] = {
 	{ "trace", required_argument, NULL, OPT_TRACE },
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "trace-max-mb", required_argument, NULL, OPT_TRACE_MAX_MB },
+	{ "sched-design", required_argument, NULL, OPT_SCHED_DESIGN },
 	{ "no-color", no_argument, NULL, 'C' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -87,6 +89,8 @@ void options_usage(FILE *out)
 	      "      --duration SECONDS  with --trace: stop after this long (default: until stopped)\n"
 	      "      --trace-max-mb N   the trace file's size at most, in MiB (default 64); what does\n"
 	      "                         not fit is counted and noted in the trace\n"
+	      "      --sched-design map|stream  how the scheduler collector follows jobs: in BPF maps\n"
+	      "                         (default), or each event streamed and matched in user space\n"
 	      "  -C, --no-color         no colours (also when NO_COLOR is set)\n"
 	      "  -v, --verbose          show libbpf's own messages (verifier log on failure)\n"
 	      "  -h, --help             show this help and exit\n"
@@ -223,6 +227,14 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			break;
 		case OPT_METRICS_PRIVATE:
 			o->metrics_private = true;
+			break;
+		case OPT_SCHED_DESIGN:
+			if (strcmp(optarg, "map") && strcmp(optarg, "stream")) {
+				snprintf(err, errlen,
+					 "invalid scheduler design '%s': expected map or stream", optarg);
+				return -1;
+			}
+			o->sched_stream = !strcmp(optarg, "stream");
 			break;
 		case OPT_LISTEN:
 			if (!*optarg) {

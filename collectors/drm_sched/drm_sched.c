@@ -18,6 +18,7 @@
 #include "collectors/kit/tp_progs.h"
 #include "collectors/collector.h"
 #include "collectors/drm_sched/sched_model.h"
+#include "collectors/drm_sched/sched_stream.h"
 #include "collectors/kit/tracefs.h"
 #include "core/clock.h"
 #include <linux/types.h>
@@ -53,8 +54,21 @@ static const char *const drop_names[SCHED_DROP_MAX] = {
 	[SCHED_DROP_RUN_RECORD_EVICTED] = "run_record_evicted",
 };
 
+/* The streamed design's more: each event kind's records the ring buffer had no room for. */
+#define STREAM_DROPS (SCHED_DROP_MAX + SCHED_EV_MAX)
+static const char *const rb_full_names[SCHED_EV_MAX] = {
+	[SCHED_EV_QUEUE] = "ring_buffer_full_queue",
+	[SCHED_EV_RUN] = "ring_buffer_full_run",
+	[SCHED_EV_DONE] = "ring_buffer_full_done",
+	[SCHED_EV_ADD_DEP] = "ring_buffer_full_add_dep",
+	[SCHED_EV_DEP_WAIT] = "ring_buffer_full_dep_wait",
+};
+
 struct sched_priv {
-	struct drm_sched_bpf *skel;
+	struct drm_sched_bpf *skel; /* the map design; NULL with the streamed one */
+	struct sched_stream *stream; /* the streamed design (--sched-design stream) */
+	struct sched_match *match; /* the streamed design's counters, during a read */
+	int ring_ids_fd;
 	bool new_gen;
 	struct tp_prog tps[NTPS];
 	struct sched_model *sm; /* counters between ticks, rows of the tick */
@@ -132,9 +146,32 @@ static void sched_probe(struct collector *c)
 	}
 	p->new_gen = has_new;
 	c->priv = p;
-	snprintf(c->status.detail, sizeof(c->status.detail), "%s",
-		 has_new ? "kernel >= 6.17 events, raw; each with two twins for skipped runs" :
-			   "kernel <= 6.16 events, raw; each with two twins for skipped runs");
+	snprintf(c->status.detail, sizeof(c->status.detail), "kernel %s events, raw, two twins each",
+		 has_new ? ">= 6.17" : "<= 6.16");
+}
+
+/* The design that loaded, after the probe's words. */
+static void detail_design(struct collector *c, const char *design)
+{
+	size_t n = strlen(c->status.detail);
+
+	snprintf(c->status.detail + n, sizeof(c->status.detail) - n, "; %s", design);
+}
+
+/* The streamed design's object, loaded (--sched-design stream). */
+static int stream_open(struct collector *c, struct sched_priv *p, const struct tp_spec *specs)
+{
+	int err;
+
+	p->stream = sched_stream_open(p->tps, specs, NEVENTS, specs[SCHED_EV_ADD_DEP].event != NULL,
+				      test_hook_u64("SPIN_NS", 0, 100000), &err);
+	if (!p->stream) {
+		collector_load_failed(c, err);
+		return -1;
+	}
+	p->ring_ids_fd = sched_stream_ring_ids_fd(p->stream);
+	detail_design(c, "streamed to user space");
+	return 0;
 }
 
 static int sched_open(struct collector *c)
@@ -145,12 +182,18 @@ static int sched_open(struct collector *c)
 
 	p->value = malloc(sizeof(*p->value));
 	p->sm = sched_model_new();
-	p->skel = drm_sched_bpf__open();
-	if (!p->value || !p->sm || !p->skel) {
-		collector_set_state(c, COLLECTOR_FAILED, "cannot open the BPF object", NULL);
+	if (!p->value || !p->sm) {
+		collector_set_state(c, COLLECTOR_FAILED, "out of memory", NULL);
 		return -1;
 	}
 	sched_specs(specs, p->new_gen);
+	if (c->config && c->config->sched_stream)
+		return stream_open(c, p, specs);
+	p->skel = drm_sched_bpf__open();
+	if (!p->skel) {
+		collector_set_state(c, COLLECTOR_FAILED, "cannot open the BPF object", NULL);
+		return -1;
+	}
 	if (tp_progs_open(p->tps, specs, NEVENTS, p->skel->obj, &p->skel->bss->rescued[0][0])) {
 		collector_load_failed(c, -ENOENT);
 		return -1;
@@ -165,6 +208,8 @@ static int sched_open(struct collector *c)
 		collector_load_failed(c, err);
 		return -1;
 	}
+	p->ring_ids_fd = bpf_map__fd(p->skel->maps.ring_ids);
+	detail_design(c, "jobs followed in maps");
 	return 0;
 }
 
@@ -172,10 +217,19 @@ static int sched_attach(struct collector *c)
 {
 	struct sched_priv *p = c->priv;
 
-	p->skel->bss->attach_ns = mono_ns(); /* jobs that started before it are not ours to count */
+	/* jobs that started before it are not ours to count */
+	if (p->stream)
+		sched_stream_set_attach_ns(p->stream, mono_ns());
+	else
+		p->skel->bss->attach_ns = mono_ns();
 	if (!tp_progs_attach(c, p->tps, NTPS)) {
 		collector_set_state(c, COLLECTOR_FAILED, "no gpu_scheduler program could be attached",
 				    "run with -v to see libbpf's messages");
+		return -1;
+	}
+	if (p->stream && sched_stream_start(p->stream)) {
+		collector_set_state(c, COLLECTOR_FAILED,
+				    "cannot start the thread that drains the ring buffer", NULL);
 		return -1;
 	}
 	return 0;
@@ -228,6 +282,16 @@ static bool ring_device_gone(const char *dev)
 	return rc == GLOB_NOMATCH;
 }
 
+/* A ring's counters: the map design's map, or the streamed design's matcher; NULL when none. */
+static const struct ring_stats *ring_value(struct sched_priv *p, __u32 id)
+{
+	if (p->match)
+		return sched_match_ring(p->match, id);
+	if (bpf_map_lookup_elem(bpf_map__fd(p->skel->maps.rings), &id, p->value))
+		return NULL;
+	return p->value;
+}
+
 /*
  * One ring (ring_ids: key -> index): its key remembered by index, its counters
  * fed; a ring whose device went away is forgotten, and its processes' rows too
@@ -238,6 +302,7 @@ static bool ring_row(const void *key, void *value, void *arg)
 	struct sched_priv *p = arg;
 	const struct ring_key *k = key;
 	__u32 id = *(const __u32 *)value;
+	const struct ring_stats *v;
 	struct ring_counters rc;
 
 	if (id >= SCHED_MAX_RINGS)
@@ -247,9 +312,10 @@ static bool ring_row(const void *key, void *value, void *arg)
 		p->ring_gone[id] = true;
 		return true;
 	}
-	if (bpf_map_lookup_elem(bpf_map__fd(p->skel->maps.rings), &id, p->value))
+	v = ring_value(p, id);
+	if (!v)
 		return false;
-	ring_counters_from(&rc, k, p->value, p->gen, p->now_ns, p->new_gen);
+	ring_counters_from(&rc, k, v, p->gen, p->now_ns, p->new_gen);
 	sched_model_ring(p->sm, &rc);
 	return false;
 }
@@ -286,19 +352,57 @@ static bool proc_row(const void *key, void *value, void *arg)
 	return !process_alive(k->tgid); /* shown once more, then forgotten */
 }
 
+/* The rings (named by ring_ids) and the (process, ring) pairs into the model. */
+static void read_rows(struct sched_priv *p, struct model *m)
+{
+	p->now_ns = mono_ns();
+	if (map_walk(p->ring_ids_fd, sizeof(struct ring_key), sizeof(__u32), ring_row, p) >= 0)
+		p->check_devices = false;
+	if (p->match)
+		sched_match_procs(p->match, proc_row, p);
+	else
+		map_walk(bpf_map__fd(p->skel->maps.procs), sizeof(struct proc_key),
+			 sizeof(struct proc_stats), proc_row, p);
+	sched_model_publish(p->sm, m);
+}
+
+/* The streamed design: the matcher's counters, its losses and the ring buffer's. */
+static void read_stream(struct collector *c, struct sched_priv *p, struct model *m)
+{
+	__u64 drops[STREAM_DROPS];
+	const char *names[STREAM_DROPS];
+	const __u64 *rb_full = sched_stream_rb_full(p->stream);
+
+	p->match = sched_stream_lock(p->stream);
+	read_rows(p, m);
+	p->gen++;
+	sched_match_interval(p->match, p->gen); /* maxima from now on: the next read's */
+	memcpy(drops, sched_match_drops(p->match), SCHED_DROP_MAX * sizeof(*drops));
+	drops[SCHED_DROP_RING_FULL] = sched_stream_ring_full(p->stream);
+	memcpy(names, drop_names, sizeof(drop_names));
+	names[SCHED_DROP_JOB_FULL] = "job_table_evicted"; /* its table is in user space */
+	for (size_t i = 0; i < SCHED_EV_MAX; i++) {
+		drops[SCHED_DROP_MAX + i] = ((volatile const __u64 *)rb_full)[i];
+		names[SCHED_DROP_MAX + i] = rb_full_names[i];
+	}
+	collector_set_drops(c, names, drops, STREAM_DROPS);
+	tp_progs_report(c, p->tps, NTPS, m); /* the matcher's rescues: under its lock */
+	sched_stream_unlock(p->stream);
+	p->match = NULL;
+}
+
 static int sched_read(struct collector *c, struct model *m)
 {
 	struct sched_priv *p = c->priv;
-	uint64_t gen = p->skel->bss->tick_gen;
+	uint64_t gen;
 
+	if (p->stream) {
+		read_stream(c, p, m);
+		return 0;
+	}
+	gen = p->skel->bss->tick_gen;
 	p->gen = gen;
-	p->now_ns = mono_ns();
-	if (map_walk(bpf_map__fd(p->skel->maps.ring_ids), sizeof(struct ring_key), sizeof(__u32),
-		     ring_row, p) >= 0)
-		p->check_devices = false;
-	map_walk(bpf_map__fd(p->skel->maps.procs), sizeof(struct proc_key), sizeof(struct proc_stats),
-		 proc_row, p);
-	sched_model_publish(p->sm, m);
+	read_rows(p, m);
 	/* A new interval: maxima recorded from now on belong to the next read. */
 	p->skel->bss->tick_gen = gen + 1;
 	collector_set_drops(c, drop_names, p->skel->bss->drops, SCHED_DROP_MAX);
@@ -313,6 +417,7 @@ static void sched_close(struct collector *c)
 	if (!p)
 		return;
 	tp_progs_detach(p->tps, NTPS);
+	sched_stream_close(p->stream);
 	drm_sched_bpf__destroy(p->skel);
 	sched_model_free(p->sm);
 	free(p->value);

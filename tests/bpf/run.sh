@@ -203,10 +203,30 @@ test_sysfs_fixtures() {
 		bash -c "! '$bin' -b -n 1 --sysfs /etc/passwd 2>&1 | grep -q . || '$bin' -b -n 1 --sysfs /etc/passwd 2>&1 | grep -q 'not a directory'"
 }
 
+# The scheduler's streamed design (--sched-design stream): the same collector, the same
+# tracepoints attached or listed missing; where gpu_scheduler exists it attaches and drains.
+test_sched_stream() {
+	local bin=$1 map=$TMP/list-map out=$TMP/list-stream
+	"$bin" --list 2>/dev/null | sed -n '/^drm_sched: /,/^[a-z_]*: /p' | sed '$d' | grep -v '^  detail' >"$map"
+	check "--sched-design stream --list exits 0" to "$out" "$bin" --sched-design stream --list
+	check "--sched-design stream: drm_sched listed as with the map design (state, tracepoints)" \
+		bash -c "sed -n '/^drm_sched: /,/^[a-z_]*: /p' '$out' | sed '\$d' | grep -v '^  detail' | diff -q - '$map'"
+	check "--sched-design stream: batch JSON, exit 0" to "$TMP/stream.json" "$bin" --sched-design stream -b -J -n 2 -d 0.2
+	if [ -e $TRACEFS/events/gpu_scheduler ]; then
+		check "--sched-design stream: the streamed design attached" \
+			jq -e -s '.[-1].collectors[] | select(.name == "drm_sched") | .state == "attached" and (.detail | test("streamed"))' "$TMP/stream.json"
+	else
+		check "--sched-design stream: drm_sched unavailable here, as with maps" \
+			jq -e -s '.[-1].collectors[] | select(.name == "drm_sched") | .state == "unavailable"' "$TMP/stream.json"
+	fi
+	check "--sched-design other: refused, exit 2" bash -c "'$bin' --sched-design both -b -n 1 >/dev/null 2>&1; [ \$? = 2 ]"
+}
+
 STATS_BEFORE=$(cat /proc/sys/kernel/bpf_stats_enabled 2>/dev/null || echo none)
 for bin in "$@"; do
 	echo "== $bin"
 	test_list "$bin"
+	test_sched_stream "$bin"
 	test_json "$bin"
 	test_irq_counts "$bin"
 	test_self_cost "$bin" "$STATS_BEFORE"

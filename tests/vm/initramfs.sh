@@ -60,6 +60,7 @@ bin_with_libs "$STAGE/tmp/cuda-client"
 rm "$STAGE/tmp/cuda-client"
 cp "$VM/init.sh" "$STAGE/init"
 cp "$VM/scenario.sh" "$STAGE/scenario.sh"
+cp "$VM/sched-exact.sh" "$STAGE/sched-exact.sh"
 # the systemd unit's capabilities, as setpriv spells them (+bpf,+perfmon,...)
 sed -n 's/^AmbientCapabilities=//p' "$VM/../../dist/systemd/gputop-bpf.service.in" | tr 'A-Z' 'a-z' |
 	sed 's/cap_//g; s/ /,+/g; s/^/+/' >"$STAGE/unit-caps"

@@ -217,31 +217,32 @@ check_display() {
 # The storm: 100,000 jobs from one process on gfx_0.0.0 (scenario.sh): every total exact,
 # the ring idle afterwards, every job timed or its loss counted.
 check_storm() {
-	local k=$1 S=$TMPD/storm.json spid qmax
-	section storm | grep '^{' >"$S"
-	spid=$(section storm-proc | sed -n 's/^pid=\([0-9]*\) .*/\1/p')
+	local k=$1 P=${2:-} S=$TMPD/${2:-}storm.json spid qmax table=${3:-16384}
+	section ${P}storm | grep '^{' >"$S"
+	spid=$(section ${P}storm-proc | sed -n 's/^pid=\([0-9]*\) .*/\1/p')
+	k="$k: ${P}"
 	SJ() { jq -e -s "$@" "$S" >/dev/null; }
 	R=".[-1].tables[\"drm_sched.rings\"][] | select(.name == \"gfx_0.0.0\")"
 	D='.[-1].collectors[] | select(.name == "drm_sched") | .drops'
-	check "$k: storm: monitor exited 0" grep -qx 'exit=0' <(section storm-err)
-	check "$k: storm: queued = started = completed = 100000, exactly" \
+	check "${k}storm: monitor exited 0" grep -qx 'exit=0' <(section ${P}storm-err)
+	check "${k}storm: queued = started = completed = 100000, exactly" \
 		SJ "$R | [.queued_total, .started_total, .completed_total] == [100000, 100000, 100000]"
-	check "$k: storm: the ring is idle afterwards (queue depth 0, nothing in flight)" \
+	check "${k}storm: the ring is idle afterwards (queue depth 0, nothing in flight)" \
 		SJ "$R | .queue_depth == 0 and .in_flight == 0"
-	check "$k: storm: the submitter ($spid) has its 100000 jobs (its last row, before it exited)" \
+	check "${k}storm: the submitter ($spid) has its 100000 jobs (its last row, before it exited)" \
 		SJ "[.[].tables[\"drm_sched.processes\"][] | select(.pid == ${spid:-0}) | .jobs_total] | max == 100000"
-	check "$k: storm: every job's execution timed" SJ "$R | .exec_ns_total.count == 100000"
-	check "$k: storm: every job has a queue wait or its record's loss is counted" \
+	check "${k}storm: every job's execution timed" SJ "$R | .exec_ns_total.count == 100000"
+	check "${k}storm: every job has a queue wait or its record's loss is counted" \
 		SJ "($R | .wait_ns_total.count) + ($D | .queue_record_evicted) == 100000"
-	check "$k: storm: no job taken for one queued before the monitor" SJ "$D | .run_without_queue == 0"
+	check "${k}storm: no job taken for one queued before the monitor" SJ "$D | .run_without_queue == 0"
 	qmax=$(jq -s "[.[] | .tables[\"drm_sched.rings\"][]? | select(.name == \"gfx_0.0.0\") | .queue_depth_max] | max" "$S")
-	if [ "${qmax:-0}" -gt 16384 ] 2>/dev/null; then
-		check "$k: storm: deeper than the table ($qmax > 16384): evictions happened and were counted" \
+	if [ "${qmax:-0}" -gt "$table" ] 2>/dev/null; then
+		check "${k}storm: deeper than the table ($qmax > $table): evictions happened and were counted" \
 			SJ "$D | .queue_record_evicted > 0"
 	else
-		skip "$k: storm: the queue stayed within the table (max depth ${qmax:-?}): no eviction to count"
+		skip "${k}storm: the queue stayed within the table (max depth ${qmax:-?}): no eviction to count"
 	fi
-	echo "   storm: max queue depth $qmax; $(jq -s -c "{waits: ($R | .wait_ns_total.count), drops: ($D)}" "$S")"
+	echo "   ${P}storm: max queue depth $qmax; $(jq -s -c "{waits: ($R | .wait_ns_total.count), drops: ($D)}" "$S")"
 }
 
 # The mixed workload (scenario.sh): exact per ring and per process, or short by no more
@@ -254,7 +255,9 @@ check_mixed() {
 	MJ() { jq -e -s "$@" "$M" >/dev/null; }
 	R() { echo ".[-1].tables[\"drm_sched.rings\"][] | select(.name == \"$1\")"; }
 	DROPS='(.[-1].collectors[] | select(.name == "drm_sched") | .drops)'
-	LOST="([$DROPS | to_entries[] | select(.key | startswith(\"recursion_lost_\")) | .value] | add // 0)"
+	# lost events: every copy skipped, or (streamed) no room in the ring buffer
+	LOSS='(startswith("recursion_lost_") or startswith("ring_buffer_full_"))'
+	LOST="([$DROPS | to_entries[] | select(.key | $LOSS) | .value] | add // 0)"
 	PROGS='[.[-1].tables["self.programs"][] | select(.collector == "drm_sched")]'
 	for spec in gfx_0.0.0:740 comp_1.0.0:240 sdma0:150; do
 		r=${spec%%:*} n=${spec##*:}
@@ -268,12 +271,16 @@ check_mixed() {
 			MJ "$LOST as \$m | [.[].tables[\"drm_sched.processes\"][] | select(.pid == ${p:-0}) | .jobs_total] | max | . <= $n and . >= $n - \$m"
 	done
 	check "$k: $run: no other loss but what lost events explain (other drops <= lost)" \
-		MJ "$LOST as \$m | ([$DROPS | to_entries[] | select(.key | startswith(\"recursion_lost_\") | not) | .value] | add // 0) <= \$m"
+		MJ "$LOST as \$m | ([$DROPS | to_entries[] | select(.key | $LOSS | not) | .value] | add // 0) <= \$m"
 	check "$k: $run: each twin rescued no more than the copy before it missed (nothing twice)" \
 		MJ "$PROGS | (map({(.program): .recursion_misses}) | add) as \$miss | all(.[] | select(.rescued != null); .rescued <= \$miss[.program | if endswith(\"3\") then rtrimstr(\"3\") + \"2\" else rtrimstr(\"2\") end])"
 	primary='[.[] | select(.rescued == null) | .recursion_misses] | add'
 	rescues='[.[] | .rescued // 0] | add'
-	if [ "$run" = mixed-spin ]; then
+	case $run in stream-*)
+		check "$k: $run: the streamed design ran (its detail, its ring buffer's loss counters)" \
+			MJ '.[-1].collectors[] | select(.name == "drm_sched") | (.detail | test("streamed")) and (.drops | has("ring_buffer_full_queue"))' ;;
+	esac
+	if [ "${run#stream-}" = mixed-spin ]; then
 		if [ "$(jq -s "$PROGS | $primary" "$M")" != 0 ] || [ "$k" != k61 ]; then
 			check "$k: $run: the held primaries were skipped, and the twins handled at least half of those events" \
 				MJ "$PROGS | ($primary) > 0 and 2 * ($rescues) >= ($primary)"
@@ -288,18 +295,19 @@ check_mixed() {
 # Started late (scenario.sh): jobs queued before the monitor count as queued when they run,
 # once, and the ring's counts agree when it is idle.
 check_late() {
-	local k=$1 L=$TMPD/late.json
-	section late | grep '^{' >"$L"
+	local k=$1 P=${2:-} L=$TMPD/${2:-}late.json
+	section ${P}late | grep '^{' >"$L"
+	k="$k: ${P}"
 	LJ() { jq -e -s "$@" "$L" >/dev/null; }
 	R='.[-1].tables["drm_sched.rings"][] | select(.name == "sdma0")'
 	D='.[-1].collectors[] | select(.name == "drm_sched") | .drops'
-	check "$k: late start: jobs queued before the monitor were seen (run_without_queue > 0)" \
+	check "${k}late start: jobs queued before the monitor were seen (run_without_queue > 0)" \
 		LJ "$D | .run_without_queue > 0 and .queue_record_evicted == 0"
-	check "$k: late start: each counted as queued once (queued = started = run_without_queue)" \
+	check "${k}late start: each counted as queued once (queued = started = run_without_queue)" \
 		LJ "($R | .queued_total) as \$q | ($R | .started_total) == \$q and ($D | .run_without_queue) == \$q"
-	check "$k: late start: the ring is idle afterwards (depth 0, nothing in flight)" \
+	check "${k}late start: the ring is idle afterwards (depth 0, nothing in flight)" \
 		LJ "$R | .queue_depth == 0 and .in_flight == 0"
-	echo "   late start: $(jq -s -c "($R | {queued_total, started_total, completed_total}) + ($D | {run_without_queue, done_without_run})" "$L")"
+	echo "   ${P}late start: $(jq -s -c "($R | {queued_total, started_total, completed_total}) + ($D | {run_without_queue, done_without_run})" "$L")"
 }
 
 # The NVIDIA collector without NVIDIA hardware (scenario.sh, nv): per process exact counts from
@@ -612,10 +620,17 @@ for k in $KERNELS; do
 	check_storm "$k"
 	check_mixed "$k" mixed
 	check_mixed "$k" mixed-spin
-	if [ -n "$(section stalls)" ]; then # loud: a known bug, run again (scenario.sh, mixed)
-		echo "   NOTE $k: the monitor stalled and the run was repeated: $(section stalls | tr '\n' ';')"
-	fi
+	for st in stalls stream-stalls; do # loud: a known bug, run again (sched-exact.sh, mixed)
+		if [ -n "$(section $st)" ]; then
+			echo "   NOTE $k: the monitor stalled and the run was repeated: $(section $st | tr '\n' ';')"
+		fi
+	done
 	check_late "$k"
+	# the same with the streamed design (its job table holds 1048576 jobs)
+	check_storm "$k" stream- 1048576
+	check_mixed "$k" stream-mixed
+	check_mixed "$k" stream-mixed-spin
+	check_late "$k" stream-
 	check_memory "$k"
 	check_nvidia "$k" nvidia kprobe
 	check_nvidia "$k" nvidia-fentry fentry

@@ -95,87 +95,10 @@ if [ -x /bin/gputop-bpf-http ]; then
 	section exporter-err /tmp/exporter.err
 fi
 
-# A job storm: one process, 100,000 jobs of 1 us on one ring, one ioctl each, as fast as it
-# can; the queue grows far deeper than the in-flight table (16384) holds.
-gputop-bpf -b -J -d 0.5 > /tmp/storm.json 2> /tmp/storm.err &
-MON=$!
-ready /tmp/storm.json
-$S gfx_0.0.0 100000 1 > /tmp/storm-proc.txt
-sleep 1.5
-kill -INT $MON
-wait $MON
-echo "exit=$?" >> /tmp/storm.err
-section storm-proc /tmp/storm-proc.txt
-section storm-err /tmp/storm.err
-section storm /tmp/storm.json
-
-# A mixed workload: five concurrent submitters on three rings, bursts and cross-ring
-# dependencies; every count must come out exact, per ring and per process. Run twice:
-# as is, and with the queue and run primary programs held 100 us per event
-# (GPUTOP_TEST_SPIN_NS, a test hook), so that other tasks nest into them (7.3 runs
-# tracepoints preemptible) and their twins must rescue those events.
-mixed() {
-	local try=1
-	mixed_run "$@"
-	# A monitor whose snapshots stopped while the workload ran: its threads sleep in the
-	# kernel with timeouts that do not fire (the stack is recorded; the same with a relative
-	# ppoll sleep and with nohz=off; a TCG timer problem under this load, not understood):
-	# said, with where its threads were, and run again, up to three times in all.
-	while [ "$(wc -l < /tmp/$1.json)" -lt 6 ] && [ $try -lt 3 ]; do
-		echo "@@ stalled $1: $(wc -l < /tmp/$1.json) snapshots; running it again"
-		echo "stalled $1 $(wc -l < /tmp/$1.json)" >> /tmp/stalls.txt
-		try=$((try + 1))
-		mixed_run "$@"
-	done
-	for p in 1 2 3 4 5; do sed "s/^/M$p /" /tmp/m$p.txt; done > /tmp/$1-procs.txt
-	section $1-procs /tmp/$1-procs.txt
-	section $1 /tmp/$1.json
-	section $1-err /tmp/$1.err
-}
-mixed_run() {
-	env ${2:-} gputop-bpf -b -J -d 0.5 > /tmp/$1.json 2> /tmp/$1.err &
-	MON=$!
-	ready /tmp/$1.json
-	sleep 1 # a run has 6 snapshots or more unless the monitor stalled (mixed above)
-	$S gfx_0.0.0 400 200 --gap-us 100 > /tmp/m1.txt &
-	M1=$!
-	$S gfx_0.0.0 300 100 --burst > /tmp/m2.txt &
-	M2=$!
-	$S comp_1.0.0 200 300 --gap-us 200 > /tmp/m3.txt &
-	M3=$!
-	$S sdma0 150 100 --burst > /tmp/m4.txt &
-	M4=$!
-	$S comp_1.0.0 40 500 --dep gfx_0.0.0 --dep-us 2000 --gap-us 1000 > /tmp/m5.txt &
-	M5=$!
-	wait $M1 $M2 $M3 $M4 $M5
-	sleep 1.5
-	if [ "$(wc -l < /tmp/$1.json)" -lt 6 ]; then # stalled: where are its threads?
-		for t in /proc/$MON/task/*; do
-			echo "thread $(basename $t) $(cat $t/comm) state $(cut -d' ' -f3 $t/stat) wchan $(cat $t/wchan)"
-			sed 's/^/    /' $t/stack 2>/dev/null
-		done >> /tmp/stalls.txt
-	fi
-	kill -INT $MON
-	wait $MON
-	echo "exit=$?" >> /tmp/$1.err
-}
-: > /tmp/stalls.txt
-mixed mixed
-mixed mixed-spin GPUTOP_TEST_SPIN_NS=100000
-section stalls /tmp/stalls.txt
-
-# Started late: 60 jobs of 50 ms queued at once on sdma0 (one on the hardware at a time),
-# and the monitor attached while most of them still wait.
-$S sdma0 60 50000 --burst > /dev/null &
-L=$!
-sleep 0.3
-gputop-bpf -b -J -d 0.5 > /tmp/late.json 2> /dev/null &
-MON=$!
-wait $L
-sleep 1
-kill -INT $MON
-wait $MON
-section late /tmp/late.json
+# The scheduler's exactness runs (sched-exact.sh): storm, mixed, late start; with each design.
+. /sched-exact.sh
+sched_exact "" ""
+sched_exact stream stream-
 
 # NVIDIA collector without NVIDIA hardware (test hooks: the man page's ENVIRONMENT): uprobes
 # on a stand-in libcuda.so.1 with a client of known calls (2 processes), ioctls on /dev/null

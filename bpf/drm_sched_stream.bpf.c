@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DRM GPU scheduler, streamed design (--sched-design stream): each event is one
+ * record in a BPF ring buffer; no job is followed in the kernel. User space
+ * (collectors/drm_sched/sched_match.c) pairs queue -> run -> done by key and
+ * keeps the counts, latencies and busy spans that drm_sched.bpf.c keeps in maps.
+ * The same raw tracepoints, generations and ring interning as the map design
+ * (drm_sched_ring.bpf.h).
+ *
+ * Wake-ups: records are submitted without one (BPF_RB_NO_WAKEUP); user space
+ * drains every period, and is woken at once only when more than
+ * SCHED_STREAM_WAKE_BYTES wait. A record the ring buffer has no room for is
+ * counted per event kind (rb_full): a loss, shown as such.
+ *
+ * Twins (drm_sched.h): a twin writes a record only when the event is not the one
+ * the primary noted last on this CPU. That note can be overwritten between the
+ * primary and its twin (an interrupt, or on 7.x another task), so a twin's
+ * record may repeat the primary's: user space drops those repeats (a job's event
+ * already seen), and counts a twin's rescue only for a record it keeps.
+ */
+#include <stdbool.h>
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
+#include "drm_sched_stream.h"
+#include "common.bpf.h"
+
+__u64 drops[SCHED_DROP_MAX]; /* ring_table_full only: the rest is user space's */
+#include "drm_sched_ring.bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+__u64 rb_full[SCHED_EV_MAX]; /* primaries' records the ring buffer had no room for */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, SCHED_STREAM_RB_BYTES);
+} events SEC(".maps");
+
+/*
+ * Whether this copy writes the event (ev, a, b): the primary always (and notes
+ * it), a twin unless the primary noted this very event last on this CPU.
+ */
+static __always_inline bool stream_claim(__u32 ev, __u64 a, __u64 b, __u32 copy)
+{
+	struct sched_claim *last = bpf_map_lookup_elem(&last_claim, &ev);
+
+	if (!last)
+		return !copy;
+	if (copy)
+		return last->a != a || last->b != b;
+	last->a = a;
+	last->b = b;
+	return true;
+}
+
+/* The fields every record has; NULL (counted when the primary's) when the ring buffer is full. */
+static __always_inline struct sched_rec *rec_new(__u32 ev, __u32 copy, __u64 key, __u64 aux,
+						 __u32 ring)
+{
+	__u64 now = bpf_ktime_get_ns();
+	struct sched_rec *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+
+	if (!r) {
+		/* a twin's failure is a loss only if the primary was skipped: misses - rescues */
+		if (!copy && ev < SCHED_EV_MAX)
+			__sync_fetch_and_add(&rb_full[ev], 1);
+		return NULL;
+	}
+	r->ts_ns = now;
+	r->key = key;
+	r->aux = aux;
+	r->start_ns = 0;
+	r->ring = ring;
+	r->tgid = 0;
+	r->cpu = (__u16)bpf_get_smp_processor_id();
+	r->kind = (__u8)ev;
+	r->copy = (__u8)copy;
+	return r;
+}
+
+/* No wake-up per record: only when a batch is waiting. */
+static __always_inline void rec_submit(struct sched_rec *r)
+{
+	__u64 avail = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA);
+
+	bpf_ringbuf_submit(r, avail >= SCHED_STREAM_WAKE_BYTES ? BPF_RB_FORCE_WAKEUP :
+								   BPF_RB_NO_WAKEUP);
+}
+
+static __always_inline int queue_event(const struct drm_sched_job *job, __u32 copy)
+{
+	job_key_t key = job_key(job);
+	__u64 seq = BPF_CORE_READ(job, s_fence, finished.seqno);
+	struct task_struct *task;
+	struct sched_rec *r;
+
+	if (!stream_claim(SCHED_EV_QUEUE, key, seq, copy))
+		return 0;
+	r = rec_new(SCHED_EV_QUEUE, copy, key, seq, ring_of(job));
+	if (r) {
+		r->tgid = bpf_get_current_pid_tgid() >> 32;
+		task = (struct task_struct *)bpf_get_current_task();
+		BPF_CORE_READ_STR_INTO(&r->comm, task, group_leader, comm);
+		rec_submit(r);
+	}
+	if (!copy)
+		spin_for_test();
+	return 0;
+}
+
+static __always_inline int run_event(const struct drm_sched_job *job, __u32 copy)
+{
+	job_key_t key = job_key(job);
+	__u64 seq = BPF_CORE_READ(job, s_fence, finished.seqno);
+	struct sched_rec *r;
+
+	if (!stream_claim(SCHED_EV_RUN, key, seq, copy))
+		return 0;
+	r = rec_new(SCHED_EV_RUN, copy, key, seq, ring_of(job));
+	if (r)
+		rec_submit(r);
+	if (!copy)
+		spin_for_test();
+	return 0;
+}
+
+static __always_inline int done_event(const struct drm_sched_fence *fence, __u32 copy)
+{
+	job_key_t key = (job_key_t)(unsigned long)fence;
+	__u64 seq = BPF_CORE_READ(fence, finished.seqno);
+	struct sched_rec *r;
+
+	if (!stream_claim(SCHED_EV_DONE, key, seq, copy))
+		return 0;
+	r = rec_new(SCHED_EV_DONE, copy, key, seq, ring_of_sched(BPF_CORE_READ(fence, sched)));
+	if (r) {
+		r->start_ns = unrecorded_start(fence);
+		rec_submit(r);
+	}
+	return 0;
+}
+
+/* add_dep (>= 6.17) and dep_wait: the job's key and the dependency's fence. */
+static __always_inline int dep_event(__u32 ev, const struct drm_sched_job *job, const void *fence,
+				     __u32 copy)
+{
+	job_key_t key = job_key(job);
+	struct sched_rec *r;
+
+	if (!stream_claim(ev, key, (__u64)(unsigned long)fence, copy))
+		return 0;
+	r = rec_new(ev, copy, key, (__u64)(unsigned long)fence,
+		    ev == SCHED_EV_DEP_WAIT ? ring_of(job) : RING_NONE);
+	if (r)
+		rec_submit(r);
+	return 0;
+}
+
+#define QUEUE(copy) queue_event(job, copy)
+#define RUN(copy) run_event(job, copy)
+#define DONE(copy) done_event(fence, copy)
+#define ADD_DEP(copy) dep_event(SCHED_EV_ADD_DEP, job, fence, copy)
+#define DEP_WAIT(copy) dep_event(SCHED_EV_DEP_WAIT, job, fence, copy)
+
+THREE_COPIES(sched_queue, QUEUE, struct drm_sched_job *job)
+THREE_COPIES(sched_run, RUN, struct drm_sched_job *job)
+THREE_COPIES(sched_done, DONE, struct drm_sched_fence *fence)
+THREE_COPIES(sched_add_dep, ADD_DEP, struct drm_sched_job *job, void *fence)
+THREE_COPIES(sched_dep_wait, DEP_WAIT, struct drm_sched_job *job, void *fence)

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Plain data shared by drm_sched_stream.bpf.c and collectors/drm_sched/sched_stream.c:
+ * the streamed design of the scheduler collector, where each event is one record
+ * in a BPF ring buffer and user space follows the jobs (sched_match.c).
+ */
+#ifndef GPUTOP_DRM_SCHED_STREAM_H
+#define GPUTOP_DRM_SCHED_STREAM_H
+
+#include <linux/types.h>
+#include "bpf/drm_sched.h"
+
+/* 32 MiB: at 64 + 8 bytes a record, about 466,000 events between two drains. */
+#define SCHED_STREAM_RB_BYTES (32U << 20)
+/* Data waiting past this wakes the consumer at once (else it drains every period). */
+#define SCHED_STREAM_WAKE_BYTES (SCHED_STREAM_RB_BYTES / 4)
+
+/* One scheduler event, as the copy of its program that handled it wrote it. */
+struct sched_rec {
+	__u64 ts_ns; /* bpf_ktime_get_ns() at the event (CLOCK_MONOTONIC) */
+	__u64 key; /* the job's drm_sched_fence address (job_key_t) */
+	/*
+	 * queue, run, done: the finished fence's seqno (with key: unique per job);
+	 * add_dep, dep_wait: the dependency's fence address.
+	 */
+	__u64 aux;
+	/*
+	 * done: when the scheduled fence says the job started (see the map design's
+	 * unrecorded_start: 0 before attach, 1 not stamped); 0 otherwise.
+	 */
+	__u64 start_ns;
+	__u32 ring; /* index into ring_ids' rings, RING_NONE when unknown or full */
+	__u32 tgid; /* queue: the submitting process */
+	__u16 cpu;
+	__u8 kind; /* enum sched_ev */
+	__u8 copy; /* 0: the primary; 1, 2: a twin (its record may repeat the primary's) */
+	char comm[TASK_COMM_LEN]; /* queue: the submitter's group leader's comm */
+};
+
+#endif

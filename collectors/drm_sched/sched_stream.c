@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <sys/epoll.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "collectors/drm_sched/sched_stream.h"
+#include "drm_sched_stream.skel.h"
+
+struct sched_stream {
+	struct drm_sched_stream_bpf *skel;
+	struct ring_buffer *rb;
+	struct sched_match *match;
+	pthread_mutex_t lock; /* the matcher: the draining thread, or a tick's read */
+	pthread_t thread;
+	bool started;
+	atomic_bool stop;
+};
+
+static int on_record(void *ctx, void *data, size_t size)
+{
+	struct sched_stream *s = ctx;
+
+	if (size >= sizeof(struct sched_rec))
+		sched_match_add(s->match, data);
+	return 0;
+}
+
+/* The lock held: every record committed so far, applied. */
+static void drain(struct sched_stream *s)
+{
+	ring_buffer__consume(s->rb);
+	sched_match_drain_end(s->match);
+}
+
+/*
+ * Wakes every period, or when the programs force a wake-up (a batch waiting):
+ * never per event.
+ */
+static void *drain_thread(void *arg)
+{
+	struct sched_stream *s = arg;
+	int efd = ring_buffer__epoll_fd(s->rb);
+	struct epoll_event ev;
+
+	while (!atomic_load(&s->stop)) {
+		if (epoll_wait(efd, &ev, 1, SCHED_STREAM_PERIOD_MS) < 0 && errno != EINTR)
+			break;
+		pthread_mutex_lock(&s->lock);
+		drain(s);
+		pthread_mutex_unlock(&s->lock);
+	}
+	return NULL;
+}
+
+struct sched_stream *sched_stream_open(struct tp_prog *tps, const struct tp_spec *specs, size_t n,
+				       bool track_deps, __u64 spin_ns, int *err)
+{
+	struct sched_stream *s = calloc(1, sizeof(*s));
+
+	*err = -ENOMEM;
+	if (!s)
+		return NULL;
+	pthread_mutex_init(&s->lock, NULL);
+	s->match = sched_match_new(SCHED_STREAM_MAX_JOBS, SCHED_STREAM_MAX_PROCS, track_deps);
+	s->skel = drm_sched_stream_bpf__open();
+	if (!s->match || !s->skel)
+		goto fail;
+	if (tp_progs_open(tps, specs, n, s->skel->obj, sched_match_rescued(s->match))) {
+		*err = -ENOENT;
+		goto fail;
+	}
+#ifdef GPUTOP_TEST_HOOKS
+	s->skel->rodata->test_spin_ns = spin_ns;
+#else
+	(void)spin_ns;
+#endif
+	*err = drm_sched_stream_bpf__load(s->skel);
+	if (*err)
+		goto fail;
+	s->rb = ring_buffer__new(bpf_map__fd(s->skel->maps.events), on_record, s, NULL);
+	if (!s->rb) {
+		*err = -errno;
+		goto fail;
+	}
+	return s;
+fail:
+	sched_stream_close(s);
+	return NULL;
+}
+
+void sched_stream_set_attach_ns(struct sched_stream *s, __u64 ns)
+{
+	s->skel->bss->attach_ns = ns;
+}
+
+int sched_stream_start(struct sched_stream *s)
+{
+	if (pthread_create(&s->thread, NULL, drain_thread, s))
+		return -1;
+	s->started = true;
+	return 0;
+}
+
+struct sched_match *sched_stream_lock(struct sched_stream *s)
+{
+	pthread_mutex_lock(&s->lock);
+	drain(s);
+	return s->match;
+}
+
+void sched_stream_unlock(struct sched_stream *s)
+{
+	pthread_mutex_unlock(&s->lock);
+}
+
+int sched_stream_ring_ids_fd(const struct sched_stream *s)
+{
+	return bpf_map__fd(s->skel->maps.ring_ids);
+}
+
+const __u64 *sched_stream_rb_full(const struct sched_stream *s)
+{
+	return s->skel->bss->rb_full;
+}
+
+__u64 sched_stream_ring_full(const struct sched_stream *s)
+{
+	return s->skel->bss->drops[SCHED_DROP_RING_FULL];
+}
+
+void sched_stream_close(struct sched_stream *s)
+{
+	if (!s)
+		return;
+	if (s->started) {
+		atomic_store(&s->stop, true);
+		pthread_join(s->thread, NULL);
+	}
+	ring_buffer__free(s->rb);
+	drm_sched_stream_bpf__destroy(s->skel);
+	sched_match_free(s->match);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The streamed scheduler design's matcher on synthetic records: in order, out
+ * of order across CPUs, unmatched runs and dones, twins' repeats and rescues,
+ * a full job table.
+ */
+#include "cmocka_all.h"
+#include <string.h>
+#include "collectors/drm_sched/job_table.h"
+#include "collectors/drm_sched/sched_match.h"
+
+#define RING 3
+#define PID 4242
+
+static struct sched_rec rec(__u8 kind, __u64 key, __u64 ts, __u8 copy)
+{
+	struct sched_rec r = { .ts_ns = ts, .key = key, .aux = key + 1, .ring = RING,
+			       .kind = kind, .copy = copy };
+
+	if (kind == SCHED_EV_QUEUE) {
+		r.tgid = PID;
+		strcpy(r.comm, "submit");
+	}
+	return r;
+}
+
+static void add(struct sched_match *m, __u8 kind, __u64 key, __u64 ts)
+{
+	struct sched_rec r = rec(kind, key, ts, 0);
+
+	assert_int_equal(sched_match_add(m, &r), 0);
+}
+
+static void add_twin(struct sched_match *m, __u8 kind, __u64 key, __u64 ts, __u8 copy)
+{
+	struct sched_rec r = rec(kind, key, ts, copy);
+
+	assert_int_equal(sched_match_add(m, &r), 0);
+}
+
+/* n jobs on RING: queued at 1000 i, run 100 ns later, done 1000 ns after their run. */
+static void jobs_in_order(struct sched_match *m, int n)
+{
+	for (int i = 0; i < n; i++) {
+		__u64 t = 1000 * (__u64)(i + 1), key = 0x1000 + 64 * (__u64)i;
+
+		add(m, SCHED_EV_QUEUE, key, t);
+		add(m, SCHED_EV_RUN, key, t + 100);
+		add(m, SCHED_EV_DONE, key, t + 1100);
+	}
+}
+
+static bool count_proc(const void *key, void *value, void *arg)
+{
+	const struct proc_key *k = key;
+	const struct proc_stats *v = value;
+	__u64 *out = arg;
+
+	if (k->tgid == PID && k->ring == RING) {
+		out[0] = v->queued;
+		out[1] = v->completed;
+		out[2] = v->wait_ns;
+		out[3] = !strcmp(v->comm, "submit");
+	}
+	return false;
+}
+
+static void assert_counts(struct sched_match *m, __u64 q, __u64 s, __u64 c)
+{
+	const struct ring_stats *rs = sched_match_ring(m, RING);
+
+	assert_non_null(rs);
+	assert_int_equal(rs->queued, q);
+	assert_int_equal(rs->started, s);
+	assert_int_equal(rs->completed, c);
+}
+
+static __u64 hist_total(const __u64 *slots)
+{
+	__u64 n = 0;
+
+	for (int i = 0; i < HIST_SLOTS; i++)
+		n += slots[i];
+	return n;
+}
+
+static void in_order(void **state)
+{
+	struct sched_match *m = sched_match_new(100, 100, false);
+	const struct ring_stats *rs;
+	__u64 proc[4] = { 0 };
+
+	(void)state;
+	jobs_in_order(m, 5);
+	sched_match_drain_end(m);
+	assert_counts(m, 5, 5, 5);
+	rs = sched_match_ring(m, RING);
+	assert_int_equal(rs->wait_ns, 5 * 100);
+	assert_int_equal(rs->exec_ns, 5 * 1000);
+	assert_int_equal(hist_total(rs->hist_wait), 5);
+	assert_int_equal(hist_total(rs->hist_exec), 5);
+	assert_int_equal(rs->busy_ns, 5 * 1000); /* one job at a time: busy exactly while it runs */
+	assert_int_equal(rs->max_queue_depth, 1);
+	assert_int_equal(rs->busy_since_ns, 0);
+	sched_match_procs(m, count_proc, proc);
+	assert_int_equal(proc[0], 5);
+	assert_int_equal(proc[1], 5);
+	assert_int_equal(proc[2], 500);
+	assert_int_equal(proc[3], 1);
+	for (int i = 0; i < SCHED_DROP_MAX; i++)
+		assert_int_equal(sched_match_drops(m)[i], 0);
+	assert_null(sched_match_ring(m, RING + 1));
+	sched_match_free(m);
+}
+
+/* Records of several CPUs, arriving out of timestamp order in one drain: the same sums. */
+static void out_of_order(void **state)
+{
+	struct sched_match *m = sched_match_new(100, 100, false);
+	const struct ring_stats *rs;
+
+	(void)state;
+	add(m, SCHED_EV_DONE, 0x1000, 2100); /* done before its run and its queue */
+	add(m, SCHED_EV_RUN, 0x1000, 1100);
+	add(m, SCHED_EV_QUEUE, 0x2000, 1500);
+	add(m, SCHED_EV_QUEUE, 0x1000, 1000);
+	add(m, SCHED_EV_DONE, 0x2000, 3000);
+	add(m, SCHED_EV_RUN, 0x2000, 2200);
+	sched_match_drain_end(m);
+	assert_counts(m, 2, 2, 2);
+	rs = sched_match_ring(m, RING);
+	assert_int_equal(rs->wait_ns, 100 + 700);
+	assert_int_equal(rs->exec_ns, 1000 + 800);
+	assert_int_equal(rs->busy_ns, (2100 - 1100) + (3000 - 2200));
+	for (int i = 0; i < SCHED_DROP_MAX; i++)
+		assert_int_equal(sched_match_drops(m)[i], 0);
+	sched_match_free(m);
+}
+
+/*
+ * A run without a queue record (queued before attach) counts as queued then; a
+ * done whose start the fence dates before attach (start 0) is not counted, one
+ * with a start is counted and timed from it.
+ */
+static void unmatched(void **state)
+{
+	struct sched_match *m = sched_match_new(100, 100, false);
+	struct sched_rec r;
+
+	(void)state;
+	add(m, SCHED_EV_RUN, 0x1000, 100);
+	add(m, SCHED_EV_DONE, 0x1000, 600);
+	add(m, SCHED_EV_DONE, 0x2000, 700); /* started before attach */
+	r = rec(SCHED_EV_DONE, 0x3000, 900, 0);
+	r.start_ns = 400; /* its run record lost, its fence stamped */
+	assert_int_equal(sched_match_add(m, &r), 0);
+	sched_match_drain_end(m);
+	assert_counts(m, 1, 1, 2);
+	assert_int_equal(sched_match_drops(m)[SCHED_DROP_RUN_UNMATCHED], 1);
+	assert_int_equal(sched_match_drops(m)[SCHED_DROP_DONE_UNMATCHED], 1);
+	assert_int_equal(sched_match_drops(m)[SCHED_DROP_RUN_RECORD_EVICTED], 1);
+	assert_int_equal(sched_match_ring(m, RING)->exec_ns, 500 + 500);
+	sched_match_free(m);
+}
+
+/*
+ * A twin's record of an event the primary wrote too is dropped, in the same
+ * drain or the next, before or after the job is done; one the primary did not
+ * write is a rescue, counted per kind and copy.
+ */
+static void twins(void **state)
+{
+	struct sched_match *m = sched_match_new(100, 100, false);
+	const __u64 *rescued;
+
+	(void)state;
+	add(m, SCHED_EV_QUEUE, 0x1000, 1000);
+	add_twin(m, SCHED_EV_QUEUE, 0x1000, 1001, 1); /* repeat */
+	add(m, SCHED_EV_RUN, 0x1000, 1100);
+	sched_match_drain_end(m);
+	add_twin(m, SCHED_EV_RUN, 0x1000, 1101, 2); /* repeat, next drain */
+	add(m, SCHED_EV_DONE, 0x1000, 2000);
+	add_twin(m, SCHED_EV_DONE, 0x1000, 2001, 1); /* repeat after the job is gone */
+	add_twin(m, SCHED_EV_QUEUE, 0x2000, 3000, 1); /* the primary was skipped */
+	add_twin(m, SCHED_EV_RUN, 0x2000, 3100, 2); /* primary and first twin skipped */
+	add(m, SCHED_EV_DONE, 0x2000, 4000);
+	add_twin(m, SCHED_EV_DEP_WAIT, 0x2000, 3050, 1);
+	add(m, SCHED_EV_DEP_WAIT, 0x2000, 3040);
+	sched_match_drain_end(m);
+	assert_counts(m, 2, 2, 2);
+	assert_int_equal(sched_match_ring(m, RING)->dep_waits, 1);
+	assert_int_equal(sched_match_twin_repeats(m), 4);
+	rescued = sched_match_rescued(m);
+	assert_int_equal(rescued[SCHED_EV_QUEUE * SCHED_COPIES + 1], 1);
+	assert_int_equal(rescued[SCHED_EV_RUN * SCHED_COPIES + 2], 1);
+	assert_int_equal(rescued[SCHED_EV_RUN * SCHED_COPIES + 1], 0);
+	assert_int_equal(rescued[SCHED_EV_DONE * SCHED_COPIES + 1], 0);
+	sched_match_free(m);
+}
+
+/*
+ * A table of 4 jobs and 6 queued: the 2 oldest are evicted (counted), and the
+ * first run's record takes the place of the oldest waiting one (a third). Each
+ * evicted job counts once as started when it runs, with no wait
+ * (queue_record_evicted); every job is counted and its execution timed.
+ */
+static void table_full(void **state)
+{
+	struct sched_match *m = sched_match_new(4, 100, false);
+	const struct ring_stats *rs;
+
+	(void)state;
+	for (int i = 0; i < 6; i++)
+		add(m, SCHED_EV_QUEUE, 0x1000 + 64 * (__u64)i, 1000 + (__u64)i);
+	for (int i = 0; i < 6; i++) {
+		add(m, SCHED_EV_RUN, 0x1000 + 64 * (__u64)i, 2000 + 10 * (__u64)i);
+		add(m, SCHED_EV_DONE, 0x1000 + 64 * (__u64)i, 2005 + 10 * (__u64)i);
+	}
+	sched_match_drain_end(m);
+	assert_counts(m, 6, 6, 6);
+	rs = sched_match_ring(m, RING);
+	assert_int_equal(sched_match_drops(m)[SCHED_DROP_JOB_FULL], 3);
+	assert_int_equal(sched_match_drops(m)[SCHED_DROP_JOB_EVICTED], 3);
+	assert_int_equal(sched_match_drops(m)[SCHED_DROP_RUN_UNMATCHED], 0);
+	assert_int_equal(hist_total(rs->hist_wait), 3);
+	assert_int_equal(hist_total(rs->hist_exec), 6);
+	assert_int_equal(rs->max_queue_depth, 6);
+	sched_match_free(m);
+}
+
+/* The table itself: keys found, deleted, reused; the oldest goes first. */
+static void job_table_order(void **state)
+{
+	struct job_table t;
+
+	(void)state;
+	job_table_init(&t, 3);
+	for (__u64 k = 1; k <= 1000; k++) {
+		assert_non_null(job_table_put(&t, k * 4096));
+		if (k > 3)
+			assert_null(job_table_get(&t, (k - 3) * 4096));
+		assert_non_null(job_table_get(&t, k * 4096));
+	}
+	assert_int_equal(t.evicted, 997);
+	job_table_del(&t, 999 * 4096);
+	assert_non_null(job_table_put(&t, 7));
+	assert_int_equal(t.evicted, 997);
+	assert_non_null(job_table_get(&t, 998 * 4096));
+	assert_non_null(job_table_get(&t, 1000 * 4096));
+	assert_null(job_table_get(&t, 999 * 4096));
+	job_table_free(&t);
+}
+
+/* >= 6.17: dependencies declared before the queue event are counted at it. */
+static void deps_parked(void **state)
+{
+	struct sched_match *m = sched_match_new(100, 100, true);
+
+	(void)state;
+	add(m, SCHED_EV_ADD_DEP, 0x1000, 900);
+	add(m, SCHED_EV_ADD_DEP, 0x1000, 901);
+	add(m, SCHED_EV_QUEUE, 0x1000, 1000);
+	add(m, SCHED_EV_RUN, 0x1000, 1100);
+	add(m, SCHED_EV_DONE, 0x1000, 1200);
+	sched_match_drain_end(m);
+	assert_counts(m, 1, 1, 1);
+	assert_int_equal(sched_match_ring(m, RING)->deps, 2);
+	sched_match_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(in_order),
+		cmocka_unit_test(out_of_order),
+		cmocka_unit_test(unmatched),
+		cmocka_unit_test(twins),
+		cmocka_unit_test(table_full),
+		cmocka_unit_test(job_table_order),
+		cmocka_unit_test(deps_parked),
+	};
+	return cmocka_run_group_tests_name("sched_match", tests, NULL, NULL);
+}
