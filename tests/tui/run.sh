@@ -38,6 +38,8 @@ screen() { $T capture-pane -p -t t; }
 keys() { $T send-keys -t t "$@"; sleep 0.4; }
 # step_to N: a replay at -d 60 (a snapshot a minute) stepped from its first snapshot to snapshot N (n, N - 1 times)
 step_to() { for _ in $(seq 2 "$1"); do $T send-keys -t t n; sleep 0.05; done; }
+# replay_at W H RECORDING N: the recording at -d 60 in a WxH terminal, on its snapshot N
+replay_at() { start "$1" "$2" --replay "$3" -d 60; until_shows "REPLAY" 5; step_to "$4"; sleep 0.5; }
 # until TEXT [SECONDS]: waits until the screen shows TEXT.
 until_shows() {
 	local end=$((SECONDS + ${2:-10}))
@@ -303,10 +305,7 @@ for l in lines[top:]:
     if l[x:x + 1] == "└": sys.exit(0)
 sys.exit("no bottom")' "$1"
 }
-start 80 24 --replay "$REC" -d 60
-until_shows "REPLAY" 5
-step_to 40
-sleep 0.5
+replay_at 80 24 "$REC" 40
 keys F6
 check "F6 at 80x24: the sort menu alone on its lines, no cut word of the tables beside it" box_alone "Sort Rings by"
 keys Escape
@@ -639,10 +638,7 @@ until_shows "REPLAY" 5
 keys h
 check "80x24: what does not fit is not cut, and the help says where the rest is" shows "(more: man gputop-bpf, KEYS)"
 
-start 50 12 --replay "$REC" -d 60
-until_shows "REPLAY" 5
-step_to $N
-sleep 0.5
+replay_at 50 12 "$REC" $N
 check "50x12 (the smallest): rows under both tables, and the key bar ends with a whole item" \
 	bash -c "$T capture-pane -p -t t | grep -A1 '^ RING ' | tail -1 | grep -q 'gfx_0.0.0' && $T capture-pane -p -t t | grep -A1 ' PID COMM' | tail -1 | grep -qE '^ +[0-9]+ ' && $T capture-pane -p -t t | tail -1 | grep -qE '(Help|Filter|Sort|Pause|Delay|Kill|Panes|Open|Save|Quit) *\$'"
 
@@ -678,10 +674,7 @@ step_to "$lost_at"
 sleep 0.5
 check "events lost: how many and where ($lost), in the header" \
 	bash -c "$T capture-pane -p -t t | head -1 | grep -qE '\| [0-9]+ lost \((most: )?$lost\) \|'"
-start 80 24 --replay "$REC" -d 60
-until_shows "REPLAY" 5
-step_to "$lost_at"
-sleep 0.5
+replay_at 80 24 "$REC" "$lost_at"
 check "events lost at 80 columns: the count at least, where the whole part has no room" \
 	bash -c "$T capture-pane -p -t t | head -1 | grep -qE '\| [0-9]+ lost( \(|\$| \|)'"
 start 120 30 --replay "$REC" -d 0.05
@@ -821,10 +814,7 @@ if [ -f "$NVREC" ]; then
 	gib() { awk '{ if ($1 >= 1073741824) printf "%.1fGiB", $1 / 1073741824; else printf "%.1fMiB", $1 / 1048576 }'; }
 	nvmem=$(jq '.tables["nvidia.processes"][] | select(.comm == "python3") | .mem_bytes' <<<"$NVSNAP" | gib)
 	gpumem=$(jq '.tables["nvidia.gpus"][0].mem_used_bytes' <<<"$NVSNAP" | gib)
-	start 160 40 --replay "$NVREC" -d 60
-	until_shows "REPLAY" 5
-	step_to "$NV"
-	sleep 0.5
+	replay_at 160 40 "$NVREC" "$NV"
 	check "overview: the NVIDIA GPU's line shows NVML's memory (${gpumem} used of 79.6GiB), use, temperature, power of its limit, clock" \
 		bash -c "$T capture-pane -p -t t | grep -E '^ nvidia0 .*VRAM \[.{6}\] ${gpumem}/79\.6GiB  busy [0-9]+%  [0-9]+°C  [0-9]+/700W  [0-9]+MHz' >/dev/null"
 	ovtx=$(screen | grep -oE 'PCIe tx [0-9.]+[KMGT]?i?B/s' | head -1 | cut -d' ' -f3)
@@ -904,10 +894,7 @@ if [ -f "$NVREC" ]; then
 		bash -c "[ ${#kname} -gt 100 ] && $T capture-pane -p -t t | grep -m1 '│ kernel ' | grep -qF ' ${kname} the GPU kernel'"
 	keys Escape
 	keys Escape
-	start 120 40 --replay "$NVREC" -d 60
-	until_shows "REPLAY" 5
-	step_to "$NV"
-	sleep 0.5
+	replay_at 120 40 "$NVREC" "$NV"
 	check "no drm_sched here: the Overview's keys start on the processes, which have rows, not on the empty rings" \
 		bash -c "$T capture-pane -p -t t | grep -q 'Processes ([0-9]*)  <Enter> opens the selected row'"
 	keys Left
@@ -966,10 +953,7 @@ CSNAP=$(sed -n "${CN}p" "$REC")
 cpid=$(jq '.tables["calls.fence_waits"][] | select(.comm == "drm-load") | .pid' <<<"$CSNAP")
 cwaits=$(jq '.tables["calls.fence_waits"][] | select(.comm == "drm-load") | .waits_total' <<<"$CSNAP")
 ccalls=$(jq '.tables["calls.ioctls"][] | select(.pid == '"${cpid:-0}"' and .command == "mockdrm+0x00") | .calls_total' <<<"$CSNAP")
-start 160 48 --replay "$REC" -d 60
-until_shows "REPLAY" 5
-step_to "$CN"
-sleep 0.5
+replay_at 160 48 "$REC" "$CN"
 keys 7
 check "7: the Calls pane, fence waits above ioctls" \
 	bash -c "$(declare -f line_of before screen); T='$T'; before 'Fence waits' 'GPU ioctls'"
@@ -980,10 +964,7 @@ check "Calls pane: its job ioctls named mockdrm+0x00, $ccalls of them" \
 $T kill-server 2>/dev/null
 # more rows than fit: the title says which are shown and that there are more
 nio=$(jq '.tables["calls.ioctls"] | length' <<<"$CSNAP")
-start 100 24 --replay "$REC" -d 60
-until_shows "REPLAY" 5
-step_to "$CN"
-sleep 0.5
+replay_at 100 24 "$REC" "$CN"
 keys 7
 check "Calls pane at 100x24: GPU ioctls ($nio rows) says 'rows 1-N of $nio ↓' at the right of its title" \
 	bash -c "$T capture-pane -p -t t | grep -E '^ GPU ioctls \\($nio\\) +rows 1-[0-9]+ of $nio ↓$' >/dev/null"
@@ -995,10 +976,7 @@ $T kill-server 2>/dev/null
 echo "== memory after its clients exited (the recording's last snapshot with no memory rows)"
 ME=$(jq -s '[to_entries[] | select((.value.tables["memory.devices"] // []) | length == 0) | .key] | last + 1' "$REC")
 mgone=$(jq -s ".[:$ME - 1] | [.[] | .tables[\"memory.clients\"] // [] | length] | max" "$REC")
-start 120 40 --replay "$REC" -d 60
-until_shows "REPLAY" 5
-step_to "$ME"
-sleep 0.5
+replay_at 120 40 "$REC" "$ME"
 keys 6
 check "snapshot $ME, pane 6: the devices' table says its row is gone, not that no memory is reported" \
 	bash -c "$(declare -f screen); T='$T'; screen | grep -qF 'None now: the 1 row shown here earlier is gone.' && ! screen | grep -qF 'No GPU memory reported'"
@@ -1009,18 +987,12 @@ $T kill-server 2>/dev/null
 echo "== one-line side panes at 80x24 (snapshot 40): the name, then the numbers, then +N more"
 S40=$(sed -n 40p "$REC")
 stot=$(jq -r '.tables["memory.devices"][0] | "\(.dev)  TOTAL \(.total_bytes / 1048576 * 10 | round / 10)MiB"' <<<"$S40")
-start 80 24 --replay "$REC" -d 60
-until_shows "REPLAY" 5
-step_to 40
-sleep 0.5
+replay_at 80 24 "$REC" 40
 check "MEMORY at 80x24: '$stot' (the device's total, not only its name)" shows "│$stot "
 $T kill-server 2>/dev/null
 if [ -f "$NVREC" ]; then
 	nirq=$(sed -n 30p "$NVREC" | jq '.tables["irq.lines"] | length')
-	start 80 24 --replay "$NVREC" -d 60
-	until_shows "REPLAY" 5
-	step_to 30
-	sleep 0.5
+	replay_at 80 24 "$NVREC" 30
 	check "INTERRUPTS at 80x24 on the H100 recording: one line of $nirq, '+$((nirq - 1)) more'" \
 		bash -c "$(declare -f screen); T='$T'; screen | grep -qE '│IRQ [0-9]+  IRQ/S [0-9.]+ +\+$((nirq - 1)) more│'"
 	$T kill-server 2>/dev/null
