@@ -274,13 +274,16 @@ static void names_from_calls(struct merge *m)
 {
 	static const char *const tables[] = { "calls.ioctls", "calls.fence_waits" };
 
-	for (size_t k = 0; k < sizeof(tables) / sizeof(tables[0]); k++)
-		EACH_ROW(m, tables[k], t, r)
-			for (size_t i = 0; i < m->n; i++)
-				if (m->procs[i].pid == (uint64_t)table_num(t, r, "pid") &&
-				    !known_name(m->procs[i].comm) && known_name(table_str(t, r, "comm")))
-					snprintf(m->procs[i].comm, sizeof(m->procs[i].comm), "%s",
-						 table_str(t, r, "comm"));
+	for (size_t i = 0; i < m->n; i++) { /* the few unnamed ones only: no walk when all are named */
+		struct proc *p = &m->procs[i];
+
+		for (size_t k = 0; !known_name(p->comm) && k < sizeof(tables) / sizeof(tables[0]); k++)
+			EACH_ROW(m, tables[k], t, r)
+				if (p->pid == (uint64_t)table_num(t, r, "pid") && known_name(table_str(t, r, "comm"))) {
+					snprintf(p->comm, sizeof(p->comm), "%s", table_str(t, r, "comm"));
+					break;
+				}
+	}
 }
 
 static void from_kfd(struct merge *m)
