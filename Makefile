@@ -164,6 +164,11 @@ $(B)/cpu_cost: bench/cpu_cost.c $(B)/cpu_cost.skel.h
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -MF $@.d $(LDFLAGS) -o $@ $< $(BASE_LIBS)
 
+# One ioctl no collector watches, timed (bench/calls-idle.sh).
+$(B)/ioctl_loop: bench/ioctl_loop.c
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -MF $@.d $(LDFLAGS) -o $@ $<
+
 # The recording reader alone, timed (bench/replay-scale.sh).
 $(B)/read_bench: bench/read_bench.c $(TABLE_OBJS) $(B)/libgputop.a
 	$(call msg,CC,$@)

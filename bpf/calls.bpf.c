@@ -9,6 +9,9 @@
  *    name is taken at the start: from 6.17 the end event names a signalled
  *    fence's driver "detached-driver".
  * A thread's open call waits in `pending` (one insert and one delete per call).
+ * While no process but the monitor has a GPU device file open, the ioctl
+ * programs return at once (the gate below): an idle host's ioctls cost the
+ * empty programs and two loads.
  * Every program has a twin (calls.h): an enter or start twin finds the entry its
  * primary wrote for this call still fresh, or else writes it (a rescue); an exit
  * or end twin finds an entry only when its primary was skipped, and counts it.
@@ -19,6 +22,8 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
+#include <asm/ptrace.h>
+#include <bpf/bpf_tracing.h>
 #include "calls.h"
 #include "common.bpf.h"
 #include "fd_table.bpf.h"
@@ -27,6 +32,18 @@
 char LICENSE[] SEC("license") = "GPL";
 
 __u32 majors[CALLS_MAJORS]; /* watched character-device majors, set by user space; 0: unused */
+
+__u32 self_tgid; /* the monitor's: its own calls (NVML's) are neither counted nor open files */
+
+/*
+ * The gate. gpu_opens counts the opens of a watched device by other processes
+ * (chrdev_open runs for every open of a character device). When user space has
+ * found no GPU file open in any process twice with gpu_opens at n in between,
+ * it writes n + 1 into idle_at; the programs then run while gpu_opens + 1 !=
+ * idle_at, that is from the next open on. 0: never idle (the gate is open).
+ */
+__u64 gpu_opens;
+__u64 idle_at;
 
 __u64 drops[CALLS_DROP_MAX];
 __u64 rescued[CALLS_EVENTS][2]; /* [event][1]: events the twin handled because its primary was skipped */
@@ -78,14 +95,47 @@ struct trace_event_raw_dma_fence {
 	__u32 __data_loc_driver;
 } __core;
 
+static __always_inline bool watched_major(__u32 major)
+{
+	for (int i = 0; i < CALLS_MAJORS; i++)
+		if (major && majors[i] == major)
+			return true;
+	return false;
+}
+
 /* The character device of the current task's file descriptor fd when its major is watched, else 0. */
 static __always_inline __u32 watched_rdev(unsigned long fd)
 {
-	__u32 rdev = fd_char_rdev(fd), major = rdev >> MINORBITS;
+	__u32 rdev = fd_char_rdev(fd);
 
-	for (int i = 0; i < CALLS_MAJORS; i++)
-		if (major && majors[i] == major)
-			return rdev;
+	return watched_major(rdev >> MINORBITS) ? rdev : 0;
+}
+
+/* Some process other than the monitor may have a GPU file open (the gate is open). */
+static __always_inline bool gpu_files_open(void)
+{
+	return *(volatile __u64 *)&gpu_opens + 1 != *(volatile __u64 *)&idle_at;
+}
+
+static __always_inline void count_open(struct inode *inode)
+{
+	if (watched_major(BPF_CORE_READ(inode, i_rdev) >> MINORBITS) &&
+	    bpf_get_current_pid_tgid() >> 32 != self_tgid)
+		__sync_fetch_and_add(&gpu_opens, 1);
+}
+
+/* chrdev_open(inode, file): by kprobe, or by fentry where the kernel has no kprobes. */
+SEC("kprobe/chrdev_open")
+int BPF_KPROBE(open_kprobe, struct inode *inode)
+{
+	count_open(inode);
+	return 0;
+}
+
+SEC("fentry/chrdev_open")
+int BPF_PROG(open_fentry, struct inode *inode)
+{
+	count_open(inode);
 	return 0;
 }
 
@@ -197,10 +247,23 @@ static __always_inline int on_wait_end(__u64 id, __u64 now, bool twin)
 
 static __always_inline int ioctl_enter_copy(struct sys_enter_ioctl_args *ctx, bool twin)
 {
-	if (!majors[0]) /* no GPU device yet: every other ioctl of the machine costs nothing more */
+	__u64 id;
+
+	if (!majors[0] || !gpu_files_open()) /* nothing to watch: every ioctl costs nothing more */
 		return 0;
-	return on_ioctl_enter(bpf_get_current_pid_tgid(), watched_rdev(ctx->fd), (__u32)ctx->cmd,
-			      bpf_ktime_get_ns(), twin);
+	id = bpf_get_current_pid_tgid();
+	if (id >> 32 == self_tgid)
+		return 0;
+	return on_ioctl_enter(id, watched_rdev(ctx->fd), (__u32)ctx->cmd, bpf_ktime_get_ns(), twin);
+}
+
+static __always_inline int ioctl_exit_copy(struct sys_exit_args *ctx, bool twin)
+{
+	/* no GPU device (a driver cannot unload with calls in flight), or the gate closed (what
+	 * was left in flight user space took out) */
+	if (!majors[0] || !gpu_files_open())
+		return 0;
+	return on_ioctl_exit(bpf_get_current_pid_tgid(), ctx->ret, bpf_ktime_get_ns(), twin);
 }
 
 SEC("tp/syscalls/sys_enter_ioctl")
@@ -218,13 +281,13 @@ int ioctl_enter2(struct sys_enter_ioctl_args *ctx)
 SEC("tp/syscalls/sys_exit_ioctl")
 int ioctl_exit(struct sys_exit_args *ctx)
 {
-	return on_ioctl_exit(bpf_get_current_pid_tgid(), ctx->ret, bpf_ktime_get_ns(), false);
+	return ioctl_exit_copy(ctx, false);
 }
 
 SEC("tp/syscalls/sys_exit_ioctl")
 int ioctl_exit2(struct sys_exit_args *ctx)
 {
-	return on_ioctl_exit(bpf_get_current_pid_tgid(), ctx->ret, bpf_ktime_get_ns(), true);
+	return ioctl_exit_copy(ctx, true);
 }
 
 SEC("tp/dma_fence/dma_fence_wait_start")

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Every open file of a character device of major target_major, in every
+ * Every open file of a character device of one of the majors in
+ * target_majors (user space sets them, 0 ends the list), in every
  * process, in one pass over the kernel's task file tables (iter/task_file,
  * Linux 5.8+: threads sharing their leader's table are visited once), written
  * as struct fd_iter_rec records: the memory collector's way to find DRM files
  * without a walk of /proc/<pid>/fd.
  */
+#include <stdbool.h>
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
@@ -15,7 +17,15 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-const volatile __u32 target_major;
+__u32 target_majors[FD_ITER_MAJORS];
+
+static __always_inline bool wanted(__u32 major)
+{
+	for (int i = 0; i < FD_ITER_MAJORS && target_majors[i]; i++)
+		if (target_majors[i] == major)
+			return true;
+	return false;
+}
 
 struct seq_file;
 struct bpf_iter_meta {
@@ -43,7 +53,7 @@ int char_files(struct bpf_iter__task_file *ctx)
 	if (!task || !file)
 		return 0;
 	ino = file->f_inode;
-	if (!ino || (ino->i_mode & S_IFMT) != S_IFCHR || ino->i_rdev >> MINORBITS != target_major)
+	if (!ino || (ino->i_mode & S_IFMT) != S_IFCHR || !wanted(ino->i_rdev >> MINORBITS))
 		return 0;
 	rec.tgid = task->tgid;
 	rec.fd = ctx->fd;

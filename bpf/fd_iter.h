@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* One open file of a character device of the wanted major, as fd_iter.bpf.c writes it. */
+/* One open file of a character device of a wanted major, as fd_iter.bpf.c writes it. */
 #ifndef GPUTOP_FD_ITER_H
 #define GPUTOP_FD_ITER_H
 
 #include <linux/types.h>
+
+#define FD_ITER_MAJORS 8 /* the most majors one iterator looks for */
 
 struct fd_iter_rec {
 	__u32 tgid;

@@ -25,6 +25,7 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* Set by user space before load: majors whose ioctls count; [1] is nvidia-uvm. 0: unused. */
 const volatile __u32 nv_majors[NV_MAJORS];
+const volatile __u32 self_tgid; /* the monitor's: its own (NVML's) ioctls are not counted */
 
 __u64 drops[NV_DROP_MAX];
 
@@ -369,8 +370,11 @@ int ioctl_enter(struct sys_enter_ioctl_args *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	struct ioctl_start s = {};
-	int cls = fd_class(ctx->fd);
+	int cls;
 
+	if (id >> 32 == self_tgid)
+		return 0;
+	cls = fd_class(ctx->fd);
 	if (!cls)
 		return 0;
 	s.ns = bpf_ktime_get_ns();

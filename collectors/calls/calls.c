@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "collectors/calls/calls_gate.h"
 #include "collectors/calls/calls_tables.h"
 #include "collectors/collector.h"
 #include "collectors/calls/ioctl_names.h"
@@ -67,10 +68,13 @@ struct calls_priv {
 	enum ioctl_device kinds[CALLS_MAJORS];
 	struct map_delta ioctls, waits;
 	struct proc_cache procs;
+	struct calls_gate gate;
+	int nmajors;
 	struct calls_dev *devs;
 	size_t ndevs;
 	unsigned int ticks;
 	uint64_t never_returned; /* ioctls and waits of threads that exited inside them */
+	uint64_t closed_in_flight; /* ioctls on a file closed while they ran, taken when the gate closed */
 };
 
 /* The watched majors: "drm", and every "nvidia*" (nvidia, nvidia-uvm, nvidia-caps ...). */
@@ -107,18 +111,39 @@ static void calls_probe(struct collector *c)
 		collector_set_state(c, COLLECTOR_FAILED, "out of memory", NULL);
 }
 
-static void rescan(struct collector *c)
+/* The status: the kinds of GPU device this machine has, as /proc/devices lists them, and the gate. */
+static void describe(struct collector *c)
 {
 	struct calls_priv *p = c->priv;
-	int n = find_majors(p->majors, p->kinds), drm = 0;
+	int n = p->nmajors, drm = 0;
+	char gate[40];
 
 	for (int i = 0; i < n; i++)
 		drm += p->kinds[i] == IOCTL_DEVICE_DRM;
+	calls_gate_describe(&p->gate, p->skel, gate, sizeof(gate));
+	snprintf(c->status.detail, sizeof(c->status.detail), "ioctls on %s and fence waits; %s",
+		 drm && n > drm ? "DRM and NVIDIA devices" : drm ? "DRM devices" :
+		 n ? "NVIDIA devices" : "GPU devices (none yet)", gate);
+}
+
+static void rescan(struct collector *c)
+{
+	struct calls_priv *p = c->priv;
+
+	p->nmajors = find_majors(p->majors, p->kinds);
 	memcpy(p->skel->bss->majors, p->majors, sizeof(p->majors));
-	/* the kinds of GPU device this machine has, as /proc/devices lists them */
-	snprintf(c->status.detail, sizeof(c->status.detail), "ioctls on %s%s%s and fence waits",
-		 drm ? "DRM devices" : "", drm && n > drm ? " and " : "",
-		 n > drm ? "NVIDIA devices" : !drm ? "GPU devices (none registered yet)" : "");
+}
+
+/* Opens and loads the object (with the gate's open probe when gated); its error. */
+static int load(struct calls_priv *p, bool gated)
+{
+	p->skel = calls_bpf__open();
+	if (!p->skel)
+		return -errno;
+	if (tp_progs_open(p->tps, specs, CALLS_EVENTS, p->skel->obj, &p->skel->bss->rescued[0][0]))
+		return -ENOENT;
+	calls_gate_prepare(&p->gate, p->skel, gated);
+	return calls_bpf__load(p->skel);
 }
 
 static int calls_open(struct collector *c)
@@ -131,21 +156,18 @@ static int calls_open(struct collector *c)
 		collector_set_state(c, COLLECTOR_FAILED, "out of memory", NULL);
 		return -1;
 	}
-	p->skel = calls_bpf__open();
-	if (!p->skel) {
-		collector_load_failed(c, -errno);
-		return -1;
+	err = load(p, true);
+	if (err && p->gate.fentry) { /* a kernel that refuses fentry on chrdev_open: no gate */
+		calls_bpf__destroy(p->skel);
+		err = load(p, false);
 	}
-	if (tp_progs_open(p->tps, specs, CALLS_EVENTS, p->skel->obj, &p->skel->bss->rescued[0][0])) {
-		collector_load_failed(c, -ENOENT);
-		return -1;
-	}
-	err = calls_bpf__load(p->skel);
 	if (err) {
 		collector_load_failed(c, err);
 		return -1;
 	}
 	rescan(c);
+	calls_gate_open(&p->gate, p->skel, p->majors, (size_t)p->nmajors);
+	describe(c);
 	return 0;
 }
 
@@ -248,6 +270,8 @@ static int calls_read(struct collector *c, struct model *m)
 		rescan(c);
 		p->never_returned += map_sweep_gone_threads(bpf_map__fd(p->skel->maps.ioctl_pending));
 		p->never_returned += map_sweep_gone_threads(bpf_map__fd(p->skel->maps.wait_pending));
+		p->closed_in_flight += calls_gate_tick(&p->gate, p->skel, p->majors, (size_t)p->nmajors);
+		describe(c);
 	}
 	proc_rows_read(&p->ioctls, bpf_map__fd(p->skel->maps.ioctls), &p->procs,
 		       model_table(m, &calls_ioctls), model_interval_s(m), ioctl_row, p);
@@ -256,6 +280,7 @@ static int calls_read(struct collector *c, struct model *m)
 	proc_cache_tick(&p->procs);
 	collector_set_drops(c, drop_names, p->skel->bss->drops, CALLS_DROP_MAX);
 	collector_set_drop(c, "calls_never_returned", p->never_returned);
+	collector_set_drop(c, "calls_on_closed_files", p->closed_in_flight);
 	tp_progs_report(c, p->tps, NTPS, m);
 	return 0;
 }
@@ -267,6 +292,7 @@ static void calls_close(struct collector *c)
 	if (!p)
 		return;
 	tp_progs_detach(p->tps, NTPS);
+	calls_gate_close(&p->gate);
 	calls_bpf__destroy(p->skel);
 	map_delta_free(&p->ioctls);
 	map_delta_free(&p->waits);

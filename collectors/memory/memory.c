@@ -17,7 +17,7 @@
 #include "core/sysroot.h"
 #include "core/array.h"
 #include "collectors/collector.h"
-#include "collectors/memory/fd_census.h"
+#include "collectors/kit/fd_census.h"
 #include "collectors/memory/fdinfo.h"
 #include "collectors/memory/gpu_sysfs.h"
 #include "collectors/memory/memory_tables.h"
@@ -98,7 +98,7 @@ static int memory_open(struct collector *c)
 {
 	struct memory_priv *p = c->priv;
 
-	p->census = fd_census_open(DRM_MAJOR, false);
+	p->census = fd_census_open(&(unsigned int){ DRM_MAJOR }, 1, false);
 	if (!p->census) {
 		collector_set_state(c, COLLECTOR_FAILED, "out of memory", NULL);
 		return -1;

@@ -250,6 +250,7 @@ static int nvidia_open(struct collector *c)
 		return -1;
 	}
 	memcpy((void *)p->skel->rodata->nv_majors, p->majors, sizeof(p->majors));
+	p->skel->rodata->self_tgid = (__u32)getpid();
 	if (c->config && c->config->stacks) {
 		char why[300];
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "collectors/memory/fd_census.h"
+#include "collectors/kit/fd_census.h"
 
 static double now_ms(void)
 {
@@ -75,8 +75,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: fd-census MAJOR [ROUNDS [PIDFILE]]\n");
 		return 2;
 	}
-	it = fd_census_open(major, false);
-	walk = fd_census_open(major, true);
+	it = fd_census_open(&major, 1, false);
+	walk = fd_census_open(&major, 1, true);
 	if (!it || !walk)
 		return 1;
 	tb = best(walk, rounds, &b, &nb, &cb);

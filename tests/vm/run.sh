@@ -453,6 +453,8 @@ check_calls() {
 	echo "   calls: job client $pid: $jobs jobs, ioctl mean $(( ${busy:-0} / ${jobs:-1} )) ns; its waits $(jq -s -c "$W | .[-1] | {waits_total, ns_total, p50_ns, p99_ns}" "$E"); ioctl client $ipid: $(jq -s -c "$I | select(.pid == ${ipid:-0})] | group_by(.command) | map(.[-1] | {command, device, calls_total, errors_total})" "$E")"
 	check "$k: calls: collector attached" \
 		jq -e -s '.[-1].collectors[] | select(.name == "calls") | .state == "attached"' "$E"
+	check "$k: calls: its ioctl programs went idle (no GPU file open) before the clients' first ioctl" \
+		jq -e -s '(map([.collectors[] | select(.name == "calls") | .detail | test("; idle: no GPU file open$")] | any) | index(true)) as $idle | (map(.tables["calls.ioctls"] | length > 0) | index(true)) as $first | $idle != null and $first != null and $idle < $first' "$E"
 	check "$k: calls: the ioctl client made its calls" test "${n:-0}" -eq 1000
 	check "$k: calls: GET_CAP counted exactly (1000, no error) on mockdrm" \
 		jq -e -s "$I | select(.pid == ${ipid:-0} and .command == \"GET_CAP\" and .driver == \"mockdrm\")] | (map(.calls_total) | max == 1000) and (map(.errors_total) | max == 0)" "$E"

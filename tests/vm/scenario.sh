@@ -198,6 +198,9 @@ section unpriv-err /tmp/unpriv.err
 gputop-bpf -b -J -d 0.5 > /tmp/engine.json 2> /tmp/engine.err &
 MON=$!
 ready /tmp/engine.json
+# No GPU file is open now: the calls collector closes its gate (two censuses of every process's
+# files, 5 ticks apart); the clients' first open opens it again (run.sh checks both).
+for i in $(seq 300); do tail -n 1 /tmp/engine.json | grep -q 'idle: no GPU file open' && break; sleep 0.1; done
 drm-load run 20 20 4 > /tmp/engine-load.txt 2>&1
 drm-load ioctls 1000 > /tmp/ioctl-load.txt 2>&1
 sleep 1

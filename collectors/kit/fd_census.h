@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * The open files of a character device major in every process: by a BPF
+ * The open files of character devices of a few majors in every process: by a BPF
  * task-file iterator (one pass in the kernel) where it loads, else by a walk of
  * /proc/<pid>/fd. Both give the same (pid, fd) list; the iterator is much
  * cheaper on hosts with many processes and files (bench/fd_census.sh).
@@ -18,8 +18,11 @@ struct fd_ref {
 
 struct fd_census;
 
-/* Loads the iterator unless walk_only; never NULL but on allocation failure. */
-struct fd_census *fd_census_open(unsigned int major, bool walk_only);
+/* Loads the iterator unless walk_only; never NULL but on allocation failure. The first
+ * FD_ITER_MAJORS (8) majors count. */
+struct fd_census *fd_census_open(const unsigned int *majors, size_t n, bool walk_only);
+/* Looks for these majors from the next take on. */
+void fd_census_set_majors(struct fd_census *c, const unsigned int *majors, size_t n);
 /* "BPF task-file iterator" or "/proc walk" (and why: the iterator's load error). */
 const char *fd_census_how(const struct fd_census *c);
 /* This moment's files, sorted by pid then fd; *out is reused across calls. -1 on failure. */

@@ -11,26 +11,37 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "core/array.h"
-#include "collectors/memory/fd_census.h"
+#include "collectors/kit/fd_census.h"
 #include <linux/types.h>
 #include "bpf/fd_iter.h"
 #include "fd_iter.skel.h"
 
 struct fd_census {
-	unsigned int major;
+	unsigned int majors[FD_ITER_MAJORS];
+	size_t nmajors;
 	struct fd_iter_bpf *skel;
 	struct bpf_link *link;
 	char how[160];
 };
 
-struct fd_census *fd_census_open(unsigned int major, bool walk_only)
+void fd_census_set_majors(struct fd_census *c, const unsigned int *majors, size_t n)
+{
+	memset(c->majors, 0, sizeof(c->majors));
+	c->nmajors = n < FD_ITER_MAJORS ? n : FD_ITER_MAJORS;
+	memcpy(c->majors, majors, c->nmajors * sizeof(*majors));
+	if (c->skel)
+		for (size_t i = 0; i < FD_ITER_MAJORS; i++)
+			c->skel->bss->target_majors[i] = c->majors[i];
+}
+
+struct fd_census *fd_census_open(const unsigned int *majors, size_t n, bool walk_only)
 {
 	struct fd_census *c = calloc(1, sizeof(*c));
 	int err;
 
 	if (!c)
 		return NULL;
-	c->major = major;
+	fd_census_set_majors(c, majors, n);
 	snprintf(c->how, sizeof(c->how), "/proc walk");
 	if (walk_only)
 		return c;
@@ -39,7 +50,6 @@ struct fd_census *fd_census_open(unsigned int major, bool walk_only)
 		snprintf(c->how, sizeof(c->how), "/proc walk (the iterator did not open)");
 		return c;
 	}
-	c->skel->rodata->target_major = major;
 	err = fd_iter_bpf__load(c->skel);
 	if (!err) {
 		c->link = bpf_program__attach_iter(c->skel->progs.char_files, NULL);
@@ -51,6 +61,7 @@ struct fd_census *fd_census_open(unsigned int major, bool walk_only)
 		c->skel = NULL;
 		return c;
 	}
+	fd_census_set_majors(c, majors, n);
 	snprintf(c->how, sizeof(c->how), "BPF task-file iterator");
 	return c;
 }
@@ -90,6 +101,14 @@ static int take_iter(struct fd_census *c, struct fd_ref **out, size_t *n, size_t
 	return got < 0 ? -1 : 0;
 }
 
+static bool wanted(const struct fd_census *c, unsigned int major)
+{
+	for (size_t i = 0; i < c->nmajors; i++)
+		if (c->majors[i] == major)
+			return true;
+	return false;
+}
+
 static void walk_one(struct fd_census *c, const char *pid_s, struct fd_ref **out, size_t *n,
 		     size_t *cap)
 {
@@ -104,7 +123,7 @@ static void walk_one(struct fd_census *c, const char *pid_s, struct fd_ref **out
 		struct fd_ref *r;
 
 		if (!isdigit((unsigned char)de->d_name[0]) || fstatat(dirfd(d), de->d_name, &st, 0) ||
-		    !S_ISCHR(st.st_mode) || major(st.st_rdev) != c->major)
+		    !S_ISCHR(st.st_mode) || !wanted(c, major(st.st_rdev)))
 			continue;
 		r = array_push(out, n, cap, sizeof(*r));
 		if (!r)
