@@ -47,6 +47,7 @@ static const struct tp_spec specs[CALLS_EVENTS] = {
 			     .missing = NO_FENCE, .absent = NO_FENCE },
 };
 #define NTPS (2 * CALLS_EVENTS)
+#define IOCTL_TPS 4 /* tps[0..3]: the ioctl enter and exit programs and their twins (specs' order) */
 
 static const char *const drop_names[CALLS_DROP_MAX] = {
 	[CALLS_DROP_KEYS_FULL] = "call_table_full",
@@ -70,6 +71,7 @@ struct calls_priv {
 	struct proc_cache procs;
 	struct calls_gate gate;
 	int nmajors;
+	bool ioctls_attached;
 	struct calls_dev *devs;
 	size_t ndevs;
 	unsigned int ticks;
@@ -171,11 +173,34 @@ static int calls_open(struct collector *c)
 	return 0;
 }
 
+/*
+ * The ioctl programs, once this machine has a GPU device (a driver registered its
+ * major): until then every ioctl of the machine runs no program of ours.
+ */
+static void attach_ioctls(struct collector *c)
+{
+	struct calls_priv *p = c->priv;
+
+	if (p->ioctls_attached)
+		return;
+	if (!p->nmajors) {
+		for (size_t i = 0; i < IOCTL_TPS; i += 2)
+			if (p->tps[i].wanted)
+				collector_set_tracepoint(c, p->tps[i].group, p->tps[i].event, TRACEPOINT_AVAILABLE,
+							 "attached once a GPU driver registers a device");
+		return;
+	}
+	p->ioctls_attached = tp_progs_attach(c, p->tps, IOCTL_TPS) > 0;
+}
+
 static int calls_attach(struct collector *c)
 {
 	struct calls_priv *p = c->priv;
 
-	if (!tp_progs_attach(c, p->tps, NTPS)) {
+	size_t waits = tp_progs_attach(c, p->tps + IOCTL_TPS, NTPS - IOCTL_TPS);
+
+	attach_ioctls(c);
+	if (!waits && !p->ioctls_attached && p->nmajors) {
 		collector_set_state(c, COLLECTOR_FAILED, "attaching to the tracepoints failed",
 				    "run with -v to see libbpf's messages");
 		return -1;
@@ -270,6 +295,7 @@ static int calls_read(struct collector *c, struct model *m)
 		rescan(c);
 		p->never_returned += map_sweep_gone_threads(bpf_map__fd(p->skel->maps.ioctl_pending));
 		p->never_returned += map_sweep_gone_threads(bpf_map__fd(p->skel->maps.wait_pending));
+		attach_ioctls(c);
 		p->closed_in_flight += calls_gate_tick(&p->gate, p->skel, p->majors, (size_t)p->nmajors);
 		describe(c);
 	}

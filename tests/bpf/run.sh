@@ -49,6 +49,15 @@ test_list() {
 		check "--list: the three vblank tracepoints listed missing" \
 			test "$(grep -c '^  missing   drm:drm_vblank_event' "$out")" -eq 3
 	fi
+	# no GPU driver has registered a character major: no ioctl program runs on this machine's ioctls
+	if ! grep -qE '^ *[0-9]+ (drm|nvidia)' /proc/devices; then
+		check "--list: no GPU device: the ioctl tracepoints wait for one, the fence waits attached" \
+			bash -c "grep -A5 '^calls: attached' '$out' | grep -c '^  available syscalls:sys_e[a-z]*_ioctl  - attached once a GPU driver registers a device' | grep -qx 2 && test \$(grep -A5 '^calls: attached' '$out' | grep -c '^  attached  dma_fence:') -eq 2"
+		check "--programs: no GPU device: no program on the ioctl tracepoints" \
+			bash -c "'$bin' -b -J -n 2 -d 0.3 --programs | jq -e -s '.[-1].tables[\"self.programs\"] | length > 0 and ([.[] | select(.tracepoint | test(\"ioctl\"))] | length == 0)'"
+	else
+		skip "a GPU driver is registered here: the no-GPU ioctl checks need a machine without one"
+	fi
 }
 
 test_json() {
