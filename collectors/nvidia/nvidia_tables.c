@@ -327,9 +327,10 @@ static const struct col_desc proc_gpu_cols[NVPG_COLS] = {
 		       "(after CUDA_VISIBLE_DEVICES, in CUDA_DEVICE_ORDER: not NVML's index); unknown: calls made while "
 		       "that context, or its device, was not seen (made current or created before the monitor started)",
 		       COL_STR, UNIT_NONE, 8, COL_KEY | COL_ASCENDING },
+	/* a key too: a label of its metrics (as nvidia.gpus' gpu), not a gauge of an index */
 	[NVPG_GPU] = { "gpu", "GPU",
 		       "NVML's index of that GPU, where certain (see gpu_from); unknown otherwise", COL_U64,
-		       UNIT_NONE, 3, COL_ASCENDING },
+		       UNIT_NONE, 3, COL_KEY | COL_ASCENDING },
 	[NVPG_BUS] = { "bus_id", "BUS", "its PCI address, where certain", COL_STR, UNIT_NONE, 16,
 		       COL_ASCENDING | COL_WIDE },
 	[NVPG_HOW] = { "gpu_from", "GPU FROM",
