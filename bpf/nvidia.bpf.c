@@ -40,7 +40,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, NV_MAX_ALLOCS);
 	__type(key, struct nv_alloc_key);
-	__type(value, __u64);
+	__type(value, struct nv_alloc);
 } allocs SEC(".maps");
 
 /*
@@ -139,6 +139,8 @@ static __always_inline struct nv_proc *proc_of(__u32 tgid)
 	return p;
 }
 
+#include "cuda_ctx.bpf.h"
+
 /* ---- libcuda uprobes ---- */
 
 /* One more launch of kernel handle by process tgid. */
@@ -180,17 +182,23 @@ static __always_inline void stack_launched(void *ctx, __u32 tgid, __u64 handle)
 SEC("uprobe")
 int BPF_KPROBE(cuda_launch, __u64 a1, __u64 a2)
 {
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32;
 	struct nv_proc *p = proc_of(tgid);
+	struct nv_proc_gpu *g = gpu_of_call(id);
 	__u64 call = bpf_get_attach_cookie(ctx);
 
 	if (!p)
 		return 0;
 	if (call == NV_GRAPH_LAUNCH) {
 		__sync_fetch_and_add(&p->graph_launches, 1);
+		if (g)
+			__sync_fetch_and_add(&g->graph_launches, 1);
 		return 0;
 	}
 	__sync_fetch_and_add(&p->launches, 1);
+	if (g)
+		__sync_fetch_and_add(&g->launches, 1);
 	kernel_launched(tgid, call == NV_LAUNCH_EX ? a2 : a1);
 	if (capture_stacks)
 		stack_launched(ctx, tgid, call == NV_LAUNCH_EX ? a2 : a1);
@@ -220,6 +228,12 @@ int BPF_KPROBE(cuda_enter, __u64 a1, __u64 a2, __u64 a3, __u64 a4)
 	pend.out = a1;
 	pend.size = a2;
 	pend.name = pend.call == NV_GET_KERNEL ? a3 : a2;
+	if (pend.call == NV_CTX_CREATE || pend.call == NV_BUS_ID_OF) /* the device argument */
+		pend.size = a3;
+	else if (pend.call == NV_CTX_CREATE_V3)
+		pend.size = PT_REGS_PARM5(ctx);
+	else if (pend.call == NV_CTX_CREATE_V4)
+		pend.size = a4;
 	if (pend.call == NV_ALLOC_PITCH) {
 		pend.pitch_out = a2;
 		pend.size = a4; /* rows; the pitch is read at return */
@@ -230,9 +244,11 @@ int BPF_KPROBE(cuda_enter, __u64 a1, __u64 a2, __u64 a3, __u64 a4)
 	return 0;
 }
 
-static __always_inline void alloc_done(struct nv_proc *p, const struct nv_pending *c, __u32 tgid)
+static __always_inline void alloc_done(struct nv_proc *p, const struct nv_pending *c, __u64 id)
 {
-	struct nv_alloc_key k = { .tgid = tgid, .kind = c->call == NV_CREATE ? NV_CREATE : NV_ALLOC };
+	struct nv_alloc_key k = { .tgid = id >> 32, .kind = c->call == NV_CREATE ? NV_CREATE : NV_ALLOC };
+	struct nv_alloc a = { .dev = current_dev(id) };
+	struct nv_proc_gpu *g;
 	__u64 size = c->size, pitch = 0;
 
 	if (bpf_probe_read_user(&k.addr, sizeof(k.addr), (void *)c->out)) {
@@ -248,7 +264,13 @@ static __always_inline void alloc_done(struct nv_proc *p, const struct nv_pendin
 	}
 	__sync_fetch_and_add(&p->allocs, 1);
 	__sync_fetch_and_add(&p->alloc_bytes, size);
-	if (bpf_map_update_elem(&allocs, &k, &size, BPF_ANY))
+	g = gpu_of(id >> 32, a.dev);
+	if (g) {
+		__sync_fetch_and_add(&g->allocs, 1);
+		__sync_fetch_and_add(&g->alloc_bytes, size);
+	}
+	a.size = size;
+	if (bpf_map_update_elem(&allocs, &k, &a, BPF_ANY))
 		drop_count(drops, NV_DROP_ALLOCS_FULL, NV_DROP_MAX);
 }
 
@@ -256,14 +278,20 @@ static __always_inline void free_done(struct nv_proc *p, const struct nv_pending
 {
 	struct nv_alloc_key k = { .addr = c->out, .tgid = tgid,
 				  .kind = c->call == NV_RELEASE ? NV_CREATE : NV_ALLOC };
-	__u64 *size = bpf_map_lookup_elem(&allocs, &k);
+	struct nv_alloc *a = bpf_map_lookup_elem(&allocs, &k);
+	struct nv_proc_gpu *g;
 
-	if (!size) {
+	if (!a) {
 		__sync_fetch_and_add(&p->unknown_frees, 1);
 		return;
 	}
 	__sync_fetch_and_add(&p->frees, 1);
-	__sync_fetch_and_add(&p->freed_bytes, *size);
+	__sync_fetch_and_add(&p->freed_bytes, a->size);
+	g = gpu_of(tgid, a->dev); /* the device it was allocated on, whichever is current now */
+	if (g) {
+		__sync_fetch_and_add(&g->frees, 1);
+		__sync_fetch_and_add(&g->freed_bytes, a->size);
+	}
 	bpf_map_delete_elem(&allocs, &k);
 }
 
@@ -306,6 +334,7 @@ int BPF_KRETPROBE(cuda_return, long ret)
 {
 	__u64 id = bpf_get_current_pid_tgid(), now = bpf_ktime_get_ns();
 	struct nv_pending *c = bpf_map_lookup_elem(&calls, &id);
+	struct nv_proc_gpu *g;
 	struct nv_proc *p;
 
 	if (!c)
@@ -313,6 +342,11 @@ int BPF_KRETPROBE(cuda_return, long ret)
 	if (c->depth && PT_REGS_SP(ctx) <= c->sp) { /* a nested call's return: above it on the stack */
 		c->depth--;
 		return 0;
+	}
+	if (c->call >= NV_CTX_SET) { /* context calls: the process gets no row of its own for them */
+		if (!(int)ret)
+			ctx_done(c, id);
+		goto out;
 	}
 	p = proc_of(id >> 32);
 	if (!p)
@@ -322,6 +356,11 @@ int BPF_KRETPROBE(cuda_return, long ret)
 		__sync_fetch_and_add(&p->syncs, 1);
 		__sync_fetch_and_add(&p->sync_ns, now - c->start_ns);
 		hist_count(p->sync_hist, now - c->start_ns);
+		g = gpu_of_call(id);
+		if (g) {
+			__sync_fetch_and_add(&g->syncs, 1);
+			__sync_fetch_and_add(&g->sync_ns, now - c->start_ns);
+		}
 		break;
 	case NV_ALLOC:
 	case NV_ALLOC_PITCH:
@@ -329,7 +368,7 @@ int BPF_KRETPROBE(cuda_return, long ret)
 		if ((int)ret) /* CUresult: 0 is CUDA_SUCCESS */
 			__sync_fetch_and_add(&p->failed_allocs, 1);
 		else
-			alloc_done(p, c, id >> 32);
+			alloc_done(p, c, id);
 		break;
 	case NV_FREE:
 	case NV_RELEASE:

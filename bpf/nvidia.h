@@ -15,6 +15,12 @@
 #define NV_MAX_ALLOCS 262144 /* live device allocations remembered, for their frees */
 #define NV_MAX_PENDING 16384 /* threads inside a probed call at once */
 #define NV_MAJORS 4 /* character-device majors whose ioctls are counted */
+#define NV_MAX_PROC_GPUS 8192 /* (process, CUDA device) counters */
+#define NV_MAX_CTXS 8192 /* (process, CUDA context) -> device ordinal */
+#define NV_MAX_THREADS 16384 /* threads whose current CUDA context is followed */
+#define NV_CTX_STACK 8 /* contexts of a thread's stack kept (cuCtxPushCurrent) */
+#define NV_DEV_UNKNOWN 0xffffffffu /* the device of a call made while its context was unknown */
+#define NV_BUS_ID 32 /* bytes of a PCI bus id kept, NUL included */
 
 /* What a probed function is: the attach cookie of its uprobe (and uretprobe). */
 enum nv_call {
@@ -29,6 +35,17 @@ enum nv_call {
 	NV_RELEASE, /* cuMemRelease(handle) */
 	NV_GET_KERNEL, /* (handle *out, owner, const char *name): cuLibraryGetKernel, cuModuleGetFunction */
 	NV_KERNEL_FUNCTION, /* cuKernelGetFunction(CUfunction *out, CUkernel kernel): the kernel's name */
+	/* the calling thread's current context, and the device of a context */
+	NV_CTX_SET, /* cuCtxSetCurrent(CUcontext ctx): replaces the top of the stack (NULL pops) */
+	NV_CTX_PUSH, /* cuCtxPushCurrent(_v2)(CUcontext ctx) */
+	NV_CTX_POP, /* cuCtxPopCurrent(_v2)(CUcontext *out) */
+	NV_CTX_DESTROY, /* cuCtxDestroy(_v2)(CUcontext ctx): forgotten; popped where current */
+	NV_CTX_RETAIN, /* cuDevicePrimaryCtxRetain(CUcontext *out, CUdevice dev): not made current */
+	NV_CTX_CREATE, /* cuCtxCreate(_v2)(CUcontext *out, unsigned flags, CUdevice dev): pushed */
+	NV_CTX_CREATE_V3, /* cuCtxCreate_v3(out, CUexecAffinityParam *, int n, unsigned flags, CUdevice dev) */
+	NV_CTX_CREATE_V4, /* cuCtxCreate_v4(out, CUctxCreateParams *, unsigned flags, CUdevice dev) */
+	NV_CTX_GET_DEVICE, /* cuCtxGetDevice(CUdevice *out): the device of the current context */
+	NV_BUS_ID_OF, /* cuDeviceGetPCIBusId(char *out, int len, CUdevice dev) */
 	NV_CALLS,
 };
 
@@ -46,6 +63,11 @@ enum nv_drop {
 	NV_DROP_NAME_UNREAD, /* a kernel's name could not be read at the return: launched without a name */
 	NV_DROP_STACK_LOST, /* --stacks: a launch's user stack not taken (stack table full, no frames): [no stack] */
 	NV_DROP_STACKS_FULL, /* --stacks: the (process, stack, kernel) table full: the launch not in the file */
+	NV_DROP_PROC_GPUS_FULL, /* (process, device) table full: the call counts for its process only */
+	NV_DROP_CTXS_FULL, /* context table full: the calls in that context count under the unknown device */
+	NV_DROP_THREADS_FULL, /* thread table full: that thread's calls count under the unknown device */
+	NV_DROP_CTX_STACK_DEEP, /* a context pushed deeper than NV_CTX_STACK: unknown while it is current */
+	NV_DROP_BUS_IDS_FULL, /* bus id table full: that device's GPU stays unknown */
 	NV_DROP_MAX,
 };
 
@@ -63,6 +85,46 @@ struct nv_proc {
 	__u64 ioctl_hist[HIST_SLOTS];
 };
 
+/*
+ * Per process and CUDA device ordinal (the process's own numbering: after
+ * CUDA_VISIBLE_DEVICES, in CUDA_DEVICE_ORDER), NV_DEV_UNKNOWN for calls made
+ * while the thread's context or that context's device was unknown.
+ */
+struct nv_gpu_key {
+	__u32 tgid;
+	__u32 dev;
+};
+
+struct nv_proc_gpu {
+	__u64 launches, graph_launches;
+	__u64 allocs, alloc_bytes; /* allocated while a context of the device was current */
+	__u64 frees, freed_bytes; /* frees of those, by the device they were allocated on */
+	__u64 syncs, sync_ns; /* synchronisation while a context of the device was current */
+};
+
+/* A context of a process: its device is the value (a __u32 ordinal). */
+struct nv_ctx_key {
+	__u32 tgid, pad; /* tgid first, as in nv_gpu_key */
+	__u64 ctx;
+};
+
+/* A thread's stack of current contexts (cuCtxPushCurrent); depth may pass NV_CTX_STACK, unkept. */
+struct nv_thread {
+	__u64 ctx[NV_CTX_STACK]; /* 0: none known */
+	__u32 depth, pad;
+};
+
+/* A device's PCI bus id as the process asked for it (cuDeviceGetPCIBusId): "0000:3B:00.0". */
+struct nv_bus_id {
+	char id[NV_BUS_ID];
+};
+
+/* A live allocation's size and the device it was made on (the value of allocs). */
+struct nv_alloc {
+	__u64 size;
+	__u32 dev, pad;
+};
+
 /* A live allocation: process and device pointer (or handle, kind NV_CREATE). */
 struct nv_alloc_key {
 	__u64 addr;
@@ -73,8 +135,8 @@ struct nv_alloc_key {
 /* A thread inside a probed call (or an ioctl), waiting for its return. */
 struct nv_pending {
 	__u64 start_ns;
-	__u64 out; /* user address the call writes its result to (pointer, handle) */
-	__u64 size; /* bytes asked for; rows for a pitched allocation */
+	__u64 out; /* user address the call writes its result to (pointer, handle); NV_CTX_SET, PUSH, DESTROY: the context */
+	__u64 size; /* bytes asked for; rows for a pitched allocation; the device argument (NV_CTX_*, NV_BUS_ID_OF) */
 	__u64 pitch_out; /* pitched allocation: where the pitch is written */
 	__u64 sp; /* stack pointer at entry: a deeper call is nested, one as deep or shallower is later */
 	__u64 name; /* NV_GET_KERNEL: the user address of the name asked for; NV_KERNEL_FUNCTION: the CUkernel */

@@ -264,6 +264,13 @@ static void from_nvidia(struct merge *m)
 			p->cuda_mem = table_num(t, r, "mem_bytes");
 		}
 	}
+	/* the GPUs its CUDA calls went to, where their bus is known: among its GPUs, with no value of their own */
+	EACH_ROW(m, "nvidia.process_gpus", t, r) {
+		struct proc *p = table_str(t, r, "bus_id")[0] ? proc_of(m, t, r, SRC_CUDA) : NULL;
+
+		if (p)
+			gpu_of(m, p, table_str(t, r, "bus_id"));
+	}
 }
 
 /*

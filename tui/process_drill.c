@@ -2,7 +2,8 @@
 /*
  * Enter on a process of the Overview's table (gpu.processes): what the merge
  * made of it, then what each source that sees it says, each row of each
- * source's table as its columns' titles and values, then its scheduler rings
+ * source's table as its columns' titles and values (its CUDA calls per CUDA
+ * device among them), then its scheduler rings
  * and sparklines of its GPU use and memory.
  */
 #include <curses.h>
@@ -18,6 +19,7 @@ static const struct {
 } sources[] = {
 	{ "drm_sched.processes", "DRM scheduler" }, { "memory.processes", "DRM fdinfo" },
 	{ "nvidia.gpu_processes", "NVML" },	    { "nvidia.processes", "CUDA calls" },
+	{ "nvidia.process_gpus", "CUDA on device" }, /* a row per CUDA device, "unknown" too */
 	{ "kfd.processes", "KFD (ROCm)" },
 };
 

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include "collectors/kit/map_walk.h"
+#include "collectors/kit/pid_list.h"
 #include "collectors/nvidia/nv_kernels.h"
 #include "collectors/nvidia/nvidia_tables.h"
 #include "core/array.h"
@@ -44,10 +45,7 @@ bool nv_kernel_name(int names_fd, uint32_t tgid, uint64_t handle, char *out, siz
 
 static bool is_gone(const struct nv_kernels *k, uint32_t pid)
 {
-	for (size_t i = 0; i < k->ngone; i++)
-		if (k->gone[i] == pid)
-			return true;
-	return false;
+	return pid_listed(k->gone, k->ngone, pid);
 }
 
 /* One handle's launches, named where the name table has it. */

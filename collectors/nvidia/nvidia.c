@@ -22,6 +22,7 @@
 #include "collectors/kit/char_devices.h"
 #include "collectors/kit/map_delta.h"
 #include "collectors/kit/map_walk.h"
+#include "collectors/kit/pid_list.h"
 #include "collectors/kit/proc_cache.h"
 #include "collectors/kit/prog_stats.h"
 #include "collectors/kit/test_hooks.h"
@@ -29,6 +30,7 @@
 #include "collectors/nvidia/cuda_libs.h"
 #include "collectors/nvidia/nvidia_driver.h"
 #include "collectors/nvidia/nvidia_tables.h"
+#include "collectors/nvidia/proc_gpus.h"
 #include "collectors/nvidia/launch_stacks.h"
 #include "collectors/nvidia/nv_kernels.h"
 #include "collectors/nvidia/nvml.h"
@@ -77,6 +79,21 @@ static const struct cuda_fn {
 	{ "cuLibraryGetKernel", NV_GET_KERNEL },
 	{ "cuModuleGetFunction", NV_GET_KERNEL },
 	{ "cuKernelGetFunction", NV_KERNEL_FUNCTION },
+	/* which device a call goes to: the thread's current context, the context's device */
+	{ "cuCtxSetCurrent", NV_CTX_SET },
+	{ "cuCtxPushCurrent", NV_CTX_PUSH },
+	{ "cuCtxPushCurrent_v2", NV_CTX_PUSH },
+	{ "cuCtxPopCurrent", NV_CTX_POP },
+	{ "cuCtxPopCurrent_v2", NV_CTX_POP },
+	{ "cuCtxDestroy", NV_CTX_DESTROY },
+	{ "cuCtxDestroy_v2", NV_CTX_DESTROY },
+	{ "cuDevicePrimaryCtxRetain", NV_CTX_RETAIN },
+	{ "cuCtxCreate", NV_CTX_CREATE },
+	{ "cuCtxCreate_v2", NV_CTX_CREATE },
+	{ "cuCtxCreate_v3", NV_CTX_CREATE_V3 },
+	{ "cuCtxCreate_v4", NV_CTX_CREATE_V4 },
+	{ "cuCtxGetDevice", NV_CTX_GET_DEVICE },
+	{ "cuDeviceGetPCIBusId", NV_BUS_ID_OF },
 };
 #define NFNS (sizeof(cuda_fns) / sizeof(cuda_fns[0]))
 
@@ -94,6 +111,11 @@ static const char *const drop_names[NV_DROP_MAX] = {
 	[NV_DROP_NAME_UNREAD] = "kernel_name_unread",
 	[NV_DROP_STACK_LOST] = "launch_stack_lost",
 	[NV_DROP_STACKS_FULL] = "launch_stack_table_full",
+	[NV_DROP_PROC_GPUS_FULL] = "process_gpu_table_full",
+	[NV_DROP_CTXS_FULL] = "context_table_full",
+	[NV_DROP_THREADS_FULL] = "thread_context_table_full",
+	[NV_DROP_CTX_STACK_DEEP] = "context_stack_too_deep",
+	[NV_DROP_BUS_IDS_FULL] = "bus_id_table_full",
 };
 
 /* Tracepoint programs (ioctl enter/exit, Xid), then one pseudo-entry per uprobe program for the cost table. */
@@ -125,6 +147,8 @@ struct nvidia_priv {
 	struct map_delta procs;
 	struct proc_cache pcache;
 	struct nv_kernels kernels;
+	struct proc_gpus proc_gpus; /* nvidia.process_gpus */
+	struct nv_gpu_list nvml_gpus; /* NVML's bus ids, this tick's */
 	struct launch_stacks stacks; /* --stacks */
 	__u32 *gone; /* processes that exited this tick: their allocations are forgotten */
 	size_t ngone, gone_cap;
@@ -245,7 +269,7 @@ static int nvidia_open(struct collector *c)
 
 	p->skel = nvidia_bpf__open();
 	if (!p->skel || map_delta_init(&p->procs, sizeof(__u32), sizeof(struct nv_proc), 0) ||
-	    nv_kernels_init(&p->kernels)) {
+	    nv_kernels_init(&p->kernels) || proc_gpus_init(&p->proc_gpus)) {
 		collector_set_state(c, COLLECTOR_FAILED, "cannot open the BPF object", NULL);
 		return -1;
 	}
@@ -478,14 +502,20 @@ static bool alloc_of_gone(const void *key, void *value, void *arg)
 	struct nvidia_priv *p = arg;
 
 	(void)value;
-	for (size_t i = 0; i < p->ngone; i++)
-		if (p->gone[i] == k->tgid)
-			return true;
-	return false;
+	return pid_listed(p->gone, p->ngone, k->tgid);
+}
+
+static struct proc_gpus_maps gpu_maps(const struct nvidia_priv *p)
+{
+	return (struct proc_gpus_maps){ .counters = bpf_map__fd(p->skel->maps.proc_gpus),
+					.bus_ids = bpf_map__fd(p->skel->maps.bus_ids),
+					.ctx_devs = bpf_map__fd(p->skel->maps.ctx_devs) };
 }
 
 static void read_procs(struct nvidia_priv *p, struct model *m)
 {
+	struct proc_gpus_maps maps = gpu_maps(p);
+
 	p->t = model_table(m, &nvidia_processes);
 	p->iv = model_interval_s(m);
 	p->active[0] = '\0';
@@ -495,6 +525,7 @@ static void read_procs(struct nvidia_priv *p, struct model *m)
 			   bpf_map__fd(p->skel->maps.kernel_names), &p->pcache);
 	nv_kernels_read(&p->kernels, bpf_map__fd(p->skel->maps.kernel_launches),
 			bpf_map__fd(p->skel->maps.kernel_names), &p->pcache, p->gone, p->ngone, m);
+	proc_gpus_read(&p->proc_gpus, &maps, &p->nvml_gpus, &p->pcache, p->gone, p->ngone, m);
 	proc_cache_tick(&p->pcache);
 	if (p->ngone)
 		map_walk(bpf_map__fd(p->skel->maps.allocs), sizeof(struct nv_alloc_key), 0,
@@ -615,12 +646,16 @@ static void read_gpus(struct nvidia_priv *p, struct model *m)
 	struct table *t = model_table(m, &nvidia_gpus);
 	struct table *migs = p->nvml ? model_table(m, &nvidia_mig) : NULL; /* none is [] with NVML */
 
+	p->nvml_gpus.n = nvml_count(p->nvml) < NV_GPUS_MAX ? nvml_count(p->nvml) : NV_GPUS_MAX;
+	memset(p->nvml_gpus.bus, 0, sizeof(p->nvml_gpus.bus));
 	for (unsigned int i = 0; t && i < nvml_count(p->nvml); i++) {
 		struct nvml_gpu g;
 		struct cell *row;
 
 		if (!nvml_read(p->nvml, i, &g))
 			continue;
+		if (i < NV_GPUS_MAX)
+			snprintf(p->nvml_gpus.bus[i], sizeof(p->nvml_gpus.bus[i]), "%s", g.bus_id);
 		row = table_row_add(t);
 		if (!row)
 			break;
@@ -663,13 +698,17 @@ static int nvidia_read(struct collector *c, struct model *m)
 		p->next_scan_ns = now + RESCAN_NS;
 	}
 	if (now >= p->next_sweep_ns) {
+		struct proc_gpus_maps maps = gpu_maps(p);
+
 		p->never_returned += map_sweep_gone_threads(bpf_map__fd(p->skel->maps.calls));
 		p->never_returned += map_sweep_gone_threads(bpf_map__fd(p->skel->maps.ioctls));
+		map_sweep_gone_threads(bpf_map__fd(p->skel->maps.threads)); /* threads that exited: not a loss */
+		proc_gpus_sweep(&maps);
 		p->next_sweep_ns = now + RESCAN_NS;
 	}
+	read_gpus(p, m); /* first: NVML's bus ids place the devices of nvidia.process_gpus */
 	read_procs(p, m);
 	read_xids(p, m);
-	read_gpus(p, m);
 	misses = nv_driver_read(p->drv, c, m);
 	collector_set_drops(c, drop_names, p->skel->bss->drops, NV_DROP_MAX);
 	collector_set_drop(c, "calls_never_returned", p->never_returned);
@@ -699,6 +738,7 @@ static void nvidia_close(struct collector *c)
 	launch_stacks_close(&p->stacks);
 	map_delta_free(&p->procs);
 	nv_kernels_free(&p->kernels);
+	proc_gpus_free(&p->proc_gpus);
 	proc_cache_free(&p->pcache);
 	free(p->gone);
 	free(p);

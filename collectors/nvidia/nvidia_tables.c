@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <stdio.h>
 #include "collectors/kit/cells.h"
 #include "collectors/nvidia/nvidia_tables.h"
 
@@ -315,4 +316,93 @@ void nvidia_driver_row(struct cell *row, const char *fn, const char *what, const
 	cell_set_str(row, NVD_VIA, via);
 	cell_set_u64(row, NVD_CALLS, calls);
 	cell_set_rate(row, NVD_PER_S, calls, calls_before, interval_s);
+}
+
+static const struct col_desc proc_gpu_cols[NVPG_COLS] = {
+	[NVPG_PID] = { "pid", "PID", "process calling the CUDA driver", COL_U64, UNIT_NONE, 7,
+		       COL_KEY | COL_ASCENDING },
+	[NVPG_COMM] = { "comm", "COMM", "its command name", COL_STR, UNIT_NONE, 15, COL_ASCENDING },
+	[NVPG_DEV] = { "cuda_device", "CUDA DEV",
+		       "the CUDA device ordinal of the calling thread's current context, in the process's own numbering "
+		       "(after CUDA_VISIBLE_DEVICES, in CUDA_DEVICE_ORDER: not NVML's index); unknown: calls made while "
+		       "that context, or its device, was not seen (made current or created before the monitor started)",
+		       COL_STR, UNIT_NONE, 8, COL_KEY | COL_ASCENDING },
+	/* a key too: a label of its metrics (as nvidia.gpus' gpu), not a gauge of an index */
+	[NVPG_GPU] = { "gpu", "GPU",
+		       "NVML's index of that GPU, where certain (see gpu_from); unknown otherwise", COL_U64,
+		       UNIT_NONE, 3, COL_KEY | COL_ASCENDING },
+	[NVPG_BUS] = { "bus_id", "BUS", "its PCI address, where certain", COL_STR, UNIT_NONE, 16,
+		       COL_ASCENDING | COL_WIDE },
+	[NVPG_HOW] = { "gpu_from", "GPU FROM",
+		       "how the GPU is known: cuDeviceGetPCIBusId (the process asked for the device's bus id), or "
+		       "the only GPU (NVML sees one)",
+		       COL_STR, UNIT_NONE, 12, COL_ASCENDING | COL_DETAIL },
+	[NVPG_LAUNCH_PER_S] = { "launches_per_s", "LAUNCH/S", "kernel launches per second on this device",
+				COL_F64, UNIT_PER_S, 8, COL_HISTORY | COL_SPARK },
+	[NVPG_LAUNCHES] = { "launches_total", "LAUNCHES", "kernel launches on it since start", COL_U64,
+			    UNIT_COUNT, 9, 0 },
+	[NVPG_GRAPH_LAUNCHES] = { "graph_launches_total", "GRAPHS", "CUDA graph launches on it since start",
+				  COL_U64, UNIT_COUNT, 7, COL_WIDE },
+	[NVPG_MEM] = { "mem_bytes", "DEVMEM",
+		       "device memory allocated on it since start and not freed by a call (nvidia.processes' DEVMEM, "
+		       "by device)",
+		       COL_U64, UNIT_BYTES, 8, COL_HISTORY },
+	[NVPG_ALLOCS] = { "allocs_total", "ALLOCS", "successful allocations on it since start", COL_U64,
+			  UNIT_COUNT, 7, 0 },
+	[NVPG_FREES] = { "frees_total", "FREES", "frees of those", COL_U64, UNIT_COUNT, 7, COL_WIDE },
+	[NVPG_ALLOC_BYTES] = { "alloc_bytes_total", "ALLOC B", "bytes allocated on it since start", COL_U64,
+			       UNIT_BYTES, 8, COL_DETAIL },
+	[NVPG_FREED_BYTES] = { "freed_bytes_total", "FREED B", "bytes freed of those", COL_U64, UNIT_BYTES,
+			       8, COL_DETAIL },
+	[NVPG_SYNC_PCT] = { "sync_pct", "SYNC%",
+			    "share of the interval its threads spent blocked in cu*Synchronize with a context of this "
+			    "device current (summed over threads)",
+			    COL_F64, UNIT_PCT, 6, COL_HISTORY },
+	[NVPG_SYNCS] = { "syncs_total", "SYNCS", "synchronisation calls on it since start", COL_U64,
+			 UNIT_COUNT, 7, COL_DETAIL },
+	[NVPG_SYNC_NS] = { "sync_ns_total", "SYNC T", "time blocked in them since start", COL_U64, UNIT_NS,
+			   8, 0 },
+};
+
+const struct table_desc nvidia_process_gpus = {
+	.name = "nvidia.process_gpus",
+	.title = "CUDA processes per GPU",
+	.empty = "No CUDA launch, allocation or synchronisation since the start.",
+	.cols = proc_gpu_cols,
+	.ncols = NVPG_COLS,
+	.sort_col = NVPG_LAUNCH_PER_S,
+};
+TABLE_REGISTER(nvidia_process_gpus);
+
+void nvidia_proc_gpu_row(struct cell *row, uint32_t pid, const char *comm, uint32_t dev,
+			 const struct cuda_dev_where *w, const struct nv_proc_gpu *now,
+			 const struct nv_proc_gpu *before, double interval_s)
+{
+	const struct nv_proc_gpu *v = now, *l = before;
+	char ordinal[16];
+
+	cell_set_u64(row, NVPG_PID, pid);
+	cell_set_str(row, NVPG_COMM, comm);
+	if (dev == NV_DEV_UNKNOWN)
+		snprintf(ordinal, sizeof(ordinal), "unknown");
+	else
+		snprintf(ordinal, sizeof(ordinal), "%u", dev);
+	cell_set_str(row, NVPG_DEV, ordinal);
+	if (w->gpu >= 0)
+		cell_set_u64(row, NVPG_GPU, (uint64_t)w->gpu);
+	if (w->bus[0])
+		cell_set_str(row, NVPG_BUS, w->bus);
+	if (w->how)
+		cell_set_str(row, NVPG_HOW, w->how);
+	cell_set_rate(row, NVPG_LAUNCH_PER_S, v->launches, l->launches, interval_s);
+	cell_set_u64(row, NVPG_LAUNCHES, v->launches);
+	cell_set_u64(row, NVPG_GRAPH_LAUNCHES, v->graph_launches);
+	cell_set_u64(row, NVPG_MEM, v->alloc_bytes >= v->freed_bytes ? v->alloc_bytes - v->freed_bytes : 0);
+	cell_set_u64(row, NVPG_ALLOCS, v->allocs);
+	cell_set_u64(row, NVPG_FREES, v->frees);
+	cell_set_u64(row, NVPG_ALLOC_BYTES, v->alloc_bytes);
+	cell_set_u64(row, NVPG_FREED_BYTES, v->freed_bytes);
+	cell_set_pct(row, NVPG_SYNC_PCT, v->sync_ns, l->sync_ns, interval_s);
+	cell_set_u64(row, NVPG_SYNCS, v->syncs);
+	cell_set_u64(row, NVPG_SYNC_NS, v->sync_ns);
 }

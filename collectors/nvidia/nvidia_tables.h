@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include "bpf/nvidia.h"
+#include "collectors/nvidia/cuda_devices.h"
 #include "model/table.h"
 
 enum nv_proc_col {
@@ -51,6 +52,18 @@ extern const struct table_desc nvidia_kernels;
 void nvidia_kernel_row(struct cell *row, uint32_t pid, const char *comm, const char *kernel, uint64_t handles,
 		       uint64_t now, uint64_t before, double interval_s);
 extern const struct table_desc nvidia_xids;
+
+enum nv_proc_gpu_col {
+	NVPG_PID, NVPG_COMM, NVPG_DEV, NVPG_GPU, NVPG_BUS, NVPG_HOW, NVPG_LAUNCH_PER_S, NVPG_LAUNCHES,
+	NVPG_GRAPH_LAUNCHES, NVPG_MEM, NVPG_ALLOCS, NVPG_FREES, NVPG_ALLOC_BYTES, NVPG_FREED_BYTES,
+	NVPG_SYNC_PCT, NVPG_SYNCS, NVPG_SYNC_NS, NVPG_COLS,
+};
+
+extern const struct table_desc nvidia_process_gpus;
+/* An nvidia.process_gpus row: process pid's calls to its CUDA device dev (w: which GPU that is). */
+void nvidia_proc_gpu_row(struct cell *row, uint32_t pid, const char *comm, uint32_t dev,
+			 const struct cuda_dev_where *w, const struct nv_proc_gpu *now,
+			 const struct nv_proc_gpu *before, double interval_s);
 
 /* An nvidia.processes row from the BPF map's counters, now and at the last read. */
 void nvidia_proc_row(struct cell *row, uint32_t pid, const char *comm, const char *cgroup,

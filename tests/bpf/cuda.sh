@@ -4,6 +4,9 @@
 # numbers of times from several processes (tests/cuda/cuda-client.c). Per process the
 # counts must be exact and the memory totals exact to the byte, with the library found
 # each way the collector finds one: a running process's maps, --libcuda, the loader cache.
+# The stand-in has two devices: per process and CUDA device (nvidia.process_gpus) every
+# count is exact too, the calls made in no known context under "unknown"; with the
+# stand-in NVML (CUDA_DIR/../nvml, when built) each device is placed on its NVML GPU.
 # Usage: tests/bpf/cuda.sh CUDA_DIR BINARY...   (needs root; skips loudly without it)
 set -u
 SUITE="cuda tests"
@@ -42,7 +45,7 @@ run() {
 		cpid=$!
 	}
 	[ "$first" = client ] && start_client && sleep 0.5
-	"$bin" -b -J -d 0.5 "$@" >"$dir/mon" 2>"$dir/err" &
+	env $MON_ENV "$bin" -b -J -d 0.5 "$@" >"$dir/mon" 2>"$dir/err" &
 	mpid=$!
 	for _ in $(seq 100); do [ -s "$dir/mon" ] && break; sleep 0.1; done
 	[ "$first" = monitor ] && start_client
@@ -66,6 +69,45 @@ run() {
 	kill -INT $mpid
 	wait $mpid
 	echo "$?" >"$dir/mon.rc"
+}
+
+# verify_gpus NAME CLIENT_FIRST PID LINE: the process's rows per CUDA device against the client's
+# counts per device: devices 0 and 1 and unknown (calls in no context), and no other row. The
+# blocks from before the gate: allocated in no context (unknown) when the monitor came first.
+verify_gpus() {
+	local name=$1 first=$2 pid=$3 line=$4 dir=$TMP/$1 gpus dev want got k
+	gpus=$(jq -c '.gpus' <<<"$line")
+	[ "$first" = monitor ] && gpus=$(jq -c '.unknown |= (.allocs += 3 | .alloc_bytes += 3145728 | .frees += 3 | .freed_bytes += 3145728)' <<<"$gpus")
+	jq -c -s --argjson pid "$pid" '[.[].tables["nvidia.process_gpus"][]? | select(.pid == $pid)] |
+		group_by(.cuda_device) | map(last) | map({key: .cuda_device, value: .}) | from_entries' "$dir/mon" >"$dir/gpus.$pid"
+	check "$name: pid $pid: rows for CUDA devices 0, 1 and unknown, no other" 		jq -e '(keys | sort) == ["0", "1", "unknown"]' "$dir/gpus.$pid"
+	for dev in 0 1 unknown; do
+		want=$(jq -c --arg d $dev '.[$d] | {launches, graph_launches, allocs, alloc_bytes, frees, freed_bytes, syncs}' <<<"$gpus")
+		got=$(jq -c --arg d $dev '.[$d] | {launches: .launches_total, graph_launches: .graph_launches_total,
+			allocs: .allocs_total, alloc_bytes: .alloc_bytes_total, frees: .frees_total,
+			freed_bytes: .freed_bytes_total, syncs: .syncs_total}' "$dir/gpus.$pid")
+		check "$name: pid $pid: CUDA device $dev: every count exact ($want)" test "$got" = "$want"
+		[ "$got" = "$want" ] || echo "       got: $got"
+		check "$name: pid $pid: CUDA device $dev: mem_bytes = allocated - freed there, to the byte" 			jq -e --arg d $dev --argjson c "$gpus" '.[$d].mem_bytes == $c[$d].alloc_bytes - $c[$d].freed_bytes' "$dir/gpus.$pid"
+		check "$name: pid $pid: CUDA device $dev: sync time between the sleeps inside the calls and the client's clock" 			jq -e --arg d $dev --argjson c "$gpus" --argjson us $SYNC_US 			'.[$d].sync_ns_total <= $c[$d].sync_ns * 1.001 and .[$d].sync_ns_total >= $c[$d].syncs * $us * 1000' "$dir/gpus.$pid"
+	done
+	# the bus ids it asked for; NVML's index and spelling of them with the stand-in NVML (device 0 is
+	# its GPU 1: CUDA's order is not NVML's), none without it
+	for dev in 0 1; do
+		k=$(jq -r --arg d $dev '.bus[$d]' <<<"$line")
+		if [ -n "$MON_ENV" ]; then
+			want=$(jq -n -c --arg b "$k" '{gpu: (if $b == "0000:3B:00.0" then 1 else 0 end),
+				bus_id: ("0000" + $b), gpu_from: "cuDeviceGetPCIBusId"}')
+		else
+			want=$(jq -n -c --arg b "$k" '{gpu: null, bus_id: $b, gpu_from: "cuDeviceGetPCIBusId"}')
+		fi
+		got=$(jq -c --arg d $dev '.[$d] | {gpu, bus_id, gpu_from}' "$dir/gpus.$pid")
+		check "$name: pid $pid: CUDA device $dev is $want" test "$got" = "$want"
+	done
+	check "$name: pid $pid: the unknown device is on no known GPU" 		jq -e '.unknown | .gpu == null and .bus_id == null and .gpu_from == null' "$dir/gpus.$pid"
+	check "$name: pid $pid: its devices' launches, allocations, syncs add up to the process's" 		jq -e -s '.[0] as $g | .[1] | .launches_total == ([$g[].launches_total] | add) and
+			.alloc_bytes_total == ([$g[].alloc_bytes_total] | add) and .syncs_total == ([$g[].syncs_total] | add)' 		"$dir/gpus.$pid" "$dir/row.$pid"
+	check "$name: pid $pid: its device rows gone from the last snapshot after it exited" 		jq -e -s --argjson pid "$pid" '[.[-1].tables["nvidia.process_gpus"][] | select(.pid == $pid)] | length == 0' "$dir/mon"
 }
 
 # verify NAME CLIENT_FIRST: the monitor's per-process totals against what each client counted.
@@ -110,11 +152,13 @@ verify() {
 			'[.[].tables["nvidia.processes"][]? | select(.pid == $pid) | .sync_p50_ns | numbers] | sort | length > 0 and all(. >= $us * 1000 * 0.95) and .[length / 2 | floor] <= $us * 1000 * 1.5' "$dir/mon"
 		check "$name: pid $pid: gone from the last snapshot after it exited" \
 			jq -e -s --argjson pid "$pid" '[.[-1].tables["nvidia.processes"][] | select(.pid == $pid)] | length == 0' "$dir/mon"
+		verify_gpus "$name" "$first" "$pid" "$(jq -c '.' <<<"$line")"
 	done <"$dir/client"
 	check "$name: nothing lost" jq -e -s '.[-1].collectors[] | select(.name == "nvidia") | .drops | del(.nested_calls_not_counted) | all(.[]; . == 0)' "$dir/mon"
 }
 
 CLIENT=$TMP/bin/cuda-client
+MON_ENV=
 mkdir -p "$TMP/bin" "$TMP/lib" "$TMP/given"
 cp "$CUDA/cuda-client" "$TMP/bin/"
 cp "$CUDA/libcuda.so.1" "$TMP/lib/"
@@ -135,8 +179,16 @@ for bin in "$@"; do
 	check "late: picked up from the new process's maps" \
 		jq -e -s '.[-1].collectors[] | select(.name == "nvidia") | .detail | test("libcuda from process [0-9]+")' "$TMP/late/mon"
 	# 2. named with --libcuda (process maps are not searched then); clients start after the monitor
+	# with the stand-in NVML where built: CUDA devices placed on its GPUs by their bus ids
+	if [ -f "$CUDA/../nvml/libnvidia-ml.so.1" ]; then
+		mkdir -p "$TMP/nvml" && cp "$CUDA/../nvml/libnvidia-ml.so.1" "$TMP/nvml/" && chmod -R a+rX "$TMP/nvml"
+		MON_ENV="LD_LIBRARY_PATH=$TMP/nvml"
+	else
+		echo "       (no stand-in NVML in $CUDA/../nvml: the CUDA devices' NVML GPUs stay unknown in every run)"
+	fi
 	run given "$bin" "LD_LIBRARY_PATH=$TMP/given" monitor --libcuda "$TMP/given/libcuda.so.1" --stacks "$TMP/given.folded"
 	verify given monitor
+	MON_ENV=
 	check "given: the --libcuda file" \
 		jq -e -s '.[-1].collectors[] | select(.name == "nvidia") | .detail | test("libcuda from --libcuda")' "$TMP/given/mon"
 	# --stacks: each client's launches by call chain (built with frame pointers), each chain's count exact

@@ -5,16 +5,24 @@
  *
  *   cuda-client PROCS GATE DONE
  *
- * Forks PROCS processes. Process i (from 1) allocates 3 blocks of 1 MiB, waits
- * for the file GATE to exist (the monitor attaches meanwhile), then: 40*i
- * launches through each of cuLaunchKernel (kernel_a(), by cuModuleGetFunction),
- * _ptsz (ns::kernel_b(int), by its cuLibraryGetKernel kernel), cuLaunchKernelEx
- * (that kernel's cuKernelGetFunction function) and _ptsz (no handle); 3*i
- * graph launches (by two names of one function); allocations of several sizes and kinds, most freed; frees the
- * 3 blocks from before the gate; 6*i synchronisations from two threads; 25*i
- * ioctls on /dev/null. Each prints one JSON line of what it did, counted here
- * (the bytes it asked for, the pitch it got back, the time around its syncs),
- * then waits for DONE to exist so that the monitor still sees it.
+ * Forks PROCS processes. Process i (from 1) allocates 3 blocks of 1 MiB with no
+ * context current, creates a context on device 1 and pops it, waits for the file
+ * GATE to exist (the monitor attaches meanwhile), then asks for both devices'
+ * bus ids and: 40*i launches through each of cuLaunchKernel (kernel_a(), by
+ * cuModuleGetFunction) and _ptsz (ns::kernel_b(int), by its cuLibraryGetKernel
+ * kernel) on device 0's primary context (cuCtxSetCurrent), and of
+ * cuLaunchKernelEx (that kernel's cuKernelGetFunction function) and _ptsz (no
+ * handle) on device 1's (cuCtxPushCurrent, then popped); 3*i graph launches (by
+ * two names of one function) in a context created on device 1 (cuCtxCreate_v2,
+ * destroyed after); allocations of several sizes and kinds, on device 0
+ * (primary, then a cuCtxCreate_v3 context) and device 1 (cuCtxCreate_v4), most
+ * freed while device 0 is current; frees the 3 blocks from before the gate;
+ * 3*i synchronisations on device 0 from one thread, and from another i with no
+ * context then 2*i in the context made before the gate (its device asked by
+ * cuCtxGetDevice); 25*i ioctls on /dev/null. Each prints one JSON line of what
+ * it did, counted here (the bytes it asked for, the pitch it got back, the time
+ * around its syncs), in all and per device ("gpus": "0", "1", "unknown": calls
+ * in no context), then waits for DONE to exist so that the monitor still sees it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +37,7 @@
 typedef int CUresult;
 typedef unsigned long long CUdeviceptr;
 typedef unsigned long long CUmemGenericAllocationHandle;
+typedef void *CUcontext;
 
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
 			unsigned bz, unsigned shm, void *s, void **p, void **e);
@@ -54,11 +63,31 @@ CUresult cuMemCreate(CUmemGenericAllocationHandle *h, size_t bytes, const void *
 CUresult cuMemFree_v2(CUdeviceptr dptr);
 CUresult cuMemFreeAsync(CUdeviceptr dptr, void *s);
 CUresult cuMemRelease(CUmemGenericAllocationHandle h);
+CUresult cuDeviceGetCount(int *n);
+CUresult cuDeviceGetPCIBusId(char *out, int len, int dev);
+CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, int dev);
+CUresult cuCtxSetCurrent(CUcontext ctx);
+CUresult cuCtxPushCurrent_v2(CUcontext ctx);
+CUresult cuCtxPopCurrent_v2(CUcontext *ctx);
+CUresult cuCtxGetDevice(int *dev);
+CUresult cuCtxCreate_v2(CUcontext *ctx, unsigned int flags, int dev);
+CUresult cuCtxCreate_v3(CUcontext *ctx, void *affinity, int n, unsigned int flags, int dev);
+CUresult cuCtxCreate_v4(CUcontext *ctx, void *params, unsigned int flags, int dev);
+CUresult cuCtxDestroy_v2(CUcontext ctx);
+
+enum { DEV0, DEV1, UNKNOWN, NDEVS }; /* per device: ordinals 0 and 1, and calls in no context */
+static const char *const dev_names[NDEVS] = { "0", "1", "unknown" };
+
+struct dev_tally {
+	unsigned long launches, graphs, allocs, alloc_bytes, frees, freed_bytes, syncs;
+	double sync_ns;
+};
 
 struct tally {
 	unsigned long launches, graphs, allocs, alloc_bytes, frees, freed_bytes, unknown_frees;
 	unsigned long syncs, ioctls, failed;
 	double sync_ns;
+	struct dev_tally dev[NDEVS];
 };
 
 static double now_ns(void)
@@ -75,25 +104,46 @@ static void wait_for(const char *file)
 		usleep(10000);
 }
 
-static int syncs_each;
+static int syncs_each; /* i */
+static CUcontext primary0, made_before; /* device 0's primary context; one on device 1 from before the gate */
 
-static void *sync_thread(void *arg)
+/* n synchronisations of the three kinds, counted for device d. */
+static void syncs(struct tally *t, int n, int d)
 {
-	struct tally *t = arg;
-
-	for (int k = 0; k < syncs_each; k++) {
-		double t0 = now_ns();
+	for (int k = 0; k < n; k++) {
+		double t0 = now_ns(), ns;
 		CUresult r = k % 3 == 0 ? cuCtxSynchronize() :
 			     k % 3 == 1 ? cuStreamSynchronize(NULL) :
 					  cuEventSynchronize(NULL);
 
-		t->sync_ns += now_ns() - t0;
+		ns = now_ns() - t0;
+		t->sync_ns += ns;
 		t->syncs += r == 0;
+		t->dev[d].sync_ns += ns;
+		t->dev[d].syncs += r == 0;
 	}
+}
+
+/* Thread 0: 3 i on device 0. */
+static void *sync_thread_0(void *arg)
+{
+	if (!cuCtxSetCurrent(primary0))
+		syncs(arg, 3 * syncs_each, DEV0);
 	return NULL;
 }
 
-static void alloc(struct tally *t, CUresult r, size_t bytes)
+/* Thread 1: i in no context, then 2 i in the context made before the gate (device 1). */
+static void *sync_thread_1(void *arg)
+{
+	int dev = -1;
+
+	syncs(arg, syncs_each, UNKNOWN);
+	if (!cuCtxSetCurrent(made_before) && !cuCtxGetDevice(&dev) && dev == 1)
+		syncs(arg, 2 * syncs_each, DEV1);
+	return NULL;
+}
+
+static void alloc(struct tally *t, CUresult r, size_t bytes, int d)
 {
 	if (r) {
 		t->failed++;
@@ -101,13 +151,17 @@ static void alloc(struct tally *t, CUresult r, size_t bytes)
 	}
 	t->allocs++;
 	t->alloc_bytes += bytes;
+	t->dev[d].allocs++;
+	t->dev[d].alloc_bytes += bytes;
 }
 
-static void freed(struct tally *t, CUresult r, size_t bytes)
+static void freed(struct tally *t, CUresult r, size_t bytes, int d)
 {
 	if (!r) {
 		t->frees++;
 		t->freed_bytes += bytes;
+		t->dev[d].frees++;
+		t->dev[d].freed_bytes += bytes;
 	}
 }
 
@@ -133,55 +187,139 @@ __attribute__((noinline)) static int phase_b(void *fb)
 	return n;
 }
 
-static int child(int i, const char *gate, const char *done)
+/* Before the gate: 3 blocks of 1 MiB in no context; a context on device 1, made and popped. */
+static int before_gate(CUdeviceptr *pre)
 {
-	struct tally t = { 0 }, th[2] = { { 0 } };
-	CUdeviceptr pre[3], small[10], as[2], managed, pitched;
-	CUmemGenericAllocationHandle h[2];
-	pthread_t tid[2];
-	void *fa = NULL, *kb = NULL, *fb = NULL;
-	size_t pitch = 0;
-	int fd;
-
 	for (int k = 0; k < 3; k++)
 		if (cuMemAlloc_v2(&pre[k], 1 << 20))
 			return 1;
+	return cuCtxCreate_v2(&made_before, 0, 1) || cuCtxPopCurrent_v2(NULL);
+}
+
+/* Launches: 2 on device 0 (its primary context set current), 2 on device 1 (pushed, popped), 40 i times. */
+__attribute__((always_inline)) static inline int launch(struct tally *t, int i, void *fa, void *kb, void *fb, CUcontext p1)
+{
+	for (int k = 0; k < 40 * i; k++) {
+		int n;
+
+		if (cuCtxSetCurrent(primary0))
+			return 1;
+		n = phase_a(fa, kb);
+		t->launches += n;
+		t->dev[DEV0].launches += n;
+		if (cuCtxPushCurrent_v2(p1))
+			return 1;
+		n = phase_b(fb);
+		t->launches += n;
+		t->dev[DEV1].launches += n;
+		if (cuCtxPopCurrent_v2(NULL))
+			return 1;
+	}
+	return 0;
+}
+
+/* 3 i graph launches in a context created on device 1 (pushed), destroyed after (popped). */
+static int graphs(struct tally *t, int i)
+{
+	CUcontext c;
+
+	if (cuCtxCreate_v2(&c, 0, 1))
+		return 1;
+	for (int k = 0; k < 3 * i; k++) {
+		int ok = !(k % 2 ? cuGraphLaunch_ptsz(NULL, NULL) : cuGraphLaunch(NULL, NULL));
+
+		t->graphs += ok;
+		t->dev[DEV1].graphs += ok;
+	}
+	return cuCtxDestroy_v2(c);
+}
+
+/* Allocations on both devices, most freed with device 0 current; the blocks from before the gate freed. */
+static int memory(struct tally *t, int i, const CUdeviceptr *pre)
+{
+	CUdeviceptr small[10], as[2], managed, pitched;
+	CUmemGenericAllocationHandle h[2];
+	CUcontext c1, c0;
+	size_t pitch = 0;
+
+	for (int k = 0; k < 10; k++) /* device 0's primary context is current */
+		alloc(t, cuMemAlloc_v2(&small[k], 4096 * (k + 1) + i), 4096 * (k + 1) + i, DEV0);
+	if (cuCtxCreate_v4(&c1, NULL, 0, 1))
+		return 1;
+	for (int k = 0; k < 2; k++)
+		alloc(t, cuMemAllocAsync(&as[k], 1000 * i + 7, NULL), 1000 * i + 7, DEV1);
+	alloc(t, cuMemAllocManaged(&managed, 12345, 1), 12345, DEV1);
+	if (cuCtxPopCurrent_v2(NULL) || cuCtxCreate_v3(&c0, NULL, 0, 0, 0))
+		return 1;
+	if (!cuMemAllocPitch_v2(&pitched, &pitch, 1000, 7, 4))
+		alloc(t, 0, pitch * 7, DEV0);
+	for (int k = 0; k < 2; k++)
+		alloc(t, cuMemCreate(&h[k], 2 << 20, NULL, 0), 2 << 20, DEV0);
+	alloc(t, cuMemAlloc_v2(NULL, 0), 0, DEV0); /* fails: counted as failed, not allocated */
+	for (int k = 0; k < 8; k++) /* the last two small blocks stay allocated */
+		freed(t, cuMemFree_v2(small[k]), 4096 * (k + 1) + i, DEV0);
+	for (int k = 0; k < 2; k++) /* on device 1, freed with device 0 current */
+		freed(t, cuMemFreeAsync(as[k], NULL), 1000 * i + 7, DEV1);
+	freed(t, cuMemFree_v2(pitched), pitch * 7, DEV0);
+	freed(t, cuMemRelease(h[0]), 2 << 20, DEV0);
+	for (int k = 0; k < 3; k++)
+		t->unknown_frees += !cuMemFree_v2(pre[k]);
+	return 0;
+}
+
+static void print_tally(const struct tally *t, const char bus[2][16])
+{
+	printf("{\"pid\":%d,\"launches\":%lu,\"graph_launches\":%lu,\"allocs\":%lu,\"alloc_bytes\":%lu,"
+	       "\"frees\":%lu,\"freed_bytes\":%lu,\"unknown_frees\":%lu,\"failed_allocs\":%lu,"
+	       "\"syncs\":%lu,\"sync_ns\":%.0f,\"ioctls\":%lu,\"bus\":{\"0\":\"%s\",\"1\":\"%s\"},\"gpus\":{",
+	       getpid(), t->launches, t->graphs, t->allocs, t->alloc_bytes, t->frees, t->freed_bytes,
+	       t->unknown_frees, t->failed, t->syncs, t->sync_ns, t->ioctls, bus[0], bus[1]);
+	for (int d = 0; d < NDEVS; d++) {
+		const struct dev_tally *g = &t->dev[d];
+
+		printf("%s\"%s\":{\"launches\":%lu,\"graph_launches\":%lu,\"allocs\":%lu,\"alloc_bytes\":%lu,"
+		       "\"frees\":%lu,\"freed_bytes\":%lu,\"syncs\":%lu,\"sync_ns\":%.0f}",
+		       d ? "," : "", dev_names[d], g->launches, g->graphs, g->allocs, g->alloc_bytes, g->frees,
+		       g->freed_bytes, g->syncs, g->sync_ns);
+	}
+	printf("}}\n");
+	fflush(stdout);
+}
+
+static int child(int i, const char *gate, const char *done)
+{
+	struct tally t = { 0 }, th[2] = { { 0 } };
+	CUdeviceptr pre[3];
+	pthread_t tid[2];
+	void *fa = NULL, *kb = NULL, *fb = NULL, *(*fn[2])(void *) = { sync_thread_0, sync_thread_1 };
+	char bus[2][16];
+	CUcontext p1;
+	int fd, ndev = 0;
+
+	if (before_gate(pre))
+		return 1;
 	wait_for(gate);
 	/* kernel_a() by a function, ns::kernel_b(int) by its kernel and that kernel's function, one unnamed */
 	if (cuModuleGetFunction(&fa, NULL, "_Z8kernel_av") || cuLibraryGetKernel(&kb, NULL, "_ZN2ns8kernel_bEi") ||
 	    cuKernelGetFunction(&fb, kb))
 		return 1;
-	for (int k = 0; k < 40 * i; k++) {
-		t.launches += phase_a(fa, kb);
-		t.launches += phase_b(fb);
-	}
-	for (int k = 0; k < 3 * i; k++)
-		t.graphs += !(k % 2 ? cuGraphLaunch_ptsz(NULL, NULL) : cuGraphLaunch(NULL, NULL));
-	for (int k = 0; k < 10; k++)
-		alloc(&t, cuMemAlloc_v2(&small[k], 4096 * (k + 1) + i), 4096 * (k + 1) + i);
+	if (cuDeviceGetCount(&ndev) || ndev != 2 || cuDeviceGetPCIBusId(bus[0], sizeof(bus[0]), 0) ||
+	    cuDeviceGetPCIBusId(bus[1], sizeof(bus[1]), 1) || cuDevicePrimaryCtxRetain(&primary0, 0) ||
+	    cuDevicePrimaryCtxRetain(&p1, 1))
+		return 1;
+	if (launch(&t, i, fa, kb, fb, p1) || graphs(&t, i) || memory(&t, i, pre))
+		return 1;
+	syncs_each = i;
 	for (int k = 0; k < 2; k++)
-		alloc(&t, cuMemAllocAsync(&as[k], 1000 * i + 7, NULL), 1000 * i + 7);
-	alloc(&t, cuMemAllocManaged(&managed, 12345, 1), 12345);
-	if (!cuMemAllocPitch_v2(&pitched, &pitch, 1000, 7, 4))
-		alloc(&t, 0, pitch * 7);
-	for (int k = 0; k < 2; k++)
-		alloc(&t, cuMemCreate(&h[k], 2 << 20, NULL, 0), 2 << 20);
-	alloc(&t, cuMemAlloc_v2(NULL, 0), 0); /* fails: counted as failed, not allocated */
-	for (int k = 0; k < 8; k++) /* the last two small blocks stay allocated */
-		freed(&t, cuMemFree_v2(small[k]), 4096 * (k + 1) + i);
-	for (int k = 0; k < 2; k++)
-		freed(&t, cuMemFreeAsync(as[k], NULL), 1000 * i + 7);
-	freed(&t, cuMemFree_v2(pitched), pitch * 7);
-	freed(&t, cuMemRelease(h[0]), 2 << 20);
-	for (int k = 0; k < 3; k++)
-		t.unknown_frees += !cuMemFree_v2(pre[k]);
-	syncs_each = 3 * i;
-	for (int k = 0; k < 2; k++)
-		pthread_create(&tid[k], NULL, sync_thread, &th[k]);
+		pthread_create(&tid[k], NULL, fn[k], &th[k]);
 	for (int k = 0; k < 2; k++) {
 		pthread_join(tid[k], NULL);
 		t.syncs += th[k].syncs;
 		t.sync_ns += th[k].sync_ns;
+		for (int d = 0; d < NDEVS; d++) {
+			t.dev[d].syncs += th[k].dev[d].syncs;
+			t.dev[d].sync_ns += th[k].dev[d].sync_ns;
+		}
 	}
 	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	for (int k = 0; fd >= 0 && k < 25 * i; k++) {
@@ -192,12 +330,7 @@ static int child(int i, const char *gate, const char *done)
 	}
 	if (fd >= 0)
 		close(fd);
-	printf("{\"pid\":%d,\"launches\":%lu,\"graph_launches\":%lu,\"allocs\":%lu,\"alloc_bytes\":%lu,"
-	       "\"frees\":%lu,\"freed_bytes\":%lu,\"unknown_frees\":%lu,\"failed_allocs\":%lu,"
-	       "\"syncs\":%lu,\"sync_ns\":%.0f,\"ioctls\":%lu}\n",
-	       getpid(), t.launches, t.graphs, t.allocs, t.alloc_bytes, t.frees, t.freed_bytes,
-	       t.unknown_frees, t.failed, t.syncs, t.sync_ns, t.ioctls);
-	fflush(stdout);
+	print_tally(&t, (const char(*)[16])bus);
 	wait_for(done);
 	return 0;
 }

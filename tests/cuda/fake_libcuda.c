@@ -6,9 +6,14 @@
  * frees succeed; a synchronisation sleeps FAKE_CUDA_SYNC_US microseconds
  * (default 1000), so the time blocked in it is known. Built with -fno-ipa-icf:
  * every function keeps an address of its own (but cuGraphLaunch_ptsz, an alias).
+ * Two devices (FAKE_CUDA_DEVICES changes how many, up to 8), bus ids 0000:3B:00.0
+ * and 0000:17:00.0 (the reverse of PCI order, as CUDA's default fastest-first
+ * order may be); a primary context each, contexts created on either, and each
+ * thread's stack of current contexts, as the real library keeps them.
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -16,10 +21,12 @@ typedef int CUresult;
 typedef unsigned long long CUdeviceptr;
 typedef unsigned long long CUmemGenericAllocationHandle;
 typedef void *CUfunction, *CUstream, *CUevent, *CUgraphExec, *CUmemoryPool;
+typedef int CUdevice;
+typedef struct fake_ctx *CUcontext;
 
 #define API __attribute__((visibility("default"), noinline))
 
-static volatile unsigned long calls[32]; /* distinct bodies; and a counter to look at in a debugger */
+static volatile unsigned long calls[40]; /* distinct bodies; and a counter to look at in a debugger */
 static CUdeviceptr next_addr = 0x7f0000000000ULL;
 
 static CUresult count(int which)
@@ -194,4 +201,159 @@ API CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream s)
 API CUresult cuMemRelease(CUmemGenericAllocationHandle h)
 {
 	return h ? count(15) : 1;
+}
+
+/* ---- devices and contexts ---- */
+
+#define MAX_DEVICES 8
+#define STACK 16
+
+struct fake_ctx {
+	CUdevice dev;
+	int primary;
+};
+
+static struct fake_ctx primaries[MAX_DEVICES];
+static __thread CUcontext stack[STACK];
+static __thread int depth;
+
+static int devices(void)
+{
+	const char *n = getenv("FAKE_CUDA_DEVICES");
+	int v = n ? atoi(n) : 2;
+
+	return v < 0 ? 0 : v > MAX_DEVICES ? MAX_DEVICES : v;
+}
+
+API CUresult cuInit(unsigned int flags)
+{
+	(void)flags;
+	return count(16);
+}
+
+API CUresult cuDeviceGetCount(int *n)
+{
+	if (!n)
+		return 1;
+	*n = devices();
+	return count(17);
+}
+
+API CUresult cuDeviceGet(CUdevice *dev, int ordinal)
+{
+	if (!dev || ordinal < 0 || ordinal >= devices())
+		return 101; /* CUDA_ERROR_INVALID_DEVICE */
+	*dev = ordinal;
+	return count(18);
+}
+
+/* Device d's bus: 0x3b, 0x17, then 0x40 onwards: not in PCI order. */
+API CUresult cuDeviceGetPCIBusId(char *out, int len, CUdevice dev)
+{
+	static const unsigned int bus[MAX_DEVICES] = { 0x3b, 0x17, 0x40, 0x41, 0x42, 0x43, 0x44, 0x45 };
+
+	if (!out || len < 13 || dev < 0 || dev >= devices())
+		return 1;
+	snprintf(out, (size_t)len, "0000:%02X:00.0", bus[dev]);
+	return count(19);
+}
+
+API CUresult cuDevicePrimaryCtxRetain(CUcontext *out, CUdevice dev)
+{
+	if (!out || dev < 0 || dev >= devices())
+		return 1;
+	primaries[dev].dev = dev;
+	primaries[dev].primary = 1;
+	*out = &primaries[dev];
+	return count(23);
+}
+
+API CUresult cuCtxSetCurrent(CUcontext ctx)
+{
+	if (!ctx) {
+		if (depth)
+			depth--;
+		return count(24);
+	}
+	if (!depth)
+		depth = 1;
+	stack[depth - 1] = ctx;
+	return count(24);
+}
+
+API CUresult cuCtxGetCurrent(CUcontext *out)
+{
+	if (!out)
+		return 1;
+	*out = depth ? stack[depth - 1] : NULL;
+	return count(25);
+}
+
+API CUresult cuCtxPushCurrent_v2(CUcontext ctx)
+{
+	if (!ctx || depth >= STACK)
+		return 1;
+	stack[depth++] = ctx;
+	return count(26);
+}
+
+API CUresult cuCtxPopCurrent_v2(CUcontext *out)
+{
+	if (!depth)
+		return 201; /* CUDA_ERROR_INVALID_CONTEXT */
+	depth--;
+	if (out)
+		*out = stack[depth];
+	return count(27);
+}
+
+API CUresult cuCtxGetDevice(CUdevice *dev)
+{
+	if (!dev || !depth)
+		return 201;
+	*dev = stack[depth - 1]->dev;
+	return count(28);
+}
+
+static CUresult create(CUcontext *out, CUdevice dev, int which)
+{
+	struct fake_ctx *c;
+
+	if (!out || dev < 0 || dev >= devices() || depth >= STACK)
+		return 1;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return 2; /* CUDA_ERROR_OUT_OF_MEMORY */
+	c->dev = dev;
+	stack[depth++] = c;
+	*out = c;
+	return count(which);
+}
+
+API CUresult cuCtxCreate_v2(CUcontext *out, unsigned int flags, CUdevice dev)
+{
+	(void)flags;
+	return create(out, dev, 29);
+}
+
+API CUresult cuCtxCreate_v3(CUcontext *out, void *affinity, int n, unsigned int flags, CUdevice dev)
+{
+	(void)affinity, (void)n, (void)flags;
+	return create(out, dev, 30);
+}
+
+API CUresult cuCtxCreate_v4(CUcontext *out, void *params, unsigned int flags, CUdevice dev)
+{
+	(void)params, (void)flags;
+	return create(out, dev, 31);
+}
+
+API CUresult cuCtxDestroy_v2(CUcontext ctx)
+{
+	if (!ctx || ctx->primary)
+		return 1;
+	if (depth && stack[depth - 1] == ctx)
+		depth--;
+	free(ctx);
+	return count(32);
 }

@@ -947,6 +947,33 @@ check "Intel pane: xe exec queue 17 (render) and the shrinker table" \
 	bash -c "$T capture-pane -p -t t | grep -E '^ +0 +17 +render +90\.0' >/dev/null && $T capture-pane -p -t t | grep -q 'i915 memory pressure'"
 $T kill-server 2>/dev/null
 
+echo "== a CUDA process on two devices (tests/fixtures/cuda-two-devices.jsonl: STAND-IN libcuda and NVML)"
+CUREC=$(realpath "$(dirname "$0")/../fixtures/cuda-two-devices.jsonl")
+# the last snapshot with every client's three device rows
+CU=$(jq -s '[to_entries[] | select((.value.tables["nvidia.process_gpus"] // []) | length == 6) | .key + 1] | last' "$CUREC")
+CUSNAP=$(sed -n "${CU}p" "$CUREC")
+cupid=$(jq '[.tables["nvidia.process_gpus"][].pid] | min' <<<"$CUSNAP")
+# "CUDA DEV d  GPU g  BUS b ... LAUNCHES n" of device d of cupid, as the drill-down writes it
+dev_line() {
+	jq -r --argjson pid "$cupid" --arg d "$1" '.tables["nvidia.process_gpus"][] | select(.pid == $pid and .cuda_device == $d) |
+		"CUDA DEV \(.cuda_device)  " + (if .gpu == null then "" else "GPU \(.gpu)  BUS \(.bus_id)  GPU FROM \(.gpu_from)  " end) +
+		"LAUNCH/S 0.0  LAUNCHES \(.launches_total)  GRAPHS \(.graph_launches_total)"' <<<"$CUSNAP"
+}
+replay_at 160 40 "$CUREC" "$CU"
+check "overview: cuda-client ($cupid) on the GPUs its CUDA devices are on (bus ids: the recording has no device list)" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^ +$cupid cuda-client +00000000:3B:'"
+for _ in 1 2 3 4 5 6 7 8; do $T send-keys -t t Up; done
+row=$(($($T capture-pane -p -t t | grep -nE '^ +PID COMM +GPUS' | cut -d: -f1)))
+for _ in $(seq 1 $(($($T capture-pane -p -t t | grep -nE "^ +$cupid cuda-client " | cut -d: -f1) - row - 1))); do $T send-keys -t t Down; done
+keys Enter
+check "Enter on it: its drill-down" shows "Process $cupid cuda-client   (Esc goes back)"
+for d in 0 1 unknown; do
+	want=$(dev_line $d)
+	check "drill-down: its calls on CUDA device $d ($want)" bash -c "$T capture-pane -p -t t | grep -qF 'CUDA on device:  $want'"
+done
+keys Escape
+$T kill-server 2>/dev/null
+
 echo "== Calls pane (the recording: drm-load's jobs on mockdrm wait on their fences)"
 CN=$(jq -s 'to_entries | map(select([.value.tables["calls.fence_waits"][]? | select(.comm == "drm-load")] | length > 0)) | .[5].key + 1' "$REC")
 CSNAP=$(sed -n "${CN}p" "$REC")

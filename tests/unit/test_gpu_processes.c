@@ -73,6 +73,10 @@ static struct snapshot *tick(void)
 	    "busy_pct=20", NULL);
 	/* 300: CUDA calls only (no GPU reports it): its tracked allocations are its memory */
 	row(m, "nvidia.processes", "pid=300", "comm=cuda-init", "mem_bytes=700", NULL);
+	/* ... its calls on CUDA device 0, placed on the H100 by its bus id; others on a device unknown */
+	row(m, "nvidia.process_gpus", "pid=300", "comm=cuda-init", "cuda_device=0", "gpu=0",
+	    "bus_id=00000000:3B:00.0", "mem_bytes=700", NULL);
+	row(m, "nvidia.process_gpus", "pid=300", "comm=cuda-init", "cuda_device=unknown", "launches_total=5", NULL);
 	/* 400: allocated 900 and never freed by a call; its context ended: the GPUs hold 800 in all */
 	row(m, "nvidia.gpus", "gpu=1", "bus_id=00000000:3C:00.0", "mem_used_bytes=800", NULL);
 	row(m, "nvidia.processes", "pid=400", "comm=cuda-exit", "mem_bytes=900", NULL);
@@ -126,7 +130,9 @@ static void merged_by_pid(void **state)
 	assert_true(isnan(table_num(t, r, "jobs_per_s")));
 	assert_string_equal(table_str(t, r, "sources"), "fdinfo,nvml,cuda");
 	r = pid_row(t, 300);
-	NUM(t, r, "mem_bytes", 700);
+	NUM(t, r, "mem_bytes", 700); /* its calls' memory still: the device rows add no value */
+	assert_string_equal(table_str(t, r, "gpus"), "nvidia0"); /* from nvidia.process_gpus, the unknown not a GPU */
+	assert_true(isnan(table_num(t, r, "gpu_pct")));
 	r = pid_row(t, 400);
 	NUM(t, r, "mem_bytes", 800); /* never above what NVML says the GPUs hold */
 	assert_true(isnan(table_num(t, pid_row(t, 500), "mem_bytes")));

@@ -129,6 +129,9 @@ ROW_CASE(xe_move, struct xe_move,
 ROW_CASE(irq_line, struct irq_stats,
 	 irq_line_row(row, &(struct irq_line){ 40, "amdgpu", true }, now, before, IV))
 ROW_CASE(nv_proc, struct nv_proc, nvidia_proc_row(row, 42, "p", "", now, before, IV))
+ROW_CASE(nv_proc_gpu, struct nv_proc_gpu,
+	 nvidia_proc_gpu_row(row, 42, "p", 1, &(struct cuda_dev_where){ 1, "00000000:3B:00.0", "x" }, now, before,
+			     IV))
 
 static void nv_driver(struct table *t)
 {
@@ -173,6 +176,7 @@ static const struct rate_case cases[] = {
 	{ &xe_moves, xe_move },
 	{ &irq_lines_table, irq_line },
 	{ &nvidia_processes, nv_proc },
+	{ &nvidia_process_gpus, nv_proc_gpu },
 	{ &nvidia_driver, nv_driver },
 	{ &nvidia_kernels, nv_kernel },
 	{ &self_programs_table, prog_stats },

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * CUDA calls per process and device (nvidia.process_gpus): the BPF counters
+ * per (process, device ordinal) read as interval deltas, each device placed
+ * on NVML's GPU where that is certain (cuda_devices.h). A process that exited
+ * is shown once more, then its counters, contexts and bus ids are forgotten.
+ */
+#ifndef GPUTOP_PROC_GPUS_H
+#define GPUTOP_PROC_GPUS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "collectors/kit/map_delta.h"
+#include "collectors/kit/proc_cache.h"
+#include "collectors/nvidia/cuda_devices.h"
+#include "model/model.h"
+
+/* The maps it reads (fds). */
+struct proc_gpus_maps {
+	int counters; /* proc_gpus */
+	int bus_ids;
+	int ctx_devs;
+};
+
+struct proc_gpus {
+	struct map_delta counters;
+	/* during a read */
+	struct proc_gpus_maps maps;
+	const struct nv_gpu_list *gpus;
+	struct proc_cache *pcache;
+	const uint32_t *gone;
+	size_t ngone;
+	struct table *t;
+	double iv;
+};
+
+int proc_gpus_init(struct proc_gpus *g);
+/* The rows of nvidia.process_gpus into m; gone[ngone]: the processes that exited this tick. */
+void proc_gpus_read(struct proc_gpus *g, const struct proc_gpus_maps *maps, const struct nv_gpu_list *gpus,
+		    struct proc_cache *pcache, const uint32_t *gone, size_t ngone, struct model *m);
+void proc_gpus_free(struct proc_gpus *g);
+/*
+ * Bus ids and contexts of processes that no longer exist (one that made only
+ * context calls has no counters to leave by): deleted; how many.
+ */
+uint64_t proc_gpus_sweep(const struct proc_gpus_maps *maps);
+
+#endif
