@@ -269,7 +269,7 @@ $(B):
 BUILD_DEPS := make gcc g++ clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev \
 	libncurses-dev pkg-config libcmocka-dev libyajl-dev jq file util-linux groff-base tmux procps \
 	libcap2-bin libclang-rt-dev libmicrohttpd-dev libgnutls28-dev libyaml-dev libcrypt-dev curl \
-	prometheus openssl apache2-utils lintian dpkg-dev binutils man-db protobuf-compiler
+	prometheus openssl apache2-utils lintian dpkg-dev binutils man-db protobuf-compiler libxml2-utils
 VM_DEPS := qemu-system-x86 busybox-static cpio xz-utils zstd debootstrap kmod libdrm-tests libdrm-dev \
 	ca-certificates
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <bpf/bpf.h>
 #include "bpf/nvidia.h"
 #include "collectors/kit/map_walk.h"
@@ -10,6 +11,7 @@
 #include "collectors/nvidia/nv_kernels.h"
 #include "core/array.h"
 #include "core/privileges.h"
+#include "symbols/flame_svg.h"
 #include "symbols/folded.h"
 
 struct stack_kernel {
@@ -25,6 +27,13 @@ struct stack_proc {
 	struct sym_process sp;
 };
 
+static bool is_svg(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 4 && !strcasecmp(path + n - 4, ".svg");
+}
+
 int launch_stacks_open(struct launch_stacks *ls, const char *path, char *why, size_t size)
 {
 	int err;
@@ -35,6 +44,17 @@ int launch_stacks_open(struct launch_stacks *ls, const char *path, char *why, si
 		err = -errno;
 		snprintf(why, size, "--stacks %s: %s", path, strerror(errno));
 		return err;
+	}
+	if (is_svg(path)) {
+		ls->svg = ls->out;
+		ls->out = open_memstream(&ls->folded, &ls->folded_len);
+		if (!ls->out) {
+			err = -errno;
+			snprintf(why, size, "--stacks: %s", strerror(errno));
+			fclose(ls->svg);
+			ls->svg = NULL;
+			return err;
+		}
 	}
 	err = symbolizer_init(&ls->sym, &(struct symbolizer_config){ 0 });
 	if (err) {
@@ -161,6 +181,21 @@ static bool write_line(const void *key, void *value, void *arg)
 	return false;
 }
 
+/* The folded lines written so far, drawn as a flame graph into the .svg file. */
+static int draw_svg(struct launch_stacks *ls)
+{
+	FILE *in = fmemopen(ls->folded, ls->folded_len, "r");
+	int err;
+
+	if (!ls->folded_len) /* fmemopen refuses an empty buffer: an empty graph */
+		in = fmemopen((char[1]){ 0 }, 1, "r");
+	if (!in)
+		return -errno;
+	err = flame_svg_write(in, ls->svg, "CUDA launches by CPU call stack: launches");
+	fclose(in);
+	return err;
+}
+
 int launch_stacks_write(struct launch_stacks *ls, int counts_fd, int stacks_fd)
 {
 	struct write_arg a = { ls, stacks_fd, 0 };
@@ -170,6 +205,8 @@ int launch_stacks_write(struct launch_stacks *ls, int counts_fd, int stacks_fd)
 	map_walk(counts_fd, sizeof(struct nv_stack_key), sizeof(uint64_t), write_line, &a);
 	if (fflush(ls->out))
 		a.err = -errno;
+	if (!a.err && ls->svg)
+		a.err = draw_svg(ls);
 	return a.err;
 }
 
@@ -184,5 +221,8 @@ void launch_stacks_close(struct launch_stacks *ls)
 		fclose(ls->out);
 		symbolizer_free(&ls->sym);
 	}
+	if (ls->svg)
+		fclose(ls->svg);
+	free(ls->folded);
 	memset(ls, 0, sizeof(*ls));
 }

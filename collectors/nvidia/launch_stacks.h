@@ -3,7 +3,8 @@
  * --stacks FILE: the CPU call stacks CUDA launches came from, as folded stacks
  * weighted by launches ("comm;main;...;cuLaunchKernel;kernel N"): the stacks
  * and counts from BPF (nvidia.bpf.c, launch_stacks and stacks), each process's
- * mappings captured at its first sight, symbolized at the end (symbols/).
+ * mappings captured at its first sight, symbolized at the end (symbols/). A
+ * FILE whose name ends in .svg gets a flame graph of them instead (flame_svg.h).
  */
 #ifndef GPUTOP_LAUNCH_STACKS_H
 #define GPUTOP_LAUNCH_STACKS_H
@@ -19,7 +20,10 @@ struct stack_proc;
 struct stack_kernel;
 
 struct launch_stacks {
-	FILE *out;
+	FILE *out; /* the folded lines: the file, or with .svg a buffer (folded) drawn into svg at the end */
+	FILE *svg;
+	char *folded;
+	size_t folded_len;
 	struct symbolizer sym;
 	struct stack_proc *procs; /* every process seen launching, by first sight */
 	size_t nprocs, cap;

@@ -203,6 +203,13 @@ for bin in "$@"; do
 	launched=$(jq -s '[.[].launches] | add' "$TMP/given/client")
 	check "--stacks: $((4 * PROCS)) lines, their weights $launched in all (every launch)" \
 		awk -v want="$launched" -v lines=$((4 * PROCS)) '{ s += $NF } END { exit !(NR == lines && s == want) }' "$TMP/given.folded"
+	# --stacks FILE.svg: the same stacks drawn as a flame graph (well-formed XML, every launch)
+	run svg "$bin" "LD_LIBRARY_PATH=$TMP/given" monitor --libcuda "$TMP/given/libcuda.so.1" --stacks "$TMP/given.svg"
+	launched=$(jq -s '[.[].launches] | add' "$TMP/svg/client")
+	check "--stacks FILE.svg: a well-formed SVG titled with every launch ($launched in all)" \
+		bash -c "xmllint --noout '$TMP/given.svg' && grep -qF 'CUDA launches by CPU call stack: launches ($launched in all)' '$TMP/given.svg'"
+	check "--stacks FILE.svg: a box for each chain's kernel, under its phase" \
+		bash -c "grep -c '<title>phase_[ab] (' '$TMP/given.svg' | grep -qx 2 && grep -q '<title>ns::kernel_b(int) (' '$TMP/given.svg'"
 	# 3. in the loader cache, clients started after the monitor with no LD_LIBRARY_PATH
 	echo "$TMP/lib" >"$LDCONF" && ldconfig
 	if ldconfig -p | grep -q "libcuda.so.1 .*=> $TMP/lib/libcuda.so.1"; then
