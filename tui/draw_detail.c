@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "core/delay.h"
 #include "tui/draw.h"
 #include "tui/sparkline.h"
 
@@ -159,15 +160,51 @@ void draw_vendor(struct view *v, struct rect a)
 
 #define HELP_KEY 16 /* a help line: its key in these cells, then what it does */
 
+/* A help line's rows at inner width w: its text wrapped beside its key. */
+static int help_rows(const char *line, int w)
+{
+	return strlen(line) > HELP_KEY ? wrapped_rows(line + HELP_KEY, w - 2 - HELP_KEY) : 1;
+}
+
+/* "1 2 3 ...  Overview, AMD ...": the panes, as declared (panes.h) */
+static void help_pane_keys(char *keys, size_t size)
+{
+	for (int i = 0; i < pane_screen_count(); i++) {
+		size_t len = strlen(keys);
+
+		snprintf(keys + len, size - len, "%d ", i + 1);
+	}
+	for (int i = 0; i < pane_screen_count(); i++) {
+		size_t len = strlen(keys);
+
+		snprintf(keys + len, size - len, "%*s%s%s", i ? 0 : (int)(len < 16 ? 16 - len : 1), "",
+			 pane_for_screen(i)->title, i + 1 < pane_screen_count() ? ", " : "");
+	}
+}
+
+/*
+ * The first line to show so that lines[top..] fill the box's rows without
+ * passing its end (a last page full, never one line of it).
+ */
+static int help_clamp_top(const char *const *lines, int n, int top, int rows, int w)
+{
+	int last = n, used = 0;
+
+	while (last > 0 && used + help_rows(lines[last - 1], w) <= rows)
+		used += help_rows(lines[--last], w);
+	return top < 0 ? 0 : top > last ? last : top;
+}
+
 void draw_help(struct view *v)
 {
 	char keys[160] = "";
 	const char *lines[] = {
 		"q, F10          quit",
-		"h, ?, F1        this help (any key closes it)",
+		"h, ?, F1        this help: Up/Down, PgUp/PgDn, Home/End scroll it; any other key closes it",
 		"Up/Down         select a row; PgUp/PgDn, Home/End move further",
 		"Left/Right      select the table above / below (rings, processes ...)",
-		"Enter, Esc      open the selected row (a ring, a process: its pane; else its fields, arrows scroll); back",
+		"Enter           open the selected row (a ring, a process: its pane; else its fields, arrows scroll)",
+		"Esc, Backspace  back (and Esc clears the filter)",
 		"Tab, Shift-Tab  next / previous pane",
 		keys,
 		"g               Memory: processes grouped by cgroup / container, and back",
@@ -179,7 +216,7 @@ void draw_help(struct view *v)
 		"k, K, F9        send a signal to the selected process (TERM, KILL ...), live only",
 		"space           pause (data frozen, the interface stays live)",
 		"n, .            one snapshot forward while paused (a replay's single step)",
-		"+ / -           slower / faster refresh",
+		"+ (=), -        slower / faster refresh, in steps between " DELAY_RANGE_TEXT " s (as -d)",
 		"C               next colour theme",
 		"W               save theme, delay, sort and panes to the config file",
 		"Ctrl-L          redraw the screen",
@@ -189,41 +226,28 @@ void draw_help(struct view *v)
 		"header 'self'   what gputop-bpf costs: its CPU and memory, and its BPF",
 		"                programs' run time (per program: JSON self.programs)",
 	};
-	int n = (int)(sizeof(lines) / sizeof(lines[0])), w = COLS < 100 ? COLS : 100, h = 0, y;
+	int n = (int)(sizeof(lines) / sizeof(lines[0])), w = COLS < 100 ? COLS : 100, h = 0, y, rows, i;
 	struct rect in;
 
-	/* "1 2 3 ...  Overview, AMD ...": the panes, as declared (panes.h) */
-	for (int i = 0; i < pane_screen_count(); i++) {
-		size_t len = strlen(keys);
-
-		snprintf(keys + len, sizeof(keys) - len, "%d ", i + 1);
-	}
-	for (int i = 0; i < pane_screen_count(); i++) {
-		size_t len = strlen(keys);
-
-		snprintf(keys + len, sizeof(keys) - len, "%*s%s%s", i ? 0 : (int)(len < 16 ? 16 - len : 1),
-			 "", pane_for_screen(i)->title, i + 1 < pane_screen_count() ? ", " : "");
-	}
-	/* each line's text wrapped beside its key (a hanging indent), never cut mid-word */
-	for (int i = 0; i < n; i++)
-		h += strlen(lines[i]) > HELP_KEY ? wrapped_rows(lines[i] + HELP_KEY, w - 4 - HELP_KEY) : 1;
+	help_pane_keys(keys, sizeof(keys));
+	for (i = 0; i < n; i++) /* each line's text wrapped beside its key (a hanging indent), never cut mid-word */
+		h += help_rows(lines[i], w - 2);
 	/* over a blank screen, as htop's: panes half hidden behind it would show words cut at its edge */
 	clear_rect((struct rect){ 0, 0, LINES, COLS });
-	in = popup(h + 3 > LINES ? LINES : h + 3, w, "Keys", v->utf8);
+	in = popup(h + 2 > LINES ? LINES : h + 2, w, "Keys", v->utf8);
+	rows = h > in.h ? in.h - 1 : in.h; /* what does not fit scrolls, the last row says how */
+	v->help_top = h > in.h ? help_clamp_top(lines, n, v->help_top, rows, in.w) : 0;
 	y = in.y;
-	for (int i = 0; i < n && y < in.y + in.h; i++) {
-		int rows = strlen(lines[i]) > HELP_KEY ? wrapped_rows(lines[i] + HELP_KEY, in.w - 2 - HELP_KEY) : 1;
-
-		if (y + rows > in.y + in.h - (i + 1 < n)) { /* the rest does not fit: where it is */
-			put(in.y + in.h - 1, in.x + 1, in.w - 2, ROLE_DIM, "(more: man gputop-bpf, KEYS)");
-			break;
-		}
+	for (i = v->help_top; i < n && y + help_rows(lines[i], in.w) <= in.y + rows; i++) {
 		putf(y, in.x + 1, in.w - 2, ROLE_NORMAL, "%.*s", HELP_KEY, lines[i]);
 		if (strlen(lines[i]) > HELP_KEY)
-			put_wrapped((struct rect){ y, in.x + 1 + HELP_KEY, rows, in.w - 2 - HELP_KEY }, ROLE_NORMAL,
-				    lines[i] + HELP_KEY);
-		y += rows;
+			put_wrapped((struct rect){ y, in.x + 1 + HELP_KEY, help_rows(lines[i], in.w), in.w - 2 - HELP_KEY },
+				    ROLE_NORMAL, lines[i] + HELP_KEY);
+		y += help_rows(lines[i], in.w);
 	}
+	if (h > in.h)
+		putf(in.y + in.h - 1, in.x + 1, in.w - 2, ROLE_DIM, "lines %d-%d of %d: %s%s scroll, any other key closes",
+		     v->help_top + 1, i, n, v->help_top ? "Up/PgUp" : "", i < n ? (v->help_top ? ", Down/PgDn" : "Down/PgDn") : "");
 }
 
 void draw_sort_menu(struct view *v)

@@ -636,11 +636,34 @@ check "80x30: long help lines wrap beside their key, every word whole" \
 start 80 24 --replay "$REC" -d 60
 until_shows "REPLAY" 5
 keys h
-check "80x24: what does not fit is not cut, and the help says where the rest is" shows "(more: man gputop-bpf, KEYS)"
+check "80x24: what does not fit is not cut, the help says it scrolls" \
+	bash -c "$(declare -f words_whole); T='$T'; words_whole 'Esc, Backspace back F10 Shift-Tab' && $T capture-pane -p -t t | grep -q 'Down/PgDn scroll, any other key closes'"
+keys NPage
+keys End
+check "80x24: PgDn, End scroll the help to its last lines: the keys that did not fit, +/-, C, W, Ctrl-L, mouse, vi_keys" \
+	bash -c "$(declare -f words_whole); T='$T'; words_whole 'Ctrl-L mouse vi_keys + (=), - slower / faster C W F9' && $T capture-pane -p -t t | grep -q 'Up/PgUp scroll, any other key closes'"
+keys Escape
+check "80x24: Esc closes the help" bash -c "! $T capture-pane -p -t t | grep -q 'any other key closes'"
 
 replay_at 50 12 "$REC" $N
 check "50x12 (the smallest): rows under both tables, and the key bar ends with a whole item" \
 	bash -c "$T capture-pane -p -t t | grep -A1 '^ RING ' | tail -1 | grep -q 'gfx_0.0.0' && $T capture-pane -p -t t | grep -A1 ' PID COMM' | tail -1 | grep -qE '^ +[0-9]+ ' && $T capture-pane -p -t t | tail -1 | grep -qE '(Help|Filter|Sort|Pause|Delay|Kill|Panes|Open|Save|Quit) *\$'"
+
+echo "== + and - through the range of -d, and at its ends"
+start 100 30 --replay "$REC" -d 60
+until_shows "REPLAY" 5
+keys +
+keys +
+keys +
+check "+ steps up to 3600 s, the end of -d's range" shows "every 3600s"
+keys +
+check "+ at 3600 s: the status line says it is the slowest, not silent" \
+	shows "played every 3600 s already, the slowest (+ and - step between 0.05 and 3600 s)"
+keys space
+for _ in $(seq 14); do $T send-keys -t t -; sleep 0.05; done
+sleep 0.4
+check "- down to 0.05 s, then at the end: the status line says it is the fastest" \
+	bash -c "$T capture-pane -p -t t | head -1 | grep -q 'every 0.05s' && $T capture-pane -p -t t | grep -q 'played every 0.05 s already, the fastest'"
 
 echo "== batch text: columns sized to their cells, every row in line"
 "$BIN" --replay "$REC" -b -n 21 --programs 2>/dev/null | awk '/^gputop-bpf snapshot 21 /,0' >"$TMP/batch21.txt"
