@@ -77,6 +77,17 @@ static void draw_tabs(const struct view *v, int y, int w)
 		putf(y, x, w - x, ROLE_DIM, "  theme %s", v->theme.name);
 }
 
+/* " | snapshot 12/60": the snapshot's place in the recording (its count when the file could be counted). */
+static void replay_place(const struct view *v, const struct snapshot *s, char *out, size_t size)
+{
+	uint64_t total = v->feed->ops->total ? v->feed->ops->total(v->feed->impl) : 0;
+
+	if (total)
+		snprintf(out, size, " | snapshot %llu/%llu", (unsigned long long)s->seq, (unsigned long long)total);
+	else
+		snprintf(out, size, " | snapshot %llu", (unsigned long long)s->seq);
+}
+
 void draw_header(struct view *v, struct rect r)
 {
 	const struct snapshot *s = v->snap;
@@ -118,6 +129,8 @@ void draw_header(struct view *v, struct rect r)
 
 		snprintf(parts[n++], sizeof(parts[0]), " gputop-bpf %s", GPUTOP_VERSION);
 		snprintf(parts[n++], sizeof(parts[0]), " | %s", state);
+		if (v->feed->replay && s) /* where the replay is: the snapshot's place in the recording */
+			replay_place(v, s, parts[n++], sizeof(parts[0]));
 		if (need_root) { /* an unprivileged start: what root adds, once */
 			snprintf(parts[n], sizeof(parts[0]), " | no privilege: %u collectors need root (sudo)",
 				 need_root);

@@ -665,6 +665,17 @@ sleep 0.4
 check "- down to 0.05 s, then at the end: the status line says it is the fastest" \
 	bash -c "$T capture-pane -p -t t | head -1 | grep -q 'every 0.05s' && $T capture-pane -p -t t | grep -q 'played every 0.05 s already, the fastest'"
 
+echo "== a replay's place in the header"
+total=$(grep -c '[^[:space:]]' "$REC")
+replay_at 80 24 "$REC" 12
+check "80x24: the header says the replay's place, snapshot 12/$total" \
+	bash -c "$T capture-pane -p -t t | head -1 | grep -qF '| snapshot 12/$total '"
+if [ -f "$NVREC" ]; then
+	replay_at 80 24 "$NVREC" 12
+	check "80x24 on the H100 recording: snapshot 12/$(grep -c '[^[:space:]]' "$NVREC") in the header beside the loss count" \
+		bash -c "$T capture-pane -p -t t | head -1 | grep -qE '\| snapshot 12/$(grep -c '[^[:space:]]' "$NVREC") \| [0-9]+ lost'"
+fi
+
 echo "== batch text: columns sized to their cells, every row in line"
 "$BIN" --replay "$REC" -b -n 21 --programs 2>/dev/null | awk '/^gputop-bpf snapshot 21 /,0' >"$TMP/batch21.txt"
 check "--programs: every table's rows as wide as its header (a long program or tracepoint name used to push the rest out)" \
