@@ -69,28 +69,34 @@ static const char *table_title(struct view *v, const struct pane_decl *p, int i)
 /* The tables not drawn, by their titles, and the key that reaches them: a dim line at the pane's foot. */
 static void more_tables(struct view *v, const struct pane_decl *p, int first, const int *h, int n, struct rect r)
 {
-	char text[512] = "", names[400];
-	size_t len = 0;
+	char text[512], names[400];
 	int below = hidden(h + first, n - first);
 
-	if (first) {
-		names[0] = '\0';
-		for (int i = 0; i < first; i++)
-			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "",
-				 table_title(v, p, i));
-		len += (size_t)snprintf(text + len, sizeof(text) - len, "%d more table%s above: %s %s", first,
-					first == 1 ? "" : "s", v->utf8 ? "←" : "Left:", names);
+	/* with the tables' titles where they fit whole, else their count and the key alone (never cut) */
+	for (int named = 1; named >= 0; named--) {
+		size_t len = 0;
+
+		text[0] = '\0';
+		if (first) {
+			names[0] = '\0';
+			for (int i = 0; named && i < first; i++)
+				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+					 i ? ", " : " ", table_title(v, p, i));
+			len += (size_t)snprintf(text + len, sizeof(text) - len, "%d more table%s above: %s%s",
+						first, first == 1 ? "" : "s", v->utf8 ? "←" : named ? "Left:" : "Left", names);
+		}
+		if (below) {
+			names[0] = '\0';
+			for (int i = first, k = 0; named && i < n; i++)
+				if (h[i] <= 0)
+					snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+						 k++ ? ", " : " ", table_title(v, p, i));
+			snprintf(text + len, sizeof(text) - len, "%s%d more table%s below: %s%s", len ? "; " : "",
+				 below, below == 1 ? "" : "s", v->utf8 ? "→" : named ? "Right:" : "Right", names);
+		}
+		if (named ? put_whole(r.y, r.x, r.w, ROLE_DIM, text) : put_cut(r.y, r.x, r.w, ROLE_DIM, text))
+			return;
 	}
-	if (below) {
-		names[0] = '\0';
-		for (int i = first, k = 0; i < n; i++)
-			if (h[i] <= 0)
-				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", k++ ? ", " : "",
-					 table_title(v, p, i));
-		snprintf(text + len, sizeof(text) - len, "%s%d more table%s below: %s %s", len ? "; " : "", below,
-			 below == 1 ? "" : "s", v->utf8 ? "→" : "Right:", names);
-	}
-	put_cut(r.y, r.x, r.w, ROLE_DIM, text);
 }
 
 /* A declared pane: the collector's state, then its tables, each given the rows it needs while they last. */
@@ -101,7 +107,9 @@ static void draw_declared(struct view *v, struct rect a, const struct pane_decl 
 
 	while (pane_table_name(p, ntables, v->grouped))
 		ntables++;
-	y = a.y + collector_lines(v, p, (struct rect){ a.y, a.x + 1, a.h / 3, a.w - 2 }, c) + 1;
+	/* a collector that is not attached leaves its tables a title and one line each: its text gets the rest */
+	avail = c && c->info->state == COLLECTOR_ATTACHED ? a.h / 3 : a.h - 1 - 3 * ntables;
+	y = a.y + collector_lines(v, p, (struct rect){ a.y, a.x + 1, avail > a.h / 3 ? avail : a.h / 3, a.w - 2 }, c) + 1;
 	if (v->table_focus[v->screen] >= ntables)
 		v->table_focus[v->screen] = 0;
 	avail = a.y + a.h - y;

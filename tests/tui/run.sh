@@ -676,6 +676,17 @@ if [ -f "$NVREC" ]; then
 		bash -c "$T capture-pane -p -t t | head -1 | grep -qE '\| snapshot 12/$(grep -c '[^[:space:]]' "$NVREC") \| [0-9]+ lost'"
 fi
 
+echo "== 80x24: hints and a collector's text whole"
+if [ -f "$NVREC" ]; then
+	replay_at 80 24 "$NVREC" 21
+	keys 4
+	check "80x24, NVIDIA pane: the hidden tables' hint whole (their count and the key, no title cut)" \
+		bash -c "$T capture-pane -p -t t | sed -n 3p | grep -qE '[0-9] more tables below: →\$'"
+	keys 5
+	check "80x24, Display unavailable: its whole text wrapped onto the free lines, nothing cut" \
+		bash -c "$(declare -f words_whole); T='$T'; words_whole 'gaps; per client events, delivery latency and missed frames.' && ! $T capture-pane -p -t t | grep -q '…'"
+fi
+
 echo "== batch text: columns sized to their cells, every row in line"
 "$BIN" --replay "$REC" -b -n 21 --programs 2>/dev/null | awk '/^gputop-bpf snapshot 21 /,0' >"$TMP/batch21.txt"
 check "--programs: every table's rows as wide as its header (a long program or tracepoint name used to push the rest out)" \
