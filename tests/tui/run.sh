@@ -109,11 +109,11 @@ check "key bar at the bottom" bash -c "$T capture-pane -p -t t | tail -1 | grep 
 check "side panes: their columns titled over them, and what the sparkline draws" \
 	bash -c "$T capture-pane -p -t t | grep -qE '│CRTC +HZ +JITTER HZ history' && $T capture-pane -p -t t | grep -qE '│DEVICE +REGION +TOTAL'"
 
-check "the sorted column's title has its arrow: jobs/s, largest first" shows "▼JOBS/S"
+check "the sorted column's title has its arrow: completed jobs/s (DONE/S), largest first" shows "▼DONE/S"
 keys s
 check "s opens the sort menu" shows "Sort Rings by"
 check "the sort menu: the columns on screen by their titles and meaning, the sorted one marked" \
-	bash -c "$T capture-pane -p -t t | grep -qE '▼ JOBS/S +jobs completed per second' && ! $T capture-pane -p -t t | grep -qE 'completed_per_s|exec_ns.max|EXEC HIST'"
+	bash -c "$T capture-pane -p -t t | grep -qE '▼ DONE/S +jobs completed per second' && ! $T capture-pane -p -t t | grep -qE 'completed_per_s|exec_ns.max|EXEC HIST'"
 keys Home
 for _ in 1 2 3 4 5 6 7 8 9; do $T send-keys -t t Up; done
 keys Enter
@@ -137,8 +137,8 @@ check "< stops at the first column on screen (RING), never an undrawn one (DEVIC
 keys '>'
 keys '>'
 keys '>'
-check "> three times: back to JOBS/S, the default (W below saves the order the later sections start with)" \
-	shows "Rings sorted by JOBS/S"
+check "> three times: back to DONE/S, the default (W below saves the order the later sections start with)" \
+	shows "Rings sorted by DONE/S"
 keys Right
 keys M
 check "M on the processes: by their GPU memory" shows "Processes sorted by GPU MEM"
@@ -168,7 +168,7 @@ keys Enter
 check "Enter on a process opens its pane" shows "mockgpu-submit   (Esc goes back)"
 check "process pane: its rings" shows "Its rings"
 check "process pane: the scheduler's view of it, merged and as the source says" \
-	bash -c "$T capture-pane -p -t t | grep -qE '^ *Over all sources:  GPUS mockgpu  GPU% [0-9.]+' && $T capture-pane -p -t t | grep -qE '^ *DRM scheduler:  JOBS/S [0-9.]+  GPU% '"
+	bash -c "$T capture-pane -p -t t | grep -qE '^ *Over all sources:  GPUS mockgpu  GPU% [0-9.]+' && $T capture-pane -p -t t | grep -qE '^ *DRM scheduler:  SUBM/S [0-9.]+  GPU% '"
 keys Escape
 GP=$("$BIN" --replay "$REC" -b -J -n "$N" | tail -1 | jq -c '.tables["gpu.processes"]')
 GPT=$(jq -c 'map(.cg = (.cgroup // "" | if . == "" then "cgroup unknown" else . end))' <<<"$GP")
@@ -327,7 +327,7 @@ step_to 21
 until_shows " gfx_0.0.0 " 5
 keys F2
 check "F2 at 120 columns: DEVICE is on but not drawn on Rings, and the setup says so; RING, drawn, is its key" \
-	bash -c "$T capture-pane -p -t t | grep -qE '\[x\] DEVICE +\(no room at 120 columns\)' && $T capture-pane -p -t t | grep -qE '\[x\] RING .*\(its key: always\)' && ! $T capture-pane -p -t t | grep -qE '\[x\] JOBS/S +\(no room'"
+	bash -c "$T capture-pane -p -t t | grep -qE '\[x\] DEVICE +\(no room at 120 columns\)' && $T capture-pane -p -t t | grep -qE '\[x\] RING .*\(its key: always\)' && ! $T capture-pane -p -t t | grep -qE '\[x\] DONE/S +\(no room'"
 keys Escape
 
 echo "== the Display pane: collector tables in the shared widget (80x24, snapshot $DN)"
@@ -687,6 +687,21 @@ if [ -f "$NVREC" ]; then
 		bash -c "$(declare -f words_whole); T='$T'; words_whole 'gaps; per client events, delivery latency and missed frames.' && ! $T capture-pane -p -t t | grep -q '…'"
 fi
 
+echo "== jobs done on rings, jobs submitted by processes: each titled for what it counts"
+replay_at 220 40 "$REC" $N
+check "220x40: the rings count jobs done (DONE/S), the processes jobs submitted (SUBM/S); no JOBS/S that means either" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^ RING .* [▲▼ ]DONE/S ' && $T capture-pane -p -t t | grep -qE '^ +PID COMM .* SUBM/S ' && ! $T capture-pane -p -t t | grep -q 'JOBS/S'"
+keys Right
+keys s
+check "the processes' sort menu: SUBM/S, jobs submitted per second" \
+	bash -c "$T capture-pane -p -t t | grep -qE ' SUBM/S +DRM scheduler jobs submitted per second'"
+keys Escape
+keys Enter
+check "a process's pane: SUBM/S over all sources, and the scheduler's SUBM/S beside its DONE/S" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^ *Over all sources: .* SUBM/S [0-9.]+' && $T capture-pane -p -t t | grep -qE '^ *DRM scheduler:  SUBM/S [0-9.]+ .* DONE/S [0-9.]+'"
+check "the man page names both, each with its meaning" \
+	bash -c "tr '\n' ' ' <man/gputop-bpf.8 | grep -qF 'jobs completed per second (DONE/S)' && tr '\n' ' ' <man/gputop-bpf.8 | grep -qF 'jobs submitted per second (SUBM/S'"
+
 echo "== batch text: columns sized to their cells, every row in line"
 "$BIN" --replay "$REC" -b -n 21 --programs 2>/dev/null | awk '/^gputop-bpf snapshot 21 /,0' >"$TMP/batch21.txt"
 check "--programs: every table's rows as wide as its header (a long program or tracepoint name used to push the rest out)" \
@@ -697,8 +712,8 @@ check "--programs: every table's rows as wide as its header (a long program or t
 check "--programs: the long tracepoint's row is there, in line" \
 	bash -c "grep -q 'gpu_scheduler:drm_sched_job_unschedulable' '$TMP/batch21.txt' && grep -q '(self.programs)' '$TMP/batch21.txt'"
 gfx_rate=$(jq -r '.tables["drm_sched.rings"][] | select(.name == "gfx_0.0.0") | .completed_per_s' <<<"$SNAP" | xargs printf '%.1f')
-check "numbers and their titles right-aligned: JOBS/S ends where $gfx_rate ends" \
-	bash -c "h=\$(grep -m1 '^RING ' '$TMP/batch21.txt'); r=\$(grep -m1 '^gfx_0.0.0 ' '$TMP/batch21.txt'); h=\${h%%JOBS/S*}JOBS/S; r=\${r%%$gfx_rate*}$gfx_rate; [ \${#h} -eq \${#r} ]"
+check "numbers and their titles right-aligned: DONE/S ends where $gfx_rate ends" \
+	bash -c "h=\$(grep -m1 '^RING ' '$TMP/batch21.txt'); r=\$(grep -m1 '^gfx_0.0.0 ' '$TMP/batch21.txt'); h=\${h%%DONE/S*}DONE/S; r=\${r%%$gfx_rate*}$gfx_rate; [ \${#h} -eq \${#r} ]"
 check "without --programs: no self.programs table in batch text (JSON keeps it)" \
 	bash -c "! '$BIN' --replay '$REC' -b -n 2 2>/dev/null | grep -q '(self.programs)' && '$BIN' --replay '$REC' -b -J -n 2 2>/dev/null | tail -1 | jq -e '.tables[\"self.programs\"] | length > 0' >/dev/null"
 
@@ -759,7 +774,7 @@ until_shows "WAIT p50" 5
 keys F2
 check "F2: the setup screen lists the panes and the focused table's columns" \
 	bash -c "$T capture-pane -p -t t | grep -qF '[x] interrupts  the INTERRUPTS side pane' && $T capture-pane -p -t t | grep -qF '[x] WAIT p50    queue wait'"
-# the rings' columns follow the six panes: RING, DEVICE, QUEUE, INFL, JOBS/S, BUSY%, WAIT p50
+# the rings' columns follow the six panes: RING, DEVICE, QUEUE, INFL, DONE/S, BUSY%, WAIT p50
 for _ in $(seq 12); do $T send-keys -t t Down; done
 keys Space
 check "Space on a column: unchecked" shows "[ ] WAIT p50    queue wait"
@@ -788,7 +803,7 @@ until_shows "REPLAY" 5
 step_to $N
 until_shows "GPU%" 5
 check "started again: the processes smallest GPU% first (▲), the rings largest first (▼)" \
-	bash -c "$T capture-pane -p -t t | grep -qF '▲GPU%' && $T capture-pane -p -t t | grep -qF '▼JOBS/S'"
+	bash -c "$T capture-pane -p -t t | grep -qF '▲GPU%' && $T capture-pane -p -t t | grep -qF '▼DONE/S'"
 
 echo "== pause, resize, quit (live-speed replay)"
 start 120 36 --replay "$REC" -d 0.2
@@ -1123,7 +1138,7 @@ cat >"$TMP/cells.py" <<'PY'
 import sys, unicodedata
 def cells(t): return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in t)
 lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
-h = next(i for i, l in enumerate(lines) if l.split()[:3] == ["PID", "COMM", "JOBS/S"])
+h = next(i for i, l in enumerate(lines) if l.split()[:3] == ["PID", "COMM", "SUBM/S"])
 end = lines[h].index("GPU%") - 1  # jobs/s, right-aligned, ends where the next column starts
 rows = []
 for l in lines[h + 1:]:
