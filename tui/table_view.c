@@ -416,7 +416,6 @@ static long selected_row(struct view *v, const struct table **out, struct table_
 /* The unit a value of col is read in, for the row view where no column title carries it. */
 static const char *unit_suffix(const struct col_desc *col, bool utf8)
 {
-	size_t n = strlen(col->key);
 
 	switch (col->unit) {
 	case UNIT_PCT:
@@ -433,8 +432,6 @@ static const char *unit_suffix(const struct col_desc *col, bool utf8)
 		return " RPM";
 	case UNIT_PER_S:
 		return "/s";
-	case UNIT_BYTES: /* a rate of bytes: MiB/s, as the GPU blocks and the BYTES/S columns say it */
-		return n > 6 && !strcmp(col->key + n - 6, "_per_s") ? "/s" : "";
 	default:
 		return "";
 	}

@@ -702,6 +702,16 @@ check "a process's pane: SUBM/S over all sources, and the scheduler's SUBM/S bes
 check "the man page names both, each with its meaning" \
 	bash -c "tr '\n' ' ' <man/gputop-bpf.8 | grep -qF 'jobs completed per second (DONE/S)' && tr '\n' ' ' <man/gputop-bpf.8 | grep -qF 'jobs submitted per second (SUBM/S'"
 
+echo "== sparklines with their scale, byte rates with their unit"
+replay_at 120 40 "$REC" $N
+keys Enter
+check "ring pane: each sparkline with its scale and unit (0-MAX), busy % on 0-100%" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^ jobs/s +0-[0-9.]+k? +[▁▂▃▄▅▆▇█]' && $T capture-pane -p -t t | grep -qE '^ exec p50 +0-[0-9.]+(ns|us|ms|s) +[▁▂▃▄▅▆▇█]' && $T capture-pane -p -t t | grep -qE '^ busy % +0-100% +[▁▂▃▄▅▆▇█]'"
+keys Escape
+keys 6
+check "Memory pane: dTOTAL/S values in bytes per second (0B/s), not a size" \
+	bash -c "$T capture-pane -p -t t | grep -qE ' dTOTAL/S ' && $T capture-pane -p -t t | grep -qE '^ +[0-9]+ drm-holder .* -?[0-9.]+(B|KiB|MiB|GiB)/s '"
+
 echo "== batch text: columns sized to their cells, every row in line"
 "$BIN" --replay "$REC" -b -n 21 --programs 2>/dev/null | awk '/^gputop-bpf snapshot 21 /,0' >"$TMP/batch21.txt"
 check "--programs: every table's rows as wide as its header (a long program or tracepoint name used to push the rest out)" \
