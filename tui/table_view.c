@@ -204,10 +204,11 @@ static void draw_row(struct view *v, int y, const struct table *t, size_t row, c
 		double vals[HISTORY_LEN];
 		char spark[HISTORY_LEN * 4];
 		size_t nv = h ? history_read(h, vals, HISTORY_LEN) : 0;
+		int n = (int)sparkline_render(vals, nv, (size_t)fit->spark_w, spark_max(&d->cols[fit->spark_col]),
+					      v->utf8, spark, sizeof(spark));
 
-		sparkline_render(vals, nv, (size_t)fit->spark_w, spark_max(&d->cols[fit->spark_col]), v->utf8, spark,
-				 sizeof(spark));
-		put(y, r.x + fit->spark_x, fit->spark_w, role == ROLE_SELECTED ? role : ROLE_SPARK, spark);
+		/* the newest sample at the right edge: rows with shorter histories (a process that came later) line up */
+		put(y, r.x + fit->spark_x + fit->spark_w - n, n, role == ROLE_SELECTED ? role : ROLE_SPARK, spark);
 	}
 }
 

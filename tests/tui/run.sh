@@ -712,6 +712,14 @@ keys 6
 check "Memory pane: dTOTAL/S values in bytes per second (0B/s), not a size" \
 	bash -c "$T capture-pane -p -t t | grep -qE ' dTOTAL/S ' && $T capture-pane -p -t t | grep -qE '^ +[0-9]+ drm-holder .* -?[0-9.]+(B|KiB|MiB|GiB)/s '"
 
+echo "== table sparklines right-aligned"
+replay_at 220 40 "$REC" $N
+check "220x40: the rings' sparklines end in one column, the newest samples lined up" \
+	bash -c "$T capture-pane -p -t t | python3 -c '
+import sys, re
+ends = {re.search(\"[▁▂▃▄▅▆▇█](?!.*[▁▂▃▄▅▆▇█])\", l.split(\"│\")[0]).end() for l in sys.stdin if re.match(r\" (gfx_0\.0\.0|comp_1\.0\.0|sdma0) \", l)}
+sys.exit(len(ends) != 1)'"
+
 echo "== batch text: columns sized to their cells, every row in line"
 "$BIN" --replay "$REC" -b -n 21 --programs 2>/dev/null | awk '/^gputop-bpf snapshot 21 /,0' >"$TMP/batch21.txt"
 check "--programs: every table's rows as wide as its header (a long program or tracepoint name used to push the rest out)" \
