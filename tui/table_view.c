@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The one scrolling table widget: every collector table on every screen is drawn by it. */
 #include <curses.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,27 @@ void pane_table_draw(struct view *v, const struct pane_decl *p, int i, struct re
 				i == v->table_focus[s], c);
 }
 
+/* Whether d's rows are one process's each (a "pid" key): -p keeps only its rows. */
+static bool pid_keyed(const struct table_desc *d)
+{
+	int col = table_col(d, "pid");
+
+	return col >= 0 && (d->cols[col].flags & COL_KEY);
+}
+
+/* A process's row matches the filter by one of its rings (drm_sched.process_rings): /gfx keeps gfx's processes. */
+static bool rings_match(const struct table *t, size_t row, const char *filter, void *ctx)
+{
+	const struct table *pr = ctx;
+	int col = table_col(t->desc, "pid");
+	double pid = col < 0 ? NAN : cell_number(t->desc, table_row(t, row), (unsigned int)col);
+
+	for (size_t k = 0; pr && !isnan(pid) && k < pr->nrows; k++)
+		if (table_num(pr, k, "pid") == pid && table_row_matches(pr, k, filter))
+			return true;
+	return false;
+}
+
 const size_t *view_rows(struct view *v, const struct table_state *ts, const struct table *t,
 			size_t *n)
 {
@@ -85,7 +107,10 @@ const size_t *view_rows(struct view *v, const struct table_state *ts, const stru
 		o->rows = grown;
 		o->cap = t->nrows ? t->nrows : 1;
 	}
-	o->n = table_rows(t, ts, v->filter, o->rows);
+	o->n = table_rows_also(t, ts, v->filter, rings_match,
+			       pid_keyed(t->desc) && v->snap ? (void *)snapshot_table(v->snap, "drm_sched.process_rings") :
+							       NULL,
+			       o->rows);
 	if (tree && !table_tree_order(t, o->rows, o->n))
 		return NULL;
 	o->tree = tree;
@@ -156,14 +181,6 @@ static void unavailable_line(struct view *v, const struct collector_status *c, s
 	}
 	snprintf(text, sizeof(text), "%s %s", c->info->name, state);
 	put(in.y, in.x, in.w, ROLE_WARNING, text);
-}
-
-/* Whether d's rows are one process's each (a "pid" key): -p keeps only its rows. */
-static bool pid_keyed(const struct table_desc *d)
-{
-	int col = table_col(d, "pid");
-
-	return col >= 0 && (d->cols[col].flags & COL_KEY);
 }
 
 /* ▲ when the rows run smallest first, ▼ largest first ('^' / 'v' without UTF-8). */

@@ -720,6 +720,15 @@ import sys, re
 ends = {re.search(\"[▁▂▃▄▅▆▇█](?!.*[▁▂▃▄▅▆▇█])\", l.split(\"│\")[0]).end() for l in sys.stdin if re.match(r\" (gfx_0\.0\.0|comp_1\.0\.0|sdma0) \", l)}
 sys.exit(len(ends) != 1)'"
 
+echo "== a ring filter keeps the processes on that ring"
+gfx_pids=$(jq -r '[.tables["drm_sched.process_rings"][] | select(.name | test("gfx")) | .pid] | unique | .[]' <<<"$SNAP")
+replay_at 120 36 "$REC" $N
+keys /
+keys g f x Enter
+check "/gfx: the processes with jobs on gfx_0.0.0 stay ($(echo $gfx_pids)), matched by their rings" \
+	bash -c "[ -n '$gfx_pids' ] && $T capture-pane -p -t t | grep -qF 'Processes ($(wc -w <<<"$gfx_pids") of ' && for p in $gfx_pids; do $T capture-pane -p -t t | grep -qE \"^ +\$p mockgpu-submit \" || exit 1; done"
+keys Escape
+
 echo "== batch text: columns sized to their cells, every row in line"
 "$BIN" --replay "$REC" -b -n 21 --programs 2>/dev/null | awk '/^gputop-bpf snapshot 21 /,0' >"$TMP/batch21.txt"
 check "--programs: every table's rows as wide as its header (a long program or tracepoint name used to push the rest out)" \
