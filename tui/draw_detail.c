@@ -113,12 +113,8 @@ static void draw_declared(struct view *v, struct rect a, const struct pane_decl 
 	if (v->table_focus[v->screen] >= ntables)
 		v->table_focus[v->screen] = 0;
 	avail = a.y + a.h - y;
-	for (int i = 0; i < ntables; i++) {
-		const struct table *t = snapshot_table(v->snap, pane_table_name(p, i, v->grouped));
-
-		/* title, header and rows, or its empty text (two lines at most); a blank line */
-		need[i] = t && t->nrows ? (int)t->nrows + 3 : 4;
-	}
+	for (int i = 0; i < ntables; i++)
+		need[i] = pane_table_need(v, p, i, a.w - 2);
 	/* the focused table always shows: those above it go first where all cannot (Left brings them back) */
 	while (first < v->table_focus[v->screen] && min_rows(need + first, v->table_focus[v->screen] - first + 1) > avail)
 		first++;

@@ -39,14 +39,12 @@ static void scroll_to(size_t *top, size_t first, size_t last, size_t total, int 
 		*top = total > (size_t)rows ? total - (size_t)rows : 0;
 }
 
-void pane_table_draw(struct view *v, const struct pane_decl *p, int i, struct rect r)
+/* Table name's collector: its own where its name says ("kfd.processes"), else the pane's; none if derived. */
+static const struct collector_status *table_collector(const struct view *v, const struct pane_decl *p,
+						      const char *name, const struct table_desc *d)
 {
-	const char *name = pane_table_name(p, i, v->grouped);
-	const struct table_desc *d = name ? table_desc_find(name) : NULL;
 	const struct collector_status *c = NULL;
-	int s = pane_screen_index(p);
 
-	/* the table's own collector where its name says ("kfd.processes"), else the pane's; none if derived */
 	for (size_t k = 0; d && !d->derived && p && v->snap && k < v->snap->ncollectors; k++) {
 		const char *cn = v->snap->collectors[k].info->name;
 		size_t len = strlen(cn);
@@ -56,6 +54,16 @@ void pane_table_draw(struct view *v, const struct pane_decl *p, int i, struct re
 		else if (!c && !strcmp(cn, p->collector))
 			c = &v->snap->collectors[k];
 	}
+	return c;
+}
+
+void pane_table_draw(struct view *v, const struct pane_decl *p, int i, struct rect r)
+{
+	const char *name = pane_table_name(p, i, v->grouped);
+	const struct table_desc *d = name ? table_desc_find(name) : NULL;
+	const struct collector_status *c = table_collector(v, p, name, d);
+	int s = pane_screen_index(p);
+
 	if (d && s >= 0 && i < PANE_MAX_TABLES)
 		table_view_draw(v, d, snapshot_table(v->snap, d->name), &v->tstate[s][i], r,
 				i == v->table_focus[s], c);
@@ -295,12 +303,50 @@ static void draw_title(struct view *v, const struct table_desc *d, const struct 
 		put_whole(r.y, x, right - x, ROLE_DIM, "  <Enter> opens the selected row");
 }
 
-/* What an empty table says: its collector's state once a screen, a filter, -p, rows gone, or its empty text. */
+/* What an empty table of an attached collector says: a filter, -p, rows gone, or its empty text. */
+static const char *empty_text(const struct view *v, const struct table_desc *d, const struct table *t, char *text,
+			      size_t size)
+{
+	size_t gone;
+
+	if (v->filter[0] && t && t->nrows)
+		return "No row matches the filter.";
+	if (v->pid_filter && pid_keyed(d)) /* rows of other processes may exist: not said empty */
+		snprintf(text, size, "No row of process %u (-p %u shows only its rows).", v->pid_filter,
+			 v->pid_filter);
+	else if (pid_keyed(d) && (gone = histories_rows_gone(v->histories, d)))
+		snprintf(text, size, "None now: %zu process%s had rows here earlier and %s exited or stopped.", gone,
+			 gone == 1 ? "" : "es", gone == 1 ? "has" : "have");
+	else if ((gone = histories_rows_gone(v->histories, d))) /* its empty text is of a table never filled */
+		snprintf(text, size, "None now: the %zu row%s shown here earlier %s gone.", gone, gone == 1 ? "" : "s",
+			 gone == 1 ? "is" : "are");
+	else
+		return d->empty ? d->empty : "Nothing yet.";
+	return text;
+}
+
+int pane_table_need(const struct view *v, const struct pane_decl *p, int i, int w)
+{
+	const char *name = pane_table_name(p, i, v->grouped);
+	const struct table_desc *d = name ? table_desc_find(name) : NULL;
+	const struct collector_status *c = table_collector(v, p, name, d);
+	const struct table *t = name ? snapshot_table(v->snap, name) : NULL;
+	char text[600];
+
+	if (t && t->nrows)
+		return (int)t->nrows + 3; /* title, header, rows, a blank line */
+	if (!d || (c && c->info->state != COLLECTOR_ATTACHED && v->said == c->info))
+		return 3; /* title, "... (above)", a blank line */
+	if (c && c->info->state != COLLECTOR_ATTACHED)
+		return 4; /* title, its reason (and fix) on two lines, a blank line */
+	return 2 + wrapped_rows(empty_text(v, d, t, text, sizeof(text)), w - 1);
+}
+
+/* What an empty table says: its collector's state once a screen, or its empty text. */
 static void draw_empty(struct view *v, const struct table_desc *d, const struct table *t,
 		       const struct collector_status *c, struct rect r, struct rect in)
 {
 	char text[600];
-	size_t gone;
 
 	if (c && c->info->state != COLLECTOR_ATTACHED && v->said == c->info) {
 		snprintf(text, sizeof(text), "%s %s (above)", c->info->name,
@@ -325,23 +371,7 @@ static void draw_empty(struct view *v, const struct table_desc *d, const struct 
 		}
 		return;
 	}
-	if (v->filter[0] && t && t->nrows) {
-		put_wrapped(in, ROLE_DIM, "No row matches the filter.");
-	} else if (v->pid_filter && pid_keyed(d)) { /* rows of other processes may exist: not said empty */
-		snprintf(text, sizeof(text), "No row of process %u (-p %u shows only its rows).", v->pid_filter,
-			 v->pid_filter);
-		put_wrapped(in, ROLE_DIM, text);
-	} else if (pid_keyed(d) && (gone = histories_rows_gone(v->histories, d))) {
-		snprintf(text, sizeof(text), "None now: %zu process%s had rows here earlier and %s exited or stopped.",
-			 gone, gone == 1 ? "" : "es", gone == 1 ? "has" : "have");
-		put_wrapped(in, ROLE_DIM, text);
-	} else if ((gone = histories_rows_gone(v->histories, d))) { /* its empty text is of a table never filled */
-		snprintf(text, sizeof(text), "None now: the %zu row%s shown here earlier %s gone.", gone,
-			 gone == 1 ? "" : "s", gone == 1 ? "is" : "are");
-		put_wrapped(in, ROLE_DIM, text);
-	} else {
-		put_wrapped(in, ROLE_DIM, d->empty ? d->empty : "Nothing yet.");
-	}
+	put_wrapped(in, ROLE_DIM, empty_text(v, d, t, text, sizeof(text)));
 }
 
 void table_view_draw(struct view *v, const struct table_desc *d, const struct table *t,

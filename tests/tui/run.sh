@@ -729,6 +729,18 @@ check "/gfx: the processes with jobs on gfx_0.0.0 stay ($(echo $gfx_pids)), matc
 	bash -c "[ -n '$gfx_pids' ] && $T capture-pane -p -t t | grep -qF 'Processes ($(wc -w <<<"$gfx_pids") of ' && for p in $gfx_pids; do $T capture-pane -p -t t | grep -qE \"^ +\$p mockgpu-submit \" || exit 1; done"
 keys Escape
 
+echo "== empty tables take the rows their text needs"
+if [ -f "$NVREC" ]; then
+	replay_at 80 24 "$NVREC" 47
+	for pane in 4 6; do
+		keys $pane
+		check "80x24, H100 snapshot 47, pane $pane: tables left out only when no two blank lines are left (an empty table takes its title, its text and one blank line)" \
+			bash -c "$T capture-pane -p -t t | sed -n '3,22p' | awk '/^ *\$/ { if (++b >= 2) twice = 1; next } { b = 0 } /more tables? below/ { more = 1 } END { exit twice && more }'"
+	done
+	check "80x24, H100 snapshot 47, Memory pane: all four tables, Client memory by region the last" \
+		bash -c "$T capture-pane -p -t t | grep -q '^ Client memory by region (0)' && ! $T capture-pane -p -t t | grep -q 'more table'"
+fi
+
 echo "== batch text: columns sized to their cells, every row in line"
 "$BIN" --replay "$REC" -b -n 21 --programs 2>/dev/null | awk '/^gputop-bpf snapshot 21 /,0' >"$TMP/batch21.txt"
 check "--programs: every table's rows as wide as its header (a long program or tracepoint name used to push the rest out)" \
