@@ -114,32 +114,62 @@ static struct gpu_readings readings(const struct snapshot *s, const struct devic
 	return g;
 }
 
-/* "  busy 42%  45°C  123/250W  1850MHz": what is known, each part whole or not at all. */
+/*
+ * A part of a device line in cells cells whatever its value ("  busy 7%" as wide as "  busy 100%"), so that
+ * the parts after it keep their place from one snapshot to the next; -1 where the line has no room for it.
+ */
+static int steady_part(int y, int x, int right, enum role role, const char *text, int cells)
+{
+	int n;
+
+	if (right - x < cells)
+		return -1;
+	n = put_whole(y, x, right - x, role, text);
+	if (n < cells)
+		fill(y, x + n, cells - n, ROLE_NORMAL);
+	return n > cells ? n : cells;
+}
+
+/* A part of the sensors' run: its text, its widest (the cells it keeps), its role. */
+struct steady {
+	char text[48];
+	int cells;
+	enum role role;
+};
+
+static void steady_add(struct steady *p, int *n, int cells, enum role role, const char *fmt, double a, double b)
+{
+	snprintf(p[*n].text, sizeof(p[*n].text), fmt, a, b);
+	p[*n].cells = cells;
+	p[(*n)++].role = role;
+}
+
+/*
+ * "  busy 42%  45°C  123/250W  1850MHz": what is known, each part as wide as its widest ("  busy 100%",
+ * "  100°C", power at its cap, "  9999MHz"); the first that does not fit ends the run, so that a part
+ * never comes and goes with the width of the values before it.
+ */
 static int sensors_part(struct view *v, const struct device_snap *d, int y, int x, int right)
 {
 	struct gpu_readings g = readings(v->snap, d);
-	char part[64];
-	int x0 = x;
+	struct steady p[4];
+	char widest[48];
+	int n = 0, x0 = x, w;
 
-	if (!isnan(g.busy)) {
-		snprintf(part, sizeof(part), "  busy %.0f%%", g.busy);
-		x += put_whole(y, x, right - x, ROLE_VALUE, part);
-	}
-	if (!isnan(g.temp)) {
-		snprintf(part, sizeof(part), "  %.0f%s", g.temp, v->utf8 ? "°C" : "C");
-		x += put_whole(y, x, right - x, g.temp >= 90 ? ROLE_WARNING : ROLE_VALUE, part);
-	}
-	if (!isnan(g.power)) {
-		if (isnan(g.cap))
-			snprintf(part, sizeof(part), "  %.0fW", g.power);
-		else
-			snprintf(part, sizeof(part), "  %.0f/%.0fW", g.power, g.cap);
-		x += put_whole(y, x, right - x, ROLE_VALUE, part);
-	}
-	if (!isnan(g.mhz)) {
-		snprintf(part, sizeof(part), "  %.0fMHz", g.mhz);
-		x += put_whole(y, x, right - x, ROLE_VALUE, part);
-	}
+	if (!isnan(g.busy))
+		steady_add(p, &n, 11, ROLE_VALUE, "  busy %.0f%%", g.busy, 0);
+	if (!isnan(g.temp))
+		steady_add(p, &n, 7, g.temp >= 90 ? ROLE_WARNING : ROLE_VALUE, v->utf8 ? "  %.0f°C" : "  %.0fC", g.temp,
+			   0);
+	if (!isnan(g.power) && isnan(g.cap))
+		steady_add(p, &n, 7, ROLE_VALUE, "  %.0fW", g.power, 0);
+	else if (!isnan(g.power))
+		steady_add(p, &n, snprintf(widest, sizeof(widest), "  %.0f/%.0fW", g.cap, g.cap), ROLE_VALUE,
+			   "  %.0f/%.0fW", g.power, g.cap);
+	if (!isnan(g.mhz))
+		steady_add(p, &n, 9, ROLE_VALUE, "  %.0fMHz", g.mhz, 0);
+	for (int i = 0; i < n && (w = steady_part(y, x, right, p[i].role, p[i].text, p[i].cells)) >= 0; i++)
+		x += w;
 	return x - x0;
 }
 
@@ -165,8 +195,8 @@ static int meter(int y, int x, int w, double frac, bool utf8)
 static bool nvml_line(struct view *v, const struct device_snap *d, int y, int *end, int right)
 {
 	const struct table *t = snapshot_table(v->snap, "nvidia.gpus");
-	char used[16], total[16];
-	int x = *end;
+	char used[16], total[16], text[40];
+	int x = *end, w;
 
 	for (size_t i = 0; t && d->bus_id[0] && i < t->nrows; i++) {
 		double u = table_num(t, i, "mem_used_bytes"), all = table_num(t, i, "mem_total_bytes");
@@ -175,8 +205,11 @@ static bool nvml_line(struct view *v, const struct device_snap *d, int y, int *e
 			continue;
 		x += put(y, x, right - x, ROLE_LABEL, "  VRAM ");
 		x += meter(y, x, right - x, u / all, v->utf8);
-		x += putf(y, x, right - x, ROLE_VALUE, "%s/%s", format_bytes(u, used, sizeof(used)),
-			  format_bytes(all, total, sizeof(total)));
+		snprintf(text, sizeof(text), "%s/%s", format_bytes(u, used, sizeof(used)),
+			 format_bytes(all, total, sizeof(total)));
+		/* as wide as "1023.9MiB/<total>": the parts after it keep their place as the use changes */
+		w = steady_part(y, x, right, ROLE_VALUE, text, 10 + (int)strlen(total));
+		x += w >= 0 ? w : put(y, x, right - x, ROLE_VALUE, text);
 		*end = x;
 		return true;
 	}

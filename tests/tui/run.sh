@@ -741,6 +741,20 @@ if [ -f "$NVREC" ]; then
 		bash -c "$T capture-pane -p -t t | grep -q '^ Client memory by region (0)' && ! $T capture-pane -p -t t | grep -q 'more table'"
 fi
 
+echo "== a steady device line"
+if [ -f "$NVREC" ]; then
+	replay_at 80 24 "$NVREC" 9
+	: >"$TMP/devline"
+	for _ in $(seq 9 31); do
+		$T send-keys -t t n
+		sleep 0.25
+		# where "busy" starts, and which readings the line has
+		$T capture-pane -p -t t | sed -n 3p | sed 's/°C/dC/g; s/[^ -~]/x/g' | awk '{ print index($0, "busy"), /[0-9]dC/, /[0-9]W/, /MHz/ }' >>"$TMP/devline"
+	done
+	check "80x24, H100 snapshots 10-32: the device line keeps one layout (power, clock and temperature neither come nor go)" \
+		bash -c "! grep -q '^0 ' '$TMP/devline' && [ \$(sort -u '$TMP/devline' | wc -l) -eq 1 ] || { sort '$TMP/devline' | uniq -c >&2; exit 1; }"
+fi
+
 echo "== batch text: columns sized to their cells, every row in line"
 "$BIN" --replay "$REC" -b -n 21 --programs 2>/dev/null | awk '/^gputop-bpf snapshot 21 /,0' >"$TMP/batch21.txt"
 check "--programs: every table's rows as wide as its header (a long program or tracepoint name used to push the rest out)" \
