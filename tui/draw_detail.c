@@ -83,7 +83,8 @@ static void more_tables(struct view *v, const struct pane_decl *p, int first, co
 				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
 					 i ? ", " : " ", table_title(v, p, i));
 			len += (size_t)snprintf(text + len, sizeof(text) - len, "%d more table%s above: %s%s",
-						first, first == 1 ? "" : "s", v->utf8 ? "←" : named ? "Left:" : "Left", names);
+						first, first == 1 ? "" : "s",
+						v->utf8 ? "←" : named ? "Left:" : "Left", names);
 		}
 		if (below) {
 			names[0] = '\0';
@@ -109,7 +110,9 @@ static void draw_declared(struct view *v, struct rect a, const struct pane_decl 
 		ntables++;
 	/* a collector that is not attached leaves its tables a title and one line each: its text gets the rest */
 	avail = c && c->info->state == COLLECTOR_ATTACHED ? a.h / 3 : a.h - 1 - 3 * ntables;
-	y = a.y + collector_lines(v, p, (struct rect){ a.y, a.x + 1, avail > a.h / 3 ? avail : a.h / 3, a.w - 2 }, c) + 1;
+	if (avail < a.h / 3)
+		avail = a.h / 3;
+	y = a.y + collector_lines(v, p, (struct rect){ a.y, a.x + 1, avail, a.w - 2 }, c) + 1;
 	if (v->table_focus[v->screen] >= ntables)
 		v->table_focus[v->screen] = 0;
 	avail = a.y + a.h - y;
@@ -245,13 +248,15 @@ void draw_help(struct view *v)
 	for (i = v->help_top; i < n && y + help_rows(lines[i], in.w) <= in.y + rows; i++) {
 		putf(y, in.x + 1, in.w - 2, ROLE_NORMAL, "%.*s", HELP_KEY, lines[i]);
 		if (strlen(lines[i]) > HELP_KEY)
-			put_wrapped((struct rect){ y, in.x + 1 + HELP_KEY, help_rows(lines[i], in.w), in.w - 2 - HELP_KEY },
+			put_wrapped((struct rect){ y, in.x + 1 + HELP_KEY, help_rows(lines[i], in.w),
+						   in.w - 2 - HELP_KEY },
 				    ROLE_NORMAL, lines[i] + HELP_KEY);
 		y += help_rows(lines[i], in.w);
 	}
-	if (h > in.h)
-		putf(in.y + in.h - 1, in.x + 1, in.w - 2, ROLE_DIM, "lines %d-%d of %d: %s%s scroll, any other key closes",
-		     v->help_top + 1, i, n, v->help_top ? "Up/PgUp" : "", i < n ? (v->help_top ? ", Down/PgDn" : "Down/PgDn") : "");
+	if (h > in.h) /* where it is, and the keys that move it */
+		putf(in.y + in.h - 1, in.x + 1, in.w - 2, ROLE_DIM, "lines %d-%d of %d: %s%s%s scroll, any other key closes",
+		     v->help_top + 1, i, n, v->help_top ? "Up/PgUp" : "", v->help_top && i < n ? ", " : "",
+		     i < n ? "Down/PgDn" : "");
 }
 
 void draw_sort_menu(struct view *v)

@@ -114,23 +114,7 @@ static struct gpu_readings readings(const struct snapshot *s, const struct devic
 	return g;
 }
 
-/*
- * A part of a device line in cells cells whatever its value ("  busy 7%" as wide as "  busy 100%"), so that
- * the parts after it keep their place from one snapshot to the next; -1 where the line has no room for it.
- */
-static int steady_part(int y, int x, int right, enum role role, const char *text, int cells)
-{
-	int n;
-
-	if (right - x < cells)
-		return -1;
-	n = put_whole(y, x, right - x, role, text);
-	if (n < cells)
-		fill(y, x + n, cells - n, ROLE_NORMAL);
-	return n > cells ? n : cells;
-}
-
-/* A part of the sensors' run: its text, its widest (the cells it keeps), its role. */
+/* A part of the sensors' run: its text, the cells of its widest value, its role. */
 struct steady {
 	char text[48];
 	int cells;
@@ -145,16 +129,17 @@ static void steady_add(struct steady *p, int *n, int cells, enum role role, cons
 }
 
 /*
- * "  busy 42%  45°C  123/250W  1850MHz": what is known, each part as wide as its widest ("  busy 100%",
- * "  100°C", power at its cap, "  9999MHz"); the first that does not fit ends the run, so that a part
- * never comes and goes with the width of the values before it.
+ * "  busy 42%  45°C  123/250W  1850MHz": what is known. Which parts show is decided by their widest values
+ * ("  busy 100%", "  100°C", power at its cap, "  9999MHz") and by slack, the cells the parts before may yet
+ * grow by; the first that does not fit ends the run, and the line (*cut). So a part never comes and goes
+ * with the values.
  */
-static int sensors_part(struct view *v, const struct device_snap *d, int y, int x, int right)
+static int sensors_part(struct view *v, const struct device_snap *d, int y, int x, int right, int slack, bool *cut)
 {
 	struct gpu_readings g = readings(v->snap, d);
 	struct steady p[4];
 	char widest[48];
-	int n = 0, x0 = x, w;
+	int n = 0, x0 = x, room = right - x - slack;
 
 	if (!isnan(g.busy))
 		steady_add(p, &n, 11, ROLE_VALUE, "  busy %.0f%%", g.busy, 0);
@@ -168,8 +153,10 @@ static int sensors_part(struct view *v, const struct device_snap *d, int y, int 
 			   "  %.0f/%.0fW", g.power, g.cap);
 	if (!isnan(g.mhz))
 		steady_add(p, &n, 9, ROLE_VALUE, "  %.0fMHz", g.mhz, 0);
-	for (int i = 0; i < n && (w = steady_part(y, x, right, p[i].role, p[i].text, p[i].cells)) >= 0; i++)
-		x += w;
+	*cut = false;
+	for (int i = 0; i < n && !*cut; i++)
+		if (!(*cut = (room -= p[i].cells) < 0))
+			x += put_whole(y, x, right - x, p[i].role, p[i].text);
 	return x - x0;
 }
 
@@ -191,12 +178,15 @@ static int meter(int y, int x, int w, double frac, bool utf8)
 	return n;
 }
 
-/* An NVIDIA GPU's memory from NVML (nvidia.gpus), from *end; false when not there. */
-static bool nvml_line(struct view *v, const struct device_snap *d, int y, int *end, int right)
+/*
+ * An NVIDIA GPU's memory from NVML (nvidia.gpus), from *end; false when not there. *slack: the cells its
+ * text may yet grow by (to "1023.9MiB/<total>"), for the parts after it to keep their room.
+ */
+static bool nvml_line(struct view *v, const struct device_snap *d, int y, int *end, int right, int *slack)
 {
 	const struct table *t = snapshot_table(v->snap, "nvidia.gpus");
-	char used[16], total[16], text[40];
-	int x = *end, w;
+	char used[16], total[16];
+	int x = *end;
 
 	for (size_t i = 0; t && d->bus_id[0] && i < t->nrows; i++) {
 		double u = table_num(t, i, "mem_used_bytes"), all = table_num(t, i, "mem_total_bytes");
@@ -205,11 +195,9 @@ static bool nvml_line(struct view *v, const struct device_snap *d, int y, int *e
 			continue;
 		x += put(y, x, right - x, ROLE_LABEL, "  VRAM ");
 		x += meter(y, x, right - x, u / all, v->utf8);
-		snprintf(text, sizeof(text), "%s/%s", format_bytes(u, used, sizeof(used)),
-			 format_bytes(all, total, sizeof(total)));
-		/* as wide as "1023.9MiB/<total>": the parts after it keep their place as the use changes */
-		w = steady_part(y, x, right, ROLE_VALUE, text, 10 + (int)strlen(total));
-		x += w >= 0 ? w : put(y, x, right - x, ROLE_VALUE, text);
+		x += putf(y, x, right - x, ROLE_VALUE, "%s/%s", format_bytes(u, used, sizeof(used)),
+			  format_bytes(all, total, sizeof(total)));
+		*slack = 8 - (int)strlen(used); /* "620.8MiB" (1000 to 1023.9 of a unit take one more) */
 		*end = x;
 		return true;
 	}
@@ -520,7 +508,8 @@ void draw_devices(struct view *v, struct rect r)
 			dw = strlen(s->devices[i].driver) > 16 ? 16 : (int)strlen(s->devices[i].driver);
 	for (size_t i = 0; i < s->ndevices && y < r.y + r.h; i++, y++) {
 		const struct device_snap *d = &s->devices[i];
-		int x = 1;
+		int x = 1, slack = 0, right;
+		bool cut;
 		char part[64];
 
 		if (expanded && has_detail(s, d))
@@ -528,19 +517,20 @@ void draw_devices(struct view *v, struct rect r)
 
 		/* by need: the device, its memory, its sensors, then its work; each part whole */
 		x += putf(y, x, r.w - x, ROLE_VALUE, "%-8s", d->name);
-		x += putf(y, x, r.w - x, ROLE_NORMAL, " %-*.*s %-13s", dw, dw, d->driver[0] ? d->driver : "-", d->bus_id);
-		if (!nvml_line(v, d, y, &x, r.w) && !memory_line(v, d, y, &x, r.w, true, false))
+		x += putf(y, x, r.w - x, ROLE_NORMAL, " %-*.*s %-12s", dw, dw, d->driver[0] ? d->driver : "-", d->bus_id);
+		if (!nvml_line(v, d, y, &x, r.w, &slack) && !memory_line(v, d, y, &x, r.w, true, false))
 			x += put_whole(y, x, r.w - x, ROLE_DIM, "  (no memory reported)");
-		x += sensors_part(v, d, y, x, r.w);
-		memory_line(v, d, y, &x, r.w, false, !expanded);
+		x += sensors_part(v, d, y, x, r.w, slack, &cut);
+		right = cut ? x : r.w; /* nothing after a reading left out: it would come and go in its place */
+		memory_line(v, d, y, &x, right, false, !expanded);
 		/* its work where a collector measures it: no ring or line of it, nothing said (never 0) */
 		if (!isnan(ring_jobs(s, d->bus_id))) {
 			snprintf(part, sizeof(part), "  jobs/s %s", fmt_rate(ring_jobs(s, d->bus_id), a, sizeof(a)));
-			x += put_whole(y, x, r.w - x, ROLE_LABEL, part);
+			x += put_whole(y, x, right - x, ROLE_LABEL, part);
 		}
 		if (!isnan(driver_irqs(s, d->driver))) {
 			snprintf(part, sizeof(part), "  IRQ/s %s", fmt_rate(driver_irqs(s, d->driver), b, sizeof(b)));
-			put_whole(y, x, r.w - x, ROLE_LABEL, part);
+			put_whole(y, x, right - x, ROLE_LABEL, part);
 		}
 		if (expanded && has_detail(s, d))
 			y++;

@@ -39,6 +39,13 @@ static void split_tables(const struct layout_input *in, struct layout *out, int 
 	}
 }
 
+/* The rows the ring and process tables take at most: title, header and rows (title and a line when empty). */
+static int tables_need(const struct layout_input *in)
+{
+	return (in->panes[PANE_RINGS] ? (in->nrings ? in->nrings + 2 : 2) : 0) +
+	       (in->panes[PANE_PROCESSES] ? (in->nprocs ? in->nprocs + 2 : 2) : 0);
+}
+
 void layout_compute(const struct layout_input *in, struct layout *out)
 {
 	int y, body, nside = 0, side_idx[3];
@@ -79,8 +86,8 @@ void layout_compute(const struct layout_input *in, struct layout *out)
 		}
 		split_tables(in, out, y, body, 0, tw);
 	} else if (nside && body >= 3 + 8) {
-		/* Narrow: a row of small panes under the tables, when there is room. */
-		int sh = body >= 24 ? 5 : 3, x = 0;
+		/* Narrow: a row of small panes under the tables, when there is room: what the tables leave */
+		int sh = max_i(3, min_i(body - tables_need(in), body / 2)), x = 0;
 
 		split_tables(in, out, y, body - sh, 0, in->cols);
 		for (int k = 0; k < nside; k++) {

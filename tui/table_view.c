@@ -97,6 +97,7 @@ const size_t *view_rows(struct view *v, const struct table_state *ts, const stru
 	bool tree = v->tree && table_tree_applies(t->desc);
 	static struct row_order scratch; /* a state outside the view's: sorted every time */
 	struct row_order *o = &scratch;
+	const struct table *rings;
 
 	for (size_t k = 0; k < SCREEN_MAX * PANE_MAX_TABLES; k++)
 		if (ts == &v->tstate[0][0] + k)
@@ -115,10 +116,8 @@ const size_t *view_rows(struct view *v, const struct table_state *ts, const stru
 		o->rows = grown;
 		o->cap = t->nrows ? t->nrows : 1;
 	}
-	o->n = table_rows_also(t, ts, v->filter, rings_match,
-			       pid_keyed(t->desc) && v->snap ? (void *)snapshot_table(v->snap, "drm_sched.process_rings") :
-							       NULL,
-			       o->rows);
+	rings = pid_keyed(t->desc) && v->snap ? snapshot_table(v->snap, "drm_sched.process_rings") : NULL;
+	o->n = table_rows_also(t, ts, v->filter, rings_match, (void *)rings, o->rows);
 	if (tree && !table_tree_order(t, o->rows, o->n))
 		return NULL;
 	o->tree = tree;
