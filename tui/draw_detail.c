@@ -202,6 +202,22 @@ static int help_clamp_top(const char *const *lines, int n, int top, int rows, in
 	return top < 0 ? 0 : top > last ? last : top;
 }
 
+/* The help's last row: lines first-last of n shown, the keys that scroll it and close it, whole. */
+static void help_footer(struct rect in, int first, int last, int n)
+{
+	const char *up = first > 1 ? "Up/PgUp" : "", *sep = first > 1 && last < n ? ", " : "";
+	const char *down = last < n ? "Down/PgDn" : "";
+	char text[3][128];
+
+	snprintf(text[0], sizeof(text[0]), "lines %d-%d of %d: %s%s%s scroll, any other key closes", first, last, n,
+		 up, sep, down);
+	snprintf(text[1], sizeof(text[1]), "lines %d-%d of %d: %s%s%s scroll", first, last, n, up, sep, down);
+	snprintf(text[2], sizeof(text[2]), "lines %d-%d of %d", first, last, n);
+	for (int k = 0; k < 3; k++)
+		if (put_whole(in.y + in.h - 1, in.x + 1, in.w - 2, ROLE_DIM, text[k]))
+			return;
+}
+
 void draw_help(struct view *v)
 {
 	char keys[160] = "";
@@ -253,10 +269,8 @@ void draw_help(struct view *v)
 				    ROLE_NORMAL, lines[i] + HELP_KEY);
 		y += help_rows(lines[i], in.w);
 	}
-	if (h > in.h) /* where it is, and the keys that move it */
-		putf(in.y + in.h - 1, in.x + 1, in.w - 2, ROLE_DIM, "lines %d-%d of %d: %s%s%s scroll, any other key closes",
-		     v->help_top + 1, i, n, v->help_top ? "Up/PgUp" : "", v->help_top && i < n ? ", " : "",
-		     i < n ? "Down/PgDn" : "");
+	if (h > in.h) /* where it is, and the keys that move it: as much as fits whole */
+		help_footer(in, v->help_top + 1, i, n);
 }
 
 void draw_sort_menu(struct view *v)

@@ -644,6 +644,11 @@ check "80x24: PgDn, End scroll the help to its last lines: the keys that did not
 	bash -c "$(declare -f words_whole); T='$T'; words_whole 'Ctrl-L mouse vi_keys + (=), - slower / faster C W F9' && $T capture-pane -p -t t | grep -q 'Up/PgUp scroll, any other key closes'"
 keys Escape
 check "80x24: Esc closes the help" bash -c "! $T capture-pane -p -t t | grep -q 'any other key closes'"
+replay_at 50 12 "$REC" 2
+keys h
+check "50x12: the help's scroll line whole (no key name cut at the border)" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^│ lines [0-9]+-[0-9]+ of [0-9]+(: Down/PgDn scroll(, any other key closes)?)? *│\$'"
+keys Escape
 
 replay_at 50 12 "$REC" $N
 check "50x12 (the smallest): rows under both tables, and the key bar ends with a whole item" \
