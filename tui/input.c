@@ -362,8 +362,10 @@ static void act_screen(struct view *v, int key)
 		v->screen = (v->screen + n - 1) % n;
 	else if (key - '1' < n)
 		v->screen = key - '1';
-	else
-		return; /* no such pane */
+	else { /* said, not silent */
+		view_message(v, false, "%c: no such pane (1-%d, Tab)", key, n);
+		return;
+	}
 	v->detail = NULL;
 }
 

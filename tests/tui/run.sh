@@ -767,6 +767,10 @@ if [ -f "$NVREC" ]; then
 		bash -c "$T capture-pane -p -t t | grep -qF '/dev/dri are missing)' && $T capture-pane -p -t t | grep -qF 'display driver is' && ! $T capture-pane -p -t t | grep -q '…' && [ \$($T capture-pane -p -t t | grep -c '^│') -ge 5 ]"
 fi
 
+replay_at 80 24 "$REC" 2
+keys 8
+check "8 with seven panes: the status line says there is no such pane, not silence" shows "8: no such pane (1-7, Tab)"
+
 echo "== batch text: columns sized to their cells, every row in line"
 "$BIN" --replay "$REC" -b -n 21 --programs 2>/dev/null | awk '/^gputop-bpf snapshot 21 /,0' >"$TMP/batch21.txt"
 check "--programs: every table's rows as wide as its header (a long program or tracepoint name used to push the rest out)" \
