@@ -108,10 +108,11 @@ static void draw_declared(struct view *v, struct rect a, const struct pane_decl 
 
 	while (pane_table_name(p, ntables, v->grouped))
 		ntables++;
-	/* a collector that is not attached leaves its tables a title and one line each: its text gets the rest */
-	avail = c && c->info->state == COLLECTOR_ATTACHED ? a.h / 3 : a.h - 1 - 3 * ntables;
-	if (avail < a.h / 3)
-		avail = a.h / 3;
+	/*
+	 * A collector that is not attached: its reason, fix and what it shows come first, whole, and its
+	 * tables (each "unavailable (above)") take the rows left, the first one at least.
+	 */
+	avail = c && c->info->state == COLLECTOR_ATTACHED ? a.h / 3 : a.h - 1 - 3;
 	y = a.y + collector_lines(v, p, (struct rect){ a.y, a.x + 1, avail, a.w - 2 }, c) + 1;
 	if (v->table_focus[v->screen] >= ntables)
 		v->table_focus[v->screen] = 0;

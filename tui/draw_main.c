@@ -283,6 +283,7 @@ static void draw_summary(struct view *v, struct rect in, const struct pane_decl 
 	const struct table_desc *d = table_desc_find(p->summary_table);
 	const struct collector_status *c = snapshot_collector(v->snap, p->collector);
 	unsigned int shown;
+	size_t rows;
 	int y = in.y;
 
 	if (!d)
@@ -311,7 +312,11 @@ static void draw_summary(struct view *v, struct rect in, const struct pane_decl 
 	}
 	y += summary_header(in, d, p); /* the columns' titles (their units) over them, and the sparkline's */
 	shown = summary_fit(in.w, d, p);
-	for (size_t r = 0; r < t->nrows && y < in.y + in.h; r++, y++) {
+	/* the rows that fit, the last line saying how many more where not all do */
+	rows = t->nrows > (size_t)(in.y + in.h - y) ? (size_t)(in.y + in.h - y - 1) : t->nrows;
+	if (rows < t->nrows)
+		putf(in.y + in.h - 1, in.x, in.w, ROLE_DIM, "+%zu more", t->nrows - rows);
+	for (size_t r = 0; r < rows; r++, y++) {
 		const struct history *hist = NULL;
 		double top = 0;
 		int x = in.x;
@@ -338,8 +343,10 @@ static void draw_summary(struct view *v, struct rect in, const struct pane_decl 
 			char spark[HISTORY_LEN * 4];
 			size_t n = history_read(hist, vals, HISTORY_LEN);
 
-			sparkline_render(vals, n, (size_t)(in.x + in.w - x), top, v->utf8, spark, sizeof(spark));
-			put(y, x, in.x + in.w - x, ROLE_SPARK, spark);
+			int cells = (int)sparkline_render(vals, n, (size_t)(in.x + in.w - x), top, v->utf8, spark,
+							  sizeof(spark));
+
+			put(y, in.x + in.w - cells, cells, ROLE_SPARK, spark); /* the newest at the right edge */
 		}
 	}
 }

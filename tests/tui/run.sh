@@ -771,6 +771,12 @@ replay_at 80 24 "$REC" 2
 keys 8
 check "8 with seven panes: the status line says there is no such pane, not silence" shows "8: no such pane (1-7, Tab)"
 
+replay_at 80 24 "$REC" $N
+keys 4
+check "80x24, NVIDIA pane on a machine without it: its reason, fix and what it shows whole, before its tables" \
+	bash -c "$(declare -f words_whole); T='$T'; words_whole 'memory and utilisation per GPU, memory per MIG device (NVML).' && ! $T capture-pane -p -t t | grep -q '…' && $T capture-pane -p -t t | grep -q '^ NVIDIA GPUs (0)'"
+keys 1
+
 echo "== batch text: columns sized to their cells, every row in line"
 "$BIN" --replay "$REC" -b -n 21 --programs 2>/dev/null | awk '/^gputop-bpf snapshot 21 /,0' >"$TMP/batch21.txt"
 check "--programs: every table's rows as wide as its header (a long program or tracepoint name used to push the rest out)" \
@@ -1113,7 +1119,7 @@ check "... and the clients' table that its rows (up to $mgone at once) are gone,
 	bash -c "$(declare -f screen); T='$T'; screen | grep -qE 'None now: the [0-9]+ rows shown here earlier are gone\.' && ! screen | grep -qF 'No DRM client reports'"
 $T kill-server 2>/dev/null
 
-echo "== one-line side panes at 80x24 (snapshot 40): the name, then the numbers, then +N more"
+echo "== side panes at 80x24: one line (snapshot 40), or rows and +N more where they have rows"
 S40=$(sed -n 40p "$REC")
 stot=$(jq -r '.tables["memory.devices"][0] | "\(.dev)  TOTAL \(.total_bytes / 1048576 * 10 | round / 10)MiB"' <<<"$S40")
 replay_at 80 24 "$REC" 40
@@ -1122,8 +1128,10 @@ $T kill-server 2>/dev/null
 if [ -f "$NVREC" ]; then
 	nirq=$(sed -n 30p "$NVREC" | jq '.tables["irq.lines"] | length')
 	replay_at 80 24 "$NVREC" 30
-	check "INTERRUPTS at 80x24 on the H100 recording: one line of $nirq, '+$((nirq - 1)) more'" \
-		bash -c "$(declare -f screen); T='$T'; screen | grep -qE '│IRQ [0-9]+  IRQ/S [0-9.]+ +\+$((nirq - 1)) more│'"
+	# the box under the tables takes the rows they leave: its lines under their titles, the last row says the rest
+	shown=$(screen | awk -F'│' '$4 ~ /^ +[0-9]+ +[0-9.]+ /' | wc -l)
+	check "INTERRUPTS at 80x24 on the H100 recording: $shown of $nirq lines under IRQ and IRQ/S, then '+$((nirq - shown)) more'" \
+		bash -c "$(declare -f screen); T='$T'; [ $shown -ge 2 ] && [ $shown -lt $nirq ] && screen | grep -qE '││  IRQ +IRQ/S' && screen | grep -qE '││\+$((nirq - shown)) more +││'"
 	$T kill-server 2>/dev/null
 fi
 
