@@ -180,7 +180,7 @@ static int meter(int y, int x, int w, double frac, bool utf8)
 
 /*
  * An NVIDIA GPU's memory from NVML (nvidia.gpus), from *end; false when not there. *slack: the cells its
- * text may yet grow by (to "1023.9MiB/<total>"), for the parts after it to keep their room.
+ * text may yet grow by (to "620.8MiB/<total>"), for the parts after it to keep their room.
  */
 static bool nvml_line(struct view *v, const struct device_snap *d, int y, int *end, int right, int *slack)
 {

@@ -342,7 +342,6 @@ static void draw_summary(struct view *v, struct rect in, const struct pane_decl 
 			double vals[HISTORY_LEN];
 			char spark[HISTORY_LEN * 4];
 			size_t n = history_read(hist, vals, HISTORY_LEN);
-
 			int cells = (int)sparkline_render(vals, n, (size_t)(in.x + in.w - x), top, v->utf8, spark,
 							  sizeof(spark));
 
