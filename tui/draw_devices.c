@@ -16,7 +16,7 @@
 #include "tui/draw.h"
 #include "tui/sparkline.h"
 
-/* Jobs per second on the rings whose device is dev, from the scheduler's table; NAN: no ring of it. */
+/* Jobs completed per second on the rings whose device is dev (done/s, as DONE/S); NAN: no ring of it. */
 static double ring_jobs(const struct snapshot *s, const char *dev)
 {
 	const struct table *t = snapshot_table(s, "drm_sched.rings");
@@ -361,7 +361,7 @@ static void ring_only_line(struct view *v, const char *dev, int y, int right)
 
 	x += putf(y, x, right - x, ROLE_VALUE, "%-8s", dev);
 	x += put_whole(y, x, right - x, ROLE_DIM, " (no DRM card: its scheduler's rings)");
-	snprintf(part, sizeof(part), "  jobs/s %s", fmt_rate(ring_jobs(v->snap, dev), a, sizeof(a)));
+	snprintf(part, sizeof(part), "  done/s %s", fmt_rate(ring_jobs(v->snap, dev), a, sizeof(a)));
 	put_whole(y, x, right - x, ROLE_LABEL, part);
 }
 
@@ -525,7 +525,7 @@ void draw_devices(struct view *v, struct rect r)
 		memory_line(v, d, y, &x, right, false, !expanded);
 		/* its work where a collector measures it: no ring or line of it, nothing said (never 0) */
 		if (!isnan(ring_jobs(s, d->bus_id))) {
-			snprintf(part, sizeof(part), "  jobs/s %s", fmt_rate(ring_jobs(s, d->bus_id), a, sizeof(a)));
+			snprintf(part, sizeof(part), "  done/s %s", fmt_rate(ring_jobs(s, d->bus_id), a, sizeof(a)));
 			x += put_whole(y, x, right - x, ROLE_LABEL, part);
 		}
 		if (!isnan(driver_irqs(s, d->driver))) {

@@ -99,8 +99,8 @@ check "process table: PID $pid, mockgpu-submit" \
 	bash -c "$T capture-pane -p -t t | grep -E ' $pid mockgpu-submit ' >/dev/null"
 check "sparklines drawn (block elements)" bash -c "$T capture-pane -p -t t | grep -q '[▁▂▃▄▅▆▇█]'"
 mock_jobs=$(jq -r '[.tables["drm_sched.rings"][] | select(.dev == "mockgpu") | .completed_per_s] | add | . * 10 | round / 10 | tostring | if test("\\.") then . else . + ".0" end' <<<"$SNAP")
-check "rings that name no DRM card: a line of their own with their jobs ($mock_jobs/s), not lost" \
-	bash -c "$T capture-pane -p -t t | grep -qE '^ mockgpu +\(no DRM card: its scheduler.s rings\)  jobs/s $mock_jobs\$'"
+check "rings that name no DRM card: a line of their own with their jobs done ($mock_jobs/s), not lost" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^ mockgpu +\(no DRM card: its scheduler.s rings\)  done/s $mock_jobs\$'"
 
 mem_total=$(jq -r '.tables["memory.devices"][] | select(.dev == "mockdrm") | .total_bytes' <<<"$SNAP")
 check "side pane MEMORY: mockdrm's region with its total ($mem_total bytes)" \
@@ -266,7 +266,7 @@ still
 keys Enter
 check "ring pane, snapshot 25: its processes' GPU % add up to more than busy %, and a line says why" \
 	until_shows "GPU %: time with one of its jobs running; jobs of several processes run at once"
-check "ring pane: its four sparklines end in one column" ends "jobs/s" "exec p50" "wait p50" "busy %"
+check "ring pane: its four sparklines end in one column" ends "done/s" "exec p50" "wait p50" "busy %"
 keys Escape
 start 80 24 --replay "$REC" -d 60
 until_shows "REPLAY" 5
@@ -288,7 +288,7 @@ keys Enter
 check "ring pane, snapshot 79: no process on the ring now, and it says so" \
 	bash -c "$T capture-pane -p -t t | grep -A1 'Processes on this ring' | grep -q 'None now: its [0-9]* jobs since the start'"
 check "ring pane, snapshot 79: its sparklines one width, the intervals without a job dotted, not left out" \
-	ends "jobs/s" "exec p50" "wait p50" "busy %"
+	ends "done/s" "exec p50" "wait p50" "busy %"
 
 echo "== overlays (F6, F2) at 80x24: nothing of the screen beside their box"
 # box_alone TITLE: on the lines the box titled TITLE spans, nothing but blanks left and right of it.
@@ -707,11 +707,19 @@ check "a process's pane: SUBM/S over all sources, and the scheduler's SUBM/S bes
 check "the man page names both, each with its meaning" \
 	bash -c "tr '\n' ' ' <man/gputop-bpf.8 | grep -qF 'jobs completed per second (DONE/S)' && tr '\n' ' ' <man/gputop-bpf.8 | grep -qF 'jobs submitted per second (SUBM/S'"
 
+replay_at 120 40 "$REC" $N
+check "the mock GPU's device line: its rings' jobs done per second (done/s), not a bare jobs/s" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^ mockgpu .*  done/s [0-9.]+\$'"
+keys Enter
+check "ring pane: done/s for the ring, subm/s and 'submitted' for its processes, no bare jobs/s" \
+	bash -c "$T capture-pane -p -t t | grep -qE ' [0-9.]+ done/s ' && $T capture-pane -p -t t | grep -qE '^ +[0-9]+ mockgpu-submit +[0-9.]+ subm/s .* [0-9]+ submitted' && ! $T capture-pane -p -t t | grep -q 'jobs/s'"
+keys Escape
+
 echo "== sparklines with their scale, byte rates with their unit"
 replay_at 120 40 "$REC" $N
 keys Enter
 check "ring pane: each sparkline with its scale and unit (0-MAX), busy % on 0-100%" \
-	bash -c "$T capture-pane -p -t t | grep -qE '^ jobs/s +0-[0-9.]+k? +[▁▂▃▄▅▆▇█]' && $T capture-pane -p -t t | grep -qE '^ exec p50 +0-[0-9.]+(ns|us|ms|s) +[▁▂▃▄▅▆▇█]' && $T capture-pane -p -t t | grep -qE '^ busy % +0-100% +[▁▂▃▄▅▆▇█]'"
+	bash -c "$T capture-pane -p -t t | grep -qE '^ done/s +0-[0-9.]+k? +[▁▂▃▄▅▆▇█]' && $T capture-pane -p -t t | grep -qE '^ exec p50 +0-[0-9.]+(ns|us|ms|s) +[▁▂▃▄▅▆▇█]' && $T capture-pane -p -t t | grep -qE '^ busy % +0-100% +[▁▂▃▄▅▆▇█]'"
 keys Escape
 keys 6
 check "Memory pane: dTOTAL/S values in bytes per second (0B/s), not a size" \
