@@ -128,7 +128,7 @@ static const struct col_desc queue_cols[XQ_COLS] = {
 			COL_KEY | COL_ASCENDING },
 	[XQ_CLASS] = { "class", "CLASS", "its engine class (from the exec-queue events; ? when created before the start)",
 		       COL_STR, UNIT_NONE, 8, COL_ASCENDING },
-	[XQ_JOBS_PER_S] = { "jobs_per_s", "JOBS/S", "jobs pushed per second", COL_F64, UNIT_PER_S, 7,
+	[XQ_JOBS_PER_S] = { "jobs_per_s", "PUSH/S", "jobs pushed per second", COL_F64, UNIT_PER_S, 7,
 			    COL_HISTORY | COL_SPARK },
 	[XQ_CREATED] = { "created_total", "CREATED", "jobs created since the start", COL_U64,
 			 UNIT_COUNT, 8, COL_WIDE },

@@ -510,7 +510,7 @@ until_shows "REPLAY" 5
 sleep 0.3
 check "160x48: card0 shows power over its cap (${power0}/250W) and its clock (${mhz0}MHz), then vis and GTT" \
 	bash -c "$T capture-pane -p -t t | grep -E '^ card0 .* ${temp0}°C  ${power0}/250W  ${mhz0}MHz  vis \[.{6}\] 256.0MiB/256.0MiB  GTT ' >/dev/null"
-check "160x48: card1 (i915, no hwmon, no ring, no interrupt line) shows only what it has: its clock, no 0 jobs/s" \
+check "160x48: card1 (i915, no hwmon, no ring, no interrupt line) shows only what it has: its clock, no 0 done/s" \
 	bash -c "$T capture-pane -p -t t | grep -E '^ card1 +i915 +0000:00:02.0 +\(no memory reported\)  1300MHz\$' >/dev/null"
 start 160 48 --replay "$SYSREC" -d 60
 until_shows "REPLAY" 5
@@ -704,6 +704,8 @@ keys Escape
 keys Enter
 check "a process's pane: SUBM/S over all sources, and the scheduler's SUBM/S beside its DONE/S" \
 	bash -c "$T capture-pane -p -t t | grep -qE '^ *Over all sources: .* SUBM/S [0-9.]+' && $T capture-pane -p -t t | grep -qE '^ *DRM scheduler:  SUBM/S [0-9.]+ .* DONE/S [0-9.]+'"
+check "batch text of the three recordings: no column titled JOBS/S (xe queues' jobs pushed: PUSH/S)" \
+	bash -c "for r in '$REC' '$NVREC' '$(realpath "$(dirname "$0")/../fixtures/synthetic-amd-intel.jsonl")'; do [ -f \"\$r\" ] || continue; '$BIN' --replay \"\$r\" -b -n 3 2>/dev/null | grep -q 'JOBS/S' && exit 1; done; '$BIN' --replay '$(realpath "$(dirname "$0")/../fixtures/synthetic-amd-intel.jsonl")' -b -n 1 2>/dev/null | grep -q ' PUSH/S '"
 check "the man page names both, each with its meaning" \
 	bash -c "tr '\n' ' ' <man/gputop-bpf.8 | grep -qF 'jobs completed per second (DONE/S)' && tr '\n' ' ' <man/gputop-bpf.8 | grep -qF 'jobs submitted per second (SUBM/S'"
 
