@@ -771,6 +771,10 @@ if [ -f "$NVREC" ]; then
 fi
 
 echo "== side boxes under the tables take the free rows"
+nlast=$(grep -c '[^[:space:]]' "$REC")
+replay_at 80 24 "$REC" "$nlast"
+check "80x24, the mock recording's last snapshot: all three rings shown (the empty process table gives up its rows), none cut" \
+	bash -c "$T capture-pane -p -t t | grep -q '^ sdma0 ' && ! $T capture-pane -p -t t | grep -q 'rows 1-2 of 3'"
 if [ -f "$NVREC" ]; then
 	replay_at 80 24 "$NVREC" 21
 	check "80x24, H100 snapshot 21: the side boxes take the rows the tables leave, their reasons whole" \
@@ -1137,10 +1141,10 @@ check "MEMORY at 80x24: '$stot' (the device's total, not only its name)" shows "
 $T kill-server 2>/dev/null
 if [ -f "$NVREC" ]; then
 	nirq=$(sed -n 30p "$NVREC" | jq '.tables["irq.lines"] | length')
-	replay_at 80 24 "$NVREC" 30
+	replay_at 80 20 "$NVREC" 30
 	# the box under the tables takes the rows they leave: its lines under their titles, the last row says the rest
 	shown=$(screen | awk -F'│' '$4 ~ /^ +[0-9]+ +[0-9.]+ /' | wc -l)
-	check "INTERRUPTS at 80x24 on the H100 recording: $shown of $nirq lines under IRQ and IRQ/S, then '+$((nirq - shown)) more'" \
+	check "INTERRUPTS at 80x20 on the H100 recording: $shown of $nirq lines under IRQ and IRQ/S, then '+$((nirq - shown)) more'" \
 		bash -c "$(declare -f screen); T='$T'; [ $shown -ge 2 ] && [ $shown -lt $nirq ] && screen | grep -qE '││  IRQ +IRQ/S' && screen | grep -qE '││\+$((nirq - shown)) more +││'"
 	$T kill-server 2>/dev/null
 fi
