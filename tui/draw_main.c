@@ -260,7 +260,9 @@ static int summary_header(struct rect in, const struct table_desc *d, const stru
 		if (col < 0 || !(shown & (1u << k)))
 			continue;
 		w = d->cols[col].width;
-		putf(in.y, x, w + 1, ROLE_HEADER, "%*s ", d->cols[col].type == COL_STR ? -w : w, d->cols[col].title);
+		/* the space after it only where the box has room: the last column may end at its border */
+		putf(in.y, x, in.x + in.w - x < w + 1 ? in.x + in.w - x : w + 1, ROLE_HEADER, "%*s ",
+		     d->cols[col].type == COL_STR ? -w : w, d->cols[col].title);
 		x += w + 1;
 		if (!spark && (d->cols[col].flags & COL_HISTORY)) {
 			spark = d->cols[col].title;
@@ -331,7 +333,8 @@ static void draw_summary(struct view *v, struct rect in, const struct pane_decl 
 			w = d->cols[col].width;
 			cell_format(&d->cols[col], table_cell(t, r, (unsigned int)col), raw, sizeof(raw));
 			text_fit(raw, w, v->utf8, fit, sizeof(fit));
-			putf(y, x, w + 1, ROLE_NORMAL, "%*s ", d->cols[col].type == COL_STR ? -w : w, fit);
+			putf(y, x, in.x + in.w - x < w + 1 ? in.x + in.w - x : w + 1, ROLE_NORMAL, "%*s ",
+			     d->cols[col].type == COL_STR ? -w : w, fit);
 			x += w + 1;
 			if (!hist && (d->cols[col].flags & COL_HISTORY)) {
 				hist = histories_get(v->histories, t, r, (unsigned int)col);

@@ -771,6 +771,11 @@ if [ -f "$NVREC" ]; then
 fi
 
 echo "== side boxes under the tables take the free rows"
+if [ -f "$NVREC" ]; then
+	replay_at 100 30 "$NVREC" 40
+	check "100x30, H100: the side boxes' right borders whole on every row (a column that ends at the border leaves it)" \
+		bash -c "[ \$($T capture-pane -p -t t | grep -c '┐┌') -ge 1 ] && ! $T capture-pane -p -t t | sed -n '/┐┌/,/┘└/p' | grep -v '┐┌\|┘└' | grep -qvE '^│.*││.*││.*│\$'"
+fi
 nlast=$(grep -c '[^[:space:]]' "$REC")
 replay_at 80 24 "$REC" "$nlast"
 check "80x24, the mock recording's last snapshot: all three rings shown (the empty process table gives up its rows), none cut" \
