@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include "core/delay.h"
 
-static const double steps[] = { 0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 30, 60 };
+/* the whole range of -d, its ends included: + and - reach what -d accepts, no more */
+static const double steps[] = { DELAY_MIN_S, 0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 30, 60, 300, 900, DELAY_MAX_S };
 #define NSTEPS (sizeof(steps) / sizeof(steps[0]))
 
 int delay_parse(const char *text, double *out)

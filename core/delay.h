@@ -14,8 +14,8 @@
 /* Seconds, fractions allowed, within [DELAY_MIN_S, DELAY_MAX_S]: 0 and *out set; -1 otherwise. */
 int delay_parse(const char *text, double *out);
 /*
- * The next interval of the +/- list (0.1 s to 60 s) above (dir > 0) or below
- * (dir < 0) current; current itself when the list has none that way.
+ * The next interval of the +/- list (DELAY_MIN_S to DELAY_MAX_S, the range of -d)
+ * above (dir > 0) or below (dir < 0) current; current itself at the list's end.
  */
 double delay_step(double current, int dir);
 

@@ -170,6 +170,10 @@ const char *cell_format(const struct col_desc *col, const struct cell *c, char *
 	case UNIT_BYTES:
 		format_bytes(v, buf, size);
 		break;
+	case UNIT_BYTES_PER_S: /* the unit in the cell: a rate, not a size */
+		format_bytes(v, buf, size);
+		snprintf(buf + strlen(buf), size - strlen(buf), "/s");
+		break;
 	case UNIT_PER_S:
 		format_rate(v, buf, size);
 		break;

@@ -20,6 +20,8 @@ struct feed_ops {
 	/* "" while all is well; the error that ended a replay ("FILE:LINE: reason"). */
 	const char *(*error)(void *impl);
 	bool (*finished)(void *impl); /* replay: the file is played to its end */
+	/* Replay only (NULL live): the recording's snapshots (a snapshot's seq is its place); 0 not known. */
+	uint64_t (*total)(void *impl);
 };
 
 struct feed {

@@ -47,7 +47,7 @@ static const struct col_desc gp_cols[GP_COLS] = {
 		     "buffers), summed over its GPUs; where none reports it, CUDA's tracked allocations, at most what "
 		     "NVML says the GPUs hold",
 		     COL_U64, UNIT_BYTES, 9, COL_HISTORY },
-	[GP_JOBS] = { "jobs_per_s", "JOBS/S", "DRM scheduler jobs submitted per second", COL_F64, UNIT_PER_S, 7,
+	[GP_JOBS] = { "jobs_per_s", "SUBM/S", "DRM scheduler jobs submitted per second", COL_F64, UNIT_PER_S, 7,
 		      COL_IF_KNOWN },
 	[GP_WAIT] = { "wait_mean_ns", "WAIT avg", "mean queue wait of its scheduler jobs", COL_F64, UNIT_NS, 9,
 		      COL_IF_KNOWN },

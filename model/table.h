@@ -36,6 +36,7 @@ enum col_unit {
 	UNIT_WATTS,
 	UNIT_MHZ,
 	UNIT_RPM, /* a fan's revolutions per minute */
+	UNIT_BYTES_PER_S, /* bytes per second of the interval: shown "1.2MiB/s" */
 };
 
 enum col_flags {

@@ -49,6 +49,7 @@ static const struct {
 } units[] = {
 	{ UNIT_NS, "_ns", "_seconds", 1e-9 },
 	{ UNIT_BYTES, "_bytes", "_bytes", 1 },
+	{ UNIT_BYTES_PER_S, "_bytes", "_bytes", 1 }, /* a rate: named as bytes, as rates of counts are */
 	{ UNIT_PCT, "_pct", "_ratio", 0.01 },
 	{ UNIT_HZ, "_hz", "_hertz", 1 },
 	{ UNIT_CELSIUS, "_c", "_celsius", 1 },

@@ -116,7 +116,9 @@ static int row_sample(struct trace_counters *tc, const struct trace_series *se,
 		cell_label(t, row, se->part, part, sizeof(part));
 	snprintf(key, sizeof(key), "%s\x1f%s\x1f%s\x1f%s", se->table, group, part, se->col);
 	snprintf(name, sizeof(name), "%s%s%s", part, *part ? " " : "", se->label);
-	unit = t->desc->cols[col].unit == UNIT_BYTES ? PERFETTO_UNIT_BYTES : PERFETTO_UNIT_NONE;
+	unit = t->desc->cols[col].unit == UNIT_BYTES || t->desc->cols[col].unit == UNIT_BYTES_PER_S ?
+		       PERFETTO_UNIT_BYTES :
+		       PERFETTO_UNIT_NONE;
 	if (!track_ready(tc, key, device, name, PERFETTO_TRACK_COUNTER, unit))
 		return 0;
 	if (t->desc->cols[col].type == COL_F64)

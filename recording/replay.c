@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include "core/clock.h"
 #include "core/array.h"
@@ -56,6 +57,7 @@ struct replay {
 	bool eof, stop;
 	char error[640];
 	uint64_t seq;
+	uint64_t total; /* the recording's snapshots (its lines that are not blank); 0: not known (a pipe) */
 	uint64_t handed; /* tickets whose line has been handed on (or ended the replay) */
 	/* the file, under file_lock */
 	pthread_mutex_t file_lock;
@@ -374,6 +376,37 @@ static bool replay_finished(void *impl)
 	return done;
 }
 
+static uint64_t replay_total(void *impl)
+{
+	return ((struct replay *)impl)->total;
+}
+
+/* The lines of a regular file that are not blank (the snapshots take_line hands on); 0 for a pipe. */
+static uint64_t count_snapshots(FILE *f, const char *path)
+{
+	struct stat st;
+	uint64_t n = 0;
+	bool text = false;
+	char buf[65536];
+	size_t got;
+	FILE *c;
+
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || !(c = fopen(path, "re")))
+		return 0;
+	while ((got = fread(buf, 1, sizeof(buf), c)) > 0) {
+		for (size_t i = 0; i < got; i++) {
+			if (buf[i] == '\n') {
+				n += text;
+				text = false;
+			} else if (!strchr(" \t\r", buf[i])) {
+				text = true;
+			}
+		}
+	}
+	fclose(c);
+	return n + text;
+}
+
 static const struct feed_ops replay_ops = {
 	.take = replay_take,
 	.release = replay_release,
@@ -381,6 +414,7 @@ static const struct feed_ops replay_ops = {
 	.step = replay_step,
 	.error = replay_error,
 	.finished = replay_finished,
+	.total = replay_total,
 };
 
 struct replay *replay_open(const char *path, bool realtime, double delay_s, char *err,
@@ -401,6 +435,7 @@ struct replay *replay_open(const char *path, bool realtime, double delay_s, char
 	}
 	snprintf(r->path, sizeof(r->path), "%s", path);
 	r->realtime = realtime;
+	r->total = count_snapshots(r->f, path);
 	r->delay_s = delay_s;
 	/*
 	 * A large recording parses into many small blocks freed a moment later:

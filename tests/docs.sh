@@ -26,6 +26,17 @@ check "README and the man page give the same setcap" bash -c "
 check "the systemd unit grants the same four" \
 	grep -qx 'AmbientCapabilities=CAP_BPF CAP_PERFMON CAP_DAC_READ_SEARCH CAP_SYS_ADMIN' dist/systemd/gputop-bpf.service.in
 
+# The refresh interval's one rule (core/delay.h), said the same for -d and for + and -.
+lo=$(awk '$2 == "DELAY_MIN_S" { print $3 }' core/delay.h)
+hi=$(awk '$2 == "DELAY_MAX_S" { print $3 + 0 }' core/delay.h)
+check "--help: -d from $lo to $hi, + and - within the same range" \
+	grep -qF -- "$lo to $hi; + and - in the interface step within the same range" <<<"$(tr -s ' \n' ' ' <<<"$help")"
+check "the man page: -d from $lo to $hi" bash -c "tr '\n' ' ' <man/gputop-bpf.8 | grep -qF 'from $lo to $hi. Default'"
+check "the man page: + and - step from $lo to $hi" \
+	bash -c "tr '\n' ' ' <man/gputop-bpf.8 | grep -qF 'in steps from $lo to $hi seconds (the range of'"
+check "README: -d and + - say $lo to $hi" bash -c "grep -qF '$lo to $hi (default 1)' README.md &&
+	grep -qF 'in steps from $lo s to $hi s (the range of' README.md"
+
 # The README is a page for users; the rest is in docs/ and tests/README.md, all linked and true.
 PAGES="README.md docs/*.md tests/README.md"
 n=$(wc -l <README.md)

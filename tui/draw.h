@@ -52,6 +52,8 @@ const char *fmt_rate(double per_s, char *buf, size_t size);
 void table_view_draw(struct view *v, const struct table_desc *d, const struct table *t,
 		     struct table_state *ts, struct rect r, bool focused,
 		     const struct collector_status *c);
+/* The rows table i of pane p asks for at width w: title, header and rows, or its empty text; a blank line. */
+int pane_table_need(const struct view *v, const struct pane_decl *p, int i, int w);
 /* Table i of pane p in r, with its collector's reason and fix when it has nothing to show. */
 void pane_table_draw(struct view *v, const struct pane_decl *p, int i, struct rect r);
 /* Every column of the selected row of the focused table, over the screen. */

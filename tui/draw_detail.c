@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "core/delay.h"
 #include "tui/draw.h"
 #include "tui/sparkline.h"
 
@@ -68,28 +69,35 @@ static const char *table_title(struct view *v, const struct pane_decl *p, int i)
 /* The tables not drawn, by their titles, and the key that reaches them: a dim line at the pane's foot. */
 static void more_tables(struct view *v, const struct pane_decl *p, int first, const int *h, int n, struct rect r)
 {
-	char text[512] = "", names[400];
-	size_t len = 0;
+	char text[512], names[400];
 	int below = hidden(h + first, n - first);
 
-	if (first) {
-		names[0] = '\0';
-		for (int i = 0; i < first; i++)
-			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "",
-				 table_title(v, p, i));
-		len += (size_t)snprintf(text + len, sizeof(text) - len, "%d more table%s above: %s %s", first,
-					first == 1 ? "" : "s", v->utf8 ? "←" : "Left:", names);
+	/* with the tables' titles where they fit whole, else their count and the key alone (never cut) */
+	for (int named = 1; named >= 0; named--) {
+		size_t len = 0;
+
+		text[0] = '\0';
+		if (first) {
+			names[0] = '\0';
+			for (int i = 0; named && i < first; i++)
+				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+					 i ? ", " : " ", table_title(v, p, i));
+			len += (size_t)snprintf(text + len, sizeof(text) - len, "%d more table%s above: %s%s",
+						first, first == 1 ? "" : "s",
+						v->utf8 ? "←" : named ? "Left:" : "Left", names);
+		}
+		if (below) {
+			names[0] = '\0';
+			for (int i = first, k = 0; named && i < n; i++)
+				if (h[i] <= 0)
+					snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+						 k++ ? ", " : " ", table_title(v, p, i));
+			snprintf(text + len, sizeof(text) - len, "%s%d more table%s below: %s%s", len ? "; " : "",
+				 below, below == 1 ? "" : "s", v->utf8 ? "→" : named ? "Right:" : "Right", names);
+		}
+		if (named ? put_whole(r.y, r.x, r.w, ROLE_DIM, text) : put_cut(r.y, r.x, r.w, ROLE_DIM, text))
+			return;
 	}
-	if (below) {
-		names[0] = '\0';
-		for (int i = first, k = 0; i < n; i++)
-			if (h[i] <= 0)
-				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", k++ ? ", " : "",
-					 table_title(v, p, i));
-		snprintf(text + len, sizeof(text) - len, "%s%d more table%s below: %s %s", len ? "; " : "", below,
-			 below == 1 ? "" : "s", v->utf8 ? "→" : "Right:", names);
-	}
-	put_cut(r.y, r.x, r.w, ROLE_DIM, text);
 }
 
 /* A declared pane: the collector's state, then its tables, each given the rows it needs while they last. */
@@ -100,16 +108,17 @@ static void draw_declared(struct view *v, struct rect a, const struct pane_decl 
 
 	while (pane_table_name(p, ntables, v->grouped))
 		ntables++;
-	y = a.y + collector_lines(v, p, (struct rect){ a.y, a.x + 1, a.h / 3, a.w - 2 }, c) + 1;
+	/*
+	 * A collector that is not attached: its reason, fix and what it shows come first, whole, and its
+	 * tables (each "unavailable (above)") take the rows left, the first one at least.
+	 */
+	avail = c && c->info->state == COLLECTOR_ATTACHED ? a.h / 3 : a.h - 1 - 3;
+	y = a.y + collector_lines(v, p, (struct rect){ a.y, a.x + 1, avail, a.w - 2 }, c) + 1;
 	if (v->table_focus[v->screen] >= ntables)
 		v->table_focus[v->screen] = 0;
 	avail = a.y + a.h - y;
-	for (int i = 0; i < ntables; i++) {
-		const struct table *t = snapshot_table(v->snap, pane_table_name(p, i, v->grouped));
-
-		/* title, header and rows, or its empty text (two lines at most); a blank line */
-		need[i] = t && t->nrows ? (int)t->nrows + 3 : 4;
-	}
+	for (int i = 0; i < ntables; i++)
+		need[i] = pane_table_need(v, p, i, a.w - 2);
 	/* the focused table always shows: those above it go first where all cannot (Left brings them back) */
 	while (first < v->table_focus[v->screen] && min_rows(need + first, v->table_focus[v->screen] - first + 1) > avail)
 		first++;
@@ -159,15 +168,67 @@ void draw_vendor(struct view *v, struct rect a)
 
 #define HELP_KEY 16 /* a help line: its key in these cells, then what it does */
 
+/* A help line's rows at inner width w: its text wrapped beside its key. */
+static int help_rows(const char *line, int w)
+{
+	return strlen(line) > HELP_KEY ? wrapped_rows(line + HELP_KEY, w - 2 - HELP_KEY) : 1;
+}
+
+/* "1 2 3 ...  Overview, AMD ...": the panes, as declared (panes.h) */
+static void help_pane_keys(char *keys, size_t size)
+{
+	for (int i = 0; i < pane_screen_count(); i++) {
+		size_t len = strlen(keys);
+
+		snprintf(keys + len, size - len, "%d ", i + 1);
+	}
+	for (int i = 0; i < pane_screen_count(); i++) {
+		size_t len = strlen(keys);
+
+		snprintf(keys + len, size - len, "%*s%s%s", i ? 0 : (int)(len < 16 ? 16 - len : 1), "",
+			 pane_for_screen(i)->title, i + 1 < pane_screen_count() ? ", " : "");
+	}
+}
+
+/*
+ * The first line to show so that lines[top..] fill the box's rows without
+ * passing its end (a last page full, never one line of it).
+ */
+static int help_clamp_top(const char *const *lines, int n, int top, int rows, int w)
+{
+	int last = n, used = 0;
+
+	while (last > 0 && used + help_rows(lines[last - 1], w) <= rows)
+		used += help_rows(lines[--last], w);
+	return top < 0 ? 0 : top > last ? last : top;
+}
+
+/* The help's last row: lines first-last of n shown, the keys that scroll it and close it, whole. */
+static void help_footer(struct rect in, int first, int last, int n)
+{
+	const char *up = first > 1 ? "Up/PgUp" : "", *sep = first > 1 && last < n ? ", " : "";
+	const char *down = last < n ? "Down/PgDn" : "";
+	char text[3][128];
+
+	snprintf(text[0], sizeof(text[0]), "lines %d-%d of %d: %s%s%s scroll, any other key closes", first, last, n,
+		 up, sep, down);
+	snprintf(text[1], sizeof(text[1]), "lines %d-%d of %d: %s%s%s scroll", first, last, n, up, sep, down);
+	snprintf(text[2], sizeof(text[2]), "lines %d-%d of %d", first, last, n);
+	for (int k = 0; k < 3; k++)
+		if (put_whole(in.y + in.h - 1, in.x + 1, in.w - 2, ROLE_DIM, text[k]))
+			return;
+}
+
 void draw_help(struct view *v)
 {
 	char keys[160] = "";
 	const char *lines[] = {
 		"q, F10          quit",
-		"h, ?, F1        this help (any key closes it)",
+		"h, ?, F1        this help: Up/Down, PgUp/PgDn, Home/End scroll it; any other key closes it",
 		"Up/Down         select a row; PgUp/PgDn, Home/End move further",
 		"Left/Right      select the table above / below (rings, processes ...)",
-		"Enter, Esc      open the selected row (a ring, a process: its pane; else its fields, arrows scroll); back",
+		"Enter           open the selected row (a ring, a process: its pane; else its fields, arrows scroll)",
+		"Esc, Backspace  back (and Esc clears the filter)",
 		"Tab, Shift-Tab  next / previous pane",
 		keys,
 		"g               Memory: processes grouped by cgroup / container, and back",
@@ -175,11 +236,11 @@ void draw_help(struct view *v)
 		"F2              setup: which Overview panes and which columns show (W saves them)",
 		"e               Overview: each GPU's block expanded (engines, fan, clocks, PCIe) or one line",
 		"s, F6           choose the sort column; r reverses; < > the next one; M memory, P GPU %",
-		"/, F3, F4       filter by ring, device, command or PID; Esc clears",
+		"/, F3, F4       filter by ring, device, command or PID (a process by its rings too); Esc clears",
 		"k, K, F9        send a signal to the selected process (TERM, KILL ...), live only",
 		"space           pause (data frozen, the interface stays live)",
 		"n, .            one snapshot forward while paused (a replay's single step)",
-		"+ / -           slower / faster refresh",
+		"+ (=), -        slower / faster refresh, in steps between " DELAY_RANGE_TEXT " s (as -d)",
 		"C               next colour theme",
 		"W               save theme, delay, sort and panes to the config file",
 		"Ctrl-L          redraw the screen",
@@ -189,41 +250,28 @@ void draw_help(struct view *v)
 		"header 'self'   what gputop-bpf costs: its CPU and memory, and its BPF",
 		"                programs' run time (per program: JSON self.programs)",
 	};
-	int n = (int)(sizeof(lines) / sizeof(lines[0])), w = COLS < 100 ? COLS : 100, h = 0, y;
+	int n = (int)(sizeof(lines) / sizeof(lines[0])), w = COLS < 100 ? COLS : 100, h = 0, y, rows, i;
 	struct rect in;
 
-	/* "1 2 3 ...  Overview, AMD ...": the panes, as declared (panes.h) */
-	for (int i = 0; i < pane_screen_count(); i++) {
-		size_t len = strlen(keys);
-
-		snprintf(keys + len, sizeof(keys) - len, "%d ", i + 1);
-	}
-	for (int i = 0; i < pane_screen_count(); i++) {
-		size_t len = strlen(keys);
-
-		snprintf(keys + len, sizeof(keys) - len, "%*s%s%s", i ? 0 : (int)(len < 16 ? 16 - len : 1),
-			 "", pane_for_screen(i)->title, i + 1 < pane_screen_count() ? ", " : "");
-	}
-	/* each line's text wrapped beside its key (a hanging indent), never cut mid-word */
-	for (int i = 0; i < n; i++)
-		h += strlen(lines[i]) > HELP_KEY ? wrapped_rows(lines[i] + HELP_KEY, w - 4 - HELP_KEY) : 1;
+	help_pane_keys(keys, sizeof(keys));
+	for (i = 0; i < n; i++) /* each line's text wrapped beside its key (a hanging indent), never cut mid-word */
+		h += help_rows(lines[i], w - 2);
 	/* over a blank screen, as htop's: panes half hidden behind it would show words cut at its edge */
 	clear_rect((struct rect){ 0, 0, LINES, COLS });
-	in = popup(h + 3 > LINES ? LINES : h + 3, w, "Keys", v->utf8);
+	in = popup(h + 2 > LINES ? LINES : h + 2, w, "Keys", v->utf8);
+	rows = h > in.h ? in.h - 1 : in.h; /* what does not fit scrolls, the last row says how */
+	v->help_top = h > in.h ? help_clamp_top(lines, n, v->help_top, rows, in.w) : 0;
 	y = in.y;
-	for (int i = 0; i < n && y < in.y + in.h; i++) {
-		int rows = strlen(lines[i]) > HELP_KEY ? wrapped_rows(lines[i] + HELP_KEY, in.w - 2 - HELP_KEY) : 1;
-
-		if (y + rows > in.y + in.h - (i + 1 < n)) { /* the rest does not fit: where it is */
-			put(in.y + in.h - 1, in.x + 1, in.w - 2, ROLE_DIM, "(more: man gputop-bpf, KEYS)");
-			break;
-		}
+	for (i = v->help_top; i < n && y + help_rows(lines[i], in.w) <= in.y + rows; i++) {
 		putf(y, in.x + 1, in.w - 2, ROLE_NORMAL, "%.*s", HELP_KEY, lines[i]);
 		if (strlen(lines[i]) > HELP_KEY)
-			put_wrapped((struct rect){ y, in.x + 1 + HELP_KEY, rows, in.w - 2 - HELP_KEY }, ROLE_NORMAL,
-				    lines[i] + HELP_KEY);
-		y += rows;
+			put_wrapped((struct rect){ y, in.x + 1 + HELP_KEY, help_rows(lines[i], in.w),
+						   in.w - 2 - HELP_KEY },
+				    ROLE_NORMAL, lines[i] + HELP_KEY);
+		y += help_rows(lines[i], in.w);
 	}
+	if (h > in.h) /* where it is, and the keys that move it: as much as fits whole */
+		help_footer(in, v->help_top + 1, i, n);
 }
 
 void draw_sort_menu(struct view *v)

@@ -16,7 +16,7 @@
 #include "tui/draw.h"
 #include "tui/sparkline.h"
 
-/* Jobs per second on the rings whose device is dev, from the scheduler's table; NAN: no ring of it. */
+/* Jobs completed per second on the rings whose device is dev (done/s, as DONE/S); NAN: no ring of it. */
 static double ring_jobs(const struct snapshot *s, const char *dev)
 {
 	const struct table *t = snapshot_table(s, "drm_sched.rings");
@@ -114,32 +114,49 @@ static struct gpu_readings readings(const struct snapshot *s, const struct devic
 	return g;
 }
 
-/* "  busy 42%  45°C  123/250W  1850MHz": what is known, each part whole or not at all. */
-static int sensors_part(struct view *v, const struct device_snap *d, int y, int x, int right)
+/* A part of the sensors' run: its text, the cells of its widest value, its role. */
+struct steady {
+	char text[48];
+	int cells;
+	enum role role;
+};
+
+static void steady_add(struct steady *p, int *n, int cells, enum role role, const char *fmt, double a, double b)
+{
+	snprintf(p[*n].text, sizeof(p[*n].text), fmt, a, b);
+	p[*n].cells = cells;
+	p[(*n)++].role = role;
+}
+
+/*
+ * "  busy 42%  45°C  123/250W  1850MHz": what is known. Which parts show is decided by their widest values
+ * ("  busy 100%", "  100°C", power at its cap, "  9999MHz") and by slack, the cells the parts before may yet
+ * grow by; the first that does not fit ends the run, and the line (*cut). So a part never comes and goes
+ * with the values.
+ */
+static int sensors_part(struct view *v, const struct device_snap *d, int y, int x, int right, int slack, bool *cut)
 {
 	struct gpu_readings g = readings(v->snap, d);
-	char part[64];
-	int x0 = x;
+	struct steady p[4];
+	char widest[48];
+	int n = 0, x0 = x, room = right - x - slack;
 
-	if (!isnan(g.busy)) {
-		snprintf(part, sizeof(part), "  busy %.0f%%", g.busy);
-		x += put_whole(y, x, right - x, ROLE_VALUE, part);
-	}
-	if (!isnan(g.temp)) {
-		snprintf(part, sizeof(part), "  %.0f%s", g.temp, v->utf8 ? "°C" : "C");
-		x += put_whole(y, x, right - x, g.temp >= 90 ? ROLE_WARNING : ROLE_VALUE, part);
-	}
-	if (!isnan(g.power)) {
-		if (isnan(g.cap))
-			snprintf(part, sizeof(part), "  %.0fW", g.power);
-		else
-			snprintf(part, sizeof(part), "  %.0f/%.0fW", g.power, g.cap);
-		x += put_whole(y, x, right - x, ROLE_VALUE, part);
-	}
-	if (!isnan(g.mhz)) {
-		snprintf(part, sizeof(part), "  %.0fMHz", g.mhz);
-		x += put_whole(y, x, right - x, ROLE_VALUE, part);
-	}
+	if (!isnan(g.busy))
+		steady_add(p, &n, 11, ROLE_VALUE, "  busy %.0f%%", g.busy, 0);
+	if (!isnan(g.temp))
+		steady_add(p, &n, 7, g.temp >= 90 ? ROLE_WARNING : ROLE_VALUE, v->utf8 ? "  %.0f°C" : "  %.0fC", g.temp,
+			   0);
+	if (!isnan(g.power) && isnan(g.cap))
+		steady_add(p, &n, 7, ROLE_VALUE, "  %.0fW", g.power, 0);
+	else if (!isnan(g.power))
+		steady_add(p, &n, snprintf(widest, sizeof(widest), "  %.0f/%.0fW", g.cap, g.cap), ROLE_VALUE,
+			   "  %.0f/%.0fW", g.power, g.cap);
+	if (!isnan(g.mhz))
+		steady_add(p, &n, 9, ROLE_VALUE, "  %.0fMHz", g.mhz, 0);
+	*cut = false;
+	for (int i = 0; i < n && !*cut; i++)
+		if (!(*cut = (room -= p[i].cells) < 0))
+			x += put_whole(y, x, right - x, p[i].role, p[i].text);
 	return x - x0;
 }
 
@@ -161,8 +178,11 @@ static int meter(int y, int x, int w, double frac, bool utf8)
 	return n;
 }
 
-/* An NVIDIA GPU's memory from NVML (nvidia.gpus), from *end; false when not there. */
-static bool nvml_line(struct view *v, const struct device_snap *d, int y, int *end, int right)
+/*
+ * An NVIDIA GPU's memory from NVML (nvidia.gpus), from *end; false when not there. *slack: the cells its
+ * text may yet grow by (to "620.8MiB/<total>"), for the parts after it to keep their room.
+ */
+static bool nvml_line(struct view *v, const struct device_snap *d, int y, int *end, int right, int *slack)
 {
 	const struct table *t = snapshot_table(v->snap, "nvidia.gpus");
 	char used[16], total[16];
@@ -177,6 +197,7 @@ static bool nvml_line(struct view *v, const struct device_snap *d, int y, int *e
 		x += meter(y, x, right - x, u / all, v->utf8);
 		x += putf(y, x, right - x, ROLE_VALUE, "%s/%s", format_bytes(u, used, sizeof(used)),
 			  format_bytes(all, total, sizeof(total)));
+		*slack = 8 - (int)strlen(used); /* "620.8MiB" (1000 to 1023.9 of a unit take one more) */
 		*end = x;
 		return true;
 	}
@@ -340,7 +361,7 @@ static void ring_only_line(struct view *v, const char *dev, int y, int right)
 
 	x += putf(y, x, right - x, ROLE_VALUE, "%-8s", dev);
 	x += put_whole(y, x, right - x, ROLE_DIM, " (no DRM card: its scheduler's rings)");
-	snprintf(part, sizeof(part), "  jobs/s %s", fmt_rate(ring_jobs(v->snap, dev), a, sizeof(a)));
+	snprintf(part, sizeof(part), "  done/s %s", fmt_rate(ring_jobs(v->snap, dev), a, sizeof(a)));
 	put_whole(y, x, right - x, ROLE_LABEL, part);
 }
 
@@ -487,7 +508,8 @@ void draw_devices(struct view *v, struct rect r)
 			dw = strlen(s->devices[i].driver) > 16 ? 16 : (int)strlen(s->devices[i].driver);
 	for (size_t i = 0; i < s->ndevices && y < r.y + r.h; i++, y++) {
 		const struct device_snap *d = &s->devices[i];
-		int x = 1;
+		int x = 1, slack = 0, right;
+		bool cut;
 		char part[64];
 
 		if (expanded && has_detail(s, d))
@@ -495,19 +517,20 @@ void draw_devices(struct view *v, struct rect r)
 
 		/* by need: the device, its memory, its sensors, then its work; each part whole */
 		x += putf(y, x, r.w - x, ROLE_VALUE, "%-8s", d->name);
-		x += putf(y, x, r.w - x, ROLE_NORMAL, " %-*.*s %-13s", dw, dw, d->driver[0] ? d->driver : "-", d->bus_id);
-		if (!nvml_line(v, d, y, &x, r.w) && !memory_line(v, d, y, &x, r.w, true, false))
+		x += putf(y, x, r.w - x, ROLE_NORMAL, " %-*.*s %-12s", dw, dw, d->driver[0] ? d->driver : "-", d->bus_id);
+		if (!nvml_line(v, d, y, &x, r.w, &slack) && !memory_line(v, d, y, &x, r.w, true, false))
 			x += put_whole(y, x, r.w - x, ROLE_DIM, "  (no memory reported)");
-		x += sensors_part(v, d, y, x, r.w);
-		memory_line(v, d, y, &x, r.w, false, !expanded);
+		x += sensors_part(v, d, y, x, r.w, slack, &cut);
+		right = cut ? x : r.w; /* nothing after a reading left out: it would come and go in its place */
+		memory_line(v, d, y, &x, right, false, !expanded);
 		/* its work where a collector measures it: no ring or line of it, nothing said (never 0) */
 		if (!isnan(ring_jobs(s, d->bus_id))) {
-			snprintf(part, sizeof(part), "  jobs/s %s", fmt_rate(ring_jobs(s, d->bus_id), a, sizeof(a)));
-			x += put_whole(y, x, r.w - x, ROLE_LABEL, part);
+			snprintf(part, sizeof(part), "  done/s %s", fmt_rate(ring_jobs(s, d->bus_id), a, sizeof(a)));
+			x += put_whole(y, x, right - x, ROLE_LABEL, part);
 		}
 		if (!isnan(driver_irqs(s, d->driver))) {
 			snprintf(part, sizeof(part), "  IRQ/s %s", fmt_rate(driver_irqs(s, d->driver), b, sizeof(b)));
-			put_whole(y, x, r.w - x, ROLE_LABEL, part);
+			put_whole(y, x, right - x, ROLE_LABEL, part);
 		}
 		if (expanded && has_detail(s, d))
 			y++;

@@ -77,6 +77,17 @@ static void draw_tabs(const struct view *v, int y, int w)
 		putf(y, x, w - x, ROLE_DIM, "  theme %s", v->theme.name);
 }
 
+/* " | snapshot 12/60": the snapshot's place in the recording (its count when the file could be counted). */
+static void replay_place(const struct view *v, const struct snapshot *s, char *out, size_t size)
+{
+	uint64_t total = v->feed->ops->total ? v->feed->ops->total(v->feed->impl) : 0;
+
+	if (total)
+		snprintf(out, size, " | snapshot %llu/%llu", (unsigned long long)s->seq, (unsigned long long)total);
+	else
+		snprintf(out, size, " | snapshot %llu", (unsigned long long)s->seq);
+}
+
 void draw_header(struct view *v, struct rect r)
 {
 	const struct snapshot *s = v->snap;
@@ -118,6 +129,8 @@ void draw_header(struct view *v, struct rect r)
 
 		snprintf(parts[n++], sizeof(parts[0]), " gputop-bpf %s", GPUTOP_VERSION);
 		snprintf(parts[n++], sizeof(parts[0]), " | %s", state);
+		if (v->feed->replay && s) /* where the replay is: the snapshot's place in the recording */
+			replay_place(v, s, parts[n++], sizeof(parts[0]));
 		if (need_root) { /* an unprivileged start: what root adds, once */
 			snprintf(parts[n], sizeof(parts[0]), " | no privilege: %u collectors need root (sudo)",
 				 need_root);
@@ -247,7 +260,9 @@ static int summary_header(struct rect in, const struct table_desc *d, const stru
 		if (col < 0 || !(shown & (1u << k)))
 			continue;
 		w = d->cols[col].width;
-		putf(in.y, x, w + 1, ROLE_HEADER, "%*s ", d->cols[col].type == COL_STR ? -w : w, d->cols[col].title);
+		/* the space after it only where the box has room: the last column may end at its border */
+		putf(in.y, x, in.x + in.w - x < w + 1 ? in.x + in.w - x : w + 1, ROLE_HEADER, "%*s ",
+		     d->cols[col].type == COL_STR ? -w : w, d->cols[col].title);
 		x += w + 1;
 		if (!spark && (d->cols[col].flags & COL_HISTORY)) {
 			spark = d->cols[col].title;
@@ -270,6 +285,7 @@ static void draw_summary(struct view *v, struct rect in, const struct pane_decl 
 	const struct table_desc *d = table_desc_find(p->summary_table);
 	const struct collector_status *c = snapshot_collector(v->snap, p->collector);
 	unsigned int shown;
+	size_t rows;
 	int y = in.y;
 
 	if (!d)
@@ -298,7 +314,11 @@ static void draw_summary(struct view *v, struct rect in, const struct pane_decl 
 	}
 	y += summary_header(in, d, p); /* the columns' titles (their units) over them, and the sparkline's */
 	shown = summary_fit(in.w, d, p);
-	for (size_t r = 0; r < t->nrows && y < in.y + in.h; r++, y++) {
+	/* the rows that fit, the last line saying how many more where not all do */
+	rows = t->nrows > (size_t)(in.y + in.h - y) ? (size_t)(in.y + in.h - y - 1) : t->nrows;
+	if (rows < t->nrows)
+		putf(in.y + in.h - 1, in.x, in.w, ROLE_DIM, "+%zu more", t->nrows - rows);
+	for (size_t r = 0; r < rows; r++, y++) {
 		const struct history *hist = NULL;
 		double top = 0;
 		int x = in.x;
@@ -313,7 +333,8 @@ static void draw_summary(struct view *v, struct rect in, const struct pane_decl 
 			w = d->cols[col].width;
 			cell_format(&d->cols[col], table_cell(t, r, (unsigned int)col), raw, sizeof(raw));
 			text_fit(raw, w, v->utf8, fit, sizeof(fit));
-			putf(y, x, w + 1, ROLE_NORMAL, "%*s ", d->cols[col].type == COL_STR ? -w : w, fit);
+			putf(y, x, in.x + in.w - x < w + 1 ? in.x + in.w - x : w + 1, ROLE_NORMAL, "%*s ",
+			     d->cols[col].type == COL_STR ? -w : w, fit);
 			x += w + 1;
 			if (!hist && (d->cols[col].flags & COL_HISTORY)) {
 				hist = histories_get(v->histories, t, r, (unsigned int)col);
@@ -324,9 +345,10 @@ static void draw_summary(struct view *v, struct rect in, const struct pane_decl 
 			double vals[HISTORY_LEN];
 			char spark[HISTORY_LEN * 4];
 			size_t n = history_read(hist, vals, HISTORY_LEN);
+			int cells = (int)sparkline_render(vals, n, (size_t)(in.x + in.w - x), top, v->utf8, spark,
+							  sizeof(spark));
 
-			sparkline_render(vals, n, (size_t)(in.x + in.w - x), top, v->utf8, spark, sizeof(spark));
-			put(y, x, in.x + in.w - x, ROLE_SPARK, spark);
+			put(y, in.x + in.w - cells, cells, ROLE_SPARK, spark); /* the newest at the right edge */
 		}
 	}
 }

@@ -168,24 +168,52 @@ int put_parts(struct rect a, enum role r, const char *const *parts, int n, int g
 	return y - a.y + 1;
 }
 
+#define SPARK_AXIS 12 /* "0-1.62ms ": the scale a detail sparkline is drawn on, before it */
+
+/* "0-MAX" in col's unit: the scale of a sparkline of the n values of v drawn in w cells (their largest, or 100 %). */
+static void spark_axis(const struct col_desc *col, const double *v, size_t n, size_t w, char *out, size_t size)
+{
+	struct cell c = { .known = true };
+	double max = spark_max(col), top = 0;
+	char num[32];
+
+	for (size_t i = n > w ? n - w : 0; max <= 0 && i < n; i++)
+		if (v[i] > top)
+			top = v[i];
+	if (max > 0)
+		top = max;
+	if (col->type == COL_U64)
+		c.u = (uint64_t)top;
+	else
+		c.f = top;
+	if (col->unit == UNIT_PCT)
+		snprintf(out, size, "0-%.0f%%", top);
+	else
+		snprintf(out, size, "0-%s", cell_format(col, &c, num, sizeof(num)));
+}
+
 void draw_spark_row(struct view *v, int y, struct rect a, const char *label, const struct table *t,
-		      size_t row, const char *key)
+		    size_t row, const char *key)
 {
 	int col = table_col(t->desc, key);
 	const struct history *h = col < 0 ? NULL : histories_get(v->histories, t, row, (unsigned int)col);
 	double vals[HISTORY_LEN];
-	char spark[512];
+	char spark[512], axis[48];
 	size_t n = h ? history_read(h, vals, HISTORY_LEN) : 0, known = 0;
-	int x = a.x + 1 + putf(y, a.x + 1, a.w, ROLE_LABEL, "%-10s", label), w = a.w - (x - a.x) - 1, cells;
+	int x = a.x + 1 + putf(y, a.x + 1, a.w, ROLE_LABEL, "%-10s", label), w = a.w - (x - a.x) - 1 - SPARK_AXIS,
+	    cells;
 
 	for (size_t i = 0; i < n; i++)
 		known += !isnan(vals[i]);
-	if (!known) { /* a label over nothing would look like a zero */
+	if (!known || w < 1) { /* a label over nothing would look like a zero */
 		put(y, x, a.w - (x - a.x), ROLE_DIM, "- (no value known yet)");
 		return;
 	}
-	cells = (int)sparkline_render(vals, n, (size_t)w, col < 0 ? 0 : spark_max(&t->desc->cols[col]), v->utf8,
-				      spark, sizeof(spark));
+	spark_axis(&t->desc->cols[col], vals, n, (size_t)w, axis, sizeof(axis));
+	put_whole(y, x, SPARK_AXIS - 1, ROLE_DIM, axis);
+	x += SPARK_AXIS;
+	cells = (int)sparkline_render(vals, n, (size_t)w, spark_max(&t->desc->cols[col]), v->utf8, spark,
+				      sizeof(spark));
 	/* the newest sample at the right edge: the rows of a pane share one width and one time axis */
 	put(y, x + w - cells, cells, ROLE_SPARK, spark);
 	for (int i = 0; i < cells; i++) /* an interval without a value (no job ran): a dim dot, not a gap */

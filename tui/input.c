@@ -63,6 +63,12 @@ static void set_delay(struct view *v, int dir)
 {
 	double d = delay_step(v->prefs.delay_s, dir);
 
+	if (d == v->prefs.delay_s) { /* at the end of the range: said, not silent */
+		view_message(v, false, "%s every %g s already, the %s (+ and - step between %s s)",
+			     v->feed->replay ? "played" : "refresh", d, dir > 0 ? "slowest" : "fastest",
+			     DELAY_RANGE_TEXT);
+		return;
+	}
 	v->prefs.delay_s = d;
 	v->feed->ops->set_delay(v->feed->impl, d);
 	v->replay_paced = v->feed->replay;
@@ -276,6 +282,23 @@ static void act_help(struct view *v, int key)
 {
 	(void)key;
 	v->overlay = OVERLAY_HELP;
+	v->help_top = 0;
+}
+
+/* The help: arrows and pages scroll it (the draw clamps), any other key closes it. */
+static void help_key(struct view *v, int key)
+{
+	int step = key == KEY_UP ? -1 : key == KEY_DOWN ? 1 : key == KEY_PPAGE ? -(LINES / 2) :
+		   key == KEY_NPAGE ? LINES / 2 : key == KEY_HOME ? -(1 << 20) : key == KEY_END ? 1 << 20 : 0;
+
+	if (step)
+		v->help_top += step;
+	else if (key != KEY_RESIZE && key != ERR && key != KEY_MOUSE)
+		v->overlay = OVERLAY_NONE;
+	if (v->help_top < 0)
+		v->help_top = 0;
+	if (v->help_top > 1 << 20)
+		v->help_top = 1 << 20;
 }
 
 static void act_move(struct view *v, int key)
@@ -339,8 +362,10 @@ static void act_screen(struct view *v, int key)
 		v->screen = (v->screen + n - 1) % n;
 	else if (key - '1' < n)
 		v->screen = key - '1';
-	else
-		return; /* no such pane */
+	else { /* said, not silent */
+		view_message(v, false, "%c: no such pane (1-%d, Tab)", key, n);
+		return;
+	}
 	v->detail = NULL;
 }
 
@@ -620,7 +645,7 @@ void view_key(struct view *v, int key)
 		return;
 	}
 	if (v->overlay == OVERLAY_HELP) {
-		v->overlay = OVERLAY_NONE;
+		help_key(v, key);
 		return;
 	}
 	if (v->overlay == OVERLAY_SORT) {

@@ -19,6 +19,19 @@ static struct rect rect(int y, int x, int h, int w)
 	return (struct rect){ y, x, h, w };
 }
 
+/* The rows the process table takes at most: title, header and rows, or its title and an empty text of two lines. */
+static int procs_need(const struct layout_input *in)
+{
+	return in->nprocs ? in->nprocs + 2 : 3;
+}
+
+/* The rows the ring and process tables take at most: title, header and rows (the rings' title and a line). */
+static int tables_need(const struct layout_input *in)
+{
+	return (in->panes[PANE_RINGS] ? (in->nrings ? in->nrings + 2 : 2) : 0) +
+	       (in->panes[PANE_PROCESSES] ? procs_need(in) : 0);
+}
+
 /* Splits the rows [y, y + h) between the ring and process tables. */
 static void split_tables(const struct layout_input *in, struct layout *out, int y, int h, int x,
 			 int w)
@@ -28,7 +41,8 @@ static void split_tables(const struct layout_input *in, struct layout *out, int 
 
 	if (rings && procs) {
 		/* title, header and rows; title and one line when it has none */
-		rh = min_i(in->nrings ? in->nrings + 2 : 2, h / 2);
+		/* half each, or more where the processes need less (their title and an empty text of two lines) */
+		rh = min_i(in->nrings ? in->nrings + 2 : 2, max_i(h / 2, h - procs_need(in)));
 		rh = max_i(rh, min_i(2, h - 3));
 		out->rings = rect(y, x, rh, w);
 		out->procs = rect(y + rh, x, h - rh, w);
@@ -79,8 +93,8 @@ void layout_compute(const struct layout_input *in, struct layout *out)
 		}
 		split_tables(in, out, y, body, 0, tw);
 	} else if (nside && body >= 3 + 8) {
-		/* Narrow: a row of small panes under the tables, when there is room. */
-		int sh = body >= 24 ? 5 : 3, x = 0;
+		/* Narrow: a row of small panes under the tables, when there is room: what the tables leave */
+		int sh = max_i(3, min_i(body - tables_need(in), body - 5)), x = 0;
 
 		split_tables(in, out, y, body - sh, 0, in->cols);
 		for (int k = 0; k < nside; k++) {

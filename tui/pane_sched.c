@@ -181,7 +181,7 @@ static int ring_counts(const struct table *t, size_t r, struct rect a)
 	snprintf(p[0], sizeof(p[0]), "jobs queued %.0f", num_or_0(t, r, "queued_total"));
 	snprintf(p[1], sizeof(p[1]), "started %.0f", num_or_0(t, r, "started_total"));
 	snprintf(p[2], sizeof(p[2]), "completed %.0f", num_or_0(t, r, "completed_total"));
-	snprintf(p[3], sizeof(p[3]), "%s jobs/s",
+	snprintf(p[3], sizeof(p[3]), "%s done/s",
 		 fmt_rate(num_or_0(t, r, "completed_per_s"), rate, sizeof(rate)));
 	snprintf(p[4], sizeof(p[4]), "busy %.1f%%", num_or_0(t, r, "busy_pct"));
 	snprintf(p[5], sizeof(p[5]), "queue depth %.0f (max %.0f)", num_or_0(t, r, "queue_depth"),
@@ -275,10 +275,10 @@ static void draw_ring(struct view *v, const struct table *t, long row, struct re
 			if (table_num(procs, j, "pid") == pid)
 				comm = table_str(procs, j, "comm");
 		snprintf(parts[0], sizeof(parts[0]), "%7.0f %-16s", pid, comm);
-		snprintf(parts[1], sizeof(parts[1]), " %7s jobs/s",
+		snprintf(parts[1], sizeof(parts[1]), " %7s subm/s",
 			 fmt_rate(num_or_0(pr, k, "jobs_per_s"), rate, sizeof(rate)));
 		snprintf(parts[2], sizeof(parts[2]), "  GPU %5.1f%%", num_or_0(pr, k, "gpu_pct"));
-		snprintf(parts[3], sizeof(parts[3]), "  %.0f jobs", num_or_0(pr, k, "jobs_total"));
+		snprintf(parts[3], sizeof(parts[3]), "  %.0f submitted", num_or_0(pr, k, "jobs_total"));
 		put_row(y++, a.x + 1, a.x + a.w - 1, ROLE_NORMAL, parts, 4);
 	}
 	if (overlap && y < a.y + a.h - 4 &&
@@ -288,7 +288,7 @@ static void draw_ring(struct view *v, const struct table *t, long row, struct re
 	y += overlap && y < a.y + a.h - 4;
 	if (y + 4 <= a.y + a.h) {
 		y = a.y + a.h - 4;
-		draw_spark_row(v, y++, a, "jobs/s", t, r, "completed_per_s");
+		draw_spark_row(v, y++, a, "done/s", t, r, "completed_per_s");
 		draw_spark_row(v, y++, a, "exec p50", t, r, "exec_ns.p50");
 		draw_spark_row(v, y++, a, "wait p50", t, r, "wait_ns.p50");
 		draw_spark_row(v, y++, a, "busy %", t, r, "busy_pct");

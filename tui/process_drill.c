@@ -84,7 +84,7 @@ static int ring_lines(struct view *v, struct rect a, int y, double pid)
 			continue;
 		if (!title && y + 2 < a.y + a.h) {
 			put(y++, a.x, a.w, ROLE_TITLE, "Its rings");
-			putf(y++, a.x, a.w, ROLE_LABEL, "%-14s %-14s %8s %6s %8s %9s", "RING", "DEVICE", "JOBS/S",
+			putf(y++, a.x, a.w, ROLE_LABEL, "%-14s %-14s %8s %6s %8s %9s", "RING", "DEVICE", "SUBM/S",
 			     "GPU%", "JOBS", "EXEC p50");
 			title = true;
 		}

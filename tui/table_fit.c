@@ -104,7 +104,7 @@ void table_fit_columns(const struct table_desc *d, const struct table *t, int wi
 	}
 }
 
-static bool row_matches(const struct table *t, size_t row, const char *filter)
+bool table_row_matches(const struct table *t, size_t row, const char *filter)
 {
 	const struct cell *cells = table_row(t, row);
 	char *end;
@@ -124,15 +124,23 @@ static bool row_matches(const struct table *t, size_t row, const char *filter)
 	return false;
 }
 
-size_t table_rows(const struct table *t, const struct table_state *ts, const char *filter,
-		  size_t *out)
+size_t table_rows_also(const struct table *t, const struct table_state *ts, const char *filter,
+		       bool (*also)(const struct table *t, size_t row, const char *filter, void *ctx), void *ctx,
+		       size_t *out)
 {
 	unsigned int col = ts->sort_set ? ts->sort_col : t->desc->sort_col;
 	size_t n = 0;
 
 	table_sort(t, col, ts->reverse, out);
 	for (size_t i = 0; i < t->nrows; i++)
-		if (!filter || !*filter || row_matches(t, out[i], filter))
+		if (!filter || !*filter || table_row_matches(t, out[i], filter) ||
+		    (also && also(t, out[i], filter, ctx)))
 			out[n++] = out[i];
 	return n;
+}
+
+size_t table_rows(const struct table *t, const struct table_state *ts, const char *filter,
+		  size_t *out)
+{
+	return table_rows_also(t, ts, filter, NULL, NULL, out);
 }

@@ -55,5 +55,11 @@ struct table_state {
  */
 size_t table_rows(const struct table *t, const struct table_state *ts, const char *filter,
 		  size_t *out);
+/* table_rows, where a row the filter does not match may match by also (a process by its rings). */
+size_t table_rows_also(const struct table *t, const struct table_state *ts, const char *filter,
+		       bool (*also)(const struct table *t, size_t row, const char *filter, void *ctx), void *ctx,
+		       size_t *out);
+/* Whether the filter is part of a text cell of the row (case-insensitive) or a key column's number. */
+bool table_row_matches(const struct table *t, size_t row, const char *filter);
 
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The one scrolling table widget: every collector table on every screen is drawn by it. */
 #include <curses.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,14 +39,12 @@ static void scroll_to(size_t *top, size_t first, size_t last, size_t total, int 
 		*top = total > (size_t)rows ? total - (size_t)rows : 0;
 }
 
-void pane_table_draw(struct view *v, const struct pane_decl *p, int i, struct rect r)
+/* Table name's collector: its own where its name says ("kfd.processes"), else the pane's; none if derived. */
+static const struct collector_status *table_collector(const struct view *v, const struct pane_decl *p,
+						      const char *name, const struct table_desc *d)
 {
-	const char *name = pane_table_name(p, i, v->grouped);
-	const struct table_desc *d = name ? table_desc_find(name) : NULL;
 	const struct collector_status *c = NULL;
-	int s = pane_screen_index(p);
 
-	/* the table's own collector where its name says ("kfd.processes"), else the pane's; none if derived */
 	for (size_t k = 0; d && !d->derived && p && v->snap && k < v->snap->ncollectors; k++) {
 		const char *cn = v->snap->collectors[k].info->name;
 		size_t len = strlen(cn);
@@ -55,9 +54,40 @@ void pane_table_draw(struct view *v, const struct pane_decl *p, int i, struct re
 		else if (!c && !strcmp(cn, p->collector))
 			c = &v->snap->collectors[k];
 	}
+	return c;
+}
+
+void pane_table_draw(struct view *v, const struct pane_decl *p, int i, struct rect r)
+{
+	const char *name = pane_table_name(p, i, v->grouped);
+	const struct table_desc *d = name ? table_desc_find(name) : NULL;
+	const struct collector_status *c = table_collector(v, p, name, d);
+	int s = pane_screen_index(p);
+
 	if (d && s >= 0 && i < PANE_MAX_TABLES)
 		table_view_draw(v, d, snapshot_table(v->snap, d->name), &v->tstate[s][i], r,
 				i == v->table_focus[s], c);
+}
+
+/* Whether d's rows are one process's each (a "pid" key): -p keeps only its rows. */
+static bool pid_keyed(const struct table_desc *d)
+{
+	int col = table_col(d, "pid");
+
+	return col >= 0 && (d->cols[col].flags & COL_KEY);
+}
+
+/* A process's row matches the filter by one of its rings (drm_sched.process_rings): /gfx keeps gfx's processes. */
+static bool rings_match(const struct table *t, size_t row, const char *filter, void *ctx)
+{
+	const struct table *pr = ctx;
+	int col = table_col(t->desc, "pid");
+	double pid = col < 0 ? NAN : cell_number(t->desc, table_row(t, row), (unsigned int)col);
+
+	for (size_t k = 0; pr && !isnan(pid) && k < pr->nrows; k++)
+		if (table_num(pr, k, "pid") == pid && table_row_matches(pr, k, filter))
+			return true;
+	return false;
 }
 
 const size_t *view_rows(struct view *v, const struct table_state *ts, const struct table *t,
@@ -67,6 +97,7 @@ const size_t *view_rows(struct view *v, const struct table_state *ts, const stru
 	bool tree = v->tree && table_tree_applies(t->desc);
 	static struct row_order scratch; /* a state outside the view's: sorted every time */
 	struct row_order *o = &scratch;
+	const struct table *rings;
 
 	for (size_t k = 0; k < SCREEN_MAX * PANE_MAX_TABLES; k++)
 		if (ts == &v->tstate[0][0] + k)
@@ -85,7 +116,8 @@ const size_t *view_rows(struct view *v, const struct table_state *ts, const stru
 		o->rows = grown;
 		o->cap = t->nrows ? t->nrows : 1;
 	}
-	o->n = table_rows(t, ts, v->filter, o->rows);
+	rings = pid_keyed(t->desc) && v->snap ? snapshot_table(v->snap, "drm_sched.process_rings") : NULL;
+	o->n = table_rows_also(t, ts, v->filter, rings_match, (void *)rings, o->rows);
 	if (tree && !table_tree_order(t, o->rows, o->n))
 		return NULL;
 	o->tree = tree;
@@ -158,14 +190,6 @@ static void unavailable_line(struct view *v, const struct collector_status *c, s
 	put(in.y, in.x, in.w, ROLE_WARNING, text);
 }
 
-/* Whether d's rows are one process's each (a "pid" key): -p keeps only its rows. */
-static bool pid_keyed(const struct table_desc *d)
-{
-	int col = table_col(d, "pid");
-
-	return col >= 0 && (d->cols[col].flags & COL_KEY);
-}
-
 /* ▲ when the rows run smallest first, ▼ largest first ('^' / 'v' without UTF-8). */
 const char *sort_arrow(const struct col_desc *col, bool reverse, bool utf8)
 {
@@ -204,10 +228,11 @@ static void draw_row(struct view *v, int y, const struct table *t, size_t row, c
 		double vals[HISTORY_LEN];
 		char spark[HISTORY_LEN * 4];
 		size_t nv = h ? history_read(h, vals, HISTORY_LEN) : 0;
+		int n = (int)sparkline_render(vals, nv, (size_t)fit->spark_w, spark_max(&d->cols[fit->spark_col]),
+					      v->utf8, spark, sizeof(spark));
 
-		sparkline_render(vals, nv, (size_t)fit->spark_w, spark_max(&d->cols[fit->spark_col]), v->utf8, spark,
-				 sizeof(spark));
-		put(y, r.x + fit->spark_x, fit->spark_w, role == ROLE_SELECTED ? role : ROLE_SPARK, spark);
+		/* the newest sample at the right edge: rows with shorter histories (a process that came later) line up */
+		put(y, r.x + fit->spark_x + fit->spark_w - n, n, role == ROLE_SELECTED ? role : ROLE_SPARK, spark);
 	}
 }
 
@@ -277,12 +302,50 @@ static void draw_title(struct view *v, const struct table_desc *d, const struct 
 		put_whole(r.y, x, right - x, ROLE_DIM, "  <Enter> opens the selected row");
 }
 
-/* What an empty table says: its collector's state once a screen, a filter, -p, rows gone, or its empty text. */
+/* What an empty table of an attached collector says: a filter, -p, rows gone, or its empty text. */
+static const char *empty_text(const struct view *v, const struct table_desc *d, const struct table *t, char *text,
+			      size_t size)
+{
+	size_t gone;
+
+	if (v->filter[0] && t && t->nrows)
+		return "No row matches the filter.";
+	if (v->pid_filter && pid_keyed(d)) /* rows of other processes may exist: not said empty */
+		snprintf(text, size, "No row of process %u (-p %u shows only its rows).", v->pid_filter,
+			 v->pid_filter);
+	else if (pid_keyed(d) && (gone = histories_rows_gone(v->histories, d)))
+		snprintf(text, size, "None now: %zu process%s had rows here earlier and %s exited or stopped.", gone,
+			 gone == 1 ? "" : "es", gone == 1 ? "has" : "have");
+	else if ((gone = histories_rows_gone(v->histories, d))) /* its empty text is of a table never filled */
+		snprintf(text, size, "None now: the %zu row%s shown here earlier %s gone.", gone, gone == 1 ? "" : "s",
+			 gone == 1 ? "is" : "are");
+	else
+		return d->empty ? d->empty : "Nothing yet.";
+	return text;
+}
+
+int pane_table_need(const struct view *v, const struct pane_decl *p, int i, int w)
+{
+	const char *name = pane_table_name(p, i, v->grouped);
+	const struct table_desc *d = name ? table_desc_find(name) : NULL;
+	const struct collector_status *c = table_collector(v, p, name, d);
+	const struct table *t = name ? snapshot_table(v->snap, name) : NULL;
+	char text[600];
+
+	if (t && t->nrows)
+		return (int)t->nrows + 3; /* title, header, rows, a blank line */
+	if (!d || (c && c->info->state != COLLECTOR_ATTACHED && v->said == c->info))
+		return 3; /* title, "... (above)", a blank line */
+	if (c && c->info->state != COLLECTOR_ATTACHED)
+		return 4; /* title, its reason (and fix) on two lines, a blank line */
+	return 2 + wrapped_rows(empty_text(v, d, t, text, sizeof(text)), w - 1);
+}
+
+/* What an empty table says: its collector's state once a screen, or its empty text. */
 static void draw_empty(struct view *v, const struct table_desc *d, const struct table *t,
 		       const struct collector_status *c, struct rect r, struct rect in)
 {
 	char text[600];
-	size_t gone;
 
 	if (c && c->info->state != COLLECTOR_ATTACHED && v->said == c->info) {
 		snprintf(text, sizeof(text), "%s %s (above)", c->info->name,
@@ -307,23 +370,7 @@ static void draw_empty(struct view *v, const struct table_desc *d, const struct 
 		}
 		return;
 	}
-	if (v->filter[0] && t && t->nrows) {
-		put_wrapped(in, ROLE_DIM, "No row matches the filter.");
-	} else if (v->pid_filter && pid_keyed(d)) { /* rows of other processes may exist: not said empty */
-		snprintf(text, sizeof(text), "No row of process %u (-p %u shows only its rows).", v->pid_filter,
-			 v->pid_filter);
-		put_wrapped(in, ROLE_DIM, text);
-	} else if (pid_keyed(d) && (gone = histories_rows_gone(v->histories, d))) {
-		snprintf(text, sizeof(text), "None now: %zu process%s had rows here earlier and %s exited or stopped.",
-			 gone, gone == 1 ? "" : "es", gone == 1 ? "has" : "have");
-		put_wrapped(in, ROLE_DIM, text);
-	} else if ((gone = histories_rows_gone(v->histories, d))) { /* its empty text is of a table never filled */
-		snprintf(text, sizeof(text), "None now: the %zu row%s shown here earlier %s gone.", gone,
-			 gone == 1 ? "" : "s", gone == 1 ? "is" : "are");
-		put_wrapped(in, ROLE_DIM, text);
-	} else {
-		put_wrapped(in, ROLE_DIM, d->empty ? d->empty : "Nothing yet.");
-	}
+	put_wrapped(in, ROLE_DIM, empty_text(v, d, t, text, sizeof(text)));
 }
 
 void table_view_draw(struct view *v, const struct table_desc *d, const struct table *t,
@@ -416,7 +463,6 @@ static long selected_row(struct view *v, const struct table **out, struct table_
 /* The unit a value of col is read in, for the row view where no column title carries it. */
 static const char *unit_suffix(const struct col_desc *col, bool utf8)
 {
-	size_t n = strlen(col->key);
 
 	switch (col->unit) {
 	case UNIT_PCT:
@@ -433,8 +479,6 @@ static const char *unit_suffix(const struct col_desc *col, bool utf8)
 		return " RPM";
 	case UNIT_PER_S:
 		return "/s";
-	case UNIT_BYTES: /* a rate of bytes: MiB/s, as the GPU blocks and the BYTES/S columns say it */
-		return n > 6 && !strcmp(col->key + n - 6, "_per_s") ? "/s" : "";
 	default:
 		return "";
 	}

@@ -35,6 +35,7 @@ struct view {
 	enum overlay overlay;
 	int sort_menu_sel;
 	int row_top, row_page; /* the row view (Enter): its first field shown, and how many fit */
+	int help_top; /* the help (h): its first line shown (the draw clamps it) */
 	int setup_sel; /* the setup screen's line (F2) */
 	/* the signal menu (F9, K): the process, its name, the signal chosen, whether it asks to confirm */
 	struct {

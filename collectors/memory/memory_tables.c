@@ -56,7 +56,7 @@ static const struct col_desc region_cols[MR_COLS] = {
 	[MR_ACTIVE] = { "active_bytes", "ACTIVE", "in use by the GPU (drm-active-)", COL_U64,
 			UNIT_BYTES, 9, COL_WIDE },
 	[MR_TOTAL_PER_S] = { "total_bytes_per_s", "dTOTAL/S", "change of total per second", COL_F64,
-			     UNIT_BYTES, 9, COL_DETAIL },
+			     UNIT_BYTES_PER_S, 10, COL_DETAIL },
 };
 
 const struct table_desc memory_regions = {
@@ -154,7 +154,7 @@ static const struct col_desc process_cols[MP_COLS] = {
 			UNIT_BYTES, 9, COL_WIDE },
 	[MP_TOTAL_PER_S] = { "total_bytes_per_s", "dTOTAL/S",
 			     "change of its total per second since the last interval", COL_F64,
-			     UNIT_BYTES, 9, 0 },
+			     UNIT_BYTES_PER_S, 10, 0 },
 	BUSY_COLS(MP_BUSY),
 };
 

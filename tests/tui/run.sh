@@ -99,8 +99,8 @@ check "process table: PID $pid, mockgpu-submit" \
 	bash -c "$T capture-pane -p -t t | grep -E ' $pid mockgpu-submit ' >/dev/null"
 check "sparklines drawn (block elements)" bash -c "$T capture-pane -p -t t | grep -q '[▁▂▃▄▅▆▇█]'"
 mock_jobs=$(jq -r '[.tables["drm_sched.rings"][] | select(.dev == "mockgpu") | .completed_per_s] | add | . * 10 | round / 10 | tostring | if test("\\.") then . else . + ".0" end' <<<"$SNAP")
-check "rings that name no DRM card: a line of their own with their jobs ($mock_jobs/s), not lost" \
-	bash -c "$T capture-pane -p -t t | grep -qE '^ mockgpu +\(no DRM card: its scheduler.s rings\)  jobs/s $mock_jobs\$'"
+check "rings that name no DRM card: a line of their own with their jobs done ($mock_jobs/s), not lost" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^ mockgpu +\(no DRM card: its scheduler.s rings\)  done/s $mock_jobs\$'"
 
 mem_total=$(jq -r '.tables["memory.devices"][] | select(.dev == "mockdrm") | .total_bytes' <<<"$SNAP")
 check "side pane MEMORY: mockdrm's region with its total ($mem_total bytes)" \
@@ -109,11 +109,11 @@ check "key bar at the bottom" bash -c "$T capture-pane -p -t t | tail -1 | grep 
 check "side panes: their columns titled over them, and what the sparkline draws" \
 	bash -c "$T capture-pane -p -t t | grep -qE '│CRTC +HZ +JITTER HZ history' && $T capture-pane -p -t t | grep -qE '│DEVICE +REGION +TOTAL'"
 
-check "the sorted column's title has its arrow: jobs/s, largest first" shows "▼JOBS/S"
+check "the sorted column's title has its arrow: completed jobs/s (DONE/S), largest first" shows "▼DONE/S"
 keys s
 check "s opens the sort menu" shows "Sort Rings by"
 check "the sort menu: the columns on screen by their titles and meaning, the sorted one marked" \
-	bash -c "$T capture-pane -p -t t | grep -qE '▼ JOBS/S +jobs completed per second' && ! $T capture-pane -p -t t | grep -qE 'completed_per_s|exec_ns.max|EXEC HIST'"
+	bash -c "$T capture-pane -p -t t | grep -qE '▼ DONE/S +jobs completed per second' && ! $T capture-pane -p -t t | grep -qE 'completed_per_s|exec_ns.max|EXEC HIST'"
 keys Home
 for _ in 1 2 3 4 5 6 7 8 9; do $T send-keys -t t Up; done
 keys Enter
@@ -137,8 +137,8 @@ check "< stops at the first column on screen (RING), never an undrawn one (DEVIC
 keys '>'
 keys '>'
 keys '>'
-check "> three times: back to JOBS/S, the default (W below saves the order the later sections start with)" \
-	shows "Rings sorted by JOBS/S"
+check "> three times: back to DONE/S, the default (W below saves the order the later sections start with)" \
+	shows "Rings sorted by DONE/S"
 keys Right
 keys M
 check "M on the processes: by their GPU memory" shows "Processes sorted by GPU MEM"
@@ -168,7 +168,7 @@ keys Enter
 check "Enter on a process opens its pane" shows "mockgpu-submit   (Esc goes back)"
 check "process pane: its rings" shows "Its rings"
 check "process pane: the scheduler's view of it, merged and as the source says" \
-	bash -c "$T capture-pane -p -t t | grep -qE '^ *Over all sources:  GPUS mockgpu  GPU% [0-9.]+' && $T capture-pane -p -t t | grep -qE '^ *DRM scheduler:  JOBS/S [0-9.]+  GPU% '"
+	bash -c "$T capture-pane -p -t t | grep -qE '^ *Over all sources:  GPUS mockgpu  GPU% [0-9.]+' && $T capture-pane -p -t t | grep -qE '^ *DRM scheduler:  SUBM/S [0-9.]+  GPU% '"
 keys Escape
 GP=$("$BIN" --replay "$REC" -b -J -n "$N" | tail -1 | jq -c '.tables["gpu.processes"]')
 GPT=$(jq -c 'map(.cg = (.cgroup // "" | if . == "" then "cgroup unknown" else . end))' <<<"$GP")
@@ -266,7 +266,7 @@ still
 keys Enter
 check "ring pane, snapshot 25: its processes' GPU % add up to more than busy %, and a line says why" \
 	until_shows "GPU %: time with one of its jobs running; jobs of several processes run at once"
-check "ring pane: its four sparklines end in one column" ends "jobs/s" "exec p50" "wait p50" "busy %"
+check "ring pane: its four sparklines end in one column" ends "done/s" "exec p50" "wait p50" "busy %"
 keys Escape
 start 80 24 --replay "$REC" -d 60
 until_shows "REPLAY" 5
@@ -288,7 +288,7 @@ keys Enter
 check "ring pane, snapshot 79: no process on the ring now, and it says so" \
 	bash -c "$T capture-pane -p -t t | grep -A1 'Processes on this ring' | grep -q 'None now: its [0-9]* jobs since the start'"
 check "ring pane, snapshot 79: its sparklines one width, the intervals without a job dotted, not left out" \
-	ends "jobs/s" "exec p50" "wait p50" "busy %"
+	ends "done/s" "exec p50" "wait p50" "busy %"
 
 echo "== overlays (F6, F2) at 80x24: nothing of the screen beside their box"
 # box_alone TITLE: on the lines the box titled TITLE spans, nothing but blanks left and right of it.
@@ -314,12 +314,12 @@ keys F2
 check "F2 at 80x24: the setup screen alone on its lines" box_alone "Setup (F2)"
 keys Escape
 keys 2
-check "80x24 AMD pane: the two tables below the screen named, and the key that reaches them" \
-	shows "2 more tables below: → amdgpu interrupt vectors, AMD compute processes (KFD)"
+check "80x24 AMD pane: the table below the screen named, and the key that reaches it (empty tables take their title, a line and a blank one)" \
+	shows "1 more table below: → AMD compute processes (KFD)"
 for _ in 1 2 3 4 5; do $T send-keys -t t Right; sleep 0.1; done
 sleep 0.3
-check "Right to the last table: those above named, and the key back to them" \
-	shows "2 more tables above: ← amdgpu rings, Buffer migrations"
+check "Right to the last table: the one above named, and the key back to it" \
+	shows "1 more table above: ← amdgpu rings"
 keys 1
 start 120 40 --replay "$REC" -d 60
 until_shows "REPLAY" 5
@@ -327,7 +327,7 @@ step_to 21
 until_shows " gfx_0.0.0 " 5
 keys F2
 check "F2 at 120 columns: DEVICE is on but not drawn on Rings, and the setup says so; RING, drawn, is its key" \
-	bash -c "$T capture-pane -p -t t | grep -qE '\[x\] DEVICE +\(no room at 120 columns\)' && $T capture-pane -p -t t | grep -qE '\[x\] RING .*\(its key: always\)' && ! $T capture-pane -p -t t | grep -qE '\[x\] JOBS/S +\(no room'"
+	bash -c "$T capture-pane -p -t t | grep -qE '\[x\] DEVICE +\(no room at 120 columns\)' && $T capture-pane -p -t t | grep -qE '\[x\] RING .*\(its key: always\)' && ! $T capture-pane -p -t t | grep -qE '\[x\] DONE/S +\(no room'"
 keys Escape
 
 echo "== the Display pane: collector tables in the shared widget (80x24, snapshot $DN)"
@@ -510,7 +510,7 @@ until_shows "REPLAY" 5
 sleep 0.3
 check "160x48: card0 shows power over its cap (${power0}/250W) and its clock (${mhz0}MHz), then vis and GTT" \
 	bash -c "$T capture-pane -p -t t | grep -E '^ card0 .* ${temp0}°C  ${power0}/250W  ${mhz0}MHz  vis \[.{6}\] 256.0MiB/256.0MiB  GTT ' >/dev/null"
-check "160x48: card1 (i915, no hwmon, no ring, no interrupt line) shows only what it has: its clock, no 0 jobs/s" \
+check "160x48: card1 (i915, no hwmon, no ring, no interrupt line) shows only what it has: its clock, no 0 done/s" \
 	bash -c "$T capture-pane -p -t t | grep -E '^ card1 +i915 +0000:00:02.0 +\(no memory reported\)  1300MHz\$' >/dev/null"
 start 160 48 --replay "$SYSREC" -d 60
 until_shows "REPLAY" 5
@@ -636,11 +636,165 @@ check "80x30: long help lines wrap beside their key, every word whole" \
 start 80 24 --replay "$REC" -d 60
 until_shows "REPLAY" 5
 keys h
-check "80x24: what does not fit is not cut, and the help says where the rest is" shows "(more: man gputop-bpf, KEYS)"
+check "80x24: what does not fit is not cut, the help says it scrolls" \
+	bash -c "$(declare -f words_whole); T='$T'; words_whole 'Esc, Backspace back F10 Shift-Tab' && $T capture-pane -p -t t | grep -q 'Down/PgDn scroll, any other key closes'"
+keys NPage
+keys End
+check "80x24: PgDn, End scroll the help to its last lines: the keys that did not fit, +/-, C, W, Ctrl-L, mouse, vi_keys" \
+	bash -c "$(declare -f words_whole); T='$T'; words_whole 'Ctrl-L mouse vi_keys + (=), - slower / faster C W F9' && $T capture-pane -p -t t | grep -q 'Up/PgUp scroll, any other key closes'"
+keys Escape
+check "80x24: Esc closes the help" bash -c "! $T capture-pane -p -t t | grep -q 'any other key closes'"
+replay_at 50 12 "$REC" 2
+keys h
+check "50x12: the help's scroll line whole (no key name cut at the border)" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^│ lines [0-9]+-[0-9]+ of [0-9]+(: Down/PgDn scroll(, any other key closes)?)? *│\$'"
+keys Escape
 
 replay_at 50 12 "$REC" $N
 check "50x12 (the smallest): rows under both tables, and the key bar ends with a whole item" \
 	bash -c "$T capture-pane -p -t t | grep -A1 '^ RING ' | tail -1 | grep -q 'gfx_0.0.0' && $T capture-pane -p -t t | grep -A1 ' PID COMM' | tail -1 | grep -qE '^ +[0-9]+ ' && $T capture-pane -p -t t | tail -1 | grep -qE '(Help|Filter|Sort|Pause|Delay|Kill|Panes|Open|Save|Quit) *\$'"
+
+echo "== + and - through the range of -d, and at its ends"
+start 100 30 --replay "$REC" -d 60
+until_shows "REPLAY" 5
+keys +
+keys +
+keys +
+check "+ steps up to 3600 s, the end of -d's range" shows "every 3600s"
+keys +
+check "+ at 3600 s: the status line says it is the slowest, not silent" \
+	shows "played every 3600 s already, the slowest (+ and - step between 0.05 and 3600 s)"
+keys space
+for _ in $(seq 14); do $T send-keys -t t -; sleep 0.05; done
+sleep 0.4
+check "- down to 0.05 s, then at the end: the status line says it is the fastest" \
+	bash -c "$T capture-pane -p -t t | head -1 | grep -q 'every 0.05s' && $T capture-pane -p -t t | grep -q 'played every 0.05 s already, the fastest'"
+
+echo "== a replay's place in the header"
+total=$(grep -c '[^[:space:]]' "$REC")
+replay_at 80 24 "$REC" 12
+check "80x24: the header says the replay's place, snapshot 12/$total" \
+	bash -c "$T capture-pane -p -t t | head -1 | grep -qF '| snapshot 12/$total '"
+if [ -f "$NVREC" ]; then
+	replay_at 80 24 "$NVREC" 12
+	check "80x24 on the H100 recording: snapshot 12/$(grep -c '[^[:space:]]' "$NVREC") in the header beside the loss count" \
+		bash -c "$T capture-pane -p -t t | head -1 | grep -qE '\| snapshot 12/$(grep -c '[^[:space:]]' "$NVREC") \| [0-9]+ lost'"
+fi
+
+echo "== 80x24: hints and a collector's text whole"
+if [ -f "$NVREC" ]; then
+	replay_at 80 24 "$NVREC" 21
+	keys 4
+	check "80x24, NVIDIA pane: the hidden tables' hint whole (their count and the key, no title cut)" \
+		bash -c "$T capture-pane -p -t t | sed -n 3p | grep -qE '[0-9] more tables below: →\$'"
+	keys 5
+	check "80x24, Display unavailable: its whole text wrapped onto the free lines, nothing cut" \
+		bash -c "$(declare -f words_whole); T='$T'; words_whole 'gaps; per client events, delivery latency and missed frames.' && ! $T capture-pane -p -t t | grep -q '…'"
+fi
+
+echo "== jobs done on rings, jobs submitted by processes: each titled for what it counts"
+replay_at 220 40 "$REC" $N
+check "220x40: the rings count jobs done (DONE/S), the processes jobs submitted (SUBM/S); no JOBS/S that means either" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^ RING .* [▲▼ ]DONE/S ' && $T capture-pane -p -t t | grep -qE '^ +PID COMM .* SUBM/S ' && ! $T capture-pane -p -t t | grep -q 'JOBS/S'"
+keys Right
+keys s
+check "the processes' sort menu: SUBM/S, jobs submitted per second" \
+	bash -c "$T capture-pane -p -t t | grep -qE ' SUBM/S +DRM scheduler jobs submitted per second'"
+keys Escape
+keys Enter
+check "a process's pane: SUBM/S over all sources, and the scheduler's SUBM/S beside its DONE/S" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^ *Over all sources: .* SUBM/S [0-9.]+' && $T capture-pane -p -t t | grep -qE '^ *DRM scheduler:  SUBM/S [0-9.]+ .* DONE/S [0-9.]+'"
+check "batch text of the three recordings: no column titled JOBS/S (xe queues' jobs pushed: PUSH/S)" \
+	bash -c "for r in '$REC' '$NVREC' '$(realpath "$(dirname "$0")/../fixtures/synthetic-amd-intel.jsonl")'; do [ -f \"\$r\" ] || continue; '$BIN' --replay \"\$r\" -b -n 3 2>/dev/null | grep -q 'JOBS/S' && exit 1; done; '$BIN' --replay '$(realpath "$(dirname "$0")/../fixtures/synthetic-amd-intel.jsonl")' -b -n 1 2>/dev/null | grep -q ' PUSH/S '"
+check "the man page names both, each with its meaning" \
+	bash -c "tr '\n' ' ' <man/gputop-bpf.8 | grep -qF 'jobs completed per second (DONE/S)' && tr '\n' ' ' <man/gputop-bpf.8 | grep -qF 'jobs submitted per second (SUBM/S'"
+
+replay_at 120 40 "$REC" $N
+check "the mock GPU's device line: its rings' jobs done per second (done/s), not a bare jobs/s" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^ mockgpu .*  done/s [0-9.]+\$'"
+keys Enter
+check "ring pane: done/s for the ring, subm/s and 'submitted' for its processes, no bare jobs/s" \
+	bash -c "$T capture-pane -p -t t | grep -qE ' [0-9.]+ done/s ' && $T capture-pane -p -t t | grep -qE '^ +[0-9]+ mockgpu-submit +[0-9.]+ subm/s .* [0-9]+ submitted' && ! $T capture-pane -p -t t | grep -q 'jobs/s'"
+keys Escape
+
+echo "== sparklines with their scale, byte rates with their unit"
+replay_at 120 40 "$REC" $N
+keys Enter
+check "ring pane: each sparkline with its scale and unit (0-MAX), busy % on 0-100%" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^ done/s +0-[0-9.]+k? +[▁▂▃▄▅▆▇█]' && $T capture-pane -p -t t | grep -qE '^ exec p50 +0-[0-9.]+(ns|us|ms|s) +[▁▂▃▄▅▆▇█]' && $T capture-pane -p -t t | grep -qE '^ busy % +0-100% +[▁▂▃▄▅▆▇█]'"
+keys Escape
+keys 6
+check "Memory pane: dTOTAL/S values in bytes per second (0B/s), not a size" \
+	bash -c "$T capture-pane -p -t t | grep -qE ' dTOTAL/S ' && $T capture-pane -p -t t | grep -qE '^ +[0-9]+ drm-holder .* -?[0-9.]+(B|KiB|MiB|GiB)/s '"
+
+echo "== table sparklines right-aligned"
+replay_at 220 40 "$REC" $N
+check "220x40: the rings' sparklines end in one column, the newest samples lined up" \
+	bash -c "$T capture-pane -p -t t | python3 -c '
+import sys, re
+ends = {re.search(\"[▁▂▃▄▅▆▇█](?!.*[▁▂▃▄▅▆▇█])\", l.split(\"│\")[0]).end() for l in sys.stdin if re.match(r\" (gfx_0\.0\.0|comp_1\.0\.0|sdma0) \", l)}
+sys.exit(len(ends) != 1)'"
+
+echo "== a ring filter keeps the processes on that ring"
+gfx_pids=$(jq -r '[.tables["drm_sched.process_rings"][] | select(.name | test("gfx")) | .pid] | unique | .[]' <<<"$SNAP")
+replay_at 120 36 "$REC" $N
+keys /
+keys g f x Enter
+check "/gfx: the processes with jobs on gfx_0.0.0 stay ($(echo $gfx_pids)), matched by their rings" \
+	bash -c "[ -n '$gfx_pids' ] && $T capture-pane -p -t t | grep -qF 'Processes ($(wc -w <<<"$gfx_pids") of ' && for p in $gfx_pids; do $T capture-pane -p -t t | grep -qE \"^ +\$p mockgpu-submit \" || exit 1; done"
+keys Escape
+
+echo "== empty tables take the rows their text needs"
+if [ -f "$NVREC" ]; then
+	replay_at 80 24 "$NVREC" 47
+	for pane in 4 6; do
+		keys $pane
+		check "80x24, H100 snapshot 47, pane $pane: tables left out only when no two blank lines are left (an empty table takes its title, its text and one blank line)" \
+			bash -c "$T capture-pane -p -t t | sed -n '3,22p' | awk '/^ *\$/ { if (++b >= 2) twice = 1; next } { b = 0 } /more tables? below/ { more = 1 } END { exit twice && more }'"
+	done
+	check "80x24, H100 snapshot 47, Memory pane: all four tables, Client memory by region the last" \
+		bash -c "$T capture-pane -p -t t | grep -q '^ Client memory by region (0)' && ! $T capture-pane -p -t t | grep -q 'more table'"
+fi
+
+echo "== a steady device line"
+if [ -f "$NVREC" ]; then
+	replay_at 80 24 "$NVREC" 9
+	: >"$TMP/devline"
+	for _ in $(seq 9 31); do
+		$T send-keys -t t n
+		sleep 0.25
+		# which readings the line has
+		$T capture-pane -p -t t | sed -n 3p | awk '{ print /busy [0-9]+%/, /[0-9]°C/, /[0-9]W/, /MHz/, /IRQ/ }' >>"$TMP/devline"
+	done
+	check "80x24, H100 snapshots 10-32: the device line keeps one layout (power, clock and temperature neither come nor go)" \
+		bash -c "grep -q '^1 1 ' '$TMP/devline' && [ \$(sort -u '$TMP/devline' | wc -l) -eq 1 ] || { sort '$TMP/devline' | uniq -c >&2; exit 1; }"
+fi
+
+echo "== side boxes under the tables take the free rows"
+if [ -f "$NVREC" ]; then
+	replay_at 100 30 "$NVREC" 40
+	check "100x30, H100: the side boxes' right borders whole on every row (a column that ends at the border leaves it)" \
+		bash -c "[ \$($T capture-pane -p -t t | grep -c '┐┌') -ge 1 ] && ! $T capture-pane -p -t t | sed -n '/┐┌/,/┘└/p' | grep -v '┐┌\|┘└' | grep -qvE '^│.*││.*││.*│\$'"
+fi
+nlast=$(grep -c '[^[:space:]]' "$REC")
+replay_at 80 24 "$REC" "$nlast"
+check "80x24, the mock recording's last snapshot: all three rings shown (the empty process table gives up its rows), none cut" \
+	bash -c "$T capture-pane -p -t t | grep -q '^ sdma0 ' && ! $T capture-pane -p -t t | grep -q 'rows 1-2 of 3'"
+if [ -f "$NVREC" ]; then
+	replay_at 80 24 "$NVREC" 21
+	check "80x24, H100 snapshot 21: the side boxes take the rows the tables leave, their reasons whole" \
+		bash -c "$T capture-pane -p -t t | grep -qF '/dev/dri are missing)' && $T capture-pane -p -t t | grep -qF 'display driver is' && ! $T capture-pane -p -t t | grep -q '…' && [ \$($T capture-pane -p -t t | grep -c '^│') -ge 5 ]"
+fi
+
+replay_at 80 24 "$REC" 2
+keys 8
+check "8 with seven panes: the status line says there is no such pane, not silence" shows "8: no such pane (1-7, Tab)"
+
+replay_at 80 24 "$REC" $N
+keys 4
+check "80x24, NVIDIA pane on a machine without it: its reason, fix and what it shows whole, before its tables" \
+	bash -c "$(declare -f words_whole); T='$T'; words_whole 'memory and utilisation per GPU, memory per MIG device (NVML).' && ! $T capture-pane -p -t t | grep -q '…' && $T capture-pane -p -t t | grep -q '^ NVIDIA GPUs (0)'"
+keys 1
 
 echo "== batch text: columns sized to their cells, every row in line"
 "$BIN" --replay "$REC" -b -n 21 --programs 2>/dev/null | awk '/^gputop-bpf snapshot 21 /,0' >"$TMP/batch21.txt"
@@ -652,8 +806,8 @@ check "--programs: every table's rows as wide as its header (a long program or t
 check "--programs: the long tracepoint's row is there, in line" \
 	bash -c "grep -q 'gpu_scheduler:drm_sched_job_unschedulable' '$TMP/batch21.txt' && grep -q '(self.programs)' '$TMP/batch21.txt'"
 gfx_rate=$(jq -r '.tables["drm_sched.rings"][] | select(.name == "gfx_0.0.0") | .completed_per_s' <<<"$SNAP" | xargs printf '%.1f')
-check "numbers and their titles right-aligned: JOBS/S ends where $gfx_rate ends" \
-	bash -c "h=\$(grep -m1 '^RING ' '$TMP/batch21.txt'); r=\$(grep -m1 '^gfx_0.0.0 ' '$TMP/batch21.txt'); h=\${h%%JOBS/S*}JOBS/S; r=\${r%%$gfx_rate*}$gfx_rate; [ \${#h} -eq \${#r} ]"
+check "numbers and their titles right-aligned: DONE/S ends where $gfx_rate ends" \
+	bash -c "h=\$(grep -m1 '^RING ' '$TMP/batch21.txt'); r=\$(grep -m1 '^gfx_0.0.0 ' '$TMP/batch21.txt'); h=\${h%%DONE/S*}DONE/S; r=\${r%%$gfx_rate*}$gfx_rate; [ \${#h} -eq \${#r} ]"
 check "without --programs: no self.programs table in batch text (JSON keeps it)" \
 	bash -c "! '$BIN' --replay '$REC' -b -n 2 2>/dev/null | grep -q '(self.programs)' && '$BIN' --replay '$REC' -b -J -n 2 2>/dev/null | tail -1 | jq -e '.tables[\"self.programs\"] | length > 0' >/dev/null"
 
@@ -714,7 +868,7 @@ until_shows "WAIT p50" 5
 keys F2
 check "F2: the setup screen lists the panes and the focused table's columns" \
 	bash -c "$T capture-pane -p -t t | grep -qF '[x] interrupts  the INTERRUPTS side pane' && $T capture-pane -p -t t | grep -qF '[x] WAIT p50    queue wait'"
-# the rings' columns follow the six panes: RING, DEVICE, QUEUE, INFL, JOBS/S, BUSY%, WAIT p50
+# the rings' columns follow the six panes: RING, DEVICE, QUEUE, INFL, DONE/S, BUSY%, WAIT p50
 for _ in $(seq 12); do $T send-keys -t t Down; done
 keys Space
 check "Space on a column: unchecked" shows "[ ] WAIT p50    queue wait"
@@ -743,7 +897,7 @@ until_shows "REPLAY" 5
 step_to $N
 until_shows "GPU%" 5
 check "started again: the processes smallest GPU% first (▲), the rings largest first (▼)" \
-	bash -c "$T capture-pane -p -t t | grep -qF '▲GPU%' && $T capture-pane -p -t t | grep -qF '▼JOBS/S'"
+	bash -c "$T capture-pane -p -t t | grep -qF '▲GPU%' && $T capture-pane -p -t t | grep -qF '▼DONE/S'"
 
 echo "== pause, resize, quit (live-speed replay)"
 start 120 36 --replay "$REC" -d 0.2
@@ -1011,7 +1165,7 @@ check "... and the clients' table that its rows (up to $mgone at once) are gone,
 	bash -c "$(declare -f screen); T='$T'; screen | grep -qE 'None now: the [0-9]+ rows shown here earlier are gone\.' && ! screen | grep -qF 'No DRM client reports'"
 $T kill-server 2>/dev/null
 
-echo "== one-line side panes at 80x24 (snapshot 40): the name, then the numbers, then +N more"
+echo "== side panes at 80x24: one line (snapshot 40), or rows and +N more where they have rows"
 S40=$(sed -n 40p "$REC")
 stot=$(jq -r '.tables["memory.devices"][0] | "\(.dev)  TOTAL \(.total_bytes / 1048576 * 10 | round / 10)MiB"' <<<"$S40")
 replay_at 80 24 "$REC" 40
@@ -1019,9 +1173,11 @@ check "MEMORY at 80x24: '$stot' (the device's total, not only its name)" shows "
 $T kill-server 2>/dev/null
 if [ -f "$NVREC" ]; then
 	nirq=$(sed -n 30p "$NVREC" | jq '.tables["irq.lines"] | length')
-	replay_at 80 24 "$NVREC" 30
-	check "INTERRUPTS at 80x24 on the H100 recording: one line of $nirq, '+$((nirq - 1)) more'" \
-		bash -c "$(declare -f screen); T='$T'; screen | grep -qE '│IRQ [0-9]+  IRQ/S [0-9.]+ +\+$((nirq - 1)) more│'"
+	replay_at 80 20 "$NVREC" 30
+	# the box under the tables takes the rows they leave: its lines under their titles, the last row says the rest
+	shown=$(screen | awk -F'│' '$4 ~ /^ +[0-9]+ +[0-9.]+ /' | wc -l)
+	check "INTERRUPTS at 80x20 on the H100 recording: $shown of $nirq lines under IRQ and IRQ/S, then '+$((nirq - shown)) more'" \
+		bash -c "$(declare -f screen); T='$T'; [ $shown -ge 2 ] && [ $shown -lt $nirq ] && screen | grep -qE '││  IRQ +IRQ/S' && screen | grep -qE '││\+$((nirq - shown)) more +││'"
 	$T kill-server 2>/dev/null
 fi
 
@@ -1105,7 +1261,7 @@ cat >"$TMP/cells.py" <<'PY'
 import sys, unicodedata
 def cells(t): return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in t)
 lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
-h = next(i for i, l in enumerate(lines) if l.split()[:3] == ["PID", "COMM", "JOBS/S"])
+h = next(i for i, l in enumerate(lines) if l.split()[:3] == ["PID", "COMM", "SUBM/S"])
 end = lines[h].index("GPU%") - 1  # jobs/s, right-aligned, ends where the next column starts
 rows = []
 for l in lines[h + 1:]:

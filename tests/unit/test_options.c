@@ -139,11 +139,12 @@ static void delay_steps(void **state)
 	assert_true(delay_step(1.0, -1) == 0.5);
 	assert_true(delay_step(0.3, 1) == 0.5); /* between steps: the next one up, not two */
 	assert_true(delay_step(0.3, -1) == 0.25);
-	assert_true(delay_step(60, 1) == 60); /* the list's ends stay */
-	assert_true(delay_step(0.1, -1) == 0.1);
-	assert_true(delay_step(3600, 1) == 3600); /* above the list: + never lowers it */
-	assert_true(delay_step(3600, -1) == 60);
-	assert_true(delay_step(0.05, -1) == 0.05);
+	assert_true(delay_step(60, 1) == 300); /* the list spans the range of -d */
+	assert_true(delay_step(0.1, -1) == DELAY_MIN_S);
+	assert_true(delay_step(DELAY_MAX_S, 1) == DELAY_MAX_S); /* the list's ends stay */
+	assert_true(delay_step(DELAY_MAX_S, -1) == 900);
+	assert_true(delay_step(DELAY_MIN_S, -1) == DELAY_MIN_S);
+	assert_true(delay_step(0.07, -1) == DELAY_MIN_S); /* between steps: - reaches the end */
 	assert_int_equal(delay_parse("0.5", &d), 0);
 	assert_true(d == 0.5);
 	assert_int_equal(delay_parse("0.049", &d), -1);

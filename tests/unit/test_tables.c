@@ -560,6 +560,13 @@ static void printf_reference(const struct col_desc *col, double v, char *buf, si
 		}
 		snprintf(buf, size, u ? "%.1f%s" : "%.0f%s", v, units[u]);
 		break;
+	case UNIT_BYTES_PER_S:
+		while (v >= 1024 && u + 1 < 6) {
+			v /= 1024;
+			u++;
+		}
+		snprintf(buf, size, u ? "%.1f%s/s" : "%.0f%s/s", v, units[u]);
+		break;
 	case UNIT_PER_S:
 		if (v >= 1e6)
 			snprintf(buf, size, "%.1fM", v / 1e6);
@@ -587,7 +594,8 @@ static void printf_reference(const struct col_desc *col, double v, char *buf, si
 static void numbers_formatted_as_printf_formats_them(void **state)
 {
 	static const enum col_unit unit[] = { UNIT_NS,	  UNIT_BYTES,	UNIT_PER_S, UNIT_PCT, UNIT_HZ,
-					      UNIT_COUNT, UNIT_CELSIUS, UNIT_WATTS, UNIT_MHZ, UNIT_RPM };
+					      UNIT_COUNT, UNIT_CELSIUS, UNIT_WATTS, UNIT_MHZ, UNIT_RPM,
+					      UNIT_BYTES_PER_S };
 	static const double edges[] = { 0.05, 0.25, 0.5, 1.5, 2.5, 0.125, 999.5, 999.49999, 9999.95, 1e4 - 0.05,
 					 999999.5, 1e6, 1e9 - 5e3, 1023.95, 1e15, 1e15 - 0.5, 1e20, -0.0,
 					 -0.04, -2.5, 5e-324, 4503599627370495.5 };
@@ -596,7 +604,7 @@ static void numbers_formatted_as_printf_formats_them(void **state)
 
 	(void)state;
 	for (unsigned int i = 0; i < 3000000; i++) {
-		struct col_desc col = { "x", "X", "", COL_F64, unit[i % 10], 8, 0 };
+		struct col_desc col = { "x", "X", "", COL_F64, unit[i % (sizeof(unit) / sizeof(unit[0]))], 8, 0 };
 		struct cell c = { 0 };
 		size_t size = i % 97 ? sizeof(got) : 2 + i % 7; /* now and then, a buffer too short */
 		double v;
