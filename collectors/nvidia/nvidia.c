@@ -578,6 +578,12 @@ static void gpu_optional(struct cell *row, const struct nvml_gpu *g)
 		cell_set_f64(row, NVG_PCIE_TX, (double)g->pcie_tx);
 		cell_set_f64(row, NVG_PCIE_RX, (double)g->pcie_rx);
 	}
+	if (g->nvlink_known) {
+		cell_set_f64(row, NVG_NVLINK_TX, g->nvlink_tx);
+		cell_set_f64(row, NVG_NVLINK_RX, g->nvlink_rx);
+	}
+	if (g->minor_known)
+		cell_set_u64(row, NVG_MINOR, g->minor);
 	if (nvml_mig_mode_name(g->mig))
 		cell_set_str(row, NVG_MIG, nvml_mig_mode_name(g->mig));
 }

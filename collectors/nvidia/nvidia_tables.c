@@ -79,6 +79,9 @@ static const struct col_desc gpu_cols[NVG_COLS] = {
 	[NVG_NAME] = { "name", "NAME", "product name", COL_STR, UNIT_NONE, 22, COL_ASCENDING },
 	[NVG_BUS] = { "bus_id", "BUS", "PCI address (as Xid reports)", COL_STR, UNIT_NONE,
 		      16, COL_ASCENDING | COL_WIDE },
+	/* a label (as gpu), not a gauge */
+	[NVG_MINOR] = { "minor", "MINOR", "the driver's minor number: its device file is /dev/nvidia<minor> (the "
+			"calls collector's device nvidia<minor>)", COL_U64, UNIT_NONE, 5, COL_ASCENDING | COL_DETAIL },
 	[NVG_MEM_USED] = { "mem_used_bytes", "MEM USED", "device memory in use (all processes)",
 			   COL_U64, UNIT_BYTES, 8, COL_HISTORY },
 	[NVG_MEM_TOTAL] = { "mem_total_bytes", "MEM TOTAL", "device memory", COL_U64, UNIT_BYTES, 9,
@@ -112,6 +115,13 @@ static const struct col_desc gpu_cols[NVG_COLS] = {
 	[NVG_PCIE_RX] = { "pcie_rx_bytes_per_s", "PCIe RX/s",
 			  "PCIe bytes received per second, over the driver's last 20 ms", COL_F64,
 			  UNIT_BYTES_PER_S, 10, COL_DETAIL },
+	[NVG_NVLINK_TX] = { "nvlink_tx_bytes_per_s", "NVLink TX/s",
+			    "NVLink data bytes sent per second over all its links since the last read (NVML's "
+			    "counters); unknown where it has no active NVLink",
+			    COL_F64, UNIT_BYTES_PER_S, 11, COL_WIDE | COL_IF_KNOWN },
+	[NVG_NVLINK_RX] = { "nvlink_rx_bytes_per_s", "NVLink RX/s",
+			    "NVLink data bytes received per second over all its links since the last read",
+			    COL_F64, UNIT_BYTES_PER_S, 11, COL_WIDE | COL_IF_KNOWN },
 	[NVG_MIG] = { "mig_mode", "MIG", "MIG mode: enabled, disabled or unsupported (by this GPU)",
 		      COL_STR, UNIT_NONE, 11, COL_ASCENDING | COL_WIDE },
 };

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "collectors/nvidia/nvml.h"
+#include "core/counter.h"
 
 #define NVML_LIB "libnvidia-ml.so.1"
 #define NVML_TEMPERATURE_GPU 0
@@ -26,6 +27,11 @@
 #define MAX_UTIL_SAMPLES 4096 /* a GPU's samples read at once: 13 minutes of the H100's, one each 200 ms */
 #define WINDOW_US 1000000ULL /* the shortest window read: the driver samples a process once a second */
 #define MAX_MIG_INDEX 64 /* MIG device indices tried per GPU at most (7 on an A100 or H100) */
+#define NVML_NVLINK_MAX_LINKS 18 /* links per GPU (18 on an H100) */
+#define NVML_FEATURE_ENABLED 1 /* nvmlEnableState_t: a link is active */
+#define NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX 138 /* KiB sent, all links at scope UINT_MAX */
+#define NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX 139
+#define NVML_SCOPE_ALL_LINKS 0xffffffffu
 
 typedef void *nvml_device;
 
@@ -88,6 +94,27 @@ struct nvml_sample {
 	} value;
 };
 
+/* nvmlFieldValue_t */
+struct nvml_field_value {
+	unsigned int field_id, scope_id;
+	long long timestamp_us, latency_us;
+	int value_type, ret;
+	union {
+		double d;
+		unsigned int ui;
+		unsigned long ul;
+		unsigned long long ull;
+		long long sll;
+	} value;
+};
+
+/* A GPU's NVLink data counters at its last read. */
+struct nvlink_read {
+	bool known;
+	unsigned long long kib[2]; /* sent, received */
+	long long ts_us;
+};
+
 typedef int (*nvml_proc_list_fn)(nvml_device, unsigned int *, struct nvml_process_info *);
 
 struct nvml {
@@ -96,6 +123,7 @@ struct nvml {
 	unsigned long long last_sample[MAX_GPUS]; /* per GPU: the newest process sample seen */
 	unsigned long long last_util[MAX_GPUS][2]; /* per GPU: the newest GPU and memory sample seen */
 	unsigned long long window[MAX_GPUS]; /* per GPU: its last read's window began after this (0: none) */
+	struct nvlink_read nvlink[MAX_GPUS];
 	struct nvml_process_sample samples[MAX_SAMPLES]; /* scratch */
 	struct nvml_sample util_samples[MAX_UTIL_SAMPLES]; /* scratch */
 	bool started; /* nvmlInit succeeded: nvmlShutdown at the end */
@@ -127,6 +155,9 @@ struct nvml {
 	int (*compute_instance)(nvml_device, unsigned int *);
 	int (*uuid)(nvml_device, char *, unsigned int);
 	int (*attributes)(nvml_device, struct nvml_attributes *);
+	int (*minor)(nvml_device, unsigned int *);
+	int (*link_state)(nvml_device, unsigned int link, unsigned int *active);
+	int (*field_values)(nvml_device, int count, struct nvml_field_value *);
 };
 
 #ifdef GPUTOP_STATIC
@@ -203,6 +234,9 @@ struct nvml *nvml_open(char *why, size_t size)
 	n->compute_instance = dlsym(n->lib, "nvmlDeviceGetComputeInstanceId");
 	n->uuid = dlsym(n->lib, "nvmlDeviceGetUUID");
 	n->attributes = dlsym(n->lib, "nvmlDeviceGetAttributes_v2");
+	n->minor = dlsym(n->lib, "nvmlDeviceGetMinorNumber");
+	n->link_state = dlsym(n->lib, "nvmlDeviceGetNvLinkState");
+	n->field_values = dlsym(n->lib, "nvmlDeviceGetFieldValues");
 	n->init = init;
 	n->get_count = count;
 	return n;
@@ -414,6 +448,47 @@ static void read_utilization(struct nvml *n, nvml_device d, unsigned int i, stru
 	}
 }
 
+static bool has_nvlink(struct nvml *n, nvml_device d)
+{
+	unsigned int active;
+
+	for (unsigned int l = 0; n->link_state && l < NVML_NVLINK_MAX_LINKS; l++)
+		if (!n->link_state(d, l, &active) && active == NVML_FEATURE_ENABLED)
+			return true;
+	return false;
+}
+
+/*
+ * NVLink data sent and received per second, all links, from NVML's counters of
+ * KiB and their own timestamps since the last read: unknown at the first read,
+ * and where the GPU has no active link (not 0) or NVML cannot say.
+ */
+static void read_nvlink(struct nvml *n, nvml_device d, unsigned int i, struct nvml_gpu *g)
+{
+	struct nvml_field_value f[2] = { { .field_id = NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX,
+					   .scope_id = NVML_SCOPE_ALL_LINKS },
+					 { .field_id = NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX,
+					   .scope_id = NVML_SCOPE_ALL_LINKS } };
+	struct nvlink_read *before = &n->nvlink[i], now = { .known = true };
+	double s;
+
+	if (!n->field_values || !has_nvlink(n, d) || n->field_values(d, 2, f) || f[0].ret || f[1].ret ||
+	    f[0].value_type != NVML_VALUE_ULLONG || f[1].value_type != NVML_VALUE_ULLONG) {
+		before->known = false;
+		return;
+	}
+	now.kib[0] = f[0].value.ull;
+	now.kib[1] = f[1].value.ull;
+	now.ts_us = f[0].timestamp_us;
+	s = (double)(now.ts_us - before->ts_us) / 1e6;
+	if (before->known && s > 0) {
+		g->nvlink_known = true;
+		g->nvlink_tx = (double)counter_delta(now.kib[0], before->kib[0]) * 1024 / s;
+		g->nvlink_rx = (double)counter_delta(now.kib[1], before->kib[1]) * 1024 / s;
+	}
+	*before = now;
+}
+
 bool nvml_read(struct nvml *n, unsigned int i, struct nvml_gpu *g)
 {
 	struct nvml_pci_info pci;
@@ -441,6 +516,9 @@ bool nvml_read(struct nvml *n, unsigned int i, struct nvml_gpu *g)
 		g->power_w = mw / 1000.0;
 	}
 	read_optional(n, d, g);
+	if (n->minor && !n->minor(d, &g->minor))
+		g->minor_known = true;
+	read_nvlink(n, d, i, g);
 	return true;
 }
 

@@ -3,7 +3,8 @@
  * NVIDIA's management library, loaded at run time when libnvidia-ml.so.1 is
  * there (never a build dependency): per GPU its name, PCI address, memory used
  * and total, utilisation, temperature, power and its limit, clocks, fan, the
- * reasons its clocks are held down, PCIe throughput, MIG mode; per process on a
+ * reasons its clocks are held down, PCIe and NVLink throughput, MIG mode, its
+ * minor number (its device file /dev/nvidiaN); per process on a
  * GPU its memory and utilisation; per MIG device of a GPU in MIG mode its
  * instances, memory and SMs. Entry points a driver lacks leave their values unknown.
  */
@@ -36,6 +37,9 @@ struct nvml_gpu {
 	uint64_t throttle; /* nvmlClocksEventReason* bits */
 	uint64_t pcie_tx, pcie_rx; /* bytes per second, over the driver's last 20 ms */
 	enum nvml_mig_mode mig;
+	bool minor_known, nvlink_known;
+	unsigned int minor; /* the driver's minor number: its device file is /dev/nvidia<minor> */
+	double nvlink_tx, nvlink_rx; /* bytes per second over all its links, since the last read */
 };
 
 enum nvml_clock { NVML_GFX, NVML_SM, NVML_MEM };

@@ -34,16 +34,21 @@ GIB=1073741824
 
 # The stand-in's values, as the tables must show them (mem_used_pct apart: a quotient).
 GPU0=$(jq -n -c --argjson mib $MIB --argjson gib $GIB '{gpu: 0, name: "NVIDIA Fake A10 (gputop-bpf test)",
-	bus_id: "00000000:17:00.0", mem_used_bytes: $gib, mem_total_bytes: (24 * $gib), util_pct: 35,
+	bus_id: "00000000:17:00.0", minor: 1, mem_used_bytes: $gib, mem_total_bytes: (24 * $gib), util_pct: 35,
 	mem_util_pct: 10, temp_c: 45, power_w: 123.456, power_cap_w: 150, gfx_mhz: 1695, sm_mhz: 1694,
 	mem_mhz: 6251, fan_pct: 30, throttle: "power cap, thermal (software)",
-	pcie_tx_bytes_per_s: 1024000, pcie_rx_bytes_per_s: 2048000, mig_mode: "unsupported"}')
+	pcie_tx_bytes_per_s: 1024000, pcie_rx_bytes_per_s: 2048000, nvlink_tx_bytes_per_s: null,
+	nvlink_rx_bytes_per_s: null, mig_mode: "unsupported"}')
 # in MIG mode: no utilisation; an SXM board: no fan; no PCIe counters
 GPU1=$(jq -n -c --argjson mib $MIB --argjson gib $GIB '{gpu: 1, name: "NVIDIA Fake H100 MIG (gputop-bpf test)",
-	bus_id: "00000000:3B:00.0", mem_used_bytes: (4 * $gib), mem_total_bytes: (80 * $gib), util_pct: null,
+	bus_id: "00000000:3B:00.0", minor: 0, mem_used_bytes: (4 * $gib), mem_total_bytes: (80 * $gib), util_pct: null,
 	mem_util_pct: null, temp_c: 38, power_w: 98.765, power_cap_w: 700, gfx_mhz: 1980, sm_mhz: 1979,
 	mem_mhz: 2619, fan_pct: null, throttle: "idle", pcie_tx_bytes_per_s: null,
 	pcie_rx_bytes_per_s: null, mig_mode: "enabled"}')
+# NVLink: 4 KiB sent and 2 KiB received per millisecond of the counters' own stamps (a first read before the
+# first snapshot: known in every one)
+NVLINK='[4096000, 2048000]'
+
 MIGS=$(jq -n -c --argjson mib $MIB --argjson gib $GIB '[
 	{gpu: 1, mig: 0, gpu_instance: 9, compute_instance: 0, sm_count: 16, mem_used_bytes: (1536 * $mib),
 	 mem_total_bytes: (9728 * $mib), bus_id: "00000000:3B:00.0", uuid: "MIG-0a1b2c3d-4e5f-5a6b-8c7d-9e0f1a2b3c4d"},
@@ -77,7 +82,10 @@ for bin in "$@"; do
 	check "its NVML entry attached" jq -e -s '.[-1].collectors[] | select(.name == "nvidia") | .tracepoints[] | select(.group == "nvml") | .state == "attached"' "$out"
 	exact "nvidia.gpus: two rows" "$out" '.tables["nvidia.gpus"] | length' 2
 	exact "GPU 0: every value exact, MIG mode unsupported" "$out" '.tables["nvidia.gpus"][0] | del(.mem_used_pct)' "$GPU0"
-	exact "GPU 1: every value exact, MIG mode enabled, what it lacks null" "$out" '.tables["nvidia.gpus"][1] | del(.mem_used_pct)' "$GPU1"
+	exact "GPU 1: every value exact but NVLink, MIG mode enabled, what it lacks null" "$out" \
+		'.tables["nvidia.gpus"][1] | del(.mem_used_pct, .nvlink_tx_bytes_per_s, .nvlink_rx_bytes_per_s)' "$GPU1"
+	exact "GPU 1's NVLink TX and RX per second exact (GPU 0, no NVLink: null, not 0)" "$out" \
+		'.tables["nvidia.gpus"][1] | [.nvlink_tx_bytes_per_s, .nvlink_rx_bytes_per_s]' "$NVLINK"
 	check "mem_used_pct: used over total (GPU 0 1/24, GPU 1 4/80)" jq -e -s 'all(.[]; .tables["nvidia.gpus"] | (.[0].mem_used_pct - 100 / 24 | fabs) < 1e-9 and (.[1].mem_used_pct - 5 | fabs) < 1e-9)' "$out"
 	exact "nvidia.mig: GPU 1's two MIG devices (indices 0 and 3), instances, SMs, memory to the byte, UUIDs" "$out" '.tables["nvidia.mig"]' "$MIGS"
 	exact "nvidia.gpu_processes: each GPU's process with its memory; no utilisation in MIG mode" "$out" '.tables["nvidia.gpu_processes"]' "$PROCS"
@@ -91,7 +99,9 @@ for bin in "$@"; do
 	exact "no MIG entry points nor samples: GPU 0 as before, its MIG mode null, its last period's use (42 %, 12 %)" \
 		"$TMP/old" '.tables["nvidia.gpus"][0] | del(.mem_used_pct)' \
 		"$(jq -c '.mig_mode = null | .util_pct = 42 | .mem_util_pct = 12' <<<"$GPU0")"
-	exact "no MIG entry points: GPU 1 as before, its MIG mode null" "$TMP/old" '.tables["nvidia.gpus"][1] | del(.mem_used_pct)' "$(jq -c '.mig_mode = null' <<<"$GPU1")"
+	exact "no MIG entry points: GPU 1 as before, its MIG mode null" "$TMP/old" \
+		'.tables["nvidia.gpus"][1] | del(.mem_used_pct, .nvlink_tx_bytes_per_s, .nvlink_rx_bytes_per_s)' \
+		"$(jq -c '.mig_mode = null' <<<"$GPU1")"
 	exact "no MIG entry points: no MIG device" "$TMP/old" '.tables["nvidia.mig"]' '[]'
 	exact "no GPU samples: GPU 0's process at the mean of its samples since the last read, SM 25 %, memory 5 %" \
 		"$TMP/old" '.tables["nvidia.gpu_processes"][0] | [.sm_pct, .mem_util_pct]' '[25, 5]'

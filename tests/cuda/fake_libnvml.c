@@ -6,6 +6,9 @@
  * is in MIG mode with two MIG devices, at indices 0 and 3 of its 7 (the indices
  * between have none: NVML_ERROR_NOT_FOUND). What an SXM board or MIG mode lacks
  * (fan, utilisation, PCIe counters) is NVML_ERROR_NOT_SUPPORTED, as on the real thing.
+ * GPU 0 is minor 1 (/dev/nvidia1), GPU 1 minor 0: not their indices. GPU 0 has no
+ * NVLink (NOT_SUPPORTED); GPU 1 has 4 active links of 18, whose data counters
+ * grow by 4 KiB sent and 2 KiB received per millisecond of their timestamps.
  * Every value here is one tests/bpf/nvml.sh checks: change both together.
  * Built with -DFAKE_NVML_NO_MIG: a driver older than 450, without the MIG entry
  * points (and nvmlDeviceGetAttributes_v2): MIG mode and MIG devices are unknown.
@@ -46,6 +49,9 @@ struct fake_dev {
 	unsigned int proc_pid; /* one process with a context on it (0: none) */
 	unsigned long long proc_mem;
 	unsigned int proc_sm, proc_mem_util; /* its utilisation sample, or NONE */
+	unsigned int minor; /* /dev/nvidia<minor> */
+	unsigned int nvlinks; /* links 0 .. nvlinks - 1 active; NONE: no NVLink */
+	unsigned int nvlink_kib_ms[2]; /* KiB sent, received per millisecond */
 };
 
 static const struct fake_dev devs[] = {
@@ -55,13 +61,14 @@ static const struct fake_dev devs[] = {
 	  .temp_c = 45, .power_mw = 123456, .cap_mw = 150000, .fan_pct = 30,
 	  .clock_mhz = { 1695, 1694, 6251 }, .reasons = 0x4 | 0x20, .pcie_kbs = { 1000, 2000 },
 	  .mig = NONE, .parent = -1, .proc_pid = 1, .proc_mem = 256 * MIB, .proc_sm = 25,
-	  .proc_mem_util = 5 },
+	  .proc_mem_util = 5, .minor = 1, .nvlinks = NONE },
 	{ .name = "NVIDIA Fake H100 MIG (gputop-bpf test)", .bus_id = "00000000:3B:00.0",
 	  .uuid = "GPU-55555555-6666-7777-8888-999999999999", .bus = 0x3b,
 	  .total = 80 * GIB, .reserved = 512 * MIB, .used = 4 * GIB, .util_gpu = NONE,
 	  .temp_c = 38, .power_mw = 98765, .cap_mw = 700000, .fan_pct = NONE,
 	  .clock_mhz = { 1980, 1979, 2619 }, .reasons = 0x1, .pcie_kbs = { NONE, NONE }, .mig = 1,
-	  .parent = -1, .proc_pid = 1, .proc_mem = 512 * MIB, .proc_sm = NONE },
+	  .parent = -1, .proc_pid = 1, .proc_mem = 512 * MIB, .proc_sm = NONE, .minor = 0, .nvlinks = 4,
+	  .nvlink_kib_ms = { 4, 2 } },
 	/* GPU 1's MIG devices: index 0, then index 3 */
 	{ .name = "NVIDIA Fake H100 MIG 1g.10gb",
 	  .uuid = "MIG-0a1b2c3d-4e5f-5a6b-8c7d-9e0f1a2b3c4d",
@@ -425,6 +432,69 @@ API int nvmlDeviceGetSamples(nvmlDevice_t d, int type, unsigned long long last_s
 		samples[k].value.ui = v;
 	}
 	return err;
+}
+
+API int nvmlDeviceGetMinorNumber(nvmlDevice_t d, unsigned int *minor)
+{
+	return answer(d, minor, d->parent < 0 ? d->minor : NONE);
+}
+
+#define NVLINK_MAX_LINKS 18
+
+API int nvmlDeviceGetNvLinkState(nvmlDevice_t d, unsigned int link, unsigned int *active)
+{
+	int err = check(d, active);
+
+	if (err)
+		return err;
+	if (d->parent >= 0 || d->nvlinks == NONE)
+		return ERR_NOT_SUPPORTED;
+	if (link >= NVLINK_MAX_LINKS)
+		return ERR_INVALID_ARGUMENT;
+	*active = link < d->nvlinks; /* NVML_FEATURE_ENABLED: 1 */
+	return SUCCESS;
+}
+
+struct field_value { /* nvmlFieldValue_t */
+	unsigned int field_id, scope_id;
+	long long timestamp, latency_us;
+	int value_type, ret;
+	union {
+		double d;
+		unsigned long long ull;
+	} value;
+};
+
+#define FI_NVLINK_DATA_TX 138
+#define FI_NVLINK_DATA_RX 139
+
+/* The NVLink data counters (all links, scope UINT_MAX), stamped on the millisecond; others NOT_SUPPORTED. */
+API int nvmlDeviceGetFieldValues(nvmlDevice_t d, int count, struct field_value *values)
+{
+	struct timespec ts;
+	long long ms;
+	int err = check(d, values);
+
+	if (err)
+		return err;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ms = (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	for (int k = 0; k < count; k++) {
+		struct field_value *f = &values[k];
+		unsigned int dir = f->field_id - FI_NVLINK_DATA_TX;
+
+		f->timestamp = ms * 1000;
+		f->latency_us = 0;
+		f->ret = ERR_NOT_SUPPORTED;
+		if (f->field_id != FI_NVLINK_DATA_TX && f->field_id != FI_NVLINK_DATA_RX)
+			continue;
+		if (d->parent >= 0 || d->nvlinks == NONE || f->scope_id != ~0U)
+			continue;
+		f->ret = SUCCESS;
+		f->value_type = 3; /* unsigned long long */
+		f->value.ull = (unsigned long long)ms * d->nvlink_kib_ms[dir];
+	}
+	return SUCCESS;
 }
 
 #ifndef FAKE_NVML_NO_MIG

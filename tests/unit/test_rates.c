@@ -197,7 +197,8 @@ static const struct {
 	{ "memory.device_engines", "busy % by memory_engine_busy, summed" },
 	{ "memory.regions", "total_bytes_per_s: a gauge's change, negative when memory is freed" },
 	{ "memory.devices", "used_pct: used over size, two gauges" },
-	{ "nvidia.gpus", "NVML's own percentages and PCIe rates" },
+	{ "nvidia.gpus", "NVML's own percentages and PCIe rates; NVLink's from its counters in nvml.c (counter_delta, "
+			  "tests/bpf/nvml.sh)" },
 	{ "nvidia.gpu_processes", "NVML's own samples" },
 	{ "sensors.gpus", "energy and idle residency read from sysfs: their restart case is in test_sysfs.c" },
 	{ "sensors.engines", "perf PMU counters: a share unknown when one went backwards (test_pmu_engines.c)" },
