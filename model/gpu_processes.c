@@ -111,11 +111,6 @@ struct merge {
 	bool failed;
 };
 
-static double add(double sum, double v)
-{
-	return isnan(v) ? sum : (isnan(sum) ? 0 : sum) + v;
-}
-
 /* A command name a collector knew ("?": the process was gone when it looked). */
 static bool known_name(const char *comm)
 {
@@ -205,7 +200,7 @@ static void from_sched(struct merge *m)
 		struct on_gpu *g = p ? gpu_of(m, p, table_str(t, r, "dev")) : NULL;
 
 		if (g)
-			g->sched_pct = add(g->sched_pct, table_num(t, r, "gpu_pct"));
+			g->sched_pct = num_add_known(g->sched_pct, table_num(t, r, "gpu_pct"));
 	}
 }
 
@@ -220,8 +215,8 @@ static void from_fdinfo(struct merge *m)
 
 		if (!g)
 			continue;
-		g->fdinfo_mem = add(g->fdinfo_mem, isnan(mem) ? table_num(t, r, "total_bytes") : mem);
-		g->fdinfo_pct = add(g->fdinfo_pct, table_num(t, r, "busy_pct"));
+		g->fdinfo_mem = num_add_known(g->fdinfo_mem, isnan(mem) ? table_num(t, r, "total_bytes") : mem);
+		g->fdinfo_pct = num_add_known(g->fdinfo_pct, table_num(t, r, "busy_pct"));
 	}
 	EACH_ROW(m, "memory.processes", t, r) {
 		struct proc *p = proc_of(m, t, r, SRC_FDINFO);
@@ -249,12 +244,12 @@ static void from_nvidia(struct merge *m)
 		struct on_gpu *g = p ? gpu_of(m, p, nvml_bus(m->s, table_num(t, r, "gpu"))) : NULL;
 
 		if (g) {
-			g->nvml_mem = add(g->nvml_mem, table_num(t, r, "mem_bytes"));
-			g->nvml_pct = add(g->nvml_pct, table_num(t, r, "sm_pct"));
+			g->nvml_mem = num_add_known(g->nvml_mem, table_num(t, r, "mem_bytes"));
+			g->nvml_pct = num_add_known(g->nvml_pct, table_num(t, r, "sm_pct"));
 		}
 	}
 	EACH_ROW(m, "nvidia.gpus", t, r)
-		m->nvidia_used = add(m->nvidia_used, table_num(t, r, "mem_used_bytes"));
+		m->nvidia_used = num_add_known(m->nvidia_used, table_num(t, r, "mem_used_bytes"));
 	EACH_ROW(m, "nvidia.processes", t, r) {
 		struct proc *p = proc_of(m, t, r, SRC_CUDA);
 
@@ -300,8 +295,8 @@ static void from_kfd(struct merge *m)
 		struct on_gpu *g = p ? gpu_of(m, p, table_str(t, r, "dev")) : NULL;
 
 		if (g) {
-			g->kfd_mem = add(g->kfd_mem, table_num(t, r, "vram_bytes"));
-			p->queues = add(p->queues, table_num(t, r, "queues"));
+			g->kfd_mem = num_add_known(g->kfd_mem, table_num(t, r, "vram_bytes"));
+			p->queues = num_add_known(p->queues, table_num(t, r, "queues"));
 		}
 	}
 }
@@ -357,8 +352,8 @@ static void write_row(const struct merge *m, struct table *t, const struct proc 
 		const struct on_gpu *g = &p->gpus[i];
 		double pct = first_known(g->sched_pct, g->nvml_pct, g->fdinfo_pct);
 
-		gpu = add(gpu, isnan(pct) ? NAN : fmin(pct, 100));
-		mem = add(mem, max_known(g->fdinfo_mem, g->nvml_mem, g->kfd_mem));
+		gpu = num_add_known(gpu, isnan(pct) ? NAN : fmin(pct, 100));
+		mem = num_add_known(mem, max_known(g->fdinfo_mem, g->nvml_mem, g->kfd_mem));
 	}
 	gpu_names(s, p, gpus, sizeof(gpus));
 	/* else what its calls allocated and kept, at most what the GPUs hold (a context's end frees it) */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/gpu_processes.h"
+#include "model/process_gpu_join.h"
 #include "model/snapshot.h"
 
 void snapshot_free(struct snapshot *s)
@@ -43,6 +44,7 @@ int snapshot_derive(struct snapshot *s)
 {
 	for (size_t i = 0; i < s->ntables; i++)
 		table_clamp_quantiles(s->tables[i]);
+	process_gpu_join(s);
 	return gpu_processes_derive(s);
 }
 

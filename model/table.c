@@ -202,6 +202,11 @@ double table_num(const struct table *t, size_t row, const char *key)
 	return col < 0 ? NAN : cell_number(t->desc, table_row(t, row), (unsigned int)col);
 }
 
+double num_add_known(double sum, double v)
+{
+	return isnan(v) ? sum : (isnan(sum) ? 0 : sum) + v;
+}
+
 const char *table_str(const struct table *t, size_t row, const char *key)
 {
 	int col = table_col(t->desc, key);

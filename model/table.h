@@ -118,6 +118,8 @@ size_t table_drop_duplicate_keys(struct table *t);
 long table_find_row(const struct table *t, const char *key);
 /* Cell of column key as a number (NAN when unknown or no such column) or as text ("" likewise). */
 double table_num(const struct table *t, size_t row, const char *key);
+/* sum + v where v is known (not NAN): a sum of unknowns stays unknown, of any known value is known. */
+double num_add_known(double sum, double v);
 const char *table_str(const struct table *t, size_t row, const char *key);
 /*
  * Every quantile column ("p99_ns", "wait_ns.p90", "interval_p50_ns") no greater

@@ -372,6 +372,18 @@ static const struct col_desc proc_gpu_cols[NVPG_COLS] = {
 			 UNIT_COUNT, 7, COL_DETAIL },
 	[NVPG_SYNC_NS] = { "sync_ns_total", "SYNC T", "time blocked in them since start", COL_U64, UNIT_NS,
 			   8, 0 },
+	/* joined by the model from calls.ioctls and nvidia.gpu_processes, never set here */
+	[NVPG_IOCTL_PER_S] = { "ioctls_per_s", "IOCTL/S",
+			       "its ioctls per second on this GPU's own device file /dev/nvidia<minor> (calls.ioctls; not "
+			       "nvidiactl nor nvidia-uvm, which no GPU owns); unknown where no ioctl names it, or the GPU "
+			       "or its minor number is not known",
+			       COL_F64, UNIT_PER_S, 8, COL_IF_KNOWN },
+	[NVPG_IOCTLS] = { "ioctls_total", "IOCTLS", "those ioctls since start", COL_U64, UNIT_COUNT, 7,
+			  COL_DETAIL },
+	[NVPG_NVML_MEM] = { "nvml_mem_bytes", "NVML MEM",
+			    "device memory the driver accounts to it on this GPU (nvidia.gpu_processes), beside "
+			    "DEVMEM, what its calls allocated; unknown where NVML does not list it there",
+			    COL_U64, UNIT_BYTES, 8, COL_IF_KNOWN },
 };
 
 const struct table_desc nvidia_process_gpus = {

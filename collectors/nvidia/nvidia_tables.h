@@ -57,11 +57,14 @@ extern const struct table_desc nvidia_xids;
 enum nv_proc_gpu_col {
 	NVPG_PID, NVPG_COMM, NVPG_DEV, NVPG_GPU, NVPG_BUS, NVPG_HOW, NVPG_LAUNCH_PER_S, NVPG_LAUNCHES,
 	NVPG_GRAPH_LAUNCHES, NVPG_MEM, NVPG_ALLOCS, NVPG_FREES, NVPG_ALLOC_BYTES, NVPG_FREED_BYTES,
-	NVPG_SYNC_PCT, NVPG_SYNCS, NVPG_SYNC_NS, NVPG_COLS,
+	NVPG_SYNC_PCT, NVPG_SYNCS, NVPG_SYNC_NS, NVPG_IOCTL_PER_S, NVPG_IOCTLS, NVPG_NVML_MEM, NVPG_COLS,
 };
 
 extern const struct table_desc nvidia_process_gpus;
-/* An nvidia.process_gpus row: process pid's calls to its CUDA device dev (w: which GPU that is). */
+/*
+ * An nvidia.process_gpus row: process pid's calls to its CUDA device dev (w: which GPU that is). Its
+ * ioctls and NVML memory there are joined from other tables by the model (model/process_gpu_join.h).
+ */
 void nvidia_proc_gpu_row(struct cell *row, uint32_t pid, const char *comm, uint32_t dev,
 			 const struct cuda_dev_where *w, const struct nv_proc_gpu *now,
 			 const struct nv_proc_gpu *before, double interval_s);

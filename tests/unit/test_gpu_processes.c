@@ -4,7 +4,10 @@
  * else NVML, else fdinfo, each at most 100) and the largest memory a source
  * reports (never added across sources), both summed over the GPUs; devices
  * named as the snapshot lists them; the sources named; one table however often
- * it is derived (a replayed snapshot that has one already).
+ * it is derived (a replayed snapshot that has one already). And nvidia.process_gpus'
+ * joined columns: a process's ioctls on its GPU's own device file (by the GPU's
+ * minor number, never its index) and NVML's memory of it there, unknown where
+ * not known, a recorded value never kept.
  */
 #include "tests/unit/cmocka_all.h"
 #include <math.h>
@@ -159,11 +162,77 @@ static void derived_once(void **state)
 	snapshot_free(s);
 }
 
+/*
+ * Process 600 on CUDA devices 0, 1, 2 (NVML's GPUs 0, 1, 2) and on one not
+ * placed; GPU 0 is /dev/nvidia1, GPU 1 /dev/nvidia0, GPU 2's minor unknown.
+ */
+static struct snapshot *join_tick(void)
+{
+	struct model *m = model_new(0);
+	struct snapshot *s;
+
+	assert_non_null(m);
+	model_tick_begin(m, 1000000000ULL);
+	row(m, "nvidia.gpus", "gpu=0", "minor=1", NULL);
+	row(m, "nvidia.gpus", "gpu=1", "minor=0", NULL);
+	row(m, "nvidia.gpus", "gpu=2", NULL);
+	row(m, "nvidia.process_gpus", "pid=600", "cuda_device=0", "gpu=0", NULL);
+	/* a value a recording carried: joined again, not kept */
+	row(m, "nvidia.process_gpus", "pid=600", "cuda_device=1", "gpu=1", "ioctls_total=99", "nvml_mem_bytes=9", NULL);
+	row(m, "nvidia.process_gpus", "pid=600", "cuda_device=2", "gpu=2", NULL);
+	row(m, "nvidia.process_gpus", "pid=600", "cuda_device=unknown", NULL);
+	row(m, "calls.ioctls", "pid=600", "device=nvidia1", "cmd=1", "calls_per_s=10", "calls_total=100", NULL);
+	row(m, "calls.ioctls", "pid=600", "device=nvidia1", "cmd=2", "calls_per_s=5", "calls_total=50", NULL);
+	row(m, "calls.ioctls", "pid=600", "device=nvidiactl", "cmd=1", "calls_per_s=1000", "calls_total=1000", NULL);
+	row(m, "calls.ioctls", "pid=600", "device=nvidia2", "cmd=1", "calls_per_s=3", "calls_total=3", NULL);
+	row(m, "calls.ioctls", "pid=601", "device=nvidia0", "cmd=1", "calls_per_s=7", "calls_total=7", NULL);
+	row(m, "nvidia.gpu_processes", "gpu=0", "pid=600", "mem_bytes=1000", NULL);
+	row(m, "nvidia.gpu_processes", "gpu=1", "pid=601", "mem_bytes=2000", NULL);
+	s = model_tick_end(m);
+	assert_non_null(s);
+	model_free(m);
+	return s;
+}
+
+static size_t device_row(const struct table *t, const char *dev)
+{
+	for (size_t i = 0; i < t->nrows; i++)
+		if (!strcmp(table_str(t, i, "cuda_device"), dev))
+			return i;
+	fail_msg("no row for CUDA device %s", dev);
+	return 0;
+}
+
+static void ioctls_and_nvml_memory_per_gpu(void **state)
+{
+	struct snapshot *s = join_tick();
+	const struct table *t = snapshot_table(s, "nvidia.process_gpus");
+	size_t r;
+
+	(void)state;
+	assert_non_null(t);
+	r = device_row(t, "0");
+	NUM(t, r, "ioctls_per_s", 15); /* its two commands on nvidia1 (GPU 0's minor), not nvidiactl's */
+	NUM(t, r, "ioctls_total", 150);
+	NUM(t, r, "nvml_mem_bytes", 1000);
+	r = device_row(t, "1"); /* on nvidia0 only process 601's ioctls, in NVML only 601: unknown, not 0 */
+	assert_true(isnan(table_num(t, r, "ioctls_per_s")));
+	assert_true(isnan(table_num(t, r, "ioctls_total")));
+	assert_true(isnan(table_num(t, r, "nvml_mem_bytes")));
+	r = device_row(t, "2"); /* GPU 2's minor unknown: nvidia2 is not taken for it */
+	assert_true(isnan(table_num(t, r, "ioctls_total")));
+	r = device_row(t, "unknown");
+	assert_true(isnan(table_num(t, r, "ioctls_total")));
+	assert_true(isnan(table_num(t, r, "nvml_mem_bytes")));
+	snapshot_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(merged_by_pid),
 		cmocka_unit_test(derived_once),
+		cmocka_unit_test(ioctls_and_nvml_memory_per_gpu),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
