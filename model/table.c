@@ -117,6 +117,23 @@ void cell_set_hist(struct cell *row, unsigned int col, const struct histogram *h
 	row[col].known = row[col].h != NULL;
 }
 
+struct cell *table_row_copy(struct table *dst, const struct table *src, size_t row)
+{
+	const struct cell *from = table_row(src, row);
+	struct cell *to = dst->desc == src->desc ? table_row_add(dst) : NULL;
+
+	for (unsigned int c = 0; to && c < dst->desc->ncols; c++)
+		if (!from[c].known)
+			continue;
+		else if (dst->desc->cols[c].type == COL_STR)
+			cell_set_str(to, c, from[c].s);
+		else if (dst->desc->cols[c].type == COL_HIST)
+			cell_set_hist(to, c, from[c].h);
+		else
+			to[c] = from[c];
+	return to;
+}
+
 double cell_number(const struct table_desc *d, const struct cell *row, unsigned int col)
 {
 	if (!row[col].known)

@@ -106,6 +106,8 @@ void cell_set_f64(struct cell *row, unsigned int col, double v);
 void cell_set_str(struct cell *row, unsigned int col, const char *v);
 /* Copies the histogram; a failed copy leaves the cell unknown. Once per cell. */
 void cell_set_hist(struct cell *row, unsigned int col, const struct histogram *h);
+/* A new row of dst (src's own kind of table), a copy of src's row; NULL where the kinds differ or out of memory. */
+struct cell *table_row_copy(struct table *dst, const struct table *src, size_t row);
 /* The cell as a double (unknown and text: NAN). */
 double cell_number(const struct table_desc *d, const struct cell *row, unsigned int col);
 /* The column whose key is key, or -1. */

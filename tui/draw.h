@@ -82,6 +82,8 @@ double spark_max(const struct col_desc *col);
 double num_or_0(const struct table *t, size_t row, const char *key);
 /* Enter on a process of gpu.processes: what every source says of it, its rings, its history. */
 void draw_process_drill(struct view *v, const struct table *t, long row, struct rect a);
+/* G: the drill-down of the device list's first GPU, or of the next while one is open (gpu_drill.c). */
+void gpu_drill_next(struct view *v);
 /* The GPU memory and engine use of process pid (memory.processes) in r; returns the rows used. */
 int memory_process_lines(struct view *v, double pid, struct rect r);
 void draw_sort_menu(struct view *v);

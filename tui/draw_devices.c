@@ -410,7 +410,7 @@ static int engine_bars(struct view *v, const struct device_snap *d, int y, int x
 /*
  * The expanded block's second line: engine classes as bars (Intel's PMUs, else fdinfo; NVML's
  * memory bandwidth; amdgpu's memory busy), the other temperatures, fan, memory clock, GT idle,
- * what holds the clocks, PCIe traffic (has_detail: whether there is any).
+ * what holds the clocks, PCIe and NVLink traffic (has_detail: whether there is any).
  */
 static void detail_line(struct view *v, const struct device_snap *d, int y, int right)
 {
@@ -447,6 +447,14 @@ static void detail_line(struct view *v, const struct device_snap *d, int y, int 
 			snprintf(part, sizeof(part), "  PCIe tx %s/s rx %s/s",
 				 format_bytes(table_num(nv, (size_t)n, "pcie_tx_bytes_per_s"), a, sizeof(a)),
 				 format_bytes(table_num(nv, (size_t)n, "pcie_rx_bytes_per_s"), b, sizeof(b)));
+			x += put_whole(y, x, right - x, ROLE_VALUE, part);
+		}
+		/* only where it has an active link: unknown is left out, never 0 */
+		if (!isnan(table_num(nv, (size_t)n, "nvlink_tx_bytes_per_s")) &&
+		    !isnan(table_num(nv, (size_t)n, "nvlink_rx_bytes_per_s"))) {
+			snprintf(part, sizeof(part), "  NVLink tx %s/s rx %s/s",
+				 format_bytes(table_num(nv, (size_t)n, "nvlink_tx_bytes_per_s"), a, sizeof(a)),
+				 format_bytes(table_num(nv, (size_t)n, "nvlink_rx_bytes_per_s"), b, sizeof(b)));
 			x += put_whole(y, x, right - x, ROLE_VALUE, part);
 		}
 		if (held[0] && strcmp(held, "none")) {

@@ -472,6 +472,13 @@ static void act_expand(struct view *v, int key)
 						  "screen (e: one line each)");
 }
 
+/* G: a GPU's processes (the Overview's first GPU, then the next), over the screen; Esc goes back. */
+static void act_gpu(struct view *v, int key)
+{
+	(void)key;
+	gpu_drill_next(v);
+}
+
 /* g: tables with a grouped alternative (processes -> containers) switch to it and back. */
 static void act_group(struct view *v, int key)
 {
@@ -615,7 +622,7 @@ static const struct {
 	{ KEY_BACKSPACE, act_back }, { 127, act_back },		{ 8, act_back },
 	{ '\t', act_screen },	   { KEY_BTAB, act_screen },	{ '1', act_screen },
 	{ '2', act_screen },	   { '3', act_screen },		{ '4', act_screen },
-	{ '5', act_screen },	   { '6', act_screen },		{ '7', act_screen },		{ '8', act_screen },		{ '9', act_screen },		{ 'g', act_group },	{ 'e', act_expand }, { 't', act_tree }, { KEY_F(5), act_tree }, { KEY_F(2), act_setup },
+	{ '5', act_screen },	   { '6', act_screen },		{ '7', act_screen },		{ '8', act_screen },		{ '9', act_screen },		{ 'g', act_group },	{ 'G', act_gpu }, { 'e', act_expand }, { 't', act_tree }, { KEY_F(5), act_tree }, { KEY_F(2), act_setup },
 	{ 's', act_sort_menu },	{ KEY_F(6), act_sort_menu },
 	{ 'r', act_reverse },	   { '/', act_filter },		{ KEY_F(3), act_filter },
 	{ ' ', act_pause },	   { 'n', act_step },		{ '.', act_step },

@@ -1128,6 +1128,41 @@ done
 keys Escape
 $T kill-server 2>/dev/null
 
+echo "== G: a GPU's processes, then the next GPU's, and back (examples/nvidia-h100x2.jsonl: two H100s)"
+GREC=$(realpath "$(dirname "$0")/../../examples/nvidia-h100x2.jsonl")
+# the first snapshot with a process whose CUDA calls are on both GPUs
+GN=$(jq -s '[to_entries[] | select([.value.tables["nvidia.process_gpus"][]? | .gpu] | index(0) and index(1)) | .key + 1] | first' "$GREC")
+GSNAP=$(sed -n "${GN}p" "$GREC")
+gpid=$(jq '[.tables["nvidia.process_gpus"][] | select(.gpu == 1) | .pid] | min' <<<"$GSNAP")
+gbus() { jq -r --arg d "$1" '.devices[] | select(.name == $d) | .bus_id' <<<"$GSNAP"; }
+# "PID COMM  CUDA_DEV GPU BUS ... LAUNCHES" of gpid's row on NVML's GPU $1, as its table writes it (LAUNCH/S between)
+cuda_row() {
+	jq -r --argjson pid "$gpid" --argjson g "$1" '.tables["nvidia.process_gpus"][] | select(.pid == $pid and .gpu == $g) |
+		"^ +\(.pid) \(.comm) +\(.cuda_device) +\(.gpu) +\(.bus_id) +[0-9.]+ +\(.launches_total) "' <<<"$GSNAP"
+}
+# NVML's memory of gpid on GPU $1, as the tables write bytes (612.0MiB)
+nvml_mem() {
+	jq -r --argjson pid "$gpid" --argjson g "$1" '.tables["nvidia.gpu_processes"][] | select(.pid == $pid and .gpu == $g) | .mem_bytes' <<<"$GSNAP" |
+		numfmt --to=iec-i --format=%.1f | sed 's/\([KMG]\)i/\1iB/'
+}
+replay_at 160 40 "$GREC" "$GN"
+keys G
+check "G on the Overview: the first GPU's drill-down (nvidia0, its bus $(gbus nvidia0))" \
+	shows "GPU nvidia0  nvidia $(gbus nvidia0)   (G: the next GPU, Esc goes back)"
+check "nvidia0: the CUDA calls on it only, $gpid's on GPU 0 ($(cuda_row 0))" \
+	bash -c "$T capture-pane -p -t t | grep -qE '$(cuda_row 0)' && ! $T capture-pane -p -t t | grep -qE '$(cuda_row 1)'"
+keys G
+check "G again: the next GPU (nvidia1, $(gbus nvidia1))" shows "GPU nvidia1  nvidia $(gbus nvidia1)   (G: the next GPU, Esc goes back)"
+check "nvidia1: $gpid's calls on GPU 1 ($(cuda_row 1)), not those on GPU 0" \
+	bash -c "$T capture-pane -p -t t | grep -qE '$(cuda_row 1)' && ! $T capture-pane -p -t t | grep -qE '$(cuda_row 0)'"
+check "nvidia1: NVML's process $gpid with its memory there ($(nvml_mem 1)), and as NVML MEM beside its calls' DEVMEM" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^ +1 +$gpid [a-z0-9]+ +$(nvml_mem 1) ' &&
+		$T capture-pane -p -t t | grep -qE '$(cuda_row 1).* $(nvml_mem 1) '"
+keys Escape
+check "Esc: back to the Overview (its GPU lines, no drill-down)" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^ nvidia1 +nvidia $(gbus nvidia1) ' && ! $T capture-pane -p -t t | grep -q 'G: the next GPU'"
+$T kill-server 2>/dev/null
+
 echo "== Calls pane (the recording: drm-load's jobs on mockdrm wait on their fences)"
 CN=$(jq -s 'to_entries | map(select([.value.tables["calls.fence_waits"][]? | select(.comm == "drm-load")] | length > 0)) | .[5].key + 1' "$REC")
 CSNAP=$(sed -n "${CN}p" "$REC")
