@@ -102,7 +102,23 @@ for d in 0 1; do
 	check "cuda:$d: sync time within 20 % of the workload's ($sync_mon vs $sync_wl)" within "$sync_mon" "$sync_wl" 0.20
 	check "cuda:$d: placed on NVML's GPU ${smi:-?} (bus $bus), from cuDeviceGetPCIBusId" \
 		jq -e --arg d $d --argjson g "${smi:-null}" '.[$d] | .gpu == $g and .gpu_from == "cuDeviceGetPCIBusId"' "$OUT/snap.synced.json"
+	ioc=$(jq -c --arg d $d '.[$d] | {ioctls_total, nvml_mem_bytes, mem_bytes}' "$OUT/snap.allocated.json")
+	echo "       cuda:$d at the allocated step: $ioc"
+	check "cuda:$d: its ioctls on that GPU's own device file counted (calls joined by the GPU's minor)" \
+		jq -e '.ioctls_total > 0' <<<"$ioc"
+	check "cuda:$d: NVML's memory of it on that GPU beside the uprobes', at least theirs (a context's own added)" \
+		jq -e '.nvml_mem_bytes != null and .nvml_mem_bytes >= .mem_bytes' <<<"$ioc"
 	echo "$d $launched $n $mem $reserved $sync_mon $sync_wl ${smi:-null}" >>"$OUT/per_device.txt"
+done
+# NVLink per GPU: known exactly where nvidia-smi lists an active link of that GPU, unknown elsewhere
+nvidia-smi nvlink -s >"$OUT/smi.nvlink.txt" 2>&1
+links() { awk -v g="GPU $1:" 'index($0, g) == 1 { on = 1; next } /^GPU / { on = 0 } on && /Link [0-9]+: [0-9.]+ GB\/s/ { n++ } END { print n + 0 }' "$OUT/smi.nvlink.txt"; }
+for g in 0 1; do
+	nl=$(tail -n 2 "$OUT/monitor.jsonl" | head -n 1 | jq -c --argjson g $g '.tables["nvidia.gpus"][] | select(.gpu == $g) | {gpu, minor, nvlink_tx_bytes_per_s, nvlink_rx_bytes_per_s}')
+	echo "       GPU $g: active NVLinks per nvidia-smi: $(links $g); the monitor: $nl"
+	check "GPU $g: NVLink throughput known exactly where nvidia-smi lists an active link ($(links $g))" \
+		jq -e --argjson n "$(links $g)" 'if $n > 0 then .nvlink_tx_bytes_per_s != null else .nvlink_tx_bytes_per_s == null end' <<<"$nl"
+	check "GPU $g: its minor number known" jq -e '.minor != null' <<<"$nl"
 done
 unk=$(( $(s launched '.unknown.launches_total') - $(s ready '.unknown.launches_total') ))
 check "none of the loops' launches under an unknown device ($unk)" test "$unk" -lt $(( (N0 + N1) / 100 ))
