@@ -167,6 +167,14 @@ else
 	else
 		skip "DDP: a rank's GPU unknown (NCCL did not ask cuDeviceGetPCIBusId while the monitor ran): $g0, $g1"
 	fi
+	# NCCL's all-reduces go over NVLink where the GPUs have it: traffic seen on both, tx as rx
+	nvl=$(jq -s -c '[.[] | .tables["nvidia.gpus"][]? | select(.nvlink_tx_bytes_per_s != null)] | group_by(.gpu) | map({gpu: .[0].gpu, max_tx: (map(.nvlink_tx_bytes_per_s) | max), max_rx: (map(.nvlink_rx_bytes_per_s) | max)})' "$OUT/monitor.jsonl")
+	if [ "$(links 0)" -gt 0 ] && [ "$(links 1)" -gt 0 ]; then
+		check "DDP: NVLink traffic on both GPUs while NCCL ran ($nvl)" \
+			jq -e 'length == 2 and all(.max_tx > 0 and .max_rx > 0)' <<<"$nvl"
+	else
+		skip "DDP: the GPUs have no active NVLink (nvidia-smi nvlink -s): $nvl"
+	fi
 fi
 
 sleep 1
