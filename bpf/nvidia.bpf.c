@@ -134,8 +134,13 @@ static __always_inline struct nv_proc *proc_of(__u32 tgid)
 	if (!init)
 		return NULL;
 	p = lookup_or_init(&procs, &tgid, init);
-	if (!p)
+	if (!p) {
 		drop_count(drops, NV_DROP_PROCS_FULL, NV_DROP_MAX);
+	} else if (!p->comm[0]) {
+		struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+
+		BPF_CORE_READ_STR_INTO(&p->comm, task, group_leader, comm);
+	}
 	return p;
 }
 

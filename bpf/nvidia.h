@@ -83,6 +83,7 @@ struct nv_proc {
 	__u64 uvm_ioctls; /* of which on nvidia-uvm */
 	__u64 sync_hist[HIST_SLOTS];
 	__u64 ioctl_hist[HIST_SLOTS];
+	char comm[16]; /* the group leader's at its first event: a process gone before the read keeps its name */
 };
 
 /*

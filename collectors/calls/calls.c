@@ -251,40 +251,30 @@ static const struct calls_dev *device_of(struct calls_priv *p, __u32 rdev)
 	return d;
 }
 
-/* The process's name: procfs's now, else (gone before the read) the one BPF kept at its first call. */
-static const char *name_of(const char *comm, const void *now, char *buf)
-{
-	const struct call_stats *s = now;
-
-	if (strcmp(comm, "?") || !s->comm[0])
-		return comm;
-	memcpy(buf, s->comm, sizeof(s->comm));
-	buf[sizeof(s->comm) - 1] = '\0';
-	return buf;
-}
 
 static void ioctl_row(struct cell *row, const void *key, const char *comm, const void *now,
 		      const void *before, double iv, void *ctx)
 {
 	const struct ioctl_key *k = key;
-	char kept[sizeof(((struct call_stats *)0)->comm)];
+	char kept[17];
 	const struct calls_dev *d = device_of(ctx, k->rdev);
 	char name[48];
 
 	if (!d)
 		return;
 	ioctl_command_name(d->kind, d->driver, k->cmd, name, sizeof(name));
-	calls_ioctl_row(row, k, name_of(comm, now, kept), &(struct calls_ioctl_names){ d->name, d->driver, name },
+	calls_ioctl_row(row, k, proc_name_or_kept(comm, ((const struct call_stats *)now)->comm, kept), &(struct calls_ioctl_names){ d->name, d->driver, name },
 			now, before, iv);
 }
 
 static void wait_row(struct cell *row, const void *key, const char *comm, const void *now,
 		     const void *before, double iv, void *ctx)
 {
-	char kept[sizeof(((struct call_stats *)0)->comm)];
+	char kept[17];
 
 	(void)ctx;
-	calls_wait_row(row, key, name_of(comm, now, kept), now, before, iv);
+	calls_wait_row(row, key, proc_name_or_kept(comm, ((const struct call_stats *)now)->comm, kept), now,
+		       before, iv);
 }
 
 static int calls_read(struct collector *c, struct model *m)

@@ -77,3 +77,12 @@ void proc_cache_free(struct proc_cache *c)
 	free(c->e);
 	memset(c, 0, sizeof(*c));
 }
+
+const char *proc_name_or_kept(const char *comm, const char *kept, char *buf)
+{
+	if ((comm && strcmp(comm, "?")) || !kept[0])
+		return comm ? comm : "?";
+	memcpy(buf, kept, 16);
+	buf[16] = '\0';
+	return buf;
+}

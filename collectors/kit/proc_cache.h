@@ -33,5 +33,11 @@ const struct proc_entry *proc_cache_get_cgroup(struct proc_cache *c, uint32_t pi
 /* Ends a tick: processes not looked up in it are forgotten. */
 void proc_cache_tick(struct proc_cache *c);
 void proc_cache_free(struct proc_cache *c);
+/*
+ * A row's process name: procfs's (comm, "?" when it was gone before the read),
+ * else the one BPF kept at its first event (kept[16], the group leader's comm;
+ * "" when none), copied into buf[17].
+ */
+const char *proc_name_or_kept(const char *comm, const char *kept, char *buf);
 
 #endif

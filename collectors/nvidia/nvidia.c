@@ -481,13 +481,14 @@ static bool proc_row(const void *key, const void *now, const void *before, void 
 	const struct proc_entry *pe = proc_cache_get_cgroup(&p->pcache, pid);
 	struct cell *row = p->t ? table_row_add(p->t) : NULL;
 	size_t len = strlen(p->active);
+	char kept[17];
+	const char *name = proc_name_or_kept(pe ? pe->comm : NULL, ((const struct nv_proc *)now)->comm, kept);
 
 	(void)state;
 	if (row)
-		nvidia_proc_row(row, pid, pe ? pe->comm : "?", pe ? pe->cgroup : "", now, before, p->iv);
+		nvidia_proc_row(row, pid, name, pe ? pe->cgroup : "", now, before, p->iv);
 	if (memcmp(before, now, offsetof(struct nv_proc, sync_hist)) && pid != (__u32)getpid())
-		snprintf(p->active + len, sizeof(p->active) - len, "%s%s[%u]", len ? " " : "",
-			 pe ? pe->comm : "?", pid);
+		snprintf(p->active + len, sizeof(p->active) - len, "%s%s[%u]", len ? " " : "", name, pid);
 	if (!pe || !pe->gone)
 		return false;
 	if (array_push(&p->gone, &p->ngone, &p->gone_cap, sizeof(*p->gone)))

@@ -210,6 +210,16 @@ for bin in "$@"; do
 		bash -c "xmllint --noout '$TMP/given.svg' && grep -qF 'CUDA launches by CPU call stack: launches ($launched in all)' '$TMP/given.svg'"
 	check "--stacks FILE.svg: a box for each chain's kernel, under its phase" \
 		bash -c "grep -c '<title>phase_[ab] (' '$TMP/given.svg' | grep -qx 2 && grep -q '<title>ns::kernel_b(int) (' '$TMP/given.svg'"
+	# a process gone before the monitor's next read keeps its name (BPF keeps its comm): a copy of
+	# stty makes one ioctl on /dev/null (counted as NVIDIA's here) and exits at once
+	cp "$(command -v stty)" "$TMP/brief-stty"
+	"$bin" -b -J -d 0.5 -n 4 >"$TMP/brief.json" 2>"$TMP/brief.err" &
+	bpid=$!
+	for _ in $(seq 100); do [ -s "$TMP/brief.json" ] && break; sleep 0.1; done
+	"$TMP/brief-stty" -F /dev/null >/dev/null 2>&1
+	wait $bpid
+	check "a process that exited before the read is named (brief-stty, not ?)" \
+		jq -e -s '[.[] | .tables["nvidia.processes"][]? | select(.comm == "brief-stty" and .ioctls_total >= 1)] | length > 0' "$TMP/brief.json"
 	# 3. in the loader cache, clients started after the monitor with no LD_LIBRARY_PATH
 	echo "$TMP/lib" >"$LDCONF" && ldconfig
 	if ldconfig -p | grep -q "libcuda.so.1 .*=> $TMP/lib/libcuda.so.1"; then
