@@ -484,12 +484,53 @@ static const char *unit_suffix(const struct col_desc *col, bool utf8)
 	}
 }
 
+#define FIELD_LINES_MAX 10 /* a field's value or meaning wraps onto at most this many lines */
+
+/* A field's value as the row view shows it: formatted, with its unit where no title carries it. */
+static void field_value(const struct table *t, long row, int c, bool utf8, char *raw, size_t size)
+{
+	const struct col_desc *col = &t->desc->cols[c];
+
+	cell_format(col, &table_row(t, (size_t)row)[c], raw, size);
+	if (table_row(t, (size_t)row)[c].known)
+		strncat(raw, unit_suffix(col, utf8), size - strlen(raw) - 1);
+}
+
+/* The lines field c takes: its value and its meaning each wrapped to their widths. */
+static int field_lines(const struct table *t, long row, int c, bool utf8, int valw, int helpw)
+{
+	char raw[TABLE_STR_MAX];
+	int v, h;
+
+	field_value(t, row, c, utf8, raw, sizeof(raw));
+	v = wrapped_rows(raw, valw);
+	h = wrapped_rows(t->desc->cols[c].help, helpw);
+	v = v > h ? v : h;
+	return v < 1 ? 1 : v > FIELD_LINES_MAX ? FIELD_LINES_MAX : v;
+}
+
+/* The first field of the last page: the fields from it to the end fill at most rows lines. */
+static int last_top(const struct table *t, long row, bool utf8, int valw, int helpw, int rows)
+{
+	int n = (int)t->desc->ncols, used = 0, top = n;
+
+	while (top > 0) {
+		int l = field_lines(t, row, top - 1, utf8, valw, helpw);
+
+		if (used + l > rows && top < n)
+			break;
+		used += l;
+		top--;
+	}
+	return top;
+}
+
 void draw_row_overlay(struct view *v)
 {
 	const struct table *t = NULL;
 	struct table_state *ts;
 	long row = selected_row(v, &t, &ts);
-	int h, w, y, kw = 0, valw = 1, helpw = 0, n, rows, end;
+	int h, w, y, c, kw = 0, valw = 1, helpw = 0, n, rows, lines = 0, avail, minhelp;
 	char where[160];
 	struct rect in;
 
@@ -498,15 +539,14 @@ void draw_row_overlay(struct view *v)
 		return;
 	}
 	n = (int)t->desc->ncols;
-	/* the keys' and the values' columns as wide as their longest (the values all but 16 cells of what
-	 * is left): the meaning takes the rest, cut last; the box as wide as they need, up to the screen's */
-	for (int c = 0; c < n; c++) {
+	/* the keys' column as wide as the longest key (24 at most); the values as wide as the longest,
+	 * leaving the meanings half of what is left (16 to 24 cells); both wrap at words; the box as wide
+	 * and tall as they need, up to the screen's */
+	for (c = 0; c < n; c++) {
 		char raw[TABLE_STR_MAX], fit[TABLE_STR_MAX * 2];
 		int vw, hw = text_fit(t->desc->cols[c].help, 1 << 20, v->utf8, fit, sizeof(fit));
 
-		cell_format(&t->desc->cols[c], &table_row(t, (size_t)row)[c], raw, sizeof(raw));
-		if (table_row(t, (size_t)row)[c].known)
-			strncat(raw, unit_suffix(&t->desc->cols[c], v->utf8), sizeof(raw) - strlen(raw) - 1);
+		field_value(t, row, c, v->utf8, raw, sizeof(raw));
 		vw = text_fit(raw, TABLE_STR_MAX, v->utf8, fit, sizeof(fit));
 		kw = (int)strlen(t->desc->cols[c].key) > kw ? (int)strlen(t->desc->cols[c].key) : kw;
 		valw = vw > valw ? vw : valw;
@@ -516,39 +556,40 @@ void draw_row_overlay(struct view *v)
 	w = kw + 1 + valw + 1 + helpw + 4;
 	w = w < 60 ? 60 : w;
 	w = w > COLS - 2 ? COLS - 2 : w;
-	h = n + 3;
-	if (h > LINES - 2)
-		h = LINES - 2;
-	in = popup(h, w, t->desc->title, v->utf8);
-	/* the values before their meanings: these keep 16 cells (their start), the values the rest */
-	valw = valw > in.w - kw - 4 - 16 ? in.w - kw - 4 - 16 : valw;
+	avail = w - 2 - kw - 4; /* inside the border: the key, the gaps and the margins taken */
+	minhelp = avail / 2 < 16 ? 16 : avail / 2 > 24 ? 24 : avail / 2; /* the meanings keep 16 to 24 cells */
+	valw = valw > avail - minhelp ? avail - minhelp : valw;
 	valw = valw < 1 ? 1 : valw;
+	helpw = avail - valw > 1 ? avail - valw : 1;
+	for (c = 0; c < n; c++)
+		lines += field_lines(t, row, c, v->utf8, valw, helpw);
+	h = lines + 3;
+	h = h > LINES - 2 ? LINES - 2 : h;
+	in = popup(h, w, t->desc->title, v->utf8);
 	rows = in.h - 1 > 0 ? in.h - 1 : 0; /* the last line: where the fields shown are, and the keys */
-	v->row_page = rows;
-	if (v->row_top > n - rows)
-		v->row_top = n - rows > 0 ? n - rows : 0;
+	c = last_top(t, row, v->utf8, valw, helpw, rows);
+	v->row_top = v->row_top > c ? c : v->row_top;
 	y = in.y;
-	for (int c = v->row_top; c < n && y < in.y + rows; c++, y++) {
+	for (c = v->row_top; c < n && y < in.y + rows; c++) {
 		const struct col_desc *col = &t->desc->cols[c];
+		int l = field_lines(t, row, c, v->utf8, valw, helpw), x = in.x + 1;
 		char raw[TABLE_STR_MAX], fit[TABLE_STR_MAX * 2];
-		int x = in.x + 1;
 
+		if (y + l > in.y + rows && c > v->row_top)
+			break; /* whole fields only, but the first */
+		l = y + l > in.y + rows ? in.y + rows - y : l;
 		text_fit(col->key, kw, v->utf8, fit, sizeof(fit));
 		x += putf(y, x, kw + 1, ROLE_LABEL, "%-*s ", kw, fit);
-		cell_format(col, &table_row(t, (size_t)row)[c], raw, sizeof(raw));
-		if (table_row(t, (size_t)row)[c].known)
-			strncat(raw, unit_suffix(col, v->utf8), sizeof(raw) - strlen(raw) - 1);
-		text_fit(raw, valw, v->utf8, fit, sizeof(fit));
-		put(y, x, valw, ROLE_VALUE, fit);
-		x += valw + 1;
-		text_fit(col->help, in.x + in.w - x, v->utf8, fit, sizeof(fit));
-		put(y, x, in.x + in.w - x, ROLE_DIM, fit);
+		field_value(t, row, c, v->utf8, raw, sizeof(raw));
+		put_wrapped((struct rect){ y, x, l, valw }, ROLE_VALUE, raw);
+		put_wrapped((struct rect){ y, x + valw + 1, l, helpw }, ROLE_DIM, col->help);
+		y += l;
 	}
-	end = v->row_top + rows < n ? v->row_top + rows : n;
-	if (end - v->row_top < n) /* not all fit: where they are, as the tables say it */
-		snprintf(where, sizeof(where), "fields %d-%d of %d%s%s   arrows, PgUp/PgDn, Home/End scroll; other keys close",
-			 v->row_top + 1, end, n, v->row_top ? (v->utf8 ? " ↑" : " ^") : "",
-			 end < n ? (v->utf8 ? " ↓" : " v") : "");
+	v->row_page = c - v->row_top > 1 ? c - v->row_top : 1;
+	if (c - v->row_top < n) /* not all fit: where they are, as the tables say it */
+		snprintf(where, sizeof(where), "fields %d-%d of %d%s%s  arrows, PgUp/PgDn, Home/End; other keys close",
+			 v->row_top + 1, c, n, v->row_top ? (v->utf8 ? " ↑" : " ^") : "",
+			 c < n ? (v->utf8 ? " ↓" : " v") : "");
 	else
 		snprintf(where, sizeof(where), "any key closes");
 	put_cut(in.y + in.h - 1, in.x + 1, in.w - 2, ROLE_DIM, where);

@@ -389,8 +389,8 @@ row_pid=$(screen | sed -n 's/^.*│ pid  *\([0-9]*\) .*/\1/p' | head -1)
 row_total=$(jq -r ".tables[\"display.clients\"][] | select(.pid == ${row_pid:-999999}) | .delivered_total" <<<"$DSNAP")
 check "row view: PID ${row_pid:-?}'s events since start, as recorded (${row_total:-?})" \
 	bash -c "[ -n '$row_total' ] && $T capture-pane -p -t t | grep -qE 'delivered_total +$row_total '"
-check "row view: long help cut with an ellipsis, inside the frame" \
-	bash -c "$T capture-pane -p -t t | grep -q '…│'"
+check "row view: nothing cut inside the frame (meanings wrap at words, no …)" \
+	bash -c "$T capture-pane -p -t t | grep -q '│ delivered_total ' && ! $T capture-pane -p -t t | grep -E '^ *│.*│ *\$' | grep -q '…'"
 keys x
 check "any key closes the row view" bash -c "! $T capture-pane -p -t t | grep -q 'delivered_total'"
 keys 1
@@ -990,6 +990,8 @@ if [ -f "$NVREC" ]; then
 	keys Enter
 	check "row view: values whole (the name, the bus id) and with their units (°C, W, and PCIe ${ovtx:-?} as the GPU block says it)" \
 		bash -c "$T capture-pane -p -t t | grep -qE '│ name +NVIDIA H100 80GB HBM3 ' && $T capture-pane -p -t t | grep -qE '│ bus_id +00000000:00:06.0 ' && $T capture-pane -p -t t | grep -qE '│ temp_c +[0-9]+ °C ' && $T capture-pane -p -t t | grep -qE '│ power_cap_w +700.0 W ' && [ -n '$ovtx' ] && $T capture-pane -p -t t | grep -qE '│ pcie_tx_bytes_per_s +$ovtx '"
+	check "row view: mem_used_bytes' meaning whole, wrapped at a word where narrow" \
+		bash -c "$T capture-pane -p -t t | grep -A1 '│ mem_used_bytes ' | tr -s ' ' | tr '\n' ' ' | grep -qE 'in use \(all [│ ]*processes\)'"
 	keys x
 	check "NVIDIA pane: process $nvpid (python3) with its $nvl launches and ${nvmem} of device memory" \
 		bash -c "$T capture-pane -p -t t | grep -E '^ +$nvpid python3 .* $nvl .* ${nvmem} ' >/dev/null"
