@@ -19,8 +19,8 @@
 #include "collectors/kit/tracefs.h"
 #include "output/json.h"
 #include "output/text.h"
-#include "output/trace_counters.h"
 #include "tui/tui.h"
+#include "src/capture.h"
 #include "src/exporter.h"
 #include "src/web_config.h"
 #include "src/options.h"
@@ -42,8 +42,7 @@ static volatile sig_atomic_t stop_requested;
 static bool verbose;
 static struct exporter *exporter; /* --listen */
 static struct web_config web; /* --web-config, for the exporter's life */
-static struct trace_counters trace; /* --trace */
-static FILE *trace_file;
+static struct capture *trace; /* --trace */
 
 static void on_signal(int sig)
 {
@@ -195,10 +194,24 @@ static bool duration_reached(const struct options *o, const struct snapshot *s, 
 	return o->duration_s > 0 && s->uptime_s - *start_s >= o->duration_s - 1e-9;
 }
 
+/* The scheduler's jobs into the trace, once it is open (before the poller starts). */
+static void trace_jobs(void *arg, const struct job_span *spans, size_t n, uint64_t lost)
+{
+	const struct job_sink *s;
+
+	(void)arg;
+	if (!trace)
+		return;
+	s = capture_job_sink(trace);
+	s->jobs(s->arg, spans, n, lost);
+}
+
+static const struct job_sink jobs_sink = { .jobs = trace_jobs };
+
 /* A snapshot into the trace; false when writing it failed (said when the trace closes). */
 static bool trace_add(const struct snapshot *s)
 {
-	return !trace_file || !trace_counters_add(&trace, s);
+	return !trace || capture_add(trace, s);
 }
 
 static int run_batch(const struct options *o, const struct feed *feed, FILE *out)
@@ -225,6 +238,8 @@ static int run_batch(const struct options *o, const struct feed *feed, FILE *out
 			feed->ops->release(feed->impl, s);
 			return EXIT_FAILURE_RUN;
 		}
+		if (done && trace)
+			capture_stop(trace); /* the jobs done after it are not the capture's */
 		feed->ops->release(feed->impl, s);
 		printed++;
 		if (ferror(out)) {
@@ -343,6 +358,7 @@ static int open_output(const struct options *o, FILE **out)
 /* --trace FILE, opened (emptied) with the user's rights once the run is known to start. */
 static int open_trace(const struct options *o)
 {
+	FILE *f;
 	int err;
 
 	if (!o->trace)
@@ -352,16 +368,15 @@ static int open_trace(const struct options *o)
 		fail(o, "--trace names a file the run already uses ('%s')", o->trace);
 		return -1;
 	}
-	trace_file = privileges_fopen_as_user(o->trace, "wb");
-	if (!trace_file) {
+	f = privileges_fopen_as_user(o->trace, "wb");
+	if (!f) {
 		fail(o, "cannot open trace file '%s': %s", o->trace, strerror(errno));
 		return -1;
 	}
-	err = trace_counters_init(&trace, trace_file, (uint64_t)o->trace_max_mb << 20);
-	if (err) {
+	trace = capture_open(f, (uint64_t)o->trace_max_mb << 20, &err);
+	if (!trace) {
 		fail(o, "cannot start the trace: %s", strerror(-err));
-		fclose(trace_file);
-		trace_file = NULL;
+		fclose(f);
 		return -1;
 	}
 	return 0;
@@ -370,22 +385,22 @@ static int open_trace(const struct options *o)
 /* The trace's note and end; one line on what it holds. Returns rc, or a failure if it failed. */
 static int close_trace(const struct options *o, int rc)
 {
+	struct capture_stats st;
 	int err;
 
-	if (!trace_file)
+	if (!trace)
 		return rc;
-	err = trace_counters_finish(&trace);
-	if (fclose(trace_file))
-		err = -EIO;
-	trace_file = NULL;
+	err = capture_close(trace, &st);
+	trace = NULL;
 	if (err) {
 		fprintf(stderr, PROG ": writing the trace '%s' failed: %s\n", o->trace,
 			strerror(-err));
 		return EXIT_FAILURE_RUN;
 	}
-	fprintf(stderr, PROG ": trace '%s': %llu samples, %llu bytes, %llu dropped\n", o->trace,
-		(unsigned long long)trace.samples, (unsigned long long)trace.w.bytes,
-		(unsigned long long)trace.w.dropped);
+	fprintf(stderr, PROG ": trace '%s': %llu samples, %llu jobs (%llu lost), %llu bytes, %llu dropped\n",
+		o->trace, (unsigned long long)st.samples, (unsigned long long)st.jobs,
+		(unsigned long long)st.jobs_lost, (unsigned long long)st.bytes,
+		(unsigned long long)st.dropped);
 	return rc;
 }
 
@@ -499,6 +514,10 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	config.sched_stream = o.sched_stream;
+	if (o.trace) { /* its jobs: the streamed design's, unless the map one is asked for */
+		config.job_sink = &jobs_sink;
+		config.sched_stream = o.sched_stream || !o.sched_design_given;
+	}
 	reg = collector_registry(&n);
 	cs = calloc(n, sizeof(*cs));
 	if (!cs) {

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * A capture: the Perfetto trace being written (--trace), of the snapshots'
+ * counters (output/trace_counters.h), fed by the front end's thread, and of
+ * the scheduler's jobs (output/trace_jobs.h), fed by the poller's through the
+ * job sink (model/job_sink.h): one lock between them. Stopped, it takes
+ * nothing more; closed, its note is written and the file flushed.
+ */
+#ifndef GPUTOP_CAPTURE_H
+#define GPUTOP_CAPTURE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "model/job_sink.h"
+#include "model/snapshot.h"
+
+struct capture;
+
+/* What a capture wrote, when it closed. */
+struct capture_stats {
+	uint64_t samples, jobs, jobs_lost, bytes, dropped;
+};
+
+/* Into out (the caller's; closed by capture_close) at most limit_bytes; NULL with *err set. */
+struct capture *capture_open(FILE *out, uint64_t limit_bytes, int *err);
+/* The job sink that feeds it (for collector_config.job_sink), valid until capture_close. */
+const struct job_sink *capture_job_sink(struct capture *c);
+/* A snapshot's counters; false when writing failed (the error is capture_close's). */
+bool capture_add(struct capture *c, const struct snapshot *s);
+/* Nothing more is taken (its duration is over). */
+void capture_stop(struct capture *c);
+/* The note, a flush, the file closed; freed. 0, or a negative errno; *st: what it wrote. */
+int capture_close(struct capture *c, struct capture_stats *st);
+
+#endif
