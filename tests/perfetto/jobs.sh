@@ -3,11 +3,13 @@
 #   jobs.sh TRACE
 # prints "ring <tab> RING-TRACK-NAME <tab> JOBS" for each ring (a job: a slice begun on one of
 # the ring's lanes, other than its "running" slice), then "flow <tab> TO-SLICE <tab> TO-RING <tab>
-# FROM-SLICE <tab> FROM-RING <tab> FROM-PACKET" for each flow's end (FROM "-" when no slice starts it).
+# FROM-SLICE <tab> FROM-RING <tab> FROM-PACKET <tab> FROM-BEGIN-NS <tab> TO-BEGIN-NS" for each
+# flow's end (the FROM fields "-" when no slice starts it).
 set -euo pipefail
 . "$(dirname "$0")/decode.sh"
 decode "$1" | flat | awk -F'\t' '
 function unq(s) { sub(/^"/, "", s); sub(/"$/, "", s); return s }
+$2 == "timestamp" { ts[$1] = $3 }
 $2 == "track_descriptor.uuid" { tu = $3 }
 $2 == "track_descriptor.parent_uuid" { parent[tu] = $3 }
 $2 == "track_descriptor.name" { tname[tu] = unq($3) }
@@ -29,6 +31,7 @@ END {
 		print "ring\t" r "\t" jobs[r]
 	for (id in to) {
 		f = id in from ? from[id] : ""
-		print "flow\t" name(to[id]) "\t" ring(to[id]) "\t" (f ? name(f) : "-") "\t" (f ? ring(f) : "-") "\t" (f ? f : "-")
+		print "flow\t" name(to[id]) "\t" ring(to[id]) "\t" (f ? name(f) : "-") "\t" (f ? ring(f) : "-") \
+			"\t" (f ? f : "-") "\t" (f ? ts[f] : "-") "\t" ts[to[id]]
 	}
 }'

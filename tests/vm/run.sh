@@ -294,8 +294,9 @@ check_mixed() {
 
 # The 10 s capture (sched-exact.sh, trace_capture) of the mixed workload, decoded by protoc
 # (tests/perfetto/jobs.sh): exactly the workload's jobs per ring, each one slice; a flow to each
-# of M5's comp_1.0.0 jobs from the gfx_0.0.0 job it depended on (M5's, a distinct one each);
-# under 10 MB.
+# of M5's comp_1.0.0 jobs from the gfx_0.0.0 job it depended on, a distinct one each, queued
+# before it (mockgpu's dependency is the ring's newest job when the job is submitted: M5's own
+# dependency job unless M1's or M2's came between, said); under 10 MB.
 check_capture() {
 	local k=$1 C=$TMPD/capture.pftrace J=$TMPD/capture.jobs p5 size r n
 	section capture-b64 | base64 -d >"$C"
@@ -312,12 +313,12 @@ check_capture() {
 			test "$(awk -F'\t' -v r="mockgpu $r" '$1 == "ring" && $2 == r { print $3 }' "$J")" = "$n"
 	done
 	p5=$(section capture-procs | awk '$1 == "M5" { sub("pid=", "", $2); print $2 }')
-	check "$k: capture: 40 flows, each to a comp_1.0.0 job of M5 (pid $p5) from a gfx_0.0.0 job of M5" \
-		test "$(grep '^flow' "$J" | cut -f2-5 | sort | uniq -c | sed 's/^ *//' | tr '\t' '|')" = \
-		"40 mockgpu-submit $p5|mockgpu comp_1.0.0|mockgpu-submit $p5|mockgpu gfx_0.0.0"
-	check "$k: capture: the 40 flows come from 40 distinct jobs" \
-		test "$(grep '^flow' "$J" | cut -f6 | sort -u | grep -vc '^-$')" = 40
-	echo "   capture: $size bytes; $(grep '^ring' "$J" | cut -f2- | tr '\t\n' '=;'); $(grep -c '^flow' "$J") flows; $(grep '^gputop-bpf: trace' "$TMPD/capture.err")"
+	check "$k: capture: 40 flows, each to a comp_1.0.0 job of M5 (pid $p5) from a gfx_0.0.0 job" \
+		test "$(grep '^flow' "$J" | cut -f2,3,5 | sort | uniq -c | sed 's/^ *//' | tr '\t' '|')" = \
+		"40 mockgpu-submit $p5|mockgpu comp_1.0.0|mockgpu gfx_0.0.0"
+	check "$k: capture: the 40 flows come from 40 distinct jobs, each queued before the job it leads to" \
+		test "$(grep '^flow' "$J" | awk -F'\t' '$7 != "-" && length($7) == length($8) && ($7 "") < ($8 "")' | cut -f6 | sort -u | wc -l)" = 40
+	echo "   capture: $size bytes; $(grep '^ring' "$J" | cut -f2- | tr '\t\n' '=;'); $(grep -c '^flow' "$J") flows ($(grep '^flow' "$J" | cut -f4 | grep -c "^mockgpu-submit $p5\$") from M5's own jobs); $(grep '^gputop-bpf: trace' "$TMPD/capture.err")"
 }
 
 # Started late (scenario.sh): jobs queued before the monitor count as queued when they run,
