@@ -20,7 +20,6 @@ struct job {
 	uint32_t tgid;
 	uint32_t pending_deps; /* add_dep events seen before the queue event */
 	uint32_t proc_running; /* its run counted in its process's in_flight */
-	uint32_t depended; /* a job waits for this one: its flow starts here (sched_match.h) */
 	uint64_t dep_flow; /* the flow of the job this one waits for, 0: none known */
 	uint32_t prev, next; /* insertion order, oldest first (JOB_NONE at the ends) */
 };

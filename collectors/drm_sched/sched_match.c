@@ -319,7 +319,8 @@ uint64_t sched_flow_id(uint64_t key, uint64_t seq)
 static void job_report(struct sched_match *m, const struct job *j, const struct sched_rec *r,
 		       __u32 ring)
 {
-	struct job_span s = { .seq = r->aux, .done_ns = r->ts_ns };
+	struct job_span s = { .seq = r->aux, .done_ns = r->ts_ns,
+			      .flow_id = sched_flow_id(r->key, r->aux) };
 	const struct proc_stats *ps;
 
 	if (!m->on_job)
@@ -328,7 +329,6 @@ static void job_report(struct sched_match *m, const struct job *j, const struct 
 		s.queue_ns = j->queue_ns;
 		s.run_ns = j->run_ns;
 		s.dep_flow_id = j->dep_flow;
-		s.flow_id = j->depended ? sched_flow_id(j->key, j->seq) : 0;
 		ps = j->queue_ns ? proc_get(m, j->tgid, j->ring, NULL) : NULL;
 		if (ps) {
 			s.pid = j->tgid;
@@ -380,21 +380,38 @@ static void on_done(struct sched_match *m, const struct sched_rec *r)
 		ps->completed++;
 }
 
+/* The seqno of the job of key among the recent ones done, newest first; false when not there. */
+static bool recent_done_seq(const struct recent *rc, __u64 key, __u64 *seq)
+{
+	for (size_t i = 0; i < SCHED_MATCH_RECENT && i < rc->head; i++) {
+		size_t at = (rc->head - 1 - i) % SCHED_MATCH_RECENT;
+
+		if (rc->ev[at].a == key) {
+			*seq = rc->ev[at].b;
+			return true;
+		}
+	}
+	return false;
+}
+
 /*
  * A dependency of job j on the job whose key the record names (its finished
- * fence's), while that one is in flight: a flow from it to j.
+ * fence's): in flight, or among the recent ones done (j holds a reference on
+ * that fence: its address is not another job's meanwhile). The flow of that
+ * job (every job has one, sched_flow_id) ends at j.
  */
 static void dep_link(struct sched_match *m, struct job *j, const struct sched_rec *r)
 {
 	struct job *d;
+	__u64 seq;
 
 	if (!j || !r->start_ns || r->start_ns == r->key)
 		return;
 	d = job_table_get(&m->jobs, r->start_ns);
-	if (!d || (!d->queue_ns && !d->run_ns))
-		return;
-	d->depended = 1;
-	j->dep_flow = sched_flow_id(d->key, d->seq);
+	if (d && (d->queue_ns || d->run_ns))
+		j->dep_flow = sched_flow_id(d->key, d->seq);
+	else if (recent_done_seq(&m->recent[SCHED_EV_DONE], r->start_ns, &seq))
+		j->dep_flow = sched_flow_id(r->start_ns, seq);
 }
 
 /* >= 6.17: add_dep precedes the queue event; the count is parked on the job until then. */

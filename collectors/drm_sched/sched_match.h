@@ -58,8 +58,9 @@ uint64_t sched_match_twin_repeats(const struct sched_match *m);
 /*
  * Each job counted completed, as it completes (during sched_match_drain_end):
  * its span on ring id (dev and ring left "" for the caller to name), its
- * process, and a flow from the job it depended on, when that job was still in
- * flight when the dependency was declared (add_dep) or waited for (dep_wait).
+ * process, its flow (sched_flow_id), and the flow of the job it depended on
+ * (declared by add_dep, >= 6.17, or waited for by dep_wait) when that job was
+ * in flight or among the last SCHED_MATCH_RECENT done then.
  */
 typedef void (*sched_job_fn)(void *arg, __u32 ring, const struct job_span *span);
 void sched_match_on_job(struct sched_match *m, sched_job_fn fn, void *arg);

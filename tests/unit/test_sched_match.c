@@ -306,7 +306,7 @@ static void add_dep_on(struct sched_match *m, __u8 kind, __u64 key, __u64 ts, __
 /*
  * Each job completed reported once, as the ring counts it: its times, its
  * process, and flows from the job it depended on (declared by add_dep before
- * its queue, >= 6.17, or waited for by dep_wait, <= 6.16) while that one ran.
+ * its queue, >= 6.17, or waited for by dep_wait, <= 6.16), in flight or done already.
  */
 static void jobs_reported_with_flows(void **state)
 {
@@ -324,6 +324,10 @@ static void jobs_reported_with_flows(void **state)
 	add(m, SCHED_EV_QUEUE, 0x4000, 1250); /* D waits for A */
 	add_dep_on(m, SCHED_EV_DEP_WAIT, 0x4000, 1260, 0x1000);
 	add_dep_on(m, SCHED_EV_DEP_WAIT, 0x4000, 1270, 0x9000); /* no such job: no flow */
+	add(m, SCHED_EV_QUEUE, 0x5000, 2150); /* E waits for A, done by then */
+	add_dep_on(m, SCHED_EV_DEP_WAIT, 0x5000, 2160, 0x1000);
+	add(m, SCHED_EV_RUN, 0x5000, 2170);
+	add(m, SCHED_EV_DONE, 0x5000, 2180);
 	add(m, SCHED_EV_RUN, 0x3000, 1500); /* C: queued before attach */
 	add(m, SCHED_EV_DONE, 0x3000, 1600);
 	add(m, SCHED_EV_DONE, 0x1000, 2100);
@@ -332,8 +336,8 @@ static void jobs_reported_with_flows(void **state)
 	add(m, SCHED_EV_DONE, 0x4000, 2400);
 	add(m, SCHED_EV_DONE, 0x2000, 3000);
 	sched_match_drain_end(m);
-	assert_counts(m, 3, 4, 4); /* C's run, with others queued, is taken for an evicted queue's */
-	assert_int_equal(r.n, 4);
+	assert_counts(m, 4, 5, 5); /* C's run, with others queued, is taken for an evicted queue's */
+	assert_int_equal(r.n, 5);
 	for (size_t i = 0; i < r.n; i++)
 		assert_int_equal(r.rings[i], RING);
 	a = reported_seq(&r, 0x1001);
@@ -346,7 +350,7 @@ static void jobs_reported_with_flows(void **state)
 	assert_int_equal(a->dep_flow_id, 0);
 	b = reported_seq(&r, 0x2001);
 	assert_int_equal(b->dep_flow_id, flow_a);
-	assert_int_equal(b->flow_id, 0);
+	assert_int_equal(b->flow_id, sched_flow_id(0x2000, 0x2001));
 	assert_int_equal(b->queue_ns, 1300);
 	assert_int_equal(b->pid, PID);
 	c = reported_seq(&r, 0x3001);
@@ -354,6 +358,8 @@ static void jobs_reported_with_flows(void **state)
 	assert_int_equal(c->run_ns, 1500);
 	assert_int_equal(c->pid, 0);
 	assert_int_equal(c->dep_flow_id, 0);
+	assert_int_equal(c->flow_id, sched_flow_id(0x3000, 0x3001));
+	assert_int_equal(reported_seq(&r, 0x5001)->dep_flow_id, flow_a);
 	d = reported_seq(&r, 0x4001);
 	assert_int_equal(d->dep_flow_id, flow_a);
 	assert_int_equal(d->done_ns, 2400);
