@@ -8,6 +8,7 @@
 #ifndef GPUTOP_JOB_SINK_H
 #define GPUTOP_JOB_SINK_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,14 +24,15 @@ struct job_span {
 	uint64_t seq; /* its fence's seqno */
 	uint64_t queue_ns, run_ns; /* 0 when unknown */
 	uint64_t done_ns;
-	uint64_t flow_id; /* not 0: a later job depends on this one (the flow starts here) */
-	uint64_t dep_flow_id; /* not 0: the flow of the job this one waited for ends here */
+	uint64_t flow_id; /* not 0: its flow, which starts here (a job that depends on it ends it) */
+	uint64_t dep_flow_id; /* not 0: the flow of the job this one depended on ends here */
 };
 
 struct job_sink {
 	/* n spans that completed; lost: jobs completed since the last call that were not kept. */
 	void (*jobs)(void *arg, const struct job_span *spans, size_t n, uint64_t lost);
 	void *arg;
+	atomic_bool *active; /* NULL: always; else jobs are kept only while it is true */
 };
 
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -14,9 +15,12 @@ struct capture {
 	FILE *out;
 	struct trace_counters tc;
 	struct trace_jobs jobs;
-	struct job_sink sink;
 	bool stopped;
 };
+
+static pthread_mutex_t route_lock = PTHREAD_MUTEX_INITIALIZER; /* routed: the poller's thread reads it */
+static struct capture *routed;
+static atomic_bool routing;
 
 static void on_jobs(void *arg, const struct job_span *spans, size_t n, uint64_t lost)
 {
@@ -44,13 +48,45 @@ struct capture *capture_open(FILE *out, uint64_t limit_bytes, int *err)
 	c->out = out;
 	trace_jobs_init(&c->jobs, &c->tc,
 			(int64_t)(clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC)));
-	c->sink = (struct job_sink){ .jobs = on_jobs, .arg = c };
 	return c;
 }
 
-const struct job_sink *capture_job_sink(struct capture *c)
+static void route_jobs(void *arg, const struct job_span *spans, size_t n, uint64_t lost)
 {
-	return &c->sink;
+	(void)arg;
+	pthread_mutex_lock(&route_lock);
+	if (routed)
+		on_jobs(routed, spans, n, lost);
+	pthread_mutex_unlock(&route_lock);
+}
+
+const struct job_sink *capture_sink(void)
+{
+	static const struct job_sink sink = { .jobs = route_jobs, .active = &routing };
+
+	return &sink;
+}
+
+void capture_route(struct capture *c)
+{
+	pthread_mutex_lock(&route_lock);
+	routed = c;
+	atomic_store(&routing, c != NULL);
+	pthread_mutex_unlock(&route_lock);
+}
+
+static void stats(struct capture *c, struct capture_stats *st)
+{
+	*st = (struct capture_stats){ .samples = c->tc.samples, .jobs = c->jobs.slices,
+				      .jobs_lost = c->jobs.lost, .bytes = c->tc.w.bytes,
+				      .dropped = c->tc.w.dropped };
+}
+
+void capture_progress(struct capture *c, struct capture_stats *st)
+{
+	pthread_mutex_lock(&c->lock);
+	stats(c, st);
+	pthread_mutex_unlock(&c->lock);
 }
 
 bool capture_add(struct capture *c, const struct snapshot *s)
@@ -76,11 +112,8 @@ int capture_close(struct capture *c, struct capture_stats *st)
 	int err;
 
 	pthread_mutex_lock(&c->lock);
-	*st = (struct capture_stats){ .samples = c->tc.samples, .jobs = c->jobs.slices,
-				      .jobs_lost = c->jobs.lost };
 	err = trace_counters_finish(&c->tc);
-	st->bytes = c->tc.w.bytes;
-	st->dropped = c->tc.w.dropped;
+	stats(c, st);
 	trace_jobs_free(&c->jobs);
 	if (fclose(c->out) && !err)
 		err = -EIO;

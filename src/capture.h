@@ -3,7 +3,7 @@
  * A capture: the Perfetto trace being written (--trace), of the snapshots'
  * counters (output/trace_counters.h), fed by the front end's thread, and of
  * the scheduler's jobs (output/trace_jobs.h), fed by the poller's through the
- * job sink (model/job_sink.h): one lock between them. Stopped, it takes
+ * job sink (model/job_sink.h) when routed there: one lock between them. Stopped, it takes
  * nothing more; closed, its note is written and the file flushed.
  */
 #ifndef GPUTOP_CAPTURE_H
@@ -24,8 +24,15 @@ struct capture_stats {
 
 /* Into out (the caller's; closed by capture_close) at most limit_bytes; NULL with *err set. */
 struct capture *capture_open(FILE *out, uint64_t limit_bytes, int *err);
-/* The job sink that feeds it (for collector_config.job_sink), valid until capture_close. */
-const struct job_sink *capture_job_sink(struct capture *c);
+/*
+ * The one job sink the collectors get (collector_config.job_sink): it feeds
+ * the capture routed to, and keeps them from keeping jobs while there is none.
+ */
+const struct job_sink *capture_sink(void);
+/* Jobs go to c from now on; NULL: nowhere (before c is closed). */
+void capture_route(struct capture *c);
+/* What it wrote so far. */
+void capture_progress(struct capture *c, struct capture_stats *st);
 /* A snapshot's counters; false when writing failed (the error is capture_close's). */
 bool capture_add(struct capture *c, const struct snapshot *s);
 /* Nothing more is taken (its duration is over). */

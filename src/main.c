@@ -25,6 +25,7 @@
 #include "src/web_config.h"
 #include "src/options.h"
 #include "src/poller.h"
+#include "src/tui_capture.h"
 #include "recording/replay.h"
 #include "core/privileges.h"
 #include "core/sysroot.h"
@@ -194,20 +195,6 @@ static bool duration_reached(const struct options *o, const struct snapshot *s, 
 	return o->duration_s > 0 && s->uptime_s - *start_s >= o->duration_s - 1e-9;
 }
 
-/* The scheduler's jobs into the trace, once it is open (before the poller starts). */
-static void trace_jobs(void *arg, const struct job_span *spans, size_t n, uint64_t lost)
-{
-	const struct job_sink *s;
-
-	(void)arg;
-	if (!trace)
-		return;
-	s = capture_job_sink(trace);
-	s->jobs(s->arg, spans, n, lost);
-}
-
-static const struct job_sink jobs_sink = { .jobs = trace_jobs };
-
 /* A snapshot into the trace; false when writing it failed (said when the trace closes). */
 static bool trace_add(const struct snapshot *s)
 {
@@ -286,6 +273,19 @@ static bool serves_only(const struct options *o)
 	       !(isatty(STDOUT_FILENO) && isatty(STDIN_FILENO));
 }
 
+/* The interface, with its capture key (T). */
+static int run_tui(const struct options *o, const struct feed *feed, struct tui_settings *ts)
+{
+	static struct tui_capturer capturer;
+	int err;
+
+	tui_capturer_init(&capturer, (uint64_t)o->trace_max_mb << 20, feed->replay, o->sched_stream);
+	ts->capture = &capturer.ops;
+	err = tui_run(feed, ts);
+	tui_capturer_end(&capturer);
+	return err ? EXIT_FAILURE_RUN : EXIT_OK;
+}
+
 static int run_front_end(const struct options *o, struct feed *feed, FILE *out)
 {
 	struct tui_settings ts = {
@@ -311,7 +311,7 @@ static int run_front_end(const struct options *o, struct feed *feed, FILE *out)
 	}
 	if (o->batch)
 		return run_batch(o, feed, out);
-	return tui_run(feed, &ts) ? EXIT_FAILURE_RUN : EXIT_OK;
+	return run_tui(o, feed, &ts);
 }
 
 /* Whether an attached collector will attach more probes while running. */
@@ -379,6 +379,7 @@ static int open_trace(const struct options *o)
 		fclose(f);
 		return -1;
 	}
+	capture_route(trace); /* the scheduler's jobs */
 	return 0;
 }
 
@@ -390,6 +391,7 @@ static int close_trace(const struct options *o, int rc)
 
 	if (!trace)
 		return rc;
+	capture_route(NULL);
 	err = capture_close(trace, &st);
 	trace = NULL;
 	if (err) {
@@ -514,10 +516,9 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	config.sched_stream = o.sched_stream;
-	if (o.trace) { /* its jobs: the streamed design's, unless the map one is asked for */
-		config.job_sink = &jobs_sink;
+	config.job_sink = capture_sink(); /* no job kept but while a capture runs */
+	if (o.trace) /* its jobs: the streamed design's, unless the map one is asked for */
 		config.sched_stream = o.sched_stream || !o.sched_design_given;
-	}
 	reg = collector_registry(&n);
 	cs = calloc(n, sizeof(*cs));
 	if (!cs) {

@@ -172,8 +172,10 @@ static int stream_open(struct collector *c, struct sched_priv *p, const struct t
 		return -1;
 	}
 	p->ring_ids_fd = sched_stream_ring_ids_fd(p->stream);
-	if (c->config && c->config->job_sink)
+	if (c->config && c->config->job_sink) {
+		p->spans.active = c->config->job_sink->active;
 		sched_stream_on_job(p->stream, job_spans_add, &p->spans);
+	}
 	detail_design(c, "streamed to user space");
 	return 0;
 }

@@ -41,6 +41,8 @@ void job_spans_add(void *arg, __u32 ring, const struct job_span *span)
 {
 	struct job_spans *b = arg;
 
+	if (b->active && !atomic_load(b->active))
+		return;
 	if (grow(b)) {
 		b->lost++;
 		return;

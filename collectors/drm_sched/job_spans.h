@@ -22,10 +22,11 @@ struct job_spans {
 	__u32 *rings; /* each span's ring id (index into the ring keys) */
 	size_t n, cap;
 	uint64_t lost; /* not kept since the last flush: the limit, or memory */
+	atomic_bool *active; /* the sink's (NULL: always): no job kept while false */
 };
 
 void job_spans_free(struct job_spans *b);
-/* A job done on ring id (a sched_match callback: arg is the struct job_spans). */
+/* A job done on ring id (a sched_match callback: arg is the struct job_spans), if active. */
 void job_spans_add(void *arg, __u32 ring, const struct job_span *span);
 /* Each kept job named by keys[its ring] (a ring not known yet: "ring N"), to sink; then none kept. */
 void job_spans_flush(struct job_spans *b, const struct ring_key *keys, const struct job_sink *sink);
