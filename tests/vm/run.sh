@@ -321,6 +321,29 @@ check_capture() {
 	echo "   capture: $size bytes; $(grep '^ring' "$J" | cut -f2- | tr '\t\n' '=;'); $(grep -c '^flow' "$J") flows ($(grep '^flow' "$J" | cut -f4 | grep -c "^mockgpu-submit $p5\$") from M5's own jobs); $(grep '^gputop-bpf: trace' "$TMPD/capture.err")"
 }
 
+# Captures of 20,000-job storms into 1 MiB (sched-exact.sh, trace_storm): within the limit (the
+# spaced one up to it); the jobs written and those counted lost are the ring's completed jobs;
+# those written decode.   check_trace_storm KERNEL NAME
+check_trace_storm() {
+	local k="$1: $2" C=$TMPD/$2.pftrace size done line w l
+	section $2-b64 | base64 -d >"$C"
+	size=$(stat -c %s "$C")
+	done=$(section $2-last | jq '.tables["drm_sched.rings"][] | select(.name == "gfx_0.0.0") | .completed_total')
+	line=$(section $2-err | grep "^gputop-bpf: trace '/tmp/$2.pftrace'")
+	w=$(sed -n 's/.* samples, \([0-9]*\) jobs (\([0-9]*\) lost).*/\1/p' <<<"$line")
+	l=$(sed -n 's/.* samples, \([0-9]*\) jobs (\([0-9]*\) lost).*/\2/p' <<<"$line")
+	check "$k: $size bytes, within its limit (1 MiB), the size it says" \
+		test "$size" -le $((1 << 20)) -a "$(section $2-size)" = "$size" -a -n "$line"
+	if [ "$2" = tstorm-spaced ]; then
+		check "$k: the size limit reached (within 4 KiB of it)" test "$size" -ge $(((1 << 20) - 4096))
+	fi
+	check "$k: the jobs written ($w) and counted lost ($l) are the ring's completed (${done:-?})" \
+		test -n "$w" -a -n "$l" -a "$((w + l))" = "${done:--1}" -a "${l:-0}" -gt 0
+	check "$k: protoc decodes it: $w job slices on gfx_0.0.0" \
+		test "$("$VM/../perfetto/jobs.sh" "$C" | awk -F'\t' '$2 == "mockgpu gfx_0.0.0" { print $3 }')" = "$w"
+	echo "   $2: $line"
+}
+
 # Started late (scenario.sh): jobs queued before the monitor count as queued when they run,
 # once, and the ring's counts agree when it is idle.
 check_late() {
@@ -661,6 +684,8 @@ for k in $KERNELS; do
 	check_mixed "$k" stream-mixed-spin
 	check_late "$k" stream-
 	check_capture "$k"
+	check_trace_storm "$k" tstorm
+	check_trace_storm "$k" tstorm-spaced
 	check_memory "$k"
 	check_nvidia "$k" nvidia kprobe
 	check_nvidia "$k" nvidia-fentry fentry

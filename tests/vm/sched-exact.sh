@@ -84,6 +84,28 @@ trace_capture() {
 	base64 /tmp/capture.pftrace > /tmp/capture.b64
 	section capture-b64 /tmp/capture.b64
 }
+# Captures of job storms into 1 MiB (--trace-max-mb 1), 20,000 jobs of 1 us on gfx_0.0.0 each:
+# tstorm as fast as it can submit (thousands queued at once: past a ring's 1024 lanes), and
+# tstorm-spaced 20 us apart (few at once: the size limit is what stops it). run.sh checks each
+# file's size, and that the jobs written and those counted lost are the ring's completed jobs.
+# trace_storm NAME [SUBMIT-OPTIONS]
+trace_storm() {
+	gputop-bpf --trace /tmp/$1.pftrace --trace-max-mb 1 -b -J -d 0.5 > /tmp/$1.json 2> /tmp/$1.err &
+	MON=$!
+	ready /tmp/$1.json
+	$S gfx_0.0.0 20000 1 ${2:-} > /dev/null
+	sleep 1.5
+	kill -INT $MON
+	wait $MON
+	echo "exit=$?" >> /tmp/$1.err
+	wc -c < /tmp/$1.pftrace > /tmp/$1-size.txt
+	tail -1 /tmp/$1.json > /tmp/$1-last.json
+	section $1-last /tmp/$1-last.json
+	section $1-err /tmp/$1.err
+	section $1-size /tmp/$1-size.txt
+	base64 /tmp/$1.pftrace > /tmp/$1.b64
+	section $1-b64 /tmp/$1.b64
+}
 sched_exact() {
 	SD=${1:+--sched-design $1}
 	P=$2
