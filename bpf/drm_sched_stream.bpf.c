@@ -142,7 +142,11 @@ static __always_inline int done_event(const struct drm_sched_fence *fence, __u32
 	return 0;
 }
 
-/* add_dep (>= 6.17) and dep_wait: the job's key and the dependency's fence. */
+/*
+ * add_dep (>= 6.17) and dep_wait: the job's key and the dependency's fence; and
+ * the key the dependency's job has if that fence is a scheduler job's finished
+ * fence (its drm_sched_fence, by CO-RE: user space finds it among its jobs).
+ */
 static __always_inline int dep_event(__u32 ev, const struct drm_sched_job *job, const void *fence,
 				     __u32 copy)
 {
@@ -153,8 +157,11 @@ static __always_inline int dep_event(__u32 ev, const struct drm_sched_job *job, 
 		return 0;
 	r = rec_new(ev, copy, key, (__u64)(unsigned long)fence,
 		    ev == SCHED_EV_DEP_WAIT ? ring_of(job) : RING_NONE);
-	if (r)
+	if (r) {
+		r->start_ns = (__u64)(unsigned long)fence -
+			      bpf_core_field_offset(struct drm_sched_fence, finished);
 		rec_submit(r);
+	}
 	return 0;
 }
 

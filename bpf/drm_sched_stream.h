@@ -26,7 +26,9 @@ struct sched_rec {
 	__u64 aux;
 	/*
 	 * done: when the scheduled fence says the job started (see the map design's
-	 * unrecorded_start: 0 before attach, 1 not stamped); 0 otherwise.
+	 * unrecorded_start: 0 before attach, 1 not stamped); add_dep, dep_wait: the
+	 * dependency's job key if aux is a scheduler job's finished fence (aux less
+	 * offsetof(struct drm_sched_fence, finished)); 0 otherwise.
 	 */
 	__u64 start_ns;
 	__u32 ring; /* index into ring_ids' rings, RING_NONE when unknown or full */

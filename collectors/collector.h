@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <linux/types.h>
+#include "model/job_sink.h"
 #include "model/model.h"
 
 struct collector_config {
@@ -17,6 +18,7 @@ struct collector_config {
 	const char *libcuda; /* --libcuda: the CUDA driver library to probe, NULL: search */
 	const char *stacks; /* --stacks: the folded-stacks file of CUDA launches, NULL: no stacks taken */
 	bool sched_stream; /* --sched-design stream: the scheduler's events streamed, matched in user space */
+	const struct job_sink *job_sink; /* --trace: completed jobs go here (streamed design only) */
 };
 
 struct collector;

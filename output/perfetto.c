@@ -389,22 +389,33 @@ void perfetto_count_dropped(struct perfetto_writer *w, uint64_t n)
 	w->dropped += n;
 }
 
-/* A lane's child track, the first time the lane is used. */
-static int lane_describe(struct perfetto_writer *w, struct perfetto_lanes *l, int lane)
+int perfetto_event_closing(struct perfetto_writer *w, const struct perfetto_event *e)
+{
+	return event_write(w, e, PERFETTO_NOTE_RESERVE / 2);
+}
+
+int perfetto_lane_track(struct perfetto_writer *w, uint64_t parent_uuid, int lane)
 {
 	char name[32];
 	struct perfetto_track t = {
-		.uuid = perfetto_lane_uuid(l->parent_uuid, lane),
-		.parent_uuid = l->parent_uuid,
+		.uuid = perfetto_lane_uuid(parent_uuid, lane),
+		.parent_uuid = parent_uuid,
 		.kind = PERFETTO_TRACK_PLAIN,
 		.name = name,
 	};
+
+	snprintf(name, sizeof(name), "lane %d", lane);
+	return perfetto_track(w, &t);
+}
+
+/* A lane's child track, the first time the lane is used. */
+static int lane_describe(struct perfetto_writer *w, struct perfetto_lanes *l, int lane)
+{
 	int err;
 
 	if (l->described & (1ULL << lane))
 		return 0;
-	snprintf(name, sizeof(name), "lane %d", lane);
-	err = perfetto_track(w, &t);
+	err = perfetto_lane_track(w, l->parent_uuid, lane);
 	if (!err)
 		l->described |= 1ULL << lane;
 	return err;

@@ -117,6 +117,14 @@ int perfetto_event(struct perfetto_writer *w, const struct perfetto_event *e);
 int perfetto_counter(struct perfetto_writer *w, uint64_t ts_ns, uint64_t track_uuid, int64_t v);
 int perfetto_counter_double(struct perfetto_writer *w, uint64_t ts_ns, uint64_t track_uuid,
 			    double v);
+/*
+ * An event that closes a slice already begun (its end): written within the
+ * limit less half the note's room, so that what perfetto_event began (within
+ * the limit less all of it) can still be ended. As perfetto_event otherwise.
+ */
+int perfetto_event_closing(struct perfetto_writer *w, const struct perfetto_event *e);
+/* The track descriptor of a lane's child track ("lane N" under parent_uuid). */
+int perfetto_lane_track(struct perfetto_writer *w, uint64_t parent_uuid, int lane);
 /* Events lost before they reached the writer (a full ring buffer): in the note too. */
 void perfetto_count_dropped(struct perfetto_writer *w, uint64_t n);
 

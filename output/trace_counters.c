@@ -49,14 +49,24 @@ int trace_counters_init(struct trace_counters *tc, FILE *out, uint64_t limit_byt
 	return 0;
 }
 
-/* FNV-1a of a track's key: its uuid (never 0). */
-static uint64_t key_uuid(const char *key)
+uint64_t trace_key_uuid(const char *key)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 
 	for (; *key; key++)
 		h = (h ^ (unsigned char)*key) * 0x100000001b3ULL;
 	return h ? h : 1;
+}
+
+uint64_t trace_device_track(struct trace_counters *tc, const char *dev)
+{
+	char key[PERFETTO_STR_MAX], name[PERFETTO_STR_MAX];
+
+	snprintf(key, sizeof(key), "gpu\x1f%s", dev);
+	snprintf(name, sizeof(name), "GPU %s", dev);
+	if (!trace_track_ready(tc, key, 0, name, PERFETTO_TRACK_PLAIN, PERFETTO_UNIT_NONE))
+		return 0;
+	return trace_key_uuid(key);
 }
 
 /* A cell's text: a name as it is, a number in decimal; "-" when unknown. */
@@ -70,12 +80,11 @@ static void cell_label(const struct table *t, size_t row, const char *col, char 
 		snprintf(buf, size, "%s", *table_str(t, row, col) ? table_str(t, row, col) : "-");
 }
 
-/* The track of key, described the first time (name given); false when it could not be. */
-static bool track_ready(struct trace_counters *tc, const char *key, uint64_t parent,
-			const char *name, enum perfetto_track_kind kind, enum perfetto_unit unit)
+bool trace_track_ready(struct trace_counters *tc, const char *key, uint64_t parent,
+		       const char *name, enum perfetto_track_kind kind, enum perfetto_unit unit)
 {
 	struct perfetto_track t = {
-		.uuid = key_uuid(key),
+		.uuid = trace_key_uuid(key),
 		.parent_uuid = parent,
 		.kind = kind,
 		.name = name,
@@ -106,10 +115,8 @@ static int row_sample(struct trace_counters *tc, const struct trace_series *se,
 	if (isnan(v))
 		return 0; /* unknown: no sample */
 	cell_label(t, row, se->group, group, sizeof(group));
-	snprintf(key, sizeof(key), "gpu\x1f%s", group);
-	snprintf(name, sizeof(name), "GPU %s", group);
-	device = key_uuid(key);
-	if (!track_ready(tc, key, 0, name, PERFETTO_TRACK_PLAIN, PERFETTO_UNIT_NONE))
+	device = trace_device_track(tc, group);
+	if (!device)
 		return 0;
 	part[0] = '\0';
 	if (se->part)
@@ -119,12 +126,12 @@ static int row_sample(struct trace_counters *tc, const struct trace_series *se,
 	unit = t->desc->cols[col].unit == UNIT_BYTES || t->desc->cols[col].unit == UNIT_BYTES_PER_S ?
 		       PERFETTO_UNIT_BYTES :
 		       PERFETTO_UNIT_NONE;
-	if (!track_ready(tc, key, device, name, PERFETTO_TRACK_COUNTER, unit))
+	if (!trace_track_ready(tc, key, device, name, PERFETTO_TRACK_COUNTER, unit))
 		return 0;
 	if (t->desc->cols[col].type == COL_F64)
-		err = perfetto_counter_double(&tc->w, ts_ns, key_uuid(key), v);
+		err = perfetto_counter_double(&tc->w, ts_ns, trace_key_uuid(key), v);
 	else
-		err = perfetto_counter(&tc->w, ts_ns, key_uuid(key),
+		err = perfetto_counter(&tc->w, ts_ns, trace_key_uuid(key),
 				       (int64_t)table_row(t, row)[col].u);
 	tc->samples += !err;
 	return err == -EIO ? err : 0;

@@ -34,6 +34,13 @@ struct trace_counters {
 
 /* Writes to out (left open) at most limit_bytes. 0, or a negative errno. */
 int trace_counters_init(struct trace_counters *tc, FILE *out, uint64_t limit_bytes);
+/* FNV-1a of a track's key: its uuid (never 0). */
+uint64_t trace_key_uuid(const char *key);
+/* The track of key, described the first time (name given); false when it could not be. */
+bool trace_track_ready(struct trace_counters *tc, const char *key, uint64_t parent,
+		       const char *name, enum perfetto_track_kind kind, enum perfetto_unit unit);
+/* A device's track ("GPU <dev>", the parent of its counters and rings): its uuid, 0 when none. */
+uint64_t trace_device_track(struct trace_counters *tc, const char *dev);
 /* The counters of one snapshot; 0, or -EIO (what did not fit is counted, not an error). */
 int trace_counters_add(struct trace_counters *tc, const struct snapshot *s);
 /* The note of what was dropped, a flush; frees. 0, or -EIO. */

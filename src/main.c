@@ -19,12 +19,13 @@
 #include "collectors/kit/tracefs.h"
 #include "output/json.h"
 #include "output/text.h"
-#include "output/trace_counters.h"
 #include "tui/tui.h"
+#include "src/capture.h"
 #include "src/exporter.h"
 #include "src/web_config.h"
 #include "src/options.h"
 #include "src/poller.h"
+#include "src/tui_capture.h"
 #include "recording/replay.h"
 #include "core/privileges.h"
 #include "core/sysroot.h"
@@ -42,8 +43,7 @@ static volatile sig_atomic_t stop_requested;
 static bool verbose;
 static struct exporter *exporter; /* --listen */
 static struct web_config web; /* --web-config, for the exporter's life */
-static struct trace_counters trace; /* --trace */
-static FILE *trace_file;
+static struct capture *trace; /* --trace */
 
 static void on_signal(int sig)
 {
@@ -198,7 +198,7 @@ static bool duration_reached(const struct options *o, const struct snapshot *s, 
 /* A snapshot into the trace; false when writing it failed (said when the trace closes). */
 static bool trace_add(const struct snapshot *s)
 {
-	return !trace_file || !trace_counters_add(&trace, s);
+	return !trace || capture_add(trace, s);
 }
 
 static int run_batch(const struct options *o, const struct feed *feed, FILE *out)
@@ -225,6 +225,8 @@ static int run_batch(const struct options *o, const struct feed *feed, FILE *out
 			feed->ops->release(feed->impl, s);
 			return EXIT_FAILURE_RUN;
 		}
+		if (done && trace)
+			capture_stop(trace); /* the jobs done after it are not the capture's */
 		feed->ops->release(feed->impl, s);
 		printed++;
 		if (ferror(out)) {
@@ -271,6 +273,19 @@ static bool serves_only(const struct options *o)
 	       !(isatty(STDOUT_FILENO) && isatty(STDIN_FILENO));
 }
 
+/* The interface, with its capture key (T). */
+static int run_tui(const struct options *o, const struct feed *feed, struct tui_settings *ts)
+{
+	static struct tui_capturer capturer;
+	int err;
+
+	tui_capturer_init(&capturer, (uint64_t)o->trace_max_mb << 20, feed->replay, o->sched_stream);
+	ts->capture = &capturer.ops;
+	err = tui_run(feed, ts);
+	tui_capturer_end(&capturer);
+	return err ? EXIT_FAILURE_RUN : EXIT_OK;
+}
+
 static int run_front_end(const struct options *o, struct feed *feed, FILE *out)
 {
 	struct tui_settings ts = {
@@ -296,7 +311,7 @@ static int run_front_end(const struct options *o, struct feed *feed, FILE *out)
 	}
 	if (o->batch)
 		return run_batch(o, feed, out);
-	return tui_run(feed, &ts) ? EXIT_FAILURE_RUN : EXIT_OK;
+	return run_tui(o, feed, &ts);
 }
 
 /* Whether an attached collector will attach more probes while running. */
@@ -343,6 +358,7 @@ static int open_output(const struct options *o, FILE **out)
 /* --trace FILE, opened (emptied) with the user's rights once the run is known to start. */
 static int open_trace(const struct options *o)
 {
+	FILE *f;
 	int err;
 
 	if (!o->trace)
@@ -352,40 +368,41 @@ static int open_trace(const struct options *o)
 		fail(o, "--trace names a file the run already uses ('%s')", o->trace);
 		return -1;
 	}
-	trace_file = privileges_fopen_as_user(o->trace, "wb");
-	if (!trace_file) {
+	f = privileges_fopen_as_user(o->trace, "wb");
+	if (!f) {
 		fail(o, "cannot open trace file '%s': %s", o->trace, strerror(errno));
 		return -1;
 	}
-	err = trace_counters_init(&trace, trace_file, (uint64_t)o->trace_max_mb << 20);
-	if (err) {
+	trace = capture_open(f, (uint64_t)o->trace_max_mb << 20, &err);
+	if (!trace) {
 		fail(o, "cannot start the trace: %s", strerror(-err));
-		fclose(trace_file);
-		trace_file = NULL;
+		fclose(f);
 		return -1;
 	}
+	capture_route(trace); /* the scheduler's jobs */
 	return 0;
 }
 
 /* The trace's note and end; one line on what it holds. Returns rc, or a failure if it failed. */
 static int close_trace(const struct options *o, int rc)
 {
+	struct capture_stats st;
 	int err;
 
-	if (!trace_file)
+	if (!trace)
 		return rc;
-	err = trace_counters_finish(&trace);
-	if (fclose(trace_file))
-		err = -EIO;
-	trace_file = NULL;
+	capture_route(NULL);
+	err = capture_close(trace, &st);
+	trace = NULL;
 	if (err) {
 		fprintf(stderr, PROG ": writing the trace '%s' failed: %s\n", o->trace,
 			strerror(-err));
 		return EXIT_FAILURE_RUN;
 	}
-	fprintf(stderr, PROG ": trace '%s': %llu samples, %llu bytes, %llu dropped\n", o->trace,
-		(unsigned long long)trace.samples, (unsigned long long)trace.w.bytes,
-		(unsigned long long)trace.w.dropped);
+	fprintf(stderr, PROG ": trace '%s': %llu samples, %llu jobs (%llu lost), %llu bytes, %llu dropped\n",
+		o->trace, (unsigned long long)st.samples, (unsigned long long)st.jobs,
+		(unsigned long long)st.jobs_lost, (unsigned long long)st.bytes,
+		(unsigned long long)st.dropped);
 	return rc;
 }
 
@@ -499,6 +516,9 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	config.sched_stream = o.sched_stream;
+	config.job_sink = capture_sink(); /* no job kept but while a capture runs */
+	if (o.trace) /* its jobs: the streamed design's, unless the map one is asked for */
+		config.sched_stream = o.sched_stream || !o.sched_design_given;
 	reg = collector_registry(&n);
 	cs = calloc(n, sizeof(*cs));
 	if (!cs) {

@@ -85,14 +85,18 @@ void options_usage(FILE *out)
 	      "      --sysfs DIR        read sysfs (devices, sensors, kfd, memory totals) under DIR\n"
 	      "                         instead of /sys: a fixture tree, a host's /sys in a container\n"
 	      "      --procfs DIR       likewise for /proc (the NVIDIA driver's GPU list)\n"
-	      "      --trace FILE       write a Perfetto trace (protobuf) of the counters: memory per\n"
-	      "                         device and region, busy %, ring queue depth, temperatures,\n"
-	      "                         clocks; headless: snapshots too only with -b, -J or -o\n"
+	      "      --trace FILE       write a Perfetto trace (protobuf): each DRM scheduler job a\n"
+	      "                         slice on its ring (queued, running, done; its process; a\n"
+	      "                         flow from the job it waited for), and the counters: memory\n"
+	      "                         per device and region, busy %, ring queue depth,\n"
+	      "                         temperatures, clocks; headless: snapshots too only with -b,\n"
+	      "                         -J or -o\n"
 	      "      --duration SECONDS  with --trace: stop after this long (default: until stopped)\n"
 	      "      --trace-max-mb N   the trace file's size at most, in MiB (default 64); what does\n"
 	      "                         not fit is counted and noted in the trace\n"
 	      "      --sched-design map|stream  how the scheduler collector follows jobs: in BPF maps\n"
 	      "                         (default), or each event streamed and matched in user space\n"
+	      "                         (the default with --trace: the jobs come from it)\n"
 	      "  -C, --no-color         no colours (also when NO_COLOR is set)\n"
 	      "  -v, --verbose          show libbpf's own messages (verifier log on failure)\n"
 	      "  -h, --help             show this help and exit\n"
@@ -237,6 +241,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 				return -1;
 			}
 			o->sched_stream = !strcmp(optarg, "stream");
+			o->sched_design_given = true;
 			break;
 		case OPT_LISTEN:
 			if (!*optarg) {

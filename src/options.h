@@ -40,7 +40,8 @@ struct options {
 	const char *trace; /* --trace FILE: a Perfetto trace of the counters */
 	double duration_s; /* --duration SECONDS: the trace's length; 0 = until stopped */
 	long trace_max_mb; /* --trace-max-mb N: the trace file's size at most, MiB */
-	bool sched_stream; /* --sched-design stream (default map) */
+	bool sched_stream; /* --sched-design stream (default map; stream with --trace) */
+	bool sched_design_given; /* --sched-design was given */
 };
 
 /* 0 on success; -1 with a one-line message in err (no program name, no newline). */

@@ -456,6 +456,12 @@ static void act_save(struct view *v, int key)
 	view_save_prefs(v);
 }
 
+static void act_capture(struct view *v, int key)
+{
+	(void)key;
+	view_capture_start(v);
+}
+
 static void act_redraw(struct view *v, int key)
 {
 	(void)v, (void)key;
@@ -628,7 +634,7 @@ static const struct {
 	{ ' ', act_pause },	   { 'n', act_step },		{ '.', act_step },
 	{ '+', act_delay },	   { '=', act_delay },		{ '-', act_delay },
 	{ 'C', act_theme },	   { 'W', act_save },		{ KEY_CTRL_L, act_redraw },
-	{ KEY_MOUSE, act_mouse },
+	{ KEY_MOUSE, act_mouse },	   { 'T', act_capture },
 };
 
 void view_key(struct view *v, int key)

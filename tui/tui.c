@@ -157,6 +157,7 @@ int tui_run(const struct feed *feed, const struct tui_settings *ts)
 	v.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	load_settings(&v, ts);
 	v.color = !ts->no_color;
+	v.capture = ts->capture;
 	if (!feed->replay || ts->delay_given)
 		feed->ops->set_delay(feed->impl, v.prefs.delay_s);
 

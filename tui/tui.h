@@ -5,8 +5,22 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "model/feed.h"
+
+/*
+ * A capture the interface starts (key T), given by src/: start begins one of
+ * the next seconds into a new file (msg: which, or why not: false); add takes
+ * each snapshot the interface takes while one runs (msg: its progress, or once
+ * it is over what it wrote, or that writing failed (*failed): false then, it is
+ * closed).
+ */
+struct tui_capture {
+	bool (*start)(void *impl, char *msg, size_t len);
+	bool (*add)(void *impl, const struct snapshot *s, char *msg, size_t len, bool *failed);
+	void *impl;
+};
 
 struct tui_settings {
 	double delay_s;
@@ -15,6 +29,7 @@ struct tui_settings {
 	bool no_color; /* -C or NO_COLOR */
 	uint32_t pid; /* -p: only this process's rows (0: all), for the empty tables to say so */
 	volatile sig_atomic_t *stop; /* set by SIGINT/SIGTERM */
+	const struct tui_capture *capture; /* NULL: none here (the key says so) */
 };
 
 /* Runs until q, F10 or a stop signal; restores the terminal. 0, or -1 if curses failed. */

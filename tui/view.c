@@ -103,5 +103,7 @@ bool view_refresh(struct view *v, int timeout_ms)
 		focus_first_rows(v, s);
 	v->snap = s;
 	histories_update(v->histories, s);
+	if (v->capturing)
+		view_capture_snapshot(v, s);
 	return true;
 }

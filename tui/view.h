@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "model/feed.h"
+#include "tui/tui.h"
 #include "tui/config.h"
 #include "tui/layout.h"
 #include "tui/panes.h"
@@ -66,6 +67,9 @@ struct view {
 	struct theme theme;
 	char message[320];
 	bool message_error;
+	const struct tui_capture *capture; /* T: NULL when none is offered */
+	bool capturing; /* one runs: capture_line is its progress */
+	char capture_line[320];
 	struct layout layout; /* last drawn, for mouse clicks */
 	struct histories *histories; /* sparklines of the collector tables */
 	struct table_state tstate[SCREEN_MAX][PANE_MAX_TABLES]; /* per declared table */
@@ -89,6 +93,9 @@ void draw_kill_menu(struct view *v);
 void setup_open(struct view *v);
 void setup_key(struct view *v, int key);
 void draw_setup(struct view *v);
+/* T: a capture of the next seconds starts (capture_key.c); each snapshot it takes while one runs. */
+void view_capture_start(struct view *v);
+void view_capture_snapshot(struct view *v, const struct snapshot *s);
 /* W: the settings saved to the config file, and said in the status line. */
 void view_save_prefs(struct view *v);
 /* Takes a newer snapshot from the feed, unless paused; true when there was one. */

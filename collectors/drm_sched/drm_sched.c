@@ -17,6 +17,7 @@
 #include "collectors/kit/test_hooks.h"
 #include "collectors/kit/tp_progs.h"
 #include "collectors/collector.h"
+#include "collectors/drm_sched/job_spans.h"
 #include "collectors/drm_sched/sched_model.h"
 #include "collectors/drm_sched/sched_stream.h"
 #include "collectors/kit/tracefs.h"
@@ -68,6 +69,7 @@ struct sched_priv {
 	struct drm_sched_bpf *skel; /* the map design; NULL with the streamed one */
 	struct sched_stream *stream; /* the streamed design (--sched-design stream) */
 	struct sched_match *match; /* the streamed design's counters, during a read */
+	struct job_spans spans; /* jobs completed since the last read, for config->job_sink */
 	int ring_ids_fd;
 	bool new_gen;
 	struct tp_prog tps[NTPS];
@@ -170,6 +172,10 @@ static int stream_open(struct collector *c, struct sched_priv *p, const struct t
 		return -1;
 	}
 	p->ring_ids_fd = sched_stream_ring_ids_fd(p->stream);
+	if (c->config && c->config->job_sink) {
+		p->spans.active = c->config->job_sink->active;
+		sched_stream_on_job(p->stream, job_spans_add, &p->spans);
+	}
 	detail_design(c, "streamed to user space");
 	return 0;
 }
@@ -375,6 +381,8 @@ static void read_stream(struct collector *c, struct sched_priv *p, struct model 
 
 	p->match = sched_stream_lock(p->stream);
 	read_rows(p, m);
+	if (c->config && c->config->job_sink) /* the rings named now */
+		job_spans_flush(&p->spans, p->ring_keys, c->config->job_sink);
 	p->gen++;
 	sched_match_interval(p->match, p->gen); /* maxima from now on: the next read's */
 	memcpy(drops, sched_match_drops(p->match), SCHED_DROP_MAX * sizeof(*drops));
@@ -418,6 +426,7 @@ static void sched_close(struct collector *c)
 		return;
 	tp_progs_detach(p->tps, NTPS);
 	sched_stream_close(p->stream);
+	job_spans_free(&p->spans);
 	drm_sched_bpf__destroy(p->skel);
 	sched_model_free(p->sm);
 	free(p->value);

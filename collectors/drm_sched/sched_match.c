@@ -42,6 +42,8 @@ struct sched_match {
 	__u64 rescued[SCHED_EV_MAX][SCHED_COPIES];
 	uint64_t twin_repeats;
 	uint64_t oom; /* records or jobs not kept for want of memory */
+	sched_job_fn on_job; /* each job completed, NULL: none */
+	void *on_job_arg;
 };
 
 struct sched_match *sched_match_new(size_t max_jobs, size_t max_procs, bool track_deps)
@@ -141,6 +143,7 @@ static void on_queue(struct sched_match *m, const struct sched_rec *r)
 {
 	struct ring_stats *rs = ring_at(m, r->ring);
 	struct proc_stats *ps;
+	uint64_t dep_flow;
 	struct job *j;
 	__s64 depth;
 
@@ -152,10 +155,14 @@ static void on_queue(struct sched_match *m, const struct sched_rec *r)
 	if (depth > (__s64)rs->max_queue_depth)
 		rs->max_queue_depth = (__u32)depth;
 	j = job_table_get(&m->jobs, r->key);
-	if (m->track_deps && j && j->pending_deps && !j->queue_ns && !j->run_ns)
+	if (j && (j->queue_ns || j->run_ns))
+		j = NULL; /* not a job parked by its add_dep events */
+	if (m->track_deps && j && j->pending_deps)
 		rs->deps += j->pending_deps;
+	dep_flow = j ? j->dep_flow : 0;
 	j = job_table_put(&m->jobs, r->key);
 	if (j) {
+		j->dep_flow = dep_flow;
 		j->seq = r->aux;
 		j->ring = r->ring;
 		j->queue_ns = r->ts_ns;
@@ -298,6 +305,43 @@ static void done_count(struct sched_match *m, struct ring_stats *rs, __u64 now, 
 	}
 }
 
+uint64_t sched_flow_id(uint64_t key, uint64_t seq)
+{
+	uint64_t h = key ^ (seq * 0x9e3779b97f4a7c15ULL);
+
+	h ^= h >> 31;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	h ^= h >> 29;
+	return h ? h : 1;
+}
+
+/* A job counted completed on ring, to the callback: what is known of it (j: NULL when nothing). */
+static void job_report(struct sched_match *m, const struct job *j, const struct sched_rec *r,
+		       __u32 ring)
+{
+	struct job_span s = { .seq = r->aux, .done_ns = r->ts_ns,
+			      .flow_id = sched_flow_id(r->key, r->aux) };
+	const struct proc_stats *ps;
+
+	if (!m->on_job)
+		return;
+	if (j) {
+		s.queue_ns = j->queue_ns;
+		s.run_ns = j->run_ns;
+		s.dep_flow_id = j->dep_flow;
+		ps = j->queue_ns ? proc_get(m, j->tgid, j->ring, NULL) : NULL;
+		if (ps) {
+			s.pid = j->tgid;
+			memcpy(s.comm, ps->comm, sizeof(s.comm));
+			s.comm[sizeof(s.comm) - 1] = '\0';
+		}
+	}
+	/* its run record lost or evicted: the start its scheduled fence stamped */
+	if (!s.run_ns && r->start_ns > 1 && r->start_ns >= s.queue_ns && r->start_ns < r->ts_ns)
+		s.run_ns = r->start_ns;
+	m->on_job(m->on_job_arg, ring, &s);
+}
+
 static void on_done(struct sched_match *m, const struct sched_rec *r)
 {
 	struct job *j = job_table_get(&m->jobs, r->key);
@@ -325,6 +369,8 @@ static void on_done(struct sched_match *m, const struct sched_rec *r)
 		exec = r->start_ns > 1 && now > r->start_ns ? now - r->start_ns : 0;
 		rs = ring_at(m, r->ring);
 	}
+	if (rs)
+		job_report(m, j, r, j ? j->ring : r->ring);
 	if (j)
 		job_table_del(&m->jobs, r->key);
 	if (!rs)
@@ -332,6 +378,40 @@ static void on_done(struct sched_match *m, const struct sched_rec *r)
 	done_count(m, rs, now, exec);
 	if (ps)
 		ps->completed++;
+}
+
+/* The seqno of the job of key among the recent ones done, newest first; false when not there. */
+static bool recent_done_seq(const struct recent *rc, __u64 key, __u64 *seq)
+{
+	for (size_t i = 0; i < SCHED_MATCH_RECENT && i < rc->head; i++) {
+		size_t at = (rc->head - 1 - i) % SCHED_MATCH_RECENT;
+
+		if (rc->ev[at].a == key) {
+			*seq = rc->ev[at].b;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * A dependency of job j on the job whose key the record names (its finished
+ * fence's): in flight, or among the recent ones done (j holds a reference on
+ * that fence: its address is not another job's meanwhile). The flow of that
+ * job (every job has one, sched_flow_id) ends at j.
+ */
+static void dep_link(struct sched_match *m, struct job *j, const struct sched_rec *r)
+{
+	struct job *d;
+	__u64 seq;
+
+	if (!j || !r->start_ns || r->start_ns == r->key)
+		return;
+	d = job_table_get(&m->jobs, r->start_ns);
+	if (d && (d->queue_ns || d->run_ns))
+		j->dep_flow = sched_flow_id(d->key, d->seq);
+	else if (recent_done_seq(&m->recent[SCHED_EV_DONE], r->start_ns, &seq))
+		j->dep_flow = sched_flow_id(r->start_ns, seq);
 }
 
 /* >= 6.17: add_dep precedes the queue event; the count is parked on the job until then. */
@@ -349,8 +429,10 @@ static void on_add_dep(struct sched_match *m, const struct sched_rec *r)
 		}
 		j->ring = RING_NONE;
 		j->pending_deps = 1;
+		dep_link(m, j, r);
 		return;
 	}
+	dep_link(m, j, r);
 	if (!j->queue_ns && !j->run_ns) {
 		j->pending_deps++;
 		return;
@@ -365,6 +447,7 @@ static void on_dep_wait(struct sched_match *m, const struct sched_rec *r)
 	struct ring_stats *rs = ring_at(m, r->ring);
 
 	recent_note(&m->recent[SCHED_EV_DEP_WAIT], r->key, r->aux);
+	dep_link(m, job_table_get(&m->jobs, r->key), r);
 	if (rs)
 		rs->dep_waits++;
 }
@@ -494,4 +577,10 @@ const __u64 *sched_match_rescued(const struct sched_match *m)
 uint64_t sched_match_twin_repeats(const struct sched_match *m)
 {
 	return m->twin_repeats;
+}
+
+void sched_match_on_job(struct sched_match *m, sched_job_fn fn, void *arg)
+{
+	m->on_job = fn;
+	m->on_job_arg = arg;
 }

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <linux/types.h>
 #include "bpf/drm_sched_stream.h"
+#include "model/job_sink.h"
 
 /* Jobs in flight followed at most: past it the oldest is evicted, counted (about 80 MB). */
 #define SCHED_STREAM_MAX_JOBS (1U << 20)
@@ -53,5 +54,17 @@ const __u64 *sched_match_drops(const struct sched_match *m);
 const __u64 *sched_match_rescued(const struct sched_match *m);
 /* Twins' records that repeated an event already seen (not counted twice). */
 uint64_t sched_match_twin_repeats(const struct sched_match *m);
+
+/*
+ * Each job counted completed, as it completes (during sched_match_drain_end):
+ * its span on ring id (dev and ring left "" for the caller to name), its
+ * process, its flow (sched_flow_id), and the flow of the job it depended on
+ * (declared by add_dep, >= 6.17, or waited for by dep_wait) when that job was
+ * in flight or among the last SCHED_MATCH_RECENT done then.
+ */
+typedef void (*sched_job_fn)(void *arg, __u32 ring, const struct job_span *span);
+void sched_match_on_job(struct sched_match *m, sched_job_fn fn, void *arg);
+/* A job's flow id (never 0): from its key and seqno, unique among jobs in flight. */
+uint64_t sched_flow_id(uint64_t key, uint64_t seq);
 
 #endif

@@ -116,6 +116,11 @@ void sched_stream_unlock(struct sched_stream *s)
 	pthread_mutex_unlock(&s->lock);
 }
 
+void sched_stream_on_job(struct sched_stream *s, sched_job_fn fn, void *arg)
+{
+	sched_match_on_job(s->match, fn, arg);
+}
+
 int sched_stream_ring_ids_fd(const struct sched_stream *s)
 {
 	return bpf_map__fd(s->skel->maps.ring_ids);

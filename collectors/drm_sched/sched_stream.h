@@ -36,6 +36,8 @@ int sched_stream_start(struct sched_stream *s);
  */
 struct sched_match *sched_stream_lock(struct sched_stream *s);
 void sched_stream_unlock(struct sched_stream *s);
+/* Each job completed, to fn (sched_match_on_job): before sched_stream_start. */
+void sched_stream_on_job(struct sched_stream *s, sched_job_fn fn, void *arg);
 /* The ring_ids map (ring key -> index) of the object. */
 int sched_stream_ring_ids_fd(const struct sched_stream *s);
 /* Kernel-side losses: records with no room per event kind; rings not interned (table full). */

@@ -6,12 +6,16 @@
  * between two jobs, instants, counter tracks and interned names.
  *   example FILE          the trace
  *   example FILE storm    a storm into the smallest limit: drops and their note
+ *   example FILE jobs     GPU jobs through output/trace_jobs.h (for jobs.sh): on ring gfx,
+ *                         3 jobs of "app 7", 2 overlapping, and job "dep 8" that one of them
+ *                         waited for (a flow); on ring comp, 1 job of a process unknown
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "output/perfetto.h"
+#include "output/trace_jobs.h"
 
 enum {
 	GPU_PROC = 10,
@@ -133,15 +137,54 @@ static void storm(struct perfetto_writer *w)
 	printf("storm: %d written, %llu dropped\n", written, (unsigned long long)w->dropped);
 }
 
+static struct job_span span(const char *ring, const char *comm, uint32_t pid, uint64_t q,
+			    uint64_t r, uint64_t d)
+{
+	struct job_span s = { .pid = pid, .seq = q, .queue_ns = q, .run_ns = r, .done_ns = d };
+
+	snprintf(s.dev, sizeof(s.dev), "gpu0");
+	snprintf(s.ring, sizeof(s.ring), "%s", ring);
+	snprintf(s.comm, sizeof(s.comm), "%s", comm);
+	return s;
+}
+
+/* GPU jobs as gputop-bpf writes them (the example FILE jobs). */
+static int gpu_jobs(FILE *f)
+{
+	static struct trace_counters tc;
+	static struct trace_jobs tj;
+	struct job_span s[] = {
+		span("gfx", "dep", 8, 1000, 1000, 1500),
+		span("gfx", "app", 7, 1100, 1500, 2000),
+		span("gfx", "app", 7, 1200, 2000, 2500),
+		span("gfx", "app", 7, 2600, 2700, 2800),
+		span("comp", "", 0, 0, 1000, 1200),
+	};
+
+	s[0].flow_id = 99;
+	s[2].dep_flow_id = 99;
+	if (trace_counters_init(&tc, f, 1 << 20))
+		return 1;
+	trace_jobs_init(&tj, &tc, 0);
+	trace_jobs_add(&tj, s, 5, 0);
+	trace_jobs_free(&tj);
+	return trace_counters_finish(&tc) || tj.slices != 5;
+}
+
 int main(int argc, char **argv)
 {
 	bool is_storm = argc == 3 && !strcmp(argv[2], "storm");
+	bool is_jobs = argc == 3 && !strcmp(argv[2], "jobs");
 	struct perfetto_writer w;
 	FILE *f;
 
-	if (argc < 2 || (argc == 3 && !is_storm) || argc > 3) {
-		fprintf(stderr, "usage: example FILE [storm]\n");
+	if (argc < 2 || (argc == 3 && !is_storm && !is_jobs) || argc > 3) {
+		fprintf(stderr, "usage: example FILE [storm|jobs]\n");
 		return 2;
+	}
+	if (is_jobs) {
+		f = fopen(argv[1], "wb");
+		return !f || gpu_jobs(f) || fclose(f);
 	}
 	f = fopen(argv[1], "wb");
 	if (!f || perfetto_writer_init(&w, f, is_storm ? PERFETTO_LIMIT_MIN : 1 << 20)) {

@@ -18,14 +18,7 @@ if ! command -v protoc >/dev/null; then
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-decode() { protoc --decode=perfetto.protos.Trace --proto_path="$HERE" "$HERE/trace.proto" <"$1"; }
-# Flattens protoc's text to "PACKET<tab>path.to.field<tab>value" lines.
-flat() {
-	awk '/\{$/ { s[++d] = $1; if (d == 1) n++; next }
-	/^ *\}$/ { d--; next }
-	{ k = $1; sub(/:$/, "", k); p = ""; for (i = 2; i <= d; i++) p = p s[i] "."
-	  print n "\t" p k "\t" substr($0, index($0, ": ") + 2) }'
-}
+. "$HERE/decode.sh"
 # fields AWK-PROGRAM: awk over the flattened lines (tab-separated: packet, field, value).
 fields() { awk -F'\t' "$@" "$work/flat"; }
 # field FIELD [VALUE]: the values (with VALUE: the packets) of a flattened field, in order.
@@ -34,7 +27,7 @@ field() { fields -v f="$1" -v v="${2-}" '$2 == f && (v == "" ? 1 : $3 == v) { pr
 in_packet() { fields -v p="$1" -v f="$2" '$1 == p && $2 == f { print $3 }'; }
 
 check "the example writes its trace" "$BIN" "$work/example.pftrace"
-check "protoc decodes it as perfetto.protos.Trace" bash -c "$(declare -f decode); HERE='$HERE' decode '$work/example.pftrace' >'$work/text'"
+check "protoc decodes it as perfetto.protos.Trace" bash -c "$(declare -f decode); PFDIR='$PFDIR' decode '$work/example.pftrace' >'$work/text'"
 flat <"$work/text" >"$work/flat"
 check "every field is one of trace.proto's (none shown by number)" bash -c "! grep -qE '^ *[0-9]+(:| \{)' '$work/text'"
 check "the decoded text is tests/perfetto/example.txt" diff -u "$HERE/example.txt" "$work/text"
@@ -108,7 +101,7 @@ size=$(stat -c %s "$work/storm.pftrace")
 echo "       storm: $written written, $dropped dropped, $size bytes"
 check "the storm stays within its limit (2048 bytes)" test "$size" -le 2048 -a "$size" -gt 1024
 check "every instant was written or dropped; 3 more counted" test "$((written + dropped))" = 10003
-check "protoc decodes the storm" bash -c "$(declare -f decode); HERE='$HERE' decode '$work/storm.pftrace' >'$work/storm.text'"
+check "protoc decodes the storm" bash -c "$(declare -f decode); PFDIR='$PFDIR' decode '$work/storm.pftrace' >'$work/storm.text'"
 flat <"$work/storm.text" >"$work/flat"
 last=$(tail -1 "$work/flat" | cut -f1)
 note_name=$(in_packet "$last" interned_data.event_names.name)
@@ -121,19 +114,30 @@ check "the note's annotations: dropped $dropped, limit_bytes 2048" test \
 	"$(in_packet "$last" track_event.debug_annotations.uint_value | tr '\n' ' ')" = "$dropped 2048 "
 check "the storm's instants in the file: $written" test "$(field track_event.type TYPE_INSTANT | wc -l)" = "$((written + 1))"
 
+# GPU jobs (output/trace_jobs.h) as jobs.sh reads them: per ring, and the flow's two ends.
+check "the example writes its jobs" "$BIN" "$work/jobs.pftrace" jobs
+"$HERE/jobs.sh" "$work/jobs.pftrace" >"$work/jobs.txt"
+check "jobs.sh: 4 jobs on gpu0 gfx, 1 on gpu0 comp" test \
+	"$(grep ^ring "$work/jobs.txt" | sort | tr '\t\n' ' |')" = "ring gpu0 comp 1|ring gpu0 gfx 4|"
+check "jobs.sh: one flow, from \"dep 8\" to \"app 7\", both on gfx" test \
+	"$(grep ^flow "$work/jobs.txt" | cut -f1-5 | tr '\t' ' ')" = "flow app 7 gpu0 gfx dep 8 gpu0 gfx"
+decode "$work/jobs.pftrace" | flat >"$work/flat"
+check "slice names: each process's \"comm pid\", \"running\", \"job\" for none known" test \
+	"$(field interned_data.event_names.name | tr '\n' ' ')" = '"dep 8" "running" "app 7" "job" '
+
 # --trace on a replay: headless, then with -J; every sample the JSON's value on its track.
 REC=$ROOT/examples/mockgpu-7.3.jsonl
 "$GPUTOP" --replay "$REC" --trace "$work/alone.pftrace" --duration 5 >"$work/alone.out" 2>"$work/alone.err"
 check "--trace alone exits 0" test $? = 0
 check "--trace alone prints no snapshot" test ! -s "$work/alone.out"
-check "--trace says what it wrote on stderr" grep -q "^gputop-bpf: trace '.*alone.pftrace': [1-9][0-9]* samples, [0-9]* bytes, 0 dropped$" "$work/alone.err"
+check "--trace says what it wrote on stderr" grep -q "^gputop-bpf: trace '.*alone.pftrace': [1-9][0-9]* samples, 0 jobs (0 lost), [0-9]* bytes, 0 dropped$" "$work/alone.err"
 "$GPUTOP" --replay "$REC" --trace "$work/replay.pftrace" --duration 5 -J >"$work/replay.json" 2>/dev/null
 check "with -J the snapshots are printed too" test "$(wc -l <"$work/replay.json")" -gt 0
 check "the same trace with or without -J" cmp "$work/alone.pftrace" "$work/replay.pftrace"
 # --duration 5: the snapshots until the first that ends 5 s after the first one's interval began
 check "--duration 5 stops at the first snapshot 5 s in" jq -se '(.[0].uptime_s - .[0].interval_s) as $s |
 	(.[-1].uptime_s - $s >= 5) and (.[-2].uptime_s - $s < 5)' "$work/replay.json"
-check "protoc decodes the replay's trace" bash -c "$(declare -f decode); HERE='$HERE' decode '$work/replay.pftrace' >'$work/replay.text'"
+check "protoc decodes the replay's trace" bash -c "$(declare -f decode); PFDIR='$PFDIR' decode '$work/replay.pftrace' >'$work/replay.text'"
 check "every field of it is one of trace.proto's" bash -c "! grep -qE '^ *[0-9]+(:| \{)' '$work/replay.text'"
 flat <"$work/replay.text" >"$work/flat"
 # "GPU dev|track|value" per sample, in time order per track, from the trace and from the JSON

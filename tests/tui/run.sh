@@ -22,7 +22,8 @@ trap 'kill_all; rm -rf "$TMP"' EXIT
 export XDG_CONFIG_HOME=$TMP/config LANG=C.UTF-8 TERM=xterm-256color
 unset NO_COLOR
 
-# start COLS ROWS ARGS...: the binary in a fresh session; its exit status lands in $TMP/exit.
+# start COLS ROWS ARGS...: the binary in a fresh session (in the folder $CWD if set); its exit status
+# lands in $TMP/exit.
 start() {
 	local cols=$1 rows=$2
 	shift 2
@@ -31,7 +32,7 @@ start() {
 	T="tmux -S $TMP/tmux.$SESSIONS.sock"
 	rm -f "$TMP/exit" "$TMP/stty"
 	$T -f /dev/null new-session -d -s t -x "$cols" -y "$rows" \
-		"stty -a > $TMP/stty.before; $BIN $*; echo \$? > $TMP/exit; stty -a > $TMP/stty; sleep 30"
+		"${CWD:+cd $CWD; }stty -a > $TMP/stty.before; $BIN $*; echo \$? > $TMP/exit; stty -a > $TMP/stty; sleep 30"
 	$T set-option -t t remain-on-exit on >/dev/null
 }
 screen() { $T capture-pane -p -t t; }
@@ -1353,6 +1354,37 @@ until_shows "REPLAY" 5
 pkill -TERM -f "^$BIN --replay $REC -d 60"
 sleep 0.8
 check "SIGTERM: exits 0 and restores the terminal" bash -c "grep -qx 0 $TMP/exit && grep -qw icanon $TMP/stty"
+echo "== T: the next 10 s of the recording's snapshots captured to a Perfetto trace file"
+mkdir -p "$TMP/capture"
+CWD=$TMP/capture replay_at 120 30 "$REC" 10
+keys T
+check "T: the status line says what it captures, and to which file" \
+	shows "capturing 10 s of the recording's counters to gputop-bpf-"
+for _ in $(seq 40); do # 0.5 s snapshots: 10 s is 20 of them
+	shows "capture written" && break
+	$T send-keys -t t n
+	sleep 0.2
+done
+check "T: 20 snapshots on, the status line says what it wrote" \
+	until_shows "capture written: gputop-bpf-" 5
+said=$(screen | grep -o 'capture written: gputop-bpf-[0-9-]*\.pftrace: [0-9]* samples, 0 jobs, [0-9]* bytes')
+cap=$(ls "$TMP"/capture/gputop-bpf-*.pftrace 2>/dev/null | head -1)
+check "T: the file it named is there, its size as said ($said)" \
+	test -n "$cap" -a -n "$said" -a "$(basename "$cap"): $(sed 's/.*samples, 0 jobs, //; s/ bytes$//' <<<"$said")" = \
+	"$(sed 's/^capture written: //; s/: [0-9]* samples.*//' <<<"$said"): $(stat -c %s "$cap" 2>/dev/null)"
+if command -v protoc >/dev/null; then
+	. "$(dirname "$0")/../perfetto/decode.sh"
+	check "T: protoc decodes it; its counter samples as many as said" test \
+		"$(decode "$cap" | grep -c 'type: TYPE_COUNTER')" = "$(sed 's/.*pftrace: \([0-9]*\) samples.*/\1/' <<<"$said")"
+else
+	skip "T: protoc is missing: the capture is not decoded ('make deps')"
+fi
+keys T
+check "T again: a second capture starts (the first is over)" \
+	bash -c "$(declare -f screen); T='$T'; screen | grep -q \"^ capturing 10 s of the recording's counters to gputop-bpf-\""
+keys T
+check "T while one runs: says so" shows "already capturing 10 s"
+$T kill-server 2>/dev/null
 if [ -n "${TSAN_REPORTS:-}" ]; then # a ThreadSanitizer build (make test-tui): its reports, one file each
 	check "ThreadSanitizer: no data race or lock misuse in any run of this suite ($(ls "$TSAN_REPORTS" | wc -l) reports)" \
 		test -z "$(ls "$TSAN_REPORTS")"

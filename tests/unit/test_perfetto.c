@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "output/perfetto.h"
+#include "tests/unit/pb_read.h"
 #include "tests/unit/utf8_judge.h"
 
 /* A writer into memory: the bytes so far are mem.buf[0..mem.len) after a flush. */
@@ -241,56 +242,6 @@ static void intern_bounded(void **state)
 	assert_int_equal(perfetto_intern_find(&t, "one more"), 0);
 	assert_int_equal(perfetto_intern_find(&t, "n4095"), PERFETTO_INTERN_MAX);
 	perfetto_intern_free(&t);
-}
-
-/* A test-side reader: a varint at *p (within end), moving *p past it. */
-static uint64_t read_varint(const uint8_t **p, const uint8_t *end)
-{
-	uint64_t v = 0;
-
-	for (int shift = 0; *p < end && shift < 64; shift += 7) {
-		uint8_t byte = *(*p)++;
-
-		v |= (uint64_t)(byte & 0x7f) << shift;
-		if (!(byte & 0x80))
-			return v;
-	}
-	fail_msg("a varint runs past its message");
-	return 0;
-}
-
-/* The nth (0: first) length-delimited field numbered f of msg: its payload; false if none. */
-static bool find_field(const uint8_t *msg, size_t n, uint32_t f, size_t nth, const uint8_t **out,
-		       size_t *out_n)
-{
-	const uint8_t *p = msg, *end = msg + n;
-
-	while (p < end) {
-		uint64_t tag = read_varint(&p, end), len = 0;
-
-		switch (tag & 7) {
-		case 0:
-			read_varint(&p, end);
-			continue;
-		case 1:
-			p += 8;
-			continue;
-		case 2:
-			len = read_varint(&p, end);
-			break;
-		default:
-			fail_msg("wire type %u", (unsigned int)(tag & 7));
-		}
-		assert_true(len <= (uint64_t)(end - p));
-		if ((tag >> 3) == f && nth-- == 0) {
-			*out = p;
-			*out_n = len;
-			return true;
-		}
-		p += len;
-	}
-	assert_true(p == end);
-	return false;
 }
 
 /* Follows a path of (field, nth) pairs from the trace's nth packet; false where it ends. */

@@ -268,6 +268,105 @@ static void deps_parked(void **state)
 	sched_match_free(m);
 }
 
+/* The spans the matcher reported (sched_match_on_job), by seqno. */
+struct reported {
+	struct job_span spans[8];
+	__u32 rings[8];
+	size_t n;
+};
+
+static void on_job(void *arg, __u32 ring, const struct job_span *span)
+{
+	struct reported *r = arg;
+
+	assert_true(r->n < 8);
+	r->rings[r->n] = ring;
+	r->spans[r->n++] = *span;
+}
+
+static const struct job_span *reported_seq(const struct reported *r, __u64 seq)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->spans[i].seq == seq)
+			return &r->spans[i];
+	fail_msg("no span of seqno %llu", (unsigned long long)seq);
+	return NULL;
+}
+
+/* A dependency record on the job of key dep (its finished fence's job key in start_ns). */
+static void add_dep_on(struct sched_match *m, __u8 kind, __u64 key, __u64 ts, __u64 dep)
+{
+	struct sched_rec r = rec(kind, key, ts, 0);
+
+	r.aux = dep + 64;
+	r.start_ns = dep;
+	assert_int_equal(sched_match_add(m, &r), 0);
+}
+
+/*
+ * Each job completed reported once, as the ring counts it: its times, its
+ * process, and flows from the job it depended on (declared by add_dep before
+ * its queue, >= 6.17, or waited for by dep_wait, <= 6.16), in flight or done already.
+ */
+static void jobs_reported_with_flows(void **state)
+{
+	struct sched_match *m = sched_match_new(100, 100, true);
+	struct reported r = { .n = 0 };
+	const struct job_span *a, *b, *c, *d;
+	__u64 flow_a = sched_flow_id(0x1000, 0x1001);
+
+	(void)state;
+	sched_match_on_job(m, on_job, &r);
+	add(m, SCHED_EV_QUEUE, 0x1000, 1000); /* A */
+	add(m, SCHED_EV_RUN, 0x1000, 1100);
+	add_dep_on(m, SCHED_EV_ADD_DEP, 0x2000, 1200, 0x1000); /* B depends on A */
+	add(m, SCHED_EV_QUEUE, 0x2000, 1300);
+	add(m, SCHED_EV_QUEUE, 0x4000, 1250); /* D waits for A */
+	add_dep_on(m, SCHED_EV_DEP_WAIT, 0x4000, 1260, 0x1000);
+	add_dep_on(m, SCHED_EV_DEP_WAIT, 0x4000, 1270, 0x9000); /* no such job: no flow */
+	add(m, SCHED_EV_QUEUE, 0x5000, 2150); /* E waits for A, done by then */
+	add_dep_on(m, SCHED_EV_DEP_WAIT, 0x5000, 2160, 0x1000);
+	add(m, SCHED_EV_RUN, 0x5000, 2170);
+	add(m, SCHED_EV_DONE, 0x5000, 2180);
+	add(m, SCHED_EV_RUN, 0x3000, 1500); /* C: queued before attach */
+	add(m, SCHED_EV_DONE, 0x3000, 1600);
+	add(m, SCHED_EV_DONE, 0x1000, 2100);
+	add(m, SCHED_EV_RUN, 0x2000, 2200);
+	add(m, SCHED_EV_RUN, 0x4000, 2300);
+	add(m, SCHED_EV_DONE, 0x4000, 2400);
+	add(m, SCHED_EV_DONE, 0x2000, 3000);
+	sched_match_drain_end(m);
+	assert_counts(m, 4, 5, 5); /* C's run, with others queued, is taken for an evicted queue's */
+	assert_int_equal(r.n, 5);
+	for (size_t i = 0; i < r.n; i++)
+		assert_int_equal(r.rings[i], RING);
+	a = reported_seq(&r, 0x1001);
+	assert_int_equal(a->queue_ns, 1000);
+	assert_int_equal(a->run_ns, 1100);
+	assert_int_equal(a->done_ns, 2100);
+	assert_int_equal(a->pid, PID);
+	assert_string_equal(a->comm, "submit");
+	assert_int_equal(a->flow_id, flow_a);
+	assert_int_equal(a->dep_flow_id, 0);
+	b = reported_seq(&r, 0x2001);
+	assert_int_equal(b->dep_flow_id, flow_a);
+	assert_int_equal(b->flow_id, sched_flow_id(0x2000, 0x2001));
+	assert_int_equal(b->queue_ns, 1300);
+	assert_int_equal(b->pid, PID);
+	c = reported_seq(&r, 0x3001);
+	assert_int_equal(c->queue_ns, 0);
+	assert_int_equal(c->run_ns, 1500);
+	assert_int_equal(c->pid, 0);
+	assert_int_equal(c->dep_flow_id, 0);
+	assert_int_equal(c->flow_id, sched_flow_id(0x3000, 0x3001));
+	assert_int_equal(reported_seq(&r, 0x5001)->dep_flow_id, flow_a);
+	d = reported_seq(&r, 0x4001);
+	assert_int_equal(d->dep_flow_id, flow_a);
+	assert_int_equal(d->done_ns, 2400);
+	assert_int_equal(sched_match_ring(m, RING)->deps, 1);
+	sched_match_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -278,6 +377,7 @@ int main(void)
 		cmocka_unit_test(table_full),
 		cmocka_unit_test(job_table_order),
 		cmocka_unit_test(deps_parked),
+		cmocka_unit_test(jobs_reported_with_flows),
 	};
 	return cmocka_run_group_tests_name("sched_match", tests, NULL, NULL);
 }

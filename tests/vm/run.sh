@@ -292,6 +292,58 @@ check_mixed() {
 	echo "   $run: rings (queued/started/completed): $(jq -s -c '[.[-1].tables["drm_sched.rings"][] | {(.name): [.queued_total, .started_total, .completed_total]}] | add' "$M"); drops: $(jq -s -c "$DROPS | with_entries(select(.value != 0))" "$M")"
 }
 
+# The 10 s capture (sched-exact.sh, trace_capture) of the mixed workload, decoded by protoc
+# (tests/perfetto/jobs.sh): exactly the workload's jobs per ring, each one slice; a flow to each
+# of M5's comp_1.0.0 jobs from the gfx_0.0.0 job it depended on, a distinct one each, queued
+# before it (mockgpu's dependency is the ring's newest job when the job is submitted: M5's own
+# dependency job unless M1's or M2's came between, said); under 10 MB.
+check_capture() {
+	local k=$1 C=$TMPD/capture.pftrace J=$TMPD/capture.jobs p5 size r n
+	section capture-b64 | base64 -d >"$C"
+	size=$(stat -c %s "$C")
+	"$VM/../perfetto/jobs.sh" "$C" >"$J"
+	check "$k: capture: protoc decodes the trace (trace.proto), $size bytes: under 10 MB" \
+		test -s "$J" -a "$size" -lt $((10 << 20))
+	section capture-err >"$TMPD/capture.err"
+	check "$k: capture: it ran its 10 s, exit 0, and said what it wrote, no job lost" \
+		bash -c "grep -qx exit=0 '$TMPD/capture.err' && grep -qE \"^gputop-bpf: trace '/tmp/capture.pftrace': [0-9]+ samples, [0-9]+ jobs [(]0 lost[)], [0-9]+ bytes, 0 dropped$\" '$TMPD/capture.err'"
+	for spec in gfx_0.0.0:740 comp_1.0.0:240 sdma0:150; do
+		r=${spec%%:*} n=${spec##*:}
+		check "$k: capture: mockgpu $r: $n job slices, as many as the workload's jobs" \
+			test "$(awk -F'\t' -v r="mockgpu $r" '$1 == "ring" && $2 == r { print $3 }' "$J")" = "$n"
+	done
+	p5=$(section capture-procs | awk '$1 == "M5" { sub("pid=", "", $2); print $2 }')
+	check "$k: capture: 40 flows, each to a comp_1.0.0 job of M5 (pid $p5) from a gfx_0.0.0 job" \
+		test "$(grep '^flow' "$J" | cut -f2,3,5 | sort | uniq -c | sed 's/^ *//' | tr '\t' '|')" = \
+		"40 mockgpu-submit $p5|mockgpu comp_1.0.0|mockgpu gfx_0.0.0"
+	check "$k: capture: the 40 flows come from 40 distinct jobs, each queued before the job it leads to" \
+		test "$(grep '^flow' "$J" | awk -F'\t' '$7 != "-" && length($7) == length($8) && ($7 "") < ($8 "")' | cut -f6 | sort -u | wc -l)" = 40
+	echo "   capture: $size bytes; $(grep '^ring' "$J" | cut -f2- | tr '\t\n' '=;'); $(grep -c '^flow' "$J") flows ($(grep '^flow' "$J" | cut -f4 | grep -c "^mockgpu-submit $p5\$") from M5's own jobs); $(grep '^gputop-bpf: trace' "$TMPD/capture.err")"
+}
+
+# Captures of 20,000-job storms into 1 MiB (sched-exact.sh, trace_storm): within the limit (the
+# spaced one up to it); the jobs written and those counted lost are the ring's completed jobs;
+# those written decode.   check_trace_storm KERNEL NAME
+check_trace_storm() {
+	local k="$1: $2" C=$TMPD/$2.pftrace size done line w l
+	section $2-b64 | base64 -d >"$C"
+	size=$(stat -c %s "$C")
+	done=$(section $2-last | jq '.tables["drm_sched.rings"][] | select(.name == "gfx_0.0.0") | .completed_total')
+	line=$(section $2-err | grep "^gputop-bpf: trace '/tmp/$2.pftrace'")
+	w=$(sed -n 's/.* samples, \([0-9]*\) jobs (\([0-9]*\) lost).*/\1/p' <<<"$line")
+	l=$(sed -n 's/.* samples, \([0-9]*\) jobs (\([0-9]*\) lost).*/\2/p' <<<"$line")
+	check "$k: $size bytes, within its limit (1 MiB), the size it says" \
+		test "$size" -le $((1 << 20)) -a "$(section $2-size)" = "$size" -a -n "$line"
+	if [ "$2" = tstorm-spaced ]; then
+		check "$k: the size limit reached (within 4 KiB of it)" test "$size" -ge $(((1 << 20) - 4096))
+	fi
+	check "$k: the jobs written ($w) and counted lost ($l) are the ring's completed (${done:-?})" \
+		test -n "$w" -a -n "$l" -a "$((w + l))" = "${done:--1}" -a "${l:-0}" -gt 0
+	check "$k: protoc decodes it: $w job slices on gfx_0.0.0" \
+		test "$("$VM/../perfetto/jobs.sh" "$C" | awk -F'\t' '$2 == "mockgpu gfx_0.0.0" { print $3 }')" = "$w"
+	echo "   $2: $line"
+}
+
 # Started late (scenario.sh): jobs queued before the monitor count as queued when they run,
 # once, and the ring's counts agree when it is idle.
 check_late() {
@@ -633,6 +685,9 @@ for k in $KERNELS; do
 	check_mixed "$k" stream-mixed
 	check_mixed "$k" stream-mixed-spin
 	check_late "$k" stream-
+	check_capture "$k"
+	check_trace_storm "$k" tstorm
+	check_trace_storm "$k" tstorm-spaced
 	check_memory "$k"
 	check_nvidia "$k" nvidia kprobe
 	check_nvidia "$k" nvidia-fentry fentry

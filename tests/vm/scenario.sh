@@ -99,6 +99,9 @@ fi
 . /sched-exact.sh
 sched_exact "" ""
 sched_exact stream stream-
+trace_capture
+trace_storm tstorm
+trace_storm tstorm-spaced "--gap-us 20"
 
 # NVIDIA collector without NVIDIA hardware (test hooks: the man page's ENVIRONMENT): uprobes
 # on a stand-in libcuda.so.1 with a client of known calls (2 processes), ioctls on /dev/null

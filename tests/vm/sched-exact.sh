@@ -26,11 +26,10 @@ mixed() {
 	section $1 /tmp/$1.json
 	section $1-err /tmp/$1.err
 }
-mixed_run() {
-	env ${2:-} gputop-bpf $SD -b -J -d 0.5 > /tmp/$1.json 2> /tmp/$1.err &
-	MON=$!
-	ready /tmp/$1.json
-	sleep 1 # a run has 6 snapshots or more unless the monitor stalled (mixed above)
+# The mixed workload's five submitters (/tmp/m1.txt ... m5.txt: their pids), to their end:
+# gfx_0.0.0 740 jobs (M5's 40 of them the dependencies of its comp_1.0.0 jobs),
+# comp_1.0.0 240, sdma0 150.
+mixed_load() {
 	$S gfx_0.0.0 400 200 --gap-us 100 > /tmp/m1.txt &
 	M1=$!
 	$S gfx_0.0.0 300 100 --burst > /tmp/m2.txt &
@@ -42,6 +41,13 @@ mixed_run() {
 	$S comp_1.0.0 40 500 --dep gfx_0.0.0 --dep-us 2000 --gap-us 1000 > /tmp/m5.txt &
 	M5=$!
 	wait $M1 $M2 $M3 $M4 $M5
+}
+mixed_run() {
+	env ${2:-} gputop-bpf $SD -b -J -d 0.5 > /tmp/$1.json 2> /tmp/$1.err &
+	MON=$!
+	ready /tmp/$1.json
+	sleep 1 # a run has 6 snapshots or more unless the monitor stalled (mixed above)
+	mixed_load
 	sleep 1.5
 	if [ "$(wc -l < /tmp/$1.json)" -lt 6 ]; then # stalled: where are its threads?
 		for t in /proc/$MON/task/*; do
@@ -52,6 +58,53 @@ mixed_run() {
 	kill -INT $MON
 	wait $MON
 	echo "exit=$?" >> /tmp/$1.err
+}
+# A 10 s capture (--trace, its default design: the streamed one) with the mixed workload in it;
+# run.sh decodes its job slices (tests/perfetto/jobs.sh) against the workload's truth. The file
+# comes out in base64. A monitor still running 30 s after the workload (stalled: mixed above)
+# is stopped, and said.
+trace_capture() {
+	gputop-bpf --trace /tmp/capture.pftrace --duration 10 -b -J -d 0.5 > /tmp/capture.json \
+		2> /tmp/capture.err &
+	MON=$!
+	ready /tmp/capture.json
+	mixed_load
+	i=0
+	while kill -0 $MON 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+	if kill -0 $MON 2>/dev/null; then
+		echo "@@ capture: still running 30 s after the workload; stopped"
+		kill -INT $MON
+	fi
+	wait $MON
+	echo "exit=$?" >> /tmp/capture.err
+	for p in 1 2 3 4 5; do sed "s/^/M$p /" /tmp/m$p.txt; done > /tmp/capture-procs.txt
+	section capture-procs /tmp/capture-procs.txt
+	section capture /tmp/capture.json
+	section capture-err /tmp/capture.err
+	base64 /tmp/capture.pftrace > /tmp/capture.b64
+	section capture-b64 /tmp/capture.b64
+}
+# Captures of job storms into 1 MiB (--trace-max-mb 1), 20,000 jobs of 1 us on gfx_0.0.0 each:
+# tstorm as fast as it can submit (thousands queued at once: past a ring's 1024 lanes), and
+# tstorm-spaced 20 us apart (few at once: the size limit is what stops it). run.sh checks each
+# file's size, and that the jobs written and those counted lost are the ring's completed jobs.
+# trace_storm NAME [SUBMIT-OPTIONS]
+trace_storm() {
+	gputop-bpf --trace /tmp/$1.pftrace --trace-max-mb 1 -b -J -d 0.5 > /tmp/$1.json 2> /tmp/$1.err &
+	MON=$!
+	ready /tmp/$1.json
+	$S gfx_0.0.0 20000 1 ${2:-} > /dev/null
+	sleep 1.5
+	kill -INT $MON
+	wait $MON
+	echo "exit=$?" >> /tmp/$1.err
+	wc -c < /tmp/$1.pftrace > /tmp/$1-size.txt
+	tail -1 /tmp/$1.json > /tmp/$1-last.json
+	section $1-last /tmp/$1-last.json
+	section $1-err /tmp/$1.err
+	section $1-size /tmp/$1-size.txt
+	base64 /tmp/$1.pftrace > /tmp/$1.b64
+	section $1-b64 /tmp/$1.b64
 }
 sched_exact() {
 	SD=${1:+--sched-design $1}

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "core/privileges.h"
+#include "src/tui_capture.h"
+
+/* A new file named by the time (-2 ... -9 after it when taken), opened as the user; never over one. */
+static FILE *new_file(struct tui_capturer *t)
+{
+	time_t now = time(NULL);
+	char stamp[32];
+	struct tm tm;
+	FILE *f = NULL;
+
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	for (int i = 1; i < 10 && !f; i++) {
+		snprintf(t->path, sizeof(t->path), "gputop-bpf-%s%s%.0d.pftrace", stamp, i > 1 ? "-" : "",
+			 i > 1 ? i : 0);
+		f = privileges_fopen_as_user(t->path, "wbx");
+		if (!f && errno != EEXIST)
+			break;
+	}
+	return f;
+}
+
+static bool start(void *impl, char *msg, size_t len)
+{
+	struct tui_capturer *t = impl;
+	FILE *f;
+	int err;
+
+	if (t->cap) {
+		snprintf(msg, len, "a capture runs already");
+		return false;
+	}
+	f = new_file(t);
+	if (!f) {
+		snprintf(msg, len, "cannot create %s: %s", t->path, strerror(errno));
+		return false;
+	}
+	t->cap = capture_open(f, t->limit_bytes, &err);
+	if (!t->cap) {
+		snprintf(msg, len, "cannot start a capture: %s", strerror(-err));
+		fclose(f);
+		return false;
+	}
+	capture_route(t->cap);
+	t->start_s = -1;
+	snprintf(msg, len, "capturing %.0f s of %s to %s", TUI_CAPTURE_SECONDS, t->what, t->path);
+	return true;
+}
+
+/* The capture closed: what it wrote, or that it failed, in msg. */
+static void finish(struct tui_capturer *t, char *msg, size_t len, bool *failed)
+{
+	struct capture_stats st;
+	int err;
+
+	capture_route(NULL);
+	err = capture_close(t->cap, &st);
+	t->cap = NULL;
+	*failed = err != 0;
+	if (err)
+		snprintf(msg, len, "writing the capture %s failed: %s", t->path, strerror(-err));
+	else
+		snprintf(msg, len, "capture written: %s: %llu samples, %llu jobs, %llu bytes%s", t->path,
+			 (unsigned long long)st.samples, (unsigned long long)st.jobs,
+			 (unsigned long long)st.bytes, st.dropped ? "; some did not fit" : "");
+}
+
+static bool add(void *impl, const struct snapshot *s, char *msg, size_t len, bool *failed)
+{
+	struct tui_capturer *t = impl;
+	struct capture_stats st;
+	double took;
+
+	if (!t->cap)
+		return false;
+	if (t->start_s < 0)
+		t->start_s = s->uptime_s - s->interval_s;
+	took = s->uptime_s - t->start_s;
+	if (!capture_add(t->cap, s) || took >= TUI_CAPTURE_SECONDS - 1e-9) {
+		finish(t, msg, len, failed);
+		return false;
+	}
+	capture_progress(t->cap, &st);
+	snprintf(msg, len, "capturing to %s: %.1f of %.0f s, %llu samples, %llu jobs", t->path, took,
+		 TUI_CAPTURE_SECONDS, (unsigned long long)st.samples, (unsigned long long)st.jobs);
+	return true;
+}
+
+void tui_capturer_init(struct tui_capturer *t, uint64_t limit_bytes, bool replay, bool jobs)
+{
+	memset(t, 0, sizeof(*t));
+	t->ops = (struct tui_capture){ .start = start, .add = add, .impl = t };
+	t->limit_bytes = limit_bytes;
+	t->what = replay ? "the recording's counters" :
+		  jobs	 ? "counters and scheduler jobs" :
+			   "counters (scheduler jobs: --sched-design stream)";
+}
+
+void tui_capturer_end(struct tui_capturer *t)
+{
+	char msg[160];
+	bool failed;
+
+	if (!t->cap)
+		return;
+	finish(t, msg, sizeof(msg), &failed);
+	fprintf(stderr, "gputop-bpf: %s\n", msg);
+}
