@@ -59,11 +59,19 @@ static void open_selected(struct view *v)
 	}
 }
 
+/* The pace in use: a replay not yet paced plays at its recorded intervals. */
+static double delay_in_use(const struct view *v)
+{
+	if (v->feed->replay && !v->replay_paced && v->snap && v->snap->interval_s > 0)
+		return delay_nearest(v->snap->interval_s);
+	return v->prefs.delay_s;
+}
+
 static void set_delay(struct view *v, int dir)
 {
-	double d = delay_step(v->prefs.delay_s, dir);
+	double d = delay_step(delay_in_use(v), dir);
 
-	if (d == v->prefs.delay_s) { /* at the end of the range: said, not silent */
+	if (d == delay_in_use(v)) { /* at the end of the range: said, not silent */
 		view_message(v, false, "%s every %g s already, the %s (+ and - step between %s s)",
 			     v->feed->replay ? "played" : "refresh", d, dir > 0 ? "slowest" : "fastest",
 			     DELAY_RANGE_TEXT);

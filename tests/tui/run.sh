@@ -819,8 +819,8 @@ until_shows "REPLAY" 5
 check "replay at its own pace: the header says the recording's interval, not a refresh of ours" \
 	bash -c "$T capture-pane -p -t t | head -1 | grep -qE '\| recorded every 0\.5[0-9]?s \|' && ! $T capture-pane -p -t t | head -1 | grep -q '| every '"
 keys -
-check "- in a replay: the pace shown beside the recording's" \
-	bash -c "$T capture-pane -p -t t | head -1 | grep -qE '\| every 0\.5s, recorded 0\.5[0-9]?s \|'"
+check "- in a replay: a step faster than the recorded pace in use (0.5 s to 0.25 s), shown beside the recording's" \
+	bash -c "$T capture-pane -p -t t | head -1 | grep -qE '\| every 0\.25s, recorded 0\.5[0-9]?s \|' && $T capture-pane -p -t t | grep -q 'played every 0.25 s'"
 keys W
 check "W in a replay keeps the live refresh (1 s), not the replay's pace" grep -qx 'delay = 1' "$TMP/pacecfg/gputop-bpf/config"
 keys space
