@@ -487,7 +487,7 @@ sleep 0.3
 check "80x24: card0 (amdgpu) shows VRAM with a bar, busy ${busy0}%, ${temp0}°C" \
 	bash -c "$T capture-pane -p -t t | grep -E '^ card0 +amdgpu +0000:03:00.0 +VRAM \[.{6}\] [0-9.]+GiB/16.0GiB  busy ${busy0}%  ${temp0}°C' >/dev/null"
 check "80x24: card2 (xe) shows its VRAM size, used unknown, and its clock" \
-	bash -c "$T capture-pane -p -t t | grep -E '^ card2 +xe +0000:04:00.0 +VRAM -/12.0GiB  55°C  2100MHz' >/dev/null"
+	bash -c "$T capture-pane -p -t t | grep -E '^ card2 +xe +0000:04:00.0 +VRAM -/12.0GiB  55°C  gclk 2100MHz' >/dev/null"
 check "80x24: every device line ends with a whole part (a unit, not a cut number or bar)" \
 	bash -c "[ \$($T capture-pane -p -t t | sed -n '3,5p' | grep -cE '(°C|W|MHz|%|iB|reported\)|/s [0-9.]+[kM]?)\$') -eq 3 ]"
 keys 2
@@ -505,13 +505,13 @@ for cols in 84 88 96 104; do # where a part would be cut at other places
 	check "${cols}x24: every device line ends with a whole part" \
 		bash -c "[ \$($T capture-pane -p -t t | sed -n '3,5p' | grep -cE '(°C|W|MHz|%|iB|reported\)|/s [0-9.]+[kM]?)\$') -eq 3 ]"
 done
-start 160 48 --replay "$SYSREC" -d 60
+start 170 48 --replay "$SYSREC" -d 60
 until_shows "REPLAY" 5
 sleep 0.3
-check "160x48: card0 shows power over its cap (${power0}/250W) and its clock (${mhz0}MHz), then vis and GTT" \
-	bash -c "$T capture-pane -p -t t | grep -E '^ card0 .* ${temp0}°C  ${power0}/250W  ${mhz0}MHz  vis \[.{6}\] 256.0MiB/256.0MiB  GTT ' >/dev/null"
-check "160x48: card1 (i915, no hwmon, no ring, no interrupt line) shows only what it has: its clock, no 0 done/s" \
-	bash -c "$T capture-pane -p -t t | grep -E '^ card1 +i915 +0000:00:02.0 +\(no memory reported\)  1300MHz\$' >/dev/null"
+check "170x48: card0 shows power over its cap (${power0}/250W) and its clock (gclk ${mhz0}MHz), then vis and GTT" \
+	bash -c "$T capture-pane -p -t t | grep -E '^ card0 .* ${temp0}°C  ${power0}/250W  gclk ${mhz0}MHz  vis \[.{6}\] 256.0MiB/256.0MiB  GTT ' >/dev/null"
+check "170x48: card1 (i915, no hwmon, no ring, no interrupt line) shows only what it has: its clock, no 0 done/s" \
+	bash -c "$T capture-pane -p -t t | grep -E '^ card1 +i915 +0000:00:02.0 +\(no memory reported\)  gclk 1300MHz\$' >/dev/null"
 start 160 48 --replay "$SYSREC" -d 60
 until_shows "REPLAY" 5
 check "overview: one process table: the ROCm process (4242) on card0 with the KFD's 1.0GiB and 2 queues" \
@@ -820,6 +820,8 @@ XDG_CONFIG_HOME=$TMP/pacecfg start 200 30 --replay "$REC"
 until_shows "REPLAY" 5
 check "replay at its own pace: the header says the recording's interval, not a refresh of ours" \
 	bash -c "$T capture-pane -p -t t | head -1 | grep -qE '\| recorded every 0\.5[0-9]?s \|' && ! $T capture-pane -p -t t | head -1 | grep -q '| every '"
+check "the header's cost of gputop-bpf: each number labelled (CPU, RSS, BPF)" \
+	bash -c "$T capture-pane -p -t t | head -1 | grep -qE '\| self [0-9.]+% CPU RSS [0-9.]+MiB, BPF [0-9.]+% \|'"
 keys -
 check "- in a replay: a step faster than the recorded pace in use (0.5 s to 0.25 s), shown beside the recording's" \
 	bash -c "$T capture-pane -p -t t | head -1 | grep -qE '\| every 0\.25s, recorded 0\.5[0-9]?s \|' && $T capture-pane -p -t t | grep -q 'played every 0.25 s'"
@@ -972,7 +974,7 @@ if [ -f "$NVREC" ]; then
 	gpumem=$(jq '.tables["nvidia.gpus"][0].mem_used_bytes' <<<"$NVSNAP" | gib)
 	replay_at 160 40 "$NVREC" "$NV"
 	check "overview: the NVIDIA GPU's line shows NVML's memory (${gpumem} used of 79.6GiB), use, temperature, power of its limit, clock" \
-		bash -c "$T capture-pane -p -t t | grep -E '^ nvidia0 .*VRAM \[.{6}\] ${gpumem}/79\.6GiB  busy [0-9]+%  [0-9]+°C  [0-9]+/700W  [0-9]+MHz' >/dev/null"
+		bash -c "$T capture-pane -p -t t | grep -E '^ nvidia0 .*VRAM \[.{6}\] ${gpumem}/79\.6GiB  busy [0-9]+%  [0-9]+°C  [0-9]+/700W  gclk [0-9]+MHz' >/dev/null"
 	ovtx=$(screen | grep -oE 'PCIe tx [0-9.]+[KMGT]?i?B/s' | head -1 | cut -d' ' -f3)
 	nvq=$(jq -r --argjson pid "$nvpid" '.tables["nvidia.gpu_processes"][]? | select(.pid == $pid) | .mem_bytes' <<<"$NVSNAP" | gib)
 	check "overview: one process table: python3 ($nvpid) on nvidia0 with NVML's ${nvq}, not the CUDA calls' ${nvmem}" \
