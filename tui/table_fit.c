@@ -20,8 +20,7 @@ static int spark_column(const struct table_desc *d)
 	return first;
 }
 
-/* Whether some row of t knows column c. */
-static bool known_somewhere(const struct table *t, unsigned int c)
+bool table_col_known(const struct table *t, unsigned int c)
 {
 	for (size_t r = 0; t && r < t->nrows; r++)
 		if (table_cell(t, r, c)->known)
@@ -65,7 +64,7 @@ void table_fit_columns(const struct table_desc *d, const struct table *t, int wi
 
 			if ((col->flags & COL_DETAIL) || !!(col->flags & COL_WIDE) != pass)
 				continue;
-			if ((col->flags & COL_IF_KNOWN) && !known_somewhere(t, c))
+			if ((col->flags & COL_IF_KNOWN) && !table_col_known(t, c))
 				continue;
 			if (prefs && prefs_col_hidden(prefs, d->name, col->key)) /* hidden in setup (F2) */
 				continue;

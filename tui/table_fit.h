@@ -33,6 +33,8 @@ struct table_fit {
  */
 void table_fit_columns(const struct table_desc *d, const struct table *t, int width, const struct tui_prefs *prefs,
 		       struct table_fit *out);
+/* Whether some row of t knows column c (t NULL: no). */
+bool table_col_known(const struct table *t, unsigned int c);
 
 /* How one table is shown: sort order and selection (the interface keeps one per table). */
 #define TABLE_LINES_MAX 256 /* body lines a table keeps the rows of, for clicks */

@@ -329,6 +329,12 @@ keys F2
 check "F2 at 120 columns: DEVICE is on but not drawn on Rings, and the setup says so; RING, drawn, is its key" \
 	bash -c "$T capture-pane -p -t t | grep -qE '\[x\] DEVICE +\(no room at 120 columns\)' && $T capture-pane -p -t t | grep -qE '\[x\] RING .*\(its key: always\)' && ! $T capture-pane -p -t t | grep -qE '\[x\] DONE/S +\(no room'"
 keys Escape
+replay_at 220 50 "$REC" 21
+keys Right
+keys F2
+check "F2 at 220 columns: a column left out because no row has a value says so, not 'no room'" \
+	bash -c "$T capture-pane -p -t t | grep -qE '\[x\] LAUNCH/S +\(no values yet\) CUDA' && ! $T capture-pane -p -t t | grep -q 'no room at 220'"
+keys Escape
 
 echo "== the Display pane: collector tables in the shared widget (80x24, snapshot $DN)"
 DSNAP=$(sed -n "${DN}p" "$REC")
