@@ -221,7 +221,8 @@ static bool header_click(struct view *v, const MEVENT *ev)
 
 		if (!d || !ts->width || ev->y != ts->drawn_y + 1 || ev->x < ts->drawn_x || ev->x >= ts->drawn_x + ts->width)
 			continue;
-		table_fit_columns(d, snapshot_table(v->snap, d->name), ts->width, &v->prefs, &fit);
+		table_fit_sorted(d, snapshot_table(v->snap, d->name), ts->width, &v->prefs,
+				 ts->sort_set ? ts->sort_col : d->sort_col, &fit); /* as drawn */
 		cx = ts->drawn_x;
 		for (unsigned int k = 0; k < fit.ncols; cx += fit.widths[k] + 1, k++) {
 			if (ev->x < cx || ev->x >= cx + fit.widths[k])

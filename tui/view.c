@@ -34,8 +34,8 @@ int sort_menu_columns(struct view *v, unsigned int *cols)
 
 	if (!ts)
 		return 0;
-	table_fit_columns(d, snapshot_table(v->snap, d->name), ts->width > 0 ? ts->width : COLS - 2,
-			  &v->prefs, &fit);
+	table_fit_sorted(d, snapshot_table(v->snap, d->name), ts->width > 0 ? ts->width : COLS - 2, &v->prefs,
+			 ts->sort_set ? ts->sort_col : d->sort_col, &fit);
 	memcpy(cols, fit.cols, fit.ncols * sizeof(*cols));
 	return (int)fit.ncols;
 }

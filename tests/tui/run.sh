@@ -127,8 +127,16 @@ keys '>'
 check "> sorts by the next column on screen (QUEUE; DEVICE is not drawn at this width), its arrow beside the full title" \
 	bash -c "$T capture-pane -p -t t | grep -q 'Rings sorted by QUEUE' && $T capture-pane -p -t t | grep -qE ' [▲▼]QUEUE INFL '"
 keys '>'
-check "> again: INFL, a title as wide as its column, with its arrow" \
-	bash -c "$T capture-pane -p -t t | grep -q 'Rings sorted by INFL' && $T capture-pane -p -t t | grep -qE ' QUEUE[▲▼]INFL '"
+check "> again: INFL, a title as wide as its column: its column a cell wider for the arrow, a space before it" \
+	bash -c "$T capture-pane -p -t t | grep -q 'Rings sorted by INFL' && $T capture-pane -p -t t | grep -qE ' QUEUE [▲▼]INFL '"
+keys '>'
+keys '>'
+keys '>'
+check "> to WAIT p50 between two titles as wide as theirs: its title whole, a space on both sides" \
+	bash -c "$T capture-pane -p -t t | grep -q 'Rings sorted by WAIT p50' && $T capture-pane -p -t t | grep -qE ' BUSY% [▲▼]WAIT p50 WAIT p99 '"
+keys '<'
+keys '<'
+keys '<'
 keys '<'
 keys '<'
 keys '<'
@@ -1014,8 +1022,8 @@ if [ -f "$NVREC" ]; then
 	until_shows "REPLAY" 5
 	step_to "$NV"
 	keys 4
-	check "80x24 NVIDIA GPUs sorted by GPU, a title as wide as its column and the first: the arrow in the gap after it" \
-		bash -c "$T capture-pane -p -t t | grep -qE '^ GPU▲NAME '"
+	check "80x24 NVIDIA GPUs sorted by GPU, a title as wide as its column and the first: the arrow in its own cell" \
+		bash -c "$T capture-pane -p -t t | grep -qE '^ ▲GPU NAME '"
 	for _ in 1 2 3; do $T send-keys -t t Right; sleep 0.1; done
 	ncuda=$(wc -w <<<"$cuda_pids")
 	check "80x24 NVIDIA pane: the focused CUDA table gets the rows left over, its processes ($cuda_pids) whole, or says which of them it shows" \
