@@ -233,6 +233,8 @@ static void draw_row(struct view *v, int y, const struct table *t, size_t row, c
 
 		/* the newest sample at the right edge: rows with shorter histories (a process that came later) line up */
 		put(y, r.x + fit->spark_x + fit->spark_w - n, n, role == ROLE_SELECTED ? role : ROLE_SPARK, spark);
+		spark_unknown_dots(v, y, r.x + fit->spark_x + fit->spark_w, vals, nv, n,
+				   role == ROLE_SELECTED ? role : ROLE_DIM); /* the newest unknown shows as such */
 	}
 }
 

@@ -1018,6 +1018,12 @@ if [ -f "$NVREC" ]; then
 	check "NVIDIA pane: no Xid in this recording, and it says so" shows "No Xid error since start."
 	check "header: no Xid alert without Xids" bash -c "! $T capture-pane -p -t t | head -1 | grep -q Xid"
 	cuda_pids=$(jq -r '[.tables["nvidia.processes"][].pid] | map(tostring) | join(" ")' <<<"$NVSNAP")
+	# the first snapshot where python3's GPU% is unknown after it was known twice: the newest two samples unknown
+	gone=$(jq -r '[.tables["gpu.processes"][]? | select(.comm == "python3") | .gpu_pct] | .[0] // "x"' "$NVREC" |
+		awk '$1 == "x" && p == "x" && pp != "x" && pp != "" { print NR; exit } { pp = p; p = $1 }')
+	replay_at 80 24 "$NVREC" "$gone"
+	check "80x24 Overview, snapshot $gone: python3's GPU% history ends in dots for its unknown samples, not an old value" \
+		bash -c "$T capture-pane -p -t t | grep -qE '^ +[0-9]+ python3 .*[▁▂▃▄▅▆▇█]··\$'"
 	start 80 24 --replay "$NVREC" -d 60
 	until_shows "REPLAY" 5
 	step_to "$NV"
