@@ -228,6 +228,7 @@ static bool header_click(struct view *v, const MEVENT *ev)
 			if (ev->x < cx || ev->x >= cx + fit.widths[k])
 				continue;
 			v->table_focus[v->screen] = i;
+			v->focus_chosen[v->screen] = true;
 			if (ts->sort_set && ts->sort_col == fit.cols[k])
 				ts->reverse = !ts->reverse;
 			ts->sort_col = fit.cols[k];
@@ -253,8 +254,7 @@ static void mouse_key(struct view *v)
 	if (getmouse(&ev) != OK)
 		return;
 	if (ev.y == v->layout.header.y + 1 && v->layout.header.h >= 2 && tab_at(ev.x) >= 0) {
-		v->screen = tab_at(ev.x);
-		v->detail = NULL;
+		view_enter_screen(v, tab_at(ev.x));
 		return;
 	}
 	if (ev.y == v->layout.keybar.y && (key = keybar_key(v, ev.x))) {
@@ -270,6 +270,7 @@ static void mouse_key(struct view *v)
 		if (!r->h || ev.y < r->y + 2 || ev.y >= r->y + r->h || ev.x >= r->x + r->w)
 			continue;
 		v->table_focus[SCREEN_MAIN] = i;
+		v->focus_chosen[SCREEN_MAIN] = true;
 		if (ev.y - r->y - 2 >= ts->nlines || ts->line_row[ev.y - r->y - 2] < 0)
 			return; /* below the rows, or a container's line */
 		ts->sel = (size_t)ts->line_row[ev.y - r->y - 2];
@@ -336,6 +337,7 @@ static void act_focus(struct view *v, int key)
 
 	if (!p)
 		return;
+	v->focus_chosen[v->screen] = true;
 	if (key == KEY_LEFT && *f > 0)
 		(*f)--;
 	else if (key == KEY_RIGHT && pane_table_name(p, *f + 1, v->grouped))
@@ -355,8 +357,8 @@ static void act_back(struct view *v, int key)
 		v->detail = NULL;
 	else if (v->filter[0])
 		v->filter[0] = v->edit[0] = '\0';
-	else
-		v->screen = SCREEN_MAIN;
+	else if (v->screen != SCREEN_MAIN)
+		view_enter_screen(v, SCREEN_MAIN);
 }
 
 static void act_screen(struct view *v, int key)
@@ -366,16 +368,13 @@ static void act_screen(struct view *v, int key)
 	if (n < 1)
 		return;
 	if (key == '\t')
-		v->screen = (v->screen + 1) % n;
+		view_enter_screen(v, (v->screen + 1) % n);
 	else if (key == KEY_BTAB)
-		v->screen = (v->screen + n - 1) % n;
+		view_enter_screen(v, (v->screen + n - 1) % n);
 	else if (key - '1' < n)
-		v->screen = key - '1';
-	else { /* said, not silent */
+		view_enter_screen(v, key - '1');
+	else /* said, not silent */
 		view_message(v, false, "%c: no such pane (1-%d, Tab)", key, n);
-		return;
-	}
-	v->detail = NULL;
 }
 
 static void act_sort_menu(struct view *v, int key)

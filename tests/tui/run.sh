@@ -1024,6 +1024,23 @@ if [ -f "$NVREC" ]; then
 	replay_at 80 24 "$NVREC" "$gone"
 	check "80x24 Overview, snapshot $gone: python3's GPU% history ends in dots for its unknown samples, not an old value" \
 		bash -c "$T capture-pane -p -t t | grep -qE '^ +[0-9]+ python3 .*[▁▂▃▄▅▆▇█]··\$'"
+	X2=$(dirname "$NVREC")/nvidia-h100x2.jsonl
+	replay_at 120 40 "$X2" 20
+	keys Enter
+	check "h100x2 120x40: the rings not available, the processes filled after the start: the keys on them (Enter opens one)" \
+		bash -c "$T capture-pane -p -t t | grep -q '(Esc goes back)' && ! $T capture-pane -p -t t | grep -q 'Rings is not available here'"
+	keys Escape
+	keys Left
+	keys 4
+	keys 1
+	keys Enter
+	check "h100x2 120x40: Left to the rings, then 4 and 1: the pane re-entered starts on the processes again" \
+		bash -c "$T capture-pane -p -t t | grep -q '(Esc goes back)' && ! $T capture-pane -p -t t | grep -q 'Rings is not available here'"
+	keys Escape
+	keys Left
+	keys Enter
+	check "h100x2 120x40: Left still reaches the rings (Enter says they are not available)" \
+		shows "Rings is not available here"
 	start 80 24 --replay "$NVREC" -d 60
 	until_shows "REPLAY" 5
 	step_to "$NV"
