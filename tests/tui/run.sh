@@ -703,6 +703,8 @@ if [ -f "$NVREC" ]; then
 	keys 4
 	check "80x24, NVIDIA pane: the hidden tables' hint whole (their count and the key, no title cut)" \
 		bash -c "$T capture-pane -p -t t | sed -n 3p | grep -qE '[0-9] more tables below: →\$'"
+	check "the man page shows that hint as the screen does at 80 columns: a count and the key, no titles" \
+		bash -c "sed 's/\\\\(->/→/g' man/gputop-bpf.8 | tr '\n' ' ' | grep -qE '\"[0-9]+ more tables below: →\"'"
 	keys 5
 	check "80x24, Display unavailable: its whole text wrapped onto the free lines, nothing cut" \
 		bash -c "$(declare -f words_whole); T='$T'; words_whole 'gaps; per client events, delivery latency and missed frames.' && ! $T capture-pane -p -t t | grep -q '…'"
