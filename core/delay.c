@@ -36,3 +36,13 @@ double delay_step(double current, int dir)
 	}
 	return current;
 }
+
+double delay_nearest(double seconds)
+{
+	double best = steps[0];
+
+	for (size_t i = 1; i < NSTEPS; i++)
+		if (fabs(log(steps[i] / seconds)) < fabs(log(best / seconds)))
+			best = steps[i];
+	return best;
+}

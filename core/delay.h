@@ -18,5 +18,7 @@ int delay_parse(const char *text, double *out);
  * above (dir > 0) or below (dir < 0) current; current itself at the list's end.
  */
 double delay_step(double current, int dir);
+/* The +/- list's interval nearest (by ratio) to seconds: a measured pace (0.517) as the step it is near (0.5). */
+double delay_nearest(double seconds);
 
 #endif

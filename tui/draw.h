@@ -71,6 +71,12 @@ void draw_help(struct view *v);
 /* "label  sparkline" of the history of column key of row in t, on row y of a. */
 void draw_spark_row(struct view *v, int y, struct rect a, const char *label, const struct table *t,
 		    size_t row, const char *key);
+/*
+ * Over a sparkline of the last cells of vals[0..n) drawn on row y ending before column end: each unknown sample
+ * (an interval without a value) as a dot in role, not a blank that reads as nothing at all.
+ */
+void spark_unknown_dots(const struct view *v, int y, int end, const double *vals, size_t n, int cells,
+			enum role role);
 /* Blanks r. */
 void clear_rect(struct rect r);
 /* A drill-down whose row left the snapshot: "<what> <key>   (Esc goes back)" and why, in a. */

@@ -203,7 +203,7 @@ static int help_clamp_top(const char *const *lines, int n, int top, int rows, in
 	return top < 0 ? 0 : top > last ? last : top;
 }
 
-/* The help's last row: lines first-last of n shown, the keys that scroll it and close it, whole. */
+/* The help's last row: its screen lines first-last of n (wrapped rows counted), the keys that scroll it, whole. */
 static void help_footer(struct rect in, int first, int last, int n)
 {
 	const char *up = first > 1 ? "Up/PgUp" : "", *sep = first > 1 && last < n ? ", " : "";
@@ -252,7 +252,7 @@ void draw_help(struct view *v)
 		"header 'self'   what gputop-bpf costs: its CPU and memory, and its BPF",
 		"                programs' run time (per program: JSON self.programs)",
 	};
-	int n = (int)(sizeof(lines) / sizeof(lines[0])), w = COLS < 100 ? COLS : 100, h = 0, y, rows, i;
+	int n = (int)(sizeof(lines) / sizeof(lines[0])), w = COLS < 100 ? COLS : 100, h = 0, y, rows, i, above;
 	struct rect in;
 
 	help_pane_keys(keys, sizeof(keys));
@@ -263,6 +263,8 @@ void draw_help(struct view *v)
 	in = popup(h + 2 > LINES ? LINES : h + 2, w, "Keys", v->utf8);
 	rows = h > in.h ? in.h - 1 : in.h; /* what does not fit scrolls, the last row says how */
 	v->help_top = h > in.h ? help_clamp_top(lines, n, v->help_top, rows, in.w) : 0;
+	for (i = 0, above = 0; i < v->help_top; i++) /* the screen lines scrolled past */
+		above += help_rows(lines[i], in.w);
 	y = in.y;
 	for (i = v->help_top; i < n && y + help_rows(lines[i], in.w) <= in.y + rows; i++) {
 		putf(y, in.x + 1, in.w - 2, ROLE_NORMAL, "%.*s", HELP_KEY, lines[i]);
@@ -273,7 +275,7 @@ void draw_help(struct view *v)
 		y += help_rows(lines[i], in.w);
 	}
 	if (h > in.h) /* where it is, and the keys that move it: as much as fits whole */
-		help_footer(in, v->help_top + 1, i, n);
+		help_footer(in, above + 1, above + y - in.y, h);
 }
 
 void draw_sort_menu(struct view *v)

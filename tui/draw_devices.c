@@ -129,8 +129,8 @@ static void steady_add(struct steady *p, int *n, int cells, enum role role, cons
 }
 
 /*
- * "  busy 42%  45°C  123/250W  1850MHz": what is known. Which parts show is decided by their widest values
- * ("  busy 100%", "  100°C", power at its cap, "  9999MHz") and by slack, the cells the parts before may yet
+ * "  busy 42%  45°C  123/250W  gclk 1850MHz": what is known. Which parts show is decided by their widest
+ * values ("  busy 100%", "  100°C", power at its cap, "  gclk 9999MHz") and by slack, the cells the parts before may yet
  * grow by; the first that does not fit ends the run, and the line (*cut). So a part never comes and goes
  * with the values.
  */
@@ -152,7 +152,7 @@ static int sensors_part(struct view *v, const struct device_snap *d, int y, int 
 		steady_add(p, &n, snprintf(widest, sizeof(widest), "  %.0f/%.0fW", g.cap, g.cap), ROLE_VALUE,
 			   "  %.0f/%.0fW", g.power, g.cap);
 	if (!isnan(g.mhz))
-		steady_add(p, &n, 9, ROLE_VALUE, "  %.0fMHz", g.mhz, 0);
+		steady_add(p, &n, 14, ROLE_VALUE, "  gclk %.0fMHz", g.mhz, 0);
 	*cut = false;
 	for (int i = 0; i < n && !*cut; i++)
 		if (!(*cut = (room -= p[i].cells) < 0))

@@ -47,7 +47,7 @@ static bool self_cost(const struct snapshot *s, char *buf, size_t size)
 	rss = table_num(t, 0, "rss_bytes");
 	bpf = table_num(t, 0, "bpf_cpu_pct");
 	if (!isnan(rss))
-		snprintf(mem, sizeof(mem), " %.1fMiB", rss / 1048576.0);
+		snprintf(mem, sizeof(mem), " RSS %.1fMiB", rss / 1048576.0);
 	if (isnan(cpu))
 		snprintf(buf, size, " | self%s", mem);
 	else

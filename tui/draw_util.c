@@ -216,9 +216,15 @@ void draw_spark_row(struct view *v, int y, struct rect a, const char *label, con
 				      sizeof(spark));
 	/* the newest sample at the right edge: the rows of a pane share one width and one time axis */
 	put(y, x + w - cells, cells, ROLE_SPARK, spark);
-	for (int i = 0; i < cells; i++) /* an interval without a value (no job ran): a dim dot, not a gap */
+	spark_unknown_dots(v, y, x + w, vals, n, cells, ROLE_DIM); /* no job ran: a dim dot, not a gap */
+}
+
+void spark_unknown_dots(const struct view *v, int y, int end, const double *vals, size_t n, int cells,
+			enum role role)
+{
+	for (int i = 0; i < cells; i++)
 		if (isnan(vals[n - (size_t)cells + (size_t)i]))
-			put(y, x + w - cells + i, 1, ROLE_DIM, v->utf8 ? "·" : " ");
+			put(y, end - cells + i, 1, role, v->utf8 ? "·" : " ");
 }
 
 double num_or_0(const struct table *t, size_t row, const char *key)

@@ -59,11 +59,19 @@ static void open_selected(struct view *v)
 	}
 }
 
+/* The pace in use: a replay not yet paced plays at its recorded intervals. */
+static double delay_in_use(const struct view *v)
+{
+	if (v->feed->replay && !v->replay_paced && v->snap && v->snap->interval_s > 0)
+		return delay_nearest(v->snap->interval_s);
+	return v->prefs.delay_s;
+}
+
 static void set_delay(struct view *v, int dir)
 {
-	double d = delay_step(v->prefs.delay_s, dir);
+	double d = delay_step(delay_in_use(v), dir);
 
-	if (d == v->prefs.delay_s) { /* at the end of the range: said, not silent */
+	if (d == delay_in_use(v)) { /* at the end of the range: said, not silent */
 		view_message(v, false, "%s every %g s already, the %s (+ and - step between %s s)",
 			     v->feed->replay ? "played" : "refresh", d, dir > 0 ? "slowest" : "fastest",
 			     DELAY_RANGE_TEXT);
@@ -213,12 +221,14 @@ static bool header_click(struct view *v, const MEVENT *ev)
 
 		if (!d || !ts->width || ev->y != ts->drawn_y + 1 || ev->x < ts->drawn_x || ev->x >= ts->drawn_x + ts->width)
 			continue;
-		table_fit_columns(d, snapshot_table(v->snap, d->name), ts->width, &v->prefs, &fit);
+		table_fit_sorted(d, snapshot_table(v->snap, d->name), ts->width, &v->prefs,
+				 ts->sort_set ? ts->sort_col : d->sort_col, &fit); /* as drawn */
 		cx = ts->drawn_x;
 		for (unsigned int k = 0; k < fit.ncols; cx += fit.widths[k] + 1, k++) {
 			if (ev->x < cx || ev->x >= cx + fit.widths[k])
 				continue;
 			v->table_focus[v->screen] = i;
+			v->focus_chosen[v->screen] = true;
 			if (ts->sort_set && ts->sort_col == fit.cols[k])
 				ts->reverse = !ts->reverse;
 			ts->sort_col = fit.cols[k];
@@ -244,8 +254,7 @@ static void mouse_key(struct view *v)
 	if (getmouse(&ev) != OK)
 		return;
 	if (ev.y == v->layout.header.y + 1 && v->layout.header.h >= 2 && tab_at(ev.x) >= 0) {
-		v->screen = tab_at(ev.x);
-		v->detail = NULL;
+		view_enter_screen(v, tab_at(ev.x));
 		return;
 	}
 	if (ev.y == v->layout.keybar.y && (key = keybar_key(v, ev.x))) {
@@ -261,6 +270,7 @@ static void mouse_key(struct view *v)
 		if (!r->h || ev.y < r->y + 2 || ev.y >= r->y + r->h || ev.x >= r->x + r->w)
 			continue;
 		v->table_focus[SCREEN_MAIN] = i;
+		v->focus_chosen[SCREEN_MAIN] = true;
 		if (ev.y - r->y - 2 >= ts->nlines || ts->line_row[ev.y - r->y - 2] < 0)
 			return; /* below the rows, or a container's line */
 		ts->sel = (size_t)ts->line_row[ev.y - r->y - 2];
@@ -327,6 +337,7 @@ static void act_focus(struct view *v, int key)
 
 	if (!p)
 		return;
+	v->focus_chosen[v->screen] = true;
 	if (key == KEY_LEFT && *f > 0)
 		(*f)--;
 	else if (key == KEY_RIGHT && pane_table_name(p, *f + 1, v->grouped))
@@ -346,8 +357,8 @@ static void act_back(struct view *v, int key)
 		v->detail = NULL;
 	else if (v->filter[0])
 		v->filter[0] = v->edit[0] = '\0';
-	else
-		v->screen = SCREEN_MAIN;
+	else if (v->screen != SCREEN_MAIN)
+		view_enter_screen(v, SCREEN_MAIN);
 }
 
 static void act_screen(struct view *v, int key)
@@ -357,16 +368,13 @@ static void act_screen(struct view *v, int key)
 	if (n < 1)
 		return;
 	if (key == '\t')
-		v->screen = (v->screen + 1) % n;
+		view_enter_screen(v, (v->screen + 1) % n);
 	else if (key == KEY_BTAB)
-		v->screen = (v->screen + n - 1) % n;
+		view_enter_screen(v, (v->screen + n - 1) % n);
 	else if (key - '1' < n)
-		v->screen = key - '1';
-	else { /* said, not silent */
+		view_enter_screen(v, key - '1');
+	else /* said, not silent */
 		view_message(v, false, "%c: no such pane (1-%d, Tab)", key, n);
-		return;
-	}
-	v->detail = NULL;
 }
 
 static void act_sort_menu(struct view *v, int key)

@@ -98,7 +98,10 @@ static void setup_line(struct view *v, int i, int y, struct rect in, const struc
 			fits |= drawn[k] == cols[i - PANE_COUNT];
 		if (!ts || ts->width <= 0)
 			fits = true; /* not drawn at all yet (no rows): no width to have room in */
-		if (shown && !fits) /* on, but not drawn: said first, where no cut hides it */
+		if (shown && !fits && (col->flags & COL_IF_KNOWN) &&
+		    !table_col_known(snapshot_table(v->snap, d->name), cols[i - PANE_COUNT]))
+			snprintf(room, sizeof(room), "(no values yet) "); /* left out for that, not for room */
+		else if (shown && !fits) /* on, but not drawn: said first, where no cut hides it */
 			snprintf(room, sizeof(room), "(no room at %d columns) ", COLS);
 		snprintf(text, sizeof(text), "[%c] %-11s %s%s%s", shown ? 'x' : ' ', col->title, room, col->help,
 			 !(col->flags & COL_KEY) ? "" : fits ? " (its key: always)" : " (its key: where it fits)");

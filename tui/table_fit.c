@@ -20,8 +20,7 @@ static int spark_column(const struct table_desc *d)
 	return first;
 }
 
-/* Whether some row of t knows column c. */
-static bool known_somewhere(const struct table *t, unsigned int c)
+bool table_col_known(const struct table *t, unsigned int c)
 {
 	for (size_t r = 0; t && r < t->nrows; r++)
 		if (table_cell(t, r, c)->known)
@@ -65,7 +64,7 @@ void table_fit_columns(const struct table_desc *d, const struct table *t, int wi
 
 			if ((col->flags & COL_DETAIL) || !!(col->flags & COL_WIDE) != pass)
 				continue;
-			if ((col->flags & COL_IF_KNOWN) && !known_somewhere(t, c))
+			if ((col->flags & COL_IF_KNOWN) && !table_col_known(t, c))
 				continue;
 			if (prefs && prefs_col_hidden(prefs, d->name, col->key)) /* hidden in setup (F2) */
 				continue;
@@ -102,6 +101,40 @@ void table_fit_columns(const struct table_desc *d, const struct table *t, int wi
 		out->spark_x = x + 1;
 		out->spark_w = width - x - 1;
 	}
+}
+
+/* The sorted column one cell wider where its title fills it; false where there is no cell to give it. */
+static bool arrow_room(const struct table_desc *d, unsigned int sort, int width, struct table_fit *fit)
+{
+	int x = 0;
+
+	for (unsigned int k = 0; k < fit->ncols; k++)
+		x += fit->widths[k] + (k ? 1 : 0);
+	for (unsigned int k = 0; k < fit->ncols; k++) {
+		if (fit->cols[k] != sort)
+			continue;
+		if ((int)strlen(d->cols[sort].title) < fit->widths[k])
+			return true; /* room already */
+		if (fit->spark_col >= 0 && fit->spark_w > TABLE_FIT_SPARK_MIN) {
+			fit->spark_x++;
+			fit->spark_w--;
+		} else if (fit->spark_col >= 0 || x >= width) {
+			return false;
+		}
+		fit->widths[k]++;
+		return true;
+	}
+	return false;
+}
+
+void table_fit_sorted(const struct table_desc *d, const struct table *t, int width, const struct tui_prefs *prefs,
+		      unsigned int sort, struct table_fit *out)
+{
+	table_fit_columns(d, t, width, prefs, out);
+	if (arrow_room(d, sort, width, out) || width < 2)
+		return;
+	table_fit_columns(d, t, width - 1, prefs, out);
+	arrow_room(d, sort, width, out);
 }
 
 bool table_row_matches(const struct table *t, size_t row, const char *filter)

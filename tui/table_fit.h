@@ -33,6 +33,15 @@ struct table_fit {
  */
 void table_fit_columns(const struct table_desc *d, const struct table *t, int width, const struct tui_prefs *prefs,
 		       struct table_fit *out);
+/*
+ * table_fit_columns as drawn sorted by column sort: that column one cell wider where its title fills it, so its
+ * arrow has a cell of its own and a space still parts it from the next title (never CRTC▲DEVICE). The cell comes
+ * from the room left over, else the sparkline's; else the last column that fits gives way.
+ */
+void table_fit_sorted(const struct table_desc *d, const struct table *t, int width, const struct tui_prefs *prefs,
+		      unsigned int sort, struct table_fit *out);
+/* Whether some row of t knows column c (t NULL: no). */
+bool table_col_known(const struct table *t, unsigned int c);
 
 /* How one table is shown: sort order and selection (the interface keeps one per table). */
 #define TABLE_LINES_MAX 256 /* body lines a table keeps the rows of, for clicks */

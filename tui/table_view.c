@@ -233,6 +233,8 @@ static void draw_row(struct view *v, int y, const struct table *t, size_t row, c
 
 		/* the newest sample at the right edge: rows with shorter histories (a process that came later) line up */
 		put(y, r.x + fit->spark_x + fit->spark_w - n, n, role == ROLE_SELECTED ? role : ROLE_SPARK, spark);
+		spark_unknown_dots(v, y, r.x + fit->spark_x + fit->spark_w, vals, nv, n,
+				   role == ROLE_SELECTED ? role : ROLE_DIM); /* the newest unknown shows as such */
 	}
 }
 
@@ -392,7 +394,7 @@ void table_view_draw(struct view *v, const struct table_desc *d, const struct ta
 		draw_empty(v, d, t, c, r, (struct rect){ y, r.x + 1, r.h - 1, r.w - 1 });
 		return;
 	}
-	table_fit_columns(d, t, r.w, &v->prefs, &fit);
+	table_fit_sorted(d, t, r.w, &v->prefs, sort, &fit);
 	ts->width = r.w;
 	ts->drawn_y = r.y;
 	ts->drawn_x = r.x;
@@ -403,18 +405,10 @@ void table_view_draw(struct view *v, const struct table_desc *d, const struct ta
 		int tx = (int)cx + (col->type == COL_STR ? 0 : w - tw);
 		int ax = col->type == COL_STR ? tx + tw : tx - 1; /* the sorted column's arrow */
 
-		if (fit.cols[i] == sort && tw >= w) {
-			/* a title as wide as its column: the arrow in the gap beside it, else its last cell */
-			tx = (int)cx;
-			ax = col->type == COL_STR ? tx + w : tx - 1;
-			if (ax < r.x || ax >= r.x + r.w) /* the gap on its other side */
-				ax = col->type == COL_STR ? tx - 1 : tx + w;
-			if (ax < r.x || ax >= r.x + r.w) {
-				ax = col->type == COL_STR ? tx + w - 1 : tx;
-				if (col->type != COL_STR)
-					tx++;
-				tw = w - 1;
-			}
+		if (fit.cols[i] == sort && tw >= w) { /* no cell to spare (table_fit_sorted): its title cut by one */
+			tx = (int)cx + (col->type == COL_STR ? 0 : 1);
+			ax = col->type == COL_STR ? tx + w - 1 : (int)cx;
+			tw = w - 1;
 		}
 		put(y, tx, fit.cols[i] == sort ? tw : w, fit.cols[i] == sort ? ROLE_VALUE : ROLE_HEADER, col->title);
 		if (fit.cols[i] == sort)

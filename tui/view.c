@@ -34,8 +34,8 @@ int sort_menu_columns(struct view *v, unsigned int *cols)
 
 	if (!ts)
 		return 0;
-	table_fit_columns(d, snapshot_table(v->snap, d->name), ts->width > 0 ? ts->width : COLS - 2,
-			  &v->prefs, &fit);
+	table_fit_sorted(d, snapshot_table(v->snap, d->name), ts->width > 0 ? ts->width : COLS - 2, &v->prefs,
+			 ts->sort_set ? ts->sort_col : d->sort_col, &fit);
 	memcpy(cols, fit.cols, fit.ncols * sizeof(*cols));
 	return (int)fit.ncols;
 }
@@ -47,20 +47,21 @@ void view_apply_theme(struct view *v)
 }
 
 /*
- * The first snapshot: on each screen whose first table has no rows (its collector
- * not attached, as drm_sched on an NVIDIA machine), the keys start on the first
- * table that has some, not on one that cannot open or sort anything.
+ * On each screen whose first table has the keys and is not available (its collector
+ * not attached, as drm_sched on an NVIDIA machine), or has no rows in the first
+ * snapshot (first), the keys go to the first table that has some, not stay on one
+ * that cannot open or sort anything; unless the user chose it since entering.
  */
-static void focus_first_rows(struct view *v, const struct snapshot *s)
+static void focus_first_rows(struct view *v, const struct snapshot *s, bool first)
 {
-	for (int i = 0; i < pane_screen_count() && i < SCREEN_MAX; i++) {
+	for (int i = 0; s && i < pane_screen_count() && i < SCREEN_MAX; i++) {
 		const struct pane_decl *p = pane_for_screen(i);
 		const struct table *t;
 
-		if (v->table_focus[i] || !pane_table_name(p, 0, v->grouped))
+		if (v->table_focus[i] || v->focus_chosen[i] || !pane_table_name(p, 0, v->grouped))
 			continue;
 		t = snapshot_table(s, pane_table_name(p, 0, v->grouped));
-		if (t && t->nrows)
+		if (t && (t->nrows || !first))
 			continue;
 		for (int k = 1; k < PANE_MAX_TABLES && pane_table_name(p, k, v->grouped); k++) {
 			t = snapshot_table(s, pane_table_name(p, k, v->grouped));
@@ -70,6 +71,14 @@ static void focus_first_rows(struct view *v, const struct snapshot *s)
 			}
 		}
 	}
+}
+
+void view_enter_screen(struct view *v, int screen)
+{
+	v->screen = screen;
+	v->detail = NULL;
+	v->focus_chosen[screen] = false;
+	focus_first_rows(v, v->snap, false);
 }
 
 bool view_refresh(struct view *v, int timeout_ms)
@@ -97,10 +106,9 @@ bool view_refresh(struct view *v, int timeout_ms)
 		}
 		return false;
 	}
+	focus_first_rows(v, s, !v->snap); /* the process table may fill later */
 	if (v->snap)
 		v->feed->ops->release(v->feed->impl, v->snap);
-	else
-		focus_first_rows(v, s);
 	v->snap = s;
 	histories_update(v->histories, s);
 	if (v->capturing)

@@ -75,6 +75,7 @@ struct view {
 	struct table_state tstate[SCREEN_MAX][PANE_MAX_TABLES]; /* per declared table */
 	struct row_order order[SCREEN_MAX][PANE_MAX_TABLES]; /* their rows' order, as last sorted */
 	int table_focus[SCREEN_MAX]; /* which declared table of a screen has the keys */
+	bool focus_chosen[SCREEN_MAX]; /* by the user (Left/Right, a click) since the screen was entered */
 };
 
 void view_message(struct view *v, bool error, const char *fmt, ...)
@@ -100,6 +101,8 @@ void view_capture_snapshot(struct view *v, const struct snapshot *s);
 void view_save_prefs(struct view *v);
 /* Takes a newer snapshot from the feed, unless paused; true when there was one. */
 bool view_refresh(struct view *v, int timeout_ms);
+/* Screen i shown (a key, a tab click): its keys start again on its first table with rows (focus_first_rows). */
+void view_enter_screen(struct view *v, int screen);
 void view_draw(struct view *v);
 /* The theme and colour mode take effect (curses colour pairs). */
 void view_apply_theme(struct view *v);

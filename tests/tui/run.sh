@@ -128,8 +128,16 @@ keys '>'
 check "> sorts by the next column on screen (QUEUE; DEVICE is not drawn at this width), its arrow beside the full title" \
 	bash -c "$T capture-pane -p -t t | grep -q 'Rings sorted by QUEUE' && $T capture-pane -p -t t | grep -qE ' [▲▼]QUEUE INFL '"
 keys '>'
-check "> again: INFL, a title as wide as its column, with its arrow" \
-	bash -c "$T capture-pane -p -t t | grep -q 'Rings sorted by INFL' && $T capture-pane -p -t t | grep -qE ' QUEUE[▲▼]INFL '"
+check "> again: INFL, a title as wide as its column: its column a cell wider for the arrow, a space before it" \
+	bash -c "$T capture-pane -p -t t | grep -q 'Rings sorted by INFL' && $T capture-pane -p -t t | grep -qE ' QUEUE [▲▼]INFL '"
+keys '>'
+keys '>'
+keys '>'
+check "> to WAIT p50 between two titles as wide as theirs: its title whole, a space on both sides" \
+	bash -c "$T capture-pane -p -t t | grep -q 'Rings sorted by WAIT p50' && $T capture-pane -p -t t | grep -qE ' BUSY% [▲▼]WAIT p50 WAIT p99 '"
+keys '<'
+keys '<'
+keys '<'
 keys '<'
 keys '<'
 keys '<'
@@ -330,6 +338,12 @@ keys F2
 check "F2 at 120 columns: DEVICE is on but not drawn on Rings, and the setup says so; RING, drawn, is its key" \
 	bash -c "$T capture-pane -p -t t | grep -qE '\[x\] DEVICE +\(no room at 120 columns\)' && $T capture-pane -p -t t | grep -qE '\[x\] RING .*\(its key: always\)' && ! $T capture-pane -p -t t | grep -qE '\[x\] DONE/S +\(no room'"
 keys Escape
+replay_at 220 50 "$REC" 21
+keys Right
+keys F2
+check "F2 at 220 columns: a column left out because no row has a value says so, not 'no room'" \
+	bash -c "$T capture-pane -p -t t | grep -qE '\[x\] LAUNCH/S +\(no values yet\) CUDA' && ! $T capture-pane -p -t t | grep -q 'no room at 220'"
+keys Escape
 
 echo "== the Display pane: collector tables in the shared widget (80x24, snapshot $DN)"
 DSNAP=$(sed -n "${DN}p" "$REC")
@@ -488,7 +502,7 @@ sleep 0.3
 check "80x24: card0 (amdgpu) shows VRAM with a bar, busy ${busy0}%, ${temp0}°C" \
 	bash -c "$T capture-pane -p -t t | grep -E '^ card0 +amdgpu +0000:03:00.0 +VRAM \[.{6}\] [0-9.]+GiB/16.0GiB  busy ${busy0}%  ${temp0}°C' >/dev/null"
 check "80x24: card2 (xe) shows its VRAM size, used unknown, and its clock" \
-	bash -c "$T capture-pane -p -t t | grep -E '^ card2 +xe +0000:04:00.0 +VRAM -/12.0GiB  55°C  2100MHz' >/dev/null"
+	bash -c "$T capture-pane -p -t t | grep -E '^ card2 +xe +0000:04:00.0 +VRAM -/12.0GiB  55°C  gclk 2100MHz' >/dev/null"
 check "80x24: every device line ends with a whole part (a unit, not a cut number or bar)" \
 	bash -c "[ \$($T capture-pane -p -t t | sed -n '3,5p' | grep -cE '(°C|W|MHz|%|iB|reported\)|/s [0-9.]+[kM]?)\$') -eq 3 ]"
 keys 2
@@ -506,13 +520,13 @@ for cols in 84 88 96 104; do # where a part would be cut at other places
 	check "${cols}x24: every device line ends with a whole part" \
 		bash -c "[ \$($T capture-pane -p -t t | sed -n '3,5p' | grep -cE '(°C|W|MHz|%|iB|reported\)|/s [0-9.]+[kM]?)\$') -eq 3 ]"
 done
-start 160 48 --replay "$SYSREC" -d 60
+start 170 48 --replay "$SYSREC" -d 60
 until_shows "REPLAY" 5
 sleep 0.3
-check "160x48: card0 shows power over its cap (${power0}/250W) and its clock (${mhz0}MHz), then vis and GTT" \
-	bash -c "$T capture-pane -p -t t | grep -E '^ card0 .* ${temp0}°C  ${power0}/250W  ${mhz0}MHz  vis \[.{6}\] 256.0MiB/256.0MiB  GTT ' >/dev/null"
-check "160x48: card1 (i915, no hwmon, no ring, no interrupt line) shows only what it has: its clock, no 0 done/s" \
-	bash -c "$T capture-pane -p -t t | grep -E '^ card1 +i915 +0000:00:02.0 +\(no memory reported\)  1300MHz\$' >/dev/null"
+check "170x48: card0 shows power over its cap (${power0}/250W) and its clock (gclk ${mhz0}MHz), then vis and GTT" \
+	bash -c "$T capture-pane -p -t t | grep -E '^ card0 .* ${temp0}°C  ${power0}/250W  gclk ${mhz0}MHz  vis \[.{6}\] 256.0MiB/256.0MiB  GTT ' >/dev/null"
+check "170x48: card1 (i915, no hwmon, no ring, no interrupt line) shows only what it has: its clock, no 0 done/s" \
+	bash -c "$T capture-pane -p -t t | grep -E '^ card1 +i915 +0000:00:02.0 +\(no memory reported\)  gclk 1300MHz\$' >/dev/null"
 start 160 48 --replay "$SYSREC" -d 60
 until_shows "REPLAY" 5
 check "overview: one process table: the ROCm process (4242) on card0 with the KFD's 1.0GiB and 2 queues" \
@@ -643,6 +657,8 @@ keys NPage
 keys End
 check "80x24: PgDn, End scroll the help to its last lines: the keys that did not fit, +/-, C, W, Ctrl-L, mouse, vi_keys" \
 	bash -c "$(declare -f words_whole); T='$T'; words_whole 'Ctrl-L mouse vi_keys + (=), - slower / faster C W F9' && $T capture-pane -p -t t | grep -q 'Up/PgUp scroll, any other key closes'"
+check "80x24: the scroll line counts screen lines (a wrapped key's rows too): A-B of B, as many as the box shows" \
+	bash -c "$T capture-pane -p -t t | awk '/┌─ Keys/ { top = NR } match(\$0, /lines [0-9]+-[0-9]+ of [0-9]+/) { split(substr(\$0, RSTART + 6, RLENGTH - 6), a, /[- ]/); ok = a[2] == a[4] && a[2] - a[1] + 1 == NR - top - 1 } END { exit !ok }'"
 keys Escape
 check "80x24: Esc closes the help" bash -c "! $T capture-pane -p -t t | grep -q 'any other key closes'"
 replay_at 50 12 "$REC" 2
@@ -688,6 +704,8 @@ if [ -f "$NVREC" ]; then
 	keys 4
 	check "80x24, NVIDIA pane: the hidden tables' hint whole (their count and the key, no title cut)" \
 		bash -c "$T capture-pane -p -t t | sed -n 3p | grep -qE '[0-9] more tables below: →\$'"
+	check "the man page shows that hint as the screen does at 80 columns: a count and the key, no titles" \
+		bash -c "sed 's/\\\\(->/→/g' man/gputop-bpf.8 | tr '\n' ' ' | grep -qE '\"[0-9]+ more tables below: →\"'"
 	keys 5
 	check "80x24, Display unavailable: its whole text wrapped onto the free lines, nothing cut" \
 		bash -c "$(declare -f words_whole); T='$T'; words_whole 'gaps; per client events, delivery latency and missed frames.' && ! $T capture-pane -p -t t | grep -q '…'"
@@ -819,9 +837,11 @@ XDG_CONFIG_HOME=$TMP/pacecfg start 200 30 --replay "$REC"
 until_shows "REPLAY" 5
 check "replay at its own pace: the header says the recording's interval, not a refresh of ours" \
 	bash -c "$T capture-pane -p -t t | head -1 | grep -qE '\| recorded every 0\.5[0-9]?s \|' && ! $T capture-pane -p -t t | head -1 | grep -q '| every '"
+check "the header's cost of gputop-bpf: each number labelled (CPU, RSS, BPF)" \
+	bash -c "$T capture-pane -p -t t | head -1 | grep -qE '\| self [0-9.]+% CPU RSS [0-9.]+MiB, BPF [0-9.]+% \|'"
 keys -
-check "- in a replay: the pace shown beside the recording's" \
-	bash -c "$T capture-pane -p -t t | head -1 | grep -qE '\| every 0\.5s, recorded 0\.5[0-9]?s \|'"
+check "- in a replay: a step faster than the recorded pace in use (0.5 s to 0.25 s), shown beside the recording's" \
+	bash -c "$T capture-pane -p -t t | head -1 | grep -qE '\| every 0\.25s, recorded 0\.5[0-9]?s \|' && $T capture-pane -p -t t | grep -q 'played every 0.25 s'"
 keys W
 check "W in a replay keeps the live refresh (1 s), not the replay's pace" grep -qx 'delay = 1' "$TMP/pacecfg/gputop-bpf/config"
 keys space
@@ -971,7 +991,7 @@ if [ -f "$NVREC" ]; then
 	gpumem=$(jq '.tables["nvidia.gpus"][0].mem_used_bytes' <<<"$NVSNAP" | gib)
 	replay_at 160 40 "$NVREC" "$NV"
 	check "overview: the NVIDIA GPU's line shows NVML's memory (${gpumem} used of 79.6GiB), use, temperature, power of its limit, clock" \
-		bash -c "$T capture-pane -p -t t | grep -E '^ nvidia0 .*VRAM \[.{6}\] ${gpumem}/79\.6GiB  busy [0-9]+%  [0-9]+°C  [0-9]+/700W  [0-9]+MHz' >/dev/null"
+		bash -c "$T capture-pane -p -t t | grep -E '^ nvidia0 .*VRAM \[.{6}\] ${gpumem}/79\.6GiB  busy [0-9]+%  [0-9]+°C  [0-9]+/700W  gclk [0-9]+MHz' >/dev/null"
 	ovtx=$(screen | grep -oE 'PCIe tx [0-9.]+[KMGT]?i?B/s' | head -1 | cut -d' ' -f3)
 	nvq=$(jq -r --argjson pid "$nvpid" '.tables["nvidia.gpu_processes"][]? | select(.pid == $pid) | .mem_bytes' <<<"$NVSNAP" | gib)
 	check "overview: one process table: python3 ($nvpid) on nvidia0 with NVML's ${nvq}, not the CUDA calls' ${nvmem}" \
@@ -1003,12 +1023,35 @@ if [ -f "$NVREC" ]; then
 	check "NVIDIA pane: no Xid in this recording, and it says so" shows "No Xid error since start."
 	check "header: no Xid alert without Xids" bash -c "! $T capture-pane -p -t t | head -1 | grep -q Xid"
 	cuda_pids=$(jq -r '[.tables["nvidia.processes"][].pid] | map(tostring) | join(" ")' <<<"$NVSNAP")
+	# the first snapshot where python3's GPU% is unknown after it was known twice: the newest two samples unknown
+	gone=$(jq -r '[.tables["gpu.processes"][]? | select(.comm == "python3") | .gpu_pct] | .[0] // "x"' "$NVREC" |
+		awk '$1 == "x" && p == "x" && pp != "x" && pp != "" { print NR; exit } { pp = p; p = $1 }')
+	replay_at 80 24 "$NVREC" "$gone"
+	check "80x24 Overview, snapshot $gone: python3's GPU% history ends in dots for its unknown samples, not an old value" \
+		bash -c "$T capture-pane -p -t t | grep -qE '^ +[0-9]+ python3 .*[▁▂▃▄▅▆▇█]··\$'"
+	X2=$(dirname "$NVREC")/nvidia-h100x2.jsonl
+	replay_at 120 40 "$X2" 20
+	keys Enter
+	check "h100x2 120x40: the rings not available, the processes filled after the start: the keys on them (Enter opens one)" \
+		bash -c "$T capture-pane -p -t t | grep -q '(Esc goes back)' && ! $T capture-pane -p -t t | grep -q 'Rings is not available here'"
+	keys Escape
+	keys Left
+	keys 4
+	keys 1
+	keys Enter
+	check "h100x2 120x40: Left to the rings, then 4 and 1: the pane re-entered starts on the processes again" \
+		bash -c "$T capture-pane -p -t t | grep -q '(Esc goes back)' && ! $T capture-pane -p -t t | grep -q 'Rings is not available here'"
+	keys Escape
+	keys Left
+	keys Enter
+	check "h100x2 120x40: Left still reaches the rings (Enter says they are not available)" \
+		shows "Rings is not available here"
 	start 80 24 --replay "$NVREC" -d 60
 	until_shows "REPLAY" 5
 	step_to "$NV"
 	keys 4
-	check "80x24 NVIDIA GPUs sorted by GPU, a title as wide as its column and the first: the arrow in the gap after it" \
-		bash -c "$T capture-pane -p -t t | grep -qE '^ GPU▲NAME '"
+	check "80x24 NVIDIA GPUs sorted by GPU, a title as wide as its column and the first: the arrow in its own cell" \
+		bash -c "$T capture-pane -p -t t | grep -qE '^ ▲GPU NAME '"
 	for _ in 1 2 3; do $T send-keys -t t Right; sleep 0.1; done
 	ncuda=$(wc -w <<<"$cuda_pids")
 	check "80x24 NVIDIA pane: the focused CUDA table gets the rows left over, its processes ($cuda_pids) whole, or says which of them it shows" \

@@ -145,6 +145,9 @@ static void delay_steps(void **state)
 	assert_true(delay_step(DELAY_MAX_S, -1) == 900);
 	assert_true(delay_step(DELAY_MIN_S, -1) == DELAY_MIN_S);
 	assert_true(delay_step(0.07, -1) == DELAY_MIN_S); /* between steps: - reaches the end */
+	assert_true(delay_nearest(0.517) == 0.5); /* a measured pace: the step it is near */
+	assert_true(delay_nearest(0.47) == 0.5);
+	assert_true(delay_nearest(7000) == DELAY_MAX_S);
 	assert_int_equal(delay_parse("0.5", &d), 0);
 	assert_true(d == 0.5);
 	assert_int_equal(delay_parse("0.049", &d), -1);
