@@ -657,8 +657,9 @@ keys NPage
 keys End
 check "80x24: PgDn, End scroll the help to its last lines: the keys that did not fit, +/-, C, W, Ctrl-L, mouse, vi_keys" \
 	bash -c "$(declare -f words_whole); T='$T'; words_whole 'Ctrl-L mouse vi_keys + (=), - slower / faster C W F9' && $T capture-pane -p -t t | grep -q 'Up/PgUp scroll, any other key closes'"
+# (the last page may leave its last row blank: a key of two rows does not fit in one)
 check "80x24: the scroll line counts screen lines (a wrapped key's rows too): A-B of B, as many as the box shows" \
-	bash -c "$T capture-pane -p -t t | awk '/┌─ Keys/ { top = NR } match(\$0, /lines [0-9]+-[0-9]+ of [0-9]+/) { split(substr(\$0, RSTART + 6, RLENGTH - 6), a, /[- ]/); ok = a[2] == a[4] && a[2] - a[1] + 1 == NR - top - 1 } END { exit !ok }'"
+	bash -c "$T capture-pane -p -t t | awk '/┌─ Keys/ { top = NR } match(\$0, /lines [0-9]+-[0-9]+ of [0-9]+/) { split(substr(\$0, RSTART + 6, RLENGTH - 6), a, /[- ]/); shown = a[2] - a[1] + 1; ok = a[2] == a[4] && (shown == NR - top - 1 || shown == NR - top - 2) } END { exit !ok }'"
 keys Escape
 check "80x24: Esc closes the help" bash -c "! $T capture-pane -p -t t | grep -q 'any other key closes'"
 replay_at 50 12 "$REC" 2
