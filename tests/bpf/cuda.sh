@@ -231,7 +231,7 @@ for bin in "$@"; do
 		fail "cache: ldconfig did not take $TMP/lib into the loader cache"
 	fi
 	rm -f "$LDCONF" && ldconfig
-	rm -rf "$TMP/maps" "$TMP/given" "$TMP/cache" "$TMP/late"
+	rm -rf "$TMP/maps" "$TMP/given" "$TMP/svg" "$TMP/cache" "$TMP/late"
 	mkdir -p "$TMP/given" && cp "$CUDA/libcuda.so.1" "$TMP/given/"
 	"$bin" --list --libcuda /etc/passwd >"$TMP/list" 2>&1
 	check "--libcuda on a file that is not a library: the collector failed, saying why" \
