@@ -69,6 +69,15 @@ struct {
 	__type(value, struct ioctl_start);
 } ioctls SEC(".maps");
 
+/*
+ * Entries of ioctls, never fewer: the entry adds one after its insert, the exit
+ * takes one off after its delete, user space takes off those it sweeps (threads
+ * that exited inside an ioctl). At 0 the exit of every other ioctl of the
+ * machine returns before its lookup. An entry overwritten (a thread id reused)
+ * leaves it one too high: a lookup more per ioctl, never a missed exit.
+ */
+__u64 ioctls_open;
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 64 * 1024);
@@ -425,16 +434,22 @@ int ioctl_enter(struct sys_enter_ioctl_args *ctx)
 	s.uvm = cls == 2;
 	if (bpf_map_update_elem(&ioctls, &id, &s, BPF_ANY))
 		drop_count(drops, NV_DROP_PENDING_FULL, NV_DROP_MAX);
+	else
+		__sync_fetch_and_add(&ioctls_open, 1);
 	return 0;
 }
 
 SEC("tracepoint/syscalls/sys_exit_ioctl")
 int ioctl_exit(struct sys_exit_args *ctx)
 {
-	__u64 id = bpf_get_current_pid_tgid(), ns;
-	struct ioctl_start *s = bpf_map_lookup_elem(&ioctls, &id);
+	__u64 id, ns;
+	struct ioctl_start *s;
 	struct nv_proc *p;
 
+	if (!*(volatile __u64 *)&ioctls_open)
+		return 0;
+	id = bpf_get_current_pid_tgid();
+	s = bpf_map_lookup_elem(&ioctls, &id);
 	if (!s)
 		return 0;
 	ns = bpf_ktime_get_ns() - s->ns;
@@ -448,7 +463,8 @@ int ioctl_exit(struct sys_exit_args *ctx)
 			__sync_fetch_and_add(&p->ioctl_errors, 1);
 		hist_count(p->ioctl_hist, ns);
 	}
-	bpf_map_delete_elem(&ioctls, &id);
+	if (!bpf_map_delete_elem(&ioctls, &id))
+		__sync_fetch_and_sub(&ioctls_open, 1);
 	return 0;
 }
 

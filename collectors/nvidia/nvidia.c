@@ -706,9 +706,12 @@ static int nvidia_read(struct collector *c, struct model *m)
 	}
 	if (now >= p->next_sweep_ns) {
 		struct proc_gpus_maps maps = gpu_maps(p);
+		uint64_t swept;
 
 		p->never_returned += map_sweep_gone_threads(bpf_map__fd(p->skel->maps.calls));
-		p->never_returned += map_sweep_gone_threads(bpf_map__fd(p->skel->maps.ioctls));
+		swept = map_sweep_gone_threads(bpf_map__fd(p->skel->maps.ioctls));
+		__atomic_fetch_sub(&p->skel->bss->ioctls_open, swept, __ATOMIC_RELAXED);
+		p->never_returned += swept;
 		map_sweep_gone_threads(bpf_map__fd(p->skel->maps.threads)); /* threads that exited: not a loss */
 		proc_gpus_sweep(&maps);
 		p->next_sweep_ns = now + RESCAN_NS;
