@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/array.h"
+#include "core/svg.h"
 #include "symbols/flame_svg.h"
 
 #define WIDTH 1200.0
@@ -81,38 +82,11 @@ static bool add_line(struct flame *f, char *line)
 	return true;
 }
 
-/* text into the SVG: XML's five escaped, control bytes as '?', cut to max characters with "..". */
-static void put_text(FILE *out, const char *s, size_t max)
-{
-	size_t chars = 0, total = 0;
-
-	for (const char *p = s; *p; p++)
-		total += ((unsigned char)*p & 0xc0) != 0x80;
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if ((c & 0xc0) != 0x80 && ++chars > (total > max ? max - 2 : max))
-			break;
-		switch (c) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&apos;", out); break;
-		default: fputc(c < 0x20 || c == 0x7f ? '?' : c, out);
-		}
-	}
-	if (total > max)
-		fputs("..", out);
-}
-
 /* A warm colour from the frame's name: the same frame the same colour everywhere. */
 static void colour(const char *name, unsigned int rgb[3])
 {
-	uint32_t h = 2166136261u;
+	uint32_t h = svg_name_hash(name);
 
-	for (; *name; name++)
-		h = (h ^ (unsigned char)*name) * 16777619u;
 	rgb[0] = 205 + h % 50;
 	rgb[1] = 80 + (h >> 8) % 130;
 	rgb[2] = 30 + (h >> 16) % 50;
@@ -129,14 +103,14 @@ static void draw(FILE *out, const struct flame *f, size_t i, double x, unsigned 
 		return;
 	colour(n->name, rgb);
 	fputs("<g><title>", out);
-	put_text(out, n->name, SIZE_MAX / 2);
+	svg_put_text(out, n->name, SIZE_MAX / 2);
 	fprintf(out, " (%" PRIu64 ", %.2f%%)</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" "
 		     "fill=\"rgb(%u,%u,%u)\" rx=\"2\"/>",
 		n->weight, 100.0 * (double)n->weight / (double)f->nodes[0].weight, x, y, w, ROW - 1, rgb[0],
 		rgb[1], rgb[2]);
 	if (fits >= 3) {
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">", x + 3, y + ROW - 4);
-		put_text(out, n->name, fits);
+		svg_put_text(out, n->name, fits);
 		fputs("</text>", out);
 	}
 	fputs("</g>\n", out);
@@ -156,7 +130,7 @@ static void write_svg(FILE *out, const struct flame *f, const char *title)
 		     "<rect width=\"100%%\" height=\"100%%\" fill=\"#f8f8f8\"/>\n"
 		     "<text x=\"%.0f\" y=\"24\" text-anchor=\"middle\" font-size=\"16\">",
 		WIDTH, height, WIDTH, height, WIDTH / 2);
-	put_text(out, title, 160);
+	svg_put_text(out, title, 160);
 	fprintf(out, " (%" PRIu64 " in all)</text>\n", f->nodes[0].weight);
 	if (f->nodes[0].weight)
 		draw(out, f, 0, 0, 0, height - 8);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 #include <bpf/bpf.h>
+#include "core/svg.h"
 #include "bpf/nvidia.h"
 #include "collectors/kit/map_walk.h"
 #include "collectors/nvidia/launch_stacks.h"
@@ -27,13 +28,6 @@ struct stack_proc {
 	struct sym_process sp;
 };
 
-static bool is_svg(const char *path)
-{
-	size_t n = strlen(path);
-
-	return n > 4 && !strcasecmp(path + n - 4, ".svg");
-}
-
 int launch_stacks_open(struct launch_stacks *ls, const char *path, char *why, size_t size)
 {
 	int err;
@@ -45,7 +39,7 @@ int launch_stacks_open(struct launch_stacks *ls, const char *path, char *why, si
 		snprintf(why, size, "--stacks %s: %s", path, strerror(errno));
 		return err;
 	}
-	if (is_svg(path)) {
+	if (svg_path(path)) {
 		ls->svg = ls->out;
 		ls->out = open_memstream(&ls->folded, &ls->folded_len);
 		if (!ls->out) {

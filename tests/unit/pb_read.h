@@ -1,87 +1,45 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* The unit tests' protobuf reader: fields of a message, for checking what the encoder wrote. */
+/* The unit tests' look-ups of what the encoder wrote, on the product's reader (output/pb_read.h). */
 #ifndef GPUTOP_TEST_PB_READ_H
 #define GPUTOP_TEST_PB_READ_H
 
 #include <stdbool.h>
 #include <stdint.h>
-
-/* A test-side reader: a varint at *p (within end), moving *p past it. */
-static inline uint64_t read_varint(const uint8_t **p, const uint8_t *end)
-{
-	uint64_t v = 0;
-
-	for (int shift = 0; *p < end && shift < 64; shift += 7) {
-		uint8_t byte = *(*p)++;
-
-		v |= (uint64_t)(byte & 0x7f) << shift;
-		if (!(byte & 0x80))
-			return v;
-	}
-	fail_msg("a varint runs past its message");
-	return 0;
-}
+#include "output/pb_read.h"
 
 /* The nth (0: first) length-delimited field numbered f of msg: its payload; false if none. */
 static inline bool find_field(const uint8_t *msg, size_t n, uint32_t f, size_t nth,
 			      const uint8_t **out, size_t *out_n)
 {
-	const uint8_t *p = msg, *end = msg + n;
+	struct pb_reader r;
+	struct pb_field field;
 
-	while (p < end) {
-		uint64_t tag = read_varint(&p, end), len = 0;
-
-		switch (tag & 7) {
-		case 0:
-			read_varint(&p, end);
-			continue;
-		case 1:
-			p += 8;
-			continue;
-		case 2:
-			len = read_varint(&p, end);
-			break;
-		default:
-			fail_msg("wire type %u", (unsigned int)(tag & 7));
-		}
-		assert_true(len <= (uint64_t)(end - p));
-		if ((tag >> 3) == f && nth-- == 0) {
-			*out = p;
-			*out_n = len;
+	pb_reader_init(&r, msg, n);
+	while (pb_next(&r, &field)) {
+		if (field.wire == 2 && field.number == f && nth-- == 0) {
+			*out = field.data;
+			*out_n = field.len;
 			return true;
 		}
-		p += len;
 	}
-	assert_true(p == end);
+	assert_false(r.bad);
 	return false;
 }
 
 /* The first varint field numbered f of msg: its value in *v; false if none. */
 static inline bool find_varint(const uint8_t *msg, size_t n, uint32_t f, uint64_t *v)
 {
-	const uint8_t *p = msg, *end = msg + n;
+	struct pb_reader r;
+	struct pb_field field;
 
-	while (p < end) {
-		uint64_t tag = read_varint(&p, end), len;
-
-		switch (tag & 7) {
-		case 0:
-			*v = read_varint(&p, end);
-			if ((tag >> 3) == f)
-				return true;
-			continue;
-		case 1:
-			p += 8;
-			continue;
-		case 2:
-			len = read_varint(&p, end);
-			assert_true(len <= (uint64_t)(end - p));
-			p += len;
-			continue;
-		default:
-			fail_msg("wire type %u", (unsigned int)(tag & 7));
+	pb_reader_init(&r, msg, n);
+	while (pb_next(&r, &field)) {
+		if (field.wire == 0 && field.number == f) {
+			*v = field.v;
+			return true;
 		}
 	}
+	assert_false(r.bad);
 	return false;
 }
 

@@ -329,6 +329,7 @@ static void limit_kept_and_drops_counted(void **state)
 	size_t written = 0, packets;
 	const uint8_t *s;
 	size_t len;
+	uint64_t dropped;
 
 	(void)state;
 	mem_open(&m, PERFETTO_LIMIT_MIN);
@@ -354,8 +355,8 @@ static void limit_kept_and_drops_counted(void **state)
 	assert_true(find_path(&m, packets + 1, note_value, 2, &s, &len)); /* the first annotation */
 	assert_int_equal(s[0], 0x08); /* name_iid 1: "dropped" */
 	assert_int_equal(s[2], 0x18); /* uint_value */
-	s += 3;
-	assert_int_equal(read_varint(&s, s + 10), 1000 - written + 2);
+	assert_true(find_varint(s, len, 3, &dropped));
+	assert_int_equal(dropped, 1000 - written + 2);
 	assert_true(memmem(m.buf, m.len, "events did not fit", 18) != NULL);
 	fclose(m.f);
 	free(m.buf);

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* What the SVG writers (flame graphs, timelines) share: text made safe, colours from names. */
+#ifndef GPUTOP_SVG_H
+#define GPUTOP_SVG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* s into SVG text: XML's five escaped, control bytes as '?', cut to max characters with "..". */
+void svg_put_text(FILE *out, const char *s, size_t max);
+/* Whether a file a user named is to hold a picture: its name ends in .svg (any case). */
+bool svg_path(const char *path);
+/* A hash of name (FNV-1a): the same name the same colour in every picture. */
+uint32_t svg_name_hash(const char *name);
+
+#endif
