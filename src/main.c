@@ -17,6 +17,8 @@
 #include "collectors/kit/prog_stats.h"
 #include "collectors/collector.h"
 #include "collectors/kit/tracefs.h"
+#include "core/svg.h"
+#include "output/trace_svg.h"
 #include "output/json.h"
 #include "output/text.h"
 #include "tui/tui.h"
@@ -44,6 +46,11 @@ static bool verbose;
 static struct exporter *exporter; /* --listen */
 static struct web_config web; /* --web-config, for the exporter's life */
 static struct capture *trace; /* --trace */
+static struct {
+	FILE *out; /* --trace FILE.svg: the user's file; the trace goes to buf first */
+	char *buf;
+	size_t len;
+} trace_svg;
 
 static void on_signal(int sig)
 {
@@ -373,10 +380,24 @@ static int open_trace(const struct options *o)
 		fail(o, "cannot open trace file '%s': %s", o->trace, strerror(errno));
 		return -1;
 	}
+	if (svg_path(o->trace)) { /* the trace in memory, drawn into the file at the end */
+		trace_svg.out = f;
+		f = open_memstream(&trace_svg.buf, &trace_svg.len);
+		if (!f) {
+			fail(o, "cannot start the trace: %s", strerror(errno));
+			fclose(trace_svg.out);
+			trace_svg.out = NULL;
+			return -1;
+		}
+	}
 	trace = capture_open(f, (uint64_t)o->trace_max_mb << 20, &err);
 	if (!trace) {
 		fail(o, "cannot start the trace: %s", strerror(-err));
 		fclose(f);
+		if (trace_svg.out)
+			fclose(trace_svg.out);
+		trace_svg.out = NULL;
+		free(trace_svg.buf);
 		return -1;
 	}
 	capture_route(trace); /* the scheduler's jobs */
@@ -394,6 +415,14 @@ static int close_trace(const struct options *o, int rc)
 	capture_route(NULL);
 	err = capture_close(trace, &st);
 	trace = NULL;
+	if (trace_svg.out) { /* the memory stream is closed: its buffer stays */
+		if (!err)
+			err = trace_svg_write(trace_svg.buf, trace_svg.len, trace_svg.out, "gputop-bpf trace");
+		if (fclose(trace_svg.out) && !err)
+			err = -EIO;
+		free(trace_svg.buf);
+		trace_svg.out = NULL;
+	}
 	if (err) {
 		fprintf(stderr, PROG ": writing the trace '%s' failed: %s\n", o->trace,
 			strerror(-err));

@@ -167,6 +167,17 @@ check "every sample is the JSON's value, in order, on its track (and nothing mor
 check "memory tracks count bytes (UNIT_SIZE_BYTES)" test "$(field track_descriptor.counter.unit | sort -u)" = UNIT_SIZE_BYTES
 check "no unknown value written as a sample (sensors.gpus are all null here: no card0 track)" \
 	bash -c "! grep -q '^GPU card' '$work/got'"
+# The same replay drawn (--trace FILE.svg): well-formed, its tracks as rows under their GPU, each counter's
+# range the least and greatest of its samples above.
+"$GPUTOP" --replay "$REC" --trace "$work/replay.svg" --duration 5 >/dev/null 2>&1
+check "--trace FILE.svg: exit 0, a well-formed SVG" xmllint --noout "$work/replay.svg"
+check "--trace FILE.svg: the GPU a header row, its ring's counters indented under it" bash -c "
+	grep -q '<text x=\"4\" y=\"[0-9.]*\" font-weight=\"bold\">GPU mockgpu</text>' '$work/replay.svg' &&
+	grep -q '<text x=\"14\" y=\"[0-9.]*\">gfx_0.0.0 busy %</text>' '$work/replay.svg'"
+range=$(awk -F'|' '$1 == "GPU mockgpu" && $2 == "gfx_0.0.0 busy %" { v = $3 + 0; if (!n++ || v < lo) lo = v
+	if (n == 1 || v > hi) hi = v } END { if (n) printf "%.4g to %.4g", lo, hi }' "$work/got")
+check "--trace FILE.svg: a counter's range is its samples' ($range)" bash -c "
+	grep -A2 '>gfx_0.0.0 busy %</text>' '$work/replay.svg' | grep -q '>$range</text>'"
 if [ -w /dev/full ]; then
 	"$GPUTOP" --replay "$REC" --trace /dev/full >/dev/null 2>"$work/full.err"
 	check "a trace that cannot be written: exit 1, and why" test "$?.$(cat "$work/full.err")" = \
