@@ -42,3 +42,13 @@ uint32_t svg_name_hash(const char *name)
 		h = (h ^ (unsigned char)*name) * 16777619u;
 	return h;
 }
+
+void svg_begin(FILE *out, double width, double height, int font_px, int title_px, int title_y)
+{
+	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+		     "viewBox=\"0 0 %.0f %.0f\" font-family=\"monospace\" font-size=\"%d\">\n"
+		     "<rect width=\"100%%\" height=\"100%%\" fill=\"#f8f8f8\"/>\n"
+		     "<text x=\"%.0f\" y=\"%d\" text-anchor=\"middle\" font-size=\"%d\">",
+		width, height, width, height, font_px, width / 2, title_y, title_px);
+}

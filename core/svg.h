@@ -8,6 +8,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/*
+ * A picture's start: the document of width x height px in a monospace font of font_px, a light
+ * background, and an open centred <text> of title_px at title_y for the caller's title and </text>.
+ */
+void svg_begin(FILE *out, double width, double height, int font_px, int title_px, int title_y);
 /* s into SVG text: XML's five escaped, control bytes as '?', cut to max characters with "..". */
 void svg_put_text(FILE *out, const char *s, size_t max);
 /* Whether a file a user named is to hold a picture: its name ends in .svg (any case). */

@@ -209,12 +209,7 @@ static void heading(FILE *out, const struct tsvg *t, const char *title, double h
 {
 	char span[32];
 
-	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-		     "viewBox=\"0 0 %.0f %.0f\" font-family=\"monospace\" font-size=\"11\">\n"
-		     "<rect width=\"100%%\" height=\"100%%\" fill=\"#fafafa\"/>\n"
-		     "<text x=\"%.0f\" y=\"20\" text-anchor=\"middle\" font-size=\"15\">",
-		TSVG_WIDTH, height, TSVG_WIDTH, height, TSVG_WIDTH / 2);
+	svg_begin(out, TSVG_WIDTH, height, 11, 15, 20);
 	svg_put_text(out, title, 100);
 	format_duration_ns((double)(t->t1 - t->t0), span, sizeof(span));
 	fprintf(out, ": %" PRIu64 " events over %s</text>\n", t->events, span);

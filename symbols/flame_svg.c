@@ -124,12 +124,7 @@ static void write_svg(FILE *out, const struct flame *f, const char *title)
 {
 	double height = TOP + ROW * (f->depth + 1.0) + 8;
 
-	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-		     "viewBox=\"0 0 %.0f %.0f\" font-family=\"monospace\" font-size=\"12\">\n"
-		     "<rect width=\"100%%\" height=\"100%%\" fill=\"#f8f8f8\"/>\n"
-		     "<text x=\"%.0f\" y=\"24\" text-anchor=\"middle\" font-size=\"16\">",
-		WIDTH, height, WIDTH, height, WIDTH / 2);
+	svg_begin(out, WIDTH, height, 12, 16, 24);
 	svg_put_text(out, title, 160);
 	fprintf(out, " (%" PRIu64 " in all)</text>\n", f->nodes[0].weight);
 	if (f->nodes[0].weight)
