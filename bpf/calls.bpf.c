@@ -46,6 +46,12 @@ __u64 gpu_opens;
 __u64 idle_at;
 
 __u64 drops[CALLS_DROP_MAX];
+/*
+ * Entries of ioctl_pending, never fewer: up after an insert, down after an exit's
+ * delete and by user space for those it takes out. At 0 an ioctl's exit returns
+ * before its lookup; an entry overwritten leaves it high (a lookup more, no miss).
+ */
+__u64 ioctls_open;
 __u64 rescued[CALLS_EVENTS][2]; /* [event][1]: events the twin handled because its primary was skipped */
 
 struct {
@@ -187,6 +193,8 @@ static __always_inline int on_ioctl_enter(__u64 id, __u32 rdev, __u32 cmd, __u64
 	}
 	if (bpf_map_update_elem(&ioctl_pending, &id, &p, BPF_ANY))
 		drop_count(drops, CALLS_DROP_PENDING_FULL, CALLS_DROP_MAX);
+	else
+		__sync_fetch_and_add(&ioctls_open, 1);
 	return 0;
 }
 
@@ -202,7 +210,8 @@ static __always_inline int on_ioctl_exit(__u64 id, __s64 ret, __u64 now, bool tw
 		__sync_fetch_and_add(&rescued[CALLS_IOCTL_EXIT][1], 1);
 	key = p->key;
 	start = p->ns;
-	bpf_map_delete_elem(&ioctl_pending, &id);
+	if (!bpf_map_delete_elem(&ioctl_pending, &id))
+		__sync_fetch_and_sub(&ioctls_open, 1);
 	stats_add(&ioctls, &key, now > start ? now - start : 0, ret < 0);
 	return 0;
 }
@@ -259,9 +268,9 @@ static __always_inline int ioctl_enter_copy(struct sys_enter_ioctl_args *ctx, bo
 
 static __always_inline int ioctl_exit_copy(struct sys_exit_args *ctx, bool twin)
 {
-	/* no GPU device (a driver cannot unload with calls in flight), or the gate closed (what
-	 * was left in flight user space took out) */
-	if (!majors[0] || !gpu_files_open())
+	/* no GPU device (a driver cannot unload with calls in flight), the gate closed (what
+	 * was left in flight user space took out), or no GPU ioctl in flight */
+	if (!majors[0] || !gpu_files_open() || !*(volatile __u64 *)&ioctls_open)
 		return 0;
 	return on_ioctl_exit(bpf_get_current_pid_tgid(), ctx->ret, bpf_ktime_get_ns(), twin);
 }

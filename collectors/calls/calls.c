@@ -280,13 +280,18 @@ static void wait_row(struct cell *row, const void *key, const char *comm, const 
 static int calls_read(struct collector *c, struct model *m)
 {
 	struct calls_priv *p = c->priv;
+	uint64_t taken, closed;
 
 	if (++p->ticks % RESCAN_TICKS == 0) {
 		rescan(c);
-		p->never_returned += map_sweep_gone_threads(bpf_map__fd(p->skel->maps.ioctl_pending));
+		taken = map_sweep_gone_threads(bpf_map__fd(p->skel->maps.ioctl_pending));
+		p->never_returned += taken;
 		p->never_returned += map_sweep_gone_threads(bpf_map__fd(p->skel->maps.wait_pending));
 		attach_ioctls(c);
-		p->closed_in_flight += calls_gate_tick(&p->gate, p->skel, p->majors, (size_t)p->nmajors);
+		closed = calls_gate_tick(&p->gate, p->skel, p->majors, (size_t)p->nmajors);
+		p->closed_in_flight += closed;
+		/* the entries taken out of ioctl_pending: no exit will count them down */
+		__atomic_fetch_sub(&p->skel->bss->ioctls_open, taken + closed, __ATOMIC_RELAXED);
 		describe(c);
 	}
 	proc_rows_read(&p->ioctls, bpf_map__fd(p->skel->maps.ioctls), &p->procs,
