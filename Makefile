@@ -249,6 +249,12 @@ $(B)/tests/perfetto-example: tests/perfetto/example.c $(B)/libgputop.a
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BASE_LIBS)
 
+# A trace file drawn as --trace FILE.svg draws (docs' pictures, tests/perfetto/run.sh).
+$(B)/tests/trace-render: tests/perfetto/render.c $(B)/libgputop.a
+	$(call msg,TEST-CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BASE_LIBS)
+
 # Decoding tests: the collectors' BPF handlers on synthetic records of every layout (tests/bpf/decode).
 DECODE_SKELS := $(patsubst tests/bpf/decode/%.bpf.c,$(B)/tests/%.skel.h,$(wildcard tests/bpf/decode/*.bpf.c))
 $(B)/tests/%.bpf.o: tests/bpf/decode/%.bpf.c | $(B)
@@ -284,7 +290,7 @@ deps:
 test: test-unit test-san test-docs test-package test-tui test-exporter test-bpf test-vm fuzz
 
 test-unit: $(UNIT_BINS) $(B)/tests/symfix/.done $(B)/tests/symbolize $(B)/gputop-bpf \
-	$(B)/tests/perfetto-example
+	$(B)/tests/perfetto-example $(B)/tests/trace-render
 	$(Q)tests/layering.sh
 	$(Q)tests/run-unit.sh $(UNIT_BINS)
 	$(Q)tests/symbols/live.sh $(B)/tests/symbolize $(B)/tests/symfix

@@ -257,6 +257,9 @@ static int add_run(struct tsvg *t, struct tsvg_track *k, unsigned int d, const s
 	size_t n = k->nruns[d];
 	struct tsvg_run *last = n ? &k->runs[d][n - 1] : NULL, *r;
 
+	t->slices++;
+	k->events++;
+
 	if (last && (n >= TSVG_RUNS_MAX ||
 		     (x0 <= last->x1 + 0.5 && (x1 - x0 < 1.5 || last->x1 - last->x0 < 1.5 || last->name == o->name)))) {
 		last->x0 = x0 < last->x0 ? x0 : last->x0;
@@ -288,7 +291,7 @@ static int slice(struct tsvg *t, struct tsvg_track *k, uint64_t ts, int type, ui
 	if (!k->depth)
 		return 0; /* an end of nothing */
 	d = --k->depth;
-	if (d >= TSVG_STACK)
+	if (d >= TSVG_STACK || ts < t->t0 || k->stack[d].ts > t->t1) /* out of the window */
 		return 0;
 	return add_run(t, k, d < TRACE_SVG_DEPTH ? d : TRACE_SVG_DEPTH - 1, &k->stack[d], ts, false);
 }
@@ -304,6 +307,8 @@ static int instant(struct tsvg *t, struct tsvg_track *k, uint64_t ts, uint32_t n
 			return -ENOMEM;
 	}
 	c = c < TSVG_COLS ? c : TSVG_COLS - 1;
+	t->instants++;
+	k->events++;
 	if (k->ticks[c]++ && k->tick_name[c] != name)
 		k->tick_name[c] = TSVG_MIXED;
 	else if (k->ticks[c] == 1)
@@ -327,6 +332,8 @@ static int counter(struct tsvg *t, struct tsvg_track *k, uint64_t ts, double v)
 		k->vmin = k->vmax = v;
 	}
 	c = c < TSVG_COLS ? c : TSVG_COLS - 1;
+	t->samples++;
+	k->events++;
 	if (!k->chas[c]) {
 		k->cmin[c] = k->cmax[c] = v;
 		k->chas[c] = 1;
@@ -400,8 +407,8 @@ static int on_event(struct tsvg *t, const struct packet *p)
 		t->no_track++;
 		return 0;
 	}
-	t->events++;
-	k->events++;
+	if ((e.type == TE_INSTANT || e.type == TE_COUNTER) && (p->ts < t->t0 || p->ts > t->t1))
+		return 0; /* out of the window */
 	switch (e.type) {
 	case TE_BEGIN:
 	case TE_END:
@@ -456,6 +463,8 @@ static int end_open_slices(struct tsvg *t)
 		struct tsvg_track *k = &t->tracks[i];
 
 		for (unsigned int d = k->depth < TSVG_STACK ? k->depth : TSVG_STACK; !err && d-- > 0;) {
+			if (k->stack[d].ts > t->t1)
+				continue; /* after the window */
 			t->unended++;
 			err = add_run(t, k, d < TRACE_SVG_DEPTH ? d : TRACE_SVG_DEPTH - 1, &k->stack[d], t->t1, true);
 		}
@@ -485,7 +494,8 @@ static void tsvg_free(struct tsvg *t)
 	free(t->iid);
 }
 
-int trace_svg_write(const void *trace, size_t len, FILE *out, const char *title)
+int trace_svg_write_window(const void *trace, size_t len, FILE *out, const char *title, uint64_t from_ns,
+			   uint64_t to_ns)
 {
 	struct tsvg t = { 0 };
 	int err;
@@ -494,6 +504,12 @@ int trace_svg_write(const void *trace, size_t len, FILE *out, const char *title)
 	if (!t.iid)
 		return -ENOMEM;
 	err = one_pass(&t, trace, len, false);
+	if (!err && (from_ns || to_ns < t.t1 - t.t0)) { /* the window within the events' time */
+		t.from_ns = from_ns < t.t1 - t.t0 ? from_ns : t.t1 - t.t0;
+		t.t1 = to_ns < t.t1 - t.t0 ? t.t0 + to_ns : t.t1;
+		t.t0 += t.from_ns;
+		t.t1 = t.t1 > t.t0 ? t.t1 : t.t0;
+	}
 	if (!err)
 		err = build_tree(&t);
 	if (!err)
@@ -506,4 +522,9 @@ int trace_svg_write(const void *trace, size_t len, FILE *out, const char *title)
 		err = tsvg_draw(&t, out, title);
 	tsvg_free(&t);
 	return err;
+}
+
+int trace_svg_write(const void *trace, size_t len, FILE *out, const char *title)
+{
+	return trace_svg_write_window(trace, len, out, title, 0, UINT64_MAX);
 }

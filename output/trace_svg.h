@@ -13,6 +13,7 @@
 #define GPUTOP_TRACE_SVG_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define TRACE_SVG_DEPTH 4 /* rows of nested slices on one track; deeper ones drawn on the last */
@@ -21,5 +22,8 @@
 
 /* 0; -EINVAL when trace is not a trace (no packet read), -ENOMEM, -EIO (out). */
 int trace_svg_write(const void *trace, size_t len, FILE *out, const char *title);
+/* Only from_ns to to_ns after the first event (what crosses the edges cut there). */
+int trace_svg_write_window(const void *trace, size_t len, FILE *out, const char *title, uint64_t from_ns,
+			   uint64_t to_ns);
 
 #endif

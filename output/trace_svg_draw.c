@@ -212,16 +212,23 @@ static void heading(FILE *out, const struct tsvg *t, const char *title, double h
 	svg_begin(out, TSVG_WIDTH, height, 11, 15, 20);
 	svg_put_text(out, title, 100);
 	format_duration_ns((double)(t->t1 - t->t0), span, sizeof(span));
-	fprintf(out, ": %" PRIu64 " events over %s</text>\n", t->events, span);
+	fprintf(out, ": %" PRIu64 " slice%s, %" PRIu64 " instant%s, %" PRIu64 " counter sample%s over %s", t->slices,
+		t->slices == 1 ? "" : "s", t->instants, t->instants == 1 ? "" : "s", t->samples,
+		t->samples == 1 ? "" : "s", span);
+	if (t->from_ns) {
+		format_duration_ns((double)t->from_ns, span, sizeof(span));
+		fprintf(out, ", from %s after the first", span);
+	}
+	fputs("</text>\n", out);
 }
 
 /* What was not drawn, said under the rows. */
 static void footer(FILE *out, const struct tsvg *t, double y)
 {
 	fprintf(out, "<text x=\"4\" y=\"%.1f\" fill=\"#555\">", y + 14);
-	fprintf(out, "%" PRIu64 " slices not ended when the trace did (dashed); %" PRIu64
+	fprintf(out, "%" PRIu64 " slice%s not ended when the trace did (dashed); %" PRIu64
 		     " events on tracks not described; %" PRIu64 " tracks and %" PRIu64 " names past their bounds%s",
-		t->unended, t->no_track, t->tracks_dropped, t->names_dropped,
+		t->unended, t->unended == 1 ? "" : "s", t->no_track, t->tracks_dropped, t->names_dropped,
 		t->cut ? "; the file ends in the middle of a packet" : "");
 	fputs("</text>\n</svg>\n", out);
 }

@@ -48,7 +48,7 @@ struct tsvg_track {
 	double *cmin, *cmax, *clast; /* counters per pixel column, NULL: none */
 	uint8_t *chas;
 	double vmin, vmax; /* the counter's range over the trace */
-	uint64_t events;
+	uint64_t events; /* drawn */
 };
 
 struct tsvg {
@@ -58,11 +58,13 @@ struct tsvg {
 	char **names; /* interned names kept, by our own index */
 	size_t nnames, capnames;
 	uint32_t *iid; /* iid -> names index + 1 (TRACE_SVG_IIDS_MAX) */
-	uint64_t t0, t1; /* the events' first and last time */
+	uint64_t t0, t1; /* the events' first and last time; then the window's */
+	uint64_t from_ns; /* the window's start after the first event (0: none) */
 	bool have_time;
 	bool cut; /* the file ends in the middle of a packet */
 	size_t n_indexed; /* tracks in by_uuid */
-	uint64_t packets, events, no_track, tracks_dropped, unended, names_dropped;
+	uint64_t slices, instants, samples; /* drawn */
+	uint64_t packets, no_track, tracks_dropped, unended, names_dropped;
 };
 
 /* The track of uuid, NULL: none. */

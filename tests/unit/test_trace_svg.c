@@ -117,9 +117,28 @@ static void boxes_where_their_slices_are(void **state)
 	assert_non_null(strstr(svg, "worker tid 43"));
 	assert_null(strstr(svg, "<b>"));
 	assert_non_null(strstr(svg, "<title>never ends: 30.0us (not ended when the trace did)"));
-	assert_non_null(strstr(svg, ">1 slices not ended when the trace did"));
-	assert_non_null(strstr(svg, "test: 18 events over 930.0us"));
+	assert_non_null(strstr(svg, ">1 slice not ended when the trace did"));
+	assert_non_null(strstr(svg, "test: 6 slices, 5 instants, 2 counter samples over 930.0us"));
 	free(svg);
+	free(m.buf);
+}
+
+/* A window of 100 to 300 us: the job fills it, what lies outside is left out. */
+static void window_cuts_at_its_edges(void **state)
+{
+	struct mem m = sample_trace(), out = { 0 };
+	FILE *f = open_memstream(&out.buf, &out.len);
+
+	(void)state;
+	assert_int_equal(trace_svg_write_window(m.buf, m.len, f, "win", 100000, 300000), 0);
+	fclose(f);
+	assert_true(attr_after(out.buf, "job 7", "x") > 249.99 && attr_after(out.buf, "job 7", "x") < 250.01);
+	assert_true(attr_after(out.buf, "job 7", "width") > 929.99);
+	assert_null(strstr(out.buf, "<title>ioctl"));
+	assert_null(strstr(out.buf, "<title>vblank"));
+	assert_null(strstr(out.buf, ">crtc 0</text>")); /* no row for a track with nothing in the window */
+	assert_non_null(strstr(out.buf, "win: 1 slice, 0 instants, 2 counter samples over 200.0us, from 100.0us after the first"));
+	free(out.buf);
 	free(m.buf);
 }
 
@@ -160,6 +179,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(boxes_where_their_slices_are),
+		cmocka_unit_test(window_cuts_at_its_edges),
 		cmocka_unit_test(not_a_trace_refused),
 		cmocka_unit_test(cut_traces_drawn),
 	};
