@@ -113,7 +113,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 
 .PHONY: all gputop-bpf clean deps soak test test-exporter test-unit test-san test-docs test-bpf test-vm \
-	install static-check bench cpu-cost test-tui example-recording example-sysfs-recording fuzz deb test-package
+	install static-check bench cpu-cost test-tui example-recording example-trace example-sysfs-recording fuzz deb test-package
 
 all: gputop-bpf
 
@@ -368,6 +368,19 @@ example-recording:
 	$(Q)tests/vm/boot.sh k7 build/static/gputop-bpf build/example.log gputop.scenario=example >/dev/null
 	$(Q)sed -n '/^@@BEGIN example$$/,/^@@END example$$/p' build/example.log | grep '^{' > examples/mockgpu-7.3.jsonl
 	$(Q)wc -l examples/mockgpu-7.3.jsonl
+
+# Regenerates examples/mockgpu-7.3.pftrace (12 s of the same work, --trace) and its picture in docs/:
+# TRACE_WINDOW_MS of it (from, to) drawn as --trace FILE.svg draws.
+TRACE_WINDOW_MS ?= 5000 5400
+example-trace: $(B)/tests/trace-render
+	$(Q)$(MAKE) --no-print-directory STATIC=1 build/static/gputop-bpf
+	$(Q)tests/vm/fetch.sh >/dev/null
+	$(Q)tests/vm/boot.sh k7 build/static/gputop-bpf build/example-trace.log gputop.scenario=example-trace >/dev/null
+	$(Q)sed -n '/^@@BEGIN example-trace-b64$$/,/^@@END example-trace-b64$$/p' build/example-trace.log | \
+		sed '1d;$$d' | tr -d '\r' | base64 -d > examples/mockgpu-7.3.pftrace
+	$(Q)grep -a 'gputop-bpf: trace' build/example-trace.log || true
+	$(Q)$(B)/tests/trace-render examples/mockgpu-7.3.pftrace docs/trace-mockgpu.svg $(TRACE_WINDOW_MS)
+	$(Q)ls -l examples/mockgpu-7.3.pftrace docs/trace-mockgpu.svg
 
 # The fixture trees' GPUs (amdgpu, i915, xe, vkms) as the monitor sees them (root: BPF starts too).
 example-sysfs-recording: $(B)/gputop-bpf

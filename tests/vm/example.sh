@@ -1,10 +1,18 @@
 #!/bin/sh
 # Inside the VM (kernel option gputop.scenario=example): about 40 seconds of varied
 # mock GPU work, recorded by gputop-bpf --record, for examples/ and the TUI tests.
+# With gputop.scenario=example-trace: the same work, its first 12 s written by --trace
+# (examples/mockgpu-7.3.pftrace), out in base64.
 S=/bin/mockgpu-submit
-gputop-bpf -b -J -d 0.5 --record /tmp/example.jsonl -o /dev/null &
+if grep -q 'gputop.scenario=example-trace' /proc/cmdline; then
+	OUTF=/tmp/example.pftrace
+	gputop-bpf -b -J -d 0.5 --trace $OUTF --duration 12 -o /tmp/example.jsonl 2>/tmp/trace.err &
+else
+	OUTF=/tmp/example.jsonl
+	gputop-bpf -b -J -d 0.5 --record $OUTF -o /dev/null &
+fi
 MON=$!
-i=0 # attached once its first snapshot is recorded (loading every collector takes seconds under TCG)
+i=0 # attached once its first snapshot is out (loading every collector takes seconds under TCG)
 while [ ! -s /tmp/example.jsonl ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 sleep 1
 # A steady "game" on gfx with a ramp, a compute job with bursts, copies on sdma0.
@@ -51,6 +59,13 @@ wait $H
 sleep 2
 kill -INT $MON
 wait $MON
-echo "@@BEGIN example"
-cat /tmp/example.jsonl
-echo "@@END example"
+if [ "$OUTF" = /tmp/example.pftrace ]; then
+	cat /tmp/trace.err
+	echo "@@BEGIN example-trace-b64"
+	base64 $OUTF
+	echo "@@END example-trace-b64"
+else
+	echo "@@BEGIN example"
+	cat /tmp/example.jsonl
+	echo "@@END example"
+fi

@@ -51,7 +51,7 @@ if grep -q 'gputop.scenario=bench' /proc/cmdline; then
 	sh /bench.sh
 elif grep -q 'gputop.scenario=soak' /proc/cmdline; then
 	sh /soak.sh
-elif grep -q 'gputop.scenario=example' /proc/cmdline; then
+elif grep -qE 'gputop.scenario=example(-trace)?( |$)' /proc/cmdline; then
 	sh /example.sh
 else
 	sh /scenario.sh
