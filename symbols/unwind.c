@@ -146,7 +146,9 @@ static void report_modules(struct unwind_proc *u)
 	for (size_t i = 0, j; i < t->n; i = j) {
 		bool exec = t->maps[i].exec;
 
-		for (j = i + 1; t->maps[i].kind == MAP_KIND_FILE && j < t->n && same_file(&t->maps[j - 1], &t->maps[j]); j++)
+		for (j = i + 1; t->maps[i].kind == MAP_KIND_FILE && j < t->n &&
+				same_file(&t->maps[j - 1], &t->maps[j]);
+		     j++)
 			exec |= t->maps[j].exec;
 		if (t->maps[i].kind == MAP_KIND_FILE && exec)
 			report_file(u, i, j, &prev_end);
