@@ -217,7 +217,7 @@ void unwind_stack(struct unwind_proc *u, const struct unwind_input *in, struct u
 	if (!u->attached)
 		u->attached = dwfl_attach_state(u->dwfl, NULL, u->pid, &thread_callbacks, u) ? 1 : -1;
 	if (u->attached > 0)
-		dwfl_getthread_frames(u->dwfl, u->pid, frame_cb, u);
+		r->complete = !dwfl_getthread_frames(u->dwfl, u->pid, frame_cb, u) && !r->truncated;
 	if (!r->n)
 		r->ips[r->n++] = in->ip;
 	if (u->beyond && in->cut)

@@ -33,6 +33,7 @@ struct unwind_result {
 	uint64_t ips[UNWIND_FRAMES_MAX]; /* the leaf first: ip, then return addresses */
 	size_t n;
 	bool truncated; /* the walk needed bytes the budget left out ([truncated]) */
+	bool complete; /* the walk reached the outermost frame (not stopped by unknown code or memory) */
 };
 
 /* An unwinder for process pid over its captured maps (kept by the caller, unchanged, while it lives). */

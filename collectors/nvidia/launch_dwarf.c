@@ -17,7 +17,7 @@ static int key_cmp(const struct nv_stack_key *a, const struct nv_stack_key *b)
 
 static bool same_chain(const struct dwarf_chain *c, const struct unwind_result *r)
 {
-	return c->n == r->n && c->truncated == r->truncated && !memcmp(c->ips, r->ips, r->n * sizeof(r->ips[0]));
+	return c->n == r->n && c->truncated == r->truncated && c->complete == r->complete && !memcmp(c->ips, r->ips, r->n * sizeof(r->ips[0]));
 }
 
 void launch_dwarf_add(struct launch_dwarf *d, const struct nv_stack_key *k, const struct unwind_result *r)
@@ -39,6 +39,7 @@ void launch_dwarf_add(struct launch_dwarf *d, const struct nv_stack_key *k, cons
 	c->key = *k;
 	c->samples = 1;
 	c->truncated = r->truncated;
+	c->complete = r->complete;
 	c->n = (uint32_t)r->n;
 	memcpy(c->ips, r->ips, r->n * sizeof(r->ips[0]));
 	d->samples++;

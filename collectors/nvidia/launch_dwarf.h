@@ -21,7 +21,7 @@
 struct dwarf_chain {
 	struct nv_stack_key key;
 	uint64_t samples;
-	bool truncated;
+	bool truncated, complete; /* as in struct unwind_result */
 	uint32_t n;
 	uint64_t ips[UNWIND_FRAMES_MAX]; /* the leaf first */
 };

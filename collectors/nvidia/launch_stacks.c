@@ -205,7 +205,7 @@ static int on_sample(void *ctx, void *data, size_t size)
 
 int launch_stacks_attach(struct launch_stacks *ls, int samples_fd)
 {
-	if (!ls->out)
+	if (!ls->out || ls->samples)
 		return 0;
 	ls->samples = ring_buffer__new(samples_fd, on_sample, ls, NULL);
 	return ls->samples ? 0 : -errno;
@@ -320,7 +320,11 @@ static bool write_line(const void *key, void *value, void *arg)
 
 		if (!w)
 			continue;
-		if (c[i].truncated && depth > c[i].n) { /* the budget cut it; the frame pointers went deeper */
+		/*
+		 * Stopped short of the outermost frame (the budget, code without CFI
+		 * such as a JIT's) where the frame pointers went deeper: theirs.
+		 */
+		if (!c[i].complete && depth > c[i].n) {
 			fp_line(a, p, k, ips, depth, w);
 			continue;
 		}
