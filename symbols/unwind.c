@@ -17,7 +17,6 @@ struct unwind_module {
 
 struct unwind_proc {
 	pid_t pid;
-	const struct proc_maps *maps;
 	Dwfl *dwfl;
 	int attached; /* 0: not tried; 1: yes; -1: failed (no module could be opened) */
 	struct unwind_module *mods;
@@ -110,24 +109,25 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 };
 
 /* Reports file mappings [i, j) (one file, one of them executable) as a module. */
-static void report_file(struct unwind_proc *u, size_t i, size_t j, uint64_t *prev_end)
+static void report_file(struct unwind_proc *u, const struct proc_maps *t, size_t i, size_t j,
+			uint64_t *prev_end)
 {
-	const struct map *first = &u->maps->maps[i];
+	const struct map *first = &t->maps[i];
 	uint64_t low = first->start >= first->offset ? first->start - first->offset : first->start;
 	struct unwind_module *um = &u->mods[u->nmods];
-	const char *path = map_path(u->maps, first);
+	const char *path = map_path(t, first);
 	Dwfl_Module *mod;
 	void **ud;
 
 	if (low < *prev_end)
 		low = first->start; /* the file's start overlaps the mapping before: from its first page */
-	mod = dwfl_report_module(u->dwfl, path, low, u->maps->maps[j - 1].end);
+	mod = dwfl_report_module(u->dwfl, path, low, t->maps[j - 1].end);
 	if (!mod || !dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL))
 		return;
 	*um = (struct unwind_module){ .u = u, .m = first, .path = path };
 	*ud = um;
 	u->nmods++;
-	*prev_end = u->maps->maps[j - 1].end;
+	*prev_end = t->maps[j - 1].end;
 }
 
 static bool same_file(const struct map *a, const struct map *b)
@@ -137,9 +137,8 @@ static bool same_file(const struct map *a, const struct map *b)
 }
 
 /* One module per run of adjacent mappings of one file with code in it. */
-static void report_modules(struct unwind_proc *u)
+static void report_modules(struct unwind_proc *u, const struct proc_maps *t)
 {
-	const struct proc_maps *t = u->maps;
 	uint64_t prev_end = 0;
 
 	dwfl_report_begin(u->dwfl);
@@ -151,7 +150,7 @@ static void report_modules(struct unwind_proc *u)
 		     j++)
 			exec |= t->maps[j].exec;
 		if (t->maps[i].kind == MAP_KIND_FILE && exec)
-			report_file(u, i, j, &prev_end);
+			report_file(u, t, i, j, &prev_end);
 		else
 			prev_end = t->maps[j - 1].end;
 	}
@@ -165,7 +164,6 @@ struct unwind_proc *unwind_proc_new(pid_t pid, const struct proc_maps *maps)
 	if (!u)
 		return NULL;
 	u->pid = pid;
-	u->maps = maps;
 	u->mods = calloc(maps->n ? maps->n : 1, sizeof(*u->mods));
 	u->dwfl = u->mods ? dwfl_begin(&dwfl_callbacks) : NULL;
 	if (!u->dwfl) {
@@ -173,7 +171,7 @@ struct unwind_proc *unwind_proc_new(pid_t pid, const struct proc_maps *maps)
 		free(u);
 		return NULL;
 	}
-	report_modules(u);
+	report_modules(u, maps);
 	return u;
 }
 

@@ -36,7 +36,10 @@ struct unwind_result {
 	bool complete; /* the walk reached the outermost frame (not stopped by unknown code or memory) */
 };
 
-/* An unwinder for process pid over its captured maps (kept by the caller, unchanged, while it lives). */
+/*
+ * An unwinder for process pid over its captured maps: their table and path pool
+ * (not the struct proc_maps itself) must stay, unchanged, while it lives.
+ */
 struct unwind_proc *unwind_proc_new(pid_t pid, const struct proc_maps *maps);
 void unwind_proc_free(struct unwind_proc *u);
 /* Unwinds one copy into r; r->n is at least 1 (the ip) for any input. */
