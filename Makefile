@@ -35,7 +35,7 @@ CFLAGS_VARIANT := -DGPUTOP_STATIC -DGPUTOP_NO_HTTP
 else ifeq ($(PORTABLE),1)
 B := build/portable
 CFLAGS_VARIANT := -DGPUTOP_NO_HTTP
-STATIC_LIBS := -Wl,-Bstatic -lbpf -lelf -lz -lzstd -lncursesw -ltinfo -Wl,-Bdynamic
+STATIC_LIBS := -Wl,-Bstatic -lbpf -ldw -lelf -lz -lzstd -lbz2 -llzma -lncursesw -ltinfo -Wl,-Bdynamic
 else ifeq ($(SAN),1)
 B := build/san
 CC := $(CLANG)
@@ -61,16 +61,17 @@ B := $(B)-test
 HOOK_FLAGS := -DGPUTOP_TEST_HOOKS
 endif
 
-# Libraries: what the monitor links. yajl reads recordings (an event parser: no tree per line);
+# Libraries: what the monitor links. libdw unwinds copied stacks (--stacks, symbols/unwind.c);
+# yajl reads recordings (an event parser: no tree per line);
 # Debian's static archive of it is libyajl_s.a.
 ifdef STATIC_LIBS
 BASE_LIBS := $(STATIC_LIBS) -l:libyajl_s.a
 CURSES_LIBS :=
 else ifeq ($(STATIC),1)
-BASE_LIBS := $(shell $(PKG_CONFIG) $(PKG_FLAGS) --libs libbpf libelf ncursesw 2>/dev/null || echo -lbpf -lelf -lz -lncursesw -ltinfo) -l:libyajl_s.a
+BASE_LIBS := $(shell $(PKG_CONFIG) $(PKG_FLAGS) --libs libbpf libdw libelf ncursesw 2>/dev/null || echo -lbpf -ldw -lelf -lz -lbz2 -llzma -lncursesw -ltinfo) -l:libyajl_s.a
 CURSES_LIBS :=
 else
-BASE_LIBS := $(shell $(PKG_CONFIG) --libs libbpf libelf 2>/dev/null || echo -lbpf -lelf -lz) -lyajl
+BASE_LIBS := $(shell $(PKG_CONFIG) --libs libbpf libdw libelf 2>/dev/null || echo -lbpf -ldw -lelf -lz) -lyajl
 CURSES_LIBS := $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw -ltinfo)
 HTTP_LIBS := -lmicrohttpd -lgnutls -lyaml -lcrypt
 endif
@@ -218,6 +219,17 @@ $(B)/cuda/cuda-client: tests/cuda/cuda-client.c $(B)/cuda/libcuda.so.1
 	$(call msg,CC,$@)
 	$(Q)$(CC) -O2 -fno-omit-frame-pointer -Wall -Wextra -Werror -o $@ $< -L$(B)/cuda -l:libcuda.so.1 -lpthread
 
+# The same two built without frame pointers (as Debian builds most libraries): --stacks unwinds
+# them with DWARF (tests/bpf/cuda.sh finds them beside CUDA_DIR).
+$(B)/cuda-nofp/libcuda.so.1: tests/cuda/fake_libcuda.c | $(B)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) -O2 -fomit-frame-pointer -fPIC -shared -fno-ipa-icf -fcf-protection=full -Wall -Wextra -Werror -Wl,-soname,libcuda.so.1 -o $@ $<
+
+$(B)/cuda-nofp/cuda-client: tests/cuda/cuda-client.c $(B)/cuda-nofp/libcuda.so.1
+	$(call msg,CC,$@)
+	$(Q)$(CC) -O2 -fomit-frame-pointer -Wall -Wextra -Werror -o $@ $< -L$(B)/cuda-nofp -l:libcuda.so.1 -lpthread
+
 # A stand-in libnvidia-ml.so.1 of known GPUs and MIG devices, found by the monitor's own
 # dlopen through LD_LIBRARY_PATH (tests/bpf/nvml.sh).
 $(B)/nvml/libnvidia-ml.so.1: tests/cuda/fake_libnvml.c | $(B)
@@ -272,7 +284,7 @@ $(B):
 -include $(wildcard $(B)/*.d $(B)/*/*.d $(B)/*/*/*.d)
 
 # ---- set-up (Debian packages; idempotent) ----
-BUILD_DEPS := make gcc g++ clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev \
+BUILD_DEPS := make gcc g++ clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev libzstd-dev \
 	libncurses-dev pkg-config libcmocka-dev libyajl-dev jq file util-linux groff-base tmux procps \
 	libcap2-bin libclang-rt-dev libmicrohttpd-dev libgnutls28-dev libyaml-dev libcrypt-dev curl \
 	prometheus openssl apache2-utils lintian dpkg-dev binutils man-db protobuf-compiler libxml2-utils
@@ -325,7 +337,7 @@ fuzz:
 	$(Q)tests/fuzz/run.sh build/fuzz/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # The CUDA suite counts ioctls on /dev/null as NVIDIA's: a test build (TEST_HOOKS=1) does that.
-test-bpf: $(B)/gputop-bpf $(B)/cuda/cuda-client $(B)/nvml/libnvidia-ml.so.1 \
+test-bpf: $(B)/gputop-bpf $(B)/cuda/cuda-client $(B)/cuda-nofp/cuda-client $(B)/nvml/libnvidia-ml.so.1 \
 	$(B)/nvml/no-mig/libnvidia-ml.so.1 $(B)/tests/fd-census $(B)/tests/decode $(B)/tests/kit
 	$(Q)$(MAKE) --no-print-directory SAN=1 build/san/gputop-bpf
 	$(Q)$(MAKE) --no-print-directory TEST_HOOKS=1 build/default-test/gputop-bpf

@@ -20,6 +20,7 @@
 #include "nvidia.h"
 #include "fd_table.bpf.h"
 #include "syscall_ioctl.bpf.h"
+#include "user_stack.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -118,6 +119,27 @@ struct {
 	__type(value, __u64);
 } launch_stacks SEC(".maps");
 
+/* --stacks: stack copies for the DWARF unwind (sized at load: NV_SAMPLE_RING with --stacks). */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+} samples SEC(".maps");
+
+/* Where a stack copy is made before it goes into samples (too large for the BPF stack). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct nv_stack_sample);
+} sample_scratch SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct nv_sample_credit);
+} sample_credit SEC(".maps");
+
 /* Where a name is read before it goes into kernel_names (too large for the BPF stack). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -169,11 +191,51 @@ static __always_inline void kernel_launched(__u32 tgid, __u64 handle)
 		drop_count(drops, NV_DROP_KERNELS_FULL, NV_DROP_MAX);
 }
 
+/* --stacks: whether this CPU's sampling budget allows one more stack copy (and spends it). */
+static __always_inline bool sample_allowed(void)
+{
+	const __u64 cost = 1000000000ull / NV_SAMPLE_RATE, most = cost * NV_SAMPLE_BURST;
+	__u32 z = 0;
+	struct nv_sample_credit *c = bpf_map_lookup_elem(&sample_credit, &z);
+	__u64 now = bpf_ktime_get_ns();
+
+	if (!c)
+		return false;
+	if (!c->last_ns)
+		c->credit_ns = most;
+	else
+		c->credit_ns += now - c->last_ns;
+	c->last_ns = now;
+	if (c->credit_ns > most)
+		c->credit_ns = most;
+	if (c->credit_ns < cost)
+		return false;
+	c->credit_ns -= cost;
+	return true;
+}
+
+/* --stacks: the launch's registers and user stack copied for the DWARF unwind, under its key. */
+static __always_inline void stack_sample(struct pt_regs *regs, const struct nv_stack_key *k)
+{
+	__u32 z = 0, used;
+	struct nv_stack_sample *s = bpf_map_lookup_elem(&sample_scratch, &z);
+
+	if (!s)
+		return;
+	s->key = *k;
+	used = offsetof(struct nv_stack_sample, stack) + user_stack_capture(regs, &s->stack);
+	if (used > sizeof(*s)) /* for the verifier */
+		return;
+	if (bpf_ringbuf_output(&samples, s, used, 0))
+		drop_count(drops, NV_DROP_SAMPLE_LOST, NV_DROP_MAX);
+}
+
 /* --stacks: one more launch of handle from the calling thread's user stack. */
 static __always_inline void stack_launched(void *ctx, __u32 tgid, __u64 handle)
 {
 	struct nv_stack_key k = { .handle = handle, .tgid = tgid };
 	__u64 zero = 0, *n;
+	bool first;
 
 	/*
 	 * At a function's entry its caller's frame is not yet on the frame-pointer
@@ -187,10 +249,14 @@ static __always_inline void stack_launched(void *ctx, __u32 tgid, __u64 handle)
 		drop_count(drops, NV_DROP_STACK_LOST, NV_DROP_MAX);
 	}
 	n = lookup_or_init(&launch_stacks, &k, &zero);
-	if (n)
-		__sync_fetch_and_add(n, 1);
-	else
+	if (!n) {
 		drop_count(drops, NV_DROP_STACKS_FULL, NV_DROP_MAX);
+		return;
+	}
+	first = __sync_fetch_and_add(n, 1) == 0;
+	/* each key's first launch always (the budget spent if there is one), the rest as the budget allows */
+	if (sample_allowed() || first)
+		stack_sample(ctx, &k);
 }
 
 SEC("uprobe")

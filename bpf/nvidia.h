@@ -9,6 +9,7 @@
 #define GPUTOP_NVIDIA_H
 
 #include <linux/types.h>
+#include "user_stack.h"
 #include "core/hist_layout.h"
 
 #define NV_MAX_PROCS 4096
@@ -63,6 +64,7 @@ enum nv_drop {
 	NV_DROP_NAME_UNREAD, /* a kernel's name could not be read at the return: launched without a name */
 	NV_DROP_STACK_LOST, /* --stacks: a launch's user stack not taken (stack table full, no frames): [no stack] */
 	NV_DROP_STACKS_FULL, /* --stacks: the (process, stack, kernel) table full: the launch not in the file */
+	NV_DROP_SAMPLE_LOST, /* --stacks: a stack copy for the DWARF unwind lost (ring buffer full) */
 	NV_DROP_PROC_GPUS_FULL, /* (process, device) table full: the call counts for its process only */
 	NV_DROP_CTXS_FULL, /* context table full: the calls in that context count under the unknown device */
 	NV_DROP_THREADS_FULL, /* thread table full: that thread's calls count under the unknown device */
@@ -172,6 +174,26 @@ struct nv_stack_key {
 	__u64 caller; /* the return address at the top of the stack: the probed function's caller */
 	__u32 tgid;
 	__s32 stack_id;
+};
+
+/*
+ * --stacks: a launch's stack copied for the DWARF unwind (user_stack.h), with
+ * the key its launch was counted under. Taken at each key's first launch and
+ * otherwise at most NV_SAMPLE_RATE a second per CPU (bursts of NV_SAMPLE_BURST).
+ */
+#define NV_SAMPLE_RATE 1000
+#define NV_SAMPLE_BURST 512
+#define NV_SAMPLE_RING (8u << 20) /* bytes of the ring buffer they pass through */
+
+struct nv_stack_sample {
+	struct nv_stack_key key;
+	struct user_stack stack; /* last: only its used bytes are sent */
+};
+
+/* Per CPU: the sampling budget, in nanoseconds of credit (a sample costs 1e9 / NV_SAMPLE_RATE). */
+struct nv_sample_credit {
+	__u64 last_ns;
+	__u64 credit_ns;
 };
 
 #define NV_XID_DEV 32

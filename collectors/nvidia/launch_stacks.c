@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <errno.h>
+#include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include "core/svg.h"
 #include "bpf/nvidia.h"
 #include "collectors/kit/map_walk.h"
@@ -26,6 +29,8 @@ struct stack_proc {
 	bool captured; /* its mappings were read (it may have exited before) */
 	char comm[16];
 	struct sym_process sp;
+	struct unwind_proc *unw; /* its DWARF unwinder, made at its first stack copy */
+	uint64_t launches, dwarf_launches, dwarf_samples; /* at the end: all, those of keys with chains, their samples */
 };
 
 int launch_stacks_open(struct launch_stacks *ls, const char *path, char *why, size_t size)
@@ -97,25 +102,107 @@ static void kernel_sight(struct launch_stacks *ls, const struct nv_stack_key *k)
 	nv_kernel_name(ls->names_fd, k->tgid, k->handle, sk->name, sizeof(sk->name));
 }
 
-/* A process launching for the first time: its mappings and name now, while it lives. */
+/* The process of tgid; at its first sight its mappings and name now, while it lives. */
+static struct stack_proc *proc_sight(struct launch_stacks *ls, uint32_t tgid, struct proc_cache *pcache)
+{
+	struct stack_proc *p = proc_find(ls, tgid);
+	const struct proc_entry *pe;
+
+	if (p || !(p = array_push(&ls->procs, &ls->nprocs, &ls->cap, sizeof(*p))))
+		return p;
+	p->pid = tgid;
+	p->captured = !sym_process_capture(&p->sp, (pid_t)tgid);
+	pe = pcache ? proc_cache_get(pcache, tgid) : NULL;
+	snprintf(p->comm, sizeof(p->comm), "%s", pe && pe->comm[0] ? pe->comm : "?");
+	return p;
+}
+
 static bool first_sight(const void *key, void *value, void *arg)
 {
 	const struct nv_stack_key *k = key;
 	struct tick_arg *a = arg;
-	const struct proc_entry *pe;
-	struct stack_proc *p;
 
 	(void)value;
 	kernel_sight(a->ls, k);
-	if (proc_find(a->ls, k->tgid) || !array_push(&a->ls->procs, &a->ls->nprocs, &a->ls->cap, sizeof(*p)))
-		return false;
-	p = &a->ls->procs[a->ls->nprocs - 1];
-	memset(p, 0, sizeof(*p));
-	p->pid = k->tgid;
-	p->captured = !sym_process_capture(&p->sp, (pid_t)k->tgid);
-	pe = proc_cache_get(a->pcache, k->tgid);
-	snprintf(p->comm, sizeof(p->comm), "%s", pe && pe->comm[0] ? pe->comm : "?");
+	proc_sight(a->ls, k->tgid, a->pcache);
 	return false;
+}
+
+#ifdef GPUTOP_TEST_HOOKS
+/*
+ * Test builds: GPUTOP_TEST_STACK_DUMP=PREFIX writes the first stack copy to
+ * PREFIX.sample and its process's maps to PREFIX.maps (the unwinder's fixture).
+ */
+static void test_dump(const void *data, size_t size, uint32_t tgid)
+{
+	static bool done;
+	const char *prefix = getenv("GPUTOP_TEST_STACK_DUMP");
+	char path[512], maps[64], buf[4096];
+	FILE *in, *out;
+	size_t n;
+
+	if (done || !prefix)
+		return;
+	done = true;
+	snprintf(path, sizeof(path), "%s.sample", prefix);
+	if ((out = fopen(path, "w"))) {
+		fwrite(data, 1, size, out);
+		fclose(out);
+	}
+	snprintf(path, sizeof(path), "%s.maps", prefix);
+	snprintf(maps, sizeof(maps), "/proc/%u/maps", tgid);
+	in = fopen(maps, "r");
+	out = in ? fopen(path, "w") : NULL;
+	while (out && (n = fread(buf, 1, sizeof(buf), in)))
+		fwrite(buf, 1, n, out);
+	if (out)
+		fclose(out);
+	if (in)
+		fclose(in);
+}
+#endif
+
+/* One stack copy: unwound now with its process's mappings, counted under its key and chain. */
+static int on_sample(void *ctx, void *data, size_t size)
+{
+	const size_t head = offsetof(struct nv_stack_sample, stack.data);
+	struct launch_stacks *ls = ctx;
+	const struct nv_stack_sample *s = data;
+	struct unwind_result r;
+	struct stack_proc *p;
+
+	if (size < head || s->stack.size > size - head) {
+		ls->dwarf.lost++;
+		return 0;
+	}
+#ifdef GPUTOP_TEST_HOOKS
+	test_dump(data, size, s->key.tgid);
+#endif
+	p = proc_sight(ls, s->key.tgid, ls->pcache);
+	if (p && p->captured && !p->unw)
+		p->unw = unwind_proc_new((pid_t)p->pid, &p->sp.maps);
+	if (!p || !p->unw) {
+		ls->dwarf.lost++;
+		return 0;
+	}
+	unwind_stack(p->unw,
+		     &(struct unwind_input){ .ip = s->stack.ip,
+					     .sp = s->stack.sp,
+					     .bp = s->stack.bp,
+					     .stack = s->stack.data,
+					     .len = s->stack.size,
+					     .cut = s->stack.flags & USER_STACK_CUT },
+		     &r);
+	launch_dwarf_add(&ls->dwarf, &s->key, &r);
+	return 0;
+}
+
+int launch_stacks_attach(struct launch_stacks *ls, int samples_fd)
+{
+	if (!ls->out || ls->samples)
+		return 0;
+	ls->samples = ring_buffer__new(samples_fd, on_sample, ls, NULL);
+	return ls->samples ? 0 : -errno;
 }
 
 void launch_stacks_tick(struct launch_stacks *ls, int counts_fd, int names_fd, struct proc_cache *pcache)
@@ -123,8 +210,13 @@ void launch_stacks_tick(struct launch_stacks *ls, int counts_fd, int names_fd, s
 	struct tick_arg a = { ls, pcache };
 
 	ls->names_fd = names_fd;
-	if (ls->out)
-		map_walk(counts_fd, sizeof(struct nv_stack_key), 0, first_sight, &a);
+	if (!ls->out)
+		return;
+	map_walk(counts_fd, sizeof(struct nv_stack_key), 0, first_sight, &a);
+	ls->pcache = pcache;
+	if (ls->samples)
+		ring_buffer__consume(ls->samples);
+	ls->pcache = NULL;
 }
 
 struct write_arg {
@@ -141,37 +233,121 @@ static void user_frame(struct launch_stacks *ls, struct stack_proc *p, uint64_t 
 		memset(f, 0, sizeof(*f)); /* "[unknown]": it exited before it was seen */
 }
 
-/* One (process, stack, kernel): kernel, the stack leaf first, the command name as the root. */
-static bool write_line(const void *key, void *value, void *arg)
+static void named_frame(struct frame *f, const char *name)
 {
-	static struct frame frames[NV_STACK_DEPTH + 3];
-	const struct nv_stack_key *k = key;
-	struct write_arg *a = arg;
-	struct stack_proc *p = proc_find(a->ls, k->tgid);
-	const struct stack_kernel *sk;
-	uint64_t ips[NV_STACK_DEPTH] = { 0 }, weight;
+	memset(f, 0, sizeof(*f));
+	snprintf(f->name, sizeof(f->name), "%s", name);
+}
+
+static struct frame frames[NV_STACK_DEPTH + UNWIND_FRAMES_MAX + 4];
+
+/*
+ * frames[1..n) given: the kernel's name as the leaf, the command name as the
+ * root and, where the process's DWARF chains stand for more launches than were
+ * unwound (dwarf), what was sampled; written with its weight.
+ */
+static void line_out(struct write_arg *a, struct stack_proc *p, const struct nv_stack_key *k, size_t n,
+		     bool truncated, bool dwarf, uint64_t weight)
+{
+	const struct stack_kernel *sk = kernel_find(a->ls, k->tgid, k->handle);
+	char note[96];
+
+	named_frame(&frames[0], sk ? sk->name : "[kernel]");
+	if (dwarf && p && p->dwarf_samples < p->dwarf_launches) {
+		snprintf(note, sizeof(note), "[DWARF: %" PRIu64 " of %" PRIu64 " launches unwound]",
+			 p->dwarf_samples, p->dwarf_launches);
+		named_frame(&frames[n++], note);
+	}
+	named_frame(&frames[n++], p ? p->comm : "?");
+	if (folded_write(a->ls->out, frames, n, truncated, weight))
+		a->err = -EIO;
+	a->ls->lines++;
+	a->ls->launches += weight;
+}
+
+/* The frame-pointer stack of k into ips (zeroed first); its depth, 0 when none was taken. */
+static size_t fp_stack(struct write_arg *a, const struct nv_stack_key *k, uint64_t *ips)
+{
+	size_t n = 0;
+
+	memset(ips, 0, NV_STACK_DEPTH * sizeof(*ips));
+	if (k->stack_id < 0 || bpf_map_lookup_elem(a->stacks_fd, &k->stack_id, ips))
+		return 0;
+	while (n < NV_STACK_DEPTH && ips[n])
+		n++;
+	return n;
+}
+
+/* k's launches by its frame-pointer stack. */
+static void fp_line(struct write_arg *a, struct stack_proc *p, const struct nv_stack_key *k, const uint64_t *ips,
+		    size_t depth, uint64_t weight)
+{
 	size_t n = 1;
 
-	memcpy(&weight, value, sizeof(weight));
-	memset(&frames[0], 0, sizeof(frames[0]));
-	sk = kernel_find(a->ls, k->tgid, k->handle);
-	snprintf(frames[0].name, sizeof(frames[0].name), "%s", sk ? sk->name : "[kernel]");
-	if (k->stack_id < 0 || bpf_map_lookup_elem(a->stacks_fd, &k->stack_id, ips)) {
-		memset(&frames[n], 0, sizeof(frames[n]));
-		snprintf(frames[n++].name, sizeof(frames[0].name), "[no stack]");
-	}
-	for (size_t i = 0; i < NV_STACK_DEPTH && ips[i]; i++) {
+	if (!depth)
+		named_frame(&frames[n++], "[no stack]");
+	for (size_t i = 0; i < depth; i++) {
 		user_frame(a->ls, p, ips[i], &frames[n++]);
 		/* the caller at the function's entry, where the walk (frame pointers) left it out */
 		if (i == 0 && k->caller && ips[1] != k->caller)
 			user_frame(a->ls, p, k->caller, &frames[n++]);
 	}
-	memset(&frames[n], 0, sizeof(frames[n]));
-	snprintf(frames[n++].name, sizeof(frames[0].name), "%s", p ? p->comm : "?");
-	if (folded_write(a->ls->out, frames, n, ips[NV_STACK_DEPTH - 1] != 0, weight))
-		a->err = -EIO;
-	a->ls->lines++;
-	a->ls->launches += weight;
+	line_out(a, p, k, n, depth == NV_STACK_DEPTH, false, weight);
+}
+
+/* One (process, stack, kernel): by its DWARF chains where it has some, else by its frame pointers. */
+static bool write_line(const void *key, void *value, void *arg)
+{
+	const struct nv_stack_key *k = key;
+	struct write_arg *a = arg;
+	struct stack_proc *p = proc_find(a->ls, k->tgid);
+	uint64_t ips[NV_STACK_DEPTH], weight;
+	size_t depth = fp_stack(a, k, ips), nc;
+	const struct dwarf_chain *c = launch_dwarf_of(&a->ls->dwarf, k, &nc);
+
+	memcpy(&weight, value, sizeof(weight));
+	if (!c)
+		fp_line(a, p, k, ips, depth, weight);
+	for (size_t i = 0; i < nc; i++) {
+		uint64_t w = launch_dwarf_share(c, nc, i, weight);
+		size_t n = 1;
+
+		if (!w)
+			continue;
+		/*
+		 * Stopped short of the outermost frame (the budget, code without CFI
+		 * such as a JIT's) where the frame pointers went deeper: theirs.
+		 */
+		if (!c[i].complete && depth > c[i].n) {
+			fp_line(a, p, k, ips, depth, w);
+			continue;
+		}
+		for (size_t j = 0; j < c[i].n; j++)
+			user_frame(a->ls, p, c[i].ips[j], &frames[n++]);
+		line_out(a, p, k, n, c[i].truncated, true, w);
+	}
+	return false;
+}
+
+/* Per process, before the lines: its launches, those of keys with DWARF chains, and their samples. */
+static bool proc_totals(const void *key, void *value, void *arg)
+{
+	const struct nv_stack_key *k = key;
+	struct launch_stacks *ls = arg;
+	struct stack_proc *p = proc_find(ls, k->tgid);
+	const struct dwarf_chain *c;
+	uint64_t weight;
+	size_t nc;
+
+	if (!p)
+		return false;
+	memcpy(&weight, value, sizeof(weight));
+	p->launches += weight;
+	if (!(c = launch_dwarf_of(&ls->dwarf, k, &nc)))
+		return false;
+	p->dwarf_launches += weight;
+	for (size_t i = 0; i < nc; i++)
+		p->dwarf_samples += c[i].samples;
 	return false;
 }
 
@@ -196,6 +372,9 @@ int launch_stacks_write(struct launch_stacks *ls, int counts_fd, int stacks_fd)
 
 	if (!ls->out)
 		return 0;
+	if (ls->samples)
+		ring_buffer__consume(ls->samples);
+	map_walk(counts_fd, sizeof(struct nv_stack_key), sizeof(uint64_t), proc_totals, ls);
 	map_walk(counts_fd, sizeof(struct nv_stack_key), sizeof(uint64_t), write_line, &a);
 	if (fflush(ls->out))
 		a.err = -errno;
@@ -206,9 +385,13 @@ int launch_stacks_write(struct launch_stacks *ls, int counts_fd, int stacks_fd)
 
 void launch_stacks_close(struct launch_stacks *ls)
 {
-	for (size_t i = 0; i < ls->nprocs; i++)
+	ring_buffer__free(ls->samples);
+	for (size_t i = 0; i < ls->nprocs; i++) {
+		unwind_proc_free(ls->procs[i].unw);
 		if (ls->procs[i].captured)
 			sym_process_free(&ls->procs[i].sp);
+	}
+	launch_dwarf_free(&ls->dwarf);
 	free(ls->procs);
 	free(ls->kernels);
 	if (ls->out) {

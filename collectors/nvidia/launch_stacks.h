@@ -5,6 +5,8 @@
  * and counts from BPF (nvidia.bpf.c, launch_stacks and stacks), each process's
  * mappings captured at its first sight, symbolized at the end (symbols/). A
  * FILE whose name ends in .svg gets a flame graph of them instead (flame_svg.h).
+ * Where a launch's stack copy was unwound with DWARF (launch_dwarf.h), its
+ * chains replace the frame-pointer stack of its key.
  */
 #ifndef GPUTOP_LAUNCH_STACKS_H
 #define GPUTOP_LAUNCH_STACKS_H
@@ -14,10 +16,12 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "collectors/kit/proc_cache.h"
+#include "collectors/nvidia/launch_dwarf.h"
 #include "symbols/symbolizer.h"
 
 struct stack_proc;
 struct stack_kernel;
+struct ring_buffer;
 
 struct launch_stacks {
 	FILE *out; /* the folded lines: the file, or with .svg a buffer (folded) drawn into svg at the end */
@@ -30,11 +34,16 @@ struct launch_stacks {
 	struct stack_kernel *kernels; /* kernel names, kept while their processes live */
 	size_t nkernels, kcap;
 	int names_fd;
+	struct ring_buffer *samples; /* the stack copies, unwound at each tick */
+	struct launch_dwarf dwarf;
+	struct proc_cache *pcache; /* during a tick */
 	uint64_t lines, launches; /* written at the end */
 };
 
 /* The file opened with the invoking user's rights; -errno with why filled. */
 int launch_stacks_open(struct launch_stacks *ls, const char *path, char *why, size_t size);
+/* Reads the stack copies of the ring buffer map samples_fd from now on. 0, or -errno. */
+int launch_stacks_attach(struct launch_stacks *ls, int samples_fd);
 /*
  * Each interval, before the names of exited processes go: the mappings and
  * command names of processes launching for the first time, the names of kernels

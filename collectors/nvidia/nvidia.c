@@ -111,6 +111,7 @@ static const char *const drop_names[NV_DROP_MAX] = {
 	[NV_DROP_NAME_UNREAD] = "kernel_name_unread",
 	[NV_DROP_STACK_LOST] = "launch_stack_lost",
 	[NV_DROP_STACKS_FULL] = "launch_stack_table_full",
+	[NV_DROP_SAMPLE_LOST] = "launch_stack_copy_lost",
 	[NV_DROP_PROC_GPUS_FULL] = "process_gpu_table_full",
 	[NV_DROP_CTXS_FULL] = "context_table_full",
 	[NV_DROP_THREADS_FULL] = "thread_context_table_full",
@@ -280,6 +281,9 @@ static int nvidia_open(struct collector *c)
 
 		if (launch_stacks_open(&p->stacks, c->config->stacks, why, sizeof(why)))
 			collector_set_tracepoint(c, "libcuda", "launch stacks", TRACEPOINT_FAILED, why);
+		else if (bpf_map__set_max_entries(p->skel->maps.samples, NV_SAMPLE_RING))
+			collector_set_tracepoint(c, "libcuda", "launch stacks", TRACEPOINT_FAILED,
+						 "cannot size the stack copies' ring buffer");
 		else
 			p->skel->rodata->capture_stacks = true;
 	}
@@ -441,6 +445,10 @@ static int nvidia_attach(struct collector *c)
 			collector_set_tracepoint(c, "nvidia", "nvidia_dev_xid", TRACEPOINT_FAILED,
 						 "cannot read its ring buffer");
 	}
+	if (p->skel->rodata->capture_stacks &&
+	    launch_stacks_attach(&p->stacks, bpf_map__fd(p->skel->maps.samples)))
+		collector_set_tracepoint(c, "libcuda", "launch stacks", TRACEPOINT_FAILED,
+					 "cannot read the stack copies' ring buffer: frame pointers only");
 	start_nvml(c, p);
 	attach_new_libs(p);
 	for (size_t i = 0; i < NFNS; i++) {

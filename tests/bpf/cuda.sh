@@ -7,6 +7,8 @@
 # The stand-in has two devices: per process and CUDA device (nvidia.process_gpus) every
 # count is exact too, the calls made in no known context under "unknown"; with the
 # stand-in NVML (CUDA_DIR/../nvml, when built) each device is placed on its NVML GPU.
+# --stacks: the call chains of launches exact, from a client with frame pointers and from the same
+# client and stand-in built -O2 -fomit-frame-pointer (CUDA_DIR/../cuda-nofp: the DWARF unwind).
 # Usage: tests/bpf/cuda.sh CUDA_DIR BINARY...   (needs root; skips loudly without it)
 set -u
 SUITE="cuda tests"
@@ -157,12 +159,31 @@ verify() {
 	check "$name: nothing lost" jq -e -s '.[-1].collectors[] | select(.name == "nvidia") | .drops | del(.nested_calls_not_counted) | all(.[]; . == 0)' "$dir/mon"
 }
 
+# check_stacks WHAT CLIENT_OUT FOLDED: the folded stacks of one run against the clients' launches.
+STACK_ROOT="cuda-client;(\[DWARF: [0-9]+ of [0-9]+ launches unwound\];)?_start;__libc_start_main@GLIBC_2.2.5;__libc_start_call_main;main;child"
+check_stacks() {
+	local what=$1 client=$2 folded=$3 i chain launched
+	sed 's/^/       /' "$folded" | head -4
+	for i in $(seq 1 $PROCS); do
+		for chain in "phase_a;cuLaunchKernel;kernel_a\(\)" "phase_a;cuLaunchKernel_ptsz;ns::kernel_b\(int\)" \
+			"phase_b;cuLaunchKernelEx;ns::kernel_b\(int\)" "phase_b;cuLaunchKernelEx_ptsz;\[kernel 0x0\]"; do
+			check "--stacks ($what): client $i: cuda-client;_start;...;main;child;$chain $((40 * i))" \
+				grep -qxE "$STACK_ROOT;$chain $((40 * i))" "$folded"
+		done
+	done
+	launched=$(jq -s '[.[].launches] | add' "$client")
+	check "--stacks ($what): $((4 * PROCS)) lines, their weights $launched in all (every launch)" \
+		awk -v want="$launched" -v lines=$((4 * PROCS)) '{ s += $NF } END { exit !(NR == lines && s == want) }' "$folded"
+}
+
 CLIENT=$TMP/bin/cuda-client
+NOFP=$(cd "$CUDA/.." && pwd)/cuda-nofp
 MON_ENV=
-mkdir -p "$TMP/bin" "$TMP/lib" "$TMP/given"
+mkdir -p "$TMP/bin" "$TMP/lib" "$TMP/given" "$TMP/nofp/bin" "$TMP/nofp/lib"
 cp "$CUDA/cuda-client" "$TMP/bin/"
 cp "$CUDA/libcuda.so.1" "$TMP/lib/"
 cp "$CUDA/libcuda.so.1" "$TMP/given/"
+[ -x "$NOFP/cuda-client" ] && cp "$NOFP/cuda-client" "$TMP/nofp/bin/" && cp "$NOFP/libcuda.so.1" "$TMP/nofp/lib/"
 chmod -R a+rX "$TMP"
 
 for bin in "$@"; do
@@ -191,18 +212,20 @@ for bin in "$@"; do
 	MON_ENV=
 	check "given: the --libcuda file" \
 		jq -e -s '.[-1].collectors[] | select(.name == "nvidia") | .detail | test("libcuda from --libcuda")' "$TMP/given/mon"
-	# --stacks: each client's launches by call chain (built with frame pointers), each chain's count exact
-	sed 's/^/       /' "$TMP/given.folded" | head -8
-	for i in $(seq 1 $PROCS); do
-		for chain in "phase_a;cuLaunchKernel;kernel_a()" "phase_a;cuLaunchKernel_ptsz;ns::kernel_b(int)" \
-			"phase_b;cuLaunchKernelEx;ns::kernel_b(int)" "phase_b;cuLaunchKernelEx_ptsz;[kernel 0x0]"; do
-			check "--stacks: client $i: cuda-client;...;main;child;$chain $((40 * i))" \
-				grep -qxF "cuda-client;__libc_start_call_main;main;child;$chain $((40 * i))" "$TMP/given.folded"
-		done
-	done
-	launched=$(jq -s '[.[].launches] | add' "$TMP/given/client")
-	check "--stacks: $((4 * PROCS)) lines, their weights $launched in all (every launch)" \
-		awk -v want="$launched" -v lines=$((4 * PROCS)) '{ s += $NF } END { exit !(NR == lines && s == want) }' "$TMP/given.folded"
+	# --stacks: each client's launches by call chain, every frame from _start to the kernel and each
+	# chain's count exact (the DWARF unwind of the copied stacks; a client whose launches outran the
+	# sampling budget says so in a frame under its name, its counts shared out by key: still exact)
+	check_stacks "frame pointers" "$TMP/given/client" "$TMP/given.folded"
+	# the same client and stand-in libcuda built -O2 -fomit-frame-pointer: the same chains
+	if [ -x "$NOFP/cuda-client" ]; then
+		CLIENT=$TMP/nofp/bin/cuda-client
+		run nofp "$bin" "LD_LIBRARY_PATH=$TMP/nofp/lib" monitor --libcuda "$TMP/nofp/lib/libcuda.so.1" \
+			--stacks "$TMP/nofp.folded"
+		CLIENT=$TMP/bin/cuda-client
+		check_stacks "no frame pointers" "$TMP/nofp/client" "$TMP/nofp.folded"
+	else
+		fail "--stacks: no client built without frame pointers in $NOFP (make $NOFP/cuda-client)"
+	fi
 	# --stacks FILE.svg: the same stacks drawn as a flame graph (well-formed XML, every launch)
 	run svg "$bin" "LD_LIBRARY_PATH=$TMP/given" monitor --libcuda "$TMP/given/libcuda.so.1" --stacks "$TMP/given.svg"
 	launched=$(jq -s '[.[].launches] | add' "$TMP/svg/client")
@@ -231,7 +254,7 @@ for bin in "$@"; do
 		fail "cache: ldconfig did not take $TMP/lib into the loader cache"
 	fi
 	rm -f "$LDCONF" && ldconfig
-	rm -rf "$TMP/maps" "$TMP/given" "$TMP/svg" "$TMP/cache" "$TMP/late"
+	rm -rf "$TMP/maps" "$TMP/given" "$TMP/svg" "$TMP/cache" "$TMP/late" "$TMP/nofp/gate" "$TMP/nofp/done"
 	mkdir -p "$TMP/given" && cp "$CUDA/libcuda.so.1" "$TMP/given/"
 	"$bin" --list --libcuda /etc/passwd >"$TMP/list" 2>&1
 	check "--libcuda on a file that is not a library: the collector failed, saying why" \

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Capture of a user stack for a DWARF unwind (user_stack.h): the registers,
+ * then the stack from sp, page by page until the byte budget or the end of the
+ * stack's mapping (a page that cannot be read). Kernel side only; regs are the
+ * user registers (a uprobe's ctx, or bpf_task_pt_regs() in a tracepoint).
+ */
+#ifndef GPUTOP_USER_STACK_BPF_H
+#define GPUTOP_USER_STACK_BPF_H
+
+#include "user_stack.h"
+
+/* Fills s; its used length (header and copied bytes), for bpf_ringbuf_output. */
+static __always_inline __u32 user_stack_capture(struct pt_regs *regs, struct user_stack *s)
+{
+	__u64 sp = PT_REGS_SP(regs);
+	__u32 first = USER_STACK_PAGE - (sp & (USER_STACK_PAGE - 1)), off;
+
+	s->ip = PT_REGS_IP(regs);
+	s->sp = sp;
+	s->bp = PT_REGS_FP(regs);
+	s->size = 0;
+	s->flags = 0;
+	if (!sp) {
+		s->flags = USER_STACK_NO_REGS;
+		return offsetof(struct user_stack, data);
+	}
+	/* the rest of sp's page, then whole pages: the copy ends at the first unreadable one */
+	if (first > USER_STACK_PAGE || bpf_probe_read_user(s->data, first, (void *)sp))
+		return offsetof(struct user_stack, data);
+	off = first;
+#pragma unroll
+	for (int i = 0; i < USER_STACK_BYTES / USER_STACK_PAGE - 1; i++) {
+		asm volatile("" : "+r"(off)); /* keep the check below: the verifier needs it */
+		if (off > USER_STACK_BYTES - USER_STACK_PAGE)
+			break;
+		if (bpf_probe_read_user(s->data + off, USER_STACK_PAGE, (void *)(sp + off)))
+			break;
+		off += USER_STACK_PAGE;
+	}
+	s->size = off;
+	if (off > USER_STACK_BYTES - USER_STACK_PAGE) /* the budget, not the mapping, ended it */
+		s->flags = USER_STACK_CUT;
+	return offsetof(struct user_stack, data) + off;
+}
+
+#endif
