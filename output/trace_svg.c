@@ -407,6 +407,11 @@ static int on_event(struct tsvg *t, const struct packet *p)
 		t->no_track++;
 		return 0;
 	}
+	if (e.type == TE_COUNTER && p->ts < t->t0 && e.value == e.value) { /* the value the window starts with */
+		k->carry = e.value;
+		k->has_carry = true;
+		return 0;
+	}
 	if ((e.type == TE_INSTANT || e.type == TE_COUNTER) && (p->ts < t->t0 || p->ts > t->t1))
 		return 0; /* out of the window */
 	switch (e.type) {
@@ -452,6 +457,30 @@ static int one_pass(struct tsvg *t, const void *trace, size_t len, bool events)
 	}
 	t->cut = r.bad;
 	return err;
+}
+
+/* Counters that had a value before the window: it holds from the window's start to its first sample there. */
+static int carry_counters(struct tsvg *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		struct tsvg_track *k = &t->tracks[i];
+		int err;
+
+		if (!k->has_carry)
+			continue;
+		if (k->chas && k->chas[0]) { /* a sample in the first pixel too: the carry only widens its range */
+			k->cmin[0] = k->carry < k->cmin[0] ? k->carry : k->cmin[0];
+			k->cmax[0] = k->carry > k->cmax[0] ? k->carry : k->cmax[0];
+			k->vmin = k->carry < k->vmin ? k->carry : k->vmin;
+			k->vmax = k->carry > k->vmax ? k->carry : k->vmax;
+			continue;
+		}
+		err = counter(t, k, t->t0, k->carry);
+		if (err)
+			return err;
+		t->samples--; /* not a sample of the window */
+	}
+	return 0;
 }
 
 /* Slices the trace never ended: drawn to its end, marked. */
@@ -514,6 +543,8 @@ int trace_svg_write_window(const void *trace, size_t len, FILE *out, const char 
 		err = build_tree(&t);
 	if (!err)
 		err = one_pass(&t, trace, len, true);
+	if (!err)
+		err = carry_counters(&t);
 	if (!err)
 		err = end_open_slices(&t);
 	if (!err && !t.packets)

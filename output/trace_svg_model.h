@@ -48,6 +48,8 @@ struct tsvg_track {
 	double *cmin, *cmax, *clast; /* counters per pixel column, NULL: none */
 	uint8_t *chas;
 	double vmin, vmax; /* the counter's range over the trace */
+	double carry; /* its last value before the window, held into it */
+	bool has_carry;
 	uint64_t events; /* drawn */
 };
 

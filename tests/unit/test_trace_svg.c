@@ -139,6 +139,13 @@ static void window_cuts_at_its_edges(void **state)
 	assert_null(strstr(out.buf, ">crtc 0</text>")); /* no row for a track with nothing in the window */
 	assert_non_null(strstr(out.buf, "win: 1 slice, 0 instants, 2 counter samples over 200.0us, from 100.0us after the first"));
 	free(out.buf);
+	out.buf = NULL;
+	f = open_memstream(&out.buf, &out.len); /* after the counter's last sample: its value held */
+	assert_int_equal(trace_svg_write_window(m.buf, m.len, f, "win", 260000, 300000), 0);
+	fclose(f);
+	assert_non_null(strstr(out.buf, ">80.5 to 80.5</text>"));
+	assert_non_null(strstr(out.buf, "win: 1 slice, 0 instants, 0 counter samples"));
+	free(out.buf);
 	free(m.buf);
 }
 
