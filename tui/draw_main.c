@@ -294,7 +294,10 @@ static void draw_summary(struct view *v, struct rect in, const struct pane_decl 
 		char why[320];
 
 		snprintf(why, sizeof(why), "%s unavailable: %s", c->info->name, c->info->reason);
-		put_wrapped(in, ROLE_WARNING, why);
+		if (!put_wrapped(in, ROLE_WARNING, why)) { /* no room for the reason: the state alone */
+			snprintf(why, sizeof(why), "%s unavailable", c->info->name);
+			put_whole(in.y, in.x, in.w, ROLE_WARNING, why);
+		}
 		return;
 	}
 	if (!t || !t->nrows) {

@@ -129,23 +129,46 @@ int wrapped_rows(const char *text, int w)
 	return rows;
 }
 
+/* The longest start of text that ends a sentence (". ", or before a " [" note) and wraps into h rows of w. */
+static size_t whole_sentences(const char *text, int w, int h)
+{
+	char head[1024];
+	size_t best = 0, len = strnlen(text, sizeof(head) - 1);
+
+	for (size_t i = 1; i <= len; i++) {
+		bool end = i == len || (text[i] == ' ' && text[i - 1] == '.' && !(i >= 3 && text[i - 3] == '.')) ||
+			   (text[i] == ' ' && text[i + 1] == '[');
+
+		if (!end)
+			continue;
+		memcpy(head, text, i);
+		head[i] = '\0';
+		if (wrapped_rows(head, w) > h)
+			break;
+		best = i;
+	}
+	return best;
+}
+
 int put_wrapped(struct rect a, enum role r, const char *text)
 {
-	const char *p = text;
+	const char *p = text, *end = text + strlen(text);
 	int y = a.y;
 
-	while (*p && y < a.y + a.h) {
-		size_t cut = wrap_line(p, a.w);
-		const char *rest = p + cut;
+	if (a.h <= 0 || a.w <= 0)
+		return 0;
+	if (wrapped_rows(text, a.w) > a.h) /* too long: its whole sentences that fit, never a word cut */
+		end = text + whole_sentences(text, a.w, a.h);
+	while (p < end && y < a.y + a.h) {
+		char line[1024];
+		size_t cut;
 
-		while (*rest == ' ')
-			rest++;
-		if (*rest && y == a.y + a.h - 1) { /* the last row, and more: said, at a word */
-			put_cut(y++, a.x, a.w, r, p);
-			break;
-		}
-		putf(y++, a.x, a.w, r, "%.*s", (int)cut, p);
-		p = rest;
+		snprintf(line, sizeof(line), "%.*s", (int)(end - p), p);
+		cut = wrap_line(line, a.w);
+		putf(y++, a.x, a.w, r, "%.*s", (int)cut, line);
+		p += cut;
+		while (*p == ' ')
+			p++;
 	}
 	return y - a.y;
 }
