@@ -1494,6 +1494,21 @@ for size in "80 24" "120 40"; do
 	fi
 	$T kill-server 2>/dev/null
 done
+calls_said=$(sed -n 40p "$REC" | jq -r '.collectors[] | select(.name == "calls") | .detail')
+replay_at 120 40 "$REC" 40
+keys 7
+check "Calls pane: the recording's calls status is what the calls collector now says ('$calls_said': devices, the gate)" \
+	bash -c "$(declare -f screen); T='$T'; screen | grep -qxE ' calls: ioctls on (DRM and NVIDIA devices|DRM devices|NVIDIA devices|GPU devices \\(none yet\\)) and fence waits; (on|idle: no GPU file open|[0-9]+ GPU files? open|no gate: .*) *'"
+$T kill-server 2>/dev/null
+lost_in=$(sed -n 21p "$REC" | jq -r '[.collectors[] | .name as $c | (.drops // {} | to_entries[] | {c: $c, n: .value})] | max_by(.n) | select(.n > 0) | .c')
+if [ -n "$lost_in" ]; then
+	replay_at 80 24 "$REC" 21
+	check "80x24: events lost name their collector ($lost_in) where the kind has no room, not a bare count" \
+		bash -c "$(declare -f screen); T='$T'; screen | head -1 | grep -qE '\| [0-9]+ lost \((most: )?$lost_in\)'"
+	$T kill-server 2>/dev/null
+else
+	skip "the recording's snapshot 21 lost nothing: the header's short loss is not walked"
+fi
 if [ -n "${TSAN_REPORTS:-}" ]; then # a ThreadSanitizer build (make test-tui): its reports, one file each
 	check "ThreadSanitizer: no data race or lock misuse in any run of this suite ($(ls "$TSAN_REPORTS" | wc -l) reports)" \
 		test -z "$(ls "$TSAN_REPORTS")"
