@@ -36,6 +36,8 @@ int put_wrapped(struct rect a, enum role r, const char *text);
  * the line goes to the next; returns the rows used.
  */
 int put_parts(struct rect a, enum role r, const char *const *parts, int n, int gap);
+/* On the borders of the box around in: "↑ N more" (top) and "↓ N more" (bottom) where a list goes on. */
+void list_more(const struct view *v, struct rect in, int above, int below);
 /* The rows put_wrapped would use for text at width w, however many. */
 int wrapped_rows(const char *text, int w);
 /* Fills a row segment with spaces in a role. */

@@ -283,6 +283,20 @@ struct rect popup(int h, int w, const char *title, bool utf8)
 	return frame(r, title, utf8);
 }
 
+void list_more(const struct view *v, struct rect in, int above, int below)
+{
+	char text[40];
+
+	if (above) {
+		snprintf(text, sizeof(text), " %s %d more ", v->utf8 ? "↑" : "^", above);
+		put(in.y - 1, in.x + in.w - 12, 12, ROLE_TITLE, text);
+	}
+	if (below) {
+		snprintf(text, sizeof(text), " %s %d more ", v->utf8 ? "↓" : "v", below);
+		put(in.y + in.h, in.x + in.w - 12, 12, ROLE_TITLE, text);
+	}
+}
+
 double spark_max(const struct col_desc *col)
 {
 	return col->unit == UNIT_PCT ? 100 : 0;

@@ -144,21 +144,6 @@ static void setup_draw_item(struct view *v, int i, int y, struct rect in, const 
 	put_wrapped((struct rect){ y, in.x + 1 + SETUP_WHAT, rows, in.w - 2 - SETUP_WHAT }, role, what);
 }
 
-/* "↑ N more" on the box's top border, "↓ N more" on its bottom one: the list goes on there. */
-static void setup_more(struct view *v, struct rect in, int above, int below)
-{
-	char text[40];
-
-	if (above) {
-		snprintf(text, sizeof(text), " %s %d more ", v->utf8 ? "↑" : "^", above);
-		put(in.y - 1, in.x + in.w - 12, 12, ROLE_TITLE, text);
-	}
-	if (below) {
-		snprintf(text, sizeof(text), " %s %d more ", v->utf8 ? "↓" : "v", below);
-		put(in.y + in.h, in.x + in.w - 12, 12, ROLE_TITLE, text);
-	}
-}
-
 void draw_setup(struct view *v)
 {
 	const struct table_desc *d;
@@ -183,6 +168,6 @@ void draw_setup(struct view *v)
 		setup_draw_item(v, i, y, in, d, cols);
 		y += setup_rows(v, i, in.w, d, cols);
 	}
-	setup_more(v, in, first, n - i);
+	list_more(v, in, first, n - i);
 	put_whole(in.y + in.h - 1, in.x + 1, in.w - 2, ROLE_DIM, "Space toggles, W saves, Esc closes");
 }

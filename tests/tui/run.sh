@@ -1457,6 +1457,13 @@ if [ -f "$NVREC" ]; then
 		bash -c "$(declare -f screen); T='$T'; screen | grep -qE '^ +┌─ Setup \(F2\) ─+ ↑ [0-9]+ more ─+┐' && ! screen | grep -q '↓ [0-9]* more'"
 	check "80x24 F2: the descriptions wrapped at words, none cut with an ellipsis" \
 		bash -c "$(declare -f screen); T='$T'; ! screen | grep -q '…' && screen | tr -s ' │\n' ' ' | grep -qF 'cuMemCreate) and has not freed by a call; what a context'\''s end frees is not seen here'"
+	for size in "80 24" "120 40" "220 60"; do
+		replay_at ${size% *} ${size#* } "$NVREC" 20
+		keys Right
+		keys F6
+		check "${size/ /x} F6 on the processes: the meanings wrapped at words, none cut with an ellipsis" \
+			bash -c "$(declare -f words_whole); T='$T'; words_whole \"per GPU the largest of fdinfo's resident, NVML's and the KFD's VRAM (they may count the same buffers), summed over its GPUs; where none reports it, CUDA's tracked allocations, at most what NVML says the GPUs hold\" && ! $T capture-pane -p -t t | grep -q '…'"
+	done
 	$T kill-server 2>/dev/null
 else
 	skip "the NVIDIA recording was not given: its kernel names and its long setup list are not walked"
