@@ -95,9 +95,16 @@ static void more_tables(struct view *v, const struct pane_decl *p, int first, co
 			snprintf(text + len, sizeof(text) - len, "%s%d more table%s below: %s%s", len ? "; " : "",
 				 below, below == 1 ? "" : "s", v->utf8 ? "→" : named ? "Right:" : "Right", names);
 		}
-		if (named ? put_whole(r.y, r.x, r.w, ROLE_DIM, text) : put_cut(r.y, r.x, r.w, ROLE_DIM, text))
+		if (put_whole(r.y, r.x, r.w, ROLE_DIM, text))
 			return;
 	}
+	/* the shortest: the counts, each with its key, still whole */
+	snprintf(names, sizeof(names), "%d above %s", first, v->utf8 ? "←" : "Left");
+	snprintf(text, sizeof(text), "tables: %s%s%d below %s", first ? names : "", first && below ? ", " : "", below,
+		 v->utf8 ? "→" : "Right");
+	if (!below)
+		snprintf(text, sizeof(text), "tables: %s", names);
+	put_whole(r.y, r.x, r.w, ROLE_DIM, text);
 }
 
 /* A declared pane: the collector's state, then its tables, each given the rows it needs while they last. */

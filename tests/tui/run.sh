@@ -1516,6 +1516,14 @@ if [ -n "$lost_in" ]; then
 else
 	skip "the recording's snapshot 21 lost nothing: the header's short loss is not walked"
 fi
+if [ -f "$NVREC" ]; then
+	replay_at 80 24 "$NVREC" 20
+	keys 4
+	for _ in 1 2 3 4 5; do keys Right; done
+	check "80x24 NVIDIA pane, its sixth table: the tables above and below said whole beside the pane's title, no ellipsis" \
+		bash -c "$(declare -f screen); T='$T'; screen | grep -E '^ NVIDIA +\(Tab' | grep -qE '([0-9]+ more tables? above: ←; [0-9]+ more tables? below: →|tables: [0-9]+ above ←, [0-9]+ below →) *\$'"
+	$T kill-server 2>/dev/null
+fi
 if [ -n "${TSAN_REPORTS:-}" ]; then # a ThreadSanitizer build (make test-tui): its reports, one file each
 	check "ThreadSanitizer: no data race or lock misuse in any run of this suite ($(ls "$TSAN_REPORTS" | wc -l) reports)" \
 		test -z "$(ls "$TSAN_REPORTS")"
