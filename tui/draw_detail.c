@@ -256,8 +256,8 @@ void draw_help(struct view *v)
 		"mouse           click selects a row, double-click opens it; tabs, the key bar and column titles click",
 		"vi_keys = yes   (config) j and k move down and up; K and F9 signal",
 		"",
-		"header 'self'   what gputop-bpf costs: its CPU and memory, and its BPF",
-		"                programs' run time (per program: JSON self.programs)",
+		"header 'self'   what gputop-bpf costs: its CPU and memory, and its BPF programs' run time (per "
+		"program: JSON self.programs)",
 	};
 	int n = (int)(sizeof(lines) / sizeof(lines[0])), w = COLS < 100 ? COLS : 100, h = 0, y, rows, i, above;
 	struct rect in;

@@ -1524,6 +1524,23 @@ if [ -f "$NVREC" ]; then
 		bash -c "$(declare -f screen); T='$T'; screen | grep -E '^ NVIDIA +\(Tab' | grep -qE '([0-9]+ more tables? above: ←; [0-9]+ more tables? below: →|tables: [0-9]+ above ←, [0-9]+ below →) *\$'"
 	$T kill-server 2>/dev/null
 fi
+replay_at 80 24 "$REC" 40
+keys G
+check "80x24 G: the GPU view's note wrapped whole, not cut mid-word" \
+	bash -c "$(declare -f words_whole); T='$T'; words_whole \"Its processes as NVML sees them, their CUDA calls on it, and every process a source sees on it.\""
+$T kill-server 2>/dev/null
+# The help at 80x24, paged: the 'self' entry whole on the page that shows it (its last row was on no page).
+replay_at 80 24 "$REC" 40
+keys h
+cut=
+for page in 1 2 3; do
+	if screen | grep -qF "header 'self'"; then
+		words_whole "what gputop-bpf costs: its CPU and memory, and its BPF programs' run time (per program: JSON self.programs)" >/dev/null || cut=$page
+	fi
+	keys NPage
+done
+check "80x24 help: the 'self' entry whole on the page that shows it, not cut after 'its BPF'${cut:+ (page $cut)}" test -z "$cut"
+$T kill-server 2>/dev/null
 if [ -n "${TSAN_REPORTS:-}" ]; then # a ThreadSanitizer build (make test-tui): its reports, one file each
 	check "ThreadSanitizer: no data race or lock misuse in any run of this suite ($(ls "$TSAN_REPORTS" | wc -l) reports)" \
 		test -z "$(ls "$TSAN_REPORTS")"
