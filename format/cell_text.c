@@ -114,6 +114,23 @@ int text_fit(const char *in, int width, bool utf8, char *out, size_t outsize)
 	return cells;
 }
 
+int text_fit_apart(const char *in, size_t from, int width, bool utf8, char *out, size_t outsize)
+{
+	int head = width / 3, cells;
+	size_t len = strlen(in), used;
+
+	if (from > len)
+		from = len;
+	while (from > 0 && (in[from - 1] == '_' || (in[from - 1] >= '0' && in[from - 1] <= '9') ||
+			    ((in[from - 1] | 0x20) >= 'a' && (in[from - 1] | 0x20) <= 'z')))
+		from--; /* from the start of the word that differs */
+	cells = text_fit(in, head + 1, utf8, out, outsize); /* head cells and the ellipsis */
+	used = strlen(out);
+	if (head < 1 || width - cells < 2 || used < 2 || from <= used - (utf8 ? 3 : 1))
+		return text_fit(in, width, utf8, out, outsize);
+	return cells + text_fit(in + from, width - cells, utf8, out + used, outsize - used);
+}
+
 size_t wrap_line(const char *text, int width)
 {
 	size_t len = strlen(text), last_space = 0, i = 0;

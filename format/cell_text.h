@@ -21,6 +21,14 @@
  */
 int text_fit(const char *in, int width, bool utf8, char *out, size_t outsize);
 
+/*
+ * Text of at most width cells for a name that others share further than width shows: its
+ * beginning, an ellipsis, then in from byte from on (from the start of the word there), cut
+ * with an ellipsis where that is longer; so names that differ at from stay apart. in as
+ * text_fit cuts it when from is within what that shows. Returns the cells used.
+ */
+int text_fit_apart(const char *in, size_t from, int width, bool utf8, char *out, size_t outsize);
+
 /* Greedy word wrap: the length in bytes of the first line of text that fits width cells. */
 size_t wrap_line(const char *text, int width);
 

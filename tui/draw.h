@@ -26,13 +26,18 @@ int put_whole(int y, int x, int w, enum role r, const char *text);
 /* Text whole if it fits in w cells, else cut at a word and ended by an ellipsis; returns the cells written. */
 int put_cut(int y, int x, int w, enum role r, const char *text);
 int putf(int y, int x, int w, enum role r, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-/* Text word-wrapped into a (at spaces; a word longer than a line is cut); returns the rows used. */
+/*
+ * Text word-wrapped into a (at spaces; a word longer than a line is cut); returns the rows used.
+ * Text longer than a: its first whole sentences that fit, the rest left out (nothing when none fits).
+ */
 int put_wrapped(struct rect a, enum role r, const char *text);
 /*
  * The n parts in a, gap spaces apart, each whole: a part that does not fit on
  * the line goes to the next; returns the rows used.
  */
 int put_parts(struct rect a, enum role r, const char *const *parts, int n, int gap);
+/* On the borders of the box around in: "↑ N more" (top) and "↓ N more" (bottom) where a list goes on. */
+void list_more(const struct view *v, struct rect in, int above, int below);
 /* The rows put_wrapped would use for text at width w, however many. */
 int wrapped_rows(const char *text, int w);
 /* Fills a row segment with spaces in a role. */

@@ -95,9 +95,16 @@ static void more_tables(struct view *v, const struct pane_decl *p, int first, co
 			snprintf(text + len, sizeof(text) - len, "%s%d more table%s below: %s%s", len ? "; " : "",
 				 below, below == 1 ? "" : "s", v->utf8 ? "→" : named ? "Right:" : "Right", names);
 		}
-		if (named ? put_whole(r.y, r.x, r.w, ROLE_DIM, text) : put_cut(r.y, r.x, r.w, ROLE_DIM, text))
+		if (put_whole(r.y, r.x, r.w, ROLE_DIM, text))
 			return;
 	}
+	/* the shortest: the counts, each with its key, still whole */
+	snprintf(names, sizeof(names), "%d above %s", first, v->utf8 ? "←" : "Left");
+	snprintf(text, sizeof(text), "tables: %s%s%d below %s", first ? names : "", first && below ? ", " : "", below,
+		 v->utf8 ? "→" : "Right");
+	if (!below)
+		snprintf(text, sizeof(text), "tables: %s", names);
+	put_whole(r.y, r.x, r.w, ROLE_DIM, text);
 }
 
 /* A declared pane: the collector's state, then its tables, each given the rows it needs while they last. */
@@ -249,8 +256,8 @@ void draw_help(struct view *v)
 		"mouse           click selects a row, double-click opens it; tabs, the key bar and column titles click",
 		"vi_keys = yes   (config) j and k move down and up; K and F9 signal",
 		"",
-		"header 'self'   what gputop-bpf costs: its CPU and memory, and its BPF",
-		"                programs' run time (per program: JSON self.programs)",
+		"header 'self'   what gputop-bpf costs: its CPU and memory, and its BPF programs' run time (per "
+		"program: JSON self.programs)",
 	};
 	int n = (int)(sizeof(lines) / sizeof(lines[0])), w = COLS < 100 ? COLS : 100, h = 0, y, rows, i, above;
 	struct rect in;
@@ -278,34 +285,56 @@ void draw_help(struct view *v)
 		help_footer(in, above + 1, above + y - in.y, h);
 }
 
+#define SORT_HELP 13 /* the arrow, a space, a 10-cell title and a space: where the meanings start */
+
+/* The lines a column's entry takes in the sort menu at inner width w: its meaning wrapped. */
+static int sort_rows(const struct col_desc *col, int w)
+{
+	int rows = wrapped_rows(col->help, w - 2 - SORT_HELP);
+
+	return rows > 0 ? rows : 1;
+}
+
 void draw_sort_menu(struct view *v)
 {
 	const struct table_desc *d;
 	const struct table_state *ts = view_focused_table(v, &d);
-	unsigned int cols[TABLE_FIT_MAX_COLS];
-	int n = sort_menu_columns(v, cols), first = 0, width = 64;
+	unsigned int cols[TABLE_FIT_MAX_COLS], cur;
+	int n = sort_menu_columns(v, cols), first, i, y, width = 64, need = 1, rows = 0;
 	struct rect in;
-	unsigned int cur;
 	char title[64];
 
 	if (!ts)
 		return;
 	snprintf(title, sizeof(title), "Sort %s by", d->title);
-	for (int i = 0; i < n; i++) /* as wide as the longest meaning, where the screen has room */
-		if (15 + (int)strlen(d->cols[cols[i]].help) + 4 > width)
-			width = 15 + (int)strlen(d->cols[cols[i]].help) + 4;
-	in = popup(n + 3, width < COLS - 2 ? width : COLS - 2, title, v->utf8);
+	for (i = 0; i < n; i++) /* as wide as the longest meaning, up to 100 and where the screen has room */
+		if (SORT_HELP + (int)strlen(d->cols[cols[i]].help) + 4 > width)
+			width = SORT_HELP + (int)strlen(d->cols[cols[i]].help) + 4;
+	width = width < 100 ? width : 100;
+	width = width < COLS - 2 ? width : COLS - 2;
+	for (i = 0; i < n; i++)
+		need += sort_rows(&d->cols[cols[i]], width - 2);
+	in = popup(need + 2, width, title, v->utf8);
 	cur = ts->sort_set ? ts->sort_col : d->sort_col;
-	if (v->sort_menu_sel >= in.h - 1)
-		first = v->sort_menu_sel - in.h + 2; /* long lists scroll */
-	for (int i = first; i < n && i - first < in.h - 1; i++) {
-		const struct col_desc *col = &d->cols[cols[i]];
-
-		char text[400];
-
-		snprintf(text, sizeof(text), "%s %-10s %s", cols[i] == cur ? sort_arrow(col, ts->reverse, v->utf8) : " ",
-			 col->title, col->help);
-		put_cut(in.y + i - first, in.x + 1, in.w - 2, i == v->sort_menu_sel ? ROLE_SELECTED : ROLE_NORMAL, text);
+	for (first = v->sort_menu_sel; first >= 0; first--) { /* long lists scroll: the selected entry shows */
+		rows += sort_rows(&d->cols[cols[first]], in.w);
+		if (rows > in.h - 1)
+			break;
 	}
+	first = first < v->sort_menu_sel ? first + 1 : v->sort_menu_sel;
+	y = in.y;
+	for (i = first; i < n && y + sort_rows(&d->cols[cols[i]], in.w) <= in.y + in.h - 1; i++) {
+		const struct col_desc *col = &d->cols[cols[i]];
+		enum role role = i == v->sort_menu_sel ? ROLE_SELECTED : ROLE_NORMAL;
+		int h = sort_rows(col, in.w);
+
+		for (int k = 0; k < h; k++)
+			fill(y + k, in.x, in.w, role);
+		putf(y, in.x + 1, SORT_HELP, role, "%s %-10s", cols[i] == cur ? sort_arrow(col, ts->reverse, v->utf8) : " ",
+		     col->title);
+		put_wrapped((struct rect){ y, in.x + 1 + SORT_HELP, h, in.w - 2 - SORT_HELP }, role, col->help);
+		y += h;
+	}
+	list_more(v, in, first, n - i);
 	put(in.y + in.h - 1, in.x + 1, in.w - 2, ROLE_DIM, "Enter sorts, r reverses, Esc closes");
 }

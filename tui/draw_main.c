@@ -93,8 +93,8 @@ void draw_header(struct view *v, struct rect r)
 	const struct snapshot *s = v->snap;
 	unsigned int attached = 0, missing = 0, need_root = 0;
 	uint64_t drops = 0, most = 0;
-	char up[32] = "-", state[300], lost[96] = "";
-	int x, xid = -1, warn = -1, kinds = 0, lostat = -1;
+	char up[32] = "-", state[300], lost[96] = "", lost_in[32] = "";
+	int x, xid = -1, warn = -1, kinds = 0, lostat = -1, paceat = -1;
 
 	for (size_t i = 0; s && i < s->ncollectors; i++) {
 		attached += s->collectors[i].info->state == COLLECTOR_ATTACHED;
@@ -108,6 +108,7 @@ void draw_header(struct view *v, struct rect r)
 			if (dc->count > most) { /* the largest loss, by collector and kind */
 				most = dc->count;
 				snprintf(lost, sizeof(lost), "%s %s", s->collectors[i].info->name, dc->name);
+				snprintf(lost_in, sizeof(lost_in), "%s", s->collectors[i].info->name);
 			}
 		}
 	}
@@ -145,9 +146,11 @@ void draw_header(struct view *v, struct rect r)
 		}
 		if (!v->feed->replay)
 			snprintf(parts[n++], sizeof(parts[0]), " | every %gs", v->prefs.delay_s);
-		else if (v->replay_paced && s)
-			snprintf(parts[n++], sizeof(parts[0]), " | every %gs, recorded %.2gs", v->prefs.delay_s,
+		else if (v->replay_paced && s) {
+			snprintf(parts[n], sizeof(parts[0]), " | every %gs, recorded %.2gs", v->prefs.delay_s,
 				 s->interval_s);
+			paceat = n++;
+		}
 		else if (s)
 			snprintf(parts[n++], sizeof(parts[0]), " | recorded every %.2gs", s->interval_s);
 		if (self_cost(s, parts[n], sizeof(parts[0])))
@@ -164,9 +167,18 @@ void draw_header(struct view *v, struct rect r)
 					  i == warn || i == lostat ? ROLE_WARNING : ROLE_HEADER,
 					  parts[i]);
 
-			if (!w && i == lostat) { /* a loss is said, if only its count: the man page says where */
+			if (!w && i == lostat) { /* a loss is said, by its collector or its count: the man page says where */
+				snprintf(parts[i], sizeof(parts[0]), " | %llu lost (%s%s)", (unsigned long long)drops,
+					 kinds > 1 ? "most: " : "", lost_in);
+				w = put_whole(r.y, x, r.w - x, ROLE_WARNING, parts[i]);
+			}
+			if (!w && i == lostat) {
 				snprintf(parts[i], sizeof(parts[0]), " | %llu lost", (unsigned long long)drops);
 				w = put_whole(r.y, x, r.w - x, ROLE_WARNING, parts[i]);
+			}
+			if (!w && i == paceat) { /* the pace + and - set, if not the recording's beside it */
+				snprintf(parts[i], sizeof(parts[0]), " | every %gs", v->prefs.delay_s);
+				w = put_whole(r.y, x, r.w - x, ROLE_HEADER, parts[i]);
 			}
 			x += w;
 		}
@@ -294,7 +306,10 @@ static void draw_summary(struct view *v, struct rect in, const struct pane_decl 
 		char why[320];
 
 		snprintf(why, sizeof(why), "%s unavailable: %s", c->info->name, c->info->reason);
-		put_wrapped(in, ROLE_WARNING, why);
+		if (!put_wrapped(in, ROLE_WARNING, why)) { /* no room for the reason: the state alone */
+			snprintf(why, sizeof(why), "%s unavailable", c->info->name);
+			put_whole(in.y, in.x, in.w, ROLE_WARNING, why);
+		}
 		return;
 	}
 	if (!t || !t->nrows) {

@@ -129,23 +129,46 @@ int wrapped_rows(const char *text, int w)
 	return rows;
 }
 
+/* The longest start of text that ends a sentence (". ", or before a " [" note) and wraps into h rows of w. */
+static size_t whole_sentences(const char *text, int w, int h)
+{
+	char head[1024];
+	size_t best = 0, len = strnlen(text, sizeof(head) - 1);
+
+	for (size_t i = 1; i <= len; i++) {
+		bool end = i == len || (text[i] == ' ' && text[i - 1] == '.' && !(i >= 3 && text[i - 3] == '.')) ||
+			   (text[i] == ' ' && text[i + 1] == '[');
+
+		if (!end)
+			continue;
+		memcpy(head, text, i);
+		head[i] = '\0';
+		if (wrapped_rows(head, w) > h)
+			break;
+		best = i;
+	}
+	return best;
+}
+
 int put_wrapped(struct rect a, enum role r, const char *text)
 {
-	const char *p = text;
+	const char *p = text, *end = text + strlen(text);
 	int y = a.y;
 
-	while (*p && y < a.y + a.h) {
-		size_t cut = wrap_line(p, a.w);
-		const char *rest = p + cut;
+	if (a.h <= 0 || a.w <= 0)
+		return 0;
+	if (wrapped_rows(text, a.w) > a.h) /* too long: its whole sentences that fit, never a word cut */
+		end = text + whole_sentences(text, a.w, a.h);
+	while (p < end && y < a.y + a.h) {
+		char line[1024];
+		size_t cut;
 
-		while (*rest == ' ')
-			rest++;
-		if (*rest && y == a.y + a.h - 1) { /* the last row, and more: said, at a word */
-			put_cut(y++, a.x, a.w, r, p);
-			break;
-		}
-		putf(y++, a.x, a.w, r, "%.*s", (int)cut, p);
-		p = rest;
+		snprintf(line, sizeof(line), "%.*s", (int)(end - p), p);
+		cut = wrap_line(line, a.w);
+		putf(y++, a.x, a.w, r, "%.*s", (int)cut, line);
+		p += cut;
+		while (*p == ' ')
+			p++;
 	}
 	return y - a.y;
 }
@@ -258,6 +281,20 @@ struct rect popup(int h, int w, const char *title, bool utf8)
 	for (int i = 0; i < r.h; i++)
 		fill(r.y + i, 0, COLS, ROLE_NORMAL);
 	return frame(r, title, utf8);
+}
+
+void list_more(const struct view *v, struct rect in, int above, int below)
+{
+	char text[40];
+
+	if (above) {
+		snprintf(text, sizeof(text), " %s %d more ", v->utf8 ? "↑" : "^", above);
+		put(in.y - 1, in.x + in.w - 12, 12, ROLE_TITLE, text);
+	}
+	if (below) {
+		snprintf(text, sizeof(text), " %s %d more ", v->utf8 ? "↓" : "v", below);
+		put(in.y + in.h, in.x + in.w - 12, 12, ROLE_TITLE, text);
+	}
 }
 
 double spark_max(const struct col_desc *col)

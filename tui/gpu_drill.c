@@ -89,7 +89,7 @@ static void draw_gpu_drill(struct view *v, const struct table *unused, long row,
 	const struct device_snap *d = shown_device(v);
 	struct table *t[GPU_TABLES] = { NULL };
 	double index;
-	int y = a.y + 2, h;
+	int y, h;
 
 	(void)unused, (void)row;
 	clear_rect(a);
@@ -100,12 +100,12 @@ static void draw_gpu_drill(struct view *v, const struct table *unused, long row,
 	index = nvml_index(v->snap, d);
 	putf(a.y, a.x + 1, a.w - 2, ROLE_TITLE, "GPU %s  %s %s   (G: the next GPU, Esc goes back)", d->name,
 	     d->driver[0] ? d->driver : "-", d->bus_id);
-	put(a.y + 1, a.x + 1, a.w - 2, ROLE_DIM,
-	    "Its processes as NVML sees them, their CUDA calls on it, and every process a source sees on it "
-	    "(there GPU% and GPU MEM are over all of a process's GPUs)");
+	y = a.y + 1 + put_wrapped((struct rect){ a.y + 1, a.x + 1, 2, a.w - 2 }, ROLE_DIM,
+				  "Its processes as NVML sees them, their CUDA calls on it, and every process a "
+				  "source sees on it. There GPU% and GPU MEM are over all of a process's GPUs.");
 	for (int k = 0; k < GPU_TABLES; k++)
 		t[k] = rows_on(v->snap, k, d, index);
-	h = (a.h - 2) / GPU_TABLES;
+	h = (a.y + a.h - y) / GPU_TABLES;
 	for (int k = 0; k < GPU_TABLES; k++, y += h) {
 		const struct table_desc *desc = table_desc_find(parts[k].table);
 

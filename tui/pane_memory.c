@@ -66,6 +66,21 @@ int memory_process_lines(struct view *v, double pid, struct rect r)
 	return 1;
 }
 
+/* The lines of one client's block: its own, its regions' and its engines'. */
+static int client_rows(struct view *v, const char *dev, double client)
+{
+	const char *names[2] = { "memory.regions", "memory.engines" };
+	int rows = 1;
+
+	for (int i = 0; i < 2; i++) {
+		const struct table *t = snapshot_table(v->snap, names[i]);
+
+		for (size_t k = 0; t && k < t->nrows; k++)
+			rows += table_num(t, k, "client") == client && !strcmp(table_str(t, k, "dev"), dev);
+	}
+	return rows;
+}
+
 /* The regions and engines of one client, indented, from y; returns the next row. */
 static int client_lines(struct view *v, struct rect a, int y, const char *dev, double client)
 {
@@ -112,15 +127,18 @@ static void draw_process(struct view *v, const struct table *t, long row, struct
 	     num_or_0(t, r, "pid"), table_str(t, r, "comm"), table_str(t, r, "cgroup"));
 	y += memory_process_lines(v, num_or_0(t, r, "pid"), (struct rect){ y, a.x + 1, 1, a.w - 2 });
 	y++;
-	put_cut(y++, a.x + 1, a.w - 2, ROLE_TITLE,
-		"Its DRM clients (a client shared with other processes counts for the lowest PID)");
+	y += put_wrapped((struct rect){ y, a.x + 1, 2, a.w - 2 }, ROLE_TITLE,
+			 "Its DRM clients (a client shared with other processes counts for the lowest PID)");
 	putf(y++, a.x + 3, a.w - 4, ROLE_LABEL, "%-14s %9s %9s %9s %9s %9s", "REGION", "TOTAL",
 	     "RESIDENT", "SHARED", "PURGEABLE", "ACTIVE");
 	for (size_t k = 0; cl && k < cl->nrows; k++)
 		total += table_num(cl, k, "pid") == table_num(t, r, "pid");
-	for (size_t k = 0; cl && k < cl->nrows && y < a.y + a.h - 5; k++) {
+	for (size_t k = 0; cl && k < cl->nrows; k++) {
 		if (table_num(cl, k, "pid") != table_num(t, r, "pid"))
 			continue;
+		/* a block whole or not at all (and none after it): the row above the sparklines says the rest */
+		if (y + client_rows(v, table_str(cl, k, "dev"), table_num(cl, k, "client")) > a.y + a.h - 4)
+			break;
 		shown++;
 		putf(y++, a.x + 1, a.w - 2, ROLE_VALUE, "client %.0f on %s (%s), held by %.0f process%s",
 		     num_or_0(cl, k, "client"), table_str(cl, k, "dev"), table_str(cl, k, "driver"),

@@ -262,7 +262,7 @@ static void draw_ring(struct view *v, const struct table *t, long row, struct re
 				 "exited or stopped submitting.", done);
 		else
 			snprintf(none, sizeof(none), "None: no process has had a job on this ring since the start.");
-		put_cut(y++, a.x + 1, a.w - 2, ROLE_DIM, none);
+		y += put_wrapped((struct rect){ y, a.x + 1, a.y + a.h - 4 - y, a.w - 2 }, ROLE_DIM, none);
 	}
 	for (size_t k = 0; pr && k < pr->nrows && y < a.y + a.h - 4 - overlap; k++) {
 		double pid = table_num(pr, k, "pid");
@@ -284,7 +284,7 @@ static void draw_ring(struct view *v, const struct table *t, long row, struct re
 	if (overlap && y < a.y + a.h - 4 &&
 	    !put_whole(y, a.x + 1, a.w - 2, ROLE_DIM,
 		       "GPU %: time with one of its jobs running; jobs of several processes run at once"))
-		put_cut(y, a.x + 1, a.w - 2, ROLE_DIM, "GPU %: its jobs running; several processes' run at once");
+		put_whole(y, a.x + 1, a.w - 2, ROLE_DIM, "GPU %: its jobs running; several processes' run at once");
 	y += overlap && y < a.y + a.h - 4;
 	if (y + 4 <= a.y + a.h) {
 		y = a.y + a.h - 4;

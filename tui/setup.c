@@ -75,16 +75,15 @@ void setup_key(struct view *v, int key)
 		v->overlay = OVERLAY_NONE;
 }
 
-/* Line i of the list: a pane, or a column of the focused table. */
-static void setup_line(struct view *v, int i, int y, struct rect in, const struct table_desc *d,
-		       const unsigned int *cols)
-{
-	enum role role = i == v->setup_sel ? ROLE_SELECTED : ROLE_NORMAL;
-	char text[512];
+#define SETUP_WHAT 16 /* "[x] " and an 11-cell name and a space: where the descriptions start */
 
+/* Item i of the list: a pane, or a column of the focused table; its description in what. */
+static void setup_item(struct view *v, int i, const struct table_desc *d, const unsigned int *cols, char *mark,
+		       char *what, size_t size)
+{
 	if (i < PANE_COUNT) {
-		snprintf(text, sizeof(text), "[%c] %-11s %s", v->prefs.panes[i] ? 'x' : ' ', pane_name((enum pane)i),
-			 pane_what[i]);
+		snprintf(mark, 32, "[%c] %-11s", v->prefs.panes[i] ? 'x' : ' ', pane_name((enum pane)i));
+		snprintf(what, size, "%s", pane_what[i]);
 	} else {
 		const struct col_desc *col = &d->cols[cols[i - PANE_COUNT]];
 		bool shown = (col->flags & COL_KEY) || !prefs_col_hidden(&v->prefs, d->name, col->key), fits = false;
@@ -101,37 +100,74 @@ static void setup_line(struct view *v, int i, int y, struct rect in, const struc
 		if (shown && !fits && (col->flags & COL_IF_KNOWN) &&
 		    !table_col_known(snapshot_table(v->snap, d->name), cols[i - PANE_COUNT]))
 			snprintf(room, sizeof(room), "(no values yet) "); /* left out for that, not for room */
-		else if (shown && !fits) /* on, but not drawn: said first, where no cut hides it */
+		else if (shown && !fits) /* on, but not drawn: said first */
 			snprintf(room, sizeof(room), "(no room at %d columns) ", COLS);
-		snprintf(text, sizeof(text), "[%c] %-11s %s%s%s", shown ? 'x' : ' ', col->title, room, col->help,
+		snprintf(mark, 32, "[%c] %-11s", shown ? 'x' : ' ', col->title);
+		snprintf(what, size, "%s%s%s", room, col->help,
 			 !(col->flags & COL_KEY) ? "" : fits ? " (its key: always)" : " (its key: where it fits)");
 	}
-	fill(y, in.x, in.w, role);
-	put_cut(y, in.x + 1, in.w - 2, role, text); /* whole, or cut at a word and said */
+}
+
+/* The lines item i takes at width w: its description wrapped, and the title of its group above the first. */
+static int setup_rows(struct view *v, int i, int w, const struct table_desc *d, const unsigned int *cols)
+{
+	char mark[32], what[512];
+	int rows;
+
+	setup_item(v, i, d, cols, mark, what, sizeof(what));
+	rows = wrapped_rows(what, w - 2 - SETUP_WHAT);
+	return (rows > 0 ? rows : 1) + (i == 0 || i == PANE_COUNT);
+}
+
+/* Item i from y (its group's title first where it starts one); its description wrapped at words. */
+static void setup_draw_item(struct view *v, int i, int y, struct rect in, const struct table_desc *d,
+			    const unsigned int *cols)
+{
+	enum role role = i == v->setup_sel ? ROLE_SELECTED : ROLE_NORMAL;
+	char mark[32], what[512], title[160];
+	int rows;
+
+	if (i == 0 || i == PANE_COUNT) {
+		if (i == 0)
+			snprintf(title, sizeof(title), "Overview panes");
+		else
+			snprintf(title, sizeof(title), "Columns of %s (the focused table; where they fit)", d->title);
+		if (!put_whole(y, in.x + 1, in.w - 2, ROLE_TITLE, title))
+			put_whole(y, in.x + 1, in.w - 2, ROLE_TITLE, i ? "Columns of the focused table" : "Panes");
+		y++;
+	}
+	setup_item(v, i, d, cols, mark, what, sizeof(what));
+	rows = setup_rows(v, i, in.w, d, cols) - (i == 0 || i == PANE_COUNT);
+	for (int k = 0; k < rows; k++)
+		fill(y + k, in.x, in.w, role);
+	put(y, in.x + 1, SETUP_WHAT, role, mark);
+	put_wrapped((struct rect){ y, in.x + 1 + SETUP_WHAT, rows, in.w - 2 - SETUP_WHAT }, role, what);
 }
 
 void draw_setup(struct view *v)
 {
 	const struct table_desc *d;
 	unsigned int cols[TABLE_FIT_MAX_COLS];
-	int ncols = setup_columns(v, &d, cols), n = PANE_COUNT + ncols, first = 0, y;
-	struct rect in = popup(n + 5, COLS - 4 < 100 ? COLS - 4 : 100, "Setup (F2)", v->utf8);
-	char title[160];
+	int ncols = setup_columns(v, &d, cols), n = PANE_COUNT + ncols, first, i, y, rows = 0, need = 1;
+	struct rect in;
 
+	for (i = 0; i < n; i++)
+		need += setup_rows(v, i, COLS - 4 < 100 ? COLS - 4 : 100, d, cols);
+	in = popup(need + 2, COLS - 4 < 100 ? COLS - 4 : 100, "Setup (F2)", v->utf8);
 	if (in.h < 4)
 		return;
-	put(in.y, in.x + 1, in.w - 2, ROLE_TITLE, "Overview panes");
-	if (v->setup_sel >= in.h - 4)
-		first = v->setup_sel - (in.h - 4) + 1; /* long lists scroll */
-	y = in.y + 1;
-	for (int i = first; i < n && y < in.y + in.h - 1; i++) {
-		if (i == PANE_COUNT) {
-			snprintf(title, sizeof(title), "Columns of %s (the focused table; where they fit)", d->title);
-			put_whole(y, in.x + 1, in.w - 2, ROLE_TITLE, title);
-			if (++y >= in.y + in.h - 1)
-				break;
-		}
-		setup_line(v, i, y++, in, d, cols);
+	/* the first item shown: the selected one and as many above it as fit (long lists scroll) */
+	for (first = v->setup_sel; first >= 0; first--) {
+		rows += setup_rows(v, first, in.w, d, cols);
+		if (rows > in.h - 1)
+			break;
 	}
+	first = first < v->setup_sel ? first + 1 : v->setup_sel;
+	y = in.y;
+	for (i = first; i < n && y + setup_rows(v, i, in.w, d, cols) <= in.y + in.h - 1; i++) {
+		setup_draw_item(v, i, y, in, d, cols);
+		y += setup_rows(v, i, in.w, d, cols);
+	}
+	list_more(v, in, first, n - i);
 	put_whole(in.y + in.h - 1, in.x + 1, in.w - 2, ROLE_DIM, "Space toggles, W saves, Esc closes");
 }

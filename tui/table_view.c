@@ -11,19 +11,55 @@
 #include "tui/sparkline.h"
 #include "tui/table_tree.h"
 
-/* One cell, cut to its column with an ellipsis; numbers right-aligned, text left. */
+/* One cell, cut to its column with an ellipsis (text from byte apart on after it, where not 0); numbers
+ * right-aligned, text left. */
 static void draw_cell(struct view *v, int y, int x, int width, const struct col_desc *col,
-		      const struct cell *c, enum role role)
+		      const struct cell *c, enum role role, size_t apart)
 {
 	char raw[TABLE_STR_MAX], fit[TABLE_STR_MAX * 2];
 	int cells;
 
 	cell_format(col, c, raw, sizeof(raw));
-	cells = text_fit(raw, width, v->utf8, fit, sizeof(fit));
+	cells = apart ? text_fit_apart(raw, apart, width, v->utf8, fit, sizeof(fit)) :
+			text_fit(raw, width, v->utf8, fit, sizeof(fit));
 	if (col->type == COL_STR)
 		put(y, x, width, role, fit);
 	else
 		put(y, x + width - cells, cells, role, fit);
+}
+
+/*
+ * A text cell cut to width that another of the n rows would show the same: where its text differs
+ * from the most alike of those (so that both can be shown apart); 0 when it fits or none is alike.
+ */
+static size_t cell_apart(const struct view *v, const struct table *t, const size_t *rows, size_t n, size_t row,
+			 unsigned int c, int width)
+{
+	const struct col_desc *col = &t->desc->cols[c];
+	char raw[TABLE_STR_MAX], fit[TABLE_STR_MAX * 2], other[TABLE_STR_MAX], ofit[TABLE_STR_MAX * 2];
+	size_t from = 0;
+
+	if (col->type != COL_STR)
+		return 0;
+	cell_format(col, &table_row(t, row)[c], raw, sizeof(raw));
+	if (text_fit(raw, 1 << 20, v->utf8, fit, sizeof(fit)) <= width)
+		return 0;
+	text_fit(raw, width, v->utf8, fit, sizeof(fit));
+	for (size_t i = 0; i < n; i++) {
+		size_t same = 0;
+
+		if (rows[i] == row)
+			continue;
+		cell_format(col, &table_row(t, rows[i])[c], other, sizeof(other));
+		text_fit(other, width, v->utf8, ofit, sizeof(ofit));
+		if (strcmp(fit, ofit) || !strcmp(raw, other))
+			continue;
+		while (raw[same] && raw[same] == other[same])
+			same++;
+		if (same > from)
+			from = same;
+	}
+	return from;
 }
 
 /* *top (a first line) moved so that lines first..last of total show in rows lines. */
@@ -209,10 +245,12 @@ static void draw_group(struct view *v, int y, struct rect r, const char *group, 
 	put(y, r.x + 1, r.w - 1, ROLE_LABEL, text);
 }
 
-static void draw_row(struct view *v, int y, const struct table *t, size_t row, const struct table_fit *fit,
-		     struct rect r, enum role role)
+/* Row rows[i] of the n shown: its cells, a cut text told apart from another row's that reads the same. */
+static void draw_row(struct view *v, int y, const struct table *t, const size_t *rows, size_t n, size_t i,
+		     const struct table_fit *fit, struct rect r, enum role role)
 {
 	const struct table_desc *d = t->desc;
+	size_t row = rows[i];
 	const struct cell *cells = table_row(t, row);
 	int cx = r.x;
 
@@ -220,7 +258,8 @@ static void draw_row(struct view *v, int y, const struct table *t, size_t row, c
 	for (unsigned int k = 0; k < fit->ncols; k++) {
 		const struct col_desc *col = &d->cols[fit->cols[k]];
 
-		draw_cell(v, y, cx, fit->widths[k], col, &cells[fit->cols[k]], role);
+		draw_cell(v, y, cx, fit->widths[k], col, &cells[fit->cols[k]], role,
+			  cell_apart(v, t, rows, n, row, fit->cols[k], fit->widths[k]));
 		cx += fit->widths[k] + 1;
 	}
 	if (fit->spark_col >= 0) {
@@ -266,7 +305,7 @@ static size_t draw_body(struct view *v, const struct table *t, struct table_stat
 		}
 		if (line++ < ts->top || y >= body.y + body.h)
 			continue;
-		draw_row(v, y++, t, rows[i], fit, body, focused && i == ts->sel ? ROLE_SELECTED : ROLE_NORMAL);
+		draw_row(v, y++, t, rows, n, i, fit, body, focused && i == ts->sel ? ROLE_SELECTED : ROLE_NORMAL);
 		if (ts->nlines < TABLE_LINES_MAX)
 			ts->line_row[ts->nlines++] = (int)i;
 	}

@@ -20,7 +20,7 @@ static const struct col_desc irq_cols[IRQ_COLS] = {
 const struct table_desc irq_lines_table = {
 	.name = "irq.lines",
 	.title = "Interrupt lines",
-	.empty = "No GPU interrupt line here. Lines whose handler is a GPU driver's show their "
+	.empty = "No GPU interrupt line. Lines whose handler is a GPU driver's show their "
 		 "rate and history (--all-irqs: every line).",
 	.cols = irq_cols,
 	.ncols = IRQ_COLS,

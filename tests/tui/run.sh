@@ -1429,6 +1429,118 @@ check "T again: a second capture starts (the first is over)" \
 keys T
 check "T while one runs: says so" shows "already capturing 10 s"
 $T kill-server 2>/dev/null
+echo "== the walk at 80x24, 120x40, 220x60 (issue 25): names told apart, prose whole, blocks whole, lists that say there is more"
+# The KERNEL cells of the GPU kernels table, as drawn: two kernels whose names share their start must not read the same.
+kernel_cells() {
+	screen | awk '/^ GPU kernels/ { on = 1; next } on && /^ +PID COMM/ { x = index($0, "KERNEL"); w = index($0, "HANDLES") - x; next }
+		on && x && /^ +[0-9]+ / { print substr($0, x, w) } on && /^ *$/ { exit }'
+}
+if [ -f "$NVREC" ]; then
+	for size in "120 40" "220 60"; do
+		replay_at ${size% *} ${size#* } "$NVREC" 20
+		keys 4
+		nk=$(kernel_cells | wc -l)
+		check "${size/ /x} NVIDIA pane: the $nk kernels' names cut so that none reads as another's ($(kernel_cells | sort | uniq -d | head -1))" \
+			bash -c "[ $nk -ge 3 ] && [ -z \"\$($(declare -f screen kernel_cells); T='$T'; kernel_cells | sort | uniq -d)\" ]"
+		check "${size/ /x} NVIDIA pane: where two names share their start, each shows where they differ" \
+			bash -c "$(declare -f screen); T='$T'; screen | grep -q 'FillFunctor' && screen | grep -q 'CUDAFunctorOnSelf_add'"
+	done
+	replay_at 80 24 "$NVREC" 20
+	keys 4
+	for _ in 1 2 3; do keys Right; done
+	keys F2
+	items=$(( 6 + $(sed -n 20p "$NVREC" | jq '[.tables["nvidia.processes"][0] | keys[]] | length') ))
+	check "80x24 F2 on CUDA processes: a list longer than the box says how many more below, on its border" \
+		bash -c "$(declare -f screen); T='$T'; screen | grep -qE '^ +└─+ ↓ [0-9]+ more ─+┘' && ! screen | grep -q '↑'"
+	keys End
+	check "80x24 F2 at its end: how many above, none below" \
+		bash -c "$(declare -f screen); T='$T'; screen | grep -qE '^ +┌─ Setup \(F2\) ─+ ↑ [0-9]+ more ─+┐' && ! screen | grep -q '↓ [0-9]* more'"
+	check "80x24 F2: the descriptions wrapped at words, none cut with an ellipsis" \
+		bash -c "$(declare -f screen); T='$T'; ! screen | grep -q '…' && screen | tr -s ' │\n' ' ' | grep -qF 'cuMemCreate) and has not freed by a call; what a context'\''s end frees is not seen here'"
+	for size in "80 24" "120 40" "220 60"; do
+		replay_at ${size% *} ${size#* } "$NVREC" 20
+		keys Right
+		keys F6
+		check "${size/ /x} F6 on the processes: the meanings wrapped at words, none cut with an ellipsis" \
+			bash -c "$(declare -f words_whole); T='$T'; words_whole \"per GPU the largest of fdinfo's resident, NVML's and the KFD's VRAM (they may count the same buffers), summed over its GPUs; where none reports it, CUDA's tracked allocations, at most what NVML says the GPUs hold\" && ! $T capture-pane -p -t t | grep -q '…'"
+	done
+	$T kill-server 2>/dev/null
+else
+	skip "the NVIDIA recording was not given: its kernel names and its long setup list are not walked"
+fi
+replay_at 80 24 "$REC" 40
+check "80x24 Overview: the side boxes' text whole sentences, no ellipsis" \
+	bash -c "$(declare -f screen); T='$T'; ! screen | grep -q '…'"
+keys F2
+check "80x24 F2 on Rings: the DEVICE description wrapped whole, no ellipsis" \
+	bash -c "$(declare -f words_whole); T='$T'; words_whole \"the scheduler's device (\\\"\\\" when the kernel does not say) (its key: where it fits)\" && ! $T capture-pane -p -t t | grep -q '…'"
+keys Escape
+keys End
+keys Enter
+ring=$(screen | sed -n 's/^ Ring \([^ ]*\) on .*/\1/p')
+empty=$(sed -n 40p "$REC" | jq -r --arg r "$ring" '.tables["drm_sched.rings"][] | select(.name == $r) | .completed_total')
+check "80x24 ring pane of $ring, no process on it now: its text wrapped whole, not cut" \
+	bash -c "$(declare -f words_whole); T='$T'; words_whole \"None now: its $empty jobs since the start came from processes that have exited or stopped submitting.\" && ! $T capture-pane -p -t t | grep -q '…'"
+$T kill-server 2>/dev/null
+MANY=$(sed -n 31p "$REC" | jq -r '[.tables["memory.clients"][] | .pid] | group_by(.) | max_by(length) | "\(.[0]) \(length)"')
+for size in "80 24" "120 40"; do
+	replay_at ${size% *} ${size#* } "$REC" 31
+	keys 6
+	keys Right / "${MANY% *}" Enter
+	keys Enter
+	screen >"$TMP/blocks.screen"
+	shown=$(grep -cE '^ client [0-9]+ on ' "$TMP/blocks.screen")
+	check "${size/ /x} process pane of ${MANY% *}: its heading wrapped whole" \
+		bash -c "$(declare -f words_whole); T='$T'; words_whole 'Its DRM clients (a client shared with other processes counts for the lowest PID)'"
+	check "${size/ /x} process pane of ${MANY% *}: each of its $shown client blocks whole (its region and its engine line)" \
+		awk '/^ client [0-9]+ on / { if (open) exit 1; open = 2; next } open && /^   (memory|engine) / { open--; next }
+			open { exit 1 } END { exit open != 0 }' "$TMP/blocks.screen"
+	if [ "$shown" -lt "${MANY#* }" ]; then
+		check "${size/ /x} process pane: '$((${MANY#* } - shown)) more of its ${MANY#* } clients', the blocks not drawn" \
+			grep -qF "$((${MANY#* } - shown)) more of its ${MANY#* } clients" "$TMP/blocks.screen"
+	fi
+	$T kill-server 2>/dev/null
+done
+calls_said=$(sed -n 40p "$REC" | jq -r '.collectors[] | select(.name == "calls") | .detail')
+replay_at 120 40 "$REC" 40
+keys 7
+check "Calls pane: the recording's calls status is what the calls collector now says ('$calls_said': devices, the gate)" \
+	bash -c "$(declare -f screen); T='$T'; screen | grep -qxE ' calls: ioctls on (DRM and NVIDIA devices|DRM devices|NVIDIA devices|GPU devices \\(none yet\\)) and fence waits; (on|idle: no GPU file open|[0-9]+ GPU files? open|no gate: .*) *'"
+$T kill-server 2>/dev/null
+lost_in=$(sed -n 21p "$REC" | jq -r '[.collectors[] | .name as $c | (.drops // {} | to_entries[] | {c: $c, n: .value})] | max_by(.n) | select(.n > 0) | .c')
+if [ -n "$lost_in" ]; then
+	replay_at 80 24 "$REC" 21
+	check "80x24: events lost name their collector ($lost_in) where the kind has no room, not a bare count" \
+		bash -c "$(declare -f screen); T='$T'; screen | head -1 | grep -qE '\| [0-9]+ lost \((most: )?$lost_in\)'"
+	$T kill-server 2>/dev/null
+else
+	skip "the recording's snapshot 21 lost nothing: the header's short loss is not walked"
+fi
+if [ -f "$NVREC" ]; then
+	replay_at 80 24 "$NVREC" 20
+	keys 4
+	for _ in 1 2 3 4 5; do keys Right; done
+	check "80x24 NVIDIA pane, its sixth table: the tables above and below said whole beside the pane's title, no ellipsis" \
+		bash -c "$(declare -f screen); T='$T'; screen | grep -E '^ NVIDIA +\(Tab' | grep -qE '([0-9]+ more tables? above: ←; [0-9]+ more tables? below: →|tables: [0-9]+ above ←, [0-9]+ below →) *\$'"
+	$T kill-server 2>/dev/null
+fi
+replay_at 80 24 "$REC" 40
+keys G
+check "80x24 G: the GPU view's note wrapped whole, not cut mid-word" \
+	bash -c "$(declare -f words_whole); T='$T'; words_whole \"Its processes as NVML sees them, their CUDA calls on it, and every process a source sees on it.\""
+$T kill-server 2>/dev/null
+# The help at 80x24, paged: the 'self' entry whole on the page that shows it (its last row was on no page).
+replay_at 80 24 "$REC" 40
+keys h
+cut=
+for page in 1 2 3; do
+	if screen | grep -qF "header 'self'"; then
+		words_whole "what gputop-bpf costs: its CPU and memory, and its BPF programs' run time (per program: JSON self.programs)" >/dev/null || cut=$page
+	fi
+	keys NPage
+done
+check "80x24 help: the 'self' entry whole on the page that shows it, not cut after 'its BPF'${cut:+ (page $cut)}" test -z "$cut"
+$T kill-server 2>/dev/null
 if [ -n "${TSAN_REPORTS:-}" ]; then # a ThreadSanitizer build (make test-tui): its reports, one file each
 	check "ThreadSanitizer: no data race or lock misuse in any run of this suite ($(ls "$TSAN_REPORTS" | wc -l) reports)" \
 		test -z "$(ls "$TSAN_REPORTS")"

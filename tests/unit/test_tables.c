@@ -825,6 +825,31 @@ static void text_fits_with_an_ellipsis(void **state)
 	assert_int_equal(wrap_line("unbreakableword", 5), 5);
 }
 
+/* Two names alike further than the width shows: each cut to show where it differs, from that word on. */
+static void names_alike_are_cut_apart(void **state)
+{
+	const char *a = "void kernel<4, at::native::FillFunctor<float>, 1ul>(int)";
+	const char *b = "void kernel<4, at::native::CUDAFunctorOnSelf_add<float>, 2ul>(int)";
+	size_t from = 0;
+	char out[128], other[128];
+
+	(void)state;
+	setlocale(LC_CTYPE, "C.UTF-8");
+	while (a[from] == b[from])
+		from++;
+	assert_int_equal(text_fit_apart(a, from, 24, true, out, sizeof(out)), 24);
+	assert_string_equal(out, "void ker\xe2\x80\xa6" "FillFunctor<fl\xe2\x80\xa6");
+	text_fit_apart(b, from, 24, true, other, sizeof(other));
+	assert_string_equal(other, "void ker\xe2\x80\xa6" "CUDAFunctorOnS\xe2\x80\xa6");
+	/* the tail fits: no second ellipsis */
+	assert_int_equal(text_fit_apart(a, strlen(a) - 8, 24, false, out, sizeof(out)), 18);
+	assert_string_equal(out, "void ker~1ul>(int)");
+	/* a difference within what text_fit shows: text_fit's cut */
+	text_fit_apart(a, 3, 24, true, out, sizeof(out));
+	text_fit(a, 24, true, other, sizeof(other));
+	assert_string_equal(out, other);
+}
+
 /* docs/json.md (read from the top of the tree, where make runs the tests) lists every table. */
 static void every_table_is_documented(void **state)
 {
@@ -870,6 +895,7 @@ int main(void)
 		cmocka_unit_test(wide_columns_last),
 		cmocka_unit_test(limit_only_beside_its_value),
 		cmocka_unit_test(text_fits_with_an_ellipsis),
+		cmocka_unit_test(names_alike_are_cut_apart),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
