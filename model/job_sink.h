@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Where a collector hands the GPU jobs it saw complete, one span each, for a
- * timeline (the Perfetto trace: output/trace_jobs.h). Plain data: collectors
+ * Where a collector hands the GPU jobs it saw complete, one span each, and the
+ * display's vblanks and event deliveries, one mark each, for a timeline (the
+ * Perfetto trace: output/trace_jobs.h, output/trace_display.h). Plain data: collectors
  * fill it, the trace reads it; src/ joins the two (collector_config.job_sink).
  * Times are CLOCK_MONOTONIC ns, as the BPF programs stamp them.
  */
@@ -28,11 +29,31 @@ struct job_span {
 	uint64_t dep_flow_id; /* not 0: the flow of the job this one depended on ends here */
 };
 
+enum display_mark_kind {
+	DISPLAY_MARK_VBLANK, /* a CRTC's vblank */
+	DISPLAY_MARK_DELIVERY, /* an event (page flip, vblank wait) delivered to a client */
+};
+
+/* A vblank of a CRTC, or an event delivered to a client (an open DRM file) on it. */
+struct display_mark {
+	uint64_t ts_ns;
+	enum display_mark_kind kind;
+	int32_t crtc; /* the CRTC's pipe index */
+	uint32_t seq; /* the vblank counter */
+	/* deliveries: */
+	uint64_t file; /* the client: its struct drm_file's address */
+	uint32_t pid; /* the process that opened it, 0 when unknown */
+	char comm[JOB_SPAN_COMM_LEN]; /* its name, "" when unknown */
+	uint32_t missed; /* frames it missed just before this one */
+};
+
 struct job_sink {
 	/* n spans that completed; lost: jobs completed since the last call that were not kept. */
 	void (*jobs)(void *arg, const struct job_span *spans, size_t n, uint64_t lost);
+	/* n display marks; lost: those not kept since the last call (a full ring buffer). */
+	void (*marks)(void *arg, const struct display_mark *marks, size_t n, uint64_t lost);
 	void *arg;
-	atomic_bool *active; /* NULL: always; else jobs are kept only while it is true */
+	atomic_bool *active; /* NULL: always; else jobs and marks are kept only while it is true */
 };
 
 #endif

@@ -7,6 +7,7 @@
 #include <time.h>
 #include "core/clock.h"
 #include "output/trace_counters.h"
+#include "output/trace_display.h"
 #include "output/trace_jobs.h"
 #include "src/capture.h"
 
@@ -15,6 +16,7 @@ struct capture {
 	FILE *out;
 	struct trace_counters tc;
 	struct trace_jobs jobs;
+	struct trace_display display;
 	bool stopped;
 };
 
@@ -32,9 +34,20 @@ static void on_jobs(void *arg, const struct job_span *spans, size_t n, uint64_t 
 	pthread_mutex_unlock(&c->lock);
 }
 
+static void on_marks(void *arg, const struct display_mark *marks, size_t n, uint64_t lost)
+{
+	struct capture *c = arg;
+
+	pthread_mutex_lock(&c->lock);
+	if (!c->stopped)
+		trace_display_add(&c->display, marks, n, lost);
+	pthread_mutex_unlock(&c->lock);
+}
+
 struct capture *capture_open(FILE *out, uint64_t limit_bytes, int *err)
 {
 	struct capture *c = calloc(1, sizeof(*c));
+	int64_t off;
 
 	*err = -ENOMEM;
 	if (!c)
@@ -46,8 +59,9 @@ struct capture *capture_open(FILE *out, uint64_t limit_bytes, int *err)
 	}
 	pthread_mutex_init(&c->lock, NULL);
 	c->out = out;
-	trace_jobs_init(&c->jobs, &c->tc,
-			(int64_t)(clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC)));
+	off = (int64_t)(clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC));
+	trace_jobs_init(&c->jobs, &c->tc, off);
+	trace_display_init(&c->display, &c->tc, off);
 	return c;
 }
 
@@ -60,9 +74,20 @@ static void route_jobs(void *arg, const struct job_span *spans, size_t n, uint64
 	pthread_mutex_unlock(&route_lock);
 }
 
+static void route_marks(void *arg, const struct display_mark *marks, size_t n, uint64_t lost)
+{
+	(void)arg;
+	pthread_mutex_lock(&route_lock);
+	if (routed)
+		on_marks(routed, marks, n, lost);
+	pthread_mutex_unlock(&route_lock);
+}
+
 const struct job_sink *capture_sink(void)
 {
-	static const struct job_sink sink = { .jobs = route_jobs, .active = &routing };
+	static const struct job_sink sink = { .jobs = route_jobs,
+					      .marks = route_marks,
+					      .active = &routing };
 
 	return &sink;
 }
@@ -78,7 +103,10 @@ void capture_route(struct capture *c)
 static void stats(struct capture *c, struct capture_stats *st)
 {
 	*st = (struct capture_stats){ .samples = c->tc.samples, .jobs = c->jobs.slices,
-				      .jobs_lost = c->jobs.lost, .bytes = c->tc.w.bytes,
+				      .jobs_lost = c->jobs.lost, .vblanks = c->display.vblanks,
+				      .deliveries = c->display.deliveries,
+				      .missed = c->display.missed, .marks_lost = c->display.lost,
+				      .bytes = c->tc.w.bytes,
 				      .dropped = c->tc.w.dropped };
 }
 

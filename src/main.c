@@ -399,9 +399,12 @@ static int close_trace(const struct options *o, int rc)
 			strerror(-err));
 		return EXIT_FAILURE_RUN;
 	}
-	fprintf(stderr, PROG ": trace '%s': %llu samples, %llu jobs (%llu lost), %llu bytes, %llu dropped\n",
+	fprintf(stderr,
+		PROG ": trace '%s': %llu samples, %llu jobs (%llu lost), %llu vblanks, %llu display events (%llu missed frames, %llu lost), %llu bytes, %llu dropped\n",
 		o->trace, (unsigned long long)st.samples, (unsigned long long)st.jobs,
-		(unsigned long long)st.jobs_lost, (unsigned long long)st.bytes,
+		(unsigned long long)st.jobs_lost, (unsigned long long)st.vblanks,
+		(unsigned long long)st.deliveries, (unsigned long long)st.missed,
+		(unsigned long long)st.marks_lost, (unsigned long long)st.bytes,
 		(unsigned long long)st.dropped);
 	return rc;
 }

@@ -14,6 +14,7 @@
 #include <bpf/libbpf.h>
 #include "collectors/collector.h"
 #include "collectors/display/display_tables.h"
+#include "collectors/kit/capture_rb.h"
 #include "collectors/kit/map_delta.h"
 #include "collectors/kit/proc_cache.h"
 #include "collectors/kit/prog_stats.h"
@@ -37,7 +38,10 @@ static const char *const drop_names[DISPLAY_DROP_MAX] = {
 	[DISPLAY_DROP_PENDING_FULL] = "delivery_latency_overflow",
 	[DISPLAY_DROP_LATENCY_UNMATCHED] = "delivery_latency_unmatched",
 	[DISPLAY_DROP_QUEUED_FULL] = "queued_table_full",
+	[DISPLAY_DROP_CAPTURE_FULL] = "capture_ring_buffer_full",
 };
+
+#define MARKS_BATCH 256 /* display marks handed to the job sink at once */
 
 /* What the collector keeps beside each client's counters (map_delta). */
 struct client_state {
@@ -55,6 +59,11 @@ struct display_priv {
 	int crtc_minor[DISPLAY_MAX_CRTCS]; /* this tick, from its clients: -1 none yet, -2 several */
 	struct table *t; /* display.clients while it is filled */
 	double iv;
+	struct capture_rb capture; /* --trace: vblanks and deliveries, while a capture runs */
+	const struct job_sink *sink;
+	struct display_mark marks[MARKS_BATCH];
+	size_t nmarks;
+	uint64_t marks_lost; /* not handed yet */
 };
 
 static void display_probe(struct collector *c)
@@ -78,6 +87,51 @@ static void display_probe(struct collector *c)
 		collector_set_state(c, COLLECTOR_FAILED, "out of memory", NULL);
 }
 
+/* The marks so far, and what was lost, to the sink. */
+static void marks_flush(struct display_priv *p)
+{
+	if (p->nmarks || p->marks_lost)
+		p->sink->marks(p->sink->arg, p->marks, p->nmarks, p->marks_lost);
+	p->nmarks = 0;
+	p->marks_lost = 0;
+}
+
+/* One capture record (display_rec) as a mark, named by its process; marks_flush when full. */
+static int on_record(void *ctx, void *data, size_t size)
+{
+	const struct display_rec *r = data;
+	struct display_priv *p = ctx;
+	struct display_mark *m;
+	const struct proc_entry *pe;
+
+	if (size < sizeof(*r))
+		return 0;
+	if (p->nmarks == MARKS_BATCH)
+		marks_flush(p);
+	m = &p->marks[p->nmarks++];
+	*m = (struct display_mark){ .ts_ns = r->ts_ns, .crtc = r->crtc, .seq = r->seq,
+				    .file = r->file, .pid = r->pid, .missed = r->missed };
+	m->kind = r->kind == DISPLAY_REC_VBLANK ? DISPLAY_MARK_VBLANK : DISPLAY_MARK_DELIVERY;
+	pe = r->pid ? proc_cache_get(&p->procs, r->pid) : NULL;
+	if (pe)
+		snprintf(m->comm, sizeof(m->comm), "%s", pe->comm);
+	return 0;
+}
+
+/* The capture's events since the last tick, to the sink while it is active. */
+static void read_capture(struct display_priv *p)
+{
+	if (!p->sink)
+		return;
+	p->marks_lost += capture_rb_drain(&p->capture, p->sink->active);
+	if (p->sink->active && !atomic_load(p->sink->active)) {
+		p->nmarks = 0; /* the end of a capture's last tick: not its */
+		p->marks_lost = 0;
+		return;
+	}
+	marks_flush(p);
+}
+
 static int display_open(struct collector *c)
 {
 	struct display_priv *p = c->priv;
@@ -97,6 +151,13 @@ static int display_open(struct collector *c)
 		collector_load_failed(c, err);
 		return -1;
 	}
+	p->sink = c->config && c->config->job_sink && c->config->job_sink->marks ?
+			  c->config->job_sink :
+			  NULL;
+	if (p->sink && capture_rb_init(&p->capture, bpf_map__fd(p->skel->maps.capture_rb),
+				       &p->skel->bss->capture_on,
+				       &p->skel->bss->drops[DISPLAY_DROP_CAPTURE_FULL], on_record, p))
+		p->sink = NULL; /* no capture of display events: said in the trace's count only */
 	return 0;
 }
 
@@ -176,6 +237,7 @@ static int display_read(struct collector *c, struct model *m)
 	p->t = model_table(m, &display_clients);
 	/* first: the CRTCs' devices come from their clients */
 	map_delta_read(&p->clients, bpf_map__fd(p->skel->maps.clients), client_row, p);
+	read_capture(p);
 	proc_cache_tick(&p->procs);
 	read_crtcs(p, m);
 	collector_set_drops(c, drop_names, p->skel->bss->drops, DISPLAY_DROP_MAX);
@@ -190,6 +252,7 @@ static void display_close(struct collector *c)
 	if (!p)
 		return;
 	tp_progs_detach(p->tps, NTPS);
+	capture_rb_free(&p->capture);
 	display_bpf__destroy(p->skel);
 	map_delta_free(&p->clients);
 	proc_cache_free(&p->procs);

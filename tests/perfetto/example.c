@@ -9,12 +9,17 @@
  *   example FILE jobs     GPU jobs through output/trace_jobs.h (for jobs.sh): on ring gfx,
  *                         3 jobs of "app 7", 2 overlapping, and job "dep 8" that one of them
  *                         waited for (a flow); on ring comp, 1 job of a process unknown
+ *   example FILE display  vblanks and deliveries through output/trace_display.h (for
+ *                         display.sh): 6 vblanks on CRTC 0, 2 on CRTC 1; "flipper" (pid 9)
+ *                         4 deliveries on CRTC 0, one late after 2 missed frames; 1
+ *                         delivery to no known process (a modeset's) on CRTC 1
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "output/perfetto.h"
+#include "output/trace_display.h"
 #include "output/trace_jobs.h"
 
 enum {
@@ -171,20 +176,61 @@ static int gpu_jobs(FILE *f)
 	return trace_counters_finish(&tc) || tj.slices != 5;
 }
 
+static struct display_mark vblank(int crtc, uint32_t seq, uint64_t ns)
+{
+	return (struct display_mark){ .kind = DISPLAY_MARK_VBLANK, .crtc = crtc, .seq = seq,
+				      .ts_ns = ns };
+}
+
+static struct display_mark delivery(uint32_t pid, int crtc, uint32_t seq, uint64_t ns,
+				    uint32_t missed)
+{
+	struct display_mark m = { .kind = DISPLAY_MARK_DELIVERY, .crtc = crtc, .seq = seq,
+				  .ts_ns = ns, .pid = pid, .file = 0xffff8880 + pid,
+				  .missed = missed };
+
+	if (pid)
+		snprintf(m.comm, sizeof(m.comm), "flipper");
+	return m;
+}
+
+/* vblanks and deliveries as gputop-bpf writes them (the example FILE display). */
+static int display(FILE *f)
+{
+	static struct trace_counters tc;
+	static struct trace_display td;
+	struct display_mark m[] = {
+		vblank(0, 10, 1000),	     delivery(9, 0, 10, 1100, 0),  vblank(1, 5, 1500),
+		delivery(0, 1, 5, 1600, 0),  vblank(0, 11, 2000),	   delivery(9, 0, 11, 2100, 0),
+		vblank(0, 12, 3000),	     vblank(0, 13, 4000),	   vblank(0, 14, 5000),
+		delivery(9, 0, 14, 5100, 2), vblank(1, 6, 5500),	   vblank(0, 15, 6000),
+		delivery(9, 0, 15, 6100, 0),
+	};
+	size_t n = sizeof(m) / sizeof(m[0]);
+
+	if (trace_counters_init(&tc, f, 1 << 20))
+		return 1;
+	trace_display_init(&td, &tc, 0);
+	trace_display_add(&td, m, n, 0);
+	return trace_counters_finish(&tc) || td.vblanks != 8 || td.deliveries != 5 ||
+	       td.missed != 2 || td.lost;
+}
+
 int main(int argc, char **argv)
 {
 	bool is_storm = argc == 3 && !strcmp(argv[2], "storm");
 	bool is_jobs = argc == 3 && !strcmp(argv[2], "jobs");
+	bool is_display = argc == 3 && !strcmp(argv[2], "display");
 	struct perfetto_writer w;
 	FILE *f;
 
-	if (argc < 2 || (argc == 3 && !is_storm && !is_jobs) || argc > 3) {
-		fprintf(stderr, "usage: example FILE [storm|jobs]\n");
+	if (argc < 2 || (argc == 3 && !is_storm && !is_jobs && !is_display) || argc > 3) {
+		fprintf(stderr, "usage: example FILE [storm|jobs|display]\n");
 		return 2;
 	}
-	if (is_jobs) {
+	if (is_jobs || is_display) {
 		f = fopen(argv[1], "wb");
-		return !f || gpu_jobs(f) || fclose(f);
+		return !f || (is_jobs ? gpu_jobs(f) : display(f)) || fclose(f);
 	}
 	f = fopen(argv[1], "wb");
 	if (!f || perfetto_writer_init(&w, f, is_storm ? PERFETTO_LIMIT_MIN : 1 << 20)) {

@@ -236,7 +236,8 @@ section unload /tmp/unload.txt
 
 # Display: a client flips every vblank, skipping one on purpose after every 20th
 # flip; then another waits for 60 vblanks with events (queued, then delivered).
-gputop-bpf -b -J -d 0.5 > /tmp/display.json 2> /tmp/display.err &
+# Captured too (--trace): run.sh decodes its instants (tests/perfetto/display.sh).
+gputop-bpf -b -J -d 0.5 --trace /tmp/display.pftrace > /tmp/display.json 2> /tmp/display.err &
 MON=$!
 ready /tmp/display.json
 vblank-client flip vkms 300 20 > /tmp/display-flip.txt 2>&1
@@ -249,6 +250,8 @@ section display-flip /tmp/display-flip.txt
 section display-wait /tmp/display-wait.txt
 section display-monitor /tmp/display.json
 section display-err /tmp/display.err
+base64 /tmp/display.pftrace > /tmp/display.b64
+section display-b64 /tmp/display.b64
 
 # vkms page flips with events: the vblank tracepoints must fire.
 T=/sys/kernel/tracing
