@@ -117,6 +117,22 @@ uint64_t trace_process_track(struct trace_counters *tc, uint32_t pid, const char
 	return track_ready(tc, key, &t) ? t.uuid : 0;
 }
 
+uint64_t trace_thread_track(struct trace_counters *tc, uint32_t pid, uint32_t tid,
+			    const char *comm, const char *thread)
+{
+	char key[48];
+	struct perfetto_track t = { .kind = PERFETTO_TRACK_THREAD, .pid = (int32_t)pid,
+				    .tid = (int32_t)tid };
+
+	t.parent_uuid = trace_process_track(tc, pid, comm);
+	if (!t.parent_uuid)
+		return 0;
+	snprintf(key, sizeof(key), "thread\x1f%u\x1f%u", pid, tid);
+	t.uuid = trace_key_uuid(key);
+	t.name = thread && *thread ? thread : NULL;
+	return track_ready(tc, key, &t) ? t.uuid : 0;
+}
+
 /* One row's value of one series: the device's track, the series' track, the sample. */
 static int row_sample(struct trace_counters *tc, const struct trace_series *se,
 		      const struct table *t, size_t row, uint64_t ts_ns)

@@ -91,6 +91,8 @@ void options_usage(FILE *out)
 	      "                         per device and region, busy %, ring queue depth,\n"
 	      "                         temperatures, clocks; vblanks per CRTC and page-flip or\n"
 	      "                         vblank events per client (late ones: missed frames);\n"
+	      "                         GPU ioctls, fence waits, CUDA launches (by kernel) and\n"
+	      "                         synchronisations per thread;\n"
 	      "                         headless: snapshots too only with -b, -J or -o\n"
 	      "      --duration SECONDS  with --trace: stop after this long (default: until stopped)\n"
 	      "      --trace-max-mb N   the trace file's size at most, in MiB (default 64); what does\n"

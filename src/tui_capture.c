@@ -101,8 +101,8 @@ void tui_capturer_init(struct tui_capturer *t, uint64_t limit_bytes, bool replay
 	t->ops = (struct tui_capture){ .start = start, .add = add, .impl = t };
 	t->limit_bytes = limit_bytes;
 	t->what = replay ? "the recording's counters" :
-		  jobs	 ? "counters, display events and jobs" :
-			   "counters and display events (jobs: --sched-design stream)";
+		  jobs	 ? "counters, display events, GPU calls and jobs" :
+			   "counters, display events and GPU calls (jobs: --sched-design stream)";
 }
 
 void tui_capturer_end(struct tui_capturer *t)

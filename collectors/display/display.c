@@ -41,8 +41,6 @@ static const char *const drop_names[DISPLAY_DROP_MAX] = {
 	[DISPLAY_DROP_CAPTURE_FULL] = "capture_ring_buffer_full",
 };
 
-#define MARKS_BATCH 256 /* display marks handed to the job sink at once */
-
 /* What the collector keeps beside each client's counters (map_delta). */
 struct client_state {
 	uint64_t id; /* numbered in order of appearance */
@@ -60,10 +58,7 @@ struct display_priv {
 	struct table *t; /* display.clients while it is filled */
 	double iv;
 	struct capture_rb capture; /* --trace: vblanks and deliveries, while a capture runs */
-	const struct job_sink *sink;
-	struct display_mark marks[MARKS_BATCH];
-	size_t nmarks;
-	uint64_t marks_lost; /* not handed yet */
+	const struct job_sink *sink; /* NULL: no capture */
 };
 
 static void display_probe(struct collector *c)
@@ -87,50 +82,37 @@ static void display_probe(struct collector *c)
 		collector_set_state(c, COLLECTOR_FAILED, "out of memory", NULL);
 }
 
-/* The marks so far, and what was lost, to the sink. */
-static void marks_flush(struct display_priv *p)
+/* A capture record (display_rec) as a mark, named by its process. */
+static bool mark_of(void *ctx, const void *rec, size_t size, void *item)
 {
-	if (p->nmarks || p->marks_lost)
-		p->sink->marks(p->sink->arg, p->marks, p->nmarks, p->marks_lost);
-	p->nmarks = 0;
-	p->marks_lost = 0;
-}
-
-/* One capture record (display_rec) as a mark, named by its process; marks_flush when full. */
-static int on_record(void *ctx, void *data, size_t size)
-{
-	const struct display_rec *r = data;
+	const struct display_rec *r = rec;
 	struct display_priv *p = ctx;
-	struct display_mark *m;
+	struct display_mark *m = item;
 	const struct proc_entry *pe;
 
 	if (size < sizeof(*r))
-		return 0;
-	if (p->nmarks == MARKS_BATCH)
-		marks_flush(p);
-	m = &p->marks[p->nmarks++];
+		return false;
 	*m = (struct display_mark){ .ts_ns = r->ts_ns, .crtc = r->crtc, .seq = r->seq,
 				    .file = r->file, .pid = r->pid, .missed = r->missed };
 	m->kind = r->kind == DISPLAY_REC_VBLANK ? DISPLAY_MARK_VBLANK : DISPLAY_MARK_DELIVERY;
 	pe = r->pid ? proc_cache_get(&p->procs, r->pid) : NULL;
 	if (pe)
 		snprintf(m->comm, sizeof(m->comm), "%s", pe->comm);
-	return 0;
+	return true;
 }
 
-/* The capture's events since the last tick, to the sink while it is active. */
-static void read_capture(struct display_priv *p)
+static void marks_hand(void *ctx, const void *items, size_t n, uint64_t lost)
 {
-	if (!p->sink)
-		return;
-	p->marks_lost += capture_rb_drain(&p->capture, p->sink->active);
-	if (p->sink->active && !atomic_load(p->sink->active)) {
-		p->nmarks = 0; /* the end of a capture's last tick: not its */
-		p->marks_lost = 0;
-		return;
-	}
-	marks_flush(p);
+	struct display_priv *p = ctx;
+
+	p->sink->marks(p->sink->arg, items, n, lost);
 }
+
+static const struct capture_rb_ops capture_ops = {
+	.item_size = sizeof(struct display_mark),
+	.convert = mark_of,
+	.hand = marks_hand,
+};
 
 static int display_open(struct collector *c)
 {
@@ -146,18 +128,19 @@ static int display_open(struct collector *c)
 		collector_set_state(c, COLLECTOR_FAILED, "cannot open the BPF object", NULL);
 		return -1;
 	}
+	p->sink = c->config && c->config->job_sink && c->config->job_sink->marks ?
+			  c->config->job_sink :
+			  NULL;
+	capture_rb_size(p->skel->maps.capture_rb, p->sink);
 	err = display_bpf__load(p->skel);
 	if (err) {
 		collector_load_failed(c, err);
 		return -1;
 	}
-	p->sink = c->config && c->config->job_sink && c->config->job_sink->marks ?
-			  c->config->job_sink :
-			  NULL;
 	if (p->sink && capture_rb_init(&p->capture, bpf_map__fd(p->skel->maps.capture_rb),
 				       &p->skel->bss->capture_on,
-				       &p->skel->bss->drops[DISPLAY_DROP_CAPTURE_FULL], on_record, p))
-		p->sink = NULL; /* no capture of display events: said in the trace's count only */
+				       &p->skel->bss->drops[DISPLAY_DROP_CAPTURE_FULL], &capture_ops, p))
+		p->sink = NULL; /* out of memory: the trace gets no display events */
 	return 0;
 }
 
@@ -237,7 +220,8 @@ static int display_read(struct collector *c, struct model *m)
 	p->t = model_table(m, &display_clients);
 	/* first: the CRTCs' devices come from their clients */
 	map_delta_read(&p->clients, bpf_map__fd(p->skel->maps.clients), client_row, p);
-	read_capture(p);
+	if (p->sink)
+		capture_rb_drain(&p->capture, p->sink->active);
 	proc_cache_tick(&p->procs);
 	read_crtcs(p, m);
 	collector_set_drops(c, drop_names, p->skel->bss->drops, DISPLAY_DROP_MAX);

@@ -39,7 +39,7 @@ wait_for 'sensors|Overview' 30 >/dev/null
 $T send-keys -t t T
 start=$(wait_for 'capturing 10 s of [^|]* to gputop-bpf-[0-9-]*\.pftrace' 5)
 check "T: the status line says what it captures, and to which file ($start)" \
-	grep -q "of counters and display events (jobs: --sched-design stream) to" <<<"$start"
+	grep -q "of counters, display events and GPU calls (jobs: --sched-design stream) to" <<<"$start"
 progress=$(wait_for 'capturing to gputop-bpf-[0-9-]*\.pftrace: [1-9][0-9.]* of 10 s, [0-9]+ samples, [0-9]+ jobs, [0-9]+ display events' 10)
 check "T: while it runs, the seconds taken so far ($progress)" test -n "$progress"
 said=$(wait_for 'capture written: gputop-bpf-[0-9-]*\.pftrace: [0-9]+ samples, [0-9]+ jobs, [0-9]+ display events, [0-9]+ bytes' 20)
