@@ -52,6 +52,12 @@ __u64 drops[CALLS_DROP_MAX];
  * before its lookup; an entry overwritten leaves it high (a lookup more, no miss).
  */
 __u64 ioctls_open;
+__u32 capture_on; /* user space's: a capture runs, calls go to capture_rb */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, CALLS_CAPTURE_RB_BYTES);
+} capture_rb SEC(".maps");
 __u64 rescued[CALLS_EVENTS][2]; /* [event][1]: events the twin handled because its primary was skipped */
 
 struct {
@@ -173,6 +179,36 @@ static __always_inline void stats_add(void *map, const void *key, __u64 ns, bool
 	hist_count(s->hist, ns);
 }
 
+/* The call, ended now, into the capture's ring buffer while one runs; driver: a fence wait's. */
+static __always_inline void capture(__u32 kind, __u64 id, __u64 start, __u64 end,
+				    const struct ioctl_key *ik, __s64 ret, const char *driver)
+{
+	struct calls_rec *r = capture_reserve(&capture_rb, sizeof(*r), &capture_on,
+					      &drops[CALLS_DROP_CAPTURE_FULL]);
+	struct task_struct *task;
+
+	if (!r)
+		return;
+	r->start_ns = start;
+	r->end_ns = end;
+	r->tgid = id >> 32;
+	r->tid = (__u32)id;
+	r->rdev = ik ? ik->rdev : 0;
+	r->cmd = ik ? ik->cmd : 0;
+	r->ret = ret;
+	r->kind = kind;
+	r->pad = 0;
+	bpf_get_current_comm(r->thread, sizeof(r->thread));
+	r->comm[0] = 0;
+	task = (struct task_struct *)bpf_get_current_task();
+	if (bpf_core_field_exists(task->group_leader))
+		BPF_CORE_READ_STR_INTO(&r->comm, task, group_leader, comm);
+	r->driver[0] = 0;
+	if (driver)
+		__builtin_memcpy(r->driver, driver, CALLS_NAME);
+	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
+}
+
 /* twin: the copy run after the primary, handling the call only where the primary was skipped. */
 static __always_inline int on_ioctl_enter(__u64 id, __u32 rdev, __u32 cmd, __u64 now, bool twin)
 {
@@ -213,6 +249,7 @@ static __always_inline int on_ioctl_exit(__u64 id, __s64 ret, __u64 now, bool tw
 	if (!bpf_map_delete_elem(&ioctl_pending, &id))
 		__sync_fetch_and_sub(&ioctls_open, 1);
 	stats_add(&ioctls, &key, now > start ? now - start : 0, ret < 0);
+	capture(CALLS_REC_IOCTL, id, start, now, &key, ret, NULL);
 	return 0;
 }
 
@@ -251,6 +288,7 @@ static __always_inline int on_wait_end(__u64 id, __u64 now, bool twin)
 	start = p->ns;
 	bpf_map_delete_elem(&wait_pending, &id);
 	stats_add(&waits, &key, now > start ? now - start : 0, false);
+	capture(CALLS_REC_WAIT, id, start, now, NULL, 0, key.driver);
 	return 0;
 }
 

@@ -64,7 +64,29 @@ enum calls_drop {
 	CALLS_DROP_KEYS_FULL, /* no room for a new (process, command) entry */
 	CALLS_DROP_PENDING_FULL, /* no room for a thread entering an ioctl or a wait */
 	CALLS_DROP_NESTED_WAIT, /* a wait began inside another of the same thread: the outer one is lost */
+	CALLS_DROP_CAPTURE_FULL, /* capture ring buffer full: a call not in the trace */
 	CALLS_DROP_MAX
+};
+
+/* The capture's ring buffer (--trace): 1 MiB, at 112 + 8 bytes a record about 8,700 calls a tick. */
+#define CALLS_CAPTURE_RB_BYTES (1U << 20)
+
+enum calls_rec_kind {
+	CALLS_REC_IOCTL, /* a watched ioctl */
+	CALLS_REC_WAIT, /* a fence wait */
+};
+
+/* One call of a capture, written at its end only while one runs (capture_on). */
+struct calls_rec {
+	__u64 start_ns, end_ns; /* CLOCK_MONOTONIC */
+	__u32 tgid, tid;
+	__u32 rdev, cmd; /* ioctl: its device and command */
+	__s64 ret; /* ioctl: what it returned */
+	__u32 kind; /* enum calls_rec_kind */
+	__u32 pad;
+	char thread[16]; /* the thread's comm */
+	char comm[16]; /* its group leader's */
+	char driver[CALLS_NAME]; /* fence wait: the fence's driver */
 };
 
 #endif

@@ -62,4 +62,23 @@ static __always_inline __u32 intern(void *ids, const void *key, __u32 *next, __u
 	return fresh;
 }
 
+/*
+ * A capture's record (--trace) of size bytes in rb, to fill and submit with
+ * bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP) (user space drains at its ticks).
+ * NULL when no capture runs: *on, the programs' flag that user space sets
+ * while one does, is tested first, and is all a program pays without one.
+ * NULL too when the ring buffer is full: counted in *lost.
+ */
+static __always_inline void *capture_reserve(void *rb, __u64 size, const __u32 *on, __u64 *lost)
+{
+	void *r;
+
+	if (!*(const volatile __u32 *)on)
+		return NULL;
+	r = bpf_ringbuf_reserve(rb, size, 0);
+	if (!r)
+		__sync_fetch_and_add(lost, 1);
+	return r;
+}
+
 #endif

@@ -39,6 +39,12 @@ struct drm_file {
 } __core;
 
 __u64 drops[DISPLAY_DROP_MAX];
+__u32 capture_on; /* user space's: a capture runs, events go to capture_rb */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, DISPLAY_CAPTURE_RB_BYTES);
+} capture_rb SEC(".maps");
 
 struct pending_delivery {
 	__u64 file;
@@ -92,6 +98,26 @@ struct {
 static __always_inline void drop(enum display_drop why)
 {
 	drop_count(drops, why, DISPLAY_DROP_MAX);
+}
+
+/* The event into the capture's ring buffer, while one runs. */
+static __always_inline void capture(__u32 kind, __u64 ts, const struct client_stats *cl,
+				    __u64 file, int crtc, unsigned int seq, __u32 missed)
+{
+	struct display_rec *r = capture_reserve(&capture_rb, sizeof(*r), &capture_on,
+						&drops[DISPLAY_DROP_CAPTURE_FULL]);
+
+	if (!r)
+		return;
+	r->ts_ns = ts;
+	r->file = file;
+	r->pid = cl ? cl->pid : 0;
+	r->crtc = crtc;
+	r->seq = seq;
+	r->missed = missed;
+	r->minor = cl ? cl->minor : -1;
+	r->kind = kind;
+	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
 }
 
 static __always_inline struct client_stats *client_get(struct drm_file *file, int crtc)
@@ -154,6 +180,7 @@ int BPF_PROG(vblank_event, int crtc, unsigned int seq, long long time, bool high
 	cs->vblanks++;
 	cs->last_seq = seq;
 	cs->last_time = time;
+	capture(DISPLAY_REC_VBLANK, (__u64)time, NULL, 0, crtc, seq, 0);
 
 	/* Settle the deliveries of this vblank made just before it on this CPU. */
 	if (!p)
@@ -218,22 +245,25 @@ static __always_inline void time_wait(struct client_stats *cl, __u64 file, int c
 /*
  * Missed frames: a client's cadence is the vblank step it repeats (1 for every
  * vblank, 2 for every other); a delivery that comes later than that cadence
- * missed (step - 1) / cadence frames.
+ * missed (step - 1) / cadence frames. Returns those frames.
  */
-static __always_inline void count_step(struct client_stats *cl, unsigned int seq, __u64 now)
+static __always_inline __u32 count_step(struct client_stats *cl, unsigned int seq, __u64 now)
 {
-	__u32 step = seq - cl->last_seq;
+	__u32 step = seq - cl->last_seq, missed = 0;
 
 	if (!cl->delivered || !step)
-		return;
+		return 0;
 	cl->intervals++;
 	cl->interval_sum_ns += now - cl->last_ns;
 	hist_count(cl->interval_hist, now - cl->last_ns);
-	if (cl->cadence && step > cl->cadence)
-		cl->missed += (step - 1) / cl->cadence;
+	if (cl->cadence && step > cl->cadence) {
+		missed = (step - 1) / cl->cadence;
+		cl->missed += missed;
+	}
 	if (step == cl->last_step)
 		cl->cadence = step;
 	cl->last_step = step;
+	return missed;
 }
 
 SEC("raw_tp/drm_vblank_event_delivered")
@@ -244,11 +274,12 @@ int BPF_PROG(vblank_event_delivered, struct drm_file *file, int crtc, unsigned i
 	struct client_stats *cl = client_get(file, crtc);
 	__u64 now = bpf_ktime_get_ns();
 	struct pending *p;
-	__u32 n;
+	__u32 n, missed;
 
 	if (!cl)
 		return 0;
-	count_step(cl, seq, now);
+	missed = count_step(cl, seq, now);
+	capture(DISPLAY_REC_DELIVERY, now, cl, (__u64)(unsigned long)file, crtc, seq, missed);
 	cl->delivered++;
 	cl->last_seq = seq;
 	cl->last_ns = now;

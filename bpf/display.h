@@ -19,6 +19,7 @@ enum display_drop {
 	DISPLAY_DROP_PENDING_FULL, /* too many deliveries in one vblank: no latency sample */
 	DISPLAY_DROP_LATENCY_UNMATCHED, /* delivered for a vblank never seen: no latency sample */
 	DISPLAY_DROP_QUEUED_FULL, /* queued-event table full: no queue latency sample */
+	DISPLAY_DROP_CAPTURE_FULL, /* capture ring buffer full: an event not in the trace */
 	DISPLAY_DROP_MAX,
 };
 
@@ -64,6 +65,26 @@ struct queued_key {
 	__u64 file;
 	__s32 crtc;
 	__u32 seq; /* the vblank the client asked for */
+};
+
+/* The capture's ring buffer (--trace): 256 KiB, at 40 + 8 bytes a record about 5,400 events a tick. */
+#define DISPLAY_CAPTURE_RB_BYTES (256U << 10)
+
+enum display_rec_kind {
+	DISPLAY_REC_VBLANK, /* a CRTC's vblank */
+	DISPLAY_REC_DELIVERY, /* an event (page flip, vblank wait) delivered to a client */
+};
+
+/* One event of a capture, written only while one runs (capture_on). */
+struct display_rec {
+	__u64 ts_ns; /* vblank: its hardware timestamp; delivery: when (both CLOCK_MONOTONIC) */
+	__u64 file; /* delivery: the client's struct drm_file * */
+	__u32 pid; /* delivery: the process that opened the file, 0 when unknown */
+	__s32 crtc;
+	__u32 seq; /* the vblank counter */
+	__u32 missed; /* delivery: frames the client missed just before it (display.bpf.c) */
+	__s32 minor; /* delivery: the file's DRM minor, -1 when unknown */
+	__u32 kind; /* enum display_rec_kind */
 };
 
 #endif

@@ -29,6 +29,34 @@ const volatile __u32 nv_majors[NV_MAJORS];
 const volatile __u32 self_tgid; /* the monitor's: its own (NVML's) ioctls are not counted */
 
 __u64 drops[NV_DROP_MAX];
+__u32 capture_on; /* user space's: a capture runs, launches and syncs go to capture_rb */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, NV_CAPTURE_RB_BYTES);
+} capture_rb SEC(".maps");
+
+/* The call into the capture's ring buffer while one runs. */
+static __always_inline void capture(__u32 kind, __u64 id, __u64 start, __u64 end, __u64 handle)
+{
+	struct nv_rec *r = capture_reserve(&capture_rb, sizeof(*r), &capture_on,
+					   &drops[NV_DROP_CAPTURE_FULL]);
+	struct task_struct *task;
+
+	if (!r)
+		return;
+	r->start_ns = start;
+	r->end_ns = end;
+	r->handle = handle;
+	r->tgid = id >> 32;
+	r->tid = (__u32)id;
+	r->kind = kind;
+	r->pad = 0;
+	bpf_get_current_comm(r->thread, sizeof(r->thread));
+	task = (struct task_struct *)bpf_get_current_task();
+	BPF_CORE_READ_STR_INTO(&r->comm, task, group_leader, comm);
+	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
+}
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -274,6 +302,11 @@ int BPF_KPROBE(cuda_launch, __u64 a1, __u64 a2)
 		__sync_fetch_and_add(&p->graph_launches, 1);
 		if (g)
 			__sync_fetch_and_add(&g->graph_launches, 1);
+		if (capture_on) {
+			__u64 now = bpf_ktime_get_ns();
+
+			capture(NV_REC_GRAPH_LAUNCH, id, now, now, 0);
+		}
 		return 0;
 	}
 	__sync_fetch_and_add(&p->launches, 1);
@@ -282,6 +315,11 @@ int BPF_KPROBE(cuda_launch, __u64 a1, __u64 a2)
 	kernel_launched(tgid, call == NV_LAUNCH_EX ? a2 : a1);
 	if (capture_stacks)
 		stack_launched(ctx, tgid, call == NV_LAUNCH_EX ? a2 : a1);
+	if (capture_on) {
+		__u64 now = bpf_ktime_get_ns();
+
+		capture(NV_REC_LAUNCH, id, now, now, call == NV_LAUNCH_EX ? a2 : a1);
+	}
 	return 0;
 }
 
@@ -441,6 +479,7 @@ int BPF_KRETPROBE(cuda_return, long ret)
 			__sync_fetch_and_add(&g->syncs, 1);
 			__sync_fetch_and_add(&g->sync_ns, now - c->start_ns);
 		}
+		capture(NV_REC_SYNC, id, c->start_ns, now, 0);
 		break;
 	case NV_ALLOC:
 	case NV_ALLOC_PITCH:

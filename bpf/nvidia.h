@@ -70,6 +70,7 @@ enum nv_drop {
 	NV_DROP_THREADS_FULL, /* thread table full: that thread's calls count under the unknown device */
 	NV_DROP_CTX_STACK_DEEP, /* a context pushed deeper than NV_CTX_STACK: unknown while it is current */
 	NV_DROP_BUS_IDS_FULL, /* bus id table full: that device's GPU stays unknown */
+	NV_DROP_CAPTURE_FULL, /* capture ring buffer full: a launch or sync not in the trace */
 	NV_DROP_MAX,
 };
 
@@ -207,6 +208,26 @@ struct nv_xid {
 	char comm[16];
 	char dev[NV_XID_DEV]; /* PCI address */
 	char msg[NV_XID_MSG];
+};
+
+/* The capture's ring buffer (--trace): 2 MiB, at 72 + 8 bytes a record about 26,000 calls a tick. */
+#define NV_CAPTURE_RB_BYTES (2U << 20)
+
+enum nv_rec_kind {
+	NV_REC_LAUNCH, /* a kernel launch (handle) */
+	NV_REC_GRAPH_LAUNCH, /* a graph launch */
+	NV_REC_SYNC, /* a synchronisation, from its entry to its return */
+};
+
+/* One CUDA call of a capture, written only while one runs (capture_on). */
+struct nv_rec {
+	__u64 start_ns, end_ns; /* CLOCK_MONOTONIC; a launch: its entry, both */
+	__u64 handle; /* launch: the kernel's handle (kernel_names) */
+	__u32 tgid, tid;
+	__u32 kind; /* enum nv_rec_kind */
+	__u32 pad;
+	char thread[16]; /* the thread's comm */
+	char comm[16]; /* its group leader's */
 };
 
 #endif

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Where a collector hands the GPU jobs it saw complete, one span each, for a
- * timeline (the Perfetto trace: output/trace_jobs.h). Plain data: collectors
- * fill it, the trace reads it; src/ joins the two (collector_config.job_sink).
+ * Where a collector hands the GPU jobs it saw complete, one span each, the
+ * display's vblanks and event deliveries, one mark each, and the GPU ioctls,
+ * fence waits and CUDA launches and synchronisations of threads, one call
+ * each, for a timeline (the Perfetto trace: output/trace_jobs.h,
+ * trace_display.h, trace_calls.h). Plain data: collectors fill it, the trace
+ * reads it; src/ joins the two (collector_config.job_sink).
  * Times are CLOCK_MONOTONIC ns, as the BPF programs stamp them.
  */
 #ifndef GPUTOP_JOB_SINK_H
@@ -28,11 +31,56 @@ struct job_span {
 	uint64_t dep_flow_id; /* not 0: the flow of the job this one depended on ends here */
 };
 
+enum display_mark_kind {
+	DISPLAY_MARK_VBLANK, /* a CRTC's vblank */
+	DISPLAY_MARK_DELIVERY, /* an event (page flip, vblank wait) delivered to a client */
+};
+
+/* A vblank of a CRTC, or an event delivered to a client (an open DRM file) on it. */
+struct display_mark {
+	uint64_t ts_ns;
+	enum display_mark_kind kind;
+	int32_t crtc; /* the CRTC's pipe index */
+	uint32_t seq; /* the vblank counter */
+	/* deliveries: */
+	uint64_t file; /* the client: its struct drm_file's address */
+	uint32_t pid; /* the process that opened it, 0 when unknown */
+	char comm[JOB_SPAN_COMM_LEN]; /* its name, "" when unknown */
+	uint32_t missed; /* frames it missed just before this one */
+};
+
+#define CALL_SPAN_NAME_LEN 128
+
+enum call_span_kind {
+	CALL_SPAN_IOCTL, /* an ioctl on a GPU device file */
+	CALL_SPAN_FENCE_WAIT, /* a dma-fence wait */
+	CALL_SPAN_CUDA_LAUNCH, /* a CUDA kernel launch: at start_ns (= end_ns) */
+	CALL_SPAN_CUDA_GRAPH_LAUNCH, /* a CUDA graph launch: at start_ns */
+	CALL_SPAN_CUDA_SYNC, /* a CUDA synchronisation (context, stream or event) */
+};
+
+/* One call of a thread, from its start to its end. */
+struct call_span {
+	uint64_t start_ns, end_ns;
+	enum call_span_kind kind;
+	uint32_t pid, tid;
+	char comm[JOB_SPAN_COMM_LEN]; /* the process's, "" when unknown */
+	char thread[JOB_SPAN_COMM_LEN]; /* the thread's, "" when unknown */
+	/* ioctl: its command ("AMDGPU_CS"); wait: the fence's driver; launch: the kernel's name, "" unknown */
+	char name[CALL_SPAN_NAME_LEN];
+	char dev[JOB_SPAN_NAME_LEN]; /* ioctl: its device file ("card0") */
+	int64_t ret; /* ioctl: what it returned */
+};
+
 struct job_sink {
 	/* n spans that completed; lost: jobs completed since the last call that were not kept. */
 	void (*jobs)(void *arg, const struct job_span *spans, size_t n, uint64_t lost);
+	/* n display marks; lost: those not kept since the last call (a full ring buffer). */
+	void (*marks)(void *arg, const struct display_mark *marks, size_t n, uint64_t lost);
+	/* n calls that ended; lost: those not kept since the last call (a full ring buffer). */
+	void (*calls)(void *arg, const struct call_span *calls, size_t n, uint64_t lost);
 	void *arg;
-	atomic_bool *active; /* NULL: always; else jobs are kept only while it is true */
+	atomic_bool *active; /* NULL: always; else jobs, marks and calls are kept only while it is true */
 };
 
 #endif

@@ -80,6 +80,18 @@ static void cell_label(const struct table *t, size_t row, const char *col, char 
 		snprintf(buf, size, "%s", *table_str(t, row, col) ? table_str(t, row, col) : "-");
 }
 
+/* The track t (its uuid key's) described the first time; false when it could not be. */
+static bool track_ready(struct trace_counters *tc, const char *key, const struct perfetto_track *t)
+{
+	if (perfetto_intern_find(&tc->described, key))
+		return true;
+	if (perfetto_intern_next(&tc->described, 0) == 0) {
+		perfetto_count_dropped(&tc->w, 1); /* more tracks than it keeps */
+		return false;
+	}
+	return !perfetto_track(&tc->w, t) && perfetto_intern_add(&tc->described, key);
+}
+
 bool trace_track_ready(struct trace_counters *tc, const char *key, uint64_t parent,
 		       const char *name, enum perfetto_track_kind kind, enum perfetto_unit unit)
 {
@@ -91,13 +103,34 @@ bool trace_track_ready(struct trace_counters *tc, const char *key, uint64_t pare
 		.unit = unit,
 	};
 
-	if (perfetto_intern_find(&tc->described, key))
-		return true;
-	if (perfetto_intern_next(&tc->described, 0) == 0) {
-		perfetto_count_dropped(&tc->w, 1); /* more tracks than it keeps */
-		return false;
-	}
-	return !perfetto_track(&tc->w, &t) && perfetto_intern_add(&tc->described, key);
+	return track_ready(tc, key, &t);
+}
+
+uint64_t trace_process_track(struct trace_counters *tc, uint32_t pid, const char *comm)
+{
+	char key[32];
+	struct perfetto_track t = { .kind = PERFETTO_TRACK_PROCESS, .pid = (int32_t)pid };
+
+	snprintf(key, sizeof(key), "proc\x1f%u", pid);
+	t.uuid = trace_key_uuid(key);
+	t.name = comm && *comm ? comm : NULL;
+	return track_ready(tc, key, &t) ? t.uuid : 0;
+}
+
+uint64_t trace_thread_track(struct trace_counters *tc, uint32_t pid, uint32_t tid,
+			    const char *comm, const char *thread)
+{
+	char key[48];
+	struct perfetto_track t = { .kind = PERFETTO_TRACK_THREAD, .pid = (int32_t)pid,
+				    .tid = (int32_t)tid };
+
+	t.parent_uuid = trace_process_track(tc, pid, comm);
+	if (!t.parent_uuid)
+		return 0;
+	snprintf(key, sizeof(key), "thread\x1f%u\x1f%u", pid, tid);
+	t.uuid = trace_key_uuid(key);
+	t.name = thread && *thread ? thread : NULL;
+	return track_ready(tc, key, &t) ? t.uuid : 0;
 }
 
 /* One row's value of one series: the device's track, the series' track, the sample. */

@@ -39,6 +39,14 @@ uint64_t trace_key_uuid(const char *key);
 /* The track of key, described the first time (name given); false when it could not be. */
 bool trace_track_ready(struct trace_counters *tc, const char *key, uint64_t parent,
 		       const char *name, enum perfetto_track_kind kind, enum perfetto_unit unit);
+/*
+ * A process's track (pid, named comm when it is not ""), described the first
+ * time it is asked for: its uuid, 0 when none.
+ */
+uint64_t trace_process_track(struct trace_counters *tc, uint32_t pid, const char *comm);
+/* A thread's track (named thread when not ""), under its process's (named comm): its uuid, 0 when none. */
+uint64_t trace_thread_track(struct trace_counters *tc, uint32_t pid, uint32_t tid,
+			    const char *comm, const char *thread);
 /* A device's track ("GPU <dev>", the parent of its counters and rings): its uuid, 0 when none. */
 uint64_t trace_device_track(struct trace_counters *tc, const char *dev);
 /* The counters of one snapshot; 0, or -EIO (what did not fit is counted, not an error). */

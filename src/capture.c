@@ -6,7 +6,9 @@
 #include <string.h>
 #include <time.h>
 #include "core/clock.h"
+#include "output/trace_calls.h"
 #include "output/trace_counters.h"
+#include "output/trace_display.h"
 #include "output/trace_jobs.h"
 #include "src/capture.h"
 
@@ -15,6 +17,8 @@ struct capture {
 	FILE *out;
 	struct trace_counters tc;
 	struct trace_jobs jobs;
+	struct trace_display display;
+	struct trace_calls calls;
 	bool stopped;
 };
 
@@ -32,9 +36,30 @@ static void on_jobs(void *arg, const struct job_span *spans, size_t n, uint64_t 
 	pthread_mutex_unlock(&c->lock);
 }
 
+static void on_marks(void *arg, const struct display_mark *marks, size_t n, uint64_t lost)
+{
+	struct capture *c = arg;
+
+	pthread_mutex_lock(&c->lock);
+	if (!c->stopped)
+		trace_display_add(&c->display, marks, n, lost);
+	pthread_mutex_unlock(&c->lock);
+}
+
+static void on_calls(void *arg, const struct call_span *calls, size_t n, uint64_t lost)
+{
+	struct capture *c = arg;
+
+	pthread_mutex_lock(&c->lock);
+	if (!c->stopped)
+		trace_calls_add(&c->calls, calls, n, lost);
+	pthread_mutex_unlock(&c->lock);
+}
+
 struct capture *capture_open(FILE *out, uint64_t limit_bytes, int *err)
 {
 	struct capture *c = calloc(1, sizeof(*c));
+	int64_t off;
 
 	*err = -ENOMEM;
 	if (!c)
@@ -46,8 +71,10 @@ struct capture *capture_open(FILE *out, uint64_t limit_bytes, int *err)
 	}
 	pthread_mutex_init(&c->lock, NULL);
 	c->out = out;
-	trace_jobs_init(&c->jobs, &c->tc,
-			(int64_t)(clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC)));
+	off = (int64_t)(clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC));
+	trace_jobs_init(&c->jobs, &c->tc, off);
+	trace_display_init(&c->display, &c->tc, off);
+	trace_calls_init(&c->calls, &c->tc, off);
 	return c;
 }
 
@@ -60,9 +87,30 @@ static void route_jobs(void *arg, const struct job_span *spans, size_t n, uint64
 	pthread_mutex_unlock(&route_lock);
 }
 
+static void route_marks(void *arg, const struct display_mark *marks, size_t n, uint64_t lost)
+{
+	(void)arg;
+	pthread_mutex_lock(&route_lock);
+	if (routed)
+		on_marks(routed, marks, n, lost);
+	pthread_mutex_unlock(&route_lock);
+}
+
+static void route_calls(void *arg, const struct call_span *calls, size_t n, uint64_t lost)
+{
+	(void)arg;
+	pthread_mutex_lock(&route_lock);
+	if (routed)
+		on_calls(routed, calls, n, lost);
+	pthread_mutex_unlock(&route_lock);
+}
+
 const struct job_sink *capture_sink(void)
 {
-	static const struct job_sink sink = { .jobs = route_jobs, .active = &routing };
+	static const struct job_sink sink = { .jobs = route_jobs,
+					      .marks = route_marks,
+					      .calls = route_calls,
+					      .active = &routing };
 
 	return &sink;
 }
@@ -78,7 +126,13 @@ void capture_route(struct capture *c)
 static void stats(struct capture *c, struct capture_stats *st)
 {
 	*st = (struct capture_stats){ .samples = c->tc.samples, .jobs = c->jobs.slices,
-				      .jobs_lost = c->jobs.lost, .bytes = c->tc.w.bytes,
+				      .jobs_lost = c->jobs.lost, .vblanks = c->display.vblanks,
+				      .deliveries = c->display.deliveries,
+				      .missed = c->display.missed, .marks_lost = c->display.lost,
+				      .ioctls = c->calls.ioctls, .waits = c->calls.waits,
+				      .launches = c->calls.launches, .syncs = c->calls.syncs,
+				      .calls_lost = c->calls.lost,
+				      .bytes = c->tc.w.bytes,
 				      .dropped = c->tc.w.dropped };
 }
 

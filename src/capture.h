@@ -2,8 +2,10 @@
 /*
  * A capture: the Perfetto trace being written (--trace), of the snapshots'
  * counters (output/trace_counters.h), fed by the front end's thread, and of
- * the scheduler's jobs (output/trace_jobs.h), fed by the poller's through the
- * job sink (model/job_sink.h) when routed there: one lock between them. Stopped, it takes
+ * the scheduler's jobs (output/trace_jobs.h), the display's vblanks and
+ * deliveries (output/trace_display.h) and the GPU ioctls and fence waits of
+ * threads (output/trace_calls.h), fed by the poller's through the job sink
+ * (model/job_sink.h) when routed there: one lock between them. Stopped, it takes
  * nothing more; closed, its note is written and the file flushed.
  */
 #ifndef GPUTOP_CAPTURE_H
@@ -20,6 +22,8 @@ struct capture;
 /* What a capture wrote, when it closed. */
 struct capture_stats {
 	uint64_t samples, jobs, jobs_lost, bytes, dropped;
+	uint64_t vblanks, deliveries, missed, marks_lost; /* the display's (trace_display.h) */
+	uint64_t ioctls, waits, launches, syncs, calls_lost; /* the calls' (trace_calls.h) */
 };
 
 /* Into out (the caller's; closed by capture_close) at most limit_bytes; NULL with *err set. */

@@ -428,10 +428,15 @@ static int close_trace(const struct options *o, int rc)
 			strerror(-err));
 		return EXIT_FAILURE_RUN;
 	}
-	fprintf(stderr, PROG ": trace '%s': %llu samples, %llu jobs (%llu lost), %llu bytes, %llu dropped\n",
+	fprintf(stderr,
+		PROG ": trace '%s': %llu samples, %llu jobs (%llu lost), %llu vblanks, %llu display events (%llu missed frames, %llu lost), %llu ioctls, %llu fence waits, %llu CUDA launches, %llu CUDA syncs (%llu lost), %llu bytes, %llu dropped\n",
 		o->trace, (unsigned long long)st.samples, (unsigned long long)st.jobs,
-		(unsigned long long)st.jobs_lost, (unsigned long long)st.bytes,
-		(unsigned long long)st.dropped);
+		(unsigned long long)st.jobs_lost, (unsigned long long)st.vblanks,
+		(unsigned long long)st.deliveries, (unsigned long long)st.missed,
+		(unsigned long long)st.marks_lost, (unsigned long long)st.ioctls,
+		(unsigned long long)st.waits, (unsigned long long)st.launches,
+		(unsigned long long)st.syncs, (unsigned long long)st.calls_lost,
+		(unsigned long long)st.bytes, (unsigned long long)st.dropped);
 	return rc;
 }
 
@@ -545,7 +550,8 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	config.sched_stream = o.sched_stream;
-	config.job_sink = capture_sink(); /* no job kept but while a capture runs */
+	/* no job kept, nor event captured, but while a capture runs: --trace, or T in the interface */
+	config.job_sink = o.trace || !o.batch ? capture_sink() : NULL;
 	if (o.trace) /* its jobs: the streamed design's, unless the map one is asked for */
 		config.sched_stream = o.sched_stream || !o.sched_design_given;
 	reg = collector_registry(&n);

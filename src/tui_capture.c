@@ -66,9 +66,11 @@ static void finish(struct tui_capturer *t, char *msg, size_t len, bool *failed)
 	if (err)
 		snprintf(msg, len, "writing the capture %s failed: %s", t->path, strerror(-err));
 	else
-		snprintf(msg, len, "capture written: %s: %llu samples, %llu jobs, %llu bytes%s", t->path,
-			 (unsigned long long)st.samples, (unsigned long long)st.jobs,
-			 (unsigned long long)st.bytes, st.dropped ? "; some did not fit" : "");
+		snprintf(msg, len,
+			 "capture written: %s: %llu samples, %llu jobs, %llu display events, %llu bytes%s",
+			 t->path, (unsigned long long)st.samples, (unsigned long long)st.jobs,
+			 (unsigned long long)(st.vblanks + st.deliveries), (unsigned long long)st.bytes,
+			 st.dropped ? "; some did not fit" : "");
 }
 
 static bool add(void *impl, const struct snapshot *s, char *msg, size_t len, bool *failed)
@@ -87,8 +89,9 @@ static bool add(void *impl, const struct snapshot *s, char *msg, size_t len, boo
 		return false;
 	}
 	capture_progress(t->cap, &st);
-	snprintf(msg, len, "capturing to %s: %.1f of %.0f s, %llu samples, %llu jobs", t->path, took,
-		 TUI_CAPTURE_SECONDS, (unsigned long long)st.samples, (unsigned long long)st.jobs);
+	snprintf(msg, len, "capturing to %s: %.1f of %.0f s, %llu samples, %llu jobs, %llu display events",
+		 t->path, took, TUI_CAPTURE_SECONDS, (unsigned long long)st.samples,
+		 (unsigned long long)st.jobs, (unsigned long long)(st.vblanks + st.deliveries));
 	return true;
 }
 
@@ -98,8 +101,8 @@ void tui_capturer_init(struct tui_capturer *t, uint64_t limit_bytes, bool replay
 	t->ops = (struct tui_capture){ .start = start, .add = add, .impl = t };
 	t->limit_bytes = limit_bytes;
 	t->what = replay ? "the recording's counters" :
-		  jobs	 ? "counters and scheduler jobs" :
-			   "counters (scheduler jobs: --sched-design stream)";
+		  jobs	 ? "counters, display events, GPU calls and jobs" :
+			   "counters, display events and GPU calls (jobs: --sched-design stream)";
 }
 
 void tui_capturer_end(struct tui_capturer *t)

@@ -16,6 +16,7 @@
 #include "collectors/calls/calls_tables.h"
 #include "collectors/collector.h"
 #include "collectors/calls/ioctl_names.h"
+#include "collectors/kit/capture_rb.h"
 #include "collectors/kit/char_devices.h"
 #include "collectors/kit/link_name.h"
 #include "collectors/kit/map_delta.h"
@@ -53,6 +54,7 @@ static const char *const drop_names[CALLS_DROP_MAX] = {
 	[CALLS_DROP_KEYS_FULL] = "call_table_full",
 	[CALLS_DROP_PENDING_FULL] = "pending_call_table_full",
 	[CALLS_DROP_NESTED_WAIT] = "nested_fence_wait",
+	[CALLS_DROP_CAPTURE_FULL] = "capture_ring_buffer_full",
 };
 
 /* A device file seen in the ioctls: its name and driver, looked up once. */
@@ -77,6 +79,8 @@ struct calls_priv {
 	unsigned int ticks;
 	uint64_t never_returned; /* ioctls and waits of threads that exited inside them */
 	uint64_t closed_in_flight; /* ioctls on a file closed while they ran, taken when the gate closed */
+	struct capture_rb capture; /* --trace: each call, while a capture runs */
+	const struct job_sink *sink; /* NULL: no capture */
 };
 
 /* The watched majors: "drm", and every "nvidia*" (nvidia, nvidia-uvm, nvidia-caps ...). */
@@ -145,7 +149,61 @@ static int load(struct calls_priv *p, bool gated)
 	if (tp_progs_open(p->tps, specs, CALLS_EVENTS, p->skel->obj, &p->skel->bss->rescued[0][0]))
 		return -ENOENT;
 	calls_gate_prepare(&p->gate, p->skel, gated);
+	capture_rb_size(p->skel->maps.capture_rb, p->sink);
 	return calls_bpf__load(p->skel);
+}
+
+static const struct calls_dev *device_of(struct calls_priv *p, __u32 rdev);
+
+/* A capture record (calls_rec) as a call, its command named as in calls.ioctls. */
+static bool call_of(void *ctx, const void *rec, size_t size, void *item)
+{
+	const struct calls_rec *r = rec;
+	struct call_span *s = item;
+	const struct calls_dev *d;
+
+	if (size < sizeof(*r))
+		return false;
+	*s = (struct call_span){ .start_ns = r->start_ns, .end_ns = r->end_ns, .pid = r->tgid,
+				 .tid = r->tid, .ret = r->ret };
+	snprintf(s->comm, sizeof(s->comm), "%.*s", (int)sizeof(r->comm), r->comm);
+	snprintf(s->thread, sizeof(s->thread), "%.*s", (int)sizeof(r->thread), r->thread);
+	if (r->kind == CALLS_REC_WAIT) {
+		s->kind = CALL_SPAN_FENCE_WAIT;
+		snprintf(s->name, sizeof(s->name), "%.*s", (int)sizeof(r->driver), r->driver);
+		return true;
+	}
+	s->kind = CALL_SPAN_IOCTL;
+	d = device_of(ctx, r->rdev);
+	if (d) {
+		ioctl_command_name(d->kind, d->driver, r->cmd, s->name, sizeof(s->name));
+		snprintf(s->dev, sizeof(s->dev), "%s", d->name);
+	} else {
+		snprintf(s->name, sizeof(s->name), "0x%x", r->cmd);
+	}
+	return true;
+}
+
+static void calls_hand(void *ctx, const void *items, size_t n, uint64_t lost)
+{
+	struct calls_priv *p = ctx;
+
+	p->sink->calls(p->sink->arg, items, n, lost);
+}
+
+static const struct capture_rb_ops capture_ops = {
+	.item_size = sizeof(struct call_span),
+	.convert = call_of,
+	.hand = calls_hand,
+};
+
+/* --trace: the calls go to the job sink while a capture runs (p->sink set before the load). */
+static void calls_capture_open(struct calls_priv *p)
+{
+	if (p->sink && capture_rb_init(&p->capture, bpf_map__fd(p->skel->maps.capture_rb),
+				       &p->skel->bss->capture_on,
+				       &p->skel->bss->drops[CALLS_DROP_CAPTURE_FULL], &capture_ops, p))
+		p->sink = NULL; /* out of memory: the trace gets no calls */
 }
 
 static int calls_open(struct collector *c)
@@ -153,6 +211,9 @@ static int calls_open(struct collector *c)
 	struct calls_priv *p = c->priv;
 	int err;
 
+	p->sink = c->config && c->config->job_sink && c->config->job_sink->calls ?
+			  c->config->job_sink :
+			  NULL;
 	if (map_delta_init(&p->ioctls, sizeof(struct ioctl_key), sizeof(struct call_stats), 0) ||
 	    map_delta_init(&p->waits, sizeof(struct wait_key), sizeof(struct call_stats), 0)) {
 		collector_set_state(c, COLLECTOR_FAILED, "out of memory", NULL);
@@ -170,6 +231,7 @@ static int calls_open(struct collector *c)
 	rescan(c);
 	calls_gate_open(&p->gate, p->skel, p->majors, (size_t)p->nmajors);
 	describe(c);
+	calls_capture_open(p);
 	return 0;
 }
 
@@ -298,6 +360,8 @@ static int calls_read(struct collector *c, struct model *m)
 		       model_table(m, &calls_ioctls), model_interval_s(m), ioctl_row, p);
 	proc_rows_read(&p->waits, bpf_map__fd(p->skel->maps.waits), &p->procs,
 		       model_table(m, &calls_fence_waits), model_interval_s(m), wait_row, NULL);
+	if (p->sink)
+		capture_rb_drain(&p->capture, p->sink->active);
 	proc_cache_tick(&p->procs);
 	collector_set_drops(c, drop_names, p->skel->bss->drops, CALLS_DROP_MAX);
 	collector_set_drop(c, "calls_never_returned", p->never_returned);
@@ -314,6 +378,7 @@ static void calls_close(struct collector *c)
 		return;
 	tp_progs_detach(p->tps, NTPS);
 	calls_gate_close(&p->gate);
+	capture_rb_free(&p->capture);
 	calls_bpf__destroy(p->skel);
 	map_delta_free(&p->ioctls);
 	map_delta_free(&p->waits);

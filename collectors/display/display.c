@@ -14,6 +14,7 @@
 #include <bpf/libbpf.h>
 #include "collectors/collector.h"
 #include "collectors/display/display_tables.h"
+#include "collectors/kit/capture_rb.h"
 #include "collectors/kit/map_delta.h"
 #include "collectors/kit/proc_cache.h"
 #include "collectors/kit/prog_stats.h"
@@ -37,6 +38,7 @@ static const char *const drop_names[DISPLAY_DROP_MAX] = {
 	[DISPLAY_DROP_PENDING_FULL] = "delivery_latency_overflow",
 	[DISPLAY_DROP_LATENCY_UNMATCHED] = "delivery_latency_unmatched",
 	[DISPLAY_DROP_QUEUED_FULL] = "queued_table_full",
+	[DISPLAY_DROP_CAPTURE_FULL] = "capture_ring_buffer_full",
 };
 
 /* What the collector keeps beside each client's counters (map_delta). */
@@ -55,6 +57,8 @@ struct display_priv {
 	int crtc_minor[DISPLAY_MAX_CRTCS]; /* this tick, from its clients: -1 none yet, -2 several */
 	struct table *t; /* display.clients while it is filled */
 	double iv;
+	struct capture_rb capture; /* --trace: vblanks and deliveries, while a capture runs */
+	const struct job_sink *sink; /* NULL: no capture */
 };
 
 static void display_probe(struct collector *c)
@@ -78,6 +82,38 @@ static void display_probe(struct collector *c)
 		collector_set_state(c, COLLECTOR_FAILED, "out of memory", NULL);
 }
 
+/* A capture record (display_rec) as a mark, named by its process. */
+static bool mark_of(void *ctx, const void *rec, size_t size, void *item)
+{
+	const struct display_rec *r = rec;
+	struct display_priv *p = ctx;
+	struct display_mark *m = item;
+	const struct proc_entry *pe;
+
+	if (size < sizeof(*r))
+		return false;
+	*m = (struct display_mark){ .ts_ns = r->ts_ns, .crtc = r->crtc, .seq = r->seq,
+				    .file = r->file, .pid = r->pid, .missed = r->missed };
+	m->kind = r->kind == DISPLAY_REC_VBLANK ? DISPLAY_MARK_VBLANK : DISPLAY_MARK_DELIVERY;
+	pe = r->pid ? proc_cache_get(&p->procs, r->pid) : NULL;
+	if (pe)
+		snprintf(m->comm, sizeof(m->comm), "%s", pe->comm);
+	return true;
+}
+
+static void marks_hand(void *ctx, const void *items, size_t n, uint64_t lost)
+{
+	struct display_priv *p = ctx;
+
+	p->sink->marks(p->sink->arg, items, n, lost);
+}
+
+static const struct capture_rb_ops capture_ops = {
+	.item_size = sizeof(struct display_mark),
+	.convert = mark_of,
+	.hand = marks_hand,
+};
+
 static int display_open(struct collector *c)
 {
 	struct display_priv *p = c->priv;
@@ -92,11 +128,19 @@ static int display_open(struct collector *c)
 		collector_set_state(c, COLLECTOR_FAILED, "cannot open the BPF object", NULL);
 		return -1;
 	}
+	p->sink = c->config && c->config->job_sink && c->config->job_sink->marks ?
+			  c->config->job_sink :
+			  NULL;
+	capture_rb_size(p->skel->maps.capture_rb, p->sink);
 	err = display_bpf__load(p->skel);
 	if (err) {
 		collector_load_failed(c, err);
 		return -1;
 	}
+	if (p->sink && capture_rb_init(&p->capture, bpf_map__fd(p->skel->maps.capture_rb),
+				       &p->skel->bss->capture_on,
+				       &p->skel->bss->drops[DISPLAY_DROP_CAPTURE_FULL], &capture_ops, p))
+		p->sink = NULL; /* out of memory: the trace gets no display events */
 	return 0;
 }
 
@@ -176,6 +220,8 @@ static int display_read(struct collector *c, struct model *m)
 	p->t = model_table(m, &display_clients);
 	/* first: the CRTCs' devices come from their clients */
 	map_delta_read(&p->clients, bpf_map__fd(p->skel->maps.clients), client_row, p);
+	if (p->sink)
+		capture_rb_drain(&p->capture, p->sink->active);
 	proc_cache_tick(&p->procs);
 	read_crtcs(p, m);
 	collector_set_drops(c, drop_names, p->skel->bss->drops, DISPLAY_DROP_MAX);
@@ -190,6 +236,7 @@ static void display_close(struct collector *c)
 	if (!p)
 		return;
 	tp_progs_detach(p->tps, NTPS);
+	capture_rb_free(&p->capture);
 	display_bpf__destroy(p->skel);
 	map_delta_free(&p->clients);
 	proc_cache_free(&p->procs);

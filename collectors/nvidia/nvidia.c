@@ -32,6 +32,7 @@
 #include "collectors/nvidia/nvidia_tables.h"
 #include "collectors/nvidia/proc_gpus.h"
 #include "collectors/nvidia/launch_stacks.h"
+#include "collectors/nvidia/nv_capture.h"
 #include "collectors/nvidia/nv_kernels.h"
 #include "collectors/nvidia/nvml.h"
 #include "collectors/kit/tracefs.h"
@@ -117,6 +118,7 @@ static const char *const drop_names[NV_DROP_MAX] = {
 	[NV_DROP_THREADS_FULL] = "thread_context_table_full",
 	[NV_DROP_CTX_STACK_DEEP] = "context_stack_too_deep",
 	[NV_DROP_BUS_IDS_FULL] = "bus_id_table_full",
+	[NV_DROP_CAPTURE_FULL] = "capture_ring_buffer_full",
 };
 
 /* Tracepoint programs (ioctl enter/exit, Xid), then one pseudo-entry per uprobe program for the cost table. */
@@ -162,6 +164,7 @@ struct nvidia_priv {
 	char active[128]; /* "comm[pid] ..." of the processes active in the last interval */
 	struct nv_driver *drv; /* probes on nvidia.ko functions */
 	uint64_t never_returned; /* calls and ioctls of threads that exited inside them */
+	struct nv_capture capture; /* --trace: launches and syncs, while a capture runs */
 };
 
 /* Majors of NVIDIA's character devices: [0] nvidia, [1] nvidia-uvm. */
@@ -300,11 +303,16 @@ static int nvidia_open(struct collector *c)
 					      .prog = p->skel->progs.cuda_return };
 	if (!xid)
 		bpf_map__set_max_entries(p->skel->maps.xids, 4096); /* unused: the smallest page-sized ring */
+	capture_rb_size(p->skel->maps.capture_rb, c->config && c->config->job_sink);
 	err = nvidia_bpf__load(p->skel);
 	if (err) {
 		collector_load_failed(c, err);
 		return -1;
 	}
+	nv_capture_open(&p->capture, c->config ? c->config->job_sink : NULL,
+			bpf_map__fd(p->skel->maps.capture_rb), &p->skel->bss->capture_on,
+			&p->skel->bss->drops[NV_DROP_CAPTURE_FULL],
+			bpf_map__fd(p->skel->maps.kernel_names));
 	return 0;
 }
 
@@ -724,6 +732,7 @@ static int nvidia_read(struct collector *c, struct model *m)
 		proc_gpus_sweep(&maps);
 		p->next_sweep_ns = now + RESCAN_NS;
 	}
+	nv_capture_drain(&p->capture); /* before the names of processes gone are deleted */
 	read_gpus(p, m); /* first: NVML's bus ids place the devices of nvidia.process_gpus */
 	read_procs(p, m);
 	read_xids(p, m);
@@ -745,6 +754,7 @@ static void nvidia_close(struct collector *c)
 		launch_stacks_write(&p->stacks, bpf_map__fd(p->skel->maps.launch_stacks),
 				    bpf_map__fd(p->skel->maps.stacks));
 	ring_buffer__free(p->xid_ring);
+	nv_capture_close(&p->capture);
 	nv_driver_stop(p->drv);
 	tp_progs_detach(p->tps, NTRACEPOINTS);
 	for (size_t i = 0; i < p->nulinks; i++)

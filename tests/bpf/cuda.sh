@@ -13,6 +13,7 @@
 set -u
 SUITE="cuda tests"
 . "$(dirname "$0")/../lib.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
 
 if [ "$(id -u)" != 0 ]; then
 	skip "CUDA uprobe tests need root (CI runs as root): run 'sudo make test-bpf'"
@@ -176,6 +177,32 @@ check_stacks() {
 		awk -v want="$launched" -v lines=$((4 * PROCS)) '{ s += $NF } END { exit !(NR == lines && s == want) }' "$folded"
 }
 
+# verify_trace: the trace run's capture against each client's own counts (skipped without protoc).
+verify_trace() {
+	local dir=$TMP/trace line pid i got want
+	if ! command -v protoc >/dev/null; then
+		skip "trace: protoc is missing: the capture is not decoded ('make deps')"
+		return
+	fi
+	"$HERE/../perfetto/calls.sh" "$TMP/trace.pftrace" | LC_ALL=C sort >"$dir/calls"
+	check "trace: the monitor said what it wrote, no CUDA call lost" grep -qE \
+		"^gputop-bpf: trace .*, [0-9]+ CUDA launches, [0-9]+ CUDA syncs [(]0 lost[)], [0-9]+ bytes, 0 dropped$" "$dir/err"
+	while read -r line; do
+		pid=$(jq .pid <<<"$line")
+		i=$(($(jq .launches <<<"$line") / 160))
+		got=$(awk -F'\t' -v p="$pid" '$1 == "launch" && $2 == p { print ($3 == p ? "main" : $3), $4, $6, $7 }' \
+			"$dir/calls" | LC_ALL=C sort | tr '\n' '|')
+		want="main cuda-client [kernel 0x0] $((40 * i))|main cuda-client graph launch $(jq .graph_launches <<<"$line")|"
+		want="${want}main cuda-client kernel_a() $((40 * i))|main cuda-client ns::kernel_b(int) $((80 * i))|"
+		check "trace: pid $pid: launch instants on its main thread, by kernel name, each exact ($want)" \
+			test "$got" = "$want"
+		got=$(awk -F'\t' -v p="$pid" '$1 == "sync" && $2 == p && $3 != p { n++; s += $7; if ($7 != 3 * '"$i"') odd++ }
+			END { print n + 0, s + 0, odd + 0 }' "$dir/calls")
+		check "trace: pid $pid: sync slices on 2 other threads, $((3 * i)) each, $(jq .syncs <<<"$line") in all ($got)" \
+			test "$got" = "2 $(jq .syncs <<<"$line") 0"
+	done <"$dir/client"
+}
+
 CLIENT=$TMP/bin/cuda-client
 NOFP=$(cd "$CUDA/.." && pwd)/cuda-nofp
 MON_ENV=
@@ -233,6 +260,12 @@ for bin in "$@"; do
 		bash -c "xmllint --noout '$TMP/given.svg' && grep -qF 'CUDA launches by CPU call stack: launches ($launched in all)' '$TMP/given.svg'"
 	check "--stacks FILE.svg: boxes for both phases and a chain's kernel" \
 		bash -c "grep -q '<title>phase_a (' '$TMP/given.svg' && grep -q '<title>phase_b (' '$TMP/given.svg' && grep -q '<title>ns::kernel_b(int) (' '$TMP/given.svg'"
+	# --trace: per client, each launch an instant on its main thread's track named by its kernel
+	# (40 i kernel_a(), 80 i ns::kernel_b(int), 40 i unnamed, its graph launches), each sync a
+	# slice on its two sync threads' "CUDA syncs" (3 i each); decoded by protoc (perfetto/calls.sh)
+	run trace "$bin" "LD_LIBRARY_PATH=$TMP/given" monitor --libcuda "$TMP/given/libcuda.so.1" \
+		--trace "$TMP/trace.pftrace"
+	verify_trace
 	# a process gone before the monitor's next read keeps its name (BPF keeps its comm): a copy of
 	# stty makes one ioctl on /dev/null (counted as NVIDIA's here) and exits at once
 	cp "$(command -v stty)" "$TMP/brief-stty"
@@ -254,7 +287,7 @@ for bin in "$@"; do
 		fail "cache: ldconfig did not take $TMP/lib into the loader cache"
 	fi
 	rm -f "$LDCONF" && ldconfig
-	rm -rf "$TMP/maps" "$TMP/given" "$TMP/svg" "$TMP/cache" "$TMP/late" "$TMP/nofp/gate" "$TMP/nofp/done"
+	rm -rf "$TMP/maps" "$TMP/given" "$TMP/svg" "$TMP/cache" "$TMP/late" "$TMP/trace" "$TMP/nofp/gate" "$TMP/nofp/done"
 	mkdir -p "$TMP/given" && cp "$CUDA/libcuda.so.1" "$TMP/given/"
 	"$bin" --list --libcuda /etc/passwd >"$TMP/list" 2>&1
 	check "--libcuda on a file that is not a library: the collector failed, saying why" \

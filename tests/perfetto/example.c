@@ -9,12 +9,24 @@
  *   example FILE jobs     GPU jobs through output/trace_jobs.h (for jobs.sh): on ring gfx,
  *                         3 jobs of "app 7", 2 overlapping, and job "dep 8" that one of them
  *                         waited for (a flow); on ring comp, 1 job of a process unknown
+ *   example FILE display  vblanks and deliveries through output/trace_display.h (for
+ *                         display.sh): 6 vblanks on CRTC 0, 2 on CRTC 1; "flipper" (pid 9)
+ *                         4 deliveries on CRTC 0, one late after 2 missed frames; 1
+ *                         delivery to no known process (a modeset's) on CRTC 1
+ *   example FILE calls    ioctls and fence waits through output/trace_calls.h (for calls.sh):
+ *                         process "app" (pid 7), thread 8 "app:gl": 3 AMDGPU_CS on card0 (one
+ *                         returning -22) and 1 GET_CAP, 2 fence waits on amdgpu fences; thread
+ *                         9 "worker": 1 fence wait on a mockdrm fence, 2 CUDA launches of
+ *                         "kernel_a()", 1 of a kernel not named, 1 graph launch; thread 8
+ *                         1 CUDA synchronisation
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "output/perfetto.h"
+#include "output/trace_calls.h"
+#include "output/trace_display.h"
 #include "output/trace_jobs.h"
 
 enum {
@@ -171,20 +183,118 @@ static int gpu_jobs(FILE *f)
 	return trace_counters_finish(&tc) || tj.slices != 5;
 }
 
+static struct display_mark vblank(int crtc, uint32_t seq, uint64_t ns)
+{
+	return (struct display_mark){ .kind = DISPLAY_MARK_VBLANK, .crtc = crtc, .seq = seq,
+				      .ts_ns = ns };
+}
+
+static struct display_mark delivery(uint32_t pid, int crtc, uint32_t seq, uint64_t ns,
+				    uint32_t missed)
+{
+	struct display_mark m = { .kind = DISPLAY_MARK_DELIVERY, .crtc = crtc, .seq = seq,
+				  .ts_ns = ns, .pid = pid, .file = 0xffff8880 + pid,
+				  .missed = missed };
+
+	if (pid)
+		snprintf(m.comm, sizeof(m.comm), "flipper");
+	return m;
+}
+
+/* vblanks and deliveries as gputop-bpf writes them (the example FILE display). */
+static int display(FILE *f)
+{
+	static struct trace_counters tc;
+	static struct trace_display td;
+	struct display_mark m[] = {
+		vblank(0, 10, 1000),	     delivery(9, 0, 10, 1100, 0),  vblank(1, 5, 1500),
+		delivery(0, 1, 5, 1600, 0),  vblank(0, 11, 2000),	   delivery(9, 0, 11, 2100, 0),
+		vblank(0, 12, 3000),	     vblank(0, 13, 4000),	   vblank(0, 14, 5000),
+		delivery(9, 0, 14, 5100, 2), vblank(1, 6, 5500),	   vblank(0, 15, 6000),
+		delivery(9, 0, 15, 6100, 0),
+	};
+	size_t n = sizeof(m) / sizeof(m[0]);
+
+	if (trace_counters_init(&tc, f, 1 << 20))
+		return 1;
+	trace_display_init(&td, &tc, 0);
+	trace_display_add(&td, m, n, 0);
+	return trace_counters_finish(&tc) || td.vblanks != 8 || td.deliveries != 5 ||
+	       td.missed != 2 || td.lost;
+}
+
+static struct call_span call(uint32_t tid, const char *name, uint64_t start, int64_t ret)
+{
+	struct call_span c = { .kind = CALL_SPAN_IOCTL, .pid = 7, .tid = tid, .start_ns = start,
+			       .end_ns = start + 50, .ret = ret };
+
+	snprintf(c.comm, sizeof(c.comm), "app");
+	snprintf(c.thread, sizeof(c.thread), "%s", tid == 8 ? "app:gl" : "worker");
+	snprintf(c.name, sizeof(c.name), "%s", name);
+	snprintf(c.dev, sizeof(c.dev), "card0");
+	return c;
+}
+
+static struct call_span fence_wait(uint32_t tid, const char *driver, uint64_t start)
+{
+	struct call_span c = call(tid, driver, start, 0);
+
+	c.kind = CALL_SPAN_FENCE_WAIT;
+	c.dev[0] = 0;
+	return c;
+}
+
+/* A CUDA launch of thread 9 (at start). */
+static struct call_span cuda(enum call_span_kind kind, const char *name, uint64_t start)
+{
+	struct call_span c = call(9, name, start, 0);
+
+	c.kind = kind;
+	c.end_ns = start;
+	c.dev[0] = 0;
+	return c;
+}
+
+/* ioctls, fence waits and CUDA calls as gputop-bpf writes them (the example FILE calls). */
+static int calls(FILE *f)
+{
+	static struct trace_counters tc;
+	static struct trace_calls tcl;
+	struct call_span c[] = {
+		call(8, "AMDGPU_CS", 1000, 0),	     fence_wait(8, "amdgpu", 1100),
+		call(8, "AMDGPU_CS", 1200, -22),     fence_wait(9, "mockdrm", 1250),
+		call(8, "GET_CAP", 1300, 0),	     call(8, "AMDGPU_CS", 1400, 0),
+		fence_wait(8, "amdgpu", 1500),	     cuda(CALL_SPAN_CUDA_LAUNCH, "kernel_a()", 1600),
+		cuda(CALL_SPAN_CUDA_LAUNCH, "", 1610), cuda(CALL_SPAN_CUDA_LAUNCH, "kernel_a()", 1620),
+		cuda(CALL_SPAN_CUDA_GRAPH_LAUNCH, "", 1630), call(8, "synchronize", 1640, 0),
+	};
+
+	if (trace_counters_init(&tc, f, 1 << 20))
+		return 1;
+	trace_calls_init(&tcl, &tc, 0);
+	c[sizeof(c) / sizeof(c[0]) - 1].kind = CALL_SPAN_CUDA_SYNC;
+	trace_calls_add(&tcl, c, sizeof(c) / sizeof(c[0]), 0);
+	return trace_counters_finish(&tc) || tcl.ioctls != 4 || tcl.waits != 3 ||
+	       tcl.launches != 4 || tcl.syncs != 1 || tcl.lost;
+}
+
 int main(int argc, char **argv)
 {
 	bool is_storm = argc == 3 && !strcmp(argv[2], "storm");
 	bool is_jobs = argc == 3 && !strcmp(argv[2], "jobs");
+	bool is_display = argc == 3 && !strcmp(argv[2], "display");
+	bool is_calls = argc == 3 && !strcmp(argv[2], "calls");
 	struct perfetto_writer w;
 	FILE *f;
 
-	if (argc < 2 || (argc == 3 && !is_storm && !is_jobs) || argc > 3) {
-		fprintf(stderr, "usage: example FILE [storm|jobs]\n");
+	if (argc < 2 || (argc == 3 && !is_storm && !is_jobs && !is_display && !is_calls) ||
+	    argc > 3) {
+		fprintf(stderr, "usage: example FILE [storm|jobs|display|calls]\n");
 		return 2;
 	}
-	if (is_jobs) {
+	if (is_jobs || is_display || is_calls) {
 		f = fopen(argv[1], "wb");
-		return !f || gpu_jobs(f) || fclose(f);
+		return !f || (is_jobs ? gpu_jobs(f) : is_display ? display(f) : calls(f)) || fclose(f);
 	}
 	f = fopen(argv[1], "wb");
 	if (!f || perfetto_writer_init(&w, f, is_storm ? PERFETTO_LIMIT_MIN : 1 << 20)) {

@@ -2,7 +2,8 @@
 # The GPU jobs of a gputop-bpf trace (output/trace_jobs.h), decoded by protoc:
 #   jobs.sh TRACE
 # prints "ring <tab> RING-TRACK-NAME <tab> JOBS" for each ring (a job: a slice begun on one of
-# the ring's lanes, other than its "running" slice), then "flow <tab> TO-SLICE <tab> TO-RING <tab>
+# the ring's lanes, "lane N", other than its "running" slice; other slices, a thread's calls, are
+# not jobs), then "flow <tab> TO-SLICE <tab> TO-RING <tab>
 # FROM-SLICE <tab> FROM-RING <tab> FROM-PACKET <tab> FROM-BEGIN-NS <tab> TO-BEGIN-NS" for each
 # flow's end (the FROM fields "-" when no slice starts it).
 set -euo pipefail
@@ -25,7 +26,7 @@ function name(p) { return p in niid ? ename[niid[p]] : nm[p] }
 function ring(p) { return tname[parent[track[p]]] }
 END {
 	for (p in type)
-		if (type[p] == "TYPE_SLICE_BEGIN" && name(p) != "running")
+		if (type[p] == "TYPE_SLICE_BEGIN" && name(p) != "running" && tname[track[p]] ~ /^lane /)
 			jobs[ring(p)]++
 	for (r in jobs)
 		print "ring\t" r "\t" jobs[r]

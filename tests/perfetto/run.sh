@@ -125,12 +125,37 @@ decode "$work/jobs.pftrace" | flat >"$work/flat"
 check "slice names: each process's \"comm pid\", \"running\", \"job\" for none known" test \
 	"$(field interned_data.event_names.name | tr '\n' ' ')" = '"dep 8" "running" "app 7" "job" '
 
+# The display (output/trace_display.h) as display.sh reads it: instants per CRTC and per client.
+check "the example writes its display events" "$BIN" "$work/display.pftrace" display
+"$HERE/display.sh" "$work/display.pftrace" | sort >"$work/display.txt"
+check "display.sh: 6 vblanks on CRTC 0 (1000-6000 ns, seq steps of 1), 2 on CRTC 1" test \
+	"$(grep ^vblank "$work/display.txt" | tr '\t\n' ' |')" = "vblank CRTC 0 vblanks 6 1000 6000 0 5 5000|vblank CRTC 1 vblanks 2 1500 5500 0 1 4000|"
+check "display.sh: flipper (pid 9) 4 deliveries, 1 late after 2 missed frames; 1 to no process" test \
+	"$(grep ^delivery "$work/display.txt" | tr '\t\n' ' |')" = "delivery 0 - vblank events, CRTC 1 1 0 0|delivery 9 flipper vblank events, CRTC 0 4 1 2|"
+decode "$work/display.pftrace" | flat >"$work/flat"
+check "display instants' names: vblank, delivered, delivered late (interned once each)" test \
+	"$(field interned_data.event_names.name | tr '\n' ' ')" = '"vblank" "delivered" "delivered late" '
+check "the client's track is under its process's (pid 9, flipper)" test \
+	"$(field track_descriptor.process.process_name)" = '"flipper"'
+
+# GPU ioctls and fence waits (output/trace_calls.h) as calls.sh reads them: per thread.
+check "the example writes its calls" "$BIN" "$work/calls.pftrace" calls
+"$HERE/calls.sh" "$work/calls.pftrace" | sort >"$work/calls.txt"
+check "calls.sh: app:gl (7/8) 3 AMDGPU_CS (1 failed), 1 GET_CAP; 2 amdgpu fence waits; worker 1 mockdrm" test \
+	"$(grep -E '^(ioctl|wait)' "$work/calls.txt" | tr '\t\n' ' |')" = "ioctl 7 8 app app:gl AMDGPU_CS 3 1|ioctl 7 8 app app:gl GET_CAP 1 0|wait 7 8 app app:gl amdgpu 2|wait 7 9 app worker mockdrm 1|"
+check "calls.sh: worker's CUDA launches by name (2 kernel_a(), 1 not named, 1 graph); app:gl's 1 sync" test \
+	"$(grep -E '^(launch|sync)' "$work/calls.txt" | tr '\t\n' ' |')" = "launch 7 9 app worker graph launch 1|launch 7 9 app worker kernel_a() 2|launch 7 9 app worker launch 1|sync 7 8 app app:gl - 1|"
+decode "$work/calls.pftrace" | flat >"$work/flat"
+check "one process track (app, pid 7), two thread tracks under it, a fence-wait track each, app:gl's CUDA syncs" test \
+	"$(field track_descriptor.process.process_name | tr '\n' ' ')|$(field track_descriptor.thread.thread_name | tr '\n' ' ')|$(field track_descriptor.name | tr '\n' ' ')" = \
+	'"app" |"app:gl" "worker" |"fence waits" "fence waits" "CUDA syncs" '
+
 # --trace on a replay: headless, then with -J; every sample the JSON's value on its track.
 REC=$ROOT/examples/mockgpu-7.3.jsonl
 "$GPUTOP" --replay "$REC" --trace "$work/alone.pftrace" --duration 5 >"$work/alone.out" 2>"$work/alone.err"
 check "--trace alone exits 0" test $? = 0
 check "--trace alone prints no snapshot" test ! -s "$work/alone.out"
-check "--trace says what it wrote on stderr" grep -q "^gputop-bpf: trace '.*alone.pftrace': [1-9][0-9]* samples, 0 jobs (0 lost), [0-9]* bytes, 0 dropped$" "$work/alone.err"
+check "--trace says what it wrote on stderr" grep -q "^gputop-bpf: trace '.*alone.pftrace': [1-9][0-9]* samples, 0 jobs (0 lost), 0 vblanks, 0 display events (0 missed frames, 0 lost), 0 ioctls, 0 fence waits, 0 CUDA launches, 0 CUDA syncs (0 lost), [0-9]* bytes, 0 dropped$" "$work/alone.err"
 "$GPUTOP" --replay "$REC" --trace "$work/replay.pftrace" --duration 5 -J >"$work/replay.json" 2>/dev/null
 check "with -J the snapshots are printed too" test "$(wc -l <"$work/replay.json")" -gt 0
 check "the same trace with or without -J" cmp "$work/alone.pftrace" "$work/replay.pftrace"

@@ -1411,10 +1411,10 @@ for _ in $(seq 40); do # 0.5 s snapshots: 10 s is 20 of them
 done
 check "T: 20 snapshots on, the status line says what it wrote" \
 	until_shows "capture written: gputop-bpf-" 5
-said=$(screen | grep -o 'capture written: gputop-bpf-[0-9-]*\.pftrace: [0-9]* samples, 0 jobs, [0-9]* bytes')
+said=$(screen | grep -o 'capture written: gputop-bpf-[0-9-]*\.pftrace: [0-9]* samples, 0 jobs, 0 display events, [0-9]* bytes')
 cap=$(ls "$TMP"/capture/gputop-bpf-*.pftrace 2>/dev/null | head -1)
 check "T: the file it named is there, its size as said ($said)" \
-	test -n "$cap" -a -n "$said" -a "$(basename "$cap"): $(sed 's/.*samples, 0 jobs, //; s/ bytes$//' <<<"$said")" = \
+	test -n "$cap" -a -n "$said" -a "$(basename "$cap"): $(sed 's/.*samples, 0 jobs, 0 display events, //; s/ bytes$//' <<<"$said")" = \
 	"$(sed 's/^capture written: //; s/: [0-9]* samples.*//' <<<"$said"): $(stat -c %s "$cap" 2>/dev/null)"
 if command -v protoc >/dev/null; then
 	. "$(dirname "$0")/../perfetto/decode.sh"

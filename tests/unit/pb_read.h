@@ -43,4 +43,22 @@ static inline bool find_varint(const uint8_t *msg, size_t n, uint32_t f, uint64_
 	return false;
 }
 
+/* Slice begins (TrackEvent.type 1) and ends (2) in a trace (packets: field 1; track_event: 11). */
+static inline void count_slices(const char *buf, size_t len, uint64_t *begins, uint64_t *ends)
+{
+	*begins = *ends = 0;
+	for (size_t i = 0;; i++) {
+		const uint8_t *pkt, *ev;
+		size_t n, evn;
+		uint64_t type = 0;
+
+		if (!find_field((const uint8_t *)buf, len, 1, i, &pkt, &n))
+			break;
+		if (!find_field(pkt, n, 11, 0, &ev, &evn) || !find_varint(ev, evn, 9, &type))
+			continue;
+		*begins += type == 1;
+		*ends += type == 2;
+	}
+}
+
 #endif

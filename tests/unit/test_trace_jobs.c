@@ -77,24 +77,6 @@ static void jobs_on_lanes_counted(void **state)
 	free(buf);
 }
 
-/* Slice begins and ends in a trace. */
-static void count_slices(const char *buf, size_t len, uint64_t *begins, uint64_t *ends)
-{
-	*begins = *ends = 0;
-	for (size_t i = 0;; i++) {
-		const uint8_t *pkt, *ev;
-		size_t n, evn;
-		uint64_t type = 0;
-
-		if (!find_field((const uint8_t *)buf, len, 1, i, &pkt, &n))
-			break;
-		if (!find_field(pkt, n, 11, 0, &ev, &evn) || !find_varint(ev, evn, 9, &type))
-			continue;
-		*begins += type == PERFETTO_SLICE_BEGIN;
-		*ends += type == PERFETTO_SLICE_END;
-	}
-}
-
 /* 200 jobs into limit bytes: every slice begun is ended, within the limit; the rest counted. */
 static void jobs_into_limit(uint64_t limit)
 {

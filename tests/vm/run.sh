@@ -153,6 +153,35 @@ check_kernel() {
 		test "$(section vblank | awk '$1 == "drm_vblank_event_delivered" { print $2 }')" -gt 0
 }
 
+# The display run's capture (--trace), decoded by tests/perfetto/display.sh: vblank instants at
+# vkms' rate (60.004 Hz), each client's deliveries exactly its own count, the flipping one's missed
+# frames marked (late deliveries) as many as the monitor counted.
+#   check_display_trace KERNEL FLIP-PID WAIT-PID FLIPS WAITS MISSED
+check_display_trace() {
+	local k="$1: display capture" C=$TMPD/display.pftrace T=$TMPD/display.trace line hz
+	section display-b64 | base64 -d >"$C"
+	"$VM/../perfetto/display.sh" "$C" >"$T" 2>&1
+	line=$(section display-err | grep "^gputop-bpf: trace '/tmp/display.pftrace'")
+	# per client pid: its deliveries, late ones and missed frames
+	deliveries() { awk -F'\t' -v p="$1" '$1 == "delivery" && $2 == p { n += $5; l += $6; m += $7 }
+		END { print n + 0, l + 0, m + 0 }' "$T"; }
+	hz=$(awk -F'\t' '$1 == "vblank" && $7 > 100 { printf "%.4f", $7 / $8 * 1e9 }' "$T")
+	check "$k: protoc decodes it, $(stat -c %s "$C") bytes; nothing lost or dropped" \
+		grep -qE 'display events [(][0-9]+ missed frames, 0 lost[)], .*, 0 dropped$' <<<"$line"
+	check "$k: vblank instants on one CRTC at 60.004 Hz +- 0.05 (${hz:-none}, consecutive ones)" \
+		awk -v h="${hz:-0}" -v n="$(grep -c '^vblank' "$T")" 'BEGIN { exit !(n == 1 && h > 59.954 && h < 60.054) }'
+	check "$k: the flipping client (pid $2): $4 deliveries, as many as it counted" \
+		test "$(deliveries "$2" | cut -d' ' -f1)" = "${4:-x}"
+	check "$k: the waiting client (pid $3): $5 deliveries, as many as it counted" \
+		test "$(deliveries "$3" | cut -d' ' -f1)" = "${5:-x}"
+	check "$k: the clients' tracks under their processes (vblank-client)" \
+		test "$(awk -F'\t' '$1 == "delivery" && $2 != 0 { print $3 }' "$T" | sort -u)" = vblank-client
+	check "$k: the flipping client's missed frames marked on late deliveries: $6, as the monitor counted" \
+		awk -v d="$(deliveries "$2")" -v m="${6:-x}" 'BEGIN { split(d, a, " "); exit !(a[2] > 0 && a[3] == m) }'
+	echo "   display capture: $(tr '\t\n' ' ;' <"$T")"
+	echo "   $line"
+}
+
 # The display collector against vkms and tests/display/vblank-client (known truth).
 check_display() {
 	local k=$1 dev fpid wpid frames deliberate missed wevents D=$TMPD/display.json
@@ -210,6 +239,8 @@ check_display() {
 		DJ ".[-1].tables[\"display.clients\"] | all(.pid != ${wpid:-0})"
 	check "$k: display: no event lost (every drop counter 0)" \
 		DJ 'all(.[-1].collectors[] | select(.name == "display") | .drops[]; . == 0)'
+	check_display_trace "$k" "$fpid" "$wpid" "$frames" "$wevents" \
+		"$(jq -s "$flips | .[-1].missed_total" "$D")"
 	echo "   display: CRTC at the end $(jq -s -c "$crtc | .[-1] | {refresh_hz, interval_max_ns, jitter_ns, gaps_total, restarts_total}" "$D")"
 	echo "   display: client saw $missed missed ($deliberate on purpose); monitor: $(jq -s -c "$flips | .[-1] | {missed_total, delivered_total, interval_p50_ns, latency_p50_ns}" "$D")"
 }
@@ -306,7 +337,7 @@ check_capture() {
 		test -s "$J" -a "$size" -lt $((10 << 20))
 	section capture-err >"$TMPD/capture.err"
 	check "$k: capture: it ran its 10 s, exit 0, and said what it wrote, no job lost" \
-		bash -c "grep -qx exit=0 '$TMPD/capture.err' && grep -qE \"^gputop-bpf: trace '/tmp/capture.pftrace': [0-9]+ samples, [0-9]+ jobs [(]0 lost[)], [0-9]+ bytes, 0 dropped$\" '$TMPD/capture.err'"
+		bash -c "grep -qx exit=0 '$TMPD/capture.err' && grep -qE \"^gputop-bpf: trace '/tmp/capture.pftrace': [0-9]+ samples, [0-9]+ jobs [(]0 lost[)], [0-9]+ vblanks, [0-9]+ display events [(][0-9]+ missed frames, 0 lost[)], [0-9]+ ioctls, [0-9]+ fence waits, [0-9]+ CUDA launches, [0-9]+ CUDA syncs [(]0 lost[)], [0-9]+ bytes, 0 dropped$\" '$TMPD/capture.err'"
 	for spec in gfx_0.0.0:740 comp_1.0.0:240 sdma0:150; do
 		r=${spec%%:*} n=${spec##*:}
 		check "$k: capture: mockgpu $r: $n job slices, as many as the workload's jobs" \
@@ -524,6 +555,32 @@ check_calls() {
 	# two, for a 38.9 ms mean (CI, 6.1): no median to hold to 20 %.
 	check "$k: calls: fence wait p50 of every interval of 4 waits or more within 20 % and one slot of the client's mean job ioctl" \
 		jq -e -s --argjson m "$(( ${busy:-0} / ${jobs:-1} ))" "$W | map(select(.waits_per_s >= 8) | .p50_ns | select(. != null)) | length >= 4 and all(. >= 0.8 / 1.125 * \$m and . <= 1.2 * 1.125 * \$m)" "$E"
+	check_calls_trace "$k" "$pid" "$ipid" "$jobs"
+}
+
+# The engine run's capture (--trace), decoded by tests/perfetto/calls.sh: per client (one thread
+# each), its ioctl slices per command as many as calls.ioctls counted on all its devices (and
+# failed as many as its errors), its fence waits on mockdrm fences one per job, on the thread's track named drm-load.
+#   check_calls_trace KERNEL JOB-CLIENT IOCTL-CLIENT JOBS
+check_calls_trace() {
+	local k="$1: calls capture" C=$TMPD/engine.pftrace T=$TMPD/engine.calls line p table trace
+	section engine-b64 | base64 -d >"$C"
+	"$VM/../perfetto/calls.sh" "$C" | sort >"$T" 2>&1
+	line=$(section engine-err | grep "^gputop-bpf: trace '/tmp/engine.pftrace'")
+	check "$k: protoc decodes it, $(stat -c %s "$C") bytes; no call lost, nothing dropped" \
+		grep -qE ' CUDA syncs [(]0 lost[)], [0-9]+ bytes, 0 dropped$' <<<"$line"
+	for p in "$2" "$3"; do
+		table=$(jq -s -r --argjson p "${p:-0}" '[.[] | .tables["calls.ioctls"][]? | select(.pid == $p)] |
+			group_by(.command) | map("\(.[0].command) \(group_by(.device) | map(map(.calls_total) | max) | add) \(group_by(.device) | map(map(.errors_total) | max) | add)") | .[]' "$TMPD/engine.json" | LC_ALL=C sort)
+		trace=$(awk -F'\t' -v p="${p:-0}" '$1 == "ioctl" && $2 == p { n[$6] += $7; f[$6] += $8 }
+			END { for (c in n) print c, n[c], f[c] + 0 }' "$T" | LC_ALL=C sort)
+		check "$k: pid $p: ioctl slices per command as calls.ioctls counted them, failed as its errors ($(echo $trace))" \
+			test -n "$table" -a "$table" = "$trace"
+	done
+	check "$k: pid $2: $4 fence waits on mockdrm fences, one per job, on one thread named drm-load" \
+		test "$(awk -F'\t' -v p="${2:-0}" '$1 == "wait" && $2 == p && $6 == "mockdrm" { print $3 == p, $5, $7 }' "$T")" = "1 drm-load ${4:-x}"
+	echo "   calls capture: $(tr '\t\n' ' ;' <"$T")"
+	echo "   $line"
 }
 
 # Engine time (scenario.sh): mockdrm jobs of 20 ms, 20 ms apart, 4 s; the driver's

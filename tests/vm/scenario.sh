@@ -198,7 +198,8 @@ section unpriv-err /tmp/unpriv.err
 # Engine time: mockdrm jobs of 20 ms, 20 ms apart, for 4 s (drm-engine-render in its fdinfo),
 # sampled every 0.5 s; the client says how long its job ioctls took. Each job's ioctl waits
 # on the job's fence (fence waits); then 1,000 GET_CAP and 1,000 refused job ioctls (ioctls).
-gputop-bpf -b -J -d 0.5 > /tmp/engine.json 2> /tmp/engine.err &
+# Captured too (--trace): run.sh decodes its calls (tests/perfetto/calls.sh).
+gputop-bpf -b -J -d 0.5 --trace /tmp/engine.pftrace > /tmp/engine.json 2> /tmp/engine.err &
 MON=$!
 ready /tmp/engine.json
 # No GPU file is open now: the calls collector closes its gate (two censuses of every process's
@@ -214,6 +215,8 @@ section engine-load /tmp/engine-load.txt
 section ioctl-load /tmp/ioctl-load.txt
 section engine /tmp/engine.json
 section engine-err /tmp/engine.err
+base64 /tmp/engine.pftrace > /tmp/engine.b64
+section engine-b64 /tmp/engine.b64
 # Many clients: 50 processes holding 20 mockdrm files each (1,000 clients of 64 KiB) while
 # the monitor refreshes every second; its own CPU is in self.process.
 drm-load many 50 20 25 > /tmp/many-load.txt 2>&1 &
@@ -236,7 +239,8 @@ section unload /tmp/unload.txt
 
 # Display: a client flips every vblank, skipping one on purpose after every 20th
 # flip; then another waits for 60 vblanks with events (queued, then delivered).
-gputop-bpf -b -J -d 0.5 > /tmp/display.json 2> /tmp/display.err &
+# Captured too (--trace): run.sh decodes its instants (tests/perfetto/display.sh).
+gputop-bpf -b -J -d 0.5 --trace /tmp/display.pftrace > /tmp/display.json 2> /tmp/display.err &
 MON=$!
 ready /tmp/display.json
 vblank-client flip vkms 300 20 > /tmp/display-flip.txt 2>&1
@@ -249,6 +253,8 @@ section display-flip /tmp/display-flip.txt
 section display-wait /tmp/display-wait.txt
 section display-monitor /tmp/display.json
 section display-err /tmp/display.err
+base64 /tmp/display.pftrace > /tmp/display.b64
+section display-b64 /tmp/display.b64
 
 # vkms page flips with events: the vblank tracepoints must fire.
 T=/sys/kernel/tracing

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+#include "collectors/kit/capture_rb.h"
+
+/* The items so far and the losses since the last hand, to the collector's hand. */
+static void hand(struct capture_rb *c, uint64_t lost)
+{
+	if (c->n || lost)
+		c->ops->hand(c->ctx, c->items, c->n, lost);
+	c->n = 0;
+}
+
+static int on_record(void *ctx, void *data, size_t size)
+{
+	struct capture_rb *c = ctx;
+
+	if (!c->keep)
+		return 0;
+	if (c->n == CAPTURE_RB_BATCH)
+		hand(c, 0);
+	if (c->ops->convert(c->ctx, data, size, c->items + c->n * c->ops->item_size))
+		c->n++;
+	return 0;
+}
+
+void capture_rb_size(struct bpf_map *map, bool capturing)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (!capturing)
+		bpf_map__set_max_entries(map, page > 0 ? (__u32)page : 4096);
+}
+
+int capture_rb_init(struct capture_rb *c, int map_fd, __u32 *on, const __u64 *lost,
+		    const struct capture_rb_ops *ops, void *ctx)
+{
+	*c = (struct capture_rb){ .on = on, .lost = lost, .ops = ops, .ctx = ctx };
+	c->items = calloc(CAPTURE_RB_BATCH, ops->item_size);
+	if (!c->items)
+		return -ENOMEM;
+	c->rb = ring_buffer__new(map_fd, on_record, c, NULL);
+	if (!c->rb) {
+		int err = -errno;
+
+		capture_rb_free(c);
+		return err;
+	}
+	return 0;
+}
+
+void capture_rb_drain(struct capture_rb *c, atomic_bool *active)
+{
+	__u64 lost, n;
+
+	if (!c->rb)
+		return;
+	c->keep = active && atomic_load(active);
+	if (!c->keep)
+		*(volatile __u32 *)c->on = 0;
+	ring_buffer__consume(c->rb);
+	lost = *(volatile const __u64 *)c->lost;
+	n = lost - c->lost_seen;
+	c->lost_seen = lost;
+	if (c->keep)
+		hand(c, n);
+	*(volatile __u32 *)c->on = c->keep;
+}
+
+void capture_rb_free(struct capture_rb *c)
+{
+	if (c->on && c->rb)
+		*(volatile __u32 *)c->on = 0;
+	ring_buffer__free(c->rb);
+	free(c->items);
+	c->rb = NULL;
+	c->items = NULL;
+}

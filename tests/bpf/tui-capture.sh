@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The interface's T capture, live as root under tmux: the status line says what it captures and
+# where, shows the seconds taken while it runs, then what it wrote; the file is there, of the size
+# said, and protoc decodes it (its counter samples as many as said). --sysfs on the fixture trees
+# (tests/fixtures/sysfs/make-trees.sh) gives the sensors' counters something to sample.
+# Usage: tests/bpf/tui-capture.sh BINARY   (needs root, tmux and protoc; skips loudly without)
+set -u
+SUITE="tui capture (live)"
+. "$(dirname "$0")/../lib.sh"
+BIN=$(realpath "$1")
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+needs_root_and_jq "the live capture needs root (CI runs as root): run 'sudo make test-bpf'"
+for tool in tmux protoc; do
+	if ! command -v $tool >/dev/null; then
+		skip "$tool is missing: the live T capture is not tested ('make deps')"
+		finish
+		exit
+	fi
+done
+. "$ROOT/tests/perfetto/decode.sh"
+D=$(mktemp -d)
+T="tmux -S $D/t.sock"
+trap '$T kill-server 2>/dev/null; rm -rf "$D"' EXIT
+"$ROOT/tests/fixtures/sysfs/make-trees.sh" "$D/trees" >/dev/null
+mkdir "$D/cap"
+$T -f /dev/null new-session -d -s t -x 160 -y 40 \
+	"cd $D/cap && env HOME=$D TERM=xterm-256color LANG=C.UTF-8 $BIN -d 0.5 --sysfs $D/trees/mixed; echo \$? >$D/exit; sleep 60"
+screen() { $T capture-pane -p -t t 2>/dev/null; }
+# wait_for PATTERN SECONDS: until the screen shows the extended regex (its line printed); 1 if not.
+wait_for() {
+	local i
+	for ((i = 0; i < $2 * 10; i++)); do
+		screen | grep -oE "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+wait_for 'sensors|Overview' 30 >/dev/null
+$T send-keys -t t T
+start=$(wait_for 'capturing 10 s of [^|]* to gputop-bpf-[0-9-]*\.pftrace' 5)
+check "T: the status line says what it captures, and to which file ($start)" \
+	grep -q "of counters, display events and GPU calls (jobs: --sched-design stream) to" <<<"$start"
+progress=$(wait_for 'capturing to gputop-bpf-[0-9-]*\.pftrace: [1-9][0-9.]* of 10 s, [0-9]+ samples, [0-9]+ jobs, [0-9]+ display events' 10)
+check "T: while it runs, the seconds taken so far ($progress)" test -n "$progress"
+said=$(wait_for 'capture written: gputop-bpf-[0-9-]*\.pftrace: [0-9]+ samples, [0-9]+ jobs, [0-9]+ display events, [0-9]+ bytes' 20)
+check "T: then what it wrote ($said)" test -n "$said"
+cap=$D/cap/$(sed -n 's/^capture written: \([^:]*\):.*/\1/p' <<<"$said")
+samples=$(sed -n 's/.*pftrace: \([0-9]*\) samples.*/\1/p' <<<"$said")
+check "T: the file it named is there, of the size it said ($(stat -c %s "$cap" 2>/dev/null) bytes)" \
+	test -f "$cap" -a "$(stat -c %s "$cap" 2>/dev/null)" = "$(sed -n 's/.* \([0-9]*\) bytes.*/\1/p' <<<"$said")"
+check "T: protoc decodes it; ${samples:-?} counter samples, as many as said, more than none" \
+	test "$(decode "$cap" | grep -c 'type: TYPE_COUNTER')" = "${samples:-x}" -a "${samples:-0}" -gt 0
+check "T: the file belongs to the user who ran it (root here)" test "$(stat -c %u "$cap" 2>/dev/null)" = 0
+$T send-keys -t t q
+for _ in $(seq 300); do [ -s "$D/exit" ] && break; sleep 0.1; done
+check "q: exits 0 ($(cat "$D/exit" 2>/dev/null || screen | tail -3))" test "$(cat "$D/exit" 2>/dev/null)" = 0
+finish
