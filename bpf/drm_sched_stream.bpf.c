@@ -20,6 +20,7 @@
  */
 #include <stdbool.h>
 #include <linux/bpf.h>
+#include <asm/ptrace.h> /* struct pt_regs: the user registers at the syscall (--stacks) */
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
@@ -32,6 +33,18 @@ __u64 drops[SCHED_DROP_MAX]; /* ring_table_full only: the rest is user space's *
 char LICENSE[] SEC("license") = "GPL";
 
 __u64 rb_full[SCHED_EV_MAX]; /* primaries' records the ring buffer had no room for */
+
+/* --stacks: set before load; off, a queue event costs nothing more (and the map has one entry). */
+const volatile bool capture_stacks;
+__u64 stacks_lost; /* queue events whose user stack was not taken */
+
+/* --stacks: the user and kernel stacks of queue events, by id. */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, SCHED_MAX_STACKS);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, SCHED_STACK_DEPTH * sizeof(__u64));
+} stacks SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -60,7 +73,13 @@ static __always_inline struct sched_rec *rec_new(__u32 ev, __u32 copy, __u64 key
 						 __u32 ring)
 {
 	__u64 now = bpf_ktime_get_ns();
-	struct sched_rec *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+	struct sched_rec *r;
+
+	/* a queue event's record has room for its stacks while they are taken */
+	if (capture_stacks && ev == SCHED_EV_QUEUE)
+		r = bpf_ringbuf_reserve(&events, sizeof(struct sched_rec_stacked), 0);
+	else
+		r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
 
 	if (!r) {
 		/* a twin's failure is a loss only if the primary was skipped: misses - rescues */
@@ -89,7 +108,30 @@ static __always_inline void rec_submit(struct sched_rec *r)
 								   BPF_RB_NO_WAKEUP);
 }
 
-static __always_inline int queue_event(const struct drm_sched_job *job, __u32 copy)
+/*
+ * --stacks: the submitter's stacks, taken here in its ioctl. The walk of the
+ * user stack starts in the syscall wrapper, which has no frame of its own: its
+ * caller, the return address at the top of the user stack, is read as well.
+ */
+static __always_inline void stacks_take(void *ctx, struct sched_stack *st)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	__u64 sp = 0;
+
+	st->caller = 0;
+	if (!bpf_probe_read_kernel(&sp, sizeof(sp), &regs->rsp) && sp)
+		bpf_probe_read_user(&st->caller, sizeof(st->caller), (void *)sp);
+	st->ustack_id = (__s32)bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+	if (st->ustack_id < 0) {
+		st->ustack_id = -1;
+		__sync_fetch_and_add(&stacks_lost, 1);
+	}
+	st->kstack_id = (__s32)bpf_get_stackid(ctx, &stacks, 0);
+	if (st->kstack_id < 0)
+		st->kstack_id = -1;
+}
+
+static __always_inline int queue_event(void *ctx, const struct drm_sched_job *job, __u32 copy)
 {
 	job_key_t key = job_key(job);
 	__u64 seq = BPF_CORE_READ(job, s_fence, finished.seqno);
@@ -103,6 +145,8 @@ static __always_inline int queue_event(const struct drm_sched_job *job, __u32 co
 		r->tgid = bpf_get_current_pid_tgid() >> 32;
 		task = (struct task_struct *)bpf_get_current_task();
 		BPF_CORE_READ_STR_INTO(&r->comm, task, group_leader, comm);
+		if (capture_stacks)
+			stacks_take(ctx, &((struct sched_rec_stacked *)r)->stack);
 		rec_submit(r);
 	}
 	if (!copy)
@@ -165,7 +209,7 @@ static __always_inline int dep_event(__u32 ev, const struct drm_sched_job *job, 
 	return 0;
 }
 
-#define QUEUE(copy) queue_event(job, copy)
+#define QUEUE(copy) queue_event(ctx, job, copy)
 #define RUN(copy) run_event(job, copy)
 #define DONE(copy) done_event(fence, copy)
 #define ADD_DEP(copy) dep_event(SCHED_EV_ADD_DEP, job, fence, copy)

@@ -275,14 +275,8 @@ static int nvidia_open(struct collector *c)
 	}
 	memcpy((void *)p->skel->rodata->nv_majors, p->majors, sizeof(p->majors));
 	p->skel->rodata->self_tgid = (__u32)getpid();
-	if (c->config && c->config->stacks) {
-		char why[300];
-
-		if (launch_stacks_open(&p->stacks, c->config->stacks, why, sizeof(why)))
-			collector_set_tracepoint(c, "libcuda", "launch stacks", TRACEPOINT_FAILED, why);
-		else
-			p->skel->rodata->capture_stacks = true;
-	}
+	launch_stacks_open(&p->stacks, c->config ? c->config->stacks : NULL);
+	p->skel->rodata->capture_stacks = p->stacks.sf != NULL;
 	if (tp_progs_open(p->tps, specs, NTRACEPOINTS, p->skel->obj, NULL)) {
 		collector_load_failed(c, -ENOENT);
 		return -1;
