@@ -42,13 +42,16 @@ struct sched_rec {
 /* --stacks: distinct stacks (user and kernel) kept, frames a stack keeps (PERF_MAX_STACK_DEPTH). */
 #define SCHED_MAX_STACKS 16384
 #define SCHED_STACK_DEPTH 127
+/* Words above the user stack pointer searched for the syscall wrapper's return address. */
+#define SCHED_CALLER_SCAN 32
 
 /*
  * --stacks: where a queue event's job was submitted from. The user stack
  * (frame pointers) and kernel stack by id in the stacks map, -1 when not taken
- * (the table full, or no frames); caller: the return address at the top of the
- * user stack at the syscall (the libc wrapper's caller, which a frame-pointer
- * walk from a leaf function without a frame leaves out); 0 when unread.
+ * (the table full, or no frames); caller: the return address into the function
+ * that called the syscall wrapper (libc's ioctl keeps no frame pointer, so a
+ * frame-pointer walk from it leaves its caller out), found on the user stack as
+ * a call into the wrapper; 0 when none was found.
  */
 struct sched_stack {
 	__u64 caller;

@@ -71,6 +71,8 @@ int stack_file_open(struct stack_file *sf, const char *path, enum stack_weight w
 		}
 	}
 	err = symbolizer_init(&sf->sym, &(struct symbolizer_config){ 0 });
+	if (!err && stack_weight_takes(w, STACK_SOURCE_JOBS))
+		symbolizer_load_kernel(&sf->sym); /* kernel frames: now, while privileged */
 	if (err) {
 		snprintf(why, size, "--stacks: the symbolizer: %s", strerror(-err));
 		fclose(sf->out);

@@ -102,7 +102,14 @@ static void frame_named(struct frame *f, const char *fmt, const char *a, const c
 	snprintf(f->name, sizeof(f->name), fmt, a, b);
 }
 
-/* Kernel frames, leaf first, from the tracepoint's: BPF's own frames at the top left out. */
+/* The tracing machinery's own frames, above the scheduler's (the BPF program has no name). */
+static bool tracing_frame(const char *name)
+{
+	return !*name || !strncmp(name, "bpf_", 4) || !strncmp(name, "__bpf_", 6) ||
+	       !strncmp(name, "__traceiter_", 12) || !strncmp(name, "trace_", 6);
+}
+
+/* Kernel frames, leaf first, from the tracepoint's: the tracing machinery's at the top left out. */
 static size_t kernel_frames(struct sched_stacks *ss, const uint64_t *ips, struct frame *out)
 {
 	size_t n = 0, len;
@@ -110,7 +117,7 @@ static size_t kernel_frames(struct sched_stacks *ss, const uint64_t *ips, struct
 
 	for (size_t i = 0; i < SCHED_STACK_DEPTH && ips[i]; i++) {
 		symbolize_kernel(&ss->sf->sym, ips[i], &out[n]);
-		if (top && (!strncmp(out[n].name, "bpf_", 4) || !strncmp(out[n].name, "__bpf_", 6)))
+		if (top && tracing_frame(out[n].name))
 			continue;
 		top = false;
 		len = strlen(out[n].name);
