@@ -124,7 +124,7 @@ static int open_stacks(const struct options *o, struct collector_config *config)
 /* The stacks file's end (the SVG drawn); one line on what it holds. Returns rc, or a failure. */
 static int close_stacks(const struct options *o, int rc)
 {
-	uint64_t lines = stacks_file.lines, total = stacks_file.total;
+	uint64_t lines = stacks_file.lines, total = stacks_file.total, lost = stacks_file.lost;
 	enum stack_weight w = stacks_file.weight;
 	int err;
 
@@ -136,9 +136,10 @@ static int close_stacks(const struct options *o, int rc)
 			strerror(-err));
 		return rc == EXIT_OK ? EXIT_FAILURE_RUN : rc;
 	}
-	fprintf(stderr, PROG ": stacks '%s': %llu stacks, weight %s %llu%s\n", o->stacks,
-		(unsigned long long)lines, stack_weight_name(w), (unsigned long long)total,
-		w == STACK_WEIGHT_GPU_TIME || w == STACK_WEIGHT_QUEUE_WAIT ? " ns" : "");
+	fprintf(stderr, PROG ": stacks '%s': %llu stacks, weight %s %llu%s, %llu jobs not kept\n",
+		o->stacks, (unsigned long long)lines, stack_weight_name(w), (unsigned long long)total,
+		w == STACK_WEIGHT_GPU_TIME || w == STACK_WEIGHT_QUEUE_WAIT ? " ns" : "",
+		(unsigned long long)lost);
 	return rc;
 }
 

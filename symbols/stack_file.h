@@ -41,6 +41,7 @@ struct stack_file {
 	enum stack_weight weight;
 	struct symbolizer sym;
 	uint64_t lines, total; /* written, and their weights' sum */
+	uint64_t lost; /* launches or jobs a source could not keep (its table full, no memory) */
 };
 
 /* "count", "launches", "jobs", "gpu-time", "queue-wait": the weight; -1 for another word. */

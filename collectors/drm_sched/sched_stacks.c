@@ -29,7 +29,10 @@ void sched_stacks_seen(struct sched_stacks *ss, uint32_t tgid, const char *comm)
 {
 	char name[TASK_COMM_LEN];
 
-	if (!ss->sf || !tgid || stack_procs_find(&ss->procs, tgid))
+	if (!ss->sf || !tgid || tgid == ss->last_seen)
+		return;
+	ss->last_seen = tgid; /* a process's jobs come in runs: no search for each */
+	if (stack_procs_find(&ss->procs, tgid))
 		return;
 	snprintf(name, sizeof(name), "%.*s", TASK_COMM_LEN - 1, comm);
 	stack_procs_add(&ss->procs, tgid, name);
@@ -51,7 +54,7 @@ static struct sched_stack_sum *sum_get(struct sched_stacks *ss, uint32_t ring,
 				return e;
 		}
 	}
-	if (ss->nsums >= NONE - 1 || !array_push(&ss->sums, &ss->nsums, &ss->cap, sizeof(*e)))
+	if (ss->nsums >= SCHED_STACK_SUMS_MAX || !array_push(&ss->sums, &ss->nsums, &ss->cap, sizeof(*e)))
 		return NULL;
 	i = (uint32_t)(ss->nsums - 1);
 	if (last != NONE) {
@@ -74,7 +77,7 @@ void sched_stacks_add(struct sched_stacks *ss, uint32_t ring, const struct job_s
 		return;
 	e = sum_get(ss, ring, s);
 	if (!e) {
-		ss->lost++;
+		ss->sf->lost++;
 		return;
 	}
 	e->jobs++;

@@ -7,7 +7,8 @@
  * first queue record; at the end one folded line per sum into the --stacks
  * file: "command;main;...;ioctl;entry_SYSCALL_64_[k];...;[ring DEV NAME]", in
  * the file's weight. Every job of a known process is in one sum: a process's
- * weights add up to its totals. Called under the stream's lock only.
+ * weights add up to its totals, unless counted lost (the file's lost). Called
+ * under the stream's lock only.
  */
 #ifndef GPUTOP_SCHED_STACKS_H
 #define GPUTOP_SCHED_STACKS_H
@@ -22,13 +23,16 @@
 
 struct sched_stack_sum;
 
+/* (process, ring, stack) sums kept at most (48 bytes each): a job past them is counted lost. */
+#define SCHED_STACK_SUMS_MAX (1U << 20)
+
 struct sched_stacks {
 	struct stack_file *sf; /* NULL: no stacks taken */
 	struct key_index pairs; /* tgid << 32 | ring -> its first sum */
 	struct sched_stack_sum *sums;
 	size_t nsums, cap;
 	struct stack_procs procs; /* by first sight */
-	uint64_t lost; /* jobs in no sum (out of memory) */
+	uint32_t last_seen; /* the process of the last queue record */
 };
 
 /* Stacks for sf (NULL, or a weight without jobs: none taken). */

@@ -655,7 +655,10 @@ check_stacks() {
 	echo "   stacks: GPU time, ns: gfx_0.0.0 $(stack_chain "$G" gfx_0.0.0 phase_a); comp_1.0.0 $(stack_chain "$G" comp_1.0.0 phase_b)"
 	echo "   stacks: $(section stacks-err | grep "^gputop-bpf: stacks") | $(grep -m1 'phase_a' "$F")"
 	for run in stacks stacks-gpu stacks-svg; do
-		check "$k: $run: monitor exited 0" grep -qx 'exit=0' <(section $run-err)
+		section $run-err >"$TMPD/$run.err"
+		check "$k: $run: monitor exited 0, every job kept, its line on what it wrote" \
+			bash -c "grep -qx 'exit=0' '$TMPD/$run.err' &&
+				grep -q \"^gputop-bpf: stacks '/tmp/$run[.a-z]*': [0-9]* stacks, weight .*, 0 jobs not kept\\$\" '$TMPD/$run.err'"
 	done
 	check "$k: stacks: main;phase_a;submit_a;ioctl exact on each of its lines, 40 jobs on gfx_0.0.0" \
 		bash -c "[[ '$(stack_chain "$F" gfx_0.0.0 phase_a)' =~ ^lines\ ([1-9][0-9]*)\ exact\ \1\ weight\ 40$ ]]"
