@@ -36,7 +36,6 @@ __u64 rb_full[SCHED_EV_MAX]; /* primaries' records the ring buffer had no room f
 
 /* --stacks: set before load; off, a queue event costs nothing more (and the map has one entry). */
 const volatile bool capture_stacks;
-__u64 stacks_lost; /* queue events whose user stack was not taken */
 
 /* --stacks: the user and kernel stacks of queue events, by id. */
 struct {
@@ -183,10 +182,8 @@ static __always_inline void stacks_take(void *ctx, struct sched_stack *st)
 	    !bpf_probe_read_kernel(&ip, sizeof(ip), &regs->rip) && sp && ip)
 		st->caller = leaf_caller(sp, ip);
 	st->ustack_id = (__s32)bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
-	if (st->ustack_id < 0) {
+	if (st->ustack_id < 0) /* written "[no stack]" */
 		st->ustack_id = -1;
-		__sync_fetch_and_add(&stacks_lost, 1);
-	}
 	st->kstack_id = (__s32)bpf_get_stackid(ctx, &stacks, 0);
 	if (st->kstack_id < 0)
 		st->kstack_id = -1;

@@ -149,11 +149,6 @@ int sched_stream_stacks_fd(const struct sched_stream *s)
 	return bpf_map__fd(s->skel->maps.stacks);
 }
 
-__u64 sched_stream_stacks_lost(const struct sched_stream *s)
-{
-	return ((volatile const struct drm_sched_stream_bpf__bss *)s->skel->bss)->stacks_lost;
-}
-
 const __u64 *sched_stream_rb_full(const struct sched_stream *s)
 {
 	return s->skel->bss->rb_full;

@@ -47,9 +47,8 @@ int sched_stream_ring_ids_fd(const struct sched_stream *s);
  */
 typedef void (*sched_queue_fn)(void *arg, __u32 tgid, const char *comm);
 void sched_stream_on_queue(struct sched_stream *s, sched_queue_fn fn, void *arg);
-/* --stacks: the stacks map (id -> SCHED_STACK_DEPTH addresses); queue events without a user stack. */
+/* --stacks: the stacks map (id -> SCHED_STACK_DEPTH addresses). */
 int sched_stream_stacks_fd(const struct sched_stream *s);
-__u64 sched_stream_stacks_lost(const struct sched_stream *s);
 /* Kernel-side losses: records with no room per event kind; rings not interned (table full). */
 const __u64 *sched_stream_rb_full(const struct sched_stream *s);
 __u64 sched_stream_ring_full(const struct sched_stream *s);
