@@ -20,6 +20,7 @@
  */
 #include <stdbool.h>
 #include <linux/bpf.h>
+#include <asm/ptrace.h> /* struct pt_regs: the user registers at the syscall (--stacks) */
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
@@ -32,6 +33,17 @@ __u64 drops[SCHED_DROP_MAX]; /* ring_table_full only: the rest is user space's *
 char LICENSE[] SEC("license") = "GPL";
 
 __u64 rb_full[SCHED_EV_MAX]; /* primaries' records the ring buffer had no room for */
+
+/* --stacks: set before load; off, a queue event costs nothing more (and the map has one entry). */
+const volatile bool capture_stacks;
+
+/* --stacks: the user and kernel stacks of queue events, by id. */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, SCHED_MAX_STACKS);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, SCHED_STACK_DEPTH * sizeof(__u64));
+} stacks SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -60,7 +72,13 @@ static __always_inline struct sched_rec *rec_new(__u32 ev, __u32 copy, __u64 key
 						 __u32 ring)
 {
 	__u64 now = bpf_ktime_get_ns();
-	struct sched_rec *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+	struct sched_rec *r;
+
+	/* a queue event's record has room for its stacks while they are taken */
+	if (capture_stacks && ev == SCHED_EV_QUEUE)
+		r = bpf_ringbuf_reserve(&events, sizeof(struct sched_rec_stacked), 0);
+	else
+		r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
 
 	if (!r) {
 		/* a twin's failure is a loss only if the primary was skipped: misses - rescues */
@@ -89,7 +107,89 @@ static __always_inline void rec_submit(struct sched_rec *r)
 								   BPF_RB_NO_WAKEUP);
 }
 
-static __always_inline int queue_event(const struct drm_sched_job *job, __u32 copy)
+/*
+ * Where a call instruction ending at ret (a return address) went: a direct call
+ * (e8 rel32), through a PLT stub (jmp *GOT, with or without endbr64 and bnd) to
+ * what the GOT holds now, or an indirect call through the GOT (ff 15 disp32,
+ * -fno-plt). 0 when the bytes before ret are no such call.
+ */
+static __always_inline __u64 call_target(__u64 ret)
+{
+	__u8 c[16];
+	__s32 rel;
+	__u64 t = 0, got = 0;
+
+	if (bpf_probe_read_user(c, 6, (void *)(ret - 6)))
+		return 0;
+	if (c[1] == 0xe8) {
+		__builtin_memcpy(&rel, &c[2], 4);
+		t = ret + (__s64)rel;
+	} else if (c[0] == 0xff && c[1] == 0x15) {
+		__builtin_memcpy(&rel, &c[2], 4);
+		bpf_probe_read_user(&t, sizeof(t), (void *)(ret + (__s64)rel));
+		return t;
+	} else {
+		return 0;
+	}
+	if (bpf_probe_read_user(c, sizeof(c), (void *)t))
+		return t;
+	if (c[0] == 0xf3 && c[1] == 0x0f && c[2] == 0x1e && c[3] == 0xfa) { /* endbr64 */
+		if (c[4] == 0xf2 && c[5] == 0xff && c[6] == 0x25) { /* bnd jmp *disp(%rip) */
+			__builtin_memcpy(&rel, &c[7], 4);
+			got = t + 11 + (__s64)rel;
+		} else if (c[4] == 0xff && c[5] == 0x25) {
+			__builtin_memcpy(&rel, &c[6], 4);
+			got = t + 10 + (__s64)rel;
+		}
+	} else if (c[0] == 0xff && c[1] == 0x25) {
+		__builtin_memcpy(&rel, &c[2], 4);
+		got = t + 6 + (__s64)rel;
+	}
+	if (got)
+		bpf_probe_read_user(&t, sizeof(t), (void *)got);
+	return t;
+}
+
+/*
+ * The caller of the function that made the syscall, when that function keeps
+ * no frame pointer (libc's ioctl wrapper: a frame-pointer walk from it goes
+ * from its ip to its caller's caller): the first word above the user stack
+ * pointer, within SCHED_CALLER_SCAN words, that is a return address of a call
+ * into the function holding ip (its start at most 4 KiB before ip). 0: none.
+ */
+static __always_inline __u64 leaf_caller(__u64 sp, __u64 ip)
+{
+	for (int i = 0; i < SCHED_CALLER_SCAN; i++) {
+		__u64 w = 0, t;
+
+		if (bpf_probe_read_user(&w, sizeof(w), (void *)(sp + 8 * i)) || w < 4096)
+			continue;
+		t = call_target(w);
+		if (t && t <= ip && ip - t < 4096)
+			return w;
+	}
+	return 0;
+}
+
+/* --stacks: the submitter's stacks, taken here in its ioctl (the user stack by frame pointers). */
+static __always_inline void stacks_take(void *ctx, struct sched_stack *st)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	__u64 sp = 0, ip = 0;
+
+	st->caller = 0;
+	if (!bpf_probe_read_kernel(&sp, sizeof(sp), &regs->rsp) &&
+	    !bpf_probe_read_kernel(&ip, sizeof(ip), &regs->rip) && sp && ip)
+		st->caller = leaf_caller(sp, ip);
+	st->ustack_id = (__s32)bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+	if (st->ustack_id < 0) /* written "[no stack]" */
+		st->ustack_id = -1;
+	st->kstack_id = (__s32)bpf_get_stackid(ctx, &stacks, 0);
+	if (st->kstack_id < 0)
+		st->kstack_id = -1;
+}
+
+static __always_inline int queue_event(void *ctx, const struct drm_sched_job *job, __u32 copy)
 {
 	job_key_t key = job_key(job);
 	__u64 seq = BPF_CORE_READ(job, s_fence, finished.seqno);
@@ -103,6 +203,8 @@ static __always_inline int queue_event(const struct drm_sched_job *job, __u32 co
 		r->tgid = bpf_get_current_pid_tgid() >> 32;
 		task = (struct task_struct *)bpf_get_current_task();
 		BPF_CORE_READ_STR_INTO(&r->comm, task, group_leader, comm);
+		if (capture_stacks)
+			stacks_take(ctx, &((struct sched_rec_stacked *)r)->stack);
 		rec_submit(r);
 	}
 	if (!copy)
@@ -165,7 +267,7 @@ static __always_inline int dep_event(__u32 ev, const struct drm_sched_job *job, 
 	return 0;
 }
 
-#define QUEUE(copy) queue_event(job, copy)
+#define QUEUE(copy) queue_event(ctx, job, copy)
 #define RUN(copy) run_event(job, copy)
 #define DONE(copy) done_event(fence, copy)
 #define ADD_DEP(copy) dep_event(SCHED_EV_ADD_DEP, job, fence, copy)

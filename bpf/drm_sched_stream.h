@@ -10,7 +10,7 @@
 #include <linux/types.h>
 #include "bpf/drm_sched.h"
 
-/* 32 MiB: at 64 + 8 bytes a record, about 466,000 events between two drains. */
+/* 32 MiB: at 64 + 8 bytes a record, about 466,000 events between two drains (fewer with --stacks). */
 #define SCHED_STREAM_RB_BYTES (32U << 20)
 /* Data waiting past this wakes the consumer at once (else it drains every period). */
 #define SCHED_STREAM_WAKE_BYTES (SCHED_STREAM_RB_BYTES / 4)
@@ -37,6 +37,31 @@ struct sched_rec {
 	__u8 kind; /* enum sched_ev */
 	__u8 copy; /* 0: the primary; 1, 2: a twin (its record may repeat the primary's) */
 	char comm[TASK_COMM_LEN]; /* queue: the submitter's group leader's comm */
+};
+
+/* --stacks: distinct stacks (user and kernel) kept, frames a stack keeps (PERF_MAX_STACK_DEPTH). */
+#define SCHED_MAX_STACKS 16384
+#define SCHED_STACK_DEPTH 127
+/* Words above the user stack pointer searched for the syscall wrapper's return address. */
+#define SCHED_CALLER_SCAN 32
+
+/*
+ * --stacks: where a queue event's job was submitted from. The user stack
+ * (frame pointers) and kernel stack by id in the stacks map, -1 when not taken
+ * (the table full, or no frames); caller: the return address into the function
+ * that called the syscall wrapper (libc's ioctl keeps no frame pointer, so a
+ * frame-pointer walk from it leaves its caller out), found on the user stack as
+ * a call into the wrapper; 0 when none was found.
+ */
+struct sched_stack {
+	__u64 caller;
+	__s32 ustack_id, kstack_id;
+};
+
+/* A queue event's record with its stacks: written only while --stacks takes them. */
+struct sched_rec_stacked {
+	struct sched_rec rec;
+	struct sched_stack stack;
 };
 
 #endif

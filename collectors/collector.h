@@ -13,10 +13,12 @@
 #include "model/job_sink.h"
 #include "model/model.h"
 
+struct stack_file;
+
 struct collector_config {
 	bool all_irqs; /* watch every interrupt line, not only the GPU drivers' */
 	const char *libcuda; /* --libcuda: the CUDA driver library to probe, NULL: search */
-	const char *stacks; /* --stacks: the folded-stacks file of CUDA launches, NULL: no stacks taken */
+	struct stack_file *stacks; /* --stacks: the folded-stacks file, NULL: no stacks taken */
 	bool sched_stream; /* --sched-design stream: the scheduler's events streamed, matched in user space */
 	const struct job_sink *job_sink; /* --trace: completed jobs go here (streamed design only) */
 };

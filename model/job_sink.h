@@ -29,6 +29,13 @@ struct job_span {
 	uint64_t done_ns;
 	uint64_t flow_id; /* not 0: its flow, which starts here (a job that depends on it ends it) */
 	uint64_t dep_flow_id; /* not 0: the flow of the job this one depended on ends here */
+	/*
+	 * --stacks: where it was submitted from, ids in its collector's stack table
+	 * (-1: none taken or unknown); caller: the return address on top of the user
+	 * stack at the submitting syscall (0: unread).
+	 */
+	int32_t ustack_id, kstack_id;
+	uint64_t caller;
 };
 
 enum display_mark_kind {

@@ -32,6 +32,7 @@
 #include "core/privileges.h"
 #include "core/sysroot.h"
 #include "core/version.h"
+#include "symbols/stack_file.h"
 
 #define PROG "gputop-bpf"
 
@@ -107,14 +108,46 @@ static void print_version(void)
  * the user's own fdinfo), and says once what root adds.
  */
 /* 0 when the invoking user may write path (the file the nvidia collector opens), else -1 with errno. */
-static int check_writable(const char *path)
-{
-	FILE *f = privileges_fopen_as_user(path, "w");
+static struct stack_file stacks_file; /* --stacks */
 
-	if (!f)
+/* --stacks FILE, opened (emptied) with the user's rights; the scheduler's stacks come streamed. */
+static int open_stacks(const struct options *o, struct collector_config *config)
+{
+	char why[300];
+
+	if (!o->stacks || o->list)
+		return 0;
+	if (stack_file_open(&stacks_file, o->stacks, (enum stack_weight)o->stacks_weight, why,
+			    sizeof(why))) {
+		fail(o, "cannot open stacks file: %s", why);
 		return -1;
-	fclose(f);
+	}
+	config->stacks = &stacks_file;
+	if (stack_weight_takes(stacks_file.weight, STACK_SOURCE_JOBS))
+		config->sched_stream = true; /* options_parse refused --sched-design map */
 	return 0;
+}
+
+/* The stacks file's end (the SVG drawn); one line on what it holds. Returns rc, or a failure. */
+static int close_stacks(const struct options *o, int rc)
+{
+	uint64_t lines = stacks_file.lines, total = stacks_file.total, lost = stacks_file.lost;
+	enum stack_weight w = stacks_file.weight;
+	int err;
+
+	if (!stacks_file.out) /* not opened: --list, or it failed and said so */
+		return rc;
+	err = stack_file_close(&stacks_file);
+	if (err) {
+		fprintf(stderr, PROG ": writing the stacks '%s' failed: %s\n", o->stacks,
+			strerror(-err));
+		return rc == EXIT_OK ? EXIT_FAILURE_RUN : rc;
+	}
+	fprintf(stderr, PROG ": stacks '%s': %llu stacks, weight %s %llu%s, %llu jobs not kept\n",
+		o->stacks, (unsigned long long)lines, stack_weight_name(w), (unsigned long long)total,
+		w == STACK_WEIGHT_GPU_TIME || w == STACK_WEIGHT_QUEUE_WAIT ? " ns" : "",
+		(unsigned long long)lost);
+	return rc;
 }
 
 static int check_environment(const struct options *o)
@@ -544,16 +577,13 @@ int main(int argc, char **argv)
 
 	config.all_irqs = o.all_irqs;
 	config.libcuda = o.libcuda;
-	config.stacks = o.stacks;
-	if (o.stacks && !o.list && check_writable(o.stacks)) {
-		fail(&o, "cannot open stacks file '%s': %s", o.stacks, strerror(errno));
-		goto cleanup;
-	}
 	config.sched_stream = o.sched_stream;
 	/* no job kept, nor event captured, but while a capture runs: --trace, or T in the interface */
 	config.job_sink = o.trace || !o.batch ? capture_sink() : NULL;
 	if (o.trace) /* its jobs: the streamed design's, unless the map one is asked for */
 		config.sched_stream = o.sched_stream || !o.sched_design_given;
+	if (open_stacks(&o, &config))
+		goto cleanup;
 	reg = collector_registry(&n);
 	cs = calloc(n, sizeof(*cs));
 	if (!cs) {
@@ -623,6 +653,7 @@ cleanup:
 	if (stats_fd >= 0)
 		close(stats_fd);
 	model_free(model);
+	rc = close_stacks(&o, rc);
 	rc = close_trace(&o, rc);
 	if (recorder && fclose(recorder) && rc == EXIT_OK) {
 		fprintf(stderr, PROG ": closing '%s' failed: %s\n", o.record, strerror(errno));

@@ -8,10 +8,11 @@
 #include "core/delay.h"
 #include "core/privileges.h"
 #include "src/options.h"
+#include "symbols/stack_file.h"
 
 enum { OPT_LIST = 0x100, OPT_ALL_IRQS, OPT_RECORD, OPT_REPLAY, OPT_THEME, OPT_LIBCUDA, OPT_LISTEN,
        OPT_METRICS_MAX_ROWS, OPT_WEB_CONFIG, OPT_METRICS_PRIVATE, OPT_SYSFS, OPT_PROCFS, OPT_PROGRAMS,
-       OPT_TRACE, OPT_DURATION, OPT_TRACE_MAX_MB, OPT_STACKS,
+       OPT_TRACE, OPT_DURATION, OPT_TRACE_MAX_MB, OPT_STACKS, OPT_STACKS_WEIGHT,
        OPT_SCHED_DESIGN };
 
 static const struct option long_options[] = {
@@ -29,6 +30,7 @@ static const struct option long_options[] = {
 	{ "theme", required_argument, NULL, OPT_THEME },
 	{ "libcuda", required_argument, NULL, OPT_LIBCUDA },
 	{ "stacks", required_argument, NULL, OPT_STACKS },
+	{ "stacks-weight", required_argument, NULL, OPT_STACKS_WEIGHT },
 	{ "listen", required_argument, NULL, OPT_LISTEN },
 	{ "metrics-max-rows", required_argument, NULL, OPT_METRICS_MAX_ROWS },
 	{ "web-config", required_argument, NULL, OPT_WEB_CONFIG },
@@ -70,9 +72,13 @@ void options_usage(FILE *out)
 	      "      --theme NAME|FILE  colour theme: default, light, high-contrast, monochrome, or a file\n"
 	      "      --libcuda PATH     the CUDA driver library to probe (default: the loader cache's\n"
 	      "                         libcuda.so.1 and those running processes have mapped)\n"
-	      "      --stacks FILE      write the CPU call stacks of CUDA launches to FILE at the end,\n"
-	      "                         as folded stacks weighted by launches (flamegraph.pl, inferno);\n"
-	      "                         a FILE ending in .svg gets a flame graph of them\n"
+	      "      --stacks FILE      write the CPU call stacks of CUDA launches and of DRM scheduler\n"
+	      "                         jobs (their ring the leaf) to FILE at the end, as folded stacks\n"
+	      "                         (flamegraph.pl, inferno); a FILE ending in .svg gets a flame\n"
+	      "                         graph of them\n"
+	      "      --stacks-weight W  what --stacks weighs: count (a launch or a job counts one,\n"
+	      "                         default), launches, jobs, gpu-time (ns, run to done) or\n"
+	      "                         queue-wait (ns, queue to run); the last three: jobs only\n"
 	      "      --listen [ADDR:]PORT  serve Prometheus / OpenMetrics metrics at\n"
 	      "                         http://ADDR:PORT/metrics (ADDR defaults to 127.0.0.1; ':PORT'\n"
 	      "                         is every address); without a terminal and without -b, only that\n"
@@ -100,7 +106,7 @@ void options_usage(FILE *out)
 	      "                         not fit is counted and noted in the trace\n"
 	      "      --sched-design map|stream  how the scheduler collector follows jobs: in BPF maps\n"
 	      "                         (default), or each event streamed and matched in user space\n"
-	      "                         (the default with --trace: the jobs come from it)\n"
+	      "                         (the default with --trace and --stacks: the jobs come from it)\n"
 	      "  -C, --no-color         no colours (also when NO_COLOR is set)\n"
 	      "  -v, --verbose          show libbpf's own messages (verifier log on failure)\n"
 	      "  -h, --help             show this help and exit\n"
@@ -238,6 +244,16 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		case OPT_METRICS_PRIVATE:
 			o->metrics_private = true;
 			break;
+		case OPT_STACKS_WEIGHT:
+			o->stacks_weight = stack_weight_parse(optarg);
+			if (o->stacks_weight < 0) {
+				snprintf(err, errlen,
+					 "invalid --stacks-weight '%s': expected count, launches, jobs, gpu-time or queue-wait",
+					 optarg);
+				return -1;
+			}
+			o->stacks_weight_given = true;
+			break;
 		case OPT_SCHED_DESIGN:
 			if (strcmp(optarg, "map") && strcmp(optarg, "stream")) {
 				snprintf(err, errlen,
@@ -296,6 +312,16 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	}
 	if (o->replay && o->stacks) {
 		snprintf(err, errlen, "--stacks takes stacks from the running programs; it cannot be used with --replay");
+		return -1;
+	}
+	if (o->stacks_weight_given && !o->stacks) {
+		snprintf(err, errlen, "--stacks-weight weighs the stacks of --stacks FILE: give both");
+		return -1;
+	}
+	if (o->stacks && o->stacks_weight != STACK_WEIGHT_LAUNCHES && o->sched_design_given &&
+	    !o->sched_stream) {
+		snprintf(err, errlen,
+			 "--stacks takes the scheduler's stacks in the streamed design: not with --sched-design map (or --stacks-weight launches)");
 		return -1;
 	}
 	if (o->replay && o->libcuda) {

@@ -28,7 +28,9 @@ struct options {
 	const char *replay; /* --replay FILE */
 	const char *theme; /* --theme NAME|FILE */
 	const char *libcuda; /* --libcuda PATH */
-	const char *stacks; /* --stacks FILE: folded stacks of CUDA launches, written at the end */
+	const char *stacks; /* --stacks FILE: folded stacks of launches and jobs, written at the end */
+	int stacks_weight; /* --stacks-weight: enum stack_weight (default count) */
+	bool stacks_weight_given;
 	bool no_color; /* -C, or NO_COLOR set */
 	const char *listen; /* --listen [ADDR:]PORT: serve /metrics */
 	long metrics_max_rows; /* --metrics-max-rows N: rows exported per table (0: no cap) */

@@ -215,14 +215,20 @@ void symbolize_user(struct symbolizer *s, struct sym_process *p, uint64_t addr, 
 		copy_str(out->module, sizeof(out->module), map_path(&p->maps, m));
 }
 
+int symbolizer_load_kernel(struct symbolizer *s)
+{
+	if (s->ksyms_err == 1)
+		s->ksyms_err = kallsyms_load(&s->ksyms);
+	return s->ksyms_err;
+}
+
 void symbolize_kernel(struct symbolizer *s, uint64_t addr, struct frame *out)
 {
 	const char *name;
 	uint64_t off;
 
 	memset(out, 0, sizeof(*out));
-	if (s->ksyms_err == 1)
-		s->ksyms_err = kallsyms_load(&s->ksyms);
+	symbolizer_load_kernel(s);
 	copy_str(out->module, sizeof(out->module), "[kernel]");
 	if (!s->ksyms_err && (name = kallsyms_find(&s->ksyms, addr, &off))) {
 		copy_str(out->name, sizeof(out->name), name);

@@ -54,6 +54,11 @@ int sym_process_capture(struct sym_process *p, pid_t pid);
 void sym_process_free(struct sym_process *p);
 /* The frame of a user address of p. */
 void symbolize_user(struct symbolizer *s, struct sym_process *p, uint64_t addr, struct frame *out);
+/*
+ * kallsyms read now, if not yet (it shows addresses only to a privileged
+ * reader: call it before privileges go). 0, or -errno.
+ */
+int symbolizer_load_kernel(struct symbolizer *s);
 /* The frame of a kernel address: "[kernel]" where kallsyms hides or lacks it. */
 void symbolize_kernel(struct symbolizer *s, uint64_t addr, struct frame *out);
 

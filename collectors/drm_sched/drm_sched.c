@@ -19,6 +19,7 @@
 #include "collectors/collector.h"
 #include "collectors/drm_sched/job_spans.h"
 #include "collectors/drm_sched/sched_model.h"
+#include "collectors/drm_sched/sched_stacks.h"
 #include "collectors/drm_sched/sched_stream.h"
 #include "collectors/kit/tracefs.h"
 #include "core/clock.h"
@@ -70,6 +71,8 @@ struct sched_priv {
 	struct sched_stream *stream; /* the streamed design (--sched-design stream) */
 	struct sched_match *match; /* the streamed design's counters, during a read */
 	struct job_spans spans; /* jobs completed since the last read, for config->job_sink */
+	bool spans_on; /* config->job_sink: spans kept */
+	struct sched_stacks stacks; /* --stacks: sums per (process, ring, stack) */
 	int ring_ids_fd;
 	bool new_gen;
 	struct tp_prog tps[NTPS];
@@ -160,13 +163,29 @@ static void detail_design(struct collector *c, const char *design)
 	snprintf(c->status.detail + n, sizeof(c->status.detail) - n, "; %s", design);
 }
 
+/* A job completed (streamed design): to the trace's spans, and the stacks' sums. */
+static void on_job(void *arg, __u32 ring, const struct job_span *span)
+{
+	struct sched_priv *p = arg;
+
+	if (p->spans_on)
+		job_spans_add(&p->spans, ring, span);
+	sched_stacks_add(&p->stacks, ring, span);
+}
+
+static void on_queue(void *arg, __u32 tgid, const char *comm)
+{
+	sched_stacks_seen(arg, tgid, comm);
+}
+
 /* The streamed design's object, loaded (--sched-design stream). */
 static int stream_open(struct collector *c, struct sched_priv *p, const struct tp_spec *specs)
 {
 	int err;
 
+	sched_stacks_init(&p->stacks, c->config ? c->config->stacks : NULL);
 	p->stream = sched_stream_open(p->tps, specs, NEVENTS, specs[SCHED_EV_ADD_DEP].event != NULL,
-				      test_hook_u64("SPIN_NS", 0, 100000), &err);
+				      p->stacks.sf != NULL, test_hook_u64("SPIN_NS", 0, 100000), &err);
 	if (!p->stream) {
 		collector_load_failed(c, err);
 		return -1;
@@ -174,8 +193,12 @@ static int stream_open(struct collector *c, struct sched_priv *p, const struct t
 	p->ring_ids_fd = sched_stream_ring_ids_fd(p->stream);
 	if (c->config && c->config->job_sink) {
 		p->spans.active = c->config->job_sink->active;
-		sched_stream_on_job(p->stream, job_spans_add, &p->spans);
+		p->spans_on = true;
 	}
+	if (p->spans_on || p->stacks.sf)
+		sched_stream_on_job(p->stream, on_job, p);
+	if (p->stacks.sf)
+		sched_stream_on_queue(p->stream, on_queue, &p->stacks);
 	detail_design(c, "streamed to user space");
 	return 0;
 }
@@ -418,6 +441,28 @@ static int sched_read(struct collector *c, struct model *m)
 	return 0;
 }
 
+/* A ring's key remembered by its index, for the stacks' leaf frames. */
+static bool ring_name(const void *key, void *value, void *arg)
+{
+	struct sched_priv *p = arg;
+	__u32 id = *(const __u32 *)value;
+
+	if (id < SCHED_MAX_RINGS)
+		p->ring_keys[id] = *(const struct ring_key *)key;
+	return false;
+}
+
+/* --stacks: the jobs drained until now, summed, written while the stacks map is there. */
+static void stacks_write(struct sched_priv *p)
+{
+	if (!p->stream || !p->stacks.sf)
+		return;
+	sched_stream_lock(p->stream);
+	map_walk(p->ring_ids_fd, sizeof(struct ring_key), sizeof(__u32), ring_name, p);
+	sched_stacks_write(&p->stacks, sched_stream_stacks_fd(p->stream), p->ring_keys);
+	sched_stream_unlock(p->stream);
+}
+
 static void sched_close(struct collector *c)
 {
 	struct sched_priv *p = c->priv;
@@ -425,7 +470,9 @@ static void sched_close(struct collector *c)
 	if (!p)
 		return;
 	tp_progs_detach(p->tps, NTPS);
+	stacks_write(p);
 	sched_stream_close(p->stream);
+	sched_stacks_free(&p->stacks);
 	job_spans_free(&p->spans);
 	drm_sched_bpf__destroy(p->skel);
 	sched_model_free(p->sm);

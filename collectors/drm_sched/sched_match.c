@@ -31,7 +31,7 @@ struct sched_match {
 	struct key_index proc_index; /* tgid << 32 | ring -> procs */
 	struct proc_entry *procs;
 	size_t nprocs, procs_cap, max_procs;
-	struct sched_rec *batch; /* the drain in progress */
+	struct sched_rec_stacked *batch; /* the drain in progress (stack ids -1: none taken) */
 	size_t nbatch, batch_cap;
 	uint32_t *order; /* the drain's records in the order applied */
 	size_t order_cap;
@@ -70,9 +70,10 @@ void sched_match_free(struct sched_match *m)
 	free(m);
 }
 
-int sched_match_add(struct sched_match *m, const struct sched_rec *r)
+int sched_match_add_stacked(struct sched_match *m, const struct sched_rec_stacked *r)
 {
-	struct sched_rec *slot = array_push(&m->batch, &m->nbatch, &m->batch_cap, sizeof(*slot));
+	struct sched_rec_stacked *slot = array_push(&m->batch, &m->nbatch, &m->batch_cap,
+						    sizeof(*slot));
 
 	if (!slot) {
 		m->oom++;
@@ -80,6 +81,12 @@ int sched_match_add(struct sched_match *m, const struct sched_rec *r)
 	}
 	*slot = *r;
 	return 0;
+}
+
+int sched_match_add(struct sched_match *m, const struct sched_rec *r)
+{
+	return sched_match_add_stacked(m, &(struct sched_rec_stacked){
+						  .rec = *r, .stack = { .ustack_id = -1, .kstack_id = -1 } });
 }
 
 static void recent_note(struct recent *rc, __u64 a, __u64 b)
@@ -139,7 +146,7 @@ full:
 	return NULL;
 }
 
-static void on_queue(struct sched_match *m, const struct sched_rec *r)
+static void on_queue(struct sched_match *m, const struct sched_rec *r, const struct sched_stack *st)
 {
 	struct ring_stats *rs = ring_at(m, r->ring);
 	struct proc_stats *ps;
@@ -167,6 +174,9 @@ static void on_queue(struct sched_match *m, const struct sched_rec *r)
 		j->ring = r->ring;
 		j->queue_ns = r->ts_ns;
 		j->tgid = r->tgid;
+		j->caller = st->caller;
+		j->ustack_id = st->ustack_id;
+		j->kstack_id = st->kstack_id;
 	} else {
 		m->oom++;
 	}
@@ -320,7 +330,8 @@ static void job_report(struct sched_match *m, const struct job *j, const struct 
 		       __u32 ring)
 {
 	struct job_span s = { .seq = r->aux, .done_ns = r->ts_ns,
-			      .flow_id = sched_flow_id(r->key, r->aux) };
+			      .flow_id = sched_flow_id(r->key, r->aux), .ustack_id = -1,
+			      .kstack_id = -1 };
 	const struct proc_stats *ps;
 
 	if (!m->on_job)
@@ -331,6 +342,9 @@ static void job_report(struct sched_match *m, const struct job *j, const struct 
 		s.dep_flow_id = j->dep_flow;
 		ps = j->queue_ns ? proc_get(m, j->tgid, j->ring, NULL) : NULL;
 		if (ps) {
+			s.ustack_id = j->ustack_id;
+			s.kstack_id = j->kstack_id;
+			s.caller = j->caller;
 			s.pid = j->tgid;
 			memcpy(s.comm, ps->comm, sizeof(s.comm));
 			s.comm[sizeof(s.comm) - 1] = '\0';
@@ -469,8 +483,10 @@ static bool twin_repeat(struct sched_match *m, const struct sched_rec *r)
 	return recent_has(&m->recent[r->kind], r->key, r->aux);
 }
 
-static void apply(struct sched_match *m, const struct sched_rec *r)
+static void apply(struct sched_match *m, const struct sched_rec_stacked *x)
 {
+	const struct sched_rec *r = &x->rec;
+
 	if (r->kind >= SCHED_EV_MAX)
 		return;
 	if (r->copy) {
@@ -483,7 +499,7 @@ static void apply(struct sched_match *m, const struct sched_rec *r)
 	}
 	switch (r->kind) {
 	case SCHED_EV_QUEUE:
-		on_queue(m, r);
+		on_queue(m, r, &x->stack);
 		break;
 	case SCHED_EV_RUN:
 		on_run(m, r);
@@ -502,11 +518,11 @@ static void apply(struct sched_match *m, const struct sched_rec *r)
 /* Timestamp order; arrival order among equal timestamps. */
 static int by_time(const void *a, const void *b, void *arg)
 {
-	const struct sched_rec *batch = arg;
+	const struct sched_rec_stacked *batch = arg;
 	uint32_t i = *(const uint32_t *)a, k = *(const uint32_t *)b;
 
-	if (batch[i].ts_ns != batch[k].ts_ns)
-		return batch[i].ts_ns < batch[k].ts_ns ? -1 : 1;
+	if (batch[i].rec.ts_ns != batch[k].rec.ts_ns)
+		return batch[i].rec.ts_ns < batch[k].rec.ts_ns ? -1 : 1;
 	return i < k ? -1 : i > k;
 }
 

@@ -35,6 +35,8 @@ struct sched_match *sched_match_new(size_t max_jobs, size_t max_procs, bool trac
 void sched_match_free(struct sched_match *m);
 /* One record of the drain in progress (copied). -1 when out of memory (counted). */
 int sched_match_add(struct sched_match *m, const struct sched_rec *r);
+/* A queue record with its stacks (--stacks): the job carries them to its report. */
+int sched_match_add_stacked(struct sched_match *m, const struct sched_rec_stacked *r);
 /* The drain is over: its records applied in timestamp order. */
 void sched_match_drain_end(struct sched_match *m);
 /* Ring id's counters; NULL when it has had no event. */
@@ -60,7 +62,8 @@ uint64_t sched_match_twin_repeats(const struct sched_match *m);
  * its span on ring id (dev and ring left "" for the caller to name), its
  * process, its flow (sched_flow_id), and the flow of the job it depended on
  * (declared by add_dep, >= 6.17, or waited for by dep_wait) when that job was
- * in flight or among the last SCHED_MATCH_RECENT done then.
+ * in flight or among the last SCHED_MATCH_RECENT done then; the stacks its
+ * queue record took (ids -1 when none).
  */
 typedef void (*sched_job_fn)(void *arg, __u32 ring, const struct job_span *span);
 void sched_match_on_job(struct sched_match *m, sched_job_fn fn, void *arg);

@@ -13,6 +13,8 @@ struct sched_stream {
 	struct drm_sched_stream_bpf *skel;
 	struct ring_buffer *rb;
 	struct sched_match *match;
+	sched_queue_fn on_queue; /* --stacks: each stacked queue record's process */
+	void *on_queue_arg;
 	pthread_mutex_t lock; /* the matcher: the draining thread, or a tick's read */
 	pthread_t thread;
 	bool started;
@@ -23,7 +25,14 @@ static int on_record(void *ctx, void *data, size_t size)
 {
 	struct sched_stream *s = ctx;
 
-	if (size >= sizeof(struct sched_rec))
+	const struct sched_rec *r = data;
+
+	if (size >= sizeof(struct sched_rec_stacked)) {
+		if (s->on_queue && r->kind == SCHED_EV_QUEUE)
+			s->on_queue(s->on_queue_arg, r->tgid, r->comm);
+		sched_match_add_stacked(s->match, data);
+	}
+	else if (size >= sizeof(struct sched_rec))
 		sched_match_add(s->match, data);
 	return 0;
 }
@@ -56,7 +65,7 @@ static void *drain_thread(void *arg)
 }
 
 struct sched_stream *sched_stream_open(struct tp_prog *tps, const struct tp_spec *specs, size_t n,
-				       bool track_deps, __u64 spin_ns, int *err)
+				       bool track_deps, bool stacks, __u64 spin_ns, int *err)
 {
 	struct sched_stream *s = calloc(1, sizeof(*s));
 
@@ -72,6 +81,9 @@ struct sched_stream *sched_stream_open(struct tp_prog *tps, const struct tp_spec
 		*err = -ENOENT;
 		goto fail;
 	}
+	s->skel->rodata->capture_stacks = stacks;
+	if (!stacks) /* off: no room kept for stacks */
+		bpf_map__set_max_entries(s->skel->maps.stacks, 1);
 #ifdef GPUTOP_TEST_HOOKS
 	s->skel->rodata->test_spin_ns = spin_ns;
 #else
@@ -124,6 +136,17 @@ void sched_stream_on_job(struct sched_stream *s, sched_job_fn fn, void *arg)
 int sched_stream_ring_ids_fd(const struct sched_stream *s)
 {
 	return bpf_map__fd(s->skel->maps.ring_ids);
+}
+
+void sched_stream_on_queue(struct sched_stream *s, sched_queue_fn fn, void *arg)
+{
+	s->on_queue = fn;
+	s->on_queue_arg = arg;
+}
+
+int sched_stream_stacks_fd(const struct sched_stream *s)
+{
+	return bpf_map__fd(s->skel->maps.stacks);
 }
 
 const __u64 *sched_stream_rb_full(const struct sched_stream *s)

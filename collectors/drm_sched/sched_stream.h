@@ -21,11 +21,12 @@ struct sched_stream;
 
 /*
  * Opens and loads the object: tps (tp_specs_count(specs, n)) filled from specs,
- * the twins' rescues counted by the matcher. NULL with *err (a negative errno)
+ * the twins' rescues counted by the matcher; stacks: queue events take their
+ * submitter's stacks (--stacks). NULL with *err (a negative errno)
  * on failure; -ENOENT when a program is missing.
  */
 struct sched_stream *sched_stream_open(struct tp_prog *tps, const struct tp_spec *specs, size_t n,
-				       bool track_deps, __u64 spin_ns, int *err);
+				       bool track_deps, bool stacks, __u64 spin_ns, int *err);
 /* Before the programs attach: jobs started before now are not counted. */
 void sched_stream_set_attach_ns(struct sched_stream *s, __u64 ns);
 /* After they attach: the draining thread starts. -1 when it cannot. */
@@ -40,6 +41,14 @@ void sched_stream_unlock(struct sched_stream *s);
 void sched_stream_on_job(struct sched_stream *s, sched_job_fn fn, void *arg);
 /* The ring_ids map (ring key -> index) of the object. */
 int sched_stream_ring_ids_fd(const struct sched_stream *s);
+/*
+ * --stacks: each queue record with stacks, to fn as it is drained (its process
+ * still there, most likely): before sched_stream_start.
+ */
+typedef void (*sched_queue_fn)(void *arg, __u32 tgid, const char *comm);
+void sched_stream_on_queue(struct sched_stream *s, sched_queue_fn fn, void *arg);
+/* --stacks: the stacks map (id -> SCHED_STACK_DEPTH addresses). */
+int sched_stream_stacks_fd(const struct sched_stream *s);
 /* Kernel-side losses: records with no room per event kind; rings not interned (table full). */
 const __u64 *sched_stream_rb_full(const struct sched_stream *s);
 __u64 sched_stream_ring_full(const struct sched_stream *s);

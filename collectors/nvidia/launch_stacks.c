@@ -8,15 +8,11 @@
 #include <strings.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "core/svg.h"
 #include "bpf/nvidia.h"
 #include "collectors/kit/map_walk.h"
 #include "collectors/nvidia/launch_stacks.h"
 #include "collectors/nvidia/nv_kernels.h"
 #include "core/array.h"
-#include "core/privileges.h"
-#include "symbols/flame_svg.h"
-#include "symbols/folded.h"
 
 struct stack_kernel {
 	uint64_t handle;
@@ -24,52 +20,12 @@ struct stack_kernel {
 	char name[NV_KERNEL_NAME]; /* demangled; "[kernel 0x...]" when none was seen */
 };
 
-struct stack_proc {
-	uint32_t pid;
-	bool captured; /* its mappings were read (it may have exited before) */
-	char comm[16];
-	struct sym_process sp;
-	struct unwind_proc *unw; /* its DWARF unwinder, made at its first stack copy */
-	uint64_t launches, dwarf_launches, dwarf_samples; /* at the end: all, those of keys with chains, their samples */
-};
 
-int launch_stacks_open(struct launch_stacks *ls, const char *path, char *why, size_t size)
+void launch_stacks_open(struct launch_stacks *ls, struct stack_file *sf)
 {
-	int err;
-
 	memset(ls, 0, sizeof(*ls));
-	ls->out = privileges_fopen_as_user(path, "w");
-	if (!ls->out) {
-		err = -errno;
-		snprintf(why, size, "--stacks %s: %s", path, strerror(errno));
-		return err;
-	}
-	if (svg_path(path)) {
-		ls->svg = ls->out;
-		ls->out = open_memstream(&ls->folded, &ls->folded_len);
-		if (!ls->out) {
-			err = -errno;
-			snprintf(why, size, "--stacks: %s", strerror(errno));
-			fclose(ls->svg);
-			ls->svg = NULL;
-			return err;
-		}
-	}
-	err = symbolizer_init(&ls->sym, &(struct symbolizer_config){ 0 });
-	if (err) {
-		snprintf(why, size, "--stacks: the symbolizer: %s", strerror(-err));
-		fclose(ls->out);
-		ls->out = NULL;
-	}
-	return err;
-}
-
-static struct stack_proc *proc_find(struct launch_stacks *ls, uint32_t pid)
-{
-	for (size_t i = 0; i < ls->nprocs; i++)
-		if (ls->procs[i].pid == pid)
-			return &ls->procs[i];
-	return NULL;
+	if (sf && stack_weight_takes(sf->weight, STACK_SOURCE_LAUNCHES))
+		ls->sf = sf;
 }
 
 struct tick_arg {
@@ -105,16 +61,13 @@ static void kernel_sight(struct launch_stacks *ls, const struct nv_stack_key *k)
 /* The process of tgid; at its first sight its mappings and name now, while it lives. */
 static struct stack_proc *proc_sight(struct launch_stacks *ls, uint32_t tgid, struct proc_cache *pcache)
 {
-	struct stack_proc *p = proc_find(ls, tgid);
+	struct stack_proc *p = stack_procs_find(&ls->procs, tgid);
 	const struct proc_entry *pe;
 
-	if (p || !(p = array_push(&ls->procs, &ls->nprocs, &ls->cap, sizeof(*p))))
+	if (p)
 		return p;
-	p->pid = tgid;
-	p->captured = !sym_process_capture(&p->sp, (pid_t)tgid);
 	pe = pcache ? proc_cache_get(pcache, tgid) : NULL;
-	snprintf(p->comm, sizeof(p->comm), "%s", pe && pe->comm[0] ? pe->comm : "?");
-	return p;
+	return stack_procs_add(&ls->procs, tgid, pe ? pe->comm : NULL);
 }
 
 static bool first_sight(const void *key, void *value, void *arg)
@@ -199,7 +152,7 @@ static int on_sample(void *ctx, void *data, size_t size)
 
 int launch_stacks_attach(struct launch_stacks *ls, int samples_fd)
 {
-	if (!ls->out || ls->samples)
+	if (!ls->sf || ls->samples)
 		return 0;
 	ls->samples = ring_buffer__new(samples_fd, on_sample, ls, NULL);
 	return ls->samples ? 0 : -errno;
@@ -210,7 +163,7 @@ void launch_stacks_tick(struct launch_stacks *ls, int counts_fd, int names_fd, s
 	struct tick_arg a = { ls, pcache };
 
 	ls->names_fd = names_fd;
-	if (!ls->out)
+	if (!ls->sf)
 		return;
 	map_walk(counts_fd, sizeof(struct nv_stack_key), 0, first_sight, &a);
 	ls->pcache = pcache;
@@ -227,10 +180,7 @@ struct write_arg {
 
 static void user_frame(struct launch_stacks *ls, struct stack_proc *p, uint64_t ip, struct frame *f)
 {
-	if (p && p->captured)
-		symbolize_user(&ls->sym, &p->sp, ip, f);
-	else
-		memset(f, 0, sizeof(*f)); /* "[unknown]": it exited before it was seen */
+	stack_procs_frame(&ls->sf->sym, p, ip, f);
 }
 
 static void named_frame(struct frame *f, const char *name)
@@ -259,7 +209,7 @@ static void line_out(struct write_arg *a, struct stack_proc *p, const struct nv_
 		named_frame(&frames[n++], note);
 	}
 	named_frame(&frames[n++], p ? p->comm : "?");
-	if (folded_write(a->ls->out, frames, n, truncated, weight))
+	if (stack_file_line(a->ls->sf, frames, n, truncated, weight))
 		a->err = -EIO;
 	a->ls->lines++;
 	a->ls->launches += weight;
@@ -300,7 +250,7 @@ static bool write_line(const void *key, void *value, void *arg)
 {
 	const struct nv_stack_key *k = key;
 	struct write_arg *a = arg;
-	struct stack_proc *p = proc_find(a->ls, k->tgid);
+	struct stack_proc *p = stack_procs_find(&a->ls->procs, k->tgid);
 	uint64_t ips[NV_STACK_DEPTH], weight;
 	size_t depth = fp_stack(a, k, ips), nc;
 	const struct dwarf_chain *c = launch_dwarf_of(&a->ls->dwarf, k, &nc);
@@ -334,7 +284,7 @@ static bool proc_totals(const void *key, void *value, void *arg)
 {
 	const struct nv_stack_key *k = key;
 	struct launch_stacks *ls = arg;
-	struct stack_proc *p = proc_find(ls, k->tgid);
+	struct stack_proc *p = stack_procs_find(&ls->procs, k->tgid);
 	const struct dwarf_chain *c;
 	uint64_t weight;
 	size_t nc;
@@ -351,55 +301,24 @@ static bool proc_totals(const void *key, void *value, void *arg)
 	return false;
 }
 
-/* The folded lines written so far, drawn as a flame graph into the .svg file. */
-static int draw_svg(struct launch_stacks *ls)
-{
-	FILE *in = fmemopen(ls->folded, ls->folded_len, "r");
-	int err;
-
-	if (!ls->folded_len) /* fmemopen refuses an empty buffer: an empty graph */
-		in = fmemopen((char[1]){ 0 }, 1, "r");
-	if (!in)
-		return -errno;
-	err = flame_svg_write(in, ls->svg, "CUDA launches by CPU call stack: launches");
-	fclose(in);
-	return err;
-}
-
 int launch_stacks_write(struct launch_stacks *ls, int counts_fd, int stacks_fd)
 {
 	struct write_arg a = { ls, stacks_fd, 0 };
 
-	if (!ls->out)
+	if (!ls->sf)
 		return 0;
 	if (ls->samples)
 		ring_buffer__consume(ls->samples);
 	map_walk(counts_fd, sizeof(struct nv_stack_key), sizeof(uint64_t), proc_totals, ls);
 	map_walk(counts_fd, sizeof(struct nv_stack_key), sizeof(uint64_t), write_line, &a);
-	if (fflush(ls->out))
-		a.err = -errno;
-	if (!a.err && ls->svg)
-		a.err = draw_svg(ls);
 	return a.err;
 }
 
 void launch_stacks_close(struct launch_stacks *ls)
 {
 	ring_buffer__free(ls->samples);
-	for (size_t i = 0; i < ls->nprocs; i++) {
-		unwind_proc_free(ls->procs[i].unw);
-		if (ls->procs[i].captured)
-			sym_process_free(&ls->procs[i].sp);
-	}
 	launch_dwarf_free(&ls->dwarf);
-	free(ls->procs);
+	stack_procs_free(&ls->procs); /* their unwinders too */
 	free(ls->kernels);
-	if (ls->out) {
-		fclose(ls->out);
-		symbolizer_free(&ls->sym);
-	}
-	if (ls->svg)
-		fclose(ls->svg);
-	free(ls->folded);
 	memset(ls, 0, sizeof(*ls));
 }

@@ -3,8 +3,8 @@
  * --stacks FILE: the CPU call stacks CUDA launches came from, as folded stacks
  * weighted by launches ("comm;main;...;cuLaunchKernel;kernel N"): the stacks
  * and counts from BPF (nvidia.bpf.c, launch_stacks and stacks), each process's
- * mappings captured at its first sight, symbolized at the end (symbols/). A
- * FILE whose name ends in .svg gets a flame graph of them instead (flame_svg.h).
+ * mappings captured at its first sight, symbolized at the end (symbols/) into
+ * the --stacks file (symbols/stack_file.h) when its weight takes launches.
  * Where a launch's stack copy was unwound with DWARF (launch_dwarf.h), its
  * chains replace the frame-pointer stack of its key.
  */
@@ -14,23 +14,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 #include "collectors/kit/proc_cache.h"
 #include "collectors/nvidia/launch_dwarf.h"
-#include "symbols/symbolizer.h"
+#include "symbols/stack_file.h"
+#include "symbols/stack_procs.h"
 
-struct stack_proc;
 struct stack_kernel;
 struct ring_buffer;
 
 struct launch_stacks {
-	FILE *out; /* the folded lines: the file, or with .svg a buffer (folded) drawn into svg at the end */
-	FILE *svg;
-	char *folded;
-	size_t folded_len;
-	struct symbolizer sym;
-	struct stack_proc *procs; /* every process seen launching, by first sight */
-	size_t nprocs, cap;
+	struct stack_file *sf; /* NULL: no stacks taken */
+	struct stack_procs procs; /* every process seen launching, by first sight */
 	struct stack_kernel *kernels; /* kernel names, kept while their processes live */
 	size_t nkernels, kcap;
 	int names_fd;
@@ -40,8 +34,8 @@ struct launch_stacks {
 	uint64_t lines, launches; /* written at the end */
 };
 
-/* The file opened with the invoking user's rights; -errno with why filled. */
-int launch_stacks_open(struct launch_stacks *ls, const char *path, char *why, size_t size);
+/* Launches' stacks for sf (NULL, or a weight without launches: none taken). */
+void launch_stacks_open(struct launch_stacks *ls, struct stack_file *sf);
 /* Reads the stack copies of the ring buffer map samples_fd from now on. 0, or -errno. */
 int launch_stacks_attach(struct launch_stacks *ls, int samples_fd);
 /*

@@ -279,12 +279,9 @@ static int nvidia_open(struct collector *c)
 	}
 	memcpy((void *)p->skel->rodata->nv_majors, p->majors, sizeof(p->majors));
 	p->skel->rodata->self_tgid = (__u32)getpid();
-	if (c->config && c->config->stacks) {
-		char why[300];
-
-		if (launch_stacks_open(&p->stacks, c->config->stacks, why, sizeof(why)))
-			collector_set_tracepoint(c, "libcuda", "launch stacks", TRACEPOINT_FAILED, why);
-		else if (bpf_map__set_max_entries(p->skel->maps.samples, NV_SAMPLE_RING))
+	launch_stacks_open(&p->stacks, c->config ? c->config->stacks : NULL);
+	if (p->stacks.sf) {
+		if (bpf_map__set_max_entries(p->skel->maps.samples, NV_SAMPLE_RING))
 			collector_set_tracepoint(c, "libcuda", "launch stacks", TRACEPOINT_FAILED,
 						 "cannot size the stack copies' ring buffer");
 		else

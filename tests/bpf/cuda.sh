@@ -257,7 +257,7 @@ for bin in "$@"; do
 	run svg "$bin" "LD_LIBRARY_PATH=$TMP/given" monitor --libcuda "$TMP/given/libcuda.so.1" --stacks "$TMP/given.svg"
 	launched=$(jq -s '[.[].launches] | add' "$TMP/svg/client")
 	check "--stacks FILE.svg: a well-formed SVG titled with every launch ($launched in all)" \
-		bash -c "xmllint --noout '$TMP/given.svg' && grep -qF 'CUDA launches by CPU call stack: launches ($launched in all)' '$TMP/given.svg'"
+		bash -c "xmllint --noout '$TMP/given.svg' && grep -qF 'GPU work by CPU call stack: CUDA launches and scheduler jobs ($launched in all)' '$TMP/given.svg'"
 	check "--stacks FILE.svg: boxes for both phases and a chain's kernel" \
 		bash -c "grep -q '<title>phase_a (' '$TMP/given.svg' && grep -q '<title>phase_b (' '$TMP/given.svg' && grep -q '<title>ns::kernel_b(int) (' '$TMP/given.svg'"
 	# --trace: per client, each launch an instant on its main thread's track named by its kernel

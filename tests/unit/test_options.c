@@ -3,6 +3,7 @@
 #include <string.h>
 #include "core/delay.h"
 #include "src/options.h"
+#include "symbols/stack_file.h"
 
 static int parse(struct options *o, char *err, ...)
 {
@@ -96,6 +97,14 @@ static void bad_values_are_rejected_with_a_message(void **state)
 	assert_int_equal(parse(&o, err, "--stacks", "", NULL), -1);
 	assert_int_equal(parse(&o, err, "--replay", "r.jsonl", "--stacks", "s", NULL), -1);
 	assert_non_null(strstr(err, "--stacks takes stacks from the running programs"));
+	assert_int_equal(parse(&o, err, "--stacks-weight", "jobs", NULL), -1); /* without --stacks */
+	assert_int_equal(parse(&o, err, "--stacks", "s", "--stacks-weight", "time", NULL), -1);
+	assert_non_null(strstr(err, "expected count, launches, jobs, gpu-time or queue-wait"));
+	assert_int_equal(parse(&o, err, "--stacks", "s", "--sched-design", "map", NULL), -1);
+	assert_int_equal(parse(&o, err, "--stacks", "s", "--sched-design", "map", "--stacks-weight",
+			       "launches", NULL), 0);
+	assert_int_equal(parse(&o, err, "--stacks", "s", "--stacks-weight", "gpu-time", NULL), 0);
+	assert_int_equal(o.stacks_weight, STACK_WEIGHT_GPU_TIME);
 }
 
 /* The +/- keys: the next step of the list either way, wherever the delay stands. */

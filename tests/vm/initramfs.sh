@@ -30,6 +30,9 @@ gcc -static -O2 -Wall -Wextra -Werror $(pkg-config --cflags libdrm) -o "$STAGE/b
 	"$VM/../display/vblank-client.c" $(pkg-config --static --libs libdrm)
 # bin_with_libs PROGRAM: into /bin, with the shared libraries it loads.
 gcc -static -O2 -Wall -Wextra -Werror -o "$STAGE/bin/reread" "$VM/reread.c"
+# --stacks' submitter: its call chains walked by frame pointers (stacks.sh)
+gcc -static -O2 -fno-omit-frame-pointer -Wall -Wextra -Werror -I"$VM/../kmod" -o "$STAGE/bin/stack-submit" \
+	"$VM/stack-submit.c"
 gcc -static -O2 -Wall -Wextra -Werror $(pkg-config --cflags libdrm) -o "$STAGE/bin/drm-holder" "$VM/drm-holder.c"
 gcc -static -O2 -Wall -Wextra -Werror $(pkg-config --cflags libdrm) -o "$STAGE/bin/drm-load" "$VM/drm-load.c"
 bin_with_libs() {
@@ -61,6 +64,7 @@ rm "$STAGE/tmp/cuda-client"
 cp "$VM/init.sh" "$STAGE/init"
 cp "$VM/scenario.sh" "$STAGE/scenario.sh"
 cp "$VM/sched-exact.sh" "$STAGE/sched-exact.sh"
+cp "$VM/stacks.sh" "$STAGE/stacks.sh"
 # the systemd unit's capabilities, as setpriv spells them (+bpf,+perfmon,...)
 sed -n 's/^AmbientCapabilities=//p' "$VM/../../dist/systemd/gputop-bpf.service.in" | tr 'A-Z' 'a-z' |
 	sed 's/cap_//g; s/ /,+/g; s/^/+/' >"$STAGE/unit-caps"

@@ -686,6 +686,61 @@ check_hotplug() {
 		bash -c "grep -qx 'rmmod_after=0 listed=0' '$TMPD/hotplug.txt' && sed -n '/^@@BEGIN hotplug-err\$/,/^@@END hotplug-err\$/p' '$LOG' | grep -qx 'exit=0'"
 }
 
+# --stacks of the scheduler's jobs (stacks.sh): stack-submit's two chains, each its own ring.
+# chain FILE RING PHASE: "lines L exact E weight W" over the submitter's lines whose leaf is
+# RING's: exact, those whose user frames from main to the kernel's are main;PHASE;SUBMIT;ioctl.
+stack_chain() {
+	awk -v leaf="[ring mockgpu $2]" -v want="main;$3;submit_${3#phase_};ioctl" '
+		{ w = $NF; sub(/ [0-9]+$/, ""); n = split($0, f, ";") }
+		f[1] != "stack-submit" || f[n] != leaf { next }
+		{
+			lines++; weight += w; u = ""; on = 0
+			for (i = 2; i < n && f[i] !~ /_\[k\]$/; i++) {
+				if (f[i] == "main") on = 1
+				if (on) u = u (u == "" ? "" : ";") (f[i] == "__ioctl" ? "ioctl" : f[i])
+			}
+			if (u == want) exact++
+		}
+		END { printf "lines %d exact %d weight %d\n", lines, exact, weight }' "$1"
+}
+check_stacks() {
+	local k=$1 F=$TMPD/stacks.folded G=$TMPD/stacks-gpu.folded pid jobs ga gb
+	section stacks >"$F"
+	section stacks-gpu >"$G"
+	read -r pid < <(section stacks-proc | sed -n 's/^pid=\([0-9]*\) .*/\1/p')
+	echo "   stacks: $(section stacks-proc); gfx_0.0.0 $(stack_chain "$F" gfx_0.0.0 phase_a); comp_1.0.0 $(stack_chain "$F" comp_1.0.0 phase_b)"
+	echo "   stacks: GPU time, ns: gfx_0.0.0 $(stack_chain "$G" gfx_0.0.0 phase_a); comp_1.0.0 $(stack_chain "$G" comp_1.0.0 phase_b)"
+	echo "   stacks: $(section stacks-err | grep "^gputop-bpf: stacks") | $(grep -m1 'phase_a' "$F")"
+	for run in stacks stacks-gpu stacks-svg; do
+		section $run-err >"$TMPD/$run.err"
+		check "$k: $run: monitor exited 0, every job kept, its line on what it wrote" \
+			bash -c "grep -qx 'exit=0' '$TMPD/$run.err' &&
+				grep -q \"^gputop-bpf: stacks '/tmp/$run[.a-z]*': [0-9]* stacks, weight .*, 0 jobs not kept\\$\" '$TMPD/$run.err'"
+	done
+	check "$k: stacks: main;phase_a;submit_a;ioctl exact on each of its lines, 40 jobs on gfx_0.0.0" \
+		bash -c "[[ '$(stack_chain "$F" gfx_0.0.0 phase_a)' =~ ^lines\ ([1-9][0-9]*)\ exact\ \1\ weight\ 40$ ]]"
+	check "$k: stacks: main;phase_b;submit_b;ioctl exact on each of its lines, 25 jobs on comp_1.0.0" \
+		bash -c "[[ '$(stack_chain "$F" comp_1.0.0 phase_b)' =~ ^lines\ ([1-9][0-9]*)\ exact\ \1\ weight\ 25$ ]]"
+	jobs=$(awk '$0 ~ /^stack-submit;/ { s += $NF } END { print s + 0 }' "$F")
+	section stacks-procs | grep '^{' >"$TMPD/stacks-procs.json"
+	check "$k: stacks: the submitter's weights add up to its 65 jobs, as its process row counts them" \
+		bash -c "[ $jobs = 65 ] && jq -e -s '[.[] | [.[\"drm_sched.processes\"][] | select(.pid == ${pid:-0}) | .jobs_total] | add // 0] | max == 65' '$TMPD/stacks-procs.json'"
+	check "$k: stacks: kernel frames below the ioctl, from the syscall to the scheduler's push (the leaf's caller)" \
+		grep -q 'ioctl;entry_SYSCALL_64[a-z_]*_\[k\];.*drm_sched_entity_push_job_\[k\];\[ring mockgpu gfx_0.0.0\] ' "$F"
+	# GPU time: the mock runs each job for its duration (an hrtimer from run_job); under TCG
+	# the fence's interrupt comes late: at least 40 x 2 ms, at most 1.5 x that + 2 ms a job.
+	ga=$(stack_chain "$G" gfx_0.0.0 phase_a | awk '{ print $6 }')
+	gb=$(stack_chain "$G" comp_1.0.0 phase_b | awk '{ print $6 }')
+	check "$k: stacks-gpu: gfx_0.0.0's GPU time within [80, 200] ms of 40 x 2 ms (the mock's): $ga ns" \
+		test "${ga:-0}" -ge 80000000 -a "${ga:-0}" -le 200000000
+	check "$k: stacks-gpu: comp_1.0.0's GPU time within [125, 237.5] ms of 25 x 5 ms: $gb ns" \
+		test "${gb:-0}" -ge 125000000 -a "${gb:-0}" -le 237500000
+	section stacks-svg >"$TMPD/stacks.svg"
+	check "$k: stacks-svg: a flame graph of queue wait with both phases' boxes" \
+		bash -c "grep -q '^<svg' '$TMPD/stacks.svg' && grep -q 'queue wait, ns' '$TMPD/stacks.svg' &&
+			grep -q '<title>phase_a ' '$TMPD/stacks.svg' && grep -q '<title>phase_b ' '$TMPD/stacks.svg'"
+}
+
 # hung_report: what a VM whose scenario never ended left on its console: the last steps it
 # reported and, from the guest's watchdog (init.sh), where each process slept.
 hung_report() {
@@ -751,5 +806,6 @@ for k in $KERNELS; do
 	check_display "$k"
 	check_exporter "$k"
 	check_hotplug "$k"
+	check_stacks "$k"
 done
 finish

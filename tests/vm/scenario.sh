@@ -102,6 +102,7 @@ sched_exact stream stream-
 trace_capture
 trace_storm tstorm
 trace_storm tstorm-spaced "--gap-us 20"
+. /stacks.sh # --stacks: a submitter's known call chains (stacks.sh)
 
 # NVIDIA collector without NVIDIA hardware (test hooks: the man page's ENVIRONMENT): uprobes
 # on a stand-in libcuda.so.1 with a client of known calls (2 processes), ioctls on /dev/null

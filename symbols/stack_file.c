@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "core/privileges.h"
+#include "symbols/flame_svg.h"
+#include "symbols/folded.h"
+#include "symbols/stack_file.h"
+
+static const struct {
+	const char *name, *title; /* --stacks-weight's word; the flame graph's "what: unit" */
+} weights[STACK_WEIGHT_MAX] = {
+	[STACK_WEIGHT_COUNT] = { "count", "GPU work by CPU call stack: CUDA launches and scheduler jobs" },
+	[STACK_WEIGHT_LAUNCHES] = { "launches", "CUDA launches by CPU call stack: launches" },
+	[STACK_WEIGHT_JOBS] = { "jobs", "GPU scheduler jobs by CPU call stack: jobs" },
+	[STACK_WEIGHT_GPU_TIME] = { "gpu-time", "GPU scheduler jobs by CPU call stack: GPU time, ns" },
+	[STACK_WEIGHT_QUEUE_WAIT] = { "queue-wait",
+				      "GPU scheduler jobs by CPU call stack: queue wait, ns" },
+};
+
+int stack_weight_parse(const char *word)
+{
+	for (int i = 0; i < STACK_WEIGHT_MAX; i++)
+		if (!strcmp(word, weights[i].name))
+			return i;
+	return -1;
+}
+
+const char *stack_weight_name(enum stack_weight w)
+{
+	return w < STACK_WEIGHT_MAX ? weights[w].name : "?";
+}
+
+bool stack_weight_takes(enum stack_weight w, enum stack_source s)
+{
+	if (w == STACK_WEIGHT_COUNT)
+		return true;
+	return s == STACK_SOURCE_LAUNCHES ? w == STACK_WEIGHT_LAUNCHES : w != STACK_WEIGHT_LAUNCHES;
+}
+
+static bool is_svg(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 4 && !strcasecmp(path + n - 4, ".svg");
+}
+
+int stack_file_open(struct stack_file *sf, const char *path, enum stack_weight w, char *why,
+		    size_t size)
+{
+	int err;
+
+	memset(sf, 0, sizeof(*sf));
+	sf->weight = w;
+	sf->out = privileges_fopen_as_user(path, "w");
+	if (!sf->out) {
+		err = -errno;
+		snprintf(why, size, "--stacks %s: %s", path, strerror(errno));
+		return err;
+	}
+	if (is_svg(path)) {
+		sf->svg = sf->out;
+		sf->out = open_memstream(&sf->folded, &sf->folded_len);
+		if (!sf->out) {
+			err = -errno;
+			snprintf(why, size, "--stacks: %s", strerror(errno));
+			fclose(sf->svg);
+			sf->svg = NULL;
+			return err;
+		}
+	}
+	err = symbolizer_init(&sf->sym, &(struct symbolizer_config){ 0 });
+	if (!err && stack_weight_takes(w, STACK_SOURCE_JOBS))
+		symbolizer_load_kernel(&sf->sym); /* kernel frames: now, while privileged */
+	if (err) {
+		snprintf(why, size, "--stacks: the symbolizer: %s", strerror(-err));
+		fclose(sf->out);
+		if (sf->svg)
+			fclose(sf->svg);
+		free(sf->folded);
+		memset(sf, 0, sizeof(*sf));
+	}
+	return err;
+}
+
+int stack_file_line(struct stack_file *sf, const struct frame *frames, size_t n, bool truncated,
+		    uint64_t weight)
+{
+	if (!sf->out || !weight)
+		return 0;
+	sf->lines++;
+	sf->total += weight;
+	return folded_write(sf->out, frames, n, truncated, weight);
+}
+
+/* The folded lines written, drawn as a flame graph into the .svg file. */
+static int draw_svg(struct stack_file *sf)
+{
+	FILE *in = fmemopen(sf->folded, sf->folded_len, "r");
+	int err;
+
+	if (!sf->folded_len) /* fmemopen refuses an empty buffer: an empty graph */
+		in = fmemopen((char[1]){ 0 }, 1, "r");
+	if (!in)
+		return -errno;
+	err = flame_svg_write(in, sf->svg, weights[sf->weight].title);
+	fclose(in);
+	return err;
+}
+
+int stack_file_close(struct stack_file *sf)
+{
+	int err = 0;
+
+	if (!sf->out)
+		return 0;
+	if (fflush(sf->out))
+		err = -errno;
+	if (!err && sf->svg)
+		err = draw_svg(sf);
+	if (fclose(sf->out) && !err)
+		err = -EIO;
+	if (sf->svg && fclose(sf->svg) && !err)
+		err = -EIO;
+	symbolizer_free(&sf->sym);
+	free(sf->folded);
+	memset(sf, 0, sizeof(*sf));
+	return err;
+}

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/array.h"
+#include "symbols/stack_procs.h"
+
+struct stack_proc *stack_procs_find(struct stack_procs *ps, uint32_t pid)
+{
+	for (size_t i = 0; i < ps->n; i++)
+		if (ps->procs[i].pid == pid)
+			return &ps->procs[i];
+	return NULL;
+}
+
+struct stack_proc *stack_procs_add(struct stack_procs *ps, uint32_t pid, const char *comm)
+{
+	struct stack_proc *p;
+
+	if (stack_procs_find(ps, pid) || !(p = array_push(&ps->procs, &ps->n, &ps->cap, sizeof(*p))))
+		return NULL;
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	p->captured = !sym_process_capture(&p->sp, (pid_t)pid);
+	snprintf(p->comm, sizeof(p->comm), "%.*s", (int)sizeof(p->comm) - 1,
+		 comm && *comm ? comm : "?");
+	return p;
+}
+
+void stack_procs_frame(struct symbolizer *sym, struct stack_proc *p, uint64_t addr,
+		       struct frame *out)
+{
+	if (p && p->captured)
+		symbolize_user(sym, &p->sp, addr, out);
+	else
+		memset(out, 0, sizeof(*out)); /* "[unknown]": it exited before it was seen */
+}
+
+void stack_procs_free(struct stack_procs *ps)
+{
+	for (size_t i = 0; i < ps->n; i++) {
+		unwind_proc_free(ps->procs[i].unw);
+		if (ps->procs[i].captured)
+			sym_process_free(&ps->procs[i].sp);
+	}
+	free(ps->procs);
+	memset(ps, 0, sizeof(*ps));
+}

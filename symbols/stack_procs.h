@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The processes a stack source has seen, by first sight: each one's mappings
+ * captured then (while it lives: it may exit before the stacks are written) and
+ * its command name, for the root frame. Shared by the --stacks sources.
+ */
+#ifndef GPUTOP_SYMBOLS_STACK_PROCS_H
+#define GPUTOP_SYMBOLS_STACK_PROCS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "symbols/symbolizer.h"
+#include "symbols/unwind.h"
+
+struct stack_proc {
+	uint32_t pid;
+	bool captured; /* its mappings were read (it may have exited before) */
+	char comm[16];
+	struct sym_process sp;
+	struct unwind_proc *unw; /* its DWARF unwinder, made at its first stack copy (NULL: none) */
+	uint64_t launches, dwarf_launches, dwarf_samples; /* at the end: all, those of keys with chains, their samples */
+};
+
+struct stack_procs {
+	struct stack_proc *procs;
+	size_t n, cap;
+};
+
+struct stack_proc *stack_procs_find(struct stack_procs *ps, uint32_t pid);
+/* pid at its first sight: its mappings captured now, comm ("" or NULL: "?") kept; NULL when seen before or out of memory. */
+struct stack_proc *stack_procs_add(struct stack_procs *ps, uint32_t pid, const char *comm);
+/* The frame of a user address of p: "[unknown]" when p is NULL or its mappings were not read. */
+void stack_procs_frame(struct symbolizer *sym, struct stack_proc *p, uint64_t addr,
+		       struct frame *out);
+void stack_procs_free(struct stack_procs *ps);
+
+#endif

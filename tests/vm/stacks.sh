@@ -1,0 +1,26 @@
+#!/bin/sh
+# --stacks of the scheduler's jobs, sourced by scenario.sh (run.sh checks them): stack-submit
+# (tests/vm/stack-submit.c, frame pointers) submits A jobs of 2 ms from main -> phase_a ->
+# submit_a -> ioctl on gfx_0.0.0, then B jobs of 5 ms from main -> phase_b -> submit_b ->
+# ioctl on comp_1.0.0, one job an ioctl; the monitor writes the folded stacks weighted by
+# jobs, by GPU time, and as an SVG by queue wait.
+# stacks_run NAME WEIGHT FILE: one monitor, one submitter; its file, stderr and snapshots out.
+stacks_run() {
+	gputop-bpf --stacks "$3" ${2:+--stacks-weight $2} -b -J -d 0.5 > /tmp/$1.json 2> /tmp/$1.err &
+	MON=$!
+	ready /tmp/$1.json
+	stack-submit 40 2000 25 5000 > /tmp/$1-proc.txt
+	sleep 1.2
+	kill -INT $MON
+	wait $MON
+	echo "exit=$?" >> /tmp/$1.err
+	section $1-proc /tmp/$1-proc.txt
+	section $1 "$3"
+	section $1-err /tmp/$1.err
+	# the process rows of each snapshot (the submitter's is gone once it has exited)
+	grep -o '"drm_sched.processes":\[[^]]*\]' /tmp/$1.json | sed 's/^/{/; s/$/}/' > /tmp/$1-procs.json
+	section $1-procs /tmp/$1-procs.json
+}
+stacks_run stacks "" /tmp/stacks.folded
+stacks_run stacks-gpu gpu-time /tmp/stacks-gpu.folded
+stacks_run stacks-svg queue-wait /tmp/stacks-svg.svg
