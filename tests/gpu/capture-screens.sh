@@ -3,6 +3,7 @@
 # Usage: tests/gpu/capture-screens.sh OUTDIR BINARY   (root, a GPU, PyTorch and tmux; not a test)
 mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 OUT=$1; BIN=$2
+mkdir -p "$OUT"
 python3 - <<'PY' &
 import torch, time
 a = torch.randn(8192, 8192, device="cuda"); b = torch.randn(8192, 8192, device="cuda")
