@@ -383,8 +383,8 @@ example-recording:
 	$(Q)wc -l examples/mockgpu-7.3.jsonl
 
 # Regenerates examples/mockgpu-7.3.pftrace (12 s of the same work, --trace) and its picture in docs/:
-# TRACE_WINDOW_MS of it (from, to) drawn as --trace FILE.svg draws.
-TRACE_WINDOW_MS ?= 5000 5400
+# TRACE_WINDOW_MS of it (from, to, in ms) drawn as --trace FILE.svg draws (tests/perfetto/run.sh checks it).
+TRACE_WINDOW_MS ?= 6600 6900
 example-trace: $(B)/tests/trace-render
 	$(Q)$(MAKE) --no-print-directory STATIC=1 build/static/gputop-bpf
 	$(Q)tests/vm/fetch.sh >/dev/null

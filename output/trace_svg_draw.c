@@ -199,9 +199,11 @@ static void axis(FILE *out, const struct tsvg *t, double bottom)
 	for (double at = 0; at <= span; at += step) {
 		double x = TSVG_LABEL + at * TSVG_COLS / span;
 
+		/* a label near the right edge ends at its tick: nothing drawn past the picture */
 		fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%.1f\" stroke=\"#ccc\"/>"
-			     "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
-			x, x, TOP - 8, bottom, x, TOP - 12, at > 0 ? format_duration_ns(at, text, sizeof(text)) : "0");
+			     "<text x=\"%.1f\" y=\"%d\" text-anchor=\"%s\">%s</text>\n",
+			x, x, TOP - 8, bottom, x, TOP - 12, x > TSVG_WIDTH - 60 ? "end" : "middle",
+			at > 0 ? format_duration_ns(at, text, sizeof(text)) : "0");
 	}
 }
 
