@@ -110,7 +110,7 @@ static void print_version(void)
 /* 0 when the invoking user may write path (the file the nvidia collector opens), else -1 with errno. */
 static struct stack_file stacks_file; /* --stacks */
 
-/* --stacks FILE, opened (emptied) with the user's rights; the scheduler's stacks come streamed. */
+/* --stacks FILE (or -: tables only), opened (emptied) with the user's rights; the scheduler's stacks come streamed. */
 static int open_stacks(const struct options *o, struct collector_config *config)
 {
 	char why[300];
@@ -135,8 +135,10 @@ static int close_stacks(const struct options *o, int rc)
 	enum stack_weight w = stacks_file.weight;
 	int err;
 
-	if (!stacks_file.out) /* not opened: --list, or it failed and said so */
+	if (!stacks_file.open) /* not opened: --list, or it failed and said so */
 		return rc;
+	if (!stacks_file.out) /* "-": the tables only */
+		return stack_file_close(&stacks_file), rc;
 	err = stack_file_close(&stacks_file);
 	if (err) {
 		fprintf(stderr, PROG ": writing the stacks '%s' failed: %s\n", o->stacks,

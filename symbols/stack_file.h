@@ -4,7 +4,8 @@
  * (collectors/nvidia/launch_stacks.c) and DRM scheduler jobs
  * (collectors/drm_sched/sched_stacks.c), one weight for the whole file
  * (--stacks-weight). Folded lines go to FILE, or with FILE.svg into a buffer
- * drawn as a flame graph when the file closes. One symbolizer shared by the
+ * drawn as a flame graph when the file closes; with FILE "-" nowhere (the
+ * stacks live in the sources' tables only). One symbolizer shared by the
  * sources. Sources write from their collector's close, one after another (the
  * poller is stopped then): no lock.
  */
@@ -16,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "symbols/frame.h"
+#include "symbols/stack_row.h"
 #include "symbols/symbolizer.h"
 
 enum stack_weight {
@@ -27,14 +29,9 @@ enum stack_weight {
 	STACK_WEIGHT_MAX,
 };
 
-/* Which sources a weight takes stacks from. */
-enum stack_source {
-	STACK_SOURCE_LAUNCHES,
-	STACK_SOURCE_JOBS,
-};
-
 struct stack_file {
-	FILE *out; /* the folded lines: the file, or with .svg a buffer drawn into svg at the end */
+	bool open; /* stacks taken (into the tables; into out where there is one) */
+	FILE *out; /* the folded lines: the file, or with .svg a buffer drawn into svg at the end; NULL: "-" */
 	FILE *svg;
 	char *folded;
 	size_t folded_len;
@@ -50,12 +47,14 @@ const char *stack_weight_name(enum stack_weight w);
 /* Whether a file of weight w takes stacks of source s (off: that source takes none). */
 bool stack_weight_takes(enum stack_weight w, enum stack_source s);
 
-/* FILE opened with the invoking user's rights; -errno with why filled. */
+/* FILE opened with the invoking user's rights ("-": no file); -errno with why filled. */
 int stack_file_open(struct stack_file *sf, const char *path, enum stack_weight w, char *why,
 		    size_t size);
-/* One line, frames leaf first; a weight of 0 writes nothing. 0, or -EIO. */
-int stack_file_line(struct stack_file *sf, const struct frame *frames, size_t n, bool truncated,
-		    uint64_t weight);
+/*
+ * One sum as a line "[truncated;]comm;[sampled];frames;leaf weight", the jobs'
+ * leaf as "[ring DEV NAME]", in the file's weight (0: nothing). 0, or -EIO.
+ */
+int stack_file_row(struct stack_file *sf, const struct stack_row *r);
 /* Flushes (and draws the SVG); 0, or -errno; everything freed. */
 int stack_file_close(struct stack_file *sf);
 
