@@ -84,8 +84,13 @@ int stack_file_open(struct stack_file *sf, const char *path, enum stack_weight w
 		free(sf->folded);
 		memset(sf, 0, sizeof(*sf));
 	}
-	sf->open = !err;
+	__atomic_store_n(&sf->open, !err, __ATOMIC_RELEASE); /* the poller reads it (stack_file_on) */
 	return err;
+}
+
+bool stack_file_on(struct stack_file *sf)
+{
+	return __atomic_load_n(&sf->open, __ATOMIC_ACQUIRE);
 }
 
 static uint64_t row_weight(const struct stack_file *sf, const struct stack_row *r)

@@ -7,7 +7,9 @@
  * drawn as a flame graph when the file closes; with FILE "-" nowhere (the
  * stacks live in the sources' tables only). One symbolizer shared by the
  * sources. Sources write from their collector's close, one after another (the
- * poller is stopped then): no lock.
+ * poller is stopped then): no lock. A file opened live (the interface's key,
+ * "-") is opened by the interface's thread while the poller runs: the sources
+ * look at it through stack_file_on only, until it says open.
  */
 #ifndef GPUTOP_SYMBOLS_STACK_FILE_H
 #define GPUTOP_SYMBOLS_STACK_FILE_H
@@ -50,6 +52,8 @@ bool stack_weight_takes(enum stack_weight w, enum stack_source s);
 /* FILE opened with the invoking user's rights ("-": no file); -errno with why filled. */
 int stack_file_open(struct stack_file *sf, const char *path, enum stack_weight w, char *why,
 		    size_t size);
+/* Whether sf is open: its sources take stacks (read by the poller while another thread may open it). */
+bool stack_file_on(struct stack_file *sf);
 /*
  * One sum as a line "[truncated;]comm;[sampled];frames;leaf weight", the jobs'
  * leaf as "[ring DEV NAME]", in the file's weight (0: nothing). 0, or -EIO.

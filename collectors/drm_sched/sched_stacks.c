@@ -23,8 +23,8 @@ struct sched_stack_sum {
 void sched_stacks_init(struct sched_stacks *ss, struct stack_file *sf)
 {
 	memset(ss, 0, sizeof(*ss));
-	if (sf && stack_weight_takes(sf->weight, STACK_SOURCE_JOBS))
-		ss->sf = sf;
+	if (sf && stack_file_on(sf) && stack_weight_takes(sf->weight, STACK_SOURCE_JOBS))
+		ss->sf = sf; /* at the start only: the stream's stack table is sized at load */
 }
 
 void sched_stacks_seen(struct sched_stacks *ss, uint32_t tgid, const char *comm)

@@ -25,8 +25,19 @@ struct stack_kernel {
 void launch_stacks_open(struct launch_stacks *ls, struct stack_file *sf)
 {
 	memset(ls, 0, sizeof(*ls));
-	if (sf && stack_weight_takes(sf->weight, STACK_SOURCE_LAUNCHES))
+	if (sf && stack_file_on(sf) && stack_weight_takes(sf->weight, STACK_SOURCE_LAUNCHES))
 		ls->sf = sf;
+	else if (sf && !stack_file_on(sf))
+		ls->armed = sf;
+}
+
+bool launch_stacks_live(struct launch_stacks *ls)
+{
+	if (ls->sf || !ls->armed || !stack_file_on(ls->armed) ||
+	    !stack_weight_takes(ls->armed->weight, STACK_SOURCE_LAUNCHES))
+		return false;
+	ls->sf = ls->armed;
+	return true;
 }
 
 struct tick_arg {

@@ -27,6 +27,7 @@ struct fp_text;
 
 struct launch_stacks {
 	struct stack_file *sf; /* NULL: no stacks taken */
+	struct stack_file *armed; /* not open yet: stacks start when it opens (launch_stacks_live) */
 	struct stack_procs procs; /* every process seen launching, by first sight */
 	struct stack_kernel *kernels; /* kernel names, kept while their processes live */
 	size_t nkernels, kcap;
@@ -41,8 +42,13 @@ struct launch_stacks {
 	int write_err;
 };
 
-/* Launches' stacks for sf (NULL, or a weight without launches: none taken). */
+/*
+ * Launches' stacks for sf (NULL, or a weight without launches: none taken); sf
+ * not open yet: none until it opens.
+ */
 void launch_stacks_open(struct launch_stacks *ls, struct stack_file *sf);
+/* Each read: whether stacks start now (the armed file opened, live): the BPF side's flag is the caller's. */
+bool launch_stacks_live(struct launch_stacks *ls);
 /* Reads the stack copies of the ring buffer map samples_fd from now on. 0, or -errno. */
 int launch_stacks_attach(struct launch_stacks *ls, int samples_fd);
 /*

@@ -287,7 +287,8 @@ static int nvidia_open(struct collector *c)
 			collector_set_tracepoint(c, "libcuda", "launch stacks", TRACEPOINT_FAILED,
 						 "cannot size the stack copies' ring buffer");
 		else
-			p->skel->rodata->capture_stacks = true;
+			p->skel->bss->copy_stacks = 1;
+		p->skel->bss->capture_stacks = 1;
 	}
 	if (tp_progs_open(p->tps, specs, NTRACEPOINTS, p->skel->obj, NULL)) {
 		collector_load_failed(c, -ENOENT);
@@ -452,7 +453,7 @@ static int nvidia_attach(struct collector *c)
 			collector_set_tracepoint(c, "nvidia", "nvidia_dev_xid", TRACEPOINT_FAILED,
 						 "cannot read its ring buffer");
 	}
-	if (p->skel->rodata->capture_stacks &&
+	if (p->skel->bss->copy_stacks &&
 	    launch_stacks_attach(&p->stacks, bpf_map__fd(p->skel->maps.samples)))
 		collector_set_tracepoint(c, "libcuda", "launch stacks", TRACEPOINT_FAILED,
 					 "cannot read the stack copies' ring buffer: frame pointers only");
@@ -745,6 +746,8 @@ static int nvidia_read(struct collector *c, struct model *m)
 		proc_gpus_sweep(&maps);
 		p->next_sweep_ns = now + RESCAN_NS;
 	}
+	if (launch_stacks_live(&p->stacks)) /* started live: frame pointers from now on */
+		__atomic_store_n(&p->skel->bss->capture_stacks, 1, __ATOMIC_RELAXED);
 	nv_capture_drain(&p->capture); /* before the names of processes gone are deleted */
 	read_gpus(p, m); /* first: NVML's bus ids place the devices of nvidia.process_gpus */
 	read_procs(p, m);
