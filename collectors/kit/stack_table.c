@@ -112,7 +112,8 @@ size_t stack_rows_table(struct stack_rows *rs, struct table *t)
 {
 	size_t keep = rs->n < STACK_TABLE_ROWS ? rs->n : STACK_TABLE_ROWS, left = rs->n - keep;
 
-	qsort(rs->rows, rs->n, sizeof(*rs->rows), heavier);
+	if (rs->n) /* none yet: rows is NULL, which qsort may not take */
+		qsort(rs->rows, rs->n, sizeof(*rs->rows), heavier);
 	if (table_reserve(t, t->nrows + keep) == 0)
 		for (size_t i = 0; i < keep; i++)
 			row_out(t, &rs->rows[i]);
