@@ -329,7 +329,7 @@ static int run_tui(const struct options *o, const struct feed *feed, struct tui_
 
 	tui_capturer_init(&capturer, (uint64_t)o->trace_max_mb << 20, feed->replay, o->sched_stream);
 	ts->capture = &capturer.ops;
-	if (stacks_key.ops.impl && !feed->replay && !o->stacks)
+	if (stacks_key.ops.impl && !feed->replay)
 		ts->stacks_key = &stacks_key.ops;
 	err = tui_run(feed, ts);
 	tui_capturer_end(&capturer);
@@ -627,7 +627,7 @@ int main(int argc, char **argv)
 		rc = st ? EXIT_OK : EXIT_FAILURE_RUN;
 		goto cleanup;
 	}
-	if (config.stacks && !stack_file_on(config.stacks)) /* armed: the c key's */
+	if (config.stacks && !o.batch) /* armed for the c key, or --stacks' */
 		stacks_key_init(&stacks_key, config.stacks, collector_attached(cs, n, "nvidia"),
 				config.sched_stream);
 	/* the files only now, when the run is known to start; with the user's own rights */

@@ -9,6 +9,10 @@ static bool start(void *impl, char *msg, size_t len)
 					     "job stacks need --stacks - at the start (--sched-design stream)";
 	char why[200];
 
+	if (k->given) {
+		snprintf(msg, len, "stacks are on already (--stacks): nvidia.stacks, drm_sched.stacks");
+		return false;
+	}
 	if (stack_file_on(k->sf)) {
 		snprintf(msg, len, "CUDA launch stacks are on already (nvidia.stacks)");
 		return false;
@@ -29,6 +33,7 @@ void stacks_key_init(struct stacks_key *k, struct stack_file *sf, bool launches,
 {
 	*k = (struct stacks_key){ .ops = { .start = start, .impl = k },
 				  .sf = sf,
+				  .given = stack_file_on(sf),
 				  .launches = launches,
 				  .sched_stream = sched_stream };
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * The interface's stacks key (c, tui/tui.h): without --stacks, the stack file
+ * The interface's stacks key (c, tui/tui.h): with --stacks it says they are on;
+ * without, the stack file
  * is armed ("-": the tables only) and the collectors watch it; the key opens
  * it, and the NVIDIA collector starts taking its launches' stacks (frame
  * pointers: the DWARF copies' ring is sized at load, with --stacks only). The
@@ -16,7 +17,8 @@
 
 struct stacks_key {
 	struct tui_stacks_key ops; /* for tui_settings.stacks_key */
-	struct stack_file *sf; /* the armed file */
+	struct stack_file *sf; /* the armed file, or --stacks' */
+	bool given; /* --stacks: on from the start */
 	bool launches; /* the NVIDIA collector runs: it takes the stacks */
 	bool sched_stream; /* the scheduler runs the streamed design */
 };
