@@ -252,6 +252,7 @@ void draw_help(struct view *v)
 		"C               next colour theme",
 		"W               save theme, delay, sort and panes to the config file",
 		"T               capture the next 10 s to gputop-bpf-DATE.pftrace (Perfetto)",
+		"c               take CUDA launches' CPU call stacks from now on (nvidia.stacks), live only",
 		"Ctrl-L          redraw the screen",
 		"mouse           click selects a row, double-click opens it; tabs, the key bar and column titles click",
 		"vi_keys = yes   (config) j and k move down and up; K and F9 signal",

@@ -470,6 +470,21 @@ static void act_capture(struct view *v, int key)
 	view_capture_start(v);
 }
 
+/* c: the CPU call stacks of CUDA launches taken from now on (the stacks tables). */
+static void act_stacks_start(struct view *v, int key)
+{
+	char msg[300];
+	bool ok;
+
+	(void)key;
+	if (!v->stacks_key) {
+		view_message(v, true, "c: no stack capture here");
+		return;
+	}
+	ok = v->stacks_key->start(v->stacks_key->impl, msg, sizeof(msg));
+	view_message(v, !ok, "c: %s", msg);
+}
+
 static void act_redraw(struct view *v, int key)
 {
 	(void)v, (void)key;
@@ -643,6 +658,7 @@ static const struct {
 	{ '+', act_delay },	   { '=', act_delay },		{ '-', act_delay },
 	{ 'C', act_theme },	   { 'W', act_save },		{ KEY_CTRL_L, act_redraw },
 	{ KEY_MOUSE, act_mouse },	   { 'T', act_capture },
+	{ 'c', act_stacks_start },
 };
 
 void view_key(struct view *v, int key)

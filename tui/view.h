@@ -68,6 +68,7 @@ struct view {
 	char message[320];
 	bool message_error;
 	const struct tui_capture *capture; /* T: NULL when none is offered */
+	const struct tui_stacks_key *stacks_key; /* c: NULL when none is offered */
 	bool capturing; /* one runs: capture_line is its progress */
 	char capture_line[320];
 	struct layout layout; /* last drawn, for mouse clicks */

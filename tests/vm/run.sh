@@ -703,6 +703,12 @@ stack_chain() {
 		}
 		END { printf "lines %d exact %d weight %d\n", lines, exact, weight }' "$1"
 }
+# sched_stack_rows COLUMN JSON: drm_sched.stacks rows as the folded lines they stand for, weighed by COLUMN.
+sched_stack_rows() {
+	jq -r --arg w "$1" '.tables["drm_sched.stacks"][] | select(.[$w] > 0) |
+		(if (.frames | startswith("[truncated];")) then "[truncated];\(.comm);\(.frames[12:])"
+		 else "\(.comm);\(.frames)" end) + ";[ring \(.leaf)] \(.[$w])"' "$2" | LC_ALL=C sort
+}
 check_stacks() {
 	local k=$1 F=$TMPD/stacks.folded G=$TMPD/stacks-gpu.folded pid jobs ga gb
 	section stacks >"$F"
@@ -735,6 +741,14 @@ check_stacks() {
 		test "${ga:-0}" -ge 80000000 -a "${ga:-0}" -le 200000000
 	check "$k: stacks-gpu: comp_1.0.0's GPU time within [125, 237.5] ms of 25 x 5 ms: $gb ns" \
 		test "${gb:-0}" -ge 125000000 -a "${gb:-0}" -le 237500000
+	# drm_sched.stacks, the live table: the last snapshot's rows are the folded file's lines, by
+	# jobs and by GPU time
+	section stacks-last >"$TMPD/stacks-last.json"
+	section stacks-gpu-last >"$TMPD/stacks-gpu-last.json"
+	check "$k: drm_sched.stacks: the last snapshot's rows (by count) are the folded file's lines" \
+		cmp <(LC_ALL=C sort "$F") <(sched_stack_rows count "$TMPD/stacks-last.json")
+	check "$k: drm_sched.stacks: its gpu_time_ns are the gpu-time file's weights" \
+		cmp <(LC_ALL=C sort "$G") <(sched_stack_rows gpu_time_ns "$TMPD/stacks-gpu-last.json")
 	section stacks-svg >"$TMPD/stacks.svg"
 	check "$k: stacks-svg: a flame graph of queue wait with both phases' boxes" \
 		bash -c "grep -q '^<svg' '$TMPD/stacks.svg' && grep -q 'queue wait, ns' '$TMPD/stacks.svg' &&
