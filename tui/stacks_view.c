@@ -189,6 +189,8 @@ static int draw_head(struct view *v, struct rect a)
 		text_fit(t->notes[i], a.w - 10 > 0 ? a.w - 10 : 1, v->utf8, fit, sizeof(fit));
 		snprintf(parts[n++], sizeof(parts[0]), "Sampled: %s", fit);
 	}
+	if (cache.nlines == LINES_MAX)
+		snprintf(parts[n++], sizeof(parts[0]), "the first %d lines listed: close some (*)", LINES_MAX);
 	if (t->rows_left_out)
 		snprintf(parts[n++], sizeof(parts[0]), "%zu of %zu stacks left out: the tree holds %d nodes at most",
 			 t->rows_left_out, t->rows, STACK_NODES_MAX);
@@ -418,7 +420,8 @@ void stacks_view_open(struct view *v)
 		stacks_view_key(v, 'S');
 		return;
 	}
-	*st = (struct stacks_state){ .weight = weight, .back = v->detail, .back_table = v->detail_table };
+	*st = (struct stacks_state){ .weight = weight, .back = v->detail,
+				     .back_table = v->detail ? v->detail_table : NULL };
 	snprintf(st->back_key, sizeof(st->back_key), "%s", v->detail_key);
 	subject_selected(v);
 	v->overlay = OVERLAY_NONE;
