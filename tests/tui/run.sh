@@ -1622,6 +1622,16 @@ keys Right S
 check "S on a process without stacks: says so, and that S shows all" \
 	bash -c "$(declare -f screen shows); T='$T'; shows 'has made no CUDA launch or scheduler job with a stack' && shows 'S shows all processes'"
 $T kill-server 2>/dev/null
+replay_at 120 40 "$SF" 1 # process 206 exits before snapshot 3
+keys Right
+keys / 2 0 6 Enter
+keys Enter
+keys S
+check "S in process 206's drill-down: its stacks only, its jobs the fixture's sum (70)" \
+	bash -c "$(declare -f screen shows); T='$T'; shows 'CPU call stacks of process mockgpu-submit 206' && shows 'Weight: jobs (70 in all)' && ! shows 'mockgpu-submit 212' && screen | $SC roots '$SF'"
+keys Escape
+check "Esc from there: back to the process's drill-down" shows "Process 206 mockgpu-submit"
+$T kill-server 2>/dev/null
 if [ -n "${TSAN_REPORTS:-}" ]; then # a ThreadSanitizer build (make test-tui): its reports, one file each
 	check "ThreadSanitizer: no data race or lock misuse in any run of this suite ($(ls "$TSAN_REPORTS" | wc -l) reports)" \
 		test -z "$(ls "$TSAN_REPORTS")"
