@@ -243,6 +243,8 @@ void draw_help(struct view *v)
 		"F2              setup: which Overview panes and which columns show (W saves them)",
 		"e               Overview: each GPU's block expanded (engines, fan, clocks, PCIe) or one line",
 		"G               a GPU's processes (the Overview's first GPU; G again: the next); Esc back",
+		"S               Stacks: the call tree of the CPU stacks that made GPU work, of the selected process "
+		"or ring (else all; S again: all); Enter, Left/Right, + - open and close, * all, w the weight",
 		"s, F6           choose the sort column; r reverses; < > the next one; M memory, P GPU %",
 		"/, F3, F4       filter by ring, device, command or PID (a process by its rings too); Esc clears",
 		"k, K, F9        send a signal to the selected process (TERM, KILL ...), live only",

@@ -629,6 +629,12 @@ static void act_sort_step(struct view *v, int key)
 	sort_by(v, (int)cols[at], key == '<' ? "<" : ">");
 }
 
+static void act_stacks(struct view *v, int key)
+{
+	(void)key;
+	stacks_view_open(v);
+}
+
 static void act_mouse(struct view *v, int key)
 {
 	(void)key;
@@ -657,7 +663,7 @@ static const struct {
 	{ ' ', act_pause },	   { 'n', act_step },		{ '.', act_step },
 	{ '+', act_delay },	   { '=', act_delay },		{ '-', act_delay },
 	{ 'C', act_theme },	   { 'W', act_save },		{ KEY_CTRL_L, act_redraw },
-	{ KEY_MOUSE, act_mouse },	   { 'T', act_capture },
+	{ KEY_MOUSE, act_mouse },	   { 'T', act_capture },	{ 'S', act_stacks },
 	{ 'c', act_stacks_start },
 };
 
@@ -699,6 +705,8 @@ void view_key(struct view *v, int key)
 	}
 	if (key != KEY_RESIZE && key != KEY_MOUSE)
 		v->message[0] = '\0';
+	if (stacks_view_shown(v) && stacks_view_key(v, key))
+		return;
 	for (size_t i = 0; i < sizeof(bindings) / sizeof(bindings[0]); i++) {
 		if (bindings[i].key == key) {
 			bindings[i].act(v, key);

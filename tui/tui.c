@@ -205,6 +205,7 @@ int tui_run(const struct feed *feed, const struct tui_settings *ts)
 		feed->ops->release(feed->impl, v.snap);
 	histories_free(v.histories);
 	view_rows_free(&v);
+	stacks_view_free();
 	restore_terminal();
 	return 0;
 }
