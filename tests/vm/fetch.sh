@@ -102,10 +102,16 @@ fetch_chroot() {
 	local root=$CACHE/trixie-root
 	[ -e "$root/.ready" ] && return
 	log "making the trixie build chroot (debootstrap)"
-	rm -rf "$root"
-	debootstrap --variant=minbase --include=gcc-14,make,libc6-dev,bc,kmod,libelf1t64,dwarves,xz-utils \
-		trixie "$root" "$(mirror)" >"$CACHE/debootstrap.log" 2>&1 ||
-		{ tail -20 "$CACHE/debootstrap.log"; exit 1; }
+	# twice: once here it found no Packages file ("Couldn't find these debs"), and the next run did
+	local try
+	for try in 1 2; do
+		rm -rf "$root"
+		debootstrap --variant=minbase --include=gcc-14,make,libc6-dev,bc,kmod,libelf1t64,dwarves,xz-utils \
+			trixie "$root" "$(mirror)" >"$CACHE/debootstrap.log" 2>&1 && break
+		tail -c 2000 "$CACHE/debootstrap.log"
+		[ $try = 2 ] && exit 1
+		log "debootstrap failed; once more"
+	done
 	touch "$root/.ready"
 }
 
