@@ -18,6 +18,19 @@
 #define JOB_SPAN_NAME_LEN 32
 #define JOB_SPAN_COMM_LEN 16
 
+struct frame;
+struct job_span;
+
+/*
+ * The stacks of the jobs a collector hands over (--trace with --stacks): the
+ * sink calls it only from within its jobs(), while the collector can read them.
+ */
+struct span_stacks {
+	/* s's stack into out[max], leaf first (kernel frames, then user ones): how many, 0: none. */
+	size_t (*frames)(const struct span_stacks *ss, const struct job_span *s, struct frame *out,
+			 size_t max);
+};
+
 /* One job, queued (when known), run (when known) and done, on one ring of one device. */
 struct job_span {
 	char dev[JOB_SPAN_NAME_LEN]; /* the device, "" when unknown */
@@ -36,6 +49,7 @@ struct job_span {
 	 */
 	int32_t ustack_id, kstack_id;
 	uint64_t caller;
+	const struct span_stacks *stacks; /* their frames, for the trace; NULL: none taken */
 };
 
 enum display_mark_kind {

@@ -8,6 +8,8 @@
  * (span_lanes.h). A flow leaves a job another one depended on and ends at
  * that one. A job that did not fit (its lanes all busy, the size limit, or
  * lost before it got here) is counted in the trace's note and in lost.
+ * With --stacks, a job's slice carries the CPU stack of its queue event (the
+ * submitting code's, user and kernel frames) as a callstack (trace_stacks.h).
  * Times: CLOCK_MONOTONIC moved to the wall clock the counters use.
  */
 #ifndef GPUTOP_TRACE_JOBS_H
@@ -17,6 +19,7 @@
 #include "model/job_sink.h"
 #include "output/span_lanes.h"
 #include "output/trace_counters.h"
+#include "output/trace_stacks.h"
 
 #define TRACE_JOBS_RINGS 256 /* rings at most: jobs of more are lost, counted */
 
@@ -29,6 +32,7 @@ struct trace_jobs {
 	int64_t wall_minus_mono_ns; /* added to a CLOCK_MONOTONIC time */
 	uint64_t slices; /* jobs written */
 	uint64_t lost; /* jobs not written */
+	struct trace_stacks stacks; /* their CPU stacks written, by first sight */
 };
 
 /* Into tc's trace; wall_minus_mono_ns: CLOCK_REALTIME less CLOCK_MONOTONIC, now. */

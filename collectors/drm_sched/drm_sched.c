@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <glob.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,7 @@ struct sched_priv {
 	struct job_spans spans; /* jobs completed since the last read, for config->job_sink */
 	bool spans_on; /* config->job_sink: spans kept */
 	struct sched_stacks stacks; /* --stacks: sums per (process, ring, stack) */
+	struct span_stacks span_stacks; /* --stacks: the jobs' frames, for the trace */
 	int ring_ids_fd;
 	bool new_gen;
 	struct tp_prog tps[NTPS];
@@ -173,6 +175,15 @@ static void on_job(void *arg, __u32 ring, const struct job_span *span)
 	sched_stacks_add(&p->stacks, ring, span);
 }
 
+/* A job's frames for the trace (span_stacks): called within the sink's jobs(), under the stream's lock. */
+static size_t span_frames(const struct span_stacks *ss, const struct job_span *s, struct frame *out,
+			  size_t max)
+{
+	struct sched_priv *p = (struct sched_priv *)((char *)ss - offsetof(struct sched_priv, span_stacks));
+
+	return sched_stacks_frames(&p->stacks, sched_stream_stacks_fd(p->stream), s, out, max);
+}
+
 static void on_queue(void *arg, __u32 tgid, const char *comm)
 {
 	sched_stacks_seen(arg, tgid, comm);
@@ -194,6 +205,9 @@ static int stream_open(struct collector *c, struct sched_priv *p, const struct t
 	if (c->config && c->config->job_sink) {
 		p->spans.active = c->config->job_sink->active;
 		p->spans_on = true;
+		p->span_stacks.frames = span_frames;
+		if (p->stacks.sf)
+			p->spans.stacks = &p->span_stacks;
 	}
 	if (p->spans_on || p->stacks.sf)
 		sched_stream_on_job(p->stream, on_job, p);

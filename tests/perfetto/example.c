@@ -8,7 +8,10 @@
  *   example FILE storm    a storm into the smallest limit: drops and their note
  *   example FILE jobs     GPU jobs through output/trace_jobs.h (for jobs.sh): on ring gfx,
  *                         3 jobs of "app 7", 2 overlapping, and job "dep 8" that one of them
- *                         waited for (a flow); on ring comp, 1 job of a process unknown
+ *                         waited for (a flow); on ring comp, 1 job of a process unknown;
+ *                         app's jobs carry one stack (main;submit;ioctl;drm_ioctl_[k];
+ *                         amdgpu_cs_ioctl_[k], the last one's stack id another with the
+ *                         same frames), dep's a stack that cannot be read (lost)
  *   example FILE display  vblanks and deliveries through output/trace_display.h (for
  *                         display.sh): 6 vblanks on CRTC 0, 2 on CRTC 1; "flipper" (pid 9)
  *                         4 deliveries on CRTC 0, one late after 2 missed frames; 1
@@ -28,6 +31,7 @@
 #include "output/trace_calls.h"
 #include "output/trace_display.h"
 #include "output/trace_jobs.h"
+#include "symbols/frame.h"
 
 enum {
 	GPU_PROC = 10,
@@ -160,6 +164,24 @@ static struct job_span span(const char *ring, const char *comm, uint32_t pid, ui
 	return s;
 }
 
+/* A collector's stacks, leaf first: pid 7's, whatever its ids; none for another process. */
+static size_t app_frames(const struct span_stacks *ss, const struct job_span *s, struct frame *out,
+			 size_t max)
+{
+	static const char *const names[] = { "amdgpu_cs_ioctl", "drm_ioctl", "ioctl", "submit", "main" };
+	size_t n = sizeof(names) / sizeof(names[0]);
+
+	(void)ss;
+	if (s->pid != 7 || max < n)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		memset(&out[i], 0, sizeof(out[i]));
+		snprintf(out[i].name, sizeof(out[i].name), "%s", names[i]);
+		snprintf(out[i].module, sizeof(out[i].module), "%s", i < 2 ? "[kernel]" : "app");
+	}
+	return n;
+}
+
 /* GPU jobs as gputop-bpf writes them (the example FILE jobs). */
 static int gpu_jobs(FILE *f)
 {
@@ -173,8 +195,15 @@ static int gpu_jobs(FILE *f)
 		span("comp", "", 0, 0, 1000, 1200),
 	};
 
+	static const struct span_stacks stacks = { .frames = app_frames };
+
 	s[0].flow_id = 99;
 	s[2].dep_flow_id = 99;
+	for (size_t i = 0; i < 4; i++) {
+		s[i].stacks = &stacks;
+		s[i].ustack_id = i == 3 ? 2 : 1;
+		s[i].kstack_id = 5;
+	}
 	if (trace_counters_init(&tc, f, 1 << 20))
 		return 1;
 	trace_jobs_init(&tj, &tc, 0);
