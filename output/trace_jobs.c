@@ -23,7 +23,7 @@ void trace_jobs_free(struct trace_jobs *tj)
 	for (size_t i = 0; i < tj->nrings; i++)
 		free(tj->rings[i]);
 	tj->nrings = 0;
-	trace_stacks_free(&tj->stacks);
+
 }
 
 /* The ring's track, described under its device's the first time; NULL when it cannot be. */
@@ -90,9 +90,11 @@ static int job_begin(struct trace_jobs *tj, const struct job_span *s, uint64_t t
 		.n_terminating_flow_ids = s->dep_flow_id != 0,
 		.args = args,
 		.n_args = s->pid ? 2 : 1,
-		.callstack_iid = trace_stacks_job(&tj->stacks, &tj->tc->w, s, ts),
 	};
+	struct stack_ref ref = { .pid = s->pid, .ustack_id = s->ustack_id, .kstack_id = s->kstack_id,
+				 .caller = s->caller };
 
+	e.callstack_iid = trace_stacks_iid(&tj->tc->stacks, &tj->tc->w, s->stacks, &ref, ts);
 	if (s->pid)
 		snprintf(name, sizeof(name), "%.15s %u", *s->comm ? s->comm : "?", s->pid);
 	else

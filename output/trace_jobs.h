@@ -19,7 +19,6 @@
 #include "model/job_sink.h"
 #include "output/span_lanes.h"
 #include "output/trace_counters.h"
-#include "output/trace_stacks.h"
 
 #define TRACE_JOBS_RINGS 256 /* rings at most: jobs of more are lost, counted */
 
@@ -32,7 +31,6 @@ struct trace_jobs {
 	int64_t wall_minus_mono_ns; /* added to a CLOCK_MONOTONIC time */
 	uint64_t slices; /* jobs written */
 	uint64_t lost; /* jobs not written */
-	struct trace_stacks stacks; /* their CPU stacks written, by first sight */
 };
 
 /* Into tc's trace; wall_minus_mono_ns: CLOCK_REALTIME less CLOCK_MONOTONIC, now. */

@@ -15,6 +15,7 @@
 #include <bpf/libbpf.h>
 #include "collectors/kit/map_walk.h"
 #include "collectors/kit/prog_stats.h"
+#include "collectors/kit/span_frames.h"
 #include "collectors/kit/test_hooks.h"
 #include "collectors/kit/tp_progs.h"
 #include "collectors/collector.h"
@@ -176,12 +177,15 @@ static void on_job(void *arg, __u32 ring, const struct job_span *span)
 }
 
 /* A job's frames for the trace (span_stacks): called within the sink's jobs(), under the stream's lock. */
-static size_t span_frames(const struct span_stacks *ss, const struct job_span *s, struct frame *out,
-			  size_t max)
+static size_t span_frames(const struct span_stacks *ss, const struct stack_ref *r,
+			  struct span_frame *out, size_t max)
 {
+	static struct frame frames[SCHED_STACK_FRAMES_MAX];
 	struct sched_priv *p = (struct sched_priv *)((char *)ss - offsetof(struct sched_priv, span_stacks));
+	size_t n = sched_stacks_frames(&p->stacks, sched_stream_stacks_fd(p->stream), r, frames,
+				       SCHED_STACK_FRAMES_MAX);
 
-	return sched_stacks_frames(&p->stacks, sched_stream_stacks_fd(p->stream), s, out, max);
+	return span_frames_of(frames, n, out, max);
 }
 
 static void on_queue(void *arg, __u32 tgid, const char *comm)

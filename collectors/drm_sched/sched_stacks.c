@@ -177,7 +177,7 @@ static int write_sum(struct sched_stacks *ss, const struct sched_stack_sum *e, i
 	return stack_file_line(ss->sf, frames, n, truncated, sum_weight(ss, e));
 }
 
-size_t sched_stacks_frames(struct sched_stacks *ss, int stacks_fd, const struct job_span *s,
+size_t sched_stacks_frames(struct sched_stacks *ss, int stacks_fd, const struct stack_ref *s,
 			   struct frame *out, size_t max)
 {
 	uint64_t ips[SCHED_STACK_DEPTH];

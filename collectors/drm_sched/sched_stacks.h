@@ -45,12 +45,12 @@ void sched_stacks_add(struct sched_stacks *ss, uint32_t ring, const struct job_s
 /* Frames sched_stacks_frames may give: the kernel's and the user's, the caller put back. */
 #define SCHED_STACK_FRAMES_MAX (2 * SCHED_STACK_DEPTH + 1)
 /*
- * The frames of span's stacks (--trace with --stacks), leaf first: kernel
+ * The frames of a job's stacks (--trace with --stacks), leaf first: kernel
  * frames, then user ones symbolized through the mappings captured at its
  * process's first queue record; into out[max] (max at least
  * SCHED_STACK_FRAMES_MAX). How many; 0: none (stacks off, none taken, max short).
  */
-size_t sched_stacks_frames(struct sched_stacks *ss, int stacks_fd, const struct job_span *s,
+size_t sched_stacks_frames(struct sched_stacks *ss, int stacks_fd, const struct stack_ref *s,
 			   struct frame *out, size_t max);
 /* Every sum as a line, the stacks from the stacks map, rings named by keys; 0, or -errno. */
 int sched_stacks_write(struct sched_stacks *ss, int stacks_fd, const struct ring_key *keys);

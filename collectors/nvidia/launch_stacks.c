@@ -228,6 +228,21 @@ static size_t fp_stack(struct write_arg *a, const struct nv_stack_key *k, uint64
 	return n;
 }
 
+/* The frames of k's frame-pointer stack ips (depth of them) into out, leaf first: how many. */
+static size_t fp_frames(struct launch_stacks *ls, struct stack_proc *p, const struct nv_stack_key *k,
+			const uint64_t *ips, size_t depth, struct frame *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < depth; i++) {
+		user_frame(ls, p, ips[i], &out[n++]);
+		/* the caller at the function's entry, where the walk (frame pointers) left it out */
+		if (i == 0 && k->caller && (depth < 2 || ips[1] != k->caller))
+			user_frame(ls, p, k->caller, &out[n++]);
+	}
+	return n;
+}
+
 /* k's launches by its frame-pointer stack. */
 static void fp_line(struct write_arg *a, struct stack_proc *p, const struct nv_stack_key *k, const uint64_t *ips,
 		    size_t depth, uint64_t weight)
@@ -236,12 +251,7 @@ static void fp_line(struct write_arg *a, struct stack_proc *p, const struct nv_s
 
 	if (!depth)
 		named_frame(&frames[n++], "[no stack]");
-	for (size_t i = 0; i < depth; i++) {
-		user_frame(a->ls, p, ips[i], &frames[n++]);
-		/* the caller at the function's entry, where the walk (frame pointers) left it out */
-		if (i == 0 && k->caller && ips[1] != k->caller)
-			user_frame(a->ls, p, k->caller, &frames[n++]);
-	}
+	n += fp_frames(a->ls, p, k, ips, depth, &frames[n]);
 	line_out(a, p, k, n, depth == NV_STACK_DEPTH, false, weight);
 }
 
@@ -277,6 +287,36 @@ static bool write_line(const void *key, void *value, void *arg)
 		line_out(a, p, k, n, c[i].truncated, true, w);
 	}
 	return false;
+}
+
+size_t launch_stacks_frames(struct launch_stacks *ls, int stacks_fd, const struct stack_ref *r,
+			    struct frame *out, size_t max)
+{
+	struct write_arg a = { ls, stacks_fd, 0 };
+	const struct dwarf_chain *c, *best = NULL;
+	uint64_t ips[NV_STACK_DEPTH];
+	struct nv_stack_key k;
+	struct stack_proc *p;
+	size_t depth, nc, n = 0;
+
+	if (!ls->sf || max < LAUNCH_STACK_FRAMES_MAX)
+		return 0;
+	memset(&k, 0, sizeof(k));
+	k.handle = r->aux;
+	k.caller = r->caller;
+	k.tgid = r->pid;
+	k.stack_id = r->ustack_id;
+	p = stack_procs_find(&ls->procs, k.tgid);
+	depth = fp_stack(&a, &k, ips);
+	c = launch_dwarf_of(&ls->dwarf, &k, &nc);
+	for (size_t i = 0; c && i < nc; i++)
+		if (!best || c[i].samples > best->samples)
+			best = &c[i];
+	if (!best || (!best->complete && depth > best->n)) /* as write_line chooses */
+		return fp_frames(ls, p, &k, ips, depth, out);
+	for (size_t j = 0; j < best->n; j++)
+		user_frame(ls, p, best->ips[j], &out[n++]);
+	return n;
 }
 
 /* Per process, before the lines: its launches, those of keys with DWARF chains, and their samples. */

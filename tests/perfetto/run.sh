@@ -155,6 +155,9 @@ check "calls.sh: app:gl (7/8) 3 AMDGPU_CS (1 failed), 1 GET_CAP; 2 amdgpu fence 
 	"$(grep -E '^(ioctl|wait)' "$work/calls.txt" | tr '\t\n' ' |')" = "ioctl 7 8 app app:gl AMDGPU_CS 3 1|ioctl 7 8 app app:gl GET_CAP 1 0|wait 7 8 app app:gl amdgpu 2|wait 7 9 app worker mockdrm 1|"
 check "calls.sh: worker's CUDA launches by name (2 kernel_a(), 1 not named, 1 graph); app:gl's 1 sync" test \
 	"$(grep -E '^(launch|sync)' "$work/calls.txt" | tr '\t\n' ' |')" = "launch 7 9 app worker graph launch 1|launch 7 9 app worker kernel_a() 2|launch 7 9 app worker launch 1|sync 7 8 app app:gl - 1|"
+check "stacks.sh: worker's 2 kernel_a() launches carry main;train;cuLaunchKernel (1 callstack)" test \
+	"$("$HERE/stacks.sh" "$work/calls.pftrace" | sed 's/^[0-9]*\t//' | tr '\t\n' '  ')" = \
+	"kernel_a() worker main;train;cuLaunchKernel kernel_a() worker main;train;cuLaunchKernel callstacks 1 frames 3 "
 decode "$work/calls.pftrace" | flat >"$work/flat"
 check "one process track (app, pid 7), two thread tracks under it, a fence-wait track each, app:gl's CUDA syncs" test \
 	"$(field track_descriptor.process.process_name | tr '\n' ' ')|$(field track_descriptor.thread.thread_name | tr '\n' ' ')|$(field track_descriptor.name | tr '\n' ' ')" = \

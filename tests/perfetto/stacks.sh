@@ -2,7 +2,7 @@
 # The callstacks of a gputop-bpf trace's events (output/trace_stacks.h), decoded by protoc:
 #   stacks.sh TRACE
 # prints "PACKET <tab> EVENT-NAME <tab> TRACK <tab> FRAMES" for each event with a callstack_iid,
-# in order (TRACK: the track's name, its parent's for a lane's, "lane N"),
+# in order (TRACK: the track's name, its thread's for a thread's, its parent's for a lane's),
 # FRAMES root first joined by ";", a kernel frame (KIND_KERNEL) marked "_[k]"; then
 # "callstacks <tab> N" (callstacks interned) and "frames <tab> N" (frames interned).
 set -euo pipefail
@@ -20,7 +20,7 @@ $2 == "interned_data.callstacks.iid" { cs = $3; cn[cs] = 0; ncs++ }
 $2 == "interned_data.callstacks.frame_ids" { cf[cs, ++cn[cs]] = $3 }
 $2 == "track_descriptor.uuid" { tu = $3 }
 $2 == "track_descriptor.parent_uuid" { parent[tu] = $3 }
-$2 == "track_descriptor.name" { tname[tu] = unq($3) }
+$2 == "track_descriptor.name" || $2 == "track_descriptor.thread.thread_name" { tname[tu] = unq($3) }
 $2 == "track_event.track_uuid" { track[$1] = $3 }
 $2 == "track_event.name_iid" { niid[$1] = $3 }
 $2 == "track_event.name" { nm[$1] = unq($3) }
