@@ -23,7 +23,6 @@ void trace_jobs_free(struct trace_jobs *tj)
 	for (size_t i = 0; i < tj->nrings; i++)
 		free(tj->rings[i]);
 	tj->nrings = 0;
-
 }
 
 /* The ring's track, described under its device's the first time; NULL when it cannot be. */

@@ -176,12 +176,13 @@ static void on_job(void *arg, __u32 ring, const struct job_span *span)
 	sched_stacks_add(&p->stacks, ring, span);
 }
 
-/* A job's frames for the trace (span_stacks): called within the sink's jobs(), under the stream's lock. */
+/* A job's frames for the trace (span_stacks): within the sink's jobs(), under the stream's lock. */
 static size_t span_frames(const struct span_stacks *ss, const struct stack_ref *r,
 			  struct span_frame *out, size_t max)
 {
 	static struct frame frames[SCHED_STACK_FRAMES_MAX];
-	struct sched_priv *p = (struct sched_priv *)((char *)ss - offsetof(struct sched_priv, span_stacks));
+	struct sched_priv *p =
+		(struct sched_priv *)((char *)ss - offsetof(struct sched_priv, span_stacks));
 	size_t n = sched_stacks_frames(&p->stacks, sched_stream_stacks_fd(p->stream), r, frames,
 				       SCHED_STACK_FRAMES_MAX);
 

@@ -10,7 +10,7 @@
 #include "model/job_sink.h"
 #include "symbols/frame.h"
 
-/* in[0..n) into out[0..max), in order: the text frame_text gives (no offset), kernel ones marked. How many. */
+/* in[0..n) into out[0..max), in order: frame_text's text (no offset), kernel ones marked. How many. */
 size_t span_frames_of(const struct frame *in, size_t n, struct span_frame *out, size_t max);
 
 #endif

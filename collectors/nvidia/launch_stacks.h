@@ -46,7 +46,8 @@ int launch_stacks_attach(struct launch_stacks *ls, int samples_fd);
  */
 void launch_stacks_tick(struct launch_stacks *ls, int counts_fd, int names_fd, struct proc_cache *pcache);
 /* Frames launch_stacks_frames may give: a DWARF chain's, or the frame pointers' and the caller. */
-#define LAUNCH_STACK_FRAMES_MAX (UNWIND_FRAMES_MAX > NV_STACK_DEPTH + 1 ? UNWIND_FRAMES_MAX : NV_STACK_DEPTH + 1)
+#define LAUNCH_STACK_FRAMES_MAX \
+	(UNWIND_FRAMES_MAX > NV_STACK_DEPTH + 1 ? UNWIND_FRAMES_MAX : NV_STACK_DEPTH + 1)
 /*
  * A launch's frames for the trace (--trace with --stacks; r: its stack key:
  * pid, ustack_id, caller, aux the kernel's handle), leaf first, into out[max]

@@ -43,8 +43,8 @@ static bool call_of(void *ctx, const void *rec, size_t size, void *item)
 		return true;
 	kernel_name(nc, r->tgid, r->handle, s->name, sizeof(s->name));
 	if (nc->stacks) {
-		s->stack = (struct stack_ref){ .pid = r->tgid, .ustack_id = r->stack_id, .kstack_id = -1,
-					       .caller = r->caller, .aux = r->handle };
+		s->stack = (struct stack_ref){ .pid = r->tgid, .ustack_id = r->stack_id,
+					       .kstack_id = -1, .caller = r->caller, .aux = r->handle };
 		s->stacks = nc->stacks;
 	}
 	return true;

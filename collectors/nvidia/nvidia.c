@@ -169,12 +169,13 @@ struct nvidia_priv {
 	struct span_stacks span_stacks; /* --trace with --stacks: the launches' frames */
 };
 
-/* A launch's frames for the trace (span_stacks): called within the capture's drain, after the tick's stacks. */
+/* A launch's frames for the trace (span_stacks): within the capture's drain, after the tick's stacks. */
 static size_t span_frames(const struct span_stacks *ss, const struct stack_ref *r,
 			  struct span_frame *out, size_t max)
 {
 	static struct frame frames[LAUNCH_STACK_FRAMES_MAX];
-	struct nvidia_priv *p = (struct nvidia_priv *)((char *)ss - offsetof(struct nvidia_priv, span_stacks));
+	struct nvidia_priv *p =
+		(struct nvidia_priv *)((char *)ss - offsetof(struct nvidia_priv, span_stacks));
 	size_t n = launch_stacks_frames(&p->stacks, bpf_map__fd(p->skel->maps.stacks), r, frames,
 					LAUNCH_STACK_FRAMES_MAX);
 
@@ -744,7 +745,7 @@ static int nvidia_read(struct collector *c, struct model *m)
 		proc_gpus_sweep(&maps);
 		p->next_sweep_ns = now + RESCAN_NS;
 	}
-	/* the launches' processes and stack copies first: the capture's launches are symbolized through them */
+	/* the launches' processes and stack copies first: the capture's launches are symbolized by them */
 	launch_stacks_tick(&p->stacks, bpf_map__fd(p->skel->maps.launch_stacks),
 			   bpf_map__fd(p->skel->maps.kernel_names), &p->pcache);
 	nv_capture_drain(&p->capture); /* before the names of processes gone are deleted */

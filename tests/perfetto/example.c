@@ -167,7 +167,8 @@ static struct job_span span(const char *ring, const char *comm, uint32_t pid, ui
 static size_t app_frames(const struct span_stacks *ss, const struct stack_ref *s,
 			 struct span_frame *out, size_t max)
 {
-	static const char *const names[] = { "amdgpu_cs_ioctl", "drm_ioctl", "ioctl", "submit", "main" };
+	static const char *const names[] = { "amdgpu_cs_ioctl", "drm_ioctl", "ioctl", "submit",
+					      "main" };
 	size_t n = sizeof(names) / sizeof(names[0]);
 
 	(void)ss;
@@ -319,7 +320,8 @@ static int calls(FILE *f)
 
 	c[sizeof(c) / sizeof(c[0]) - 1].kind = CALL_SPAN_CUDA_SYNC;
 	for (size_t i = 7; i <= 9; i += 2) { /* the kernel_a() launches */
-		c[i].stack = (struct stack_ref){ .pid = 7, .ustack_id = 3, .kstack_id = -1, .aux = 0x42 };
+		c[i].stack =
+			(struct stack_ref){ .pid = 7, .ustack_id = 3, .kstack_id = -1, .aux = 0x42 };
 		c[i].stacks = &stacks;
 	}
 	trace_calls_add(&tcl, c, sizeof(c) / sizeof(c[0]), 0);
