@@ -311,17 +311,16 @@ test-unit: $(UNIT_BINS) $(B)/tests/symfix/.done $(B)/tests/symbolize $(B)/gputop
 test-docs: $(B)/gputop-bpf
 	$(Q)tests/docs.sh $(B)/gputop-bpf
 
-# The interface under tmux, replaying the example recording (no root needed).
+# The interface under tmux, replaying the example recording (no root needed): the default,
+# sanitizer and ThreadSanitizer builds' passes at once (tests/tui/passes.sh).
 test-tui: $(B)/gputop-bpf
 	$(Q)$(MAKE) --no-print-directory SAN=1 build/san/gputop-bpf
-	$(Q)tests/tui/run.sh $(B)/gputop-bpf examples/mockgpu-7.3.jsonl examples/nvidia-h100.jsonl
-	$(Q)tests/tui/run.sh build/san/gputop-bpf examples/mockgpu-7.3.jsonl examples/nvidia-h100.jsonl
 	$(Q)$(MAKE) --no-print-directory TSAN=1 build/tsan/gputop-bpf
 	$(Q)rm -rf build/tsan/reports && mkdir -p build/tsan/reports
 	$(Q)# without address randomization: clang 14's ThreadSanitizer refuses the layouts of mmap_rnd_bits 32
-	$(Q)TSAN_OPTIONS=log_path=$(CURDIR)/build/tsan/reports/tsan TSAN_REPORTS=$(CURDIR)/build/tsan/reports \
-		setarch $$(uname -m) -R tests/tui/run.sh build/tsan/gputop-bpf examples/mockgpu-7.3.jsonl \
-		examples/nvidia-h100.jsonl
+	$(Q)tests/tui/passes.sh examples/mockgpu-7.3.jsonl examples/nvidia-h100.jsonl $(B)/gputop-bpf \
+		build/san/gputop-bpf \
+		"TSAN_OPTIONS=log_path=$(CURDIR)/build/tsan/reports/tsan TSAN_REPORTS=$(CURDIR)/build/tsan/reports SETARCH=1 build/tsan/gputop-bpf"
 
 # The metrics endpoint serving the example recording: promtool, a real Prometheus, bad requests.
 test-exporter: $(B)/gputop-bpf
@@ -350,6 +349,7 @@ test-bpf: $(B)/gputop-bpf $(B)/cuda/cuda-client $(B)/cuda-nofp/cuda-client $(B)/
 	$(Q)tests/bpf/fd-census.sh $(B)/tests/fd-census 200 50
 	$(Q)tests/bpf/privileges.sh $(B)/gputop-bpf examples/mockgpu-7.3.jsonl
 	$(Q)tests/bpf/tui-capture.sh $(B)/gputop-bpf
+	$(Q)tests/bpf/stacks-key.sh $(B)/cuda $(B)/gputop-bpf
 
 # The VM's scenario holds the scheduler's programs (GPUTOP_TEST_SPIN_NS) and points the NVIDIA
 # collector at stand-ins: a static test build (TEST_HOOKS=1); the endpoint is the sanitizer build.

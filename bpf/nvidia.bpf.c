@@ -130,8 +130,12 @@ struct {
 	__type(value, __u64);
 } kernel_launches SEC(".maps");
 
-/* --stacks: set before load; off, a launch costs nothing more. */
-const volatile bool capture_stacks;
+/*
+ * User space's: --stacks, or started live (the interface's c key): launches'
+ * stacks taken (off, a launch costs one load more); copy_stacks: their user
+ * stacks copied too, for the DWARF unwind (--stacks only: the ring is sized at load).
+ */
+__u32 capture_stacks, copy_stacks;
 
 /* --stacks: the user stacks of launches, by id (frame pointers, as the kernel walks them). */
 struct {
@@ -287,7 +291,7 @@ static __always_inline void stack_launched(void *ctx, __u32 tgid, __u64 handle,
 	}
 	first = __sync_fetch_and_add(n, 1) == 0;
 	/* each key's first launch always (the budget spent if there is one), the rest as the budget allows */
-	if (sample_allowed() || first)
+	if (copy_stacks && (sample_allowed() || first))
 		stack_sample(ctx, &k);
 }
 

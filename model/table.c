@@ -109,6 +109,17 @@ void cell_set_str(struct cell *row, unsigned int col, const char *v)
 	row[col].known = row[col].s != NULL;
 }
 
+size_t col_str_max(const struct col_desc *c)
+{
+	return c->flags & COL_LONG ? TABLE_LONG_STR_MAX : TABLE_STR_MAX;
+}
+
+void cell_set_long_str(struct cell *row, unsigned int col, const char *v)
+{
+	row[col].s = v ? strndup(v, TABLE_LONG_STR_MAX - 1) : NULL;
+	row[col].known = row[col].s != NULL;
+}
+
 void cell_set_hist(struct cell *row, unsigned int col, const struct histogram *h)
 {
 	row[col].h = h ? malloc(sizeof(*h)) : NULL;
@@ -125,6 +136,8 @@ struct cell *table_row_copy(struct table *dst, const struct table *src, size_t r
 	for (unsigned int c = 0; to && c < dst->desc->ncols; c++)
 		if (!from[c].known)
 			continue;
+		else if (dst->desc->cols[c].type == COL_STR && (dst->desc->cols[c].flags & COL_LONG))
+			cell_set_long_str(to, c, from[c].s);
 		else if (dst->desc->cols[c].type == COL_STR)
 			cell_set_str(to, c, from[c].s);
 		else if (dst->desc->cols[c].type == COL_HIST)

@@ -50,6 +50,7 @@ enum col_flags {
 	COL_IF_KNOWN = 1 << 7, /* on screen only when a row knows it (a source this machine may lack) */
 	COL_WITH_PREV = 1 << 8, /* on screen only beside the column before it (a limit beside its value) */
 	COL_HEX = 1 << 9, /* a number shown in hex (an ioctl command), kept a number in JSON */
+	COL_LONG = 1 << 10, /* text up to TABLE_LONG_STR_MAX (a call stack), not TABLE_STR_MAX */
 };
 
 struct col_desc {
@@ -89,6 +90,7 @@ struct table {
 };
 
 #define TABLE_STR_MAX 256 /* longest text kept in a cell, in bytes */
+#define TABLE_LONG_STR_MAX 4096 /* the same in a COL_LONG column */
 
 struct table *table_new(const struct table_desc *d);
 void table_free(struct table *t);
@@ -104,6 +106,10 @@ void cell_set_u64(struct cell *row, unsigned int col, uint64_t v);
 void cell_set_f64(struct cell *row, unsigned int col, double v);
 /* Copies at most TABLE_STR_MAX - 1 bytes; a failed copy leaves the cell unknown. Once per cell. */
 void cell_set_str(struct cell *row, unsigned int col, const char *v);
+/* The longest text column c keeps, its NUL included: TABLE_STR_MAX, or TABLE_LONG_STR_MAX. */
+size_t col_str_max(const struct col_desc *c);
+/* cell_set_str for a COL_LONG column: at most TABLE_LONG_STR_MAX - 1 bytes. */
+void cell_set_long_str(struct cell *row, unsigned int col, const char *v);
 /* Copies the histogram; a failed copy leaves the cell unknown. Once per cell. */
 void cell_set_hist(struct cell *row, unsigned int col, const struct histogram *h);
 /* A new row of dst (src's own kind of table), a copy of src's row; NULL where the kinds differ or out of memory. */

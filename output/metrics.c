@@ -466,6 +466,15 @@ static size_t rows_kept(const struct table *t, const struct metrics_export *d)
 	return d && d->max_rows && t->nrows > d->max_rows ? d->max_rows : t->nrows;
 }
 
+/* A table keyed by long text (a call stack): no label could hold it whole, so rows would merge. */
+static bool long_keyed(const struct table_desc *d)
+{
+	for (unsigned int c = 0; c < d->ncols; c++)
+		if ((d->cols[c].flags & COL_KEY) && (d->cols[c].flags & COL_LONG))
+			return true;
+	return false;
+}
+
 static int write_table(FILE *out, const struct table *t, enum metrics_format f,
 		       const struct metrics_export *d)
 {
@@ -474,7 +483,7 @@ static int write_table(FILE *out, const struct table *t, enum metrics_format f,
 	char **labels;
 	int err = -1;
 
-	if (!t->nrows)
+	if (!t->nrows || long_keyed(desc)) /* nvidia.stacks, drm_sched.stacks: JSON and recordings only */
 		return 0;
 	order = calloc(t->nrows, sizeof(*order));
 	labels = calloc(keep, sizeof(*labels));
@@ -548,7 +557,7 @@ int metrics_count_drops(const struct snapshot *s, struct metrics_export *d)
 	for (size_t i = 0; i < s->ntables; i++) {
 		size_t idx = registry_index(s->tables[i]->desc);
 
-		if (idx < d->ntables)
+		if (idx < d->ntables && !long_keyed(s->tables[i]->desc))
 			d->dropped[idx] += s->tables[i]->nrows - rows_kept(s->tables[i], d);
 	}
 	return 0;

@@ -155,7 +155,9 @@ static void cell_from(struct reader *r, const struct col_desc *col, struct cell 
 	switch (col->type) {
 	case COL_STR:
 		if (v->type == V_STR && budget_take(r->s, v->len / sizeof(struct cell) + 1)) {
-			row[c].s = strndup(v->s, v->len < TABLE_STR_MAX - 1 ? v->len : TABLE_STR_MAX - 1);
+			size_t max = col_str_max(col) - 1;
+
+			row[c].s = strndup(v->s, v->len < max ? v->len : max);
 			row[c].known = row[c].s != NULL;
 		}
 		break;

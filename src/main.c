@@ -27,6 +27,7 @@
 #include "src/web_config.h"
 #include "src/options.h"
 #include "src/poller.h"
+#include "src/stacks_key.h"
 #include "src/tui_capture.h"
 #include "recording/replay.h"
 #include "core/privileges.h"
@@ -108,13 +109,18 @@ static void print_version(void)
  * the user's own fdinfo), and says once what root adds.
  */
 /* 0 when the invoking user may write path (the file the nvidia collector opens), else -1 with errno. */
-static struct stack_file stacks_file; /* --stacks */
+static struct stack_file stacks_file; /* --stacks, or armed for the interface's c key */
+static struct stacks_key stacks_key; /* c: NULL ops.impl where there is none */
 
-/* --stacks FILE, opened (emptied) with the user's rights; the scheduler's stacks come streamed. */
+/* --stacks FILE (or -: tables only), opened (emptied) with the user's rights; the scheduler's stacks come streamed. */
 static int open_stacks(const struct options *o, struct collector_config *config)
 {
 	char why[300];
 
+	if (!o->stacks && !o->batch && !o->list) {
+		config->stacks = &stacks_file; /* armed: the interface's c key opens it */
+		return 0;
+	}
 	if (!o->stacks || o->list)
 		return 0;
 	if (stack_file_open(&stacks_file, o->stacks, (enum stack_weight)o->stacks_weight, why,
@@ -135,8 +141,10 @@ static int close_stacks(const struct options *o, int rc)
 	enum stack_weight w = stacks_file.weight;
 	int err;
 
-	if (!stacks_file.out) /* not opened: --list, or it failed and said so */
+	if (!stacks_file.open) /* not opened: --list, or it failed and said so */
 		return rc;
+	if (!stacks_file.out) /* "-": the tables only */
+		return stack_file_close(&stacks_file), rc;
 	err = stack_file_close(&stacks_file);
 	if (err) {
 		fprintf(stderr, PROG ": writing the stacks '%s' failed: %s\n", o->stacks,
@@ -321,6 +329,8 @@ static int run_tui(const struct options *o, const struct feed *feed, struct tui_
 
 	tui_capturer_init(&capturer, (uint64_t)o->trace_max_mb << 20, feed->replay, o->sched_stream);
 	ts->capture = &capturer.ops;
+	if (stacks_key.ops.impl && !feed->replay)
+		ts->stacks_key = &stacks_key.ops;
 	err = tui_run(feed, ts);
 	tui_capturer_end(&capturer);
 	return err ? EXIT_FAILURE_RUN : EXIT_OK;
@@ -359,6 +369,15 @@ static bool attaches_later(const struct collector *cs, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (cs[i].ops->attaches_later && cs[i].info.state == COLLECTOR_ATTACHED)
+			return true;
+	return false;
+}
+
+/* Whether the collector called name is attached. */
+static bool collector_attached(const struct collector *cs, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(cs[i].ops->name, name) && cs[i].info.state == COLLECTOR_ATTACHED)
 			return true;
 	return false;
 }
@@ -608,6 +627,9 @@ int main(int argc, char **argv)
 		rc = st ? EXIT_OK : EXIT_FAILURE_RUN;
 		goto cleanup;
 	}
+	if (config.stacks && !o.batch) /* armed for the c key, or --stacks' */
+		stacks_key_init(&stacks_key, config.stacks, collector_attached(cs, n, "nvidia"),
+				config.sched_stream);
 	/* the files only now, when the run is known to start; with the user's own rights */
 	if (o.record && same_file(o.record, o.output)) {
 		fail(&o, "--record and -o name the same file '%s'", o.record);

@@ -72,10 +72,11 @@ void options_usage(FILE *out)
 	      "      --theme NAME|FILE  colour theme: default, light, high-contrast, monochrome, or a file\n"
 	      "      --libcuda PATH     the CUDA driver library to probe (default: the loader cache's\n"
 	      "                         libcuda.so.1 and those running processes have mapped)\n"
-	      "      --stacks FILE      write the CPU call stacks of CUDA launches and of DRM scheduler\n"
-	      "                         jobs (their ring the leaf) to FILE at the end, as folded stacks\n"
-	      "                         (flamegraph.pl, inferno); a FILE ending in .svg gets a flame\n"
-	      "                         graph of them\n"
+	      "      --stacks FILE      take the CPU call stacks of CUDA launches and of DRM scheduler\n"
+	      "                         jobs: live in the tables nvidia.stacks and drm_sched.stacks\n"
+	      "                         (-J, --record), and into FILE at the end as folded stacks\n"
+	      "                         (flamegraph.pl, inferno; their ring or kernel the leaf); a FILE\n"
+	      "                         ending in .svg gets a flame graph; FILE - : the tables only\n"
 	      "      --stacks-weight W  what --stacks weighs: count (a launch or a job counts one,\n"
 	      "                         default), launches, jobs, gpu-time (ns, run to done) or\n"
 	      "                         queue-wait (ns, queue to run); the last three: jobs only\n"
@@ -315,7 +316,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		return -1;
 	}
 	if (o->stacks_weight_given && !o->stacks) {
-		snprintf(err, errlen, "--stacks-weight weighs the stacks of --stacks FILE: give both");
+		snprintf(err, errlen, "--stacks-weight weighs the stacks of --stacks FILE (or -): give both");
 		return -1;
 	}
 	if (o->stacks && o->stacks_weight != STACK_WEIGHT_LAUNCHES && o->sched_design_given &&

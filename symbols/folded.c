@@ -62,30 +62,55 @@ size_t folded_escape(const char *in, char *out, size_t size)
 	return o;
 }
 
-int folded_write(FILE *f, const struct frame *frames, size_t n, bool truncated, uint64_t weight)
+/* frames[i] as escaped text into esc (4 bytes a byte at most); its length. */
+static size_t frame_escaped(const struct frame *f, char *esc, size_t size)
 {
-	char text[FRAME_NAME_MAX + FRAME_MODULE_MAX + 32], esc[4 * sizeof(text)];
-	size_t i;
-	bool first = true;
+	char text[FRAME_NAME_MAX + FRAME_MODULE_MAX + 32];
+
+	frame_text(f, false, text, sizeof(text));
+	return folded_escape(text, esc, size);
+}
+
+bool folded_join(const struct frame *frames, size_t n, bool truncated, char *out)
+{
+	char esc[4 * (FRAME_NAME_MAX + FRAME_MODULE_MAX + 32)];
+	const size_t mark = sizeof(FOLDED_TRUNCATED); /* "[truncated];" */
+	size_t len = 0, kept = 0, o = 0, i;
 
 	if (n > FOLDED_FRAMES_MAX) {
 		n = FOLDED_FRAMES_MAX; /* the leaf end kept */
 		truncated = true;
 	}
+	for (; kept < n; kept++) { /* leaf first, as many as fit (with the mark where cut) */
+		size_t w = frame_escaped(&frames[kept], esc, sizeof(esc)) + (kept ? 1 : 0);
+		size_t reserve = kept + 1 < n || truncated ? mark : 0;
+
+		if (len + w + reserve >= FOLDED_TEXT_MAX)
+			break;
+		len += w;
+	}
+	truncated |= kept < n;
+	out[0] = '\0';
 	if (truncated) {
-		fputs(FOLDED_TRUNCATED, f);
-		first = false;
+		memcpy(out, FOLDED_TRUNCATED, mark);
+		o = mark - 1;
 	}
-	for (i = n; i-- > 0;) {
-		frame_text(&frames[i], false, text, sizeof(text));
-		folded_escape(text, esc, sizeof(esc));
-		if (!first)
-			fputc(';', f);
-		fputs(esc, f);
-		first = false;
+	for (i = kept; i-- > 0;) {
+		size_t w = frame_escaped(&frames[i], esc, sizeof(esc));
+
+		if (o)
+			out[o++] = ';';
+		memcpy(out + o, esc, w + 1);
+		o += w;
 	}
-	if (first)
-		fputs("[unknown]", f); /* no frame at all: still a line of the format */
-	fprintf(f, " %" PRIu64 "\n", weight);
+	return truncated;
+}
+
+int folded_write(FILE *f, const struct frame *frames, size_t n, bool truncated, uint64_t weight)
+{
+	static char line[FOLDED_TEXT_MAX];
+
+	folded_join(frames, n, truncated, line);
+	fprintf(f, "%s %" PRIu64 "\n", *line ? line : "[unknown]", weight);
 	return ferror(f) ? -EIO : 0;
 }

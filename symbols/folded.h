@@ -18,6 +18,8 @@
 /* At most this many frames a line: the rest, root-most, are cut and the line says [truncated]. */
 #define FOLDED_FRAMES_MAX 512
 #define FOLDED_TRUNCATED "[truncated]"
+/* The longest joined stack text (folded_join), its NUL included: root-most frames past it are cut. */
+#define FOLDED_TEXT_MAX 4096
 
 /*
  * in escaped into out[size], cut whole (never inside an escape or a UTF-8
@@ -25,6 +27,13 @@
  * The length written.
  */
 size_t folded_escape(const char *in, char *out, size_t size);
+/*
+ * frames[0..n) given leaf first, escaped and joined root first by ';' into
+ * out[FOLDED_TEXT_MAX]; truncated (the walk stopped before the root), or the
+ * root-most frames that do not fit cut whole: "[truncated]" first. "" for no
+ * frame. Whether it starts with "[truncated]".
+ */
+bool folded_join(const struct frame *frames, size_t n, bool truncated, char *out);
 /*
  * One line: frames[0..n) given leaf first (as a stack walk gives them), written
  * root first; truncated: the walk stopped before the root. 0, or -EIO.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -53,13 +54,14 @@ int stack_file_open(struct stack_file *sf, const char *path, enum stack_weight w
 
 	memset(sf, 0, sizeof(*sf));
 	sf->weight = w;
-	sf->out = privileges_fopen_as_user(path, "w");
-	if (!sf->out) {
+	if (strcmp(path, "-"))
+		sf->out = privileges_fopen_as_user(path, "w");
+	if (strcmp(path, "-") && !sf->out) {
 		err = -errno;
 		snprintf(why, size, "--stacks %s: %s", path, strerror(errno));
 		return err;
 	}
-	if (is_svg(path)) {
+	if (sf->out && is_svg(path)) {
 		sf->svg = sf->out;
 		sf->out = open_memstream(&sf->folded, &sf->folded_len);
 		if (!sf->out) {
@@ -75,23 +77,76 @@ int stack_file_open(struct stack_file *sf, const char *path, enum stack_weight w
 		symbolizer_load_kernel(&sf->sym); /* kernel frames: now, while privileged */
 	if (err) {
 		snprintf(why, size, "--stacks: the symbolizer: %s", strerror(-err));
-		fclose(sf->out);
+		if (sf->out)
+			fclose(sf->out);
 		if (sf->svg)
 			fclose(sf->svg);
 		free(sf->folded);
 		memset(sf, 0, sizeof(*sf));
 	}
+	__atomic_store_n(&sf->open, !err, __ATOMIC_RELEASE); /* the poller reads it (stack_file_on) */
 	return err;
 }
 
-int stack_file_line(struct stack_file *sf, const struct frame *frames, size_t n, bool truncated,
-		    uint64_t weight)
+bool stack_file_on(struct stack_file *sf)
 {
+	return __atomic_load_n(&sf->open, __ATOMIC_ACQUIRE);
+}
+
+static uint64_t row_weight(const struct stack_file *sf, const struct stack_row *r)
+{
+	switch (sf->weight) {
+	case STACK_WEIGHT_GPU_TIME:
+		return r->timed ? r->gpu_ns : 0;
+	case STACK_WEIGHT_QUEUE_WAIT:
+		return r->timed ? r->wait_ns : 0;
+	default:
+		return r->count;
+	}
+}
+
+/* text escaped as one frame, after a ';' unless first. */
+static void put_frame(FILE *f, const char *text, bool *first)
+{
+	char esc[4 * FOLDED_TEXT_MAX];
+
+	folded_escape(text, esc, sizeof(esc));
+	fprintf(f, "%s%s", *first ? "" : ";", esc);
+	*first = false;
+}
+
+int stack_file_row(struct stack_file *sf, const struct stack_row *r)
+{
+	const char *frames = r->frames;
+	uint64_t weight = row_weight(sf, r);
+	bool first = true;
+	char text[FOLDED_TEXT_MAX];
+
 	if (!sf->out || !weight)
 		return 0;
 	sf->lines++;
 	sf->total += weight;
-	return folded_write(sf->out, frames, n, truncated, weight);
+	if (!strncmp(frames, FOLDED_TRUNCATED, strlen(FOLDED_TRUNCATED))) {
+		fputs(FOLDED_TRUNCATED, sf->out); /* before the root, as flame graphs read it */
+		frames += strlen(FOLDED_TRUNCATED) + (frames[strlen(FOLDED_TRUNCATED)] == ';');
+		first = false;
+	}
+	put_frame(sf->out, r->comm, &first);
+	if (*r->sampled) {
+		snprintf(text, sizeof(text), "[%s]", r->sampled);
+		put_frame(sf->out, text, &first);
+	}
+	if (*frames) {
+		fprintf(sf->out, "%s%s", first ? "" : ";", frames); /* escaped already */
+		first = false;
+	}
+	if (r->source == STACK_SOURCE_JOBS)
+		snprintf(text, sizeof(text), "[ring %s]", r->leaf);
+	else
+		snprintf(text, sizeof(text), "%s", r->leaf);
+	put_frame(sf->out, text, &first);
+	fprintf(sf->out, " %" PRIu64 "\n", weight);
+	return ferror(sf->out) ? -EIO : 0;
 }
 
 /* The folded lines written, drawn as a flame graph into the .svg file. */
@@ -113,8 +168,12 @@ int stack_file_close(struct stack_file *sf)
 {
 	int err = 0;
 
-	if (!sf->out)
+	if (!sf->out) {
+		if (sf->open)
+			symbolizer_free(&sf->sym);
+		memset(sf, 0, sizeof(*sf));
 		return 0;
+	}
 	if (fflush(sf->out))
 		err = -errno;
 	if (!err && sf->svg)

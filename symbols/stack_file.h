@@ -4,9 +4,12 @@
  * (collectors/nvidia/launch_stacks.c) and DRM scheduler jobs
  * (collectors/drm_sched/sched_stacks.c), one weight for the whole file
  * (--stacks-weight). Folded lines go to FILE, or with FILE.svg into a buffer
- * drawn as a flame graph when the file closes. One symbolizer shared by the
+ * drawn as a flame graph when the file closes; with FILE "-" nowhere (the
+ * stacks live in the sources' tables only). One symbolizer shared by the
  * sources. Sources write from their collector's close, one after another (the
- * poller is stopped then): no lock.
+ * poller is stopped then): no lock. A file opened live (the interface's key,
+ * "-") is opened by the interface's thread while the poller runs: the sources
+ * look at it through stack_file_on only, until it says open.
  */
 #ifndef GPUTOP_SYMBOLS_STACK_FILE_H
 #define GPUTOP_SYMBOLS_STACK_FILE_H
@@ -16,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "symbols/frame.h"
+#include "symbols/stack_row.h"
 #include "symbols/symbolizer.h"
 
 enum stack_weight {
@@ -27,14 +31,9 @@ enum stack_weight {
 	STACK_WEIGHT_MAX,
 };
 
-/* Which sources a weight takes stacks from. */
-enum stack_source {
-	STACK_SOURCE_LAUNCHES,
-	STACK_SOURCE_JOBS,
-};
-
 struct stack_file {
-	FILE *out; /* the folded lines: the file, or with .svg a buffer drawn into svg at the end */
+	bool open; /* stacks taken (into the tables; into out where there is one) */
+	FILE *out; /* the folded lines: the file, or with .svg a buffer drawn into svg at the end; NULL: "-" */
 	FILE *svg;
 	char *folded;
 	size_t folded_len;
@@ -50,12 +49,16 @@ const char *stack_weight_name(enum stack_weight w);
 /* Whether a file of weight w takes stacks of source s (off: that source takes none). */
 bool stack_weight_takes(enum stack_weight w, enum stack_source s);
 
-/* FILE opened with the invoking user's rights; -errno with why filled. */
+/* FILE opened with the invoking user's rights ("-": no file); -errno with why filled. */
 int stack_file_open(struct stack_file *sf, const char *path, enum stack_weight w, char *why,
 		    size_t size);
-/* One line, frames leaf first; a weight of 0 writes nothing. 0, or -EIO. */
-int stack_file_line(struct stack_file *sf, const struct frame *frames, size_t n, bool truncated,
-		    uint64_t weight);
+/* Whether sf is open: its sources take stacks (read by the poller while another thread may open it). */
+bool stack_file_on(struct stack_file *sf);
+/*
+ * One sum as a line "[truncated;]comm;[sampled];frames;leaf weight", the jobs'
+ * leaf as "[ring DEV NAME]", in the file's weight (0: nothing). 0, or -EIO.
+ */
+int stack_file_row(struct stack_file *sf, const struct stack_row *r);
 /* Flushes (and draws the SVG); 0, or -errno; everything freed. */
 int stack_file_close(struct stack_file *sf);
 

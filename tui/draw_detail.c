@@ -243,6 +243,8 @@ void draw_help(struct view *v)
 		"F2              setup: which Overview panes and which columns show (W saves them)",
 		"e               Overview: each GPU's block expanded (engines, fan, clocks, PCIe) or one line",
 		"G               a GPU's processes (the Overview's first GPU; G again: the next); Esc back",
+		"S               Stacks: the call tree of the CPU stacks that made GPU work, of the selected process "
+		"or ring (else all; S again: all); Enter, Left/Right, + - open and close, * all, w the weight",
 		"s, F6           choose the sort column; r reverses; < > the next one; M memory, P GPU %",
 		"/, F3, F4       filter by ring, device, command or PID (a process by its rings too); Esc clears",
 		"k, K, F9        send a signal to the selected process (TERM, KILL ...), live only",
@@ -252,6 +254,7 @@ void draw_help(struct view *v)
 		"C               next colour theme",
 		"W               save theme, delay, sort and panes to the config file",
 		"T               capture the next 10 s to gputop-bpf-DATE.pftrace (Perfetto)",
+		"c               take CUDA launches' CPU call stacks from now on (nvidia.stacks), live only",
 		"Ctrl-L          redraw the screen",
 		"mouse           click selects a row, double-click opens it; tabs, the key bar and column titles click",
 		"vi_keys = yes   (config) j and k move down and up; K and F9 signal",

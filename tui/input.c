@@ -470,6 +470,21 @@ static void act_capture(struct view *v, int key)
 	view_capture_start(v);
 }
 
+/* c: the CPU call stacks of CUDA launches taken from now on (the stacks tables). */
+static void act_stacks_start(struct view *v, int key)
+{
+	char msg[300];
+	bool ok;
+
+	(void)key;
+	if (!v->stacks_key) {
+		view_message(v, true, "c: no stack capture here");
+		return;
+	}
+	ok = v->stacks_key->start(v->stacks_key->impl, msg, sizeof(msg));
+	view_message(v, !ok, "c: %s", msg);
+}
+
 static void act_redraw(struct view *v, int key)
 {
 	(void)v, (void)key;
@@ -614,6 +629,12 @@ static void act_sort_step(struct view *v, int key)
 	sort_by(v, (int)cols[at], key == '<' ? "<" : ">");
 }
 
+static void act_stacks(struct view *v, int key)
+{
+	(void)key;
+	stacks_view_open(v);
+}
+
 static void act_mouse(struct view *v, int key)
 {
 	(void)key;
@@ -642,7 +663,8 @@ static const struct {
 	{ ' ', act_pause },	   { 'n', act_step },		{ '.', act_step },
 	{ '+', act_delay },	   { '=', act_delay },		{ '-', act_delay },
 	{ 'C', act_theme },	   { 'W', act_save },		{ KEY_CTRL_L, act_redraw },
-	{ KEY_MOUSE, act_mouse },	   { 'T', act_capture },
+	{ KEY_MOUSE, act_mouse },	   { 'T', act_capture },	{ 'S', act_stacks },
+	{ 'c', act_stacks_start },
 };
 
 void view_key(struct view *v, int key)
@@ -683,6 +705,8 @@ void view_key(struct view *v, int key)
 	}
 	if (key != KEY_RESIZE && key != KEY_MOUSE)
 		v->message[0] = '\0';
+	if (stacks_view_shown(v) && stacks_view_key(v, key))
+		return;
 	for (size_t i = 0; i < sizeof(bindings) / sizeof(bindings[0]); i++) {
 		if (bindings[i].key == key) {
 			bindings[i].act(v, key);

@@ -158,6 +158,7 @@ int tui_run(const struct feed *feed, const struct tui_settings *ts)
 	load_settings(&v, ts);
 	v.color = !ts->no_color;
 	v.capture = ts->capture;
+	v.stacks_key = ts->stacks_key;
 	if (!feed->replay || ts->delay_given)
 		feed->ops->set_delay(feed->impl, v.prefs.delay_s);
 
@@ -204,6 +205,7 @@ int tui_run(const struct feed *feed, const struct tui_settings *ts)
 		feed->ops->release(feed->impl, v.snap);
 	histories_free(v.histories);
 	view_rows_free(&v);
+	stacks_view_free();
 	restore_terminal();
 	return 0;
 }

@@ -22,6 +22,15 @@ struct tui_capture {
 	void *impl;
 };
 
+/*
+ * Stacks started live (key c), given by src/: start opens the stack capture
+ * (msg: what was started and what was not, and why; false: nothing was).
+ */
+struct tui_stacks_key {
+	bool (*start)(void *impl, char *msg, size_t len);
+	void *impl;
+};
+
 struct tui_settings {
 	double delay_s;
 	bool delay_given; /* -d given: it wins over the config file */
@@ -30,6 +39,7 @@ struct tui_settings {
 	uint32_t pid; /* -p: only this process's rows (0: all), for the empty tables to say so */
 	volatile sig_atomic_t *stop; /* set by SIGINT/SIGTERM */
 	const struct tui_capture *capture; /* NULL: none here (the key says so) */
+	const struct tui_stacks_key *stacks_key; /* c: NULL: none here (the key says so) */
 };
 
 /* Runs until q, F10 or a stop signal; restores the terminal. 0, or -1 if curses failed. */

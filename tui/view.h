@@ -29,6 +29,23 @@ struct row_order {
 	char filter[64];
 };
 
+/* The Stacks view (S, stacks_view.c): whose stacks, the weight, the selection, the nodes opened or closed. */
+#define STACKS_TOGGLED_MAX 256
+struct stacks_state {
+	uint32_t pid; /* 0: all processes */
+	char ring[160]; /* "DEV NAME": that ring's job stacks only */
+	int weight; /* enum stack_weight */
+	size_t sel, top; /* the selected line, the first shown */
+	uint64_t sel_path; /* the selected node's identity, kept across snapshots */
+	bool all_open; /* '*': every node open, but those toggled */
+	uint64_t toggled[STACKS_TOGGLED_MAX]; /* nodes opened or closed against the default, oldest first */
+	size_t ntoggled;
+	/* what Esc goes back to: the drill-down it was opened from, or none */
+	pane_drill_fn back;
+	const char *back_table;
+	char back_key[128];
+};
+
 struct view {
 	const struct feed *feed;
 	const struct snapshot *snap; /* the snapshot shown (a reference), or NULL before the first */
@@ -68,10 +85,12 @@ struct view {
 	char message[320];
 	bool message_error;
 	const struct tui_capture *capture; /* T: NULL when none is offered */
+	const struct tui_stacks_key *stacks_key; /* c: NULL when none is offered */
 	bool capturing; /* one runs: capture_line is its progress */
 	char capture_line[320];
 	struct layout layout; /* last drawn, for mouse clicks */
 	struct histories *histories; /* sparklines of the collector tables */
+	struct stacks_state stacks;
 	struct table_state tstate[SCREEN_MAX][PANE_MAX_TABLES]; /* per declared table */
 	struct row_order order[SCREEN_MAX][PANE_MAX_TABLES]; /* their rows' order, as last sorted */
 	int table_focus[SCREEN_MAX]; /* which declared table of a screen has the keys */
@@ -114,5 +133,13 @@ void view_apply_theme(struct view *v);
 const size_t *view_rows(struct view *v, const struct table_state *ts, const struct table *t,
 			size_t *n);
 void view_rows_free(struct view *v);
+/* S: the Stacks view of the selected process, the open process's or ring's, else of all (stacks_view.c). */
+void stacks_view_open(struct view *v);
+/* A key while the Stacks view is open: true when it took it. */
+bool stacks_view_key(struct view *v, int key);
+/* Whether the Stacks view is the drill-down open. */
+bool stacks_view_shown(const struct view *v);
+/* Its tree, kept between frames, freed (at exit). */
+void stacks_view_free(void);
 
 #endif

@@ -22,6 +22,7 @@
 #include "collectors/drm_sched/job_spans.h"
 #include "collectors/drm_sched/sched_model.h"
 #include "collectors/drm_sched/sched_stacks.h"
+#include "collectors/kit/stack_table.h"
 #include "collectors/drm_sched/sched_stream.h"
 #include "collectors/kit/tracefs.h"
 #include "core/clock.h"
@@ -76,6 +77,7 @@ struct sched_priv {
 	bool spans_on; /* config->job_sink: spans kept */
 	struct sched_stacks stacks; /* --stacks: sums per (process, ring, stack) */
 	struct span_stacks span_stacks; /* --stacks: the jobs' frames, for the trace */
+	struct stack_rows stack_rows; /* drm_sched.stacks, while it is filled */
 	int ring_ids_fd;
 	bool new_gen;
 	struct tp_prog tps[NTPS];
@@ -415,6 +417,20 @@ static void read_rows(struct sched_priv *p, struct model *m)
 }
 
 /* The streamed design: the matcher's counters, its losses and the ring buffer's. */
+/* --stacks: drm_sched.stacks from the sums, the rings named as read_rows found them. */
+static void read_stacks(struct collector *c, struct sched_priv *p, struct model *m)
+{
+	size_t left;
+
+	if (!p->stacks.sf)
+		return;
+	sched_stacks_rows(&p->stacks, sched_stream_stacks_fd(p->stream), p->ring_keys, stack_rows_add,
+			  &p->stack_rows);
+	left = stack_rows_table(&p->stack_rows, model_table(m, &sched_stacks_table));
+	collector_set_drop(c, "stacks_past_table_rows", left);
+	collector_set_drop(c, "stacks_jobs_not_kept", p->stacks.sf->lost);
+}
+
 static void read_stream(struct collector *c, struct sched_priv *p, struct model *m)
 {
 	__u64 drops[STREAM_DROPS];
@@ -423,6 +439,7 @@ static void read_stream(struct collector *c, struct sched_priv *p, struct model 
 
 	p->match = sched_stream_lock(p->stream);
 	read_rows(p, m);
+	read_stacks(c, p, m);
 	if (c->config && c->config->job_sink) /* the rings named now */
 		job_spans_flush(&p->spans, p->ring_keys, c->config->job_sink);
 	p->gen++;
@@ -492,6 +509,7 @@ static void sched_close(struct collector *c)
 	stacks_write(p);
 	sched_stream_close(p->stream);
 	sched_stacks_free(&p->stacks);
+	stack_rows_free(&p->stack_rows);
 	job_spans_free(&p->spans);
 	drm_sched_bpf__destroy(p->skel);
 	sched_model_free(p->sm);

@@ -7,6 +7,7 @@
 #include "bpf/drm_sched_stream.h"
 #include "collectors/drm_sched/sched_stacks.h"
 #include "core/array.h"
+#include "symbols/folded.h"
 
 #define NONE UINT32_MAX
 
@@ -16,13 +17,14 @@ struct sched_stack_sum {
 	uint64_t caller;
 	uint64_t jobs, gpu_ns, wait_ns;
 	uint32_t next; /* the next sum of the same (process, ring), NONE: the last */
+	char *frames; /* symbolized at its first row, once (folded_join's text); NULL: not yet */
 };
 
 void sched_stacks_init(struct sched_stacks *ss, struct stack_file *sf)
 {
 	memset(ss, 0, sizeof(*ss));
-	if (sf && stack_weight_takes(sf->weight, STACK_SOURCE_JOBS))
-		ss->sf = sf;
+	if (sf && stack_file_on(sf) && stack_weight_takes(sf->weight, STACK_SOURCE_JOBS))
+		ss->sf = sf; /* at the start only: the stream's stack table is sized at load */
 }
 
 void sched_stacks_seen(struct sched_stacks *ss, uint32_t tgid, const char *comm)
@@ -87,18 +89,6 @@ void sched_stacks_add(struct sched_stacks *ss, uint32_t ring, const struct job_s
 		e->wait_ns += s->run_ns - s->queue_ns;
 }
 
-static uint64_t sum_weight(const struct sched_stacks *ss, const struct sched_stack_sum *e)
-{
-	switch (ss->sf->weight) {
-	case STACK_WEIGHT_GPU_TIME:
-		return e->gpu_ns;
-	case STACK_WEIGHT_QUEUE_WAIT:
-		return e->wait_ns;
-	default:
-		return e->jobs;
-	}
-}
-
 static void frame_named(struct frame *f, const char *fmt, const char *a, const char *b)
 {
 	memset(f, 0, sizeof(*f));
@@ -149,20 +139,16 @@ static size_t user_frames(struct sched_stacks *ss, struct stack_proc *p, const u
 	return n;
 }
 
-/* One sum: the ring as the leaf, the kernel frames, the user frames, the command as the root. */
-static int write_sum(struct sched_stacks *ss, const struct sched_stack_sum *e, int stacks_fd,
-		     const struct ring_key *keys)
+/* The frames of a sum, leaf first: the kernel frames, the user frames; its text. NULL: no memory. */
+static char *sum_frames(struct sched_stacks *ss, const struct sched_stack_sum *e, int stacks_fd)
 {
-	static struct frame frames[2 * SCHED_STACK_DEPTH + 4];
+	static struct frame frames[2 * SCHED_STACK_DEPTH + 2];
 	static uint64_t ips[SCHED_STACK_DEPTH];
+	static char text[FOLDED_TEXT_MAX];
 	struct stack_proc *p = stack_procs_find(&ss->procs, e->tgid);
 	bool truncated = false;
-	size_t n = 1;
-	char ring[RING_NAME_LEN + 1], dev[DEV_NAME_LEN + 1];
+	size_t n = 0;
 
-	snprintf(ring, sizeof(ring), "%.*s", RING_NAME_LEN, e->ring < SCHED_MAX_RINGS ? keys[e->ring].name : "");
-	snprintf(dev, sizeof(dev), "%.*s", DEV_NAME_LEN, e->ring < SCHED_MAX_RINGS ? keys[e->ring].dev : "");
-	frame_named(&frames[0], *dev ? "[ring %s %s]" : "[ring %s%s]", dev, *ring ? ring : "?");
 	memset(ips, 0, sizeof(ips));
 	if (e->kstack_id >= 0 && !bpf_map_lookup_elem(stacks_fd, &e->kstack_id, ips)) {
 		n += kernel_frames(ss, ips, true, &frames[n]);
@@ -173,8 +159,39 @@ static int write_sum(struct sched_stacks *ss, const struct sched_stack_sum *e, i
 		frame_named(&frames[n++], "%s%s", "[no stack]", "");
 	n += user_frames(ss, p, ips, e->caller, &frames[n]);
 	truncated |= ips[SCHED_STACK_DEPTH - 1] != 0;
-	frame_named(&frames[n++], "%s%s", p ? p->comm : "?", "");
-	return stack_file_line(ss->sf, frames, n, truncated, sum_weight(ss, e));
+	folded_join(frames, n, truncated, text);
+	return strdup(text);
+}
+
+void sched_stacks_rows(struct sched_stacks *ss, int stacks_fd, const struct ring_key *keys, stack_row_fn fn,
+		       void *arg)
+{
+	char leaf[DEV_NAME_LEN + RING_NAME_LEN + 2];
+
+	if (!ss->sf)
+		return;
+	for (size_t i = 0; i < ss->nsums; i++) {
+		struct sched_stack_sum *e = &ss->sums[i];
+		const struct ring_key *k = e->ring < SCHED_MAX_RINGS ? &keys[e->ring] : NULL;
+		struct stack_proc *p = stack_procs_find(&ss->procs, e->tgid);
+
+		if (!e->frames && !(e->frames = sum_frames(ss, e, stacks_fd)))
+			continue;
+		snprintf(leaf, sizeof(leaf), "%.*s%s%.*s", DEV_NAME_LEN, k ? k->dev : "",
+			 k && *k->dev ? " " : "", RING_NAME_LEN, k && *k->name ? k->name : "?");
+		fn(arg, &(struct stack_row){ .pid = e->tgid, .comm = p ? p->comm : "?",
+					     .source = STACK_SOURCE_JOBS, .leaf = leaf, .frames = e->frames,
+					     .sampled = "", .count = e->jobs, .timed = true,
+					     .gpu_ns = e->gpu_ns, .wait_ns = e->wait_ns });
+	}
+}
+
+static void row_to_file(void *arg, const struct stack_row *r)
+{
+	struct sched_stacks *ss = arg;
+
+	if (stack_file_row(ss->sf, r))
+		ss->write_err = -EIO;
 }
 
 size_t sched_stacks_frames(struct sched_stacks *ss, int stacks_fd, const struct stack_ref *s,
@@ -196,19 +213,16 @@ size_t sched_stacks_frames(struct sched_stacks *ss, int stacks_fd, const struct 
 
 int sched_stacks_write(struct sched_stacks *ss, int stacks_fd, const struct ring_key *keys)
 {
-	int err = 0;
-
-	if (!ss->sf)
-		return 0;
-	for (size_t i = 0; i < ss->nsums; i++)
-		if (write_sum(ss, &ss->sums[i], stacks_fd, keys))
-			err = -EIO;
-	return err;
+	ss->write_err = 0;
+	sched_stacks_rows(ss, stacks_fd, keys, row_to_file, ss);
+	return ss->write_err;
 }
 
 void sched_stacks_free(struct sched_stacks *ss)
 {
 	stack_procs_free(&ss->procs);
+	for (size_t i = 0; i < ss->nsums; i++)
+		free(ss->sums[i].frames);
 	free(ss->sums);
 	key_index_free(&ss->pairs);
 	memset(ss, 0, sizeof(*ss));

@@ -7,8 +7,9 @@
  * first queue record; at the end one folded line per sum into the --stacks
  * file: "command;main;...;ioctl;entry_SYSCALL_64_[k];...;[ring DEV NAME]", in
  * the file's weight. Every job of a known process is in one sum: a process's
- * weights add up to its totals, unless counted lost (the file's lost). Called
- * under the stream's lock only.
+ * weights add up to its totals, unless counted lost (the file's lost). The
+ * same sums, each symbolized once, make the drm_sched.stacks rows every
+ * interval (collectors/kit/stack_table.h). Called under the stream's lock only.
  */
 #ifndef GPUTOP_SCHED_STACKS_H
 #define GPUTOP_SCHED_STACKS_H
@@ -17,7 +18,7 @@
 #include <stdint.h>
 #include "bpf/drm_sched.h"
 #include "bpf/drm_sched_stream.h"
-#include "collectors/drm_sched/key_index.h"
+#include "collectors/kit/key_index.h"
 #include "model/job_sink.h"
 #include "symbols/stack_file.h"
 #include "symbols/stack_procs.h"
@@ -34,6 +35,7 @@ struct sched_stacks {
 	size_t nsums, cap;
 	struct stack_procs procs; /* by first sight */
 	uint32_t last_seen; /* the process of the last queue record */
+	int write_err;
 };
 
 /* Stacks for sf (NULL, or a weight without jobs: none taken). */
@@ -52,6 +54,12 @@ void sched_stacks_add(struct sched_stacks *ss, uint32_t ring, const struct job_s
  */
 size_t sched_stacks_frames(struct sched_stacks *ss, int stacks_fd, const struct stack_ref *s,
 			   struct frame *out, size_t max);
+/*
+ * Every sum as a row to fn: its stacks from the stacks map, symbolized at its
+ * first row only, its ring named by keys.
+ */
+void sched_stacks_rows(struct sched_stacks *ss, int stacks_fd, const struct ring_key *keys, stack_row_fn fn,
+		       void *arg);
 /* Every sum as a line, the stacks from the stacks map, rings named by keys; 0, or -errno. */
 int sched_stacks_write(struct sched_stacks *ss, int stacks_fd, const struct ring_key *keys);
 void sched_stacks_free(struct sched_stacks *ss);

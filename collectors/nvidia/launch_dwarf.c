@@ -37,6 +37,7 @@ void launch_dwarf_add(struct launch_dwarf *d, const struct nv_stack_key *k, cons
 		return;
 	}
 	c->key = *k;
+	c->text = NULL;
 	c->samples = 1;
 	c->truncated = r->truncated;
 	c->complete = r->complete;
@@ -51,7 +52,7 @@ static int chain_cmp(const void *a, const void *b)
 	return key_cmp(&((const struct dwarf_chain *)a)->key, &((const struct dwarf_chain *)b)->key);
 }
 
-const struct dwarf_chain *launch_dwarf_of(struct launch_dwarf *d, const struct nv_stack_key *k, size_t *n)
+struct dwarf_chain *launch_dwarf_of(struct launch_dwarf *d, const struct nv_stack_key *k, size_t *n)
 {
 	size_t lo = 0, hi = d->n, end;
 
@@ -89,6 +90,8 @@ uint64_t launch_dwarf_share(const struct dwarf_chain *chains, size_t n, size_t i
 
 void launch_dwarf_free(struct launch_dwarf *d)
 {
+	for (size_t i = 0; i < d->n; i++)
+		free(d->chains[i].text);
 	free(d->chains);
 	memset(d, 0, sizeof(*d));
 }

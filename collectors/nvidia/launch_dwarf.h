@@ -24,6 +24,7 @@ struct dwarf_chain {
 	bool truncated, complete; /* as in struct unwind_result */
 	uint32_t n;
 	uint64_t ips[UNWIND_FRAMES_MAX]; /* the leaf first */
+	char *text; /* its frames symbolized at its first row, once (launch_stacks.c); NULL: not yet */
 };
 
 struct launch_dwarf {
@@ -36,7 +37,7 @@ struct launch_dwarf {
 /* One unwound sample of key. */
 void launch_dwarf_add(struct launch_dwarf *d, const struct nv_stack_key *k, const struct unwind_result *r);
 /* The chains of key: *n of them from the returned one (sorted by key first). NULL: none. */
-const struct dwarf_chain *launch_dwarf_of(struct launch_dwarf *d, const struct nv_stack_key *k, size_t *n);
+struct dwarf_chain *launch_dwarf_of(struct launch_dwarf *d, const struct nv_stack_key *k, size_t *n);
 /*
  * The launches of chains[i] out of count, the key's exact total: its share of
  * the key's samples, the remainder to the first chains, so that the shares add up to count.

@@ -13,6 +13,7 @@
 #include "collectors/nvidia/launch_stacks.h"
 #include "collectors/nvidia/nv_kernels.h"
 #include "core/array.h"
+#include "symbols/folded.h"
 
 struct stack_kernel {
 	uint64_t handle;
@@ -24,8 +25,19 @@ struct stack_kernel {
 void launch_stacks_open(struct launch_stacks *ls, struct stack_file *sf)
 {
 	memset(ls, 0, sizeof(*ls));
-	if (sf && stack_weight_takes(sf->weight, STACK_SOURCE_LAUNCHES))
+	if (sf && stack_file_on(sf) && stack_weight_takes(sf->weight, STACK_SOURCE_LAUNCHES))
 		ls->sf = sf;
+	else if (sf && !stack_file_on(sf))
+		ls->armed = sf;
+}
+
+bool launch_stacks_live(struct launch_stacks *ls)
+{
+	if (ls->sf || !ls->armed || !stack_file_on(ls->armed) ||
+	    !stack_weight_takes(ls->armed->weight, STACK_SOURCE_LAUNCHES))
+		return false;
+	ls->sf = ls->armed;
+	return true;
 }
 
 struct tick_arg {
@@ -172,15 +184,30 @@ void launch_stacks_tick(struct launch_stacks *ls, int counts_fd, int names_fd, s
 	ls->pcache = NULL;
 }
 
-struct write_arg {
-	struct launch_stacks *ls;
-	int stacks_fd;
-	int err;
+struct fp_text {
+	struct nv_stack_key key;
+	char *text; /* its frame-pointer stack, symbolized once */
+	uint32_t next; /* the next of the same hash, UINT32_MAX: the last */
 };
 
-static void user_frame(struct launch_stacks *ls, struct stack_proc *p, uint64_t ip, struct frame *f)
+struct rows_arg {
+	struct launch_stacks *ls;
+	int stacks_fd;
+	stack_row_fn fn;
+	void *arg;
+};
+
+static struct frame frames[NV_STACK_DEPTH + UNWIND_FRAMES_MAX + 2];
+static char text[FOLDED_TEXT_MAX];
+
+static uint64_t key_hash(const struct nv_stack_key *k)
 {
-	stack_procs_frame(&ls->sf->sym, p, ip, f);
+	const unsigned char *b = (const unsigned char *)k;
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+
+	for (size_t i = 0; i < sizeof(*k); i++)
+		h = (h ^ b[i]) * 1099511628211ULL;
+	return h;
 }
 
 static void named_frame(struct frame *f, const char *name)
@@ -189,39 +216,13 @@ static void named_frame(struct frame *f, const char *name)
 	snprintf(f->name, sizeof(f->name), "%s", name);
 }
 
-static struct frame frames[NV_STACK_DEPTH + UNWIND_FRAMES_MAX + 4];
-
-/*
- * frames[1..n) given: the kernel's name as the leaf, the command name as the
- * root and, where the process's DWARF chains stand for more launches than were
- * unwound (dwarf), what was sampled; written with its weight.
- */
-static void line_out(struct write_arg *a, struct stack_proc *p, const struct nv_stack_key *k, size_t n,
-		     bool truncated, bool dwarf, uint64_t weight)
-{
-	const struct stack_kernel *sk = kernel_find(a->ls, k->tgid, k->handle);
-	char note[96];
-
-	named_frame(&frames[0], sk ? sk->name : "[kernel]");
-	if (dwarf && p && p->dwarf_samples < p->dwarf_launches) {
-		snprintf(note, sizeof(note), "[DWARF: %" PRIu64 " of %" PRIu64 " launches unwound]",
-			 p->dwarf_samples, p->dwarf_launches);
-		named_frame(&frames[n++], note);
-	}
-	named_frame(&frames[n++], p ? p->comm : "?");
-	if (stack_file_line(a->ls->sf, frames, n, truncated, weight))
-		a->err = -EIO;
-	a->ls->lines++;
-	a->ls->launches += weight;
-}
-
 /* The frame-pointer stack of k into ips (zeroed first); its depth, 0 when none was taken. */
-static size_t fp_stack(struct write_arg *a, const struct nv_stack_key *k, uint64_t *ips)
+static size_t fp_stack(int stacks_fd, const struct nv_stack_key *k, uint64_t *ips)
 {
 	size_t n = 0;
 
 	memset(ips, 0, NV_STACK_DEPTH * sizeof(*ips));
-	if (k->stack_id < 0 || bpf_map_lookup_elem(a->stacks_fd, &k->stack_id, ips))
+	if (k->stack_id < 0 || bpf_map_lookup_elem(stacks_fd, &k->stack_id, ips))
 		return 0;
 	while (n < NV_STACK_DEPTH && ips[n])
 		n++;
@@ -235,56 +236,105 @@ static size_t fp_frames(struct launch_stacks *ls, struct stack_proc *p, const st
 	size_t n = 0;
 
 	for (size_t i = 0; i < depth; i++) {
-		user_frame(ls, p, ips[i], &out[n++]);
+		stack_procs_frame(&ls->sf->sym, p, ips[i], &out[n++]);
 		/* the caller at the function's entry, where the walk (frame pointers) left it out */
 		if (i == 0 && k->caller && (depth < 2 || ips[1] != k->caller))
-			user_frame(ls, p, k->caller, &out[n++]);
+			stack_procs_frame(&ls->sf->sym, p, k->caller, &out[n++]);
 	}
 	return n;
 }
 
-/* k's launches by its frame-pointer stack. */
-static void fp_line(struct write_arg *a, struct stack_proc *p, const struct nv_stack_key *k, const uint64_t *ips,
-		    size_t depth, uint64_t weight)
+/* k's frame-pointer stack as text, symbolized now. */
+static void fp_symbolize(struct rows_arg *a, struct stack_proc *p, const struct nv_stack_key *k)
 {
-	size_t n = 1;
+	uint64_t ips[NV_STACK_DEPTH];
+	size_t depth = fp_stack(a->stacks_fd, k, ips), n = 0;
 
 	if (!depth)
 		named_frame(&frames[n++], "[no stack]");
 	n += fp_frames(a->ls, p, k, ips, depth, &frames[n]);
-	line_out(a, p, k, n, depth == NV_STACK_DEPTH, false, weight);
+	folded_join(frames, n, depth == NV_STACK_DEPTH, text);
+}
+
+/* k's frame-pointer stack's text, symbolized at its first use only; NULL: no memory. */
+static const char *fp_text(struct rows_arg *a, struct stack_proc *p, const struct nv_stack_key *k)
+{
+	struct launch_stacks *ls = a->ls;
+	uint64_t h = key_hash(k);
+	uint32_t i, last = UINT32_MAX;
+	struct fp_text *t;
+
+	if (key_index_get(&ls->fp_index, h, &i))
+		for (; i != UINT32_MAX; last = i, i = ls->fp[i].next)
+			if (!memcmp(&ls->fp[i].key, k, sizeof(*k)))
+				return ls->fp[i].text;
+	fp_symbolize(a, p, k);
+	if (!(t = array_push(&ls->fp, &ls->nfp, &ls->fpcap, sizeof(*t))))
+		return NULL;
+	i = (uint32_t)(ls->nfp - 1);
+	*t = (struct fp_text){ .key = *k, .text = strdup(text), .next = UINT32_MAX };
+	if (!t->text || (last == UINT32_MAX && key_index_put(&ls->fp_index, h, i))) {
+		free(t->text);
+		ls->nfp--;
+		return NULL;
+	}
+	if (last != UINT32_MAX)
+		ls->fp[last].next = i;
+	return t->text;
+}
+
+/* A DWARF chain's text, symbolized at its first use only; NULL: no memory. */
+static const char *chain_text(struct rows_arg *a, struct stack_proc *p, struct dwarf_chain *c)
+{
+	if (c->text)
+		return c->text;
+	for (size_t j = 0; j < c->n; j++)
+		stack_procs_frame(&a->ls->sf->sym, p, c->ips[j], &frames[j]);
+	folded_join(frames, c->n, c->truncated, text);
+	return c->text = strdup(text);
+}
+
+/* One row of k: its kernel the leaf, what was sampled where DWARF chains stand for more launches than were unwound. */
+static void row_out(struct rows_arg *a, struct stack_proc *p, const struct nv_stack_key *k, const char *frames_text,
+		    bool dwarf, uint64_t count)
+{
+	const struct stack_kernel *sk = kernel_find(a->ls, k->tgid, k->handle);
+	char note[96] = "";
+
+	if (!frames_text || !count)
+		return;
+	if (dwarf && p && p->dwarf_samples < p->dwarf_launches)
+		snprintf(note, sizeof(note), "DWARF: %" PRIu64 " of %" PRIu64 " launches unwound",
+			 p->dwarf_samples, p->dwarf_launches);
+	a->fn(a->arg, &(struct stack_row){ .pid = k->tgid, .comm = p ? p->comm : "?",
+					   .source = STACK_SOURCE_LAUNCHES, .leaf = sk ? sk->name : "[kernel]",
+					   .frames = frames_text, .sampled = note, .count = count });
 }
 
 /* One (process, stack, kernel): by its DWARF chains where it has some, else by its frame pointers. */
-static bool write_line(const void *key, void *value, void *arg)
+static bool key_rows(const void *key, void *value, void *arg)
 {
 	const struct nv_stack_key *k = key;
-	struct write_arg *a = arg;
+	struct rows_arg *a = arg;
 	struct stack_proc *p = stack_procs_find(&a->ls->procs, k->tgid);
 	uint64_t ips[NV_STACK_DEPTH], weight;
-	size_t depth = fp_stack(a, k, ips), nc;
-	const struct dwarf_chain *c = launch_dwarf_of(&a->ls->dwarf, k, &nc);
+	size_t nc;
+	struct dwarf_chain *c = launch_dwarf_of(&a->ls->dwarf, k, &nc);
 
 	memcpy(&weight, value, sizeof(weight));
 	if (!c)
-		fp_line(a, p, k, ips, depth, weight);
+		row_out(a, p, k, fp_text(a, p, k), false, weight);
 	for (size_t i = 0; i < nc; i++) {
 		uint64_t w = launch_dwarf_share(c, nc, i, weight);
-		size_t n = 1;
 
-		if (!w)
-			continue;
 		/*
 		 * Stopped short of the outermost frame (the budget, code without CFI
 		 * such as a JIT's) where the frame pointers went deeper: theirs.
 		 */
-		if (!c[i].complete && depth > c[i].n) {
-			fp_line(a, p, k, ips, depth, w);
-			continue;
-		}
-		for (size_t j = 0; j < c[i].n; j++)
-			user_frame(a->ls, p, c[i].ips[j], &frames[n++]);
-		line_out(a, p, k, n, c[i].truncated, true, w);
+		if (!c[i].complete && fp_stack(a->stacks_fd, k, ips) > c[i].n)
+			row_out(a, p, k, fp_text(a, p, k), false, w);
+		else
+			row_out(a, p, k, chain_text(a, p, &c[i]), true, w);
 	}
 	return false;
 }
@@ -292,7 +342,6 @@ static bool write_line(const void *key, void *value, void *arg)
 size_t launch_stacks_frames(struct launch_stacks *ls, int stacks_fd, const struct stack_ref *r,
 			    struct frame *out, size_t max)
 {
-	struct write_arg a = { ls, stacks_fd, 0 };
 	const struct dwarf_chain *c, *best = NULL;
 	uint64_t ips[NV_STACK_DEPTH];
 	struct nv_stack_key k;
@@ -307,19 +356,19 @@ size_t launch_stacks_frames(struct launch_stacks *ls, int stacks_fd, const struc
 	k.tgid = r->pid;
 	k.stack_id = r->ustack_id;
 	p = stack_procs_find(&ls->procs, k.tgid);
-	depth = fp_stack(&a, &k, ips);
+	depth = fp_stack(stacks_fd, &k, ips);
 	c = launch_dwarf_of(&ls->dwarf, &k, &nc);
 	for (size_t i = 0; c && i < nc; i++)
 		if (!best || c[i].samples > best->samples)
 			best = &c[i];
-	if (!best || (!best->complete && depth > best->n)) /* as write_line chooses */
+	if (!best || (!best->complete && depth > best->n)) /* as key_rows chooses */
 		return fp_frames(ls, p, &k, ips, depth, out);
 	for (size_t j = 0; j < best->n; j++)
-		user_frame(ls, p, best->ips[j], &out[n++]);
+		stack_procs_frame(&ls->sf->sym, p, best->ips[j], &out[n++]);
 	return n;
 }
 
-/* Per process, before the lines: its launches, those of keys with DWARF chains, and their samples. */
+/* Per process, before the rows: its launches, those of keys with DWARF chains, and their samples. */
 static bool proc_totals(const void *key, void *value, void *arg)
 {
 	const struct nv_stack_key *k = key;
@@ -341,17 +390,40 @@ static bool proc_totals(const void *key, void *value, void *arg)
 	return false;
 }
 
+void launch_stacks_rows(struct launch_stacks *ls, int counts_fd, int stacks_fd, stack_row_fn fn, void *arg)
+{
+	struct rows_arg a = { ls, stacks_fd, fn, arg };
+
+	if (!ls->sf)
+		return;
+	for (size_t i = 0; i < ls->procs.n; i++) {
+		struct stack_proc *p = &ls->procs.procs[i];
+
+		p->launches = p->dwarf_launches = p->dwarf_samples = 0;
+	}
+	map_walk(counts_fd, sizeof(struct nv_stack_key), sizeof(uint64_t), proc_totals, ls);
+	map_walk(counts_fd, sizeof(struct nv_stack_key), sizeof(uint64_t), key_rows, &a);
+}
+
+static void row_to_file(void *arg, const struct stack_row *r)
+{
+	struct launch_stacks *ls = arg;
+
+	if (stack_file_row(ls->sf, r))
+		ls->write_err = -EIO;
+	ls->lines++;
+	ls->launches += r->count;
+}
+
 int launch_stacks_write(struct launch_stacks *ls, int counts_fd, int stacks_fd)
 {
-	struct write_arg a = { ls, stacks_fd, 0 };
-
 	if (!ls->sf)
 		return 0;
 	if (ls->samples)
 		ring_buffer__consume(ls->samples);
-	map_walk(counts_fd, sizeof(struct nv_stack_key), sizeof(uint64_t), proc_totals, ls);
-	map_walk(counts_fd, sizeof(struct nv_stack_key), sizeof(uint64_t), write_line, &a);
-	return a.err;
+	ls->write_err = 0;
+	launch_stacks_rows(ls, counts_fd, stacks_fd, row_to_file, ls);
+	return ls->write_err;
 }
 
 void launch_stacks_close(struct launch_stacks *ls)
@@ -360,5 +432,9 @@ void launch_stacks_close(struct launch_stacks *ls)
 	launch_dwarf_free(&ls->dwarf);
 	stack_procs_free(&ls->procs); /* their unwinders too */
 	free(ls->kernels);
+	for (size_t i = 0; i < ls->nfp; i++)
+		free(ls->fp[i].text);
+	free(ls->fp);
+	key_index_free(&ls->fp_index);
 	memset(ls, 0, sizeof(*ls));
 }

@@ -4,7 +4,8 @@
  * weighted by launches ("comm;main;...;cuLaunchKernel;kernel N"): the stacks
  * and counts from BPF (nvidia.bpf.c, launch_stacks and stacks), each process's
  * mappings captured at its first sight, symbolized at the end (symbols/) into
- * the --stacks file (symbols/stack_file.h) when its weight takes launches.
+ * the --stacks file (symbols/stack_file.h) when its weight takes launches,
+ * and every interval into the nvidia.stacks rows (collectors/kit/stack_table.h).
  * Where a launch's stack copy was unwound with DWARF (launch_dwarf.h), its
  * chains replace the frame-pointer stack of its key.
  */
@@ -14,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "collectors/kit/key_index.h"
 #include "collectors/kit/proc_cache.h"
 #include "collectors/nvidia/launch_dwarf.h"
 #include "model/job_sink.h"
@@ -22,9 +24,11 @@
 
 struct stack_kernel;
 struct ring_buffer;
+struct fp_text;
 
 struct launch_stacks {
 	struct stack_file *sf; /* NULL: no stacks taken */
+	struct stack_file *armed; /* not open yet: stacks start when it opens (launch_stacks_live) */
 	struct stack_procs procs; /* every process seen launching, by first sight */
 	struct stack_kernel *kernels; /* kernel names, kept while their processes live */
 	size_t nkernels, kcap;
@@ -32,11 +36,20 @@ struct launch_stacks {
 	struct ring_buffer *samples; /* the stack copies, unwound at each tick */
 	struct launch_dwarf dwarf;
 	struct proc_cache *pcache; /* during a tick */
+	struct fp_text *fp; /* each key's frame-pointer stack, symbolized once */
+	size_t nfp, fpcap;
+	struct key_index fp_index; /* a key's hash -> its first fp */
 	uint64_t lines, launches; /* written at the end */
+	int write_err;
 };
 
-/* Launches' stacks for sf (NULL, or a weight without launches: none taken). */
+/*
+ * Launches' stacks for sf (NULL, or a weight without launches: none taken); sf
+ * not open yet: none until it opens.
+ */
 void launch_stacks_open(struct launch_stacks *ls, struct stack_file *sf);
+/* Each read: whether stacks start now (the armed file opened, live): the BPF side's flag is the caller's. */
+bool launch_stacks_live(struct launch_stacks *ls);
 /* Reads the stack copies of the ring buffer map samples_fd from now on. 0, or -errno. */
 int launch_stacks_attach(struct launch_stacks *ls, int samples_fd);
 /*
@@ -58,6 +71,11 @@ void launch_stacks_tick(struct launch_stacks *ls, int counts_fd, int names_fd, s
  */
 size_t launch_stacks_frames(struct launch_stacks *ls, int stacks_fd, const struct stack_ref *r,
 			    struct frame *out, size_t max);
+/*
+ * Every (process, stack, kernel) as a row to fn (after a tick): each key's
+ * stack, and each DWARF chain, symbolized at its first row only.
+ */
+void launch_stacks_rows(struct launch_stacks *ls, int counts_fd, int stacks_fd, stack_row_fn fn, void *arg);
 /* At the end: every (process, stack, kernel) as a folded line; 0, or -errno. */
 int launch_stacks_write(struct launch_stacks *ls, int counts_fd, int stacks_fd);
 void launch_stacks_close(struct launch_stacks *ls);

@@ -42,7 +42,7 @@ static bool call_of(void *ctx, const void *rec, size_t size, void *item)
 	if (s->kind != CALL_SPAN_CUDA_LAUNCH)
 		return true;
 	kernel_name(nc, r->tgid, r->handle, s->name, sizeof(s->name));
-	if (nc->stacks) {
+	if (nc->stacks && (r->stack_id >= 0 || r->caller)) { /* taken with stacks on */
 		s->stack = (struct stack_ref){ .pid = r->tgid, .ustack_id = r->stack_id,
 					       .kstack_id = -1, .caller = r->caller, .aux = r->handle };
 		s->stacks = nc->stacks;

@@ -33,6 +33,7 @@
 #include "collectors/nvidia/nvidia_tables.h"
 #include "collectors/nvidia/proc_gpus.h"
 #include "collectors/nvidia/launch_stacks.h"
+#include "collectors/kit/stack_table.h"
 #include "collectors/nvidia/nv_capture.h"
 #include "collectors/nvidia/nv_kernels.h"
 #include "collectors/nvidia/nvml.h"
@@ -154,6 +155,7 @@ struct nvidia_priv {
 	struct proc_gpus proc_gpus; /* nvidia.process_gpus */
 	struct nv_gpu_list nvml_gpus; /* NVML's bus ids, this tick's */
 	struct launch_stacks stacks; /* --stacks */
+	struct stack_rows stack_rows; /* nvidia.stacks, while it is filled */
 	__u32 *gone; /* processes that exited this tick: their allocations are forgotten */
 	size_t ngone, gone_cap;
 	struct table *t; /* nvidia.processes while it is filled */
@@ -300,7 +302,8 @@ static int nvidia_open(struct collector *c)
 			collector_set_tracepoint(c, "libcuda", "launch stacks", TRACEPOINT_FAILED,
 						 "cannot size the stack copies' ring buffer");
 		else
-			p->skel->rodata->capture_stacks = true;
+			p->skel->bss->copy_stacks = 1;
+		p->skel->bss->capture_stacks = 1;
 	}
 	if (tp_progs_open(p->tps, specs, NTRACEPOINTS, p->skel->obj, NULL)) {
 		collector_load_failed(c, -ENOENT);
@@ -326,7 +329,7 @@ static int nvidia_open(struct collector *c)
 			&p->skel->bss->drops[NV_DROP_CAPTURE_FULL],
 			bpf_map__fd(p->skel->maps.kernel_names));
 	p->span_stacks.frames = span_frames;
-	if (p->skel->rodata->capture_stacks)
+	if (c->config && c->config->stacks) /* taken from the start, or once started live */
 		p->capture.stacks = &p->span_stacks;
 	return 0;
 }
@@ -468,7 +471,7 @@ static int nvidia_attach(struct collector *c)
 			collector_set_tracepoint(c, "nvidia", "nvidia_dev_xid", TRACEPOINT_FAILED,
 						 "cannot read its ring buffer");
 	}
-	if (p->skel->rodata->capture_stacks &&
+	if (p->skel->bss->copy_stacks &&
 	    launch_stacks_attach(&p->stacks, bpf_map__fd(p->skel->maps.samples)))
 		collector_set_tracepoint(c, "libcuda", "launch stacks", TRACEPOINT_FAILED,
 					 "cannot read the stack copies' ring buffer: frame pointers only");
@@ -720,6 +723,20 @@ static void read_gpus(struct nvidia_priv *p, struct model *m)
 	}
 }
 
+/* --stacks: nvidia.stacks from the launch stacks' sums, after the tick that took their processes' names. */
+static void read_stacks(struct collector *c, struct nvidia_priv *p, struct model *m)
+{
+	size_t left;
+
+	if (!p->stacks.sf)
+		return;
+	launch_stacks_rows(&p->stacks, bpf_map__fd(p->skel->maps.launch_stacks), bpf_map__fd(p->skel->maps.stacks),
+			   stack_rows_add, &p->stack_rows);
+	left = stack_rows_table(&p->stack_rows, model_table(m, &nvidia_stacks_table));
+	collector_set_drop(c, "stacks_past_table_rows", left);
+	collector_set_drop(c, "stack_copies_lost", p->stacks.dwarf.lost);
+}
+
 static int nvidia_read(struct collector *c, struct model *m)
 {
 	struct nvidia_priv *p = c->priv;
@@ -748,9 +765,12 @@ static int nvidia_read(struct collector *c, struct model *m)
 	/* the launches' processes and stack copies first: the capture's launches are symbolized by them */
 	launch_stacks_tick(&p->stacks, bpf_map__fd(p->skel->maps.launch_stacks),
 			   bpf_map__fd(p->skel->maps.kernel_names), &p->pcache);
+	if (launch_stacks_live(&p->stacks)) /* started live: frame pointers from now on */
+		__atomic_store_n(&p->skel->bss->capture_stacks, 1, __ATOMIC_RELAXED);
 	nv_capture_drain(&p->capture); /* before the names of processes gone are deleted */
 	read_gpus(p, m); /* first: NVML's bus ids place the devices of nvidia.process_gpus */
 	read_procs(p, m);
+	read_stacks(c, p, m);
 	read_xids(p, m);
 	misses = nv_driver_read(p->drv, c, m);
 	collector_set_drops(c, drop_names, p->skel->bss->drops, NV_DROP_MAX);
@@ -780,6 +800,7 @@ static void nvidia_close(struct collector *c)
 	nvml_close(p->nvml);
 	cuda_libs_free(&p->libs);
 	launch_stacks_close(&p->stacks);
+	stack_rows_free(&p->stack_rows);
 	map_delta_free(&p->procs);
 	nv_kernels_free(&p->kernels);
 	proc_gpus_free(&p->proc_gpus);

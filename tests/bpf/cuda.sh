@@ -175,6 +175,15 @@ check_stacks() {
 	launched=$(jq -s '[.[].launches] | add' "$client")
 	check "--stacks ($what): $((4 * PROCS)) lines, their weights $launched in all (every launch)" \
 		awk -v want="$launched" -v lines=$((4 * PROCS)) '{ s += $NF } END { exit !(NR == lines && s == want) }' "$folded"
+	stack_rows "$(dirname "$client")/mon" >"$folded.rows"
+	check "--stacks ($what): -J's last nvidia.stacks rows are the folded file's lines and counts" \
+		cmp <(LC_ALL=C sort "$folded") <(LC_ALL=C sort "$folded.rows")
+}
+
+# stack_rows JSON: the last snapshot's nvidia.stacks rows as the folded lines they stand for.
+stack_rows() {
+	jq -r -s '.[-1].tables["nvidia.stacks"][] | "\(.comm);" + (if .sampled != "" then "[\(.sampled)];" else "" end) +
+		"\(.frames);\(.leaf) \(.count)"' "$1"
 }
 
 # verify_trace: the trace run's capture against each client's own counts (skipped without protoc).
@@ -256,7 +265,8 @@ for bin in "$@"; do
 	else
 		echo "       (no stand-in NVML in $CUDA/../nvml: the CUDA devices' NVML GPUs stay unknown in every run)"
 	fi
-	run given "$bin" "LD_LIBRARY_PATH=$TMP/given" monitor --libcuda "$TMP/given/libcuda.so.1" --stacks "$TMP/given.folded"
+	run given "$bin" "LD_LIBRARY_PATH=$TMP/given" monitor --libcuda "$TMP/given/libcuda.so.1" --stacks "$TMP/given.folded" \
+		--record "$TMP/given.rec"
 	verify given monitor
 	MON_ENV=
 	check "given: the --libcuda file" \
@@ -265,6 +275,12 @@ for bin in "$@"; do
 	# chain's count exact (the DWARF unwind of the copied stacks; a client whose launches outran the
 	# sampling budget says so in a frame under its name, its counts shared out by key: still exact)
 	check_stacks "frame pointers" "$TMP/given/client" "$TMP/given.folded"
+	# the recording of that run replays the same rows (-b -J: as fast as they are read)
+	"$bin" --replay "$TMP/given.rec" -b -J >"$TMP/given.replay" 2>"$TMP/given.replay.err"
+	check "--record with --stacks: the replay's last nvidia.stacks rows are the recorded ones" \
+		bash -c "cmp <(jq -S -s '.[-1].tables[\"nvidia.stacks\"]' '$TMP/given.rec') \
+			<(jq -S -s '.[-1].tables[\"nvidia.stacks\"]' '$TMP/given.replay') &&
+			jq -e -s '.[-1].tables[\"nvidia.stacks\"] | length == $((4 * PROCS))' '$TMP/given.replay'"
 	# the same client and stand-in libcuda built -O2 -fomit-frame-pointer: the same chains
 	if [ -x "$NOFP/cuda-client" ]; then
 		CLIENT=$TMP/nofp/bin/cuda-client
@@ -286,8 +302,17 @@ for bin in "$@"; do
 	# (40 i kernel_a(), 80 i ns::kernel_b(int), 40 i unnamed, its graph launches), each sync a
 	# slice on its two sync threads' "CUDA syncs" (3 i each); decoded by protoc (perfetto/calls.sh)
 	run trace "$bin" "LD_LIBRARY_PATH=$TMP/given" monitor --libcuda "$TMP/given/libcuda.so.1" \
-		--trace "$TMP/trace.pftrace"
+		--trace "$TMP/trace.pftrace" --stacks -
 	verify_trace
+	# --stacks -: the tables only, every launch in them, no file said to be written
+	launched=$(jq -s '[.[].launches] | add' "$TMP/trace/client")
+	check "--stacks -: nvidia.stacks rows of every launch ($launched), no stacks file" \
+		bash -c "jq -e -s '[.[-1].tables[\"nvidia.stacks\"][].count] | add == $launched' '$TMP/trace/mon' &&
+			! grep -q 'stacks' '$TMP/trace/err'"
+	# without --stacks: no rows and no work (the table is empty in every snapshot)
+	check "without --stacks: no nvidia.stacks rows" \
+		jq -e -s 'all(.[]; (.tables["nvidia.stacks"] // []) | length == 0)' "$TMP/maps/mon"
+
 	# --trace with --stacks: the launch instants carry their chains (frame pointers; DWARF)
 	run tracestacks "$bin" "LD_LIBRARY_PATH=$TMP/given" monitor --libcuda "$TMP/given/libcuda.so.1" \
 		--stacks "$TMP/ts.folded" --trace "$TMP/ts.pftrace"

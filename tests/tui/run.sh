@@ -1541,6 +1541,97 @@ for page in 1 2 3; do
 done
 check "80x24 help: the 'self' entry whole on the page that shows it, not cut after 'its BPF'${cut:+ (page $cut)}" test -z "$cut"
 $T kill-server 2>/dev/null
+echo "== S: the Stacks view (tests/tui/stacks/stacks.jsonl: a FIXTURE of the stacks tables, hostile rows among them)"
+SF=$(realpath "$(dirname "$0")/stacks/stacks.jsonl")
+SC="python3 $(realpath "$(dirname "$0")/stacks/check_tree.py")"
+tree() { screen | $SC "$@"; }
+ring_jobs() { # the fixture's sum of a weight over its job rows on ring $1 ("DEV NAME")
+	jq -r --arg l "$1" "[.tables[\"drm_sched.stacks\"][] | select(.leaf == \$l) | .$2] | add" <<<"$(tail -1 "$SF")"
+}
+replay_at 120 40 "$SF" 3
+keys S # the ring table has the keys: its first ring's job stacks
+ring=$(screen | sed -n 's/.* CPU call stacks of the jobs on ring \(.*\)   (Esc goes back).*/\1/p')
+check "S on a ring: the Stacks view of its jobs ($ring)" test -n "$ring"
+check "S on $ring: its jobs in all, the fixture's sum over its rows ($(ring_jobs "$ring" count))" \
+	shows "Weight: jobs ($(ring_jobs "$ring" count) in all)"
+check "S on $ring: the process open, its first frame closed (2 lines)" shows "(line 1 of 2)"
+keys Down Enter
+check "Enter opens the selected frame (▾ _start, 3 lines)" bash -c "$(declare -f screen shows); T='$T'; shows '▾ _start' && shows '(line 2 of 3)'"
+keys Left
+check "Left closes it (▸ _start)" bash -c "$(declare -f screen shows); T='$T'; shows '▸ _start' && shows '(line 2 of 2)'"
+keys Right Right
+check "Right opens it, Right again selects its first child" shows "(line 3 of 3)"
+keys '*'
+check "*: every node open; inclusive = self + children's, on every open node" tree sums
+check "* on $ring: only its job stacks (no other ring, no launch)" \
+	bash -c "$(declare -f screen); T='$T'; ! screen | grep -qE 'comp_1\.0\.0|sdma0|trainer|sgemm'"
+keys w
+gpu=$(ring_jobs "$ring" gpu_time_ns)
+check "w: the weight is GPU time, $gpu ns in all, said in ms" shows "Weight: GPU time ($(awk -v n="$gpu" 'BEGIN { printf "%.3f", n / 1e6 }') ms in all)"
+check "w: GPU time sums too" tree sums
+keys w
+check "w again: queue wait" bash -c "$(declare -f screen shows); T='$T'; shows 'Weight: queue wait (' && shows 'INCL queue wait'"
+keys w
+check "w again: back to jobs (the weights this ring's rows have: jobs, GPU time, queue wait)" \
+	shows "(w: the next of jobs, GPU time, queue wait)"
+keys S
+check "S in the view: all processes, the weight kept (jobs)" \
+	bash -c "$(declare -f screen shows); T='$T'; shows 'CPU call stacks of all processes' && shows 'Weight: jobs ('"
+check "all processes by jobs: each process's jobs, the fixture's sums" tree roots "$SF"
+check "by jobs, all still open (*): sums hold, the hostile rows' escapes shown as ? (evil?[2Jx 6666)" \
+	bash -c "$(declare -f screen shows); T='$T'; shows 'evil?[2Jx 6666' && shows '▾ pwned?' && $SC sums < <(screen)"
+check "the screen's first line intact after the hostile names (no escape reached the terminal)" \
+	bash -c "$(declare -f screen); T='$T'; screen | head -1 | grep -q '^ gputop-bpf '"
+keys w w w
+check "w, w, w: launches (757 in all), after GPU time and queue wait: the weights go round" \
+	shows "Weight: launches (757 in all)"
+check "all processes by launches: each process's launches, the fixture's sums" tree roots "$SF"
+check "all open by launches: inclusive = self + children's" tree sums
+check "the sampled note shown" shows "Sampled: DWARF: 40 of 757 launches unwound"
+keys '*'
+check "* again: closed but the processes (▸ _start, no kernel shown)" \
+	bash -c "$(declare -f screen shows); T='$T'; shows '▸ _start' && ! shows 'ampere_sgemm'"
+keys w w
+check "all processes by GPU time: each process's GPU time, the fixture's sums" tree roots "$SF"
+check "by GPU time: inclusive = self + children's" tree sums
+keys Escape
+check "Esc goes back to where S was pressed (the Overview)" bash -c "$(declare -f screen shows); T='$T'; ! shows 'CPU call stacks'"
+keys Enter S
+check "S in a ring's drill-down: that ring's stacks" shows "CPU call stacks of the jobs on ring"
+keys Escape
+check "Esc from there: back to the ring's drill-down" shows "(Esc goes back)"
+$T kill-server 2>/dev/null
+for size in "80 24" "220 60"; do
+	replay_at ${size% *} ${size#* } "$SF" 3
+	keys S S '*'
+	check "${size/ /x} all open: every name whole, or cut with an ellipsis where it differs; no mid-word junk" tree names "$SF"
+	check "${size/ /x}: the heading and keys whole" \
+		bash -c "$(declare -f words_whole); T='$T'; words_whole 'Stacks: CPU call stacks of all processes Weight: launches (757 in all) Sampled: DWARF: 40 of 757 launches unwound Enter, Right, Left: open, close'"
+	keys w
+	check "${size/ /x} by jobs, all open: names whole or cut with an ellipsis; sums hold" \
+		bash -c "$(declare -f screen); T='$T'; screen | $SC names '$SF' && screen | $SC sums"
+	$T kill-server 2>/dev/null
+done
+replay_at 80 24 "$REC" 40
+keys S
+check "S on a recording without stacks tables: says so, and how to have them (--stacks FILE)" \
+	bash -c "$(declare -f words_whole); T='$T'; words_whole 'This recording has no stacks: it was made without the stack capture. Record with --stacks FILE'"
+$T kill-server 2>/dev/null
+replay_at 120 40 "$SF" 3
+keys Right S
+check "S on a process without stacks: says so, and that S shows all" \
+	bash -c "$(declare -f screen shows); T='$T'; shows 'has made no CUDA launch or scheduler job with a stack' && shows 'S shows all processes'"
+$T kill-server 2>/dev/null
+replay_at 120 40 "$SF" 1 # process 206 exits before snapshot 3
+keys Right
+keys / 2 0 6 Enter
+keys Enter
+keys S
+check "S in process 206's drill-down: its stacks only, its jobs the fixture's sum (70)" \
+	bash -c "$(declare -f screen shows); T='$T'; shows 'CPU call stacks of process mockgpu-submit 206' && shows 'Weight: jobs (70 in all)' && ! shows 'mockgpu-submit 212' && screen | $SC roots '$SF'"
+keys Escape
+check "Esc from there: back to the process's drill-down" shows "Process 206 mockgpu-submit"
+$T kill-server 2>/dev/null
 if [ -n "${TSAN_REPORTS:-}" ]; then # a ThreadSanitizer build (make test-tui): its reports, one file each
 	check "ThreadSanitizer: no data race or lock misuse in any run of this suite ($(ls "$TSAN_REPORTS" | wc -l) reports)" \
 		test -z "$(ls "$TSAN_REPORTS")"

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "collectors/drm_sched/sched_tables.h"
+#include "collectors/kit/stack_table.h"
 #include "collectors/memory/memory_tables.h"
 #include "model/histogram.h"
 #include "output/metrics.h"
@@ -331,6 +332,36 @@ static void test_write(void **state)
 	table_free(s->tables[0]);
 }
 
+/* The stacks tables (keyed by a call stack no label could hold whole) are not exported. */
+static void test_stacks_not_exported(void **state)
+{
+	struct snapshot *s = rings_snapshot();
+	struct table *stacks = table_new(&nvidia_stacks_table), *tables[2] = { s->tables[0], stacks };
+	struct metrics_export d = { .max_rows = 0 };
+	struct cell *row = table_row_add(stacks);
+	char *text;
+
+	(void)state;
+	cell_set_u64(row, STACK_PID, 7);
+	cell_set_str(row, STACK_COMM, "python3");
+	cell_set_str(row, STACK_SOURCE, "launch");
+	cell_set_long_str(row, STACK_LEAF, "kernel_a()");
+	cell_set_long_str(row, STACK_FRAMES, "_start;main;cuLaunchKernel");
+	cell_set_u64(row, STACK_COUNT, 40);
+	s->tables = tables;
+	s->ntables = 2;
+	assert_int_equal(metrics_count_drops(s, &d), 0);
+	text = write_to_string(s, METRICS_TEXT, &d);
+	assert_non_null(strstr(text, "gputop_drm_sched_rings_queue_depth"));
+	assert_null(strstr(text, "gputop_nvidia_stacks"));
+	assert_null(strstr(text, "cuLaunchKernel"));
+	assert_non_null(strstr(text, "gputop_exporter_rows_dropped_total{table=\"nvidia.stacks\"} 0\n"));
+	free(text);
+	metrics_export_free(&d);
+	table_free(stacks);
+	table_free(s->tables[0]);
+}
+
 /* Process 100 is the viewer's (uid 1000), 200 another user's; others are gone. */
 static int fake_owner(uint32_t pid, uint32_t *uid)
 {
@@ -389,6 +420,7 @@ int main(void)
 		cmocka_unit_test(test_negotiate),
 		cmocka_unit_test(test_registry_names),
 		cmocka_unit_test(test_write),
+		cmocka_unit_test(test_stacks_not_exported),
 		cmocka_unit_test(test_dashboard_names),
 	};
 

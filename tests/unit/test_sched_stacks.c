@@ -11,10 +11,12 @@
 #include <unistd.h>
 #include "collectors/drm_sched/sched_match.h"
 #include "collectors/drm_sched/sched_stacks.h"
+#include "collectors/kit/stack_table.h"
 
 #define RING 2
 
 static struct ring_key keys[SCHED_MAX_RINGS];
+static struct table *rows_out; /* run() fills it with the drm_sched.stacks rows, where set */
 
 static void add(struct sched_match *m, __u8 kind, __u64 key, __u64 ts, __s32 ustack)
 {
@@ -63,6 +65,13 @@ static char *run(enum stack_weight w, uint64_t *total)
 	add(m, SCHED_EV_RUN, 0x400, 7000, -1); /* queued before attach: no process's */
 	add(m, SCHED_EV_DONE, 0x400, 8000, -1);
 	sched_match_drain_end(m);
+	if (rows_out) { /* the live table, from the same sums */
+		struct stack_rows rs = { 0 };
+
+		sched_stacks_rows(&ss, -1, keys, stack_rows_add, &rs);
+		assert_int_equal(stack_rows_table(&rs, rows_out), 0);
+		stack_rows_free(&rs);
+	}
 	assert_int_equal(sched_stacks_write(&ss, -1, keys), 0);
 	*total = sf.total;
 	assert_int_equal(stack_file_close(&sf), 0);
@@ -108,9 +117,40 @@ static void weights(void **state)
 	}
 }
 
+/* drm_sched.stacks: a row per sum, heaviest first, its times summed, the file's line in its cells. */
+static void table_rows(void **state)
+{
+	uint64_t total;
+	char *text;
+
+	(void)state;
+	strcpy(keys[RING].dev, "mockgpu");
+	strcpy(keys[RING].name, "gfx_0.0.0");
+	rows_out = table_new(&sched_stacks_table);
+	assert_non_null(rows_out);
+	text = run(STACK_WEIGHT_COUNT, &total);
+	assert_int_equal(rows_out->nrows, 2);
+	assert_int_equal(table_num(rows_out, 0, "pid"), getpid());
+	assert_string_equal(table_str(rows_out, 0, "comm"), "submit");
+	assert_string_equal(table_str(rows_out, 0, "source"), "job");
+	assert_string_equal(table_str(rows_out, 0, "leaf"), "mockgpu gfx_0.0.0");
+	assert_string_equal(table_str(rows_out, 0, "frames"), "[no stack]");
+	assert_string_equal(table_str(rows_out, 0, "sampled"), "");
+	assert_int_equal(table_num(rows_out, 0, "count"), 2);
+	assert_int_equal(table_num(rows_out, 0, "gpu_time_ns"), 3000);
+	assert_int_equal(table_num(rows_out, 0, "queue_wait_ns"), 600);
+	assert_int_equal(table_num(rows_out, 1, "count"), 1);
+	assert_int_equal(table_num(rows_out, 1, "gpu_time_ns"), 300);
+	assert_int_equal(table_num(rows_out, 1, "queue_wait_ns"), 10);
+	assert_non_null(strstr(text, "submit;[no stack];[ring mockgpu gfx_0.0.0] 2\n"));
+	free(text);
+	table_free(rows_out);
+	rows_out = NULL;
+}
+
 static void weight_words(void **state)
 {
-	struct stack_file sf = { .weight = STACK_WEIGHT_LAUNCHES };
+	struct stack_file sf = { .weight = STACK_WEIGHT_LAUNCHES, .open = true };
 	struct sched_stacks ss;
 
 	(void)state;
@@ -130,6 +170,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(weights),
 		cmocka_unit_test(weight_words),
+		cmocka_unit_test(table_rows),
 	};
 	return cmocka_run_group_tests_name("sched_stacks", tests, NULL, NULL);
 }

@@ -721,6 +721,12 @@ trace_chain() {
 		}
 		END { printf "slices %d exact %d kernel %d\n", slices, exact, kernel }' "$1"
 }
+# sched_stack_rows COLUMN JSON: drm_sched.stacks rows as the folded lines they stand for, weighed by COLUMN.
+sched_stack_rows() {
+	jq -r --arg w "$1" '.tables["drm_sched.stacks"][] | select(.[$w] > 0) |
+		(if (.frames | startswith("[truncated];")) then "[truncated];\(.comm);\(.frames[12:])"
+		 else "\(.comm);\(.frames)" end) + ";[ring \(.leaf)] \(.[$w])"' "$2" | LC_ALL=C sort
+}
 check_stacks() {
 	local k=$1 F=$TMPD/stacks.folded G=$TMPD/stacks-gpu.folded pid jobs ga gb
 	local T=$TMPD/stacks.pftrace S=$TMPD/stacks.callstacks
@@ -763,6 +769,14 @@ check_stacks() {
 	check "$k: stacks trace: 25 job slices on comp_1.0.0, each main;phase_b;submit_b;ioctl over the syscall's kernel frames" \
 		test "$(trace_chain "$S" "$pid" comp_1.0.0 phase_b)" = "slices 25 exact 25 kernel 25"
 	check "$k: stacks trace: no stack lost (no note)" bash -c "! grep -a -q 'without their stacks' '$T'"
+	# drm_sched.stacks, the live table: the last snapshot's rows are the folded file's lines, by
+	# jobs and by GPU time
+	section stacks-last >"$TMPD/stacks-last.json"
+	section stacks-gpu-last >"$TMPD/stacks-gpu-last.json"
+	check "$k: drm_sched.stacks: the last snapshot's rows (by count) are the folded file's lines" \
+		cmp <(LC_ALL=C sort "$F") <(sched_stack_rows count "$TMPD/stacks-last.json")
+	check "$k: drm_sched.stacks: its gpu_time_ns are the gpu-time file's weights" \
+		cmp <(LC_ALL=C sort "$G") <(sched_stack_rows gpu_time_ns "$TMPD/stacks-gpu-last.json")
 	section stacks-svg >"$TMPD/stacks.svg"
 	check "$k: stacks-svg: a flame graph of queue wait with both phases' boxes" \
 		bash -c "grep -q '^<svg' '$TMPD/stacks.svg' && grep -q 'queue wait, ns' '$TMPD/stacks.svg' &&

@@ -3,8 +3,8 @@
 # (tests/vm/stack-submit.c, frame pointers) submits A jobs of 2 ms from main -> phase_a ->
 # submit_a -> ioctl on gfx_0.0.0, then B jobs of 5 ms from main -> phase_b -> submit_b ->
 # ioctl on comp_1.0.0, one job an ioctl; the monitor writes the folded stacks weighted by
-# jobs, by GPU time, and as an SVG by queue wait; the first also a --trace whose job slices
-# carry their stacks as Perfetto callstacks.
+# jobs, by GPU time, and as an SVG by queue wait; its last snapshot's drm_sched.stacks too; the
+# first also a --trace whose job slices carry their stacks as Perfetto callstacks.
 # stacks_run NAME WEIGHT FILE [TRACE]: one monitor, one submitter; its file, stderr, snapshots
 # (and the trace, base64) out.
 stacks_run() {
@@ -20,6 +20,8 @@ stacks_run() {
 	section $1-proc /tmp/$1-proc.txt
 	section $1 "$3"
 	section $1-err /tmp/$1.err
+	tail -n 1 /tmp/$1.json > /tmp/$1-last.json # drm_sched.stacks as the last interval had it
+	section $1-last /tmp/$1-last.json
 	# the process rows of each snapshot (the submitter's is gone once it has exited)
 	grep -o '"drm_sched.processes":\[[^]]*\]' /tmp/$1.json | sed 's/^/{/; s/$/}/' > /tmp/$1-procs.json
 	section $1-procs /tmp/$1-procs.json

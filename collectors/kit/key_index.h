@@ -5,8 +5,8 @@
  * scheduler collector finds its jobs and processes with it; what the indices
  * point at is the caller's.
  */
-#ifndef GPUTOP_KEY_INDEX_H
-#define GPUTOP_KEY_INDEX_H
+#ifndef GPUTOP_KIT_KEY_INDEX_H
+#define GPUTOP_KIT_KEY_INDEX_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <stdlib.h>
+#include <string.h>
+#include "collectors/kit/stack_table.h"
+#include "core/array.h"
+#include "symbols/folded.h"
+
+_Static_assert(FOLDED_TEXT_MAX <= TABLE_LONG_STR_MAX, "a stack's text fits its cell");
+
+static const struct col_desc stack_cols[STACK_COLS] = {
+	[STACK_PID] = { "pid", "PID", "the process (thread group) the stack is of", COL_U64,
+			UNIT_NONE, 7, COL_KEY | COL_ASCENDING },
+	[STACK_COMM] = { "comm", "COMM", "its command name", COL_STR, UNIT_NONE, 16, COL_ASCENDING },
+	[STACK_SOURCE] = { "source", "SOURCE", "where the stack was taken: launch (CUDA) or job (DRM scheduler)",
+			   COL_STR, UNIT_NONE, 7, COL_KEY | COL_ASCENDING },
+	[STACK_LEAF] = { "leaf", "LEAF", "the GPU kernel launched, or the job's ring as \"DEV NAME\"",
+			 COL_STR, UNIT_NONE, 24, COL_KEY | COL_ASCENDING | COL_LONG },
+	[STACK_FRAMES] = { "frames", "STACK",
+			   "user and kernel frames, root first, joined by ';' (folded-stack escapes); [truncated] first where cut",
+			   COL_STR, UNIT_NONE, 40, COL_KEY | COL_LONG | COL_DETAIL },
+	[STACK_COUNT] = { "count", "COUNT", "launches or jobs from this stack since the capture began",
+			  COL_U64, UNIT_COUNT, 8, COL_CUMULATIVE },
+	[STACK_GPU_NS] = { "gpu_time_ns", "GPU time", "jobs: their run -> done summed (unknown for launches)",
+			   COL_U64, UNIT_NS, 9, COL_CUMULATIVE | COL_IF_KNOWN },
+	[STACK_WAIT_NS] = { "queue_wait_ns", "WAIT", "jobs: their queue -> run summed (unknown for launches)",
+			    COL_U64, UNIT_NS, 9, COL_CUMULATIVE | COL_IF_KNOWN },
+	[STACK_SAMPLED] = { "sampled", "SAMPLED", "what was sampled (\"\": every event's stack taken)",
+			    COL_STR, UNIT_NONE, 24, COL_WIDE },
+};
+
+const struct table_desc nvidia_stacks_table = {
+	.name = "nvidia.stacks",
+	.title = "Launch stacks",
+	.empty = "No CUDA launch stack taken yet (--stacks).",
+	.cols = stack_cols,
+	.ncols = STACK_COLS,
+	.sort_col = STACK_COUNT,
+};
+TABLE_REGISTER(nvidia_stacks_table);
+
+const struct table_desc sched_stacks_table = {
+	.name = "drm_sched.stacks",
+	.title = "Job stacks",
+	.empty = "No GPU job stack taken yet (--stacks).",
+	.cols = stack_cols,
+	.ncols = STACK_COLS,
+	.sort_col = STACK_COUNT,
+};
+TABLE_REGISTER(sched_stacks_table);
+
+void stack_rows_add(void *arg, const struct stack_row *r)
+{
+	struct stack_rows *rs = arg;
+	struct stack_row *to = array_push(&rs->rows, &rs->n, &rs->cap, sizeof(*r));
+	char *leaf = strdup(r->leaf), *sampled = strdup(r->sampled);
+
+	if (!to || !leaf || !sampled) {
+		if (to)
+			rs->n--;
+		free(leaf);
+		free(sampled);
+		rs->failed++;
+		return;
+	}
+	*to = *r;
+	to->leaf = leaf; /* the source's may be its own buffer's */
+	to->sampled = sampled;
+}
+
+static void rows_clear(struct stack_rows *rs)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		free((char *)rs->rows[i].leaf);
+		free((char *)rs->rows[i].sampled);
+	}
+	rs->n = 0;
+	rs->failed = 0;
+}
+
+/* Heaviest first; ties by pid, then the order they came in (qsort is not stable: the text). */
+static int heavier(const void *a, const void *b)
+{
+	const struct stack_row *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->frames < y->frames ? -1 : x->frames > y->frames;
+}
+
+static void row_out(struct table *t, const struct stack_row *r)
+{
+	struct cell *c = table_row_add(t);
+
+	if (!c)
+		return;
+	cell_set_u64(c, STACK_PID, r->pid);
+	cell_set_str(c, STACK_COMM, r->comm);
+	cell_set_str(c, STACK_SOURCE, r->source == STACK_SOURCE_JOBS ? "job" : "launch");
+	cell_set_long_str(c, STACK_LEAF, r->leaf);
+	cell_set_long_str(c, STACK_FRAMES, r->frames);
+	cell_set_u64(c, STACK_COUNT, r->count);
+	if (r->timed) {
+		cell_set_u64(c, STACK_GPU_NS, r->gpu_ns);
+		cell_set_u64(c, STACK_WAIT_NS, r->wait_ns);
+	}
+	cell_set_str(c, STACK_SAMPLED, r->sampled);
+}
+
+size_t stack_rows_table(struct stack_rows *rs, struct table *t)
+{
+	size_t keep = rs->n < STACK_TABLE_ROWS ? rs->n : STACK_TABLE_ROWS, left = rs->n - keep;
+
+	if (rs->n) /* none yet: rows is NULL, which qsort may not take */
+		qsort(rs->rows, rs->n, sizeof(*rs->rows), heavier);
+	if (table_reserve(t, t->nrows + keep) == 0)
+		for (size_t i = 0; i < keep; i++)
+			row_out(t, &rs->rows[i]);
+	left += rs->failed;
+	rows_clear(rs);
+	return left;
+}
+
+void stack_rows_free(struct stack_rows *rs)
+{
+	rows_clear(rs);
+	free(rs->rows);
+	rs->rows = NULL;
+	rs->n = rs->cap = 0;
+}
