@@ -36,8 +36,9 @@ struct {
 	__uint(max_entries, NV_CAPTURE_RB_BYTES);
 } capture_rb SEC(".maps");
 
-/* The call into the capture's ring buffer while one runs. */
-static __always_inline void capture(__u32 kind, __u64 id, __u64 start, __u64 end, __u64 handle)
+/* The call into the capture's ring buffer while one runs; a launch's stack key (--stacks) or NULL. */
+static __always_inline void capture(__u32 kind, __u64 id, __u64 start, __u64 end, __u64 handle,
+				    const struct nv_stack_key *k)
 {
 	struct nv_rec *r = capture_reserve(&capture_rb, sizeof(*r), &capture_on,
 					   &drops[NV_DROP_CAPTURE_FULL]);
@@ -51,7 +52,8 @@ static __always_inline void capture(__u32 kind, __u64 id, __u64 start, __u64 end
 	r->tgid = id >> 32;
 	r->tid = (__u32)id;
 	r->kind = kind;
-	r->pad = 0;
+	r->stack_id = k ? k->stack_id : -1;
+	r->caller = k ? k->caller : 0;
 	bpf_get_current_comm(r->thread, sizeof(r->thread));
 	task = (struct task_struct *)bpf_get_current_task();
 	BPF_CORE_READ_STR_INTO(&r->comm, task, group_leader, comm);
@@ -262,8 +264,9 @@ static __always_inline void stack_sample(struct pt_regs *regs, const struct nv_s
 		drop_count(drops, NV_DROP_SAMPLE_LOST, NV_DROP_MAX);
 }
 
-/* --stacks: one more launch of handle from the calling thread's user stack. */
-static __always_inline void stack_launched(void *ctx, __u32 tgid, __u64 handle)
+/* --stacks: one more launch of handle from the calling thread's user stack, counted under *key. */
+static __always_inline void stack_launched(void *ctx, __u32 tgid, __u64 handle,
+					   struct nv_stack_key *key)
 {
 	struct nv_stack_key k = { .handle = handle, .tgid = tgid };
 	__u64 zero = 0, *n;
@@ -280,6 +283,7 @@ static __always_inline void stack_launched(void *ctx, __u32 tgid, __u64 handle)
 		k.stack_id = -1;
 		drop_count(drops, NV_DROP_STACK_LOST, NV_DROP_MAX);
 	}
+	*key = k;
 	n = lookup_or_init(&launch_stacks, &k, &zero);
 	if (!n) {
 		drop_count(drops, NV_DROP_STACKS_FULL, NV_DROP_MAX);
@@ -299,6 +303,7 @@ int BPF_KPROBE(cuda_launch, __u64 a1, __u64 a2)
 	struct nv_proc *p = proc_of(tgid);
 	struct nv_proc_gpu *g = gpu_of_call(id);
 	__u64 call = bpf_get_attach_cookie(ctx);
+	struct nv_stack_key k = { .stack_id = -1 };
 
 	if (!p)
 		return 0;
@@ -309,7 +314,7 @@ int BPF_KPROBE(cuda_launch, __u64 a1, __u64 a2)
 		if (capture_on) {
 			__u64 now = bpf_ktime_get_ns();
 
-			capture(NV_REC_GRAPH_LAUNCH, id, now, now, 0);
+			capture(NV_REC_GRAPH_LAUNCH, id, now, now, 0, NULL);
 		}
 		return 0;
 	}
@@ -318,11 +323,12 @@ int BPF_KPROBE(cuda_launch, __u64 a1, __u64 a2)
 		__sync_fetch_and_add(&g->launches, 1);
 	kernel_launched(tgid, call == NV_LAUNCH_EX ? a2 : a1);
 	if (capture_stacks)
-		stack_launched(ctx, tgid, call == NV_LAUNCH_EX ? a2 : a1);
+		stack_launched(ctx, tgid, call == NV_LAUNCH_EX ? a2 : a1, &k);
 	if (capture_on) {
 		__u64 now = bpf_ktime_get_ns();
 
-		capture(NV_REC_LAUNCH, id, now, now, call == NV_LAUNCH_EX ? a2 : a1);
+		capture(NV_REC_LAUNCH, id, now, now, call == NV_LAUNCH_EX ? a2 : a1,
+			capture_stacks ? &k : NULL);
 	}
 	return 0;
 }
@@ -483,7 +489,7 @@ int BPF_KRETPROBE(cuda_return, long ret)
 			__sync_fetch_and_add(&g->syncs, 1);
 			__sync_fetch_and_add(&g->sync_ns, now - c->start_ns);
 		}
-		capture(NV_REC_SYNC, id, c->start_ns, now, 0);
+		capture(NV_REC_SYNC, id, c->start_ns, now, 0, NULL);
 		break;
 	case NV_ALLOC:
 	case NV_ALLOC_PITCH:

@@ -210,7 +210,7 @@ struct nv_xid {
 	char msg[NV_XID_MSG];
 };
 
-/* The capture's ring buffer (--trace): 2 MiB, at 72 + 8 bytes a record about 26,000 calls a tick. */
+/* The capture's ring buffer (--trace): 2 MiB, at 80 + 8 bytes a record about 23,800 calls a tick. */
 #define NV_CAPTURE_RB_BYTES (2U << 20)
 
 enum nv_rec_kind {
@@ -223,9 +223,10 @@ enum nv_rec_kind {
 struct nv_rec {
 	__u64 start_ns, end_ns; /* CLOCK_MONOTONIC; a launch: its entry, both */
 	__u64 handle; /* launch: the kernel's handle (kernel_names) */
+	__u64 caller; /* launch, --stacks: its nv_stack_key's caller */
 	__u32 tgid, tid;
 	__u32 kind; /* enum nv_rec_kind */
-	__u32 pad;
+	__s32 stack_id; /* launch, --stacks: its nv_stack_key's stack_id; -1: none */
 	char thread[16]; /* the thread's comm */
 	char comm[16]; /* its group leader's */
 };

@@ -12,11 +12,39 @@
 #define GPUTOP_JOB_SINK_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #define JOB_SPAN_NAME_LEN 32
 #define JOB_SPAN_COMM_LEN 16
+
+#define SPAN_FRAME_NAME 256
+
+/* One frame of an event's stack, as the trace writes it. */
+struct span_frame {
+	char name[SPAN_FRAME_NAME]; /* the function; "module+0xoff" with no name; "[unknown]" */
+	bool kernel;
+};
+
+/* Where an event's stacks are in the tables of the collector that took them (--stacks). */
+struct stack_ref {
+	uint32_t pid;
+	int32_t ustack_id, kstack_id; /* -1: none */
+	uint64_t caller; /* the return address on top of the user stack, 0: unread */
+	uint64_t aux; /* the collector's own part of the key (a CUDA launch's kernel handle) */
+};
+
+/*
+ * The stacks of the jobs or calls a collector hands over (--trace with
+ * --stacks): the sink calls it only from within its jobs() or calls(), while
+ * the collector can read them.
+ */
+struct span_stacks {
+	/* r's stack into out[max], leaf first (kernel frames, then user ones): how many, 0: none. */
+	size_t (*frames)(const struct span_stacks *ss, const struct stack_ref *r,
+			 struct span_frame *out, size_t max);
+};
 
 /* One job, queued (when known), run (when known) and done, on one ring of one device. */
 struct job_span {
@@ -36,6 +64,7 @@ struct job_span {
 	 */
 	int32_t ustack_id, kstack_id;
 	uint64_t caller;
+	const struct span_stacks *stacks; /* their frames, for the trace; NULL: none taken */
 };
 
 enum display_mark_kind {
@@ -77,6 +106,9 @@ struct call_span {
 	char name[CALL_SPAN_NAME_LEN];
 	char dev[JOB_SPAN_NAME_LEN]; /* ioctl: its device file ("card0") */
 	int64_t ret; /* ioctl: what it returned */
+	/* a launch, --stacks: where it came from (stack.pid is pid; ustack_id -1: none taken) */
+	struct stack_ref stack;
+	const struct span_stacks *stacks; /* its frames, for the trace; NULL: none taken */
 };
 
 struct job_sink {

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "format/utf8_clean.h"
 #include "output/perfetto.h"
+#include "output/perfetto_packet.h"
 
 enum {
 	TRACE_PACKET = 1, /* Trace.packet */
@@ -16,7 +17,6 @@ enum {
 	PACKET_TIMESTAMP = 8,
 	PACKET_SEQUENCE_ID = 10, /* trusted_packet_sequence_id */
 	PACKET_TRACK_EVENT = 11,
-	PACKET_INTERNED_DATA = 12,
 	PACKET_SEQUENCE_FLAGS = 13,
 	PACKET_TRACK_DESCRIPTOR = 60,
 
@@ -50,6 +50,7 @@ enum {
 	EVENT_DOUBLE_COUNTER_VALUE = 44,
 	EVENT_FLOW_IDS = 47,
 	EVENT_TERMINATING_FLOW_IDS = 48,
+	EVENT_CALLSTACK_IID = 56,
 
 	ANNOTATION_NAME_IID = 1,
 	ANNOTATION_UINT = 3,
@@ -73,7 +74,7 @@ struct event_names {
 	size_t n_args;
 };
 
-static size_t clean(const char *s, char *out)
+size_t perfetto_clean(const char *s, char *out)
 {
 	return utf8_clean(s, s ? strnlen(s, PERFETTO_STR_MAX - 1) : 0, out, PERFETTO_STR_MAX, NULL);
 }
@@ -81,9 +82,17 @@ static size_t clean(const char *s, char *out)
 static void put_string(struct pb_buf *b, uint32_t field, const char *s)
 {
 	char text[PERFETTO_STR_MAX];
-	size_t n = clean(s, text);
+	size_t n = perfetto_clean(s, text);
 
 	pb_bytes(b, field, text, n);
+}
+
+static void interns_free(struct perfetto_writer *w)
+{
+	perfetto_intern_free(&w->event_names);
+	perfetto_intern_free(&w->arg_names);
+	perfetto_intern_free(&w->function_names);
+	perfetto_intern_free(&w->frames);
 }
 
 int perfetto_writer_init(struct perfetto_writer *w, FILE *out, uint64_t limit_bytes)
@@ -96,8 +105,9 @@ int perfetto_writer_init(struct perfetto_writer *w, FILE *out, uint64_t limit_by
 	mem = malloc(PERFETTO_PACKET_MAX);
 	if (!mem)
 		return -ENOMEM;
-	if (perfetto_intern_init(&w->event_names) || perfetto_intern_init(&w->arg_names)) {
-		perfetto_intern_free(&w->event_names);
+	if (perfetto_intern_init(&w->event_names) || perfetto_intern_init(&w->arg_names) ||
+	    perfetto_intern_init(&w->function_names) || perfetto_intern_init(&w->frames)) {
+		interns_free(w);
 		free(mem);
 		return -ENOMEM;
 	}
@@ -107,8 +117,7 @@ int perfetto_writer_init(struct perfetto_writer *w, FILE *out, uint64_t limit_by
 	return 0;
 }
 
-/* A packet's start: the Trace.packet field, the time (0: none), the sequence and its flags. */
-static void packet_begin(struct perfetto_writer *w, uint64_t ts_ns, bool uses_state)
+void perfetto_packet_begin(struct perfetto_writer *w, uint64_t ts_ns, bool uses_state)
 {
 	uint32_t flags = uses_state ? SEQ_NEEDS_INCREMENTAL_STATE : 0;
 
@@ -123,8 +132,7 @@ static void packet_begin(struct perfetto_writer *w, uint64_t ts_ns, bool uses_st
 		pb_uint(&w->pkt, PACKET_SEQUENCE_FLAGS, flags);
 }
 
-/* The packet out, if it fits within the limit less what the note needs (room). */
-static int packet_commit(struct perfetto_writer *w, uint64_t room)
+int perfetto_packet_commit(struct perfetto_writer *w, uint64_t room)
 {
 	struct pb_buf *b = &w->pkt;
 
@@ -185,11 +193,11 @@ static int track_write(struct perfetto_writer *w, const struct perfetto_track *t
 		w->dropped++;
 		return -EINVAL;
 	}
-	packet_begin(w, 0, false);
+	perfetto_packet_begin(w, 0, false);
 	pb_begin(&w->pkt, PACKET_TRACK_DESCRIPTOR);
 	track_body(&w->pkt, t);
 	pb_end(&w->pkt);
-	return packet_commit(w, room);
+	return perfetto_packet_commit(w, room);
 }
 
 int perfetto_track(struct perfetto_writer *w, const struct perfetto_track *t)
@@ -201,7 +209,7 @@ int perfetto_track(struct perfetto_writer *w, const struct perfetto_track *t)
 static void name_resolve(struct perfetto_intern *t, struct name_ref *r, const char *s,
 			 size_t *pending)
 {
-	r->len = clean(s, r->text);
+	r->len = perfetto_clean(s, r->text);
 	r->iid = perfetto_intern_find(t, r->text);
 	r->is_new = false;
 	if (r->iid)
@@ -312,12 +320,16 @@ static void event_body(struct pb_buf *b, const struct perfetto_event *e,
 		pb_fixed64(b, EVENT_TERMINATING_FLOW_IDS, e->terminating_flow_ids[i]);
 	for (size_t i = 0; i < e->n_args; i++)
 		annotation(b, &e->args[i], &n->args[i]);
+	if (e->callstack_iid)
+		pb_uint(b, EVENT_CALLSTACK_IID, e->callstack_iid);
 	pb_end(b);
 }
 
-static bool event_valid(const struct perfetto_event *e)
+static bool event_valid(const struct perfetto_writer *w, const struct perfetto_event *e)
 {
 	if (e->n_args > PERFETTO_ARGS_MAX || (e->n_args && !e->args))
+		return false;
+	if (e->callstack_iid > w->callstacks)
 		return false;
 	if ((e->n_flow_ids && !e->flow_ids) ||
 	    (e->n_terminating_flow_ids && !e->terminating_flow_ids))
@@ -330,15 +342,15 @@ static int event_write(struct perfetto_writer *w, const struct perfetto_event *e
 	struct event_names n;
 	int err;
 
-	if (!event_valid(e)) {
+	if (!event_valid(w, e)) {
 		w->dropped++;
 		return -EINVAL;
 	}
 	names_resolve(w, e, &n);
-	packet_begin(w, e->ts_ns, true);
+	perfetto_packet_begin(w, e->ts_ns, true);
 	interned_data(&w->pkt, &n);
 	event_body(&w->pkt, e, &n);
-	err = packet_commit(w, room);
+	err = perfetto_packet_commit(w, room);
 	if (err)
 		return err;
 	names_keep(w, &n);
@@ -358,7 +370,7 @@ static int counter_write(struct perfetto_writer *w, uint64_t ts_ns, uint64_t tra
 {
 	int err;
 
-	packet_begin(w, ts_ns, false);
+	perfetto_packet_begin(w, ts_ns, false);
 	pb_begin(&w->pkt, PACKET_TRACK_EVENT);
 	pb_uint(&w->pkt, EVENT_TYPE, PERFETTO_COUNTER);
 	pb_uint(&w->pkt, EVENT_TRACK_UUID, track_uuid);
@@ -367,7 +379,7 @@ static int counter_write(struct perfetto_writer *w, uint64_t ts_ns, uint64_t tra
 	else
 		pb_double(&w->pkt, EVENT_DOUBLE_COUNTER_VALUE, *dv);
 	pb_end(&w->pkt);
-	err = packet_commit(w, PERFETTO_NOTE_RESERVE);
+	err = perfetto_packet_commit(w, PERFETTO_NOTE_RESERVE);
 	if (!err && ts_ns > w->last_ts_ns)
 		w->last_ts_ns = ts_ns;
 	return err;
@@ -387,6 +399,11 @@ int perfetto_counter_double(struct perfetto_writer *w, uint64_t ts_ns, uint64_t 
 void perfetto_count_dropped(struct perfetto_writer *w, uint64_t n)
 {
 	w->dropped += n;
+}
+
+void perfetto_count_stack_lost(struct perfetto_writer *w, uint64_t n)
+{
+	w->stacks_lost += n;
 }
 
 int perfetto_event_closing(struct perfetto_writer *w, const struct perfetto_event *e)
@@ -457,7 +474,10 @@ int perfetto_lane_end(struct perfetto_writer *w, struct perfetto_lanes *l, int l
 	return perfetto_event(w, e);
 }
 
-/* "N events did not fit": an instant on the "gputop-bpf" track, within the room kept for it. */
+/*
+ * "N events did not fit" (", M without their stacks" when some were): an
+ * instant on the "gputop-bpf" track, within the room kept for it.
+ */
 static int note_write(struct perfetto_writer *w)
 {
 	char text[96];
@@ -469,6 +489,7 @@ static int note_write(struct perfetto_writer *w)
 	struct perfetto_arg args[] = {
 		{ .name = "dropped", .type = PERFETTO_ARG_UINT, .u = w->dropped },
 		{ .name = "limit_bytes", .type = PERFETTO_ARG_UINT, .u = w->limit_bytes },
+		{ .name = "stacks_lost", .type = PERFETTO_ARG_UINT, .u = w->stacks_lost },
 	};
 	struct perfetto_event e = {
 		.ts_ns = w->last_ts_ns,
@@ -476,12 +497,16 @@ static int note_write(struct perfetto_writer *w)
 		.type = PERFETTO_INSTANT,
 		.name = text,
 		.args = args,
-		.n_args = 2,
+		.n_args = w->stacks_lost ? 3 : 2,
 	};
 	uint64_t dropped = w->dropped;
+	int n;
 	int err;
 
-	snprintf(text, sizeof(text), "%llu events did not fit", (unsigned long long)dropped);
+	n = snprintf(text, sizeof(text), "%llu events did not fit", (unsigned long long)dropped);
+	if (w->stacks_lost)
+		snprintf(text + n, sizeof(text) - n, ", %llu without their stacks",
+			 (unsigned long long)w->stacks_lost);
 	err = track_write(w, &t, 0);
 	if (!err)
 		err = event_write(w, &e, 0);
@@ -493,12 +518,11 @@ int perfetto_writer_finish(struct perfetto_writer *w)
 {
 	int err = 0;
 
-	if (w->dropped && !w->io_error)
+	if ((w->dropped || w->stacks_lost) && !w->io_error)
 		note_write(w);
 	if (w->io_error || (w->out && fflush(w->out)))
 		err = -EIO;
-	perfetto_intern_free(&w->event_names);
-	perfetto_intern_free(&w->arg_names);
+	interns_free(w);
 	free(w->pkt.p);
 	w->pkt.p = NULL;
 	return err;

@@ -8,6 +8,8 @@
  * memory (one packet buffer, two bounded interning indices) and in size (the
  * file stays within limit_bytes); what did not fit is counted, and the count
  * is written at the end as a note: an instant on a "gputop-bpf" track.
+ * Callstacks (perfetto_callstack.c) are interned on the same sequence: each
+ * written once, events refer to it by its iid (TrackEvent.callstack_iid).
  * Strings are read up to their NUL or PERFETTO_STR_MAX - 1 bytes and written as
  * valid UTF-8 (utf8_clean.h): names that other users chose are safe here.
  */
@@ -28,6 +30,7 @@
 #define PERFETTO_LIMIT_MIN (2 * PERFETTO_NOTE_RESERVE) /* the smallest limit_bytes */
 #define PERFETTO_SEQUENCE_ID 1 /* trusted_packet_sequence_id of every packet */
 #define PERFETTO_NOTE_UUID 0x67707574ULL /* the "gputop-bpf" track of the closing note */
+#define PERFETTO_STACK_MAX 256 /* frames of one callstack */
 
 /* TrackEvent.Type */
 enum perfetto_event_type {
@@ -88,6 +91,13 @@ struct perfetto_event {
 	size_t n_terminating_flow_ids;
 	const struct perfetto_arg *args; /* at most PERFETTO_ARGS_MAX */
 	size_t n_args;
+	uint64_t callstack_iid; /* perfetto_callstack's; 0: none */
+};
+
+/* One frame of a callstack: the function ("" or NULL: "[unknown]"), a kernel one or not. */
+struct perfetto_frame {
+	const char *name;
+	bool kernel;
 };
 
 struct perfetto_writer {
@@ -101,6 +111,9 @@ struct perfetto_writer {
 	bool state_cleared; /* the sequence's first packet (SEQ_INCREMENTAL_STATE_CLEARED) is out */
 	struct pb_buf pkt;
 	struct perfetto_intern event_names, arg_names;
+	struct perfetto_intern function_names, frames; /* frames by kind and name */
+	uint64_t callstacks; /* callstack iids given */
+	uint64_t stacks_lost; /* events written without their stack: in the note too */
 };
 
 /* Writes to out (the caller's, left open) up to limit_bytes (at least PERFETTO_LIMIT_MIN). */
@@ -125,6 +138,17 @@ int perfetto_counter_double(struct perfetto_writer *w, uint64_t ts_ns, uint64_t 
 int perfetto_event_closing(struct perfetto_writer *w, const struct perfetto_event *e);
 /* The track descriptor of a lane's child track ("lane N" under parent_uuid). */
 int perfetto_lane_track(struct perfetto_writer *w, uint64_t parent_uuid, int lane);
+/*
+ * A callstack of n frames (1 to PERFETTO_STACK_MAX), root first: one packet
+ * at ts_ns of interned data (the function names and frames it uses first, and
+ * the callstack), its iid in *iid for the events that carry it. 0; -ENOSPC
+ * (the packet buffer, the limit, or an index full), -EINVAL, -ENOMEM: not
+ * counted (not an event: its events are, by perfetto_count_stack_lost); -EIO.
+ */
+int perfetto_callstack(struct perfetto_writer *w, uint64_t ts_ns, const struct perfetto_frame *frames,
+		       size_t n, uint64_t *iid);
+/* Events written without the stack they had (it could not be read or written): in the note. */
+void perfetto_count_stack_lost(struct perfetto_writer *w, uint64_t n);
 /* Events lost before they reached the writer (a full ring buffer): in the note too. */
 void perfetto_count_dropped(struct perfetto_writer *w, uint64_t n);
 

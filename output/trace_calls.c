@@ -43,6 +43,8 @@ static int launch_write(struct trace_calls *tcl, const struct call_span *s, uint
 							      "launch",
 	};
 
+	e.callstack_iid =
+		trace_stacks_iid(&tcl->tc->stacks, &tcl->tc->w, s->stacks, &s->stack, e.ts_ns);
 	return perfetto_event(&tcl->tc->w, &e);
 }
 

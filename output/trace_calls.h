@@ -8,7 +8,8 @@
  * annotated with the fence's driver; a CUDA launch an instant on the thread's
  * track named by its kernel (as nvidia.kernels names it; "graph launch" for a
  * graph's), a CUDA synchronisation a slice "synchronize" on the thread's child
- * track "CUDA syncs". What did not fit, or was lost before it
+ * track "CUDA syncs". With --stacks, a launch's instant carries the CPU stack
+ * it was launched from as a callstack (trace_stacks.h). What did not fit, or was lost before it
  * got here, is counted in the trace's note and in lost. Times:
  * CLOCK_MONOTONIC moved to the wall clock the counters use.
  */

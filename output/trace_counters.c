@@ -187,5 +187,6 @@ int trace_counters_add(struct trace_counters *tc, const struct snapshot *s)
 int trace_counters_finish(struct trace_counters *tc)
 {
 	perfetto_intern_free(&tc->described);
+	trace_stacks_free(&tc->stacks);
 	return perfetto_writer_finish(&tc->w);
 }

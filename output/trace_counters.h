@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include "model/snapshot.h"
 #include "output/perfetto.h"
+#include "output/trace_stacks.h"
 
 /* One counter series: a column of a table, a track per row (group, and part if any). */
 struct trace_series {
@@ -30,6 +31,7 @@ struct trace_counters {
 	struct perfetto_writer w;
 	struct perfetto_intern described; /* the tracks written, by their key */
 	uint64_t samples; /* values written */
+	struct trace_stacks stacks; /* the events' CPU stacks written (trace_stacks.h) */
 };
 
 /* Writes to out (left open) at most limit_bytes. 0, or a negative errno. */

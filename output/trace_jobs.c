@@ -90,7 +90,10 @@ static int job_begin(struct trace_jobs *tj, const struct job_span *s, uint64_t t
 		.args = args,
 		.n_args = s->pid ? 2 : 1,
 	};
+	struct stack_ref ref = { .pid = s->pid, .ustack_id = s->ustack_id, .kstack_id = s->kstack_id,
+				 .caller = s->caller };
 
+	e.callstack_iid = trace_stacks_iid(&tj->tc->stacks, &tj->tc->w, s->stacks, &ref, ts);
 	if (s->pid)
 		snprintf(name, sizeof(name), "%.15s %u", *s->comm ? s->comm : "?", s->pid);
 	else

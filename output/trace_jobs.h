@@ -8,6 +8,8 @@
  * (span_lanes.h). A flow leaves a job another one depended on and ends at
  * that one. A job that did not fit (its lanes all busy, the size limit, or
  * lost before it got here) is counted in the trace's note and in lost.
+ * With --stacks, a job's slice carries the CPU stack of its queue event (the
+ * submitting code's, user and kernel frames) as a callstack (trace_stacks.h).
  * Times: CLOCK_MONOTONIC moved to the wall clock the counters use.
  */
 #ifndef GPUTOP_TRACE_JOBS_H

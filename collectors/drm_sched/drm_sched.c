@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <glob.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include <bpf/libbpf.h>
 #include "collectors/kit/map_walk.h"
 #include "collectors/kit/prog_stats.h"
+#include "collectors/kit/span_frames.h"
 #include "collectors/kit/test_hooks.h"
 #include "collectors/kit/tp_progs.h"
 #include "collectors/collector.h"
@@ -74,6 +76,7 @@ struct sched_priv {
 	struct job_spans spans; /* jobs completed since the last read, for config->job_sink */
 	bool spans_on; /* config->job_sink: spans kept */
 	struct sched_stacks stacks; /* --stacks: sums per (process, ring, stack) */
+	struct span_stacks span_stacks; /* --stacks: the jobs' frames, for the trace */
 	struct stack_rows stack_rows; /* drm_sched.stacks, while it is filled */
 	int ring_ids_fd;
 	bool new_gen;
@@ -175,6 +178,19 @@ static void on_job(void *arg, __u32 ring, const struct job_span *span)
 	sched_stacks_add(&p->stacks, ring, span);
 }
 
+/* A job's frames for the trace (span_stacks): within the sink's jobs(), under the stream's lock. */
+static size_t span_frames(const struct span_stacks *ss, const struct stack_ref *r,
+			  struct span_frame *out, size_t max)
+{
+	static struct frame frames[SCHED_STACK_FRAMES_MAX];
+	struct sched_priv *p =
+		(struct sched_priv *)((char *)ss - offsetof(struct sched_priv, span_stacks));
+	size_t n = sched_stacks_frames(&p->stacks, sched_stream_stacks_fd(p->stream), r, frames,
+				       SCHED_STACK_FRAMES_MAX);
+
+	return span_frames_of(frames, n, out, max);
+}
+
 static void on_queue(void *arg, __u32 tgid, const char *comm)
 {
 	sched_stacks_seen(arg, tgid, comm);
@@ -196,6 +212,9 @@ static int stream_open(struct collector *c, struct sched_priv *p, const struct t
 	if (c->config && c->config->job_sink) {
 		p->spans.active = c->config->job_sink->active;
 		p->spans_on = true;
+		p->span_stacks.frames = span_frames;
+		if (p->stacks.sf)
+			p->spans.stacks = &p->span_stacks;
 	}
 	if (p->spans_on || p->stacks.sf)
 		sched_stream_on_job(p->stream, on_job, p);

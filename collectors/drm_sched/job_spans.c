@@ -58,6 +58,8 @@ void job_spans_flush(struct job_spans *b, const struct ring_key *keys, const str
 		struct job_span *s = &b->spans[i];
 		__u32 id = b->rings[i];
 
+		s->stacks = b->stacks;
+
 		if (id < SCHED_MAX_RINGS && keys[id].name[0]) {
 			snprintf(s->dev, sizeof(s->dev), "%.*s", DEV_NAME_LEN - 1, keys[id].dev);
 			snprintf(s->ring, sizeof(s->ring), "%.*s", RING_NAME_LEN - 1, keys[id].name);

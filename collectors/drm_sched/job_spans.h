@@ -23,6 +23,7 @@ struct job_spans {
 	size_t n, cap;
 	uint64_t lost; /* not kept since the last flush: the limit, or memory */
 	atomic_bool *active; /* the sink's (NULL: always): no job kept while false */
+	const struct span_stacks *stacks; /* set on each job handed over (NULL: no stacks taken) */
 };
 
 void job_spans_free(struct job_spans *b);

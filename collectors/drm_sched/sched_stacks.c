@@ -102,8 +102,12 @@ static bool tracing_frame(const char *name)
 	       !strncmp(name, "__traceiter_", 12) || !strncmp(name, "trace_", 6);
 }
 
-/* Kernel frames, leaf first, from the tracepoint's: the tracing machinery's at the top left out. */
-static size_t kernel_frames(struct sched_stacks *ss, const uint64_t *ips, struct frame *out)
+/*
+ * Kernel frames, leaf first, from the tracepoint's: the tracing machinery's at
+ * the top left out; mark: named with flamegraph.pl's "_[k]".
+ */
+static size_t kernel_frames(struct sched_stacks *ss, const uint64_t *ips, bool mark,
+			    struct frame *out)
 {
 	size_t n = 0, len;
 	bool top = true;
@@ -114,7 +118,7 @@ static size_t kernel_frames(struct sched_stacks *ss, const uint64_t *ips, struct
 			continue;
 		top = false;
 		len = strlen(out[n].name);
-		if (len && len + 4 < sizeof(out[n].name))
+		if (mark && len && len + 4 < sizeof(out[n].name))
 			memcpy(out[n].name + len, "_[k]", 5); /* flamegraph.pl's kernel mark */
 		n++;
 	}
@@ -147,7 +151,7 @@ static char *sum_frames(struct sched_stacks *ss, const struct sched_stack_sum *e
 
 	memset(ips, 0, sizeof(ips));
 	if (e->kstack_id >= 0 && !bpf_map_lookup_elem(stacks_fd, &e->kstack_id, ips)) {
-		n += kernel_frames(ss, ips, &frames[n]);
+		n += kernel_frames(ss, ips, true, &frames[n]);
 		truncated = ips[SCHED_STACK_DEPTH - 1] != 0;
 	}
 	memset(ips, 0, sizeof(ips));
@@ -188,6 +192,23 @@ static void row_to_file(void *arg, const struct stack_row *r)
 
 	if (stack_file_row(ss->sf, r))
 		ss->write_err = -EIO;
+}
+
+size_t sched_stacks_frames(struct sched_stacks *ss, int stacks_fd, const struct stack_ref *s,
+			   struct frame *out, size_t max)
+{
+	uint64_t ips[SCHED_STACK_DEPTH];
+	size_t n = 0;
+
+	if (!ss->sf || !s->pid || max < SCHED_STACK_FRAMES_MAX)
+		return 0;
+	memset(ips, 0, sizeof(ips));
+	if (s->kstack_id >= 0 && !bpf_map_lookup_elem(stacks_fd, &s->kstack_id, ips))
+		n += kernel_frames(ss, ips, false, out);
+	memset(ips, 0, sizeof(ips));
+	if (s->ustack_id >= 0 && !bpf_map_lookup_elem(stacks_fd, &s->ustack_id, ips))
+		n += user_frames(ss, stack_procs_find(&ss->procs, s->pid), ips, s->caller, &out[n]);
+	return n;
 }
 
 int sched_stacks_write(struct sched_stacks *ss, int stacks_fd, const struct ring_key *keys)

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "bpf/drm_sched.h"
+#include "bpf/drm_sched_stream.h"
 #include "collectors/kit/key_index.h"
 #include "model/job_sink.h"
 #include "symbols/stack_file.h"
@@ -43,6 +44,16 @@ void sched_stacks_init(struct sched_stacks *ss, struct stack_file *sf);
 void sched_stacks_seen(struct sched_stacks *ss, uint32_t tgid, const char *comm);
 /* A job completed on ring (a sched_job_fn's arguments). */
 void sched_stacks_add(struct sched_stacks *ss, uint32_t ring, const struct job_span *span);
+/* Frames sched_stacks_frames may give: the kernel's and the user's, the caller put back. */
+#define SCHED_STACK_FRAMES_MAX (2 * SCHED_STACK_DEPTH + 1)
+/*
+ * The frames of a job's stacks (--trace with --stacks), leaf first: kernel
+ * frames, then user ones symbolized through the mappings captured at its
+ * process's first queue record; into out[max] (max at least
+ * SCHED_STACK_FRAMES_MAX). How many; 0: none (stacks off, none taken, max short).
+ */
+size_t sched_stacks_frames(struct sched_stacks *ss, int stacks_fd, const struct stack_ref *s,
+			   struct frame *out, size_t max);
 /*
  * Every sum as a row to fn: its stacks from the stacks map, symbolized at its
  * first row only, its ring named by keys.

@@ -229,6 +229,21 @@ static size_t fp_stack(int stacks_fd, const struct nv_stack_key *k, uint64_t *ip
 	return n;
 }
 
+/* The frames of k's frame-pointer stack ips (depth of them) into out, leaf first: how many. */
+static size_t fp_frames(struct launch_stacks *ls, struct stack_proc *p, const struct nv_stack_key *k,
+			const uint64_t *ips, size_t depth, struct frame *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < depth; i++) {
+		stack_procs_frame(&ls->sf->sym, p, ips[i], &out[n++]);
+		/* the caller at the function's entry, where the walk (frame pointers) left it out */
+		if (i == 0 && k->caller && (depth < 2 || ips[1] != k->caller))
+			stack_procs_frame(&ls->sf->sym, p, k->caller, &out[n++]);
+	}
+	return n;
+}
+
 /* k's frame-pointer stack as text, symbolized now. */
 static void fp_symbolize(struct rows_arg *a, struct stack_proc *p, const struct nv_stack_key *k)
 {
@@ -237,12 +252,7 @@ static void fp_symbolize(struct rows_arg *a, struct stack_proc *p, const struct 
 
 	if (!depth)
 		named_frame(&frames[n++], "[no stack]");
-	for (size_t i = 0; i < depth; i++) {
-		stack_procs_frame(&a->ls->sf->sym, p, ips[i], &frames[n++]);
-		/* the caller at the function's entry, where the walk (frame pointers) left it out */
-		if (i == 0 && k->caller && ips[1] != k->caller)
-			stack_procs_frame(&a->ls->sf->sym, p, k->caller, &frames[n++]);
-	}
+	n += fp_frames(a->ls, p, k, ips, depth, &frames[n]);
 	folded_join(frames, n, depth == NV_STACK_DEPTH, text);
 }
 
@@ -327,6 +337,35 @@ static bool key_rows(const void *key, void *value, void *arg)
 			row_out(a, p, k, chain_text(a, p, &c[i]), true, w);
 	}
 	return false;
+}
+
+size_t launch_stacks_frames(struct launch_stacks *ls, int stacks_fd, const struct stack_ref *r,
+			    struct frame *out, size_t max)
+{
+	const struct dwarf_chain *c, *best = NULL;
+	uint64_t ips[NV_STACK_DEPTH];
+	struct nv_stack_key k;
+	struct stack_proc *p;
+	size_t depth, nc, n = 0;
+
+	if (!ls->sf || max < LAUNCH_STACK_FRAMES_MAX)
+		return 0;
+	memset(&k, 0, sizeof(k));
+	k.handle = r->aux;
+	k.caller = r->caller;
+	k.tgid = r->pid;
+	k.stack_id = r->ustack_id;
+	p = stack_procs_find(&ls->procs, k.tgid);
+	depth = fp_stack(stacks_fd, &k, ips);
+	c = launch_dwarf_of(&ls->dwarf, &k, &nc);
+	for (size_t i = 0; c && i < nc; i++)
+		if (!best || c[i].samples > best->samples)
+			best = &c[i];
+	if (!best || (!best->complete && depth > best->n)) /* as key_rows chooses */
+		return fp_frames(ls, p, &k, ips, depth, out);
+	for (size_t j = 0; j < best->n; j++)
+		stack_procs_frame(&ls->sf->sym, p, best->ips[j], &out[n++]);
+	return n;
 }
 
 /* Per process, before the rows: its launches, those of keys with DWARF chains, and their samples. */

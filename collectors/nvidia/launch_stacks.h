@@ -18,6 +18,7 @@
 #include "collectors/kit/key_index.h"
 #include "collectors/kit/proc_cache.h"
 #include "collectors/nvidia/launch_dwarf.h"
+#include "model/job_sink.h"
 #include "symbols/stack_file.h"
 #include "symbols/stack_procs.h"
 
@@ -57,6 +58,19 @@ int launch_stacks_attach(struct launch_stacks *ls, int samples_fd);
  * launched for the first time.
  */
 void launch_stacks_tick(struct launch_stacks *ls, int counts_fd, int names_fd, struct proc_cache *pcache);
+/* Frames launch_stacks_frames may give: a DWARF chain's, or the frame pointers' and the caller. */
+#define LAUNCH_STACK_FRAMES_MAX \
+	(UNWIND_FRAMES_MAX > NV_STACK_DEPTH + 1 ? UNWIND_FRAMES_MAX : NV_STACK_DEPTH + 1)
+/*
+ * A launch's frames for the trace (--trace with --stacks; r: its stack key:
+ * pid, ustack_id, caller, aux the kernel's handle), leaf first, into out[max]
+ * (max at least LAUNCH_STACK_FRAMES_MAX): the key's most sampled DWARF chain
+ * where it has one (unless it stopped short where the frame pointers went
+ * deeper), else its frame-pointer stack. After the tick that saw its process
+ * first. How many; 0: none.
+ */
+size_t launch_stacks_frames(struct launch_stacks *ls, int stacks_fd, const struct stack_ref *r,
+			    struct frame *out, size_t max);
 /*
  * Every (process, stack, kernel) as a row to fn (after a tick): each key's
  * stack, and each DWARF chain, symbolized at its first row only.

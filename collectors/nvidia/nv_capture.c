@@ -39,8 +39,14 @@ static bool call_of(void *ctx, const void *rec, size_t size, void *item)
 						   CALL_SPAN_CUDA_LAUNCH;
 	snprintf(s->thread, sizeof(s->thread), "%.*s", (int)sizeof(r->thread), r->thread);
 	snprintf(s->comm, sizeof(s->comm), "%.*s", (int)sizeof(r->comm), r->comm);
-	if (s->kind == CALL_SPAN_CUDA_LAUNCH)
-		kernel_name(nc, r->tgid, r->handle, s->name, sizeof(s->name));
+	if (s->kind != CALL_SPAN_CUDA_LAUNCH)
+		return true;
+	kernel_name(nc, r->tgid, r->handle, s->name, sizeof(s->name));
+	if (nc->stacks && (r->stack_id >= 0 || r->caller)) { /* taken with stacks on */
+		s->stack = (struct stack_ref){ .pid = r->tgid, .ustack_id = r->stack_id,
+					       .kstack_id = -1, .caller = r->caller, .aux = r->handle };
+		s->stacks = nc->stacks;
+	}
 	return true;
 }
 

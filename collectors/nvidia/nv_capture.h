@@ -26,6 +26,7 @@ struct nv_capture {
 	const struct job_sink *sink; /* NULL: no capture */
 	int names_fd; /* kernel_names */
 	struct nv_capture_name names[NV_CAPTURE_NAMES];
+	const struct span_stacks *stacks; /* --stacks: set on each launch taken with stacks on */
 };
 
 /* Over the ring buffer map_fd with the programs' on and lost, to sink (NULL, or without calls: none). */

@@ -22,6 +22,7 @@
 #include "collectors/kit/char_devices.h"
 #include "collectors/kit/map_delta.h"
 #include "collectors/kit/map_walk.h"
+#include "collectors/kit/span_frames.h"
 #include "collectors/kit/pid_list.h"
 #include "collectors/kit/proc_cache.h"
 #include "collectors/kit/prog_stats.h"
@@ -167,7 +168,21 @@ struct nvidia_priv {
 	struct nv_driver *drv; /* probes on nvidia.ko functions */
 	uint64_t never_returned; /* calls and ioctls of threads that exited inside them */
 	struct nv_capture capture; /* --trace: launches and syncs, while a capture runs */
+	struct span_stacks span_stacks; /* --trace with --stacks: the launches' frames */
 };
+
+/* A launch's frames for the trace (span_stacks): within the capture's drain, after the tick's stacks. */
+static size_t span_frames(const struct span_stacks *ss, const struct stack_ref *r,
+			  struct span_frame *out, size_t max)
+{
+	static struct frame frames[LAUNCH_STACK_FRAMES_MAX];
+	struct nvidia_priv *p =
+		(struct nvidia_priv *)((char *)ss - offsetof(struct nvidia_priv, span_stacks));
+	size_t n = launch_stacks_frames(&p->stacks, bpf_map__fd(p->skel->maps.stacks), r, frames,
+					LAUNCH_STACK_FRAMES_MAX);
+
+	return span_frames_of(frames, n, out, max);
+}
 
 /* Majors of NVIDIA's character devices: [0] nvidia, [1] nvidia-uvm. */
 static void find_majors(__u32 *majors)
@@ -313,6 +328,9 @@ static int nvidia_open(struct collector *c)
 			bpf_map__fd(p->skel->maps.capture_rb), &p->skel->bss->capture_on,
 			&p->skel->bss->drops[NV_DROP_CAPTURE_FULL],
 			bpf_map__fd(p->skel->maps.kernel_names));
+	p->span_stacks.frames = span_frames;
+	if (c->config && c->config->stacks) /* taken from the start, or once started live */
+		p->capture.stacks = &p->span_stacks;
 	return 0;
 }
 
@@ -538,8 +556,6 @@ static void read_procs(struct nvidia_priv *p, struct model *m)
 	p->active[0] = '\0';
 	p->ngone = 0;
 	map_delta_read(&p->procs, bpf_map__fd(p->skel->maps.procs), proc_row, p);
-	launch_stacks_tick(&p->stacks, bpf_map__fd(p->skel->maps.launch_stacks),
-			   bpf_map__fd(p->skel->maps.kernel_names), &p->pcache);
 	nv_kernels_read(&p->kernels, bpf_map__fd(p->skel->maps.kernel_launches),
 			bpf_map__fd(p->skel->maps.kernel_names), &p->pcache, p->gone, p->ngone, m);
 	proc_gpus_read(&p->proc_gpus, &maps, &p->nvml_gpus, &p->pcache, p->gone, p->ngone, m);
@@ -746,6 +762,9 @@ static int nvidia_read(struct collector *c, struct model *m)
 		proc_gpus_sweep(&maps);
 		p->next_sweep_ns = now + RESCAN_NS;
 	}
+	/* the launches' processes and stack copies first: the capture's launches are symbolized by them */
+	launch_stacks_tick(&p->stacks, bpf_map__fd(p->skel->maps.launch_stacks),
+			   bpf_map__fd(p->skel->maps.kernel_names), &p->pcache);
 	if (launch_stacks_live(&p->stacks)) /* started live: frame pointers from now on */
 		__atomic_store_n(&p->skel->bss->capture_stacks, 1, __ATOMIC_RELAXED);
 	nv_capture_drain(&p->capture); /* before the names of processes gone are deleted */

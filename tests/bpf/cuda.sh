@@ -212,6 +212,28 @@ verify_trace() {
 	done <"$dir/client"
 }
 
+# verify_trace_stacks WHAT CLIENT_OUT TRACE: a --trace with --stacks: every launch instant
+# carries its call chain as a Perfetto callstack (decoded by perfetto/stacks.sh), root first,
+# the clients' four chains, 40 launches a chain per client (40 i), none lost.
+verify_trace_stacks() {
+	local what=$1 client=$2 trace=$3 n got want root
+	root="_start;__libc_start_main@GLIBC_2.2.5;__libc_start_call_main;main;child"
+	if ! command -v protoc >/dev/null; then
+		skip "trace stacks ($what): protoc is missing: the capture is not decoded ('make deps')"
+		return
+	fi
+	n=$(jq -s '[.[].launches] | add / 4' "$client")
+	got=$("$HERE/../perfetto/stacks.sh" "$trace" | awk -F'\t' 'NF == 4 { print $2 " @ " $4 }' |
+		LC_ALL=C sort | uniq -c | sed 's/^ *//' | tr '\n' '|')
+	want="$n [kernel 0x0] @ $root;phase_b;cuLaunchKernelEx_ptsz|$n kernel_a() @ $root;phase_a;cuLaunchKernel|"
+	want="$want$n ns::kernel_b(int) @ $root;phase_a;cuLaunchKernel_ptsz|$n ns::kernel_b(int) @ $root;phase_b;cuLaunchKernelEx|"
+	echo "       trace stacks ($what): ${got:0:300}"
+	check "trace stacks ($what): each launch instant's callstack its chain, root first, $n a chain" \
+		test "$got" = "$want"
+	check "trace stacks ($what): no launch without its stack (no note)" \
+		bash -c "! grep -a -q 'without their stacks' '$trace'"
+}
+
 CLIENT=$TMP/bin/cuda-client
 NOFP=$(cd "$CUDA/.." && pwd)/cuda-nofp
 MON_ENV=
@@ -291,6 +313,17 @@ for bin in "$@"; do
 	check "without --stacks: no nvidia.stacks rows" \
 		jq -e -s 'all(.[]; (.tables["nvidia.stacks"] // []) | length == 0)' "$TMP/maps/mon"
 
+	# --trace with --stacks: the launch instants carry their chains (frame pointers; DWARF)
+	run tracestacks "$bin" "LD_LIBRARY_PATH=$TMP/given" monitor --libcuda "$TMP/given/libcuda.so.1" \
+		--stacks "$TMP/ts.folded" --trace "$TMP/ts.pftrace"
+	verify_trace_stacks "frame pointers" "$TMP/tracestacks/client" "$TMP/ts.pftrace"
+	if [ -x "$NOFP/cuda-client" ]; then
+		CLIENT=$TMP/nofp/bin/cuda-client
+		run tracenofp "$bin" "LD_LIBRARY_PATH=$TMP/nofp/lib" monitor --libcuda "$TMP/nofp/lib/libcuda.so.1" \
+			--stacks "$TMP/tsnofp.folded" --trace "$TMP/tsnofp.pftrace"
+		CLIENT=$TMP/bin/cuda-client
+		verify_trace_stacks "no frame pointers" "$TMP/tracenofp/client" "$TMP/tsnofp.pftrace"
+	fi
 	# a process gone before the monitor's next read keeps its name (BPF keeps its comm): a copy of
 	# stty makes one ioctl on /dev/null (counted as NVIDIA's here) and exits at once
 	cp "$(command -v stty)" "$TMP/brief-stty"
@@ -312,7 +345,7 @@ for bin in "$@"; do
 		fail "cache: ldconfig did not take $TMP/lib into the loader cache"
 	fi
 	rm -f "$LDCONF" && ldconfig
-	rm -rf "$TMP/maps" "$TMP/given" "$TMP/svg" "$TMP/cache" "$TMP/late" "$TMP/trace" "$TMP/nofp/gate" "$TMP/nofp/done"
+	rm -rf "$TMP/maps" "$TMP/given" "$TMP/svg" "$TMP/cache" "$TMP/late" "$TMP/trace" "$TMP/tracestacks" "$TMP/tracenofp" "$TMP/nofp/gate" "$TMP/nofp/done"
 	mkdir -p "$TMP/given" && cp "$CUDA/libcuda.so.1" "$TMP/given/"
 	"$bin" --list --libcuda /etc/passwd >"$TMP/list" 2>&1
 	check "--libcuda on a file that is not a library: the collector failed, saying why" \

@@ -8,7 +8,10 @@
  *   example FILE storm    a storm into the smallest limit: drops and their note
  *   example FILE jobs     GPU jobs through output/trace_jobs.h (for jobs.sh): on ring gfx,
  *                         3 jobs of "app 7", 2 overlapping, and job "dep 8" that one of them
- *                         waited for (a flow); on ring comp, 1 job of a process unknown
+ *                         waited for (a flow); on ring comp, 1 job of a process unknown;
+ *                         app's jobs carry one stack (main;submit;ioctl;drm_ioctl_[k];
+ *                         amdgpu_cs_ioctl_[k], the last one's stack id another with the
+ *                         same frames), dep's a stack that cannot be read (lost)
  *   example FILE display  vblanks and deliveries through output/trace_display.h (for
  *                         display.sh): 6 vblanks on CRTC 0, 2 on CRTC 1; "flipper" (pid 9)
  *                         4 deliveries on CRTC 0, one late after 2 missed frames; 1
@@ -17,8 +20,8 @@
  *                         process "app" (pid 7), thread 8 "app:gl": 3 AMDGPU_CS on card0 (one
  *                         returning -22) and 1 GET_CAP, 2 fence waits on amdgpu fences; thread
  *                         9 "worker": 1 fence wait on a mockdrm fence, 2 CUDA launches of
- *                         "kernel_a()", 1 of a kernel not named, 1 graph launch; thread 8
- *                         1 CUDA synchronisation
+ *                         "kernel_a()" (with the stack main;train;cuLaunchKernel), 1 of a
+ *                         kernel not named, 1 graph launch; thread 8 1 CUDA synchronisation
  */
 #include <errno.h>
 #include <stdio.h>
@@ -160,6 +163,24 @@ static struct job_span span(const char *ring, const char *comm, uint32_t pid, ui
 	return s;
 }
 
+/* A collector's stacks, leaf first: pid 7's, whatever its ids; none for another process. */
+static size_t app_frames(const struct span_stacks *ss, const struct stack_ref *s,
+			 struct span_frame *out, size_t max)
+{
+	static const char *const names[] = { "amdgpu_cs_ioctl", "drm_ioctl", "ioctl", "submit",
+					      "main" };
+	size_t n = sizeof(names) / sizeof(names[0]);
+
+	(void)ss;
+	if (s->pid != 7 || max < n)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(out[i].name, sizeof(out[i].name), "%s", names[i]);
+		out[i].kernel = i < 2;
+	}
+	return n;
+}
+
 /* GPU jobs as gputop-bpf writes them (the example FILE jobs). */
 static int gpu_jobs(FILE *f)
 {
@@ -173,8 +194,15 @@ static int gpu_jobs(FILE *f)
 		span("comp", "", 0, 0, 1000, 1200),
 	};
 
+	static const struct span_stacks stacks = { .frames = app_frames };
+
 	s[0].flow_id = 99;
 	s[2].dep_flow_id = 99;
+	for (size_t i = 0; i < 4; i++) {
+		s[i].stacks = &stacks;
+		s[i].ustack_id = i == 3 ? 2 : 1;
+		s[i].kstack_id = 5;
+	}
 	if (trace_counters_init(&tc, f, 1 << 20))
 		return 1;
 	trace_jobs_init(&tj, &tc, 0);
@@ -255,6 +283,22 @@ static struct call_span cuda(enum call_span_kind kind, const char *name, uint64_
 	return c;
 }
 
+/* A launch's stack, leaf first: kernel handle 0x42's of pid 7; none for another. */
+static size_t launch_frames(const struct span_stacks *ss, const struct stack_ref *r,
+			    struct span_frame *out, size_t max)
+{
+	static const char *const names[] = { "cuLaunchKernel", "train", "main" };
+
+	(void)ss;
+	if (r->pid != 7 || r->aux != 0x42 || max < 3)
+		return 0;
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(out[i].name, sizeof(out[i].name), "%s", names[i]);
+		out[i].kernel = false;
+	}
+	return 3;
+}
+
 /* ioctls, fence waits and CUDA calls as gputop-bpf writes them (the example FILE calls). */
 static int calls(FILE *f)
 {
@@ -272,7 +316,14 @@ static int calls(FILE *f)
 	if (trace_counters_init(&tc, f, 1 << 20))
 		return 1;
 	trace_calls_init(&tcl, &tc, 0);
+	static const struct span_stacks stacks = { .frames = launch_frames };
+
 	c[sizeof(c) / sizeof(c[0]) - 1].kind = CALL_SPAN_CUDA_SYNC;
+	for (size_t i = 7; i <= 9; i += 2) { /* the kernel_a() launches */
+		c[i].stack =
+			(struct stack_ref){ .pid = 7, .ustack_id = 3, .kstack_id = -1, .aux = 0x42 };
+		c[i].stacks = &stacks;
+	}
 	trace_calls_add(&tcl, c, sizeof(c) / sizeof(c[0]), 0);
 	return trace_counters_finish(&tc) || tcl.ioctls != 4 || tcl.waits != 3 ||
 	       tcl.launches != 4 || tcl.syncs != 1 || tcl.lost;

@@ -121,9 +121,19 @@ check "jobs.sh: 4 jobs on gpu0 gfx, 1 on gpu0 comp" test \
 	"$(grep ^ring "$work/jobs.txt" | sort | tr '\t\n' ' |')" = "ring gpu0 comp 1|ring gpu0 gfx 4|"
 check "jobs.sh: one flow, from \"dep 8\" to \"app 7\", both on gfx" test \
 	"$(grep ^flow "$work/jobs.txt" | cut -f1-5 | tr '\t' ' ')" = "flow app 7 gpu0 gfx dep 8 gpu0 gfx"
-decode "$work/jobs.pftrace" | flat >"$work/flat"
-check "slice names: each process's \"comm pid\", \"running\", \"job\" for none known" test \
-	"$(field interned_data.event_names.name | tr '\n' ' ')" = '"dep 8" "running" "app 7" "job" '
+decode "$work/jobs.pftrace" >"$work/text.jobs"
+flat <"$work/text.jobs" >"$work/flat"
+check "slice names: each process's \"comm pid\", \"running\", \"job\" for none known; the note" test \
+	"$(field interned_data.event_names.name | head -4 | tr '\n' ' ')" = '"dep 8" "running" "app 7" "job" '
+# Their CPU stacks (output/trace_stacks.h) as stacks.sh reads them: interned callstacks.
+"$HERE/stacks.sh" "$work/jobs.pftrace" >"$work/stacks.txt"
+app_stack="app 7	gpu0 gfx	main;submit;ioctl;drm_ioctl_[k];amdgpu_cs_ioctl_[k]"
+check "stacks.sh: app's 3 jobs carry their stack, root first, kernel frames KIND_KERNEL" test \
+	"$(grep -v '^[a-z]' "$work/stacks.txt" | cut -f2- | uniq -c | sed 's/^ *//')" = "3 $app_stack"
+check "stacks.sh: 2 callstacks (2 stack ids), their 5 frames interned once" test \
+	"$(grep -E '^(callstacks|frames)' "$work/stacks.txt" | tr '\t\n' '  ')" = "callstacks 2 frames 5 "
+check "dep's stack could not be read: its job without it, in the note" grep -q \
+	'"0 events did not fit, 1 without their stacks"' "$work/text.jobs"
 
 # The display (output/trace_display.h) as display.sh reads it: instants per CRTC and per client.
 check "the example writes its display events" "$BIN" "$work/display.pftrace" display
@@ -145,6 +155,9 @@ check "calls.sh: app:gl (7/8) 3 AMDGPU_CS (1 failed), 1 GET_CAP; 2 amdgpu fence 
 	"$(grep -E '^(ioctl|wait)' "$work/calls.txt" | tr '\t\n' ' |')" = "ioctl 7 8 app app:gl AMDGPU_CS 3 1|ioctl 7 8 app app:gl GET_CAP 1 0|wait 7 8 app app:gl amdgpu 2|wait 7 9 app worker mockdrm 1|"
 check "calls.sh: worker's CUDA launches by name (2 kernel_a(), 1 not named, 1 graph); app:gl's 1 sync" test \
 	"$(grep -E '^(launch|sync)' "$work/calls.txt" | tr '\t\n' ' |')" = "launch 7 9 app worker graph launch 1|launch 7 9 app worker kernel_a() 2|launch 7 9 app worker launch 1|sync 7 8 app app:gl - 1|"
+check "stacks.sh: worker's 2 kernel_a() launches carry main;train;cuLaunchKernel (1 callstack)" test \
+	"$("$HERE/stacks.sh" "$work/calls.pftrace" | sed 's/^[0-9]*\t//' | tr '\t\n' '  ')" = \
+	"kernel_a() worker main;train;cuLaunchKernel kernel_a() worker main;train;cuLaunchKernel callstacks 1 frames 3 "
 decode "$work/calls.pftrace" | flat >"$work/flat"
 check "one process track (app, pid 7), two thread tracks under it, a fence-wait track each, app:gl's CUDA syncs" test \
 	"$(field track_descriptor.process.process_name | tr '\n' ' ')|$(field track_descriptor.thread.thread_name | tr '\n' ' ')|$(field track_descriptor.name | tr '\n' ' ')" = \

@@ -128,6 +128,102 @@ static void packets_byte_for_byte(void **state)
 	mem_close(&m);
 }
 
+/*
+ * Callstacks (perfetto_callstack.c) byte for byte: a name shared by a native
+ * and a kernel frame interned once, a repeated frame once, an event pointing
+ * at its callstack, a second callstack that writes only what is new.
+ */
+static void callstacks_byte_for_byte(void **state)
+{
+	static const uint8_t first[] = {
+		0x0a, 0x27, 0x50, 0x01, /* no timestamp */
+		0x68, 0x03, /* SEQ_INCREMENTAL_STATE_CLEARED | SEQ_NEEDS_INCREMENTAL_STATE */
+		0x62, 0x21, /* interned_data, 33 bytes */
+		0x2a, 0x05, 0x08, 0x01, 0x12, 0x01, 'm', /* function_names { iid 1 str "m" } */
+		0x32, 0x06, 0x08, 0x01, 0x10, 0x01, 0x38, 0x01, /* frames { 1, name 1, KIND_NATIVE } */
+		0x32, 0x06, 0x08, 0x02, 0x10, 0x01, 0x38, 0x02, /* frames { 2, name 1, KIND_KERNEL } */
+		/* callstacks { iid 1 frame_ids 1 2 1 } */
+		0x3a, 0x08, 0x08, 0x01, 0x10, 0x01, 0x10, 0x02, 0x10, 0x01,
+	};
+	static const uint8_t event[] = {
+		0x0a, 0x0f, 0x40, 0x05, 0x50, 0x01, 0x68, 0x02,
+		0x5a, 0x07, 0x48, 0x03, 0x58, 0x09, /* track_event { TYPE_INSTANT on 9 */
+		0xc0, 0x03, 0x01, /* callstack_iid (56) 1 } */
+	};
+	static const uint8_t second[] = {
+		0x0a, 0x1f, 0x40, 0x06, 0x50, 0x01, 0x68, 0x02, 0x62, 0x17, /* timestamp 6 */
+		0x2a, 0x05, 0x08, 0x02, 0x12, 0x01, 'g', /* function_names { iid 2 str "g" } */
+		0x32, 0x06, 0x08, 0x03, 0x10, 0x02, 0x38, 0x01, /* frames { 3, name 2, KIND_NATIVE } */
+		0x3a, 0x06, 0x08, 0x02, 0x10, 0x01, 0x10, 0x03, /* callstacks { iid 2 frame_ids 1 3 } */
+	};
+	const struct perfetto_frame a[] = { { "m", false }, { "m", true }, { "m", false } };
+	const struct perfetto_frame b[] = { { "m", false }, { "g", false } };
+	const struct perfetto_event e = { .ts_ns = 5, .track_uuid = 9, .type = PERFETTO_INSTANT,
+					  .callstack_iid = 1 };
+	struct mem_trace m;
+	size_t at = 0;
+	uint64_t iid;
+
+	(void)state;
+	mem_open(&m, 1 << 20);
+	assert_int_equal(perfetto_callstack(&m.w, 0, a, 3, &iid), 0);
+	assert_int_equal(iid, 1);
+	assert_written(&m, &at, first, sizeof(first));
+	assert_int_equal(perfetto_event(&m.w, &e), 0);
+	assert_written(&m, &at, event, sizeof(event));
+	assert_int_equal(perfetto_callstack(&m.w, 6, b, 2, &iid), 0);
+	assert_int_equal(iid, 2);
+	assert_written(&m, &at, second, sizeof(second));
+	assert_int_equal(m.w.function_names.n, 2);
+	assert_int_equal(m.w.frames.n, 3);
+	assert_int_equal(m.w.dropped, 0);
+	mem_close(&m);
+}
+
+/*
+ * Bad calls refused; an iid never given refused; a callstack past the limit
+ * neither written nor counted as an event dropped; events without their stack
+ * counted in the note.
+ */
+static void callstacks_bounded(void **state)
+{
+	static struct perfetto_frame many[PERFETTO_STACK_MAX + 1];
+	struct perfetto_event e = { .ts_ns = 1, .track_uuid = 1, .type = PERFETTO_INSTANT,
+				    .name = "launch", .callstack_iid = 1 };
+	const struct perfetto_frame f = { "main", false };
+	struct mem_trace m;
+	uint64_t iid = 7;
+	int err = 0;
+
+	(void)state;
+	for (size_t i = 0; i < PERFETTO_STACK_MAX + 1; i++)
+		many[i] = (struct perfetto_frame){ "a_long_function_name_of_forty_bytes_abcd", false };
+	mem_open(&m, PERFETTO_LIMIT_MIN);
+	assert_int_equal(perfetto_callstack(&m.w, 1, &f, 0, &iid), -EINVAL);
+	assert_int_equal(iid, 0);
+	assert_int_equal(perfetto_callstack(&m.w, 1, many, PERFETTO_STACK_MAX + 1, &iid), -EINVAL);
+	assert_int_equal(perfetto_event(&m.w, &e), -EINVAL); /* iid 1 not given yet */
+	assert_int_equal(m.w.dropped, 1);
+	for (int i = 0; i < 200 && !err; i++) {
+		char name[16];
+		struct perfetto_frame g = { name, false };
+
+		snprintf(name, sizeof(name), "f%d", i);
+		err = perfetto_callstack(&m.w, 1, &g, 1, &iid);
+	}
+	assert_int_equal(err, -ENOSPC);
+	assert_int_equal(m.w.dropped, 1);
+	assert_true(m.w.bytes <= PERFETTO_LIMIT_MIN - PERFETTO_NOTE_RESERVE);
+	assert_int_equal(m.w.frames.n, m.w.callstacks); /* the one that did not fit kept nothing */
+	perfetto_count_stack_lost(&m.w, 3);
+	assert_int_equal(perfetto_writer_finish(&m.w), 0);
+	fflush(m.f);
+	assert_true(memmem(m.buf, m.len, "1 events did not fit, 3 without their stacks", 44) != NULL);
+	assert_true(memmem(m.buf, m.len, "stacks_lost", 11) != NULL);
+	fclose(m.f);
+	free(m.buf);
+}
+
 static void lanes_lowest_free_first(void **state)
 {
 	struct perfetto_lanes l;
@@ -528,6 +624,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(packets_byte_for_byte),
+		cmocka_unit_test(callstacks_byte_for_byte),
+		cmocka_unit_test(callstacks_bounded),
 		cmocka_unit_test(lanes_lowest_free_first),
 		cmocka_unit_test(lanes_match_a_reference),
 		cmocka_unit_test(lane_uuids_distinct),

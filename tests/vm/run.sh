@@ -703,6 +703,24 @@ stack_chain() {
 		}
 		END { printf "lines %d exact %d weight %d\n", lines, exact, weight }' "$1"
 }
+# trace_chain FILE PID RING PHASE: "slices N exact E kernel K" over stacks.sh's lines of
+# stack-submit's job slices on RING: exact, those whose user frames from main to the kernel's
+# are main;PHASE;SUBMIT;ioctl; kernel, those whose kernel frames go from the syscall's entry
+# to the scheduler's push (the leaf).
+trace_chain() {
+	awk -F'\t' -v job="stack-submit $2" -v ring="mockgpu $3" -v want="main;$4;submit_${4#phase_};ioctl" '
+		$2 != job || $3 != ring { next }
+		{
+			slices++; u = ""; on = 0; n = split($4, f, ";")
+			for (i = 1; i <= n && f[i] !~ /_\[k\]$/; i++) {
+				if (f[i] == "main") on = 1
+				if (on) u = u (u == "" ? "" : ";") (f[i] == "__ioctl" ? "ioctl" : f[i])
+			}
+			if (u == want) exact++
+			if (f[i] ~ /^entry_SYSCALL_64/ && f[n] == "drm_sched_entity_push_job_[k]") kernel++
+		}
+		END { printf "slices %d exact %d kernel %d\n", slices, exact, kernel }' "$1"
+}
 # sched_stack_rows COLUMN JSON: drm_sched.stacks rows as the folded lines they stand for, weighed by COLUMN.
 sched_stack_rows() {
 	jq -r --arg w "$1" '.tables["drm_sched.stacks"][] | select(.[$w] > 0) |
@@ -711,6 +729,7 @@ sched_stack_rows() {
 }
 check_stacks() {
 	local k=$1 F=$TMPD/stacks.folded G=$TMPD/stacks-gpu.folded pid jobs ga gb
+	local T=$TMPD/stacks.pftrace S=$TMPD/stacks.callstacks
 	section stacks >"$F"
 	section stacks-gpu >"$G"
 	read -r pid < <(section stacks-proc | sed -n 's/^pid=\([0-9]*\) .*/\1/p')
@@ -741,6 +760,15 @@ check_stacks() {
 		test "${ga:-0}" -ge 80000000 -a "${ga:-0}" -le 200000000
 	check "$k: stacks-gpu: comp_1.0.0's GPU time within [125, 237.5] ms of 25 x 5 ms: $gb ns" \
 		test "${gb:-0}" -ge 125000000 -a "${gb:-0}" -le 237500000
+	# --trace with --stacks (the first run): the job slices carry their queue event's stack.
+	section stacks-trace-b64 | base64 -d >"$T"
+	"$VM/../perfetto/stacks.sh" "$T" >"$S" || : >"$S"
+	echo "   stacks trace: gfx_0.0.0 $(trace_chain "$S" "$pid" gfx_0.0.0 phase_a); comp_1.0.0 $(trace_chain "$S" "$pid" comp_1.0.0 phase_b); $(grep -E '^(callstacks|frames)' "$S" | tr '\t\n' '  ')"
+	check "$k: stacks trace: 40 job slices on gfx_0.0.0, each main;phase_a;submit_a;ioctl over the syscall's kernel frames" \
+		test "$(trace_chain "$S" "$pid" gfx_0.0.0 phase_a)" = "slices 40 exact 40 kernel 40"
+	check "$k: stacks trace: 25 job slices on comp_1.0.0, each main;phase_b;submit_b;ioctl over the syscall's kernel frames" \
+		test "$(trace_chain "$S" "$pid" comp_1.0.0 phase_b)" = "slices 25 exact 25 kernel 25"
+	check "$k: stacks trace: no stack lost (no note)" bash -c "! grep -a -q 'without their stacks' '$T'"
 	# drm_sched.stacks, the live table: the last snapshot's rows are the folded file's lines, by
 	# jobs and by GPU time
 	section stacks-last >"$TMPD/stacks-last.json"

@@ -3,10 +3,13 @@
 # (tests/vm/stack-submit.c, frame pointers) submits A jobs of 2 ms from main -> phase_a ->
 # submit_a -> ioctl on gfx_0.0.0, then B jobs of 5 ms from main -> phase_b -> submit_b ->
 # ioctl on comp_1.0.0, one job an ioctl; the monitor writes the folded stacks weighted by
-# jobs, by GPU time, and as an SVG by queue wait; its last snapshot's drm_sched.stacks too.
-# stacks_run NAME WEIGHT FILE: one monitor, one submitter; its file, stderr and snapshots out.
+# jobs, by GPU time, and as an SVG by queue wait; its last snapshot's drm_sched.stacks too; the
+# first also a --trace whose job slices carry their stacks as Perfetto callstacks.
+# stacks_run NAME WEIGHT FILE [TRACE]: one monitor, one submitter; its file, stderr, snapshots
+# (and the trace, base64) out.
 stacks_run() {
-	gputop-bpf --stacks "$3" ${2:+--stacks-weight $2} -b -J -d 0.5 > /tmp/$1.json 2> /tmp/$1.err &
+	gputop-bpf --stacks "$3" ${2:+--stacks-weight $2} ${4:+--trace $4} -b -J -d 0.5 > /tmp/$1.json \
+		2> /tmp/$1.err &
 	MON=$!
 	ready /tmp/$1.json
 	stack-submit 40 2000 25 5000 > /tmp/$1-proc.txt
@@ -22,7 +25,11 @@ stacks_run() {
 	# the process rows of each snapshot (the submitter's is gone once it has exited)
 	grep -o '"drm_sched.processes":\[[^]]*\]' /tmp/$1.json | sed 's/^/{/; s/$/}/' > /tmp/$1-procs.json
 	section $1-procs /tmp/$1-procs.json
+	if [ -n "${4:-}" ]; then
+		base64 "$4" > /tmp/$1-trace.b64
+		section $1-trace-b64 /tmp/$1-trace.b64
+	fi
 }
-stacks_run stacks "" /tmp/stacks.folded
+stacks_run stacks "" /tmp/stacks.folded /tmp/stacks.pftrace
 stacks_run stacks-gpu gpu-time /tmp/stacks-gpu.folded
 stacks_run stacks-svg queue-wait /tmp/stacks-svg.svg
