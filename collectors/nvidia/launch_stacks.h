@@ -5,7 +5,7 @@
  * and counts from BPF (nvidia.bpf.c, launch_stacks and stacks), each process's
  * mappings captured at its first sight, symbolized at the end (symbols/) into
  * the --stacks file (symbols/stack_file.h) when its weight takes launches.
- * Where a launch's stack copy was unwound with DWARF (launch_dwarf.h), its
+ * Where a launch's stack copy was unwound with DWARF (symbols/dwarf_chains.h), its
  * chains replace the frame-pointer stack of its key.
  */
 #ifndef GPUTOP_LAUNCH_STACKS_H
@@ -15,7 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "collectors/kit/proc_cache.h"
-#include "collectors/nvidia/launch_dwarf.h"
+#include "bpf/nvidia.h"
+#include "symbols/dwarf_chains.h"
 #include "symbols/stack_file.h"
 #include "symbols/stack_procs.h"
 
@@ -29,7 +30,7 @@ struct launch_stacks {
 	size_t nkernels, kcap;
 	int names_fd;
 	struct ring_buffer *samples; /* the stack copies, unwound at each tick */
-	struct launch_dwarf dwarf;
+	struct dwarf_chains dwarf;
 	struct proc_cache *pcache; /* during a tick */
 	uint64_t lines, launches; /* written at the end */
 };
