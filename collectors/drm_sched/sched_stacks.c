@@ -198,7 +198,7 @@ static uint64_t fp_weight(const struct sched_stacks *ss, const struct sched_stac
 	return w;
 }
 
-/* Frames after the user frames: what was sampled where the process's chains stand for more jobs, the command. */
+/* Above the user frames: what was sampled, where the process's chains stand for more jobs; the command. */
 static size_t root_frames(const struct stack_proc *p, bool dwarf, struct frame *out)
 {
 	char note[96];
@@ -249,7 +249,11 @@ static int write_sum(struct sched_stacks *ss, const struct sched_stack_sum *e, i
 	for (size_t i = 0; i < nc; i++) {
 		uint64_t w = dwarf_chains_share(c, nc, i, sum_weight(ss, e));
 
-		if (!w || (!c[i].complete && depth > c[i].n && (fp_done = true)))
+		if (!c[i].complete && depth > c[i].n) { /* its weight on the frame-pointer line */
+			fp_done = true;
+			continue;
+		}
+		if (!w)
 			continue;
 		n = head;
 		for (size_t j = 0; j < c[i].n; j++)
