@@ -3,13 +3,14 @@
 # (tests/vm/stack-submit.c, frame pointers) submits A jobs of 2 ms from main -> phase_a ->
 # submit_a -> ioctl on gfx_0.0.0, then B jobs of 5 ms from main -> phase_b -> submit_b ->
 # ioctl on comp_1.0.0, one job an ioctl; the monitor writes the folded stacks weighted by
-# jobs, by GPU time, and as an SVG by queue wait.
-# stacks_run NAME WEIGHT FILE: one monitor, one submitter; its file, stderr and snapshots out.
+# jobs, by GPU time, and as an SVG by queue wait. Then the same from stack-drm (built
+# -O2 -fomit-frame-pointer against Debian's libdrm: submit_X -> drmIoctl -> ioctl, DWARF).
+# stacks_run NAME WEIGHT FILE [SUBMITTER]: one monitor, one submitter; its file, stderr and snapshots out.
 stacks_run() {
 	gputop-bpf --stacks "$3" ${2:+--stacks-weight $2} -b -J -d 0.5 > /tmp/$1.json 2> /tmp/$1.err &
 	MON=$!
 	ready /tmp/$1.json
-	stack-submit 40 2000 25 5000 > /tmp/$1-proc.txt
+	${4:-stack-submit} 40 2000 25 5000 > /tmp/$1-proc.txt
 	sleep 1.2
 	kill -INT $MON
 	wait $MON
@@ -24,3 +25,5 @@ stacks_run() {
 stacks_run stacks "" /tmp/stacks.folded
 stacks_run stacks-gpu gpu-time /tmp/stacks-gpu.folded
 stacks_run stacks-svg queue-wait /tmp/stacks-svg.svg
+stacks_run stacks-drm "" /tmp/stacks-drm.folded stack-drm
+stacks_run stacks-drm-gpu gpu-time /tmp/stacks-drm-gpu.folded stack-drm
