@@ -15,11 +15,23 @@
  *            sums in a second hash;
  *   stream - the streamed design: a clock read and 24 bytes into a BPF ring
  *            buffer per event, no wakeup (user space drains it in batches and
- *            does the matching).
+ *            does the matching);
+ *   stacks - stream, and at each queue event (one in three) what --stacks adds
+ *            there (bpf/drm_sched_stream.bpf.c): the user and kernel stacks by
+ *            id, the key's first-copy test, the sampling budget and, when it
+ *            allows, a copy of the registers and user stack (bpf/user_stack.bpf.h)
+ *            into a second ring buffer (the syscall's caller scan left out).
+ * Only the syscall tracepoint path has stacks (its first argument is the user
+ * registers).
  */
+#include <stdbool.h>
+#include <stddef.h>
 #include <linux/bpf.h>
 #include <linux/types.h>
+#include <asm/ptrace.h>
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "user_stack.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -80,7 +92,46 @@ struct {
 	__uint(max_entries, 1 << 22);
 } events SEC(".maps");
 
-__u64 lost;
+__u64 lost, samples_lost;
+
+/* stacks: as drm_sched_stream.bpf.c's, at the sizes --stacks loads them with */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 16384);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, 127 * sizeof(__u64));
+} stacks SEC(".maps");
+
+struct stack_key {
+	__u32 tgid;
+	__s32 ustack_id, kstack_id;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct stack_key);
+	__type(value, __u8);
+} sampled SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct user_stack);
+} scratch SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct user_stack_credit);
+} credit SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, USER_STACK_SAMPLE_RING);
+} samples SEC(".maps");
 
 /* The event's number for this CPU, or -1 when the syscall is not the loop's. */
 static __always_inline long next_event(void)
@@ -151,14 +202,11 @@ static __always_inline int do_maps(void)
 	return 0;
 }
 
-static __always_inline int do_stream(void)
+/* Event n's 24 bytes into the ring buffer, no wakeup. */
+static __always_inline int stream_record(long n)
 {
-	long n = next_event();
-	struct event *e;
+	struct event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 
-	if (n < 0)
-		return 0;
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		__sync_fetch_and_add(&lost, 1);
 		return 0;
@@ -169,6 +217,40 @@ static __always_inline int do_stream(void)
 	e->pid = (__u32)bpf_get_current_pid_tgid();
 	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
 	return 0;
+}
+
+static __always_inline int do_stream(void)
+{
+	long n = next_event();
+
+	return n < 0 ? 0 : stream_record(n);
+}
+
+/* What --stacks adds at a queue event: stacks by id, and a copy when the key is new or the budget allows. */
+static __always_inline void do_stacks(void *ctx, struct pt_regs *uregs)
+{
+	struct stack_key k = { .tgid = target_tgid };
+	struct pt_regs regs;
+	struct user_stack *s;
+	__u32 zero = 0, used;
+	__u8 one = 1;
+
+	k.ustack_id = (__s32)bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+	k.kstack_id = (__s32)bpf_get_stackid(ctx, &stacks, 0);
+	if (bpf_map_lookup_elem(&sampled, &k)) {
+		if (!user_stack_sample_allowed(bpf_map_lookup_elem(&credit, &zero)))
+			return;
+	} else {
+		bpf_map_update_elem(&sampled, &k, &one, BPF_ANY);
+	}
+	s = bpf_map_lookup_elem(&scratch, &zero);
+	if (!s || bpf_probe_read_kernel(&regs, sizeof(regs), uregs))
+		return;
+	used = user_stack_capture(&regs, s);
+	if (used > sizeof(*s))
+		return;
+	if (bpf_ringbuf_output(&samples, s, used, 0))
+		__sync_fetch_and_add(&samples_lost, 1);
 }
 
 /* The same four on each path: a syscall tracepoint, and a uprobe on the loop's own function. */
@@ -194,6 +276,18 @@ SEC("raw_tp/sys_enter")
 int stream(void *ctx)
 {
 	return do_stream();
+}
+
+SEC("raw_tp/sys_enter")
+int stack_stream(struct bpf_raw_tracepoint_args *ctx)
+{
+	long n = next_event();
+
+	if (n < 0)
+		return 0;
+	if (n % 3 == 0) /* a queue event */
+		do_stacks(ctx, (struct pt_regs *)ctx->args[0]);
+	return stream_record(n);
 }
 
 SEC("uprobe")

@@ -9,7 +9,8 @@
  * programs are uprobes on it (the path of the CUDA collector's probes). Per
  * design: the loop's added time per event, the kernel's own run time per event
  * (bpf_stats), their ratios to the empty program, and for the stream the
- * user-space CPU per event of draining and matching it.
+ * user-space CPU per event of draining and matching it; stacks: the stream with
+ * what --stacks adds at each queue event (its copies drained, not unwound).
  *   cpu_cost [--uprobe] [EVENTS] [ROUNDS]   (root; defaults 3000000 and 5)
  */
 #include <errno.h>
@@ -25,12 +26,13 @@
 #include <bpf/libbpf.h>
 #include "cpu_cost.skel.h"
 
-enum { NONE, EMPTY, FILTER, MAPS, STREAM, NDESIGNS };
-static const char *const names[NDESIGNS] = { "untraced", "empty", "filter", "maps", "stream" };
+enum { NONE, EMPTY, FILTER, MAPS, STREAM, STACKS, NDESIGNS };
+static const char *const names[NDESIGNS] = { "untraced", "empty", "filter", "maps", "stream", "stacks" };
 
 struct stream_match { /* user space's half of the streamed design: queue -> run -> done */
 	uint64_t queued_at[1 << 16], run_at[1 << 16];
 	uint64_t events, jobs, wait_ns, exec_ns;
+	uint64_t copies; /* stacks: stack copies drained */
 };
 
 static double now_ns(clockid_t clock)
@@ -58,6 +60,14 @@ static int on_event(void *ctx, void *data, size_t size)
 		m->exec_ns += e->ts - m->run_at[k];
 		m->jobs++;
 	}
+	return 0;
+}
+
+static int on_sample(void *ctx, void *data, size_t size)
+{
+	(void)data;
+	(void)size;
+	((struct stream_match *)ctx)->copies++;
 	return 0;
 }
 
@@ -149,9 +159,9 @@ static size_t probe_offset(void)
 static struct bpf_link *attach(struct cpu_cost_bpf *skel, int d, struct bpf_program **prog)
 {
 	struct bpf_program *const tp[NDESIGNS] = { NULL, skel->progs.empty, skel->progs.filter, skel->progs.maps,
-						   skel->progs.stream };
+						   skel->progs.stream, skel->progs.stack_stream };
 	struct bpf_program *const up[NDESIGNS] = { NULL, skel->progs.u_empty, skel->progs.u_filter,
-						   skel->progs.u_maps, skel->progs.u_stream };
+						   skel->progs.u_maps, skel->progs.u_stream, NULL };
 	LIBBPF_OPTS(bpf_uprobe_opts, opts, .func_name = "cpu_cost_event");
 
 	*prog = uprobe_path ? up[d] : tp[d];
@@ -190,7 +200,7 @@ int main(int argc, char **argv)
 	if (stats_fd < 0)
 		fprintf(stderr, "cpu_cost: no BPF run-time statistics (%s): kernel times left out\n", strerror(-stats_fd));
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_event, &match, NULL);
-	if (!rb) {
+	if (!rb || ring_buffer__add(rb, bpf_map__fd(skel->maps.samples), on_sample, &match)) {
 		fprintf(stderr, "cpu_cost: no ring buffer: %s\n", strerror(errno));
 		return 1;
 	}
@@ -199,15 +209,17 @@ int main(int argc, char **argv)
 			struct bpf_program *p;
 			struct bpf_link *link = attach(skel, d, &p);
 
+			if (uprobe_path && d == STACKS)
+				continue;
 			if (p && !link) {
 				fprintf(stderr, "cpu_cost: cannot attach %s to %s: %s\n", names[d],
 					uprobe_path ? "a uprobe on cpu_cost_event" : "sys_enter", strerror(errno));
 				return 1;
 			}
-			run_loop(events, p, d == STREAM ? rb : NULL, &loop[d][r], &bpf[d][r], &user[d][r]);
+			run_loop(events, p, d >= STREAM ? rb : NULL, &loop[d][r], &bpf[d][r], &user[d][r]);
 			bpf_link__destroy(link);
 		}
-	for (int d = 0; d < NDESIGNS; d++) {
+	for (int d = 0; d < NDESIGNS - uprobe_path; d++) {
 		med[d][0] = median(loop[d], rounds);
 		med[d][1] = median(bpf[d], rounds);
 		med[d][2] = median(user[d], rounds);
@@ -216,16 +228,19 @@ int main(int argc, char **argv)
 	       uprobe_path ? "a call of cpu_cost_event() under a uprobe" : "getppid()");
 	printf("%-9s %9s %9s %9s %9s %9s %9s\n", "DESIGN", "LOOP ns", "ADDED ns", "x EMPTY", "BPF ns", "x EMPTY",
 	       "USER ns");
-	for (int d = 0; d < NDESIGNS; d++) {
+	for (int d = 0; d < NDESIGNS - uprobe_path; d++) {
 		double added = med[d][0] - med[NONE][0], floor = med[EMPTY][0] - med[NONE][0];
 
 		printf("%-9s %9.1f %9.1f %9.2f %9.1f %9.2f %9.1f\n", names[d], med[d][0], added,
 		       d > EMPTY && floor > 0 ? added / floor : d == EMPTY ? 1.0 : 0, med[d][1],
 		       d > EMPTY && med[EMPTY][1] > 0 ? med[d][1] / med[EMPTY][1] : d == EMPTY ? 1.0 : 0, med[d][2]);
 	}
-	printf("stream: %llu events drained, %llu jobs matched (of %ld); lost in BPF %llu\n",
-	       (unsigned long long)match.events, (unsigned long long)match.jobs, (long)rounds * (events / 3),
-	       (unsigned long long)skel->bss->lost);
+	printf("stream%s: %llu events drained, %llu jobs matched (of %ld); lost in BPF %llu\n",
+	       uprobe_path ? "" : " and stacks", (unsigned long long)match.events, (unsigned long long)match.jobs,
+	       (long)rounds * (events / 3) * (uprobe_path ? 1 : 2), (unsigned long long)skel->bss->lost);
+	if (!uprobe_path)
+		printf("stacks: %llu stack copies drained, %llu lost\n", (unsigned long long)match.copies,
+		       (unsigned long long)skel->bss->samples_lost);
 	ring_buffer__free(rb);
 	cpu_cost_bpf__destroy(skel);
 	return 0;

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Benchmark (not a test), in the QEMU VMs (TCG) of the test rig, for each kernel:
 #  - the maximum job rate (one submitter, 1-us jobs, one per ioctl) with no tracer,
-#    with gputop-bpf, and with the seed's drm_scheduler.bt under bpftrace (kernels
-#    <= 6.16: the events it names); the ratios to the untraced rate;
+#    with gputop-bpf (maps, streamed, streamed with --stacks), and with the seed's
+#    drm_scheduler.bt under bpftrace (kernels <= 6.16: the events it names); the
+#    ratios to the untraced rate;
 #  - each gputop-bpf scheduler event's cost per event (its program and twins, from
 #    kernel.bpf_stats_enabled) beside an empty program on the same tracepoint, and
 #    the monitor's own CPU and memory, at steady job rates.
@@ -29,10 +30,10 @@ for K in ${BENCH_KERNELS:-k61 k7}; do
 		/^storm/ { r = $6; n[$2]++; s[$2] += $4 / r; each[$2] = each[$2] sprintf("%.0f ", $4 / r)
 			   t[$2] += $8; w[$2] += r }
 		END {
-			split("none gputop-bpf gputop-stream seed-bpftrace", order, " ")
-			for (i = 1; i <= 4; i++) {
+			split("none gputop-bpf gputop-stream gputop-stacks seed-bpftrace", order, " ")
+			for (i = 1; i <= 5; i++) {
 				k = order[i]
-				if (!n[k]) { if (k == "gputop-stream") continue; if (k == "seed-bpftrace") printf "%-15s | %s\n", k, (seed == "yes" ? "no result" : "not run: this kernel lacks the events the script names (<= 6.16)"); continue }
+				if (!n[k]) { if (k ~ /^gputop-st/) continue; if (k == "seed-bpftrace") printf "%-15s | %s\n", k, (seed == "yes" ? "no result" : "not run: this kernel lacks the events the script names (<= 6.16)"); continue }
 				printf "%-15s | %-26s | %-9s | %-12s\n", k, each[k],
 					sprintf("%.2f", (s[k] / n[k]) / (s["none"] / n["none"])),
 					k == "none" ? "-" : sprintf("%.1f", 100 * t[k] / hz / w[k])
@@ -50,6 +51,7 @@ for K in ${BENCH_KERNELS:-k61 k7}; do
 		rate=${sec##*-}
 		design=map
 		[ "${sec#bench-stream}" != "$sec" ] && design=stream
+		[ "${sec#bench-stacks}" != "$sec" ] && design=stacks
 		# ev PREFIX EMPTY: "ours / empty = ratio", ours summed over the program and its twins
 		ev() {
 			awk -v p="$1" -v e="$2" '

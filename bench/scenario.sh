@@ -3,10 +3,11 @@
 #  1. throughput: one process submits BENCH_JOBS jobs of 1 us to gfx_0.0.0, one per
 #     ioctl, as fast as it can, and waits for them (the VM's maximum job rate): with
 #     no tracer, with gputop-bpf (batch JSON, 1 s refresh) in each scheduler design
-#     (maps, and --sched-design stream) and, where the kernel has
+#     (maps, --sched-design stream, and --stacks: stream with stacks) and, where the kernel has
 #     the events it names, with the seed's drm_scheduler.bt under bpftrace; rounds
 #     interleaved (kernel options bench.jobs, bench.rounds);
-#  2. cost: steady job rates with gputop-bpf watching (each design in turn) and bpf_cost
+#  2. cost: steady job rates with gputop-bpf watching (each design in turn, then the
+#     streamed one with --stacks: frame pointers and stack copies for DWARF) and bpf_cost
 #     measuring every program beside empty programs on the same tracepoints (bench.rates=A,B).
 S=/bin/mockgpu-submit
 # opt NAME DEFAULT: kernel option bench.NAME=VALUE (commas for spaces), set by bench/run.sh
@@ -60,6 +61,12 @@ for round in $(seq "$ROUNDS"); do
 	storm gputop-stream $MON
 	stop $MON
 	echo "stream_lost $(tail -n 1 /tmp/mon.json | tr ',{}' '\n\n\n' | grep -E 'ring_buffer_full|recursion_lost|job_table_evicted' | tr -d '" ' | tr '\n' ' ')" >> /tmp/throughput.txt
+	rm -f /tmp/mon.json
+	gputop-bpf --stacks /tmp/bench.folded -b -J -d 1 -o /tmp/mon.json 2> /dev/null &
+	MON=$!
+	wait_nonempty /tmp/mon.json
+	storm gputop-stacks $MON
+	stop $MON
 	if [ $seed = yes ]; then
 		bpftrace /bench/seed-drm_scheduler.bt > /tmp/bt.out 2> /tmp/bt.err &
 		BT=$!
@@ -73,12 +80,17 @@ done
 [ $seed = yes ] && [ -s /tmp/bt.err ] && { echo "seed_stderr:"; head -5 /tmp/bt.err; } >> /tmp/throughput.txt
 section throughput /tmp/throughput.txt
 
-# cost RATE DESIGN: the monitor in that scheduler design (map, stream) at a steady job rate.
+# cost RATE DESIGN: the monitor in that scheduler design (map, stream; stacks: stream with
+# --stacks) at a steady job rate.
 cost() {
 	rate=$1
 	echo "@@ bench: cost at $rate jobs/s, $2 design"
 	rm -f /tmp/mon.json
-	gputop-bpf --sched-design $2 -b -J -d 1 -o /tmp/mon.json 2>/dev/null &
+	if [ "$2" = stacks ]; then
+		gputop-bpf --stacks /tmp/bench.folded -b -J -d 1 -o /tmp/mon.json 2>/tmp/mon.err &
+	else
+		gputop-bpf --sched-design $2 -b -J -d 1 -o /tmp/mon.json 2>/dev/null &
+	fi
 	MON=$!
 	bpf_cost $((SECONDS_PER_RATE + 2)) --primitives > /tmp/cost.txt &
 	COST=$!
@@ -108,9 +120,11 @@ cost() {
 		echo "clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 		cat /tmp/cost.txt
 	} > /tmp/bench.txt
-	[ "$2" = map ] && section "bench-$rate" /tmp/bench.txt || section "bench-stream-$rate" /tmp/bench.txt
+	[ "$2" = stacks ] && grep '^gputop-bpf: stacks' /tmp/mon.err >> /tmp/bench.txt
+	[ "$2" = map ] && section "bench-$rate" /tmp/bench.txt || section "bench-$2-$rate" /tmp/bench.txt
 }
 for rate in $RATES; do
 	cost $rate map
 	cost $rate stream
+	cost $rate stacks
 done

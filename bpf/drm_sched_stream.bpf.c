@@ -26,6 +26,7 @@
 #include <bpf/bpf_tracing.h>
 #include "drm_sched_stream.h"
 #include "common.bpf.h"
+#include "user_stack.bpf.h"
 
 __u64 drops[SCHED_DROP_MAX]; /* ring_table_full only: the rest is user space's */
 #include "drm_sched_ring.bpf.h"
@@ -49,6 +50,37 @@ struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, SCHED_STREAM_RB_BYTES);
 } events SEC(".maps");
+
+/* --stacks: stack copies for the DWARF unwind (sized at load: USER_STACK_SAMPLE_RING with --stacks). */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+} samples SEC(".maps");
+
+/* --stacks: the keys copied once at least (their first job always is). */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, SCHED_MAX_STACKS);
+	__type(key, struct sched_sample_key);
+	__type(value, __u8);
+} sampled SEC(".maps");
+
+/* Where a stack copy is made before it goes into samples (too large for the BPF stack). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct sched_stack_sample);
+} sample_scratch SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct user_stack_credit);
+} sample_credit SEC(".maps");
+
+__u64 samples_lost; /* --stacks: copies the ring buffer samples had no room for */
 
 /*
  * Whether this copy writes the event (ev, a, b): the primary always (and notes
@@ -189,6 +221,37 @@ static __always_inline void stacks_take(void *ctx, struct sched_stack *st)
 		st->kstack_id = -1;
 }
 
+/*
+ * --stacks: the submitter's user registers and stack copied for the DWARF
+ * unwind, under the key its job is summed by: at the key's first job, else as
+ * the sampling budget allows.
+ */
+static __always_inline void stack_sample(const struct sched_sample_key *k, const char *comm)
+{
+	struct pt_regs regs;
+	__u32 z = 0, used;
+	__u8 one = 1;
+	struct sched_stack_sample *s;
+
+	if (bpf_map_lookup_elem(&sampled, k)) {
+		if (!user_stack_sample_allowed(bpf_map_lookup_elem(&sample_credit, &z)))
+			return;
+	} else {
+		bpf_map_update_elem(&sampled, k, &one, BPF_ANY);
+	}
+	s = bpf_map_lookup_elem(&sample_scratch, &z);
+	if (!s || bpf_probe_read_kernel(&regs, sizeof(regs),
+					(void *)bpf_task_pt_regs(bpf_get_current_task_btf())))
+		return;
+	s->key = *k;
+	__builtin_memcpy(s->comm, comm, TASK_COMM_LEN);
+	used = offsetof(struct sched_stack_sample, stack) + user_stack_capture(&regs, &s->stack);
+	if (used > sizeof(*s)) /* for the verifier */
+		return;
+	if (bpf_ringbuf_output(&samples, s, used, 0))
+		__sync_fetch_and_add(&samples_lost, 1);
+}
+
 static __always_inline int queue_event(void *ctx, const struct drm_sched_job *job, __u32 copy)
 {
 	job_key_t key = job_key(job);
@@ -203,9 +266,20 @@ static __always_inline int queue_event(void *ctx, const struct drm_sched_job *jo
 		r->tgid = bpf_get_current_pid_tgid() >> 32;
 		task = (struct task_struct *)bpf_get_current_task();
 		BPF_CORE_READ_STR_INTO(&r->comm, task, group_leader, comm);
-		if (capture_stacks)
-			stacks_take(ctx, &((struct sched_rec_stacked *)r)->stack);
-		rec_submit(r);
+		if (capture_stacks) {
+			struct sched_stack *st = &((struct sched_rec_stacked *)r)->stack;
+			struct sched_sample_key k;
+			char comm[TASK_COMM_LEN];
+
+			stacks_take(ctx, st);
+			k = (struct sched_sample_key){ .caller = st->caller, .tgid = r->tgid, .ring = r->ring,
+						       .ustack_id = st->ustack_id, .kstack_id = st->kstack_id };
+			__builtin_memcpy(comm, r->comm, TASK_COMM_LEN);
+			rec_submit(r);
+			stack_sample(&k, comm);
+		} else {
+			rec_submit(r);
+		}
 	}
 	if (!copy)
 		spin_for_test();

@@ -9,6 +9,7 @@
 
 #include <linux/types.h>
 #include "bpf/drm_sched.h"
+#include "bpf/user_stack.h"
 
 /* 32 MiB: at 64 + 8 bytes a record, about 466,000 events between two drains (fewer with --stacks). */
 #define SCHED_STREAM_RB_BYTES (32U << 20)
@@ -62,6 +63,25 @@ struct sched_stack {
 struct sched_rec_stacked {
 	struct sched_rec rec;
 	struct sched_stack stack;
+};
+
+/*
+ * --stacks, the DWARF half: a queue event's user registers and stack copied
+ * (user_stack.h) for code without frame pointers, under the stacks its job is
+ * summed by (struct sched_stack, the process and ring), through the ring
+ * buffer samples. Taken at each key's first job and otherwise as user_stack.h's
+ * sampling rule allows.
+ */
+struct sched_sample_key {
+	__u64 caller;
+	__u32 tgid, ring;
+	__s32 ustack_id, kstack_id;
+};
+
+struct sched_stack_sample {
+	struct sched_sample_key key;
+	char comm[TASK_COMM_LEN]; /* the submitter's group leader's */
+	struct user_stack stack; /* last: only its used bytes are sent */
 };
 
 #endif

@@ -153,7 +153,7 @@ struct {
 	__type(value, __u64);
 } launch_stacks SEC(".maps");
 
-/* --stacks: stack copies for the DWARF unwind (sized at load: NV_SAMPLE_RING with --stacks). */
+/* --stacks: stack copies for the DWARF unwind (sized at load: USER_STACK_SAMPLE_RING with --stacks). */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 4096);
@@ -171,7 +171,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct nv_sample_credit);
+	__type(value, struct user_stack_credit);
 } sample_credit SEC(".maps");
 
 /* Where a name is read before it goes into kernel_names (too large for the BPF stack). */
@@ -225,29 +225,6 @@ static __always_inline void kernel_launched(__u32 tgid, __u64 handle)
 		drop_count(drops, NV_DROP_KERNELS_FULL, NV_DROP_MAX);
 }
 
-/* --stacks: whether this CPU's sampling budget allows one more stack copy (and spends it). */
-static __always_inline bool sample_allowed(void)
-{
-	const __u64 cost = 1000000000ull / NV_SAMPLE_RATE, most = cost * NV_SAMPLE_BURST;
-	__u32 z = 0;
-	struct nv_sample_credit *c = bpf_map_lookup_elem(&sample_credit, &z);
-	__u64 now = bpf_ktime_get_ns();
-
-	if (!c)
-		return false;
-	if (!c->last_ns)
-		c->credit_ns = most;
-	else
-		c->credit_ns += now - c->last_ns;
-	c->last_ns = now;
-	if (c->credit_ns > most)
-		c->credit_ns = most;
-	if (c->credit_ns < cost)
-		return false;
-	c->credit_ns -= cost;
-	return true;
-}
-
 /* --stacks: the launch's registers and user stack copied for the DWARF unwind, under its key. */
 static __always_inline void stack_sample(struct pt_regs *regs, const struct nv_stack_key *k)
 {
@@ -270,6 +247,7 @@ static __always_inline void stack_launched(void *ctx, __u32 tgid, __u64 handle,
 {
 	struct nv_stack_key k = { .handle = handle, .tgid = tgid };
 	__u64 zero = 0, *n;
+	__u32 z = 0;
 	bool first;
 
 	/*
@@ -291,7 +269,7 @@ static __always_inline void stack_launched(void *ctx, __u32 tgid, __u64 handle,
 	}
 	first = __sync_fetch_and_add(n, 1) == 0;
 	/* each key's first launch always (the budget spent if there is one), the rest as the budget allows */
-	if (copy_stacks && (sample_allowed() || first))
+	if (copy_stacks && (user_stack_sample_allowed(bpf_map_lookup_elem(&sample_credit, &z)) || first))
 		stack_sample(ctx, &k);
 }
 

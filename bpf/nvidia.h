@@ -180,21 +180,12 @@ struct nv_stack_key {
 /*
  * --stacks: a launch's stack copied for the DWARF unwind (user_stack.h), with
  * the key its launch was counted under. Taken at each key's first launch and
- * otherwise at most NV_SAMPLE_RATE a second per CPU (bursts of NV_SAMPLE_BURST).
+ * otherwise as user_stack.h's sampling rule allows.
  */
-#define NV_SAMPLE_RATE 1000
-#define NV_SAMPLE_BURST 512
-#define NV_SAMPLE_RING (8u << 20) /* bytes of the ring buffer they pass through */
 
 struct nv_stack_sample {
 	struct nv_stack_key key;
 	struct user_stack stack; /* last: only its used bytes are sent */
-};
-
-/* Per CPU: the sampling budget, in nanoseconds of credit (a sample costs 1e9 / NV_SAMPLE_RATE). */
-struct nv_sample_credit {
-	__u64 last_ns;
-	__u64 credit_ns;
 };
 
 #define NV_XID_DEV 32

@@ -10,6 +10,27 @@
 
 #include "user_stack.h"
 
+/* Whether this CPU's sampling budget c allows one more stack copy (and spends it). */
+static __always_inline bool user_stack_sample_allowed(struct user_stack_credit *c)
+{
+	const __u64 cost = 1000000000ull / USER_STACK_SAMPLE_RATE, most = cost * USER_STACK_SAMPLE_BURST;
+	__u64 now = bpf_ktime_get_ns();
+
+	if (!c)
+		return false;
+	if (!c->last_ns)
+		c->credit_ns = most;
+	else
+		c->credit_ns += now - c->last_ns;
+	c->last_ns = now;
+	if (c->credit_ns > most)
+		c->credit_ns = most;
+	if (c->credit_ns < cost)
+		return false;
+	c->credit_ns -= cost;
+	return true;
+}
+
 /* Fills s; its used length (header and copied bytes), for bpf_ringbuf_output. */
 static __always_inline __u32 user_stack_capture(struct pt_regs *regs, struct user_stack *s)
 {

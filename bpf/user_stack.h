@@ -19,6 +19,22 @@ enum user_stack_flags {
 	USER_STACK_NO_REGS = 2, /* no user registers (a kernel thread): nothing copied */
 };
 
+/*
+ * The sampling rule of stack copies (any collector's): at most
+ * USER_STACK_SAMPLE_RATE a second per CPU, in bursts of USER_STACK_SAMPLE_BURST
+ * (and whatever first sights its collector always copies).
+ */
+#define USER_STACK_SAMPLE_RATE 1000
+#define USER_STACK_SAMPLE_BURST 512
+/* Bytes of the ring buffer a collector's copies pass through (512 copies of the whole budget). */
+#define USER_STACK_SAMPLE_RING (8u << 20)
+
+/* Per CPU: the sampling budget, in nanoseconds of credit (a copy costs 1e9 / USER_STACK_SAMPLE_RATE). */
+struct user_stack_credit {
+	__u64 last_ns;
+	__u64 credit_ns;
+};
+
 struct user_stack {
 	__u64 ip, sp, bp; /* the user registers at the event */
 	__u32 size; /* bytes copied from sp into data */

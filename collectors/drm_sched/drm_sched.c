@@ -196,6 +196,11 @@ static void on_queue(void *arg, __u32 tgid, const char *comm)
 	sched_stacks_seen(arg, tgid, comm);
 }
 
+static void on_sample(void *arg, const void *data, size_t size)
+{
+	sched_stacks_sample(arg, data, size);
+}
+
 /* The streamed design's object, loaded (--sched-design stream). */
 static int stream_open(struct collector *c, struct sched_priv *p, const struct tp_spec *specs)
 {
@@ -218,8 +223,13 @@ static int stream_open(struct collector *c, struct sched_priv *p, const struct t
 	}
 	if (p->spans_on || p->stacks.sf)
 		sched_stream_on_job(p->stream, on_job, p);
-	if (p->stacks.sf)
+	if (p->stacks.sf) {
 		sched_stream_on_queue(p->stream, on_queue, &p->stacks);
+		if ((err = sched_stream_on_sample(p->stream, on_sample, &p->stacks))) {
+			collector_load_failed(c, err);
+			return -1;
+		}
+	}
 	detail_design(c, "streamed to user space");
 	return 0;
 }
@@ -495,6 +505,7 @@ static void stacks_write(struct sched_priv *p)
 		return;
 	sched_stream_lock(p->stream);
 	map_walk(p->ring_ids_fd, sizeof(struct ring_key), sizeof(__u32), ring_name, p);
+	p->stacks.dwarf.lost += sched_stream_samples_lost(p->stream);
 	sched_stacks_write(&p->stacks, sched_stream_stacks_fd(p->stream), p->ring_keys);
 	sched_stream_unlock(p->stream);
 }

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <errno.h>
+#include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
 #include "bpf/drm_sched_stream.h"
 #include "collectors/drm_sched/sched_stacks.h"
+#include "collectors/kit/stack_copy.h"
 #include "core/array.h"
 #include "symbols/folded.h"
 
@@ -38,6 +41,41 @@ void sched_stacks_seen(struct sched_stacks *ss, uint32_t tgid, const char *comm)
 		return;
 	snprintf(name, sizeof(name), "%.*s", TASK_COMM_LEN - 1, comm);
 	stack_procs_add(&ss->procs, tgid, name);
+}
+
+/* A sum's DWARF key: its sample key's bytes (the BPF program's struct sched_sample_key). */
+static struct dwarf_key sum_key(const struct sched_stack_sum *e)
+{
+	struct sched_sample_key k = { .caller = e->caller, .tgid = e->tgid, .ring = e->ring,
+				      .ustack_id = e->ustack_id, .kstack_id = e->kstack_id };
+
+	_Static_assert(sizeof(k) <= sizeof(struct dwarf_key), "a sample key fits a DWARF key");
+	return dwarf_key_of(&k, sizeof(k));
+}
+
+void sched_stacks_sample(struct sched_stacks *ss, const void *data, size_t size)
+{
+	const size_t head = offsetof(struct sched_stack_sample, stack);
+	const struct sched_stack_sample *s = data;
+	char comm[TASK_COMM_LEN];
+	struct unwind_result r;
+	struct dwarf_key k;
+
+	if (!ss->sf)
+		return;
+	if (size < head) {
+		ss->dwarf.lost++;
+		return;
+	}
+	memcpy(comm, s->comm, sizeof(comm));
+	comm[sizeof(comm) - 1] = 0;
+	sched_stacks_seen(ss, s->key.tgid, comm); /* its queue record may come in this drain's rest */
+	if (!stack_copy_unwind(stack_procs_find(&ss->procs, s->key.tgid), &s->stack, size - head, &r)) {
+		ss->dwarf.lost++;
+		return;
+	}
+	k = dwarf_key_of(&s->key, sizeof(s->key));
+	dwarf_chains_add(&ss->dwarf, &k, &r);
 }
 
 /* The sum of (process, ring, stacks) of span, a new one at the end of its pair's chain; NULL: no memory. */
@@ -139,50 +177,169 @@ static size_t user_frames(struct sched_stacks *ss, struct stack_proc *p, const u
 	return n;
 }
 
-/* The frames of a sum, leaf first: the kernel frames, the user frames; its text. NULL: no memory. */
-static char *sum_frames(struct sched_stacks *ss, const struct sched_stack_sum *e, int stacks_fd)
+/* A sum's kernel frames, leaf first, into out (mark: "_[k]"): how many; *trunc: cut short. */
+static size_t sum_kernel(struct sched_stacks *ss, const struct sched_stack_sum *e, int stacks_fd, bool mark,
+			 struct frame *out, bool *trunc)
 {
-	static struct frame frames[2 * SCHED_STACK_DEPTH + 2];
-	static uint64_t ips[SCHED_STACK_DEPTH];
-	static char text[FOLDED_TEXT_MAX];
-	struct stack_proc *p = stack_procs_find(&ss->procs, e->tgid);
-	bool truncated = false;
-	size_t n = 0;
+	uint64_t ips[SCHED_STACK_DEPTH] = { 0 };
 
-	memset(ips, 0, sizeof(ips));
-	if (e->kstack_id >= 0 && !bpf_map_lookup_elem(stacks_fd, &e->kstack_id, ips)) {
-		n += kernel_frames(ss, ips, true, &frames[n]);
-		truncated = ips[SCHED_STACK_DEPTH - 1] != 0;
-	}
-	memset(ips, 0, sizeof(ips));
+	*trunc = false;
+	if (e->kstack_id < 0 || bpf_map_lookup_elem(stacks_fd, &e->kstack_id, ips))
+		return 0;
+	*trunc = ips[SCHED_STACK_DEPTH - 1] != 0;
+	return kernel_frames(ss, ips, mark, out);
+}
+
+/* A sum's frame-pointer user stack into ips (zeroed first): its depth, 0 when none was taken. */
+static size_t sum_user(const struct sched_stack_sum *e, int stacks_fd, uint64_t *ips)
+{
+	size_t depth = 0;
+
+	memset(ips, 0, SCHED_STACK_DEPTH * sizeof(*ips));
 	if (e->ustack_id < 0 || bpf_map_lookup_elem(stacks_fd, &e->ustack_id, ips))
+		return 0;
+	while (depth < SCHED_STACK_DEPTH && ips[depth])
+		depth++;
+	return depth;
+}
+
+static struct frame frames[2 * SCHED_STACK_DEPTH + UNWIND_FRAMES_MAX + 2];
+static char text[FOLDED_TEXT_MAX];
+
+/* A sum's text by frame pointers: kernel frames, user frames; NULL: no memory. */
+static char *fp_text(struct sched_stacks *ss, const struct sched_stack_sum *e, int stacks_fd)
+{
+	uint64_t ips[SCHED_STACK_DEPTH];
+	bool ktrunc;
+	size_t n = sum_kernel(ss, e, stacks_fd, true, frames, &ktrunc), depth = sum_user(e, stacks_fd, ips);
+
+	if (!depth)
 		frame_named(&frames[n++], "%s%s", "[no stack]", "");
-	n += user_frames(ss, p, ips, e->caller, &frames[n]);
-	truncated |= ips[SCHED_STACK_DEPTH - 1] != 0;
-	folded_join(frames, n, truncated, text);
+	n += user_frames(ss, stack_procs_find(&ss->procs, e->tgid), ips, e->caller, &frames[n]);
+	folded_join(frames, n, ktrunc || depth == SCHED_STACK_DEPTH, text);
 	return strdup(text);
+}
+
+/* A sum's text with chain c's user frames (DWARF) in place of the frame pointers'; NULL: no memory. */
+static char *chain_text(struct sched_stacks *ss, const struct sched_stack_sum *e, int stacks_fd,
+			const struct dwarf_chain *c)
+{
+	struct stack_proc *p = stack_procs_find(&ss->procs, e->tgid);
+	bool ktrunc;
+	size_t n = sum_kernel(ss, e, stacks_fd, true, frames, &ktrunc);
+
+	for (size_t j = 0; j < c->n; j++)
+		stack_procs_frame(&ss->sf->sym, p, c->ips[j], &frames[n++]);
+	folded_join(frames, n, ktrunc || c->truncated, text);
+	return strdup(text);
+}
+
+/* Per process, before the rows: its jobs, those of sums with DWARF chains, and their samples. */
+static void proc_totals(struct sched_stacks *ss)
+{
+	for (size_t i = 0; i < ss->procs.n; i++)
+		ss->procs.procs[i].events = ss->procs.procs[i].dwarf_events = ss->procs.procs[i].dwarf_samples = 0;
+	for (size_t i = 0; i < ss->nsums; i++) {
+		const struct sched_stack_sum *e = &ss->sums[i];
+		struct stack_proc *p = stack_procs_find(&ss->procs, e->tgid);
+		struct dwarf_key dk = sum_key(e);
+		const struct dwarf_chain *c;
+		size_t nc;
+
+		if (!p)
+			continue;
+		p->events += e->jobs;
+		if (!(c = dwarf_chains_of(&ss->dwarf, &dk, &nc)))
+			continue;
+		p->dwarf_events += e->jobs;
+		for (size_t j = 0; j < nc; j++)
+			p->dwarf_samples += c[j].samples;
+	}
+}
+
+struct sum_rows {
+	stack_row_fn fn;
+	void *arg;
+	struct stack_row row; /* the sum's: pid, comm, leaf */
+};
+
+static void row_out(struct sum_rows *a, const char *frames_text, const char *sampled, uint64_t jobs,
+		    uint64_t gpu_ns, uint64_t wait_ns)
+{
+	if (!frames_text || !(jobs | gpu_ns | wait_ns))
+		return;
+	a->row.frames = frames_text;
+	a->row.sampled = sampled;
+	a->row.count = jobs;
+	a->row.gpu_ns = gpu_ns;
+	a->row.wait_ns = wait_ns;
+	a->fn(a->arg, &a->row);
+}
+
+/*
+ * One sum's rows: by frame pointers where its queue events' stacks were not
+ * unwound (DWARF); else a row per unwound chain with its share of the sum's
+ * jobs, GPU time and queue wait, the shares of chains that stopped short of
+ * the outermost frame where the frame pointers went deeper on the frame
+ * pointers' row.
+ */
+static void sum_rows(struct sched_stacks *ss, struct sched_stack_sum *e, int stacks_fd, struct sum_rows *a)
+{
+	struct stack_proc *p = stack_procs_find(&ss->procs, e->tgid);
+	struct dwarf_key dk = sum_key(e);
+	uint64_t ips[SCHED_STACK_DEPTH], fj = 0, fg = 0, fw = 0;
+	size_t nc, depth;
+	struct dwarf_chain *c = dwarf_chains_of(&ss->dwarf, &dk, &nc);
+	char note[96] = "";
+
+	if (!c) {
+		if (!e->frames)
+			e->frames = fp_text(ss, e, stacks_fd);
+		row_out(a, e->frames, "", e->jobs, e->gpu_ns, e->wait_ns);
+		return;
+	}
+	if (p && p->dwarf_samples < p->dwarf_events)
+		snprintf(note, sizeof(note), "DWARF: %" PRIu64 " of %" PRIu64 " jobs unwound", p->dwarf_samples,
+			 p->dwarf_events);
+	depth = sum_user(e, stacks_fd, ips);
+	for (size_t i = 0; i < nc; i++) {
+		uint64_t j = dwarf_chains_share(c, nc, i, e->jobs), g = dwarf_chains_share(c, nc, i, e->gpu_ns),
+			 w = dwarf_chains_share(c, nc, i, e->wait_ns);
+
+		if (!c[i].complete && depth > c[i].n) { /* on the frame pointers' row */
+			fj += j, fg += g, fw += w;
+			continue;
+		}
+		if (!c[i].text)
+			c[i].text = chain_text(ss, e, stacks_fd, &c[i]);
+		row_out(a, c[i].text, note, j, g, w);
+	}
+	if (fj | fg | fw) {
+		if (!e->frames)
+			e->frames = fp_text(ss, e, stacks_fd);
+		row_out(a, e->frames, "", fj, fg, fw);
+	}
 }
 
 void sched_stacks_rows(struct sched_stacks *ss, int stacks_fd, const struct ring_key *keys, stack_row_fn fn,
 		       void *arg)
 {
 	char leaf[DEV_NAME_LEN + RING_NAME_LEN + 2];
+	struct sum_rows a = { fn, arg, { .source = STACK_SOURCE_JOBS, .leaf = leaf, .timed = true } };
 
 	if (!ss->sf)
 		return;
+	proc_totals(ss);
 	for (size_t i = 0; i < ss->nsums; i++) {
 		struct sched_stack_sum *e = &ss->sums[i];
 		const struct ring_key *k = e->ring < SCHED_MAX_RINGS ? &keys[e->ring] : NULL;
 		struct stack_proc *p = stack_procs_find(&ss->procs, e->tgid);
 
-		if (!e->frames && !(e->frames = sum_frames(ss, e, stacks_fd)))
-			continue;
 		snprintf(leaf, sizeof(leaf), "%.*s%s%.*s", DEV_NAME_LEN, k ? k->dev : "",
 			 k && *k->dev ? " " : "", RING_NAME_LEN, k && *k->name ? k->name : "?");
-		fn(arg, &(struct stack_row){ .pid = e->tgid, .comm = p ? p->comm : "?",
-					     .source = STACK_SOURCE_JOBS, .leaf = leaf, .frames = e->frames,
-					     .sampled = "", .count = e->jobs, .timed = true,
-					     .gpu_ns = e->gpu_ns, .wait_ns = e->wait_ns });
+		a.row.pid = e->tgid;
+		a.row.comm = p ? p->comm : "?";
+		sum_rows(ss, e, stacks_fd, &a);
 	}
 }
 
@@ -220,7 +377,8 @@ int sched_stacks_write(struct sched_stacks *ss, int stacks_fd, const struct ring
 
 void sched_stacks_free(struct sched_stacks *ss)
 {
-	stack_procs_free(&ss->procs);
+	stack_procs_free(&ss->procs); /* their unwinders too */
+	dwarf_chains_free(&ss->dwarf);
 	for (size_t i = 0; i < ss->nsums; i++)
 		free(ss->sums[i].frames);
 	free(ss->sums);

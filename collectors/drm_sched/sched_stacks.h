@@ -6,10 +6,13 @@
  * done) and queue wait (queue -> run); each process's mappings captured at its
  * first queue record; at the end one folded line per sum into the --stacks
  * file: "command;main;...;ioctl;entry_SYSCALL_64_[k];...;[ring DEV NAME]", in
- * the file's weight. Every job of a known process is in one sum: a process's
- * weights add up to its totals, unless counted lost (the file's lost). The
- * same sums, each symbolized once, make the drm_sched.stacks rows every
- * interval (collectors/kit/stack_table.h). Called under the stream's lock only.
+ * the file's weight; where queue events' stacks were copied (DWARF, for code
+ * without frame pointers), the user frames of their unwound chains instead,
+ * each chain with its share of the sum. Every job of a known process is in one
+ * sum: a process's weights add up to its totals, unless counted lost (the
+ * file's lost). The same sums, each symbolized once, make the drm_sched.stacks
+ * rows every interval (collectors/kit/stack_table.h). Called under the stream's
+ * lock only.
  */
 #ifndef GPUTOP_SCHED_STACKS_H
 #define GPUTOP_SCHED_STACKS_H
@@ -20,6 +23,7 @@
 #include "bpf/drm_sched_stream.h"
 #include "collectors/kit/key_index.h"
 #include "model/job_sink.h"
+#include "symbols/dwarf_chains.h"
 #include "symbols/stack_file.h"
 #include "symbols/stack_procs.h"
 
@@ -36,12 +40,19 @@ struct sched_stacks {
 	struct stack_procs procs; /* by first sight */
 	uint32_t last_seen; /* the process of the last queue record */
 	int write_err;
+	struct dwarf_chains dwarf; /* the queue events' stack copies, unwound, per sum's key */
 };
 
 /* Stacks for sf (NULL, or a weight without jobs: none taken). */
 void sched_stacks_init(struct sched_stacks *ss, struct stack_file *sf);
 /* A queue record of tgid: its mappings captured at the first one, while it lives. */
 void sched_stacks_seen(struct sched_stacks *ss, uint32_t tgid, const char *comm);
+/*
+ * A queue event's stack copy (struct sched_stack_sample, size bytes): unwound
+ * now with its process's mappings (captured now at its first sight), counted
+ * under its sum's key; at the end the sum's weights are shared among its chains.
+ */
+void sched_stacks_sample(struct sched_stacks *ss, const void *data, size_t size);
 /* A job completed on ring (a sched_job_fn's arguments). */
 void sched_stacks_add(struct sched_stacks *ss, uint32_t ring, const struct job_span *span);
 /* Frames sched_stacks_frames may give: the kernel's and the user's, the caller put back. */

@@ -15,6 +15,8 @@ struct sched_stream {
 	struct sched_match *match;
 	sched_queue_fn on_queue; /* --stacks: each stacked queue record's process */
 	void *on_queue_arg;
+	sched_sample_fn on_sample; /* --stacks: each stack copy */
+	void *on_sample_arg;
 	pthread_mutex_t lock; /* the matcher: the draining thread, or a tick's read */
 	pthread_t thread;
 	bool started;
@@ -34,6 +36,14 @@ static int on_record(void *ctx, void *data, size_t size)
 	}
 	else if (size >= sizeof(struct sched_rec))
 		sched_match_add(s->match, data);
+	return 0;
+}
+
+static int on_sample_rec(void *ctx, void *data, size_t size)
+{
+	struct sched_stream *s = ctx;
+
+	s->on_sample(s->on_sample_arg, data, size);
 	return 0;
 }
 
@@ -82,8 +92,12 @@ struct sched_stream *sched_stream_open(struct tp_prog *tps, const struct tp_spec
 		goto fail;
 	}
 	s->skel->rodata->capture_stacks = stacks;
-	if (!stacks) /* off: no room kept for stacks */
+	if (!stacks) { /* off: no room kept for stacks */
 		bpf_map__set_max_entries(s->skel->maps.stacks, 1);
+		bpf_map__set_max_entries(s->skel->maps.sampled, 1);
+	} else if (bpf_map__set_max_entries(s->skel->maps.samples, USER_STACK_SAMPLE_RING)) {
+		goto fail;
+	}
 #ifdef GPUTOP_TEST_HOOKS
 	s->skel->rodata->test_spin_ns = spin_ns;
 #else
@@ -136,6 +150,18 @@ void sched_stream_on_job(struct sched_stream *s, sched_job_fn fn, void *arg)
 int sched_stream_ring_ids_fd(const struct sched_stream *s)
 {
 	return bpf_map__fd(s->skel->maps.ring_ids);
+}
+
+int sched_stream_on_sample(struct sched_stream *s, sched_sample_fn fn, void *arg)
+{
+	s->on_sample = fn;
+	s->on_sample_arg = arg;
+	return ring_buffer__add(s->rb, bpf_map__fd(s->skel->maps.samples), on_sample_rec, s);
+}
+
+__u64 sched_stream_samples_lost(const struct sched_stream *s)
+{
+	return s->skel->bss->samples_lost;
 }
 
 void sched_stream_on_queue(struct sched_stream *s, sched_queue_fn fn, void *arg)

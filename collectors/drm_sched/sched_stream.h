@@ -47,6 +47,15 @@ int sched_stream_ring_ids_fd(const struct sched_stream *s);
  */
 typedef void (*sched_queue_fn)(void *arg, __u32 tgid, const char *comm);
 void sched_stream_on_queue(struct sched_stream *s, sched_queue_fn fn, void *arg);
+/*
+ * --stacks: each stack copy (struct sched_stack_sample, size bytes) to fn as it
+ * is drained, in the same drains as the records (the lock held): before
+ * sched_stream_start. 0, or a negative errno.
+ */
+typedef void (*sched_sample_fn)(void *arg, const void *data, size_t size);
+int sched_stream_on_sample(struct sched_stream *s, sched_sample_fn fn, void *arg);
+/* --stacks: stack copies the ring buffer had no room for. */
+__u64 sched_stream_samples_lost(const struct sched_stream *s);
 /* --stacks: the stacks map (id -> SCHED_STACK_DEPTH addresses). */
 int sched_stream_stacks_fd(const struct sched_stream *s);
 /* Kernel-side losses: records with no room per event kind; rings not interned (table full). */

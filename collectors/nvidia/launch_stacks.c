@@ -10,6 +10,7 @@
 #include <bpf/libbpf.h>
 #include "bpf/nvidia.h"
 #include "collectors/kit/map_walk.h"
+#include "collectors/kit/stack_copy.h"
 #include "collectors/nvidia/launch_stacks.h"
 #include "collectors/nvidia/nv_kernels.h"
 #include "core/array.h"
@@ -130,35 +131,26 @@ static void test_dump(const void *data, size_t size, uint32_t tgid)
 /* One stack copy: unwound now with its process's mappings, counted under its key and chain. */
 static int on_sample(void *ctx, void *data, size_t size)
 {
-	const size_t head = offsetof(struct nv_stack_sample, stack.data);
+	const size_t head = offsetof(struct nv_stack_sample, stack);
 	struct launch_stacks *ls = ctx;
 	const struct nv_stack_sample *s = data;
 	struct unwind_result r;
-	struct stack_proc *p;
+	struct dwarf_key k;
 
-	if (size < head || s->stack.size > size - head) {
+	if (size < head) {
 		ls->dwarf.lost++;
 		return 0;
 	}
 #ifdef GPUTOP_TEST_HOOKS
 	test_dump(data, size, s->key.tgid);
 #endif
-	p = proc_sight(ls, s->key.tgid, ls->pcache);
-	if (p && p->captured && !p->unw)
-		p->unw = unwind_proc_new((pid_t)p->pid, &p->sp.maps);
-	if (!p || !p->unw) {
+	if (!stack_copy_unwind(proc_sight(ls, s->key.tgid, ls->pcache), &s->stack, size - head, &r)) {
 		ls->dwarf.lost++;
 		return 0;
 	}
-	unwind_stack(p->unw,
-		     &(struct unwind_input){ .ip = s->stack.ip,
-					     .sp = s->stack.sp,
-					     .bp = s->stack.bp,
-					     .stack = s->stack.data,
-					     .len = s->stack.size,
-					     .cut = s->stack.flags & USER_STACK_CUT },
-		     &r);
-	launch_dwarf_add(&ls->dwarf, &s->key, &r);
+	_Static_assert(sizeof(s->key) <= sizeof(struct dwarf_key), "a launch key fits a DWARF key");
+	k = dwarf_key_of(&s->key, sizeof(s->key));
+	dwarf_chains_add(&ls->dwarf, &k, &r);
 	return 0;
 }
 
@@ -303,9 +295,9 @@ static void row_out(struct rows_arg *a, struct stack_proc *p, const struct nv_st
 
 	if (!frames_text || !count)
 		return;
-	if (dwarf && p && p->dwarf_samples < p->dwarf_launches)
+	if (dwarf && p && p->dwarf_samples < p->dwarf_events)
 		snprintf(note, sizeof(note), "DWARF: %" PRIu64 " of %" PRIu64 " launches unwound",
-			 p->dwarf_samples, p->dwarf_launches);
+			 p->dwarf_samples, p->dwarf_events);
 	a->fn(a->arg, &(struct stack_row){ .pid = k->tgid, .comm = p ? p->comm : "?",
 					   .source = STACK_SOURCE_LAUNCHES, .leaf = sk ? sk->name : "[kernel]",
 					   .frames = frames_text, .sampled = note, .count = count });
@@ -319,13 +311,14 @@ static bool key_rows(const void *key, void *value, void *arg)
 	struct stack_proc *p = stack_procs_find(&a->ls->procs, k->tgid);
 	uint64_t ips[NV_STACK_DEPTH], weight;
 	size_t nc;
-	struct dwarf_chain *c = launch_dwarf_of(&a->ls->dwarf, k, &nc);
+	struct dwarf_key dk = dwarf_key_of(k, sizeof(*k));
+	struct dwarf_chain *c = dwarf_chains_of(&a->ls->dwarf, &dk, &nc);
 
 	memcpy(&weight, value, sizeof(weight));
 	if (!c)
 		row_out(a, p, k, fp_text(a, p, k), false, weight);
 	for (size_t i = 0; i < nc; i++) {
-		uint64_t w = launch_dwarf_share(c, nc, i, weight);
+		uint64_t w = dwarf_chains_share(c, nc, i, weight);
 
 		/*
 		 * Stopped short of the outermost frame (the budget, code without CFI
@@ -345,6 +338,7 @@ size_t launch_stacks_frames(struct launch_stacks *ls, int stacks_fd, const struc
 	const struct dwarf_chain *c, *best = NULL;
 	uint64_t ips[NV_STACK_DEPTH];
 	struct nv_stack_key k;
+	struct dwarf_key dk;
 	struct stack_proc *p;
 	size_t depth, nc, n = 0;
 
@@ -357,7 +351,8 @@ size_t launch_stacks_frames(struct launch_stacks *ls, int stacks_fd, const struc
 	k.stack_id = r->ustack_id;
 	p = stack_procs_find(&ls->procs, k.tgid);
 	depth = fp_stack(stacks_fd, &k, ips);
-	c = launch_dwarf_of(&ls->dwarf, &k, &nc);
+	dk = dwarf_key_of(&k, sizeof(k));
+	c = dwarf_chains_of(&ls->dwarf, &dk, &nc);
 	for (size_t i = 0; c && i < nc; i++)
 		if (!best || c[i].samples > best->samples)
 			best = &c[i];
@@ -375,16 +370,18 @@ static bool proc_totals(const void *key, void *value, void *arg)
 	struct launch_stacks *ls = arg;
 	struct stack_proc *p = stack_procs_find(&ls->procs, k->tgid);
 	const struct dwarf_chain *c;
+	struct dwarf_key dk;
 	uint64_t weight;
 	size_t nc;
 
 	if (!p)
 		return false;
 	memcpy(&weight, value, sizeof(weight));
-	p->launches += weight;
-	if (!(c = launch_dwarf_of(&ls->dwarf, k, &nc)))
+	p->events += weight;
+	dk = dwarf_key_of(k, sizeof(*k));
+	if (!(c = dwarf_chains_of(&ls->dwarf, &dk, &nc)))
 		return false;
-	p->dwarf_launches += weight;
+	p->dwarf_events += weight;
 	for (size_t i = 0; i < nc; i++)
 		p->dwarf_samples += c[i].samples;
 	return false;
@@ -399,7 +396,7 @@ void launch_stacks_rows(struct launch_stacks *ls, int counts_fd, int stacks_fd, 
 	for (size_t i = 0; i < ls->procs.n; i++) {
 		struct stack_proc *p = &ls->procs.procs[i];
 
-		p->launches = p->dwarf_launches = p->dwarf_samples = 0;
+		p->events = p->dwarf_events = p->dwarf_samples = 0;
 	}
 	map_walk(counts_fd, sizeof(struct nv_stack_key), sizeof(uint64_t), proc_totals, ls);
 	map_walk(counts_fd, sizeof(struct nv_stack_key), sizeof(uint64_t), key_rows, &a);
@@ -429,7 +426,7 @@ int launch_stacks_write(struct launch_stacks *ls, int counts_fd, int stacks_fd)
 void launch_stacks_close(struct launch_stacks *ls)
 {
 	ring_buffer__free(ls->samples);
-	launch_dwarf_free(&ls->dwarf);
+	dwarf_chains_free(&ls->dwarf);
 	stack_procs_free(&ls->procs); /* their unwinders too */
 	free(ls->kernels);
 	for (size_t i = 0; i < ls->nfp; i++)

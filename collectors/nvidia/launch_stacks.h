@@ -6,7 +6,7 @@
  * mappings captured at its first sight, symbolized at the end (symbols/) into
  * the --stacks file (symbols/stack_file.h) when its weight takes launches,
  * and every interval into the nvidia.stacks rows (collectors/kit/stack_table.h).
- * Where a launch's stack copy was unwound with DWARF (launch_dwarf.h), its
+ * Where a launch's stack copy was unwound with DWARF (symbols/dwarf_chains.h), its
  * chains replace the frame-pointer stack of its key.
  */
 #ifndef GPUTOP_LAUNCH_STACKS_H
@@ -17,8 +17,9 @@
 #include <stdint.h>
 #include "collectors/kit/key_index.h"
 #include "collectors/kit/proc_cache.h"
-#include "collectors/nvidia/launch_dwarf.h"
+#include "bpf/nvidia.h"
 #include "model/job_sink.h"
+#include "symbols/dwarf_chains.h"
 #include "symbols/stack_file.h"
 #include "symbols/stack_procs.h"
 
@@ -34,7 +35,7 @@ struct launch_stacks {
 	size_t nkernels, kcap;
 	int names_fd;
 	struct ring_buffer *samples; /* the stack copies, unwound at each tick */
-	struct launch_dwarf dwarf;
+	struct dwarf_chains dwarf;
 	struct proc_cache *pcache; /* during a tick */
 	struct fp_text *fp; /* each key's frame-pointer stack, symbolized once */
 	size_t nfp, fpcap;

@@ -298,7 +298,7 @@ static int nvidia_open(struct collector *c)
 	p->skel->rodata->self_tgid = (__u32)getpid();
 	launch_stacks_open(&p->stacks, c->config ? c->config->stacks : NULL);
 	if (p->stacks.sf) {
-		if (bpf_map__set_max_entries(p->skel->maps.samples, NV_SAMPLE_RING))
+		if (bpf_map__set_max_entries(p->skel->maps.samples, USER_STACK_SAMPLE_RING))
 			collector_set_tracepoint(c, "libcuda", "launch stacks", TRACEPOINT_FAILED,
 						 "cannot size the stack copies' ring buffer");
 		else

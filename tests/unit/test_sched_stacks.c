@@ -36,8 +36,11 @@ static void on_job(void *arg, __u32 ring, const struct job_span *span)
 	sched_stacks_add(arg, ring, span);
 }
 
-/* The file of weight w after four jobs: two from stack 5, one from stack 6, one unqueued. */
-static char *run(enum stack_weight w, uint64_t *total)
+/*
+ * The file of weight w after four jobs: two from stack 5, one from stack 6, one
+ * unqueued; before it is written, chains(&ss) when not NULL.
+ */
+static char *run_with(enum stack_weight w, uint64_t *total, void (*chains)(struct sched_stacks *))
 {
 	char path[] = "/tmp/gputop-sched-stacks-XXXXXX", why[300], *text = NULL;
 	struct sched_match *m = sched_match_new(64, 64, false);
@@ -72,6 +75,8 @@ static char *run(enum stack_weight w, uint64_t *total)
 		assert_int_equal(stack_rows_table(&rs, rows_out), 0);
 		stack_rows_free(&rs);
 	}
+	if (chains)
+		chains(&ss);
 	assert_int_equal(sched_stacks_write(&ss, -1, keys), 0);
 	*total = sf.total;
 	assert_int_equal(stack_file_close(&sf), 0);
@@ -83,6 +88,11 @@ static char *run(enum stack_weight w, uint64_t *total)
 	fclose(f);
 	unlink(path);
 	return text;
+}
+
+static char *run(enum stack_weight w, uint64_t *total)
+{
+	return run_with(w, total, NULL);
 }
 
 static void weights(void **state)
@@ -165,12 +175,87 @@ static void weight_words(void **state)
 	assert_null(ss.sf); /* launches only: the scheduler takes none */
 }
 
+/* Two functions of this binary, as an unwound chain's frames. */
+static __attribute__((noinline)) int chain_leaf(int x)
+{
+	return x * 3 + 1;
+}
+
+static __attribute__((noinline)) int chain_root(int x)
+{
+	return chain_leaf(x) + 2;
+}
+
+/* Chains unwound from stack 5's copies: leaf;root once each, or (one_chain) leaf;root once. */
+static bool one_chain;
+
+static void add_chains(struct sched_stacks *ss)
+{
+	struct sched_sample_key sk = { .tgid = (uint32_t)getpid(), .ring = RING, .ustack_id = 5,
+				       .kstack_id = -1 };
+	struct dwarf_key k = dwarf_key_of(&sk, sizeof(sk));
+	struct unwind_result a = { .ips = { (uintptr_t)chain_leaf + 1, (uintptr_t)chain_root + 1 },
+				   .n = 2, .complete = true };
+	struct unwind_result b = { .ips = { (uintptr_t)chain_leaf + 1 }, .n = 1, .complete = true };
+
+	dwarf_chains_add(&ss->dwarf, &k, &a);
+	if (!one_chain)
+		dwarf_chains_add(&ss->dwarf, &k, &b);
+}
+
+/*
+ * Stack 5's jobs unwound with DWARF: its weights shared between its two
+ * chains by samples (one each), the frame-pointer line for stack 6 as before;
+ * with one copy of its two jobs, the whole weight on one chain, said sampled.
+ */
+static void dwarf_shares(void **state)
+{
+	static const struct {
+		enum stack_weight w;
+		uint64_t each, fp;
+	} want[] = {
+		{ STACK_WEIGHT_JOBS, 1, 1 },
+		{ STACK_WEIGHT_GPU_TIME, 1500, 300 },
+		{ STACK_WEIGHT_QUEUE_WAIT, 300, 10 },
+	};
+	char line[160];
+	uint64_t total;
+	char *text;
+
+	(void)state;
+	(void)chain_root(1);
+	strcpy(keys[RING].dev, "mockgpu");
+	strcpy(keys[RING].name, "gfx_0.0.0");
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		text = run_with(want[i].w, &total, add_chains);
+		snprintf(line, sizeof(line), "submit;chain_root;chain_leaf;[ring mockgpu gfx_0.0.0] %llu\n",
+			 (unsigned long long)want[i].each);
+		assert_non_null(strstr(text, line));
+		snprintf(line, sizeof(line), "submit;chain_leaf;[ring mockgpu gfx_0.0.0] %llu\n",
+			 (unsigned long long)want[i].each);
+		assert_non_null(strstr(text, line));
+		snprintf(line, sizeof(line), "submit;[no stack];[ring mockgpu gfx_0.0.0] %llu\n",
+			 (unsigned long long)want[i].fp);
+		assert_non_null(strstr(text, line));
+		assert_int_equal(total, 2 * want[i].each + want[i].fp);
+		free(text);
+	}
+	one_chain = true;
+	text = run_with(STACK_WEIGHT_JOBS, &total, add_chains);
+	one_chain = false;
+	assert_non_null(strstr(text, "submit;[DWARF: 1 of 2 jobs unwound];chain_root;chain_leaf;"
+				     "[ring mockgpu gfx_0.0.0] 2\n"));
+	assert_int_equal(total, 3);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(weights),
 		cmocka_unit_test(weight_words),
 		cmocka_unit_test(table_rows),
+		cmocka_unit_test(dwarf_shares),
 	};
 	return cmocka_run_group_tests_name("sched_stacks", tests, NULL, NULL);
 }

@@ -33,6 +33,9 @@ gcc -static -O2 -Wall -Wextra -Werror -o "$STAGE/bin/reread" "$VM/reread.c"
 # --stacks' submitter: its call chains walked by frame pointers (stacks.sh)
 gcc -static -O2 -fno-omit-frame-pointer -Wall -Wextra -Werror -I"$VM/../kmod" -o "$STAGE/bin/stack-submit" \
 	"$VM/stack-submit.c"
+# ... and its twin without frame pointers, through Debian's libdrm (drmIoctl, no frame pointers): DWARF
+gcc -static -O2 -fomit-frame-pointer -DWITH_LIBDRM -Wall -Wextra -Werror -I"$VM/../kmod" \
+	$(pkg-config --cflags libdrm) -o "$STAGE/bin/stack-drm" "$VM/stack-submit.c" $(pkg-config --static --libs libdrm)
 gcc -static -O2 -Wall -Wextra -Werror $(pkg-config --cflags libdrm) -o "$STAGE/bin/drm-holder" "$VM/drm-holder.c"
 gcc -static -O2 -Wall -Wextra -Werror $(pkg-config --cflags libdrm) -o "$STAGE/bin/drm-load" "$VM/drm-load.c"
 bin_with_libs() {

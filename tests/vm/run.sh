@@ -687,12 +687,13 @@ check_hotplug() {
 }
 
 # --stacks of the scheduler's jobs (stacks.sh): stack-submit's two chains, each its own ring.
-# chain FILE RING PHASE: "lines L exact E weight W" over the submitter's lines whose leaf is
-# RING's: exact, those whose user frames from main to the kernel's are main;PHASE;SUBMIT;ioctl.
+# chain FILE RING PHASE [VIA [COMM]]: "lines L exact E weight W" over the lines of COMM
+# (stack-submit) whose leaf is RING's: exact, those whose user frames from main to the
+# kernel's are main;PHASE;SUBMIT;VIA;ioctl (VIA: none, or drmIoctl).
 stack_chain() {
-	awk -v leaf="[ring mockgpu $2]" -v want="main;$3;submit_${3#phase_};ioctl" '
+	awk -v leaf="[ring mockgpu $2]" -v want="main;$3;submit_${3#phase_};${4:+$4;}ioctl" -v comm="${5:-stack-submit}" '
 		{ w = $NF; sub(/ [0-9]+$/, ""); n = split($0, f, ";") }
-		f[1] != "stack-submit" || f[n] != leaf { next }
+		f[1] != comm || f[n] != leaf { next }
 		{
 			lines++; weight += w; u = ""; on = 0
 			for (i = 2; i < n && f[i] !~ /_\[k\]$/; i++) {
@@ -783,6 +784,32 @@ check_stacks() {
 			grep -q '<title>phase_a ' '$TMPD/stacks.svg' && grep -q '<title>phase_b ' '$TMPD/stacks.svg'"
 }
 
+# check_stacks_drm K: the same chains from stack-drm, -O2 -fomit-frame-pointer through
+# Debian's libdrm (drmIoctl): unwound with DWARF from its queue events' stack copies.
+check_stacks_drm() {
+	local k=$1 F=$TMPD/stacks-drm.folded G=$TMPD/stacks-drm-gpu.folded ga gb run
+	section stacks-drm >"$F"
+	section stacks-drm-gpu >"$G"
+	echo "   stacks-drm: $(section stacks-drm-proc); gfx_0.0.0 $(stack_chain "$F" gfx_0.0.0 phase_a drmIoctl stack-drm); comp_1.0.0 $(stack_chain "$F" comp_1.0.0 phase_b drmIoctl stack-drm)"
+	echo "   stacks-drm: $(section stacks-drm-err | grep "^gputop-bpf: stacks") | $(grep -m1 'phase_a' "$F")"
+	for run in stacks-drm stacks-drm-gpu; do
+		section $run-err >"$TMPD/$run.err"
+		check "$k: $run: monitor exited 0, every job kept" \
+			bash -c "grep -qx 'exit=0' '$TMPD/$run.err' &&
+				grep -q \"^gputop-bpf: stacks '/tmp/$run[.a-z]*': [0-9]* stacks, weight .*, 0 jobs not kept\\$\" '$TMPD/$run.err'"
+	done
+	check "$k: stacks-drm: main;phase_a;submit_a;drmIoctl;ioctl exact on each of its lines, 40 jobs on gfx_0.0.0" \
+		bash -c "[[ '$(stack_chain "$F" gfx_0.0.0 phase_a drmIoctl stack-drm)' =~ ^lines\ ([1-9][0-9]*)\ exact\ \1\ weight\ 40$ ]]"
+	check "$k: stacks-drm: main;phase_b;submit_b;drmIoctl;ioctl exact on each of its lines, 25 jobs on comp_1.0.0" \
+		bash -c "[[ '$(stack_chain "$F" comp_1.0.0 phase_b drmIoctl stack-drm)' =~ ^lines\ ([1-9][0-9]*)\ exact\ \1\ weight\ 25$ ]]"
+	ga=$(stack_chain "$G" gfx_0.0.0 phase_a drmIoctl stack-drm | awk '{ print $6 }')
+	gb=$(stack_chain "$G" comp_1.0.0 phase_b drmIoctl stack-drm | awk '{ print $6 }')
+	check "$k: stacks-drm-gpu: gfx_0.0.0's GPU time within [80, 200] ms of 40 x 2 ms: $ga ns" \
+		test "${ga:-0}" -ge 80000000 -a "${ga:-0}" -le 200000000
+	check "$k: stacks-drm-gpu: comp_1.0.0's GPU time within [125, 237.5] ms of 25 x 5 ms: $gb ns" \
+		test "${gb:-0}" -ge 125000000 -a "${gb:-0}" -le 237500000
+}
+
 # hung_report: what a VM whose scenario never ended left on its console: the last steps it
 # reported and, from the guest's watchdog (init.sh), where each process slept.
 hung_report() {
@@ -849,5 +876,6 @@ for k in $KERNELS; do
 	check_exporter "$k"
 	check_hotplug "$k"
 	check_stacks "$k"
+	check_stacks_drm "$k"
 done
 finish

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * A submitter with a known call chain per phase, for --stacks (tests/vm,
- * built -O2 -fno-omit-frame-pointer): each job is one MOCKGPU_IOC_SUBMIT from
+ * A submitter with a known call chain per phase, for --stacks (tests/vm): each
+ * job is one MOCKGPU_IOC_SUBMIT from
  *   main -> phase_a -> submit_a -> ioctl   (A_JOBS jobs of A_US on gfx_0.0.0)
  *   main -> phase_b -> submit_b -> ioctl   (B_JOBS jobs of B_US on comp_1.0.0)
+ * Built twice: stack-submit -O2 -fno-omit-frame-pointer; stack-drm -O2
+ * -fomit-frame-pointer -DWITH_LIBDRM, static against Debian's libdrm.a (built
+ * without frame pointers), where submit_X -> drmIoctl -> ioctl.
  * each phase waiting for its jobs (MOCKGPU_IOC_WAIT, which pushes none).
  *   stack-submit A_JOBS A_US B_JOBS B_US
  * Prints "pid=P a_jobs=N a_us=U b_jobs=N b_us=U"; stays 0.5 s after its last job so that
@@ -15,6 +18,12 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include "mockgpu_uapi.h"
+#ifdef WITH_LIBDRM
+#include <xf86drm.h>
+#define SUBMIT(fd, req) drmIoctl(fd, MOCKGPU_IOC_SUBMIT, req)
+#else
+#define SUBMIT(fd, req) ioctl(fd, MOCKGPU_IOC_SUBMIT, req)
+#endif
 
 #define NOINLINE __attribute__((noinline, noclone))
 
@@ -25,7 +34,7 @@ static NOINLINE void submit_a(unsigned int us)
 	struct mockgpu_submit req = { .ring = 0, .count = 1, .duration_us = us,
 				      .dep_ring = MOCKGPU_NO_DEP };
 
-	if (ioctl(fd, MOCKGPU_IOC_SUBMIT, &req)) {
+	if (SUBMIT(fd, &req)) {
 		perror("stack-submit: submit_a");
 		exit(1);
 	}
@@ -36,7 +45,7 @@ static NOINLINE void submit_b(unsigned int us)
 	struct mockgpu_submit req = { .ring = 1, .count = 1, .duration_us = us,
 				      .dep_ring = MOCKGPU_NO_DEP };
 
-	if (ioctl(fd, MOCKGPU_IOC_SUBMIT, &req)) {
+	if (SUBMIT(fd, &req)) {
 		perror("stack-submit: submit_b");
 		exit(1);
 	}

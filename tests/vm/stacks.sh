@@ -4,15 +4,16 @@
 # submit_a -> ioctl on gfx_0.0.0, then B jobs of 5 ms from main -> phase_b -> submit_b ->
 # ioctl on comp_1.0.0, one job an ioctl; the monitor writes the folded stacks weighted by
 # jobs, by GPU time, and as an SVG by queue wait; its last snapshot's drm_sched.stacks too; the
-# first also a --trace whose job slices carry their stacks as Perfetto callstacks.
-# stacks_run NAME WEIGHT FILE [TRACE]: one monitor, one submitter; its file, stderr, snapshots
-# (and the trace, base64) out.
+# first also a --trace whose job slices carry their stacks as Perfetto callstacks. Then the same from
+# stack-drm (built -O2 -fomit-frame-pointer against Debian's libdrm: submit_X -> drmIoctl -> ioctl, DWARF).
+# stacks_run NAME WEIGHT FILE [TRACE [SUBMITTER]]: one monitor, one submitter; its file, stderr,
+# snapshots (and the trace, base64) out.
 stacks_run() {
 	gputop-bpf --stacks "$3" ${2:+--stacks-weight $2} ${4:+--trace $4} -b -J -d 0.5 > /tmp/$1.json \
 		2> /tmp/$1.err &
 	MON=$!
 	ready /tmp/$1.json
-	stack-submit 40 2000 25 5000 > /tmp/$1-proc.txt
+	${5:-stack-submit} 40 2000 25 5000 > /tmp/$1-proc.txt
 	sleep 1.2
 	kill -INT $MON
 	wait $MON
@@ -33,3 +34,5 @@ stacks_run() {
 stacks_run stacks "" /tmp/stacks.folded /tmp/stacks.pftrace
 stacks_run stacks-gpu gpu-time /tmp/stacks-gpu.folded
 stacks_run stacks-svg queue-wait /tmp/stacks-svg.svg
+stacks_run stacks-drm "" /tmp/stacks-drm.folded "" stack-drm
+stacks_run stacks-drm-gpu gpu-time /tmp/stacks-drm-gpu.folded "" stack-drm

@@ -1,18 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <stdlib.h>
 #include <string.h>
-#include "collectors/nvidia/launch_dwarf.h"
+#include "symbols/dwarf_chains.h"
 #include "core/array.h"
 
-static int key_cmp(const struct nv_stack_key *a, const struct nv_stack_key *b)
+struct dwarf_key dwarf_key_of(const void *key, size_t size)
 {
-	if (a->tgid != b->tgid)
-		return a->tgid < b->tgid ? -1 : 1;
-	if (a->handle != b->handle)
-		return a->handle < b->handle ? -1 : 1;
-	if (a->caller != b->caller)
-		return a->caller < b->caller ? -1 : 1;
-	return a->stack_id == b->stack_id ? 0 : a->stack_id < b->stack_id ? -1 : 1;
+	struct dwarf_key k = { { 0 } };
+
+	memcpy(&k, key, size < sizeof(k) ? size : sizeof(k));
+	return k;
+}
+
+static int key_cmp(const struct dwarf_key *a, const struct dwarf_key *b)
+{
+	for (size_t i = 0; i < 3; i++)
+		if (a->w[i] != b->w[i])
+			return a->w[i] < b->w[i] ? -1 : 1;
+	return 0;
 }
 
 static bool same_chain(const struct dwarf_chain *c, const struct unwind_result *r)
@@ -20,7 +25,7 @@ static bool same_chain(const struct dwarf_chain *c, const struct unwind_result *
 	return c->n == r->n && c->truncated == r->truncated && c->complete == r->complete && !memcmp(c->ips, r->ips, r->n * sizeof(r->ips[0]));
 }
 
-void launch_dwarf_add(struct launch_dwarf *d, const struct nv_stack_key *k, const struct unwind_result *r)
+void dwarf_chains_add(struct dwarf_chains *d, const struct dwarf_key *k, const struct unwind_result *r)
 {
 	struct dwarf_chain *c;
 
@@ -32,7 +37,7 @@ void launch_dwarf_add(struct launch_dwarf *d, const struct nv_stack_key *k, cons
 			return;
 		}
 	}
-	if (d->n >= LAUNCH_DWARF_CHAINS_MAX || !(c = array_push(&d->chains, &d->n, &d->cap, sizeof(*c)))) {
+	if (d->n >= DWARF_CHAINS_MAX || !(c = array_push(&d->chains, &d->n, &d->cap, sizeof(*c)))) {
 		d->lost++;
 		return;
 	}
@@ -52,7 +57,7 @@ static int chain_cmp(const void *a, const void *b)
 	return key_cmp(&((const struct dwarf_chain *)a)->key, &((const struct dwarf_chain *)b)->key);
 }
 
-struct dwarf_chain *launch_dwarf_of(struct launch_dwarf *d, const struct nv_stack_key *k, size_t *n)
+struct dwarf_chain *dwarf_chains_of(struct dwarf_chains *d, const struct dwarf_key *k, size_t *n)
 {
 	size_t lo = 0, hi = d->n, end;
 
@@ -75,7 +80,7 @@ struct dwarf_chain *launch_dwarf_of(struct launch_dwarf *d, const struct nv_stac
 	return *n ? &d->chains[lo] : NULL;
 }
 
-uint64_t launch_dwarf_share(const struct dwarf_chain *chains, size_t n, size_t i, uint64_t count)
+uint64_t dwarf_chains_share(const struct dwarf_chain *chains, size_t n, size_t i, uint64_t count)
 {
 	uint64_t total = 0, given = 0;
 
@@ -88,7 +93,7 @@ uint64_t launch_dwarf_share(const struct dwarf_chain *chains, size_t n, size_t i
 	return (uint64_t)((unsigned __int128)count * chains[i].samples / total) + (i < count - given ? 1 : 0);
 }
 
-void launch_dwarf_free(struct launch_dwarf *d)
+void dwarf_chains_free(struct dwarf_chains *d)
 {
 	for (size_t i = 0; i < d->n; i++)
 		free(d->chains[i].text);

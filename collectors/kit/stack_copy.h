@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * --stacks: a stack copy from a BPF program (bpf/user_stack.h) unwound with
+ * DWARF (symbols/unwind.h) in its process's captured mappings. Shared by the
+ * collectors that copy stacks (CUDA launches, the scheduler's queue events).
+ */
+#ifndef GPUTOP_KIT_STACK_COPY_H
+#define GPUTOP_KIT_STACK_COPY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "bpf/user_stack.h"
+#include "symbols/stack_procs.h"
+#include "symbols/unwind.h"
+
+/*
+ * The copy s (size bytes received from it) of p unwound into r, p's unwinder
+ * made at its first. false: malformed, or p unknown or its mappings not read.
+ */
+bool stack_copy_unwind(struct stack_proc *p, const struct user_stack *s, size_t size,
+		       struct unwind_result *r);
+
+#endif

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * --stacks, the DWARF half of any stack source: its stack copies (bpf/user_stack.h,
+ * samples), each unwound as it arrives (symbols/unwind.h) and kept as a count
+ * per (key, unwound chain), the key being what the source counts exactly under
+ * (a launch's, a job's frame-pointer stack; opaque here). At the end each key's
+ * exact weight is shared among its chains in proportion to their samples: exact
+ * where every event of the key was sampled, and the totals per key always.
+ */
+#ifndef GPUTOP_SYMBOLS_DWARF_CHAINS_H
+#define GPUTOP_SYMBOLS_DWARF_CHAINS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "symbols/unwind.h"
+
+/* Distinct (key, chain) pairs kept; samples of more are counted as lost. */
+#define DWARF_CHAINS_MAX 16384
+
+/* A source's key, its bytes copied in (zero-padded): compared whole. */
+struct dwarf_key {
+	uint64_t w[3];
+};
+
+struct dwarf_chain {
+	struct dwarf_key key;
+	uint64_t samples;
+	bool truncated, complete; /* as in struct unwind_result */
+	uint32_t n;
+	uint64_t ips[UNWIND_FRAMES_MAX]; /* the leaf first */
+	char *text; /* its frames symbolized at its first use, once (the source's); NULL: not yet */
+};
+
+struct dwarf_chains {
+	struct dwarf_chain *chains;
+	size_t n, cap;
+	bool sorted; /* by key, for dwarf_chains_of */
+	uint64_t samples, lost; /* unwound; not kept (the table full, or a malformed record) */
+};
+
+/* The key of a source's key of size bytes (at most sizeof(struct dwarf_key)). */
+struct dwarf_key dwarf_key_of(const void *key, size_t size);
+/* One unwound sample of key. */
+void dwarf_chains_add(struct dwarf_chains *d, const struct dwarf_key *k, const struct unwind_result *r);
+/* The chains of key: *n of them from the returned one (sorted by key first). NULL: none. */
+struct dwarf_chain *dwarf_chains_of(struct dwarf_chains *d, const struct dwarf_key *k, size_t *n);
+/*
+ * The weight of chains[i] out of count, the key's exact total: its share of
+ * the key's samples, the remainder to the first chains, so that the shares add up to count.
+ */
+uint64_t dwarf_chains_share(const struct dwarf_chain *chains, size_t n, size_t i, uint64_t count);
+void dwarf_chains_free(struct dwarf_chains *d);
+
+#endif
