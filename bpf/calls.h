@@ -38,6 +38,30 @@ struct ioctl_pending {
 	__u32 fresh, pad;
 };
 
+/* --stacks: distinct stacks (user and kernel) kept, frames a stack keeps, sums kept. */
+#define CALLS_MAX_STACKS 16384
+#define CALLS_STACK_DEPTH 127
+#define CALLS_MAX_STACK_SUMS 16384
+
+/*
+ * --stacks: the calls of one process from one place, summed at each ioctl's
+ * exit and fence wait's end. Stacks by id in the stacks map, -1 when not taken
+ * (the map full, or no frames); caller: the syscall wrapper's caller
+ * (bpf/user_caller.bpf.h), 0 for a fence wait or when none was found.
+ */
+struct calls_stack_key {
+	__u32 tgid;
+	__u32 kind; /* enum calls_rec_kind */
+	__u32 rdev, cmd; /* an ioctl's device and command; 0 for a wait */
+	__s32 ustack_id, kstack_id;
+	__u64 caller;
+};
+
+struct calls_stack_sum {
+	__u64 count;
+	__u64 ns; /* time inside the calls: blocked */
+};
+
 /* Fence waits, per process and fence driver. */
 struct wait_key {
 	__u32 tgid;
@@ -65,6 +89,7 @@ enum calls_drop {
 	CALLS_DROP_PENDING_FULL, /* no room for a thread entering an ioctl or a wait */
 	CALLS_DROP_NESTED_WAIT, /* a wait began inside another of the same thread: the outer one is lost */
 	CALLS_DROP_CAPTURE_FULL, /* capture ring buffer full: a call not in the trace */
+	CALLS_DROP_STACK_SUMS_FULL, /* --stacks: no room for a new (process, call, stacks) sum */
 	CALLS_DROP_MAX
 };
 

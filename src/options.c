@@ -72,13 +72,15 @@ void options_usage(FILE *out)
 	      "      --theme NAME|FILE  colour theme: default, light, high-contrast, monochrome, or a file\n"
 	      "      --libcuda PATH     the CUDA driver library to probe (default: the loader cache's\n"
 	      "                         libcuda.so.1 and those running processes have mapped)\n"
-	      "      --stacks FILE      write the CPU call stacks of CUDA launches and of DRM scheduler\n"
-	      "                         jobs (their ring the leaf) to FILE at the end, as folded stacks\n"
+	      "      --stacks FILE      write the CPU call stacks of CUDA launches, of DRM scheduler\n"
+	      "                         jobs (their ring the leaf) or of GPU ioctls and fence waits\n"
+	      "                         (the call the leaf) to FILE at the end, as folded stacks\n"
 	      "                         (flamegraph.pl, inferno); a FILE ending in .svg gets a flame\n"
 	      "                         graph of them\n"
 	      "      --stacks-weight W  what --stacks weighs: count (a launch or a job counts one,\n"
-	      "                         default), launches, jobs, gpu-time (ns, run to done) or\n"
-	      "                         queue-wait (ns, queue to run); the last three: jobs only\n"
+	      "                         default; no calls), launches, jobs, gpu-time (ns, run to done),\n"
+	      "                         queue-wait (ns, queue to run): jobs only; calls (a GPU ioctl or\n"
+	      "                         a fence wait counts one) or blocked (ns inside them): calls only\n"
 	      "      --listen [ADDR:]PORT  serve Prometheus / OpenMetrics metrics at\n"
 	      "                         http://ADDR:PORT/metrics (ADDR defaults to 127.0.0.1; ':PORT'\n"
 	      "                         is every address); without a terminal and without -b, only that\n"
@@ -248,7 +250,8 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			o->stacks_weight = stack_weight_parse(optarg);
 			if (o->stacks_weight < 0) {
 				snprintf(err, errlen,
-					 "invalid --stacks-weight '%s': expected count, launches, jobs, gpu-time or queue-wait",
+					 "invalid --stacks-weight '%s': expected count, launches, jobs, "
+					 "gpu-time, queue-wait, calls or blocked",
 					 optarg);
 				return -1;
 			}
@@ -318,10 +321,10 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		snprintf(err, errlen, "--stacks-weight weighs the stacks of --stacks FILE: give both");
 		return -1;
 	}
-	if (o->stacks && o->stacks_weight != STACK_WEIGHT_LAUNCHES && o->sched_design_given &&
-	    !o->sched_stream) {
+	if (o->stacks && stack_weight_takes(o->stacks_weight, STACK_SOURCE_JOBS) &&
+	    o->sched_design_given && !o->sched_stream) {
 		snprintf(err, errlen,
-			 "--stacks takes the scheduler's stacks in the streamed design: not with --sched-design map (or --stacks-weight launches)");
+			 "--stacks takes the scheduler's stacks in the streamed design: not with --sched-design map (or a --stacks-weight without jobs: launches, calls, blocked)");
 		return -1;
 	}
 	if (o->replay && o->libcuda) {

@@ -17,6 +17,9 @@ static const struct {
 	[STACK_WEIGHT_GPU_TIME] = { "gpu-time", "GPU scheduler jobs by CPU call stack: GPU time, ns" },
 	[STACK_WEIGHT_QUEUE_WAIT] = { "queue-wait",
 				      "GPU scheduler jobs by CPU call stack: queue wait, ns" },
+	[STACK_WEIGHT_CALLS] = { "calls", "GPU ioctls and fence waits by CPU call stack: calls" },
+	[STACK_WEIGHT_BLOCKED] = { "blocked",
+				   "GPU ioctls and fence waits by CPU call stack: time blocked, ns" },
 };
 
 int stack_weight_parse(const char *word)
@@ -32,11 +35,23 @@ const char *stack_weight_name(enum stack_weight w)
 	return w < STACK_WEIGHT_MAX ? weights[w].name : "?";
 }
 
+bool stack_weight_ns(enum stack_weight w)
+{
+	return w == STACK_WEIGHT_GPU_TIME || w == STACK_WEIGHT_QUEUE_WAIT || w == STACK_WEIGHT_BLOCKED;
+}
+
 bool stack_weight_takes(enum stack_weight w, enum stack_source s)
 {
-	if (w == STACK_WEIGHT_COUNT)
-		return true;
-	return s == STACK_SOURCE_LAUNCHES ? w == STACK_WEIGHT_LAUNCHES : w != STACK_WEIGHT_LAUNCHES;
+	switch (s) {
+	case STACK_SOURCE_LAUNCHES:
+		return w == STACK_WEIGHT_COUNT || w == STACK_WEIGHT_LAUNCHES;
+	case STACK_SOURCE_JOBS:
+		return w == STACK_WEIGHT_COUNT || w == STACK_WEIGHT_JOBS || w == STACK_WEIGHT_GPU_TIME ||
+		       w == STACK_WEIGHT_QUEUE_WAIT;
+	case STACK_SOURCE_CALLS:
+		return w == STACK_WEIGHT_CALLS || w == STACK_WEIGHT_BLOCKED;
+	}
+	return false;
 }
 
 static bool is_svg(const char *path)
@@ -71,7 +86,8 @@ int stack_file_open(struct stack_file *sf, const char *path, enum stack_weight w
 		}
 	}
 	err = symbolizer_init(&sf->sym, &(struct symbolizer_config){ 0 });
-	if (!err && stack_weight_takes(w, STACK_SOURCE_JOBS))
+	if (!err && (stack_weight_takes(w, STACK_SOURCE_JOBS) ||
+		     stack_weight_takes(w, STACK_SOURCE_CALLS)))
 		symbolizer_load_kernel(&sf->sym); /* kernel frames: now, while privileged */
 	if (err) {
 		snprintf(why, size, "--stacks: the symbolizer: %s", strerror(-err));

@@ -7,6 +7,7 @@
 #include "bpf/drm_sched_stream.h"
 #include "collectors/drm_sched/sched_stacks.h"
 #include "core/array.h"
+#include "symbols/stack_ids.h"
 
 #define NONE UINT32_MAX
 
@@ -99,52 +100,6 @@ static uint64_t sum_weight(const struct sched_stacks *ss, const struct sched_sta
 	}
 }
 
-static void frame_named(struct frame *f, const char *fmt, const char *a, const char *b)
-{
-	memset(f, 0, sizeof(*f));
-	snprintf(f->name, sizeof(f->name), fmt, a, b);
-}
-
-/* The tracing machinery's own frames, above the scheduler's (the BPF program has no name). */
-static bool tracing_frame(const char *name)
-{
-	return !*name || !strncmp(name, "bpf_", 4) || !strncmp(name, "__bpf_", 6) ||
-	       !strncmp(name, "__traceiter_", 12) || !strncmp(name, "trace_", 6);
-}
-
-/* Kernel frames, leaf first, from the tracepoint's: the tracing machinery's at the top left out. */
-static size_t kernel_frames(struct sched_stacks *ss, const uint64_t *ips, struct frame *out)
-{
-	size_t n = 0, len;
-	bool top = true;
-
-	for (size_t i = 0; i < SCHED_STACK_DEPTH && ips[i]; i++) {
-		symbolize_kernel(&ss->sf->sym, ips[i], &out[n]);
-		if (top && tracing_frame(out[n].name))
-			continue;
-		top = false;
-		len = strlen(out[n].name);
-		if (len && len + 4 < sizeof(out[n].name))
-			memcpy(out[n].name + len, "_[k]", 5); /* flamegraph.pl's kernel mark */
-		n++;
-	}
-	return n;
-}
-
-/* User frames, leaf first, the syscall wrapper's caller put back after the first. */
-static size_t user_frames(struct sched_stacks *ss, struct stack_proc *p, const uint64_t *ips,
-			  uint64_t caller, struct frame *out)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < SCHED_STACK_DEPTH && ips[i]; i++) {
-		stack_procs_frame(&ss->sf->sym, p, ips[i], &out[n++]);
-		if (i == 0 && caller && ips[1] != caller)
-			stack_procs_frame(&ss->sf->sym, p, caller, &out[n++]);
-	}
-	return n;
-}
-
 /* One sum: the ring as the leaf, the kernel frames, the user frames, the command as the root. */
 static int write_sum(struct sched_stacks *ss, const struct sched_stack_sum *e, int stacks_fd,
 		     const struct ring_key *keys)
@@ -158,18 +113,18 @@ static int write_sum(struct sched_stacks *ss, const struct sched_stack_sum *e, i
 
 	snprintf(ring, sizeof(ring), "%.*s", RING_NAME_LEN, e->ring < SCHED_MAX_RINGS ? keys[e->ring].name : "");
 	snprintf(dev, sizeof(dev), "%.*s", DEV_NAME_LEN, e->ring < SCHED_MAX_RINGS ? keys[e->ring].dev : "");
-	frame_named(&frames[0], *dev ? "[ring %s %s]" : "[ring %s%s]", dev, *ring ? ring : "?");
+	stack_frame_named(&frames[0], *dev ? "[ring %s %s]" : "[ring %s%s]", dev, *ring ? ring : "?");
 	memset(ips, 0, sizeof(ips));
 	if (e->kstack_id >= 0 && !bpf_map_lookup_elem(stacks_fd, &e->kstack_id, ips)) {
-		n += kernel_frames(ss, ips, &frames[n]);
+		n += stack_kernel_frames(&ss->sf->sym, ips, SCHED_STACK_DEPTH, &frames[n]);
 		truncated = ips[SCHED_STACK_DEPTH - 1] != 0;
 	}
 	memset(ips, 0, sizeof(ips));
 	if (e->ustack_id < 0 || bpf_map_lookup_elem(stacks_fd, &e->ustack_id, ips))
-		frame_named(&frames[n++], "%s%s", "[no stack]", "");
-	n += user_frames(ss, p, ips, e->caller, &frames[n]);
+		stack_frame_named(&frames[n++], "%s%s", "[no stack]", "");
+	n += stack_user_frames(&ss->sf->sym, p, ips, SCHED_STACK_DEPTH, e->caller, &frames[n]);
 	truncated |= ips[SCHED_STACK_DEPTH - 1] != 0;
-	frame_named(&frames[n++], "%s%s", p ? p->comm : "?", "");
+	stack_frame_named(&frames[n++], "%s%s", p ? p->comm : "?", "");
 	return stack_file_line(ss->sf, frames, n, truncated, sum_weight(ss, e));
 }
 
