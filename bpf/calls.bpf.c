@@ -70,6 +70,20 @@ struct {
 	__uint(value_size, CALLS_STACK_DEPTH * sizeof(__u64));
 } stacks SEC(".maps");
 
+/*
+ * --stacks: the syscall wrapper's caller per (process, user stack), found at the
+ * first ioctl from that stack: the scan (up to 32 words, each a possible call's
+ * bytes read) costs more than the rest together. A frame-pointer stack with the
+ * wrapper's frame left out still holds the return address into the caller's
+ * caller: one call site, so one caller (but for an indirect call: its first).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, CALLS_MAX_STACKS);
+	__type(key, __u64); /* tgid << 32 | user stack id */
+	__type(value, __u64);
+} callers SEC(".maps");
+
 /* --stacks: calls and time blocked per (process, call, stacks). */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -230,6 +244,21 @@ static __always_inline void capture(__u32 kind, __u64 id, __u64 start, __u64 end
 	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
 }
 
+/* The syscall wrapper's caller of an ioctl from user stack ustack_id of tgid (callers above). */
+static __always_inline __u64 ioctl_caller(__u32 tgid, __s32 ustack_id)
+{
+	__u64 key = (__u64)tgid << 32 | (__u32)ustack_id, caller, *known;
+
+	if (ustack_id < 0)
+		return syscall_caller();
+	known = bpf_map_lookup_elem(&callers, &key);
+	if (known)
+		return *known;
+	caller = syscall_caller();
+	bpf_map_update_elem(&callers, &key, &caller, BPF_ANY);
+	return caller;
+}
+
 /*
  * --stacks: the call (kind, ioctl key ik or none), ns long, into the sum of its
  * process's stacks now. ctx: the tracepoint's (NULL in the decoding tests).
@@ -243,13 +272,13 @@ static __always_inline void stack_sum_add(void *ctx, __u32 kind, __u64 id,
 
 	if (!capture_stacks || !ctx)
 		return;
+	sid = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+	k.ustack_id = sid < 0 ? -1 : (__s32)sid; /* written "[no stack]" */
 	if (ik) {
 		k.rdev = ik->rdev;
 		k.cmd = ik->cmd;
-		k.caller = syscall_caller();
+		k.caller = ioctl_caller(k.tgid, k.ustack_id);
 	}
-	sid = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
-	k.ustack_id = sid < 0 ? -1 : (__s32)sid; /* written "[no stack]" */
 	sid = bpf_get_stackid(ctx, &stacks, 0);
 	k.kstack_id = sid < 0 ? -1 : (__s32)sid;
 	s = lookup_or_init(&stack_sums, &k, &zero);

@@ -165,6 +165,7 @@ static int load(struct calls_priv *p, bool gated)
 	if (!p->stacks.sf) { /* off: no room kept for stacks */
 		bpf_map__set_max_entries(p->skel->maps.stacks, 1);
 		bpf_map__set_max_entries(p->skel->maps.stack_sums, 1);
+		bpf_map__set_max_entries(p->skel->maps.callers, 1);
 	}
 	capture_rb_size(p->skel->maps.capture_rb, p->sink);
 	return calls_bpf__load(p->skel);
