@@ -72,7 +72,7 @@ struct {
 
 /*
  * --stacks: the syscall wrapper's caller per (process, user stack), found at the
- * first ioctl from that stack: the scan (up to 32 words, each a possible call's
+ * first call from that stack: the scan (up to 32 words, each a possible call's
  * bytes read) costs more than the rest together. A frame-pointer stack with the
  * wrapper's frame left out still holds the return address into the caller's
  * caller: one call site, so one caller (but for an indirect call: its first).
@@ -244,8 +244,8 @@ static __always_inline void capture(__u32 kind, __u64 id, __u64 start, __u64 end
 	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
 }
 
-/* The syscall wrapper's caller of an ioctl from user stack ustack_id of tgid (callers above). */
-static __always_inline __u64 ioctl_caller(__u32 tgid, __s32 ustack_id)
+/* The syscall wrapper's caller of a call from user stack ustack_id of tgid (callers above). */
+static __always_inline __u64 wrapper_caller(__u32 tgid, __s32 ustack_id)
 {
 	__u64 key = (__u64)tgid << 32 | (__u32)ustack_id, caller, *known;
 
@@ -277,8 +277,8 @@ static __always_inline void stack_sum_add(void *ctx, __u32 kind, __u64 id,
 	if (ik) {
 		k.rdev = ik->rdev;
 		k.cmd = ik->cmd;
-		k.caller = ioctl_caller(k.tgid, k.ustack_id);
 	}
+	k.caller = wrapper_caller(k.tgid, k.ustack_id); /* a wait: its syscall's (0 in a kernel thread) */
 	sid = bpf_get_stackid(ctx, &stacks, 0);
 	k.kstack_id = sid < 0 ? -1 : (__s32)sid;
 	s = lookup_or_init(&stack_sums, &k, &zero);

@@ -47,7 +47,7 @@ struct ioctl_pending {
  * --stacks: the calls of one process from one place, summed at each ioctl's
  * exit and fence wait's end. Stacks by id in the stacks map, -1 when not taken
  * (the map full, or no frames); caller: the syscall wrapper's caller
- * (bpf/user_caller.bpf.h), 0 for a fence wait or when none was found.
+ * (bpf/user_caller.bpf.h), the syscall's a fence wait is in; 0 when none was found.
  */
 struct calls_stack_key {
 	__u32 tgid;
