@@ -196,6 +196,8 @@ check_call_stacks() {
 	want=$(jq -s '[.[].ioctls] | add' "$dir/client")
 	got=$(awk -v r="$IOC;" 'index($0, r) == 1 { n++; s += $NF } END { print n + 0, s + 0 }' "$TMP/calls.folded")
 	check "--stacks-weight calls: $PROCS $IOC lines, $want calls in all ($got)" test "$got" = "$PROCS $want"
+	check "--stacks-weight calls, blocked: both monitors exited 0" \
+		test "$(cat "$dir/mon.rc" "$TMP/blocked/mon.rc" | tr -d '\n')" = 00
 	check "--stacks-weight calls: the end line says 0 calls not kept" \
 		grep -qE "^gputop-bpf: stacks '.*': [0-9]+ stacks, weight calls [0-9]+, 0 calls not kept$" "$dir/err"
 	dir=$TMP/blocked
