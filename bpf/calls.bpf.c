@@ -67,7 +67,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
 	__uint(max_entries, CALLS_MAX_STACKS);
 	__uint(key_size, sizeof(__u32));
-	__uint(value_size, CALLS_STACK_DEPTH * sizeof(__u64));
+	__uint(value_size, CALL_STACK_DEPTH * sizeof(__u64));
 } stacks SEC(".maps");
 
 /*
@@ -89,8 +89,8 @@ struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, CALLS_MAX_STACK_SUMS);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, struct calls_stack_key);
-	__type(value, struct calls_stack_sum);
+	__type(key, struct call_stack_key);
+	__type(value, struct call_stack_sum);
 } stack_sums SEC(".maps");
 
 __u64 rescued[CALLS_EVENTS][2]; /* [event][1]: events the twin handled because its primary was skipped */
@@ -260,14 +260,14 @@ static __always_inline __u64 wrapper_caller(__u32 tgid, __s32 ustack_id)
 }
 
 /*
- * --stacks: the call (kind, ioctl key ik or none), ns long, into the sum of its
+ * --stacks: the call (source, ioctl key ik or none), ns long, into the sum of its
  * process's stacks now. ctx: the tracepoint's (NULL in the decoding tests).
  */
-static __always_inline void stack_sum_add(void *ctx, __u32 kind, __u64 id,
+static __always_inline void stack_sum_add(void *ctx, __u32 source, __u64 id,
 					  const struct ioctl_key *ik, __u64 ns)
 {
-	struct calls_stack_key k = { .tgid = id >> 32, .kind = kind };
-	struct calls_stack_sum zero = {}, *s;
+	struct call_stack_key k = { .tgid = id >> 32, .source = source };
+	struct call_stack_sum zero = {}, *s;
 	__s64 sid;
 
 	if (!capture_stacks || !ctx)
@@ -330,7 +330,7 @@ static __always_inline int on_ioctl_exit(void *ctx, __u64 id, __s64 ret, __u64 n
 	if (!bpf_map_delete_elem(&ioctl_pending, &id))
 		__sync_fetch_and_sub(&ioctls_open, 1);
 	stats_add(&ioctls, &key, now > start ? now - start : 0, ret < 0);
-	stack_sum_add(ctx, CALLS_REC_IOCTL, id, &key, now > start ? now - start : 0);
+	stack_sum_add(ctx, CALL_STACK_IOCTL, id, &key, now > start ? now - start : 0);
 	capture(CALLS_REC_IOCTL, id, start, now, &key, ret, NULL);
 	return 0;
 }
@@ -370,7 +370,7 @@ static __always_inline int on_wait_end(void *ctx, __u64 id, __u64 now, bool twin
 	start = p->ns;
 	bpf_map_delete_elem(&wait_pending, &id);
 	stats_add(&waits, &key, now > start ? now - start : 0, false);
-	stack_sum_add(ctx, CALLS_REC_WAIT, id, NULL, now > start ? now - start : 0);
+	stack_sum_add(ctx, CALL_STACK_FENCE_WAIT, id, NULL, now > start ? now - start : 0);
 	capture(CALLS_REC_WAIT, id, start, now, NULL, 0, key.driver);
 	return 0;
 }

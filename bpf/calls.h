@@ -5,6 +5,7 @@
 
 #include <linux/types.h>
 #include "core/hist_layout.h"
+#include "call_stack.h"
 
 #define CALLS_MAJORS 8 /* character-device majors watched (drm, nvidia ...) */
 #define CALLS_MAX_KEYS 4096 /* (process, device, command) and (process, driver) entries */
@@ -38,29 +39,9 @@ struct ioctl_pending {
 	__u32 fresh, pad;
 };
 
-/* --stacks: distinct stacks (user and kernel) kept, frames a stack keeps, sums kept. */
+/* --stacks: distinct stacks (user and kernel) kept, (process, call, stacks) sums kept (call_stack.h). */
 #define CALLS_MAX_STACKS 16384
-#define CALLS_STACK_DEPTH 127
 #define CALLS_MAX_STACK_SUMS 16384
-
-/*
- * --stacks: the calls of one process from one place, summed at each ioctl's
- * exit and fence wait's end. Stacks by id in the stacks map, -1 when not taken
- * (the map full, or no frames); caller: the syscall wrapper's caller
- * (bpf/user_caller.bpf.h), the syscall's a fence wait is in; 0 when none was found.
- */
-struct calls_stack_key {
-	__u32 tgid;
-	__u32 kind; /* enum calls_rec_kind */
-	__u32 rdev, cmd; /* an ioctl's device and command; 0 for a wait */
-	__s32 ustack_id, kstack_id;
-	__u64 caller;
-};
-
-struct calls_stack_sum {
-	__u64 count;
-	__u64 ns; /* time inside the calls: blocked */
-};
 
 /* Fence waits, per process and fence driver. */
 struct wait_key {

@@ -146,7 +146,8 @@ static int close_stacks(const struct options *o, int rc)
 	fprintf(stderr, PROG ": stacks '%s': %llu stacks, weight %s %llu%s, %llu %s not kept\n",
 		o->stacks, (unsigned long long)lines, stack_weight_name(w), (unsigned long long)total,
 		stack_weight_ns(w) ? " ns" : "", (unsigned long long)lost,
-		stack_weight_takes(w, STACK_SOURCE_CALLS) ? "calls" : "jobs");
+		stack_weight_takes(w, STACK_SOURCE_CALLS) ? "calls" :
+		stack_weight_takes(w, STACK_SOURCE_SYNCS) ? "syncs" : "jobs");
 	return rc;
 }
 

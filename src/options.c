@@ -73,14 +73,16 @@ void options_usage(FILE *out)
 	      "      --libcuda PATH     the CUDA driver library to probe (default: the loader cache's\n"
 	      "                         libcuda.so.1 and those running processes have mapped)\n"
 	      "      --stacks FILE      write the CPU call stacks of CUDA launches, of DRM scheduler\n"
-	      "                         jobs (their ring the leaf) or of GPU ioctls and fence waits\n"
-	      "                         (the call the leaf) to FILE at the end, as folded stacks\n"
-	      "                         (flamegraph.pl, inferno); a FILE ending in .svg gets a flame\n"
-	      "                         graph of them\n"
+	      "                         jobs (their ring the leaf) or of GPU ioctls, fence waits and\n"
+	      "                         CUDA syncs (the call the leaf) to FILE at the end, folded\n"
+	      "                         stacks (flamegraph.pl, inferno); a FILE ending in .svg gets\n"
+	      "                         a flame graph of them\n"
 	      "      --stacks-weight W  what --stacks weighs: count (a launch or a job counts one,\n"
-	      "                         default; no calls), launches, jobs, gpu-time (ns, run to done),\n"
-	      "                         queue-wait (ns, queue to run): jobs only; calls (a GPU ioctl or\n"
-	      "                         a fence wait counts one) or blocked (ns inside them): calls only\n"
+	      "                         default; no calls or syncs), launches, jobs, gpu-time (ns,\n"
+	      "                         run to done), queue-wait (ns, queue to run): jobs only; calls\n"
+	      "                         (a GPU ioctl or a fence wait counts one) or blocked (ns inside\n"
+	      "                         them): calls only; syncs (a CUDA cu*Synchronize counts one)\n"
+	      "                         or sync-time (ns inside them): CUDA syncs only\n"
 	      "      --listen [ADDR:]PORT  serve Prometheus / OpenMetrics metrics at\n"
 	      "                         http://ADDR:PORT/metrics (ADDR defaults to 127.0.0.1; ':PORT'\n"
 	      "                         is every address); without a terminal and without -b, only that\n"
@@ -251,7 +253,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			if (o->stacks_weight < 0) {
 				snprintf(err, errlen,
 					 "invalid --stacks-weight '%s': expected count, launches, jobs, "
-					 "gpu-time, queue-wait, calls or blocked",
+					 "gpu-time, queue-wait, calls, blocked, syncs or sync-time",
 					 optarg);
 				return -1;
 			}
@@ -324,7 +326,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	if (o->stacks && stack_weight_takes(o->stacks_weight, STACK_SOURCE_JOBS) &&
 	    o->sched_design_given && !o->sched_stream) {
 		snprintf(err, errlen,
-			 "--stacks takes the scheduler's stacks in the streamed design: not with --sched-design map (or a --stacks-weight without jobs: launches, calls, blocked)");
+			 "--stacks takes the scheduler's stacks in the streamed design: not with --sched-design map (or a --stacks-weight without jobs: launches, calls, blocked, syncs, sync-time)");
 		return -1;
 	}
 	if (o->replay && o->libcuda) {

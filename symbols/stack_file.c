@@ -20,6 +20,9 @@ static const struct {
 	[STACK_WEIGHT_CALLS] = { "calls", "GPU ioctls and fence waits by CPU call stack: calls" },
 	[STACK_WEIGHT_BLOCKED] = { "blocked",
 				   "GPU ioctls and fence waits by CPU call stack: time blocked, ns" },
+	[STACK_WEIGHT_SYNCS] = { "syncs", "CUDA synchronisations by CPU call stack: syncs" },
+	[STACK_WEIGHT_SYNC_TIME] = { "sync-time",
+				     "CUDA synchronisations by CPU call stack: time blocked, ns" },
 };
 
 int stack_weight_parse(const char *word)
@@ -37,7 +40,8 @@ const char *stack_weight_name(enum stack_weight w)
 
 bool stack_weight_ns(enum stack_weight w)
 {
-	return w == STACK_WEIGHT_GPU_TIME || w == STACK_WEIGHT_QUEUE_WAIT || w == STACK_WEIGHT_BLOCKED;
+	return w == STACK_WEIGHT_GPU_TIME || w == STACK_WEIGHT_QUEUE_WAIT || w == STACK_WEIGHT_BLOCKED ||
+	       w == STACK_WEIGHT_SYNC_TIME;
 }
 
 bool stack_weight_takes(enum stack_weight w, enum stack_source s)
@@ -50,6 +54,8 @@ bool stack_weight_takes(enum stack_weight w, enum stack_source s)
 		       w == STACK_WEIGHT_QUEUE_WAIT;
 	case STACK_SOURCE_CALLS:
 		return w == STACK_WEIGHT_CALLS || w == STACK_WEIGHT_BLOCKED;
+	case STACK_SOURCE_SYNCS:
+		return w == STACK_WEIGHT_SYNCS || w == STACK_WEIGHT_SYNC_TIME;
 	}
 	return false;
 }

@@ -2,8 +2,8 @@
 /*
  * The --stacks FILE every stack source writes into: CUDA launches
  * (collectors/nvidia/launch_stacks.c), DRM scheduler jobs
- * (collectors/drm_sched/sched_stacks.c), GPU ioctls and fence waits
- * (collectors/calls/calls_stacks.c), one weight for the whole file
+ * (collectors/drm_sched/sched_stacks.c), GPU ioctls, fence waits and CUDA
+ * synchronisations (collectors/kit/call_stacks.c), one weight for the whole file
  * (--stacks-weight). Folded lines go to FILE, or with FILE.svg into a buffer
  * drawn as a flame graph when the file closes. One symbolizer shared by the
  * sources. Sources write from their collector's close, one after another (the
@@ -27,6 +27,8 @@ enum stack_weight {
 	STACK_WEIGHT_QUEUE_WAIT, /* scheduler jobs' queue -> run, ns */
 	STACK_WEIGHT_CALLS, /* GPU ioctls and fence waits, each counts one */
 	STACK_WEIGHT_BLOCKED, /* GPU ioctls' and fence waits' time inside, ns */
+	STACK_WEIGHT_SYNCS, /* CUDA synchronisations, each counts one */
+	STACK_WEIGHT_SYNC_TIME, /* CUDA synchronisations' time inside, ns */
 	STACK_WEIGHT_MAX,
 };
 
@@ -34,7 +36,8 @@ enum stack_weight {
 enum stack_source {
 	STACK_SOURCE_LAUNCHES,
 	STACK_SOURCE_JOBS,
-	STACK_SOURCE_CALLS, /* GPU ioctls and fence waits (collectors/calls/calls_stacks.c) */
+	STACK_SOURCE_CALLS, /* GPU ioctls and fence waits (collectors/kit/call_stacks.c) */
+	STACK_SOURCE_SYNCS, /* CUDA synchronisations (the same) */
 };
 
 struct stack_file {
@@ -48,7 +51,7 @@ struct stack_file {
 	uint64_t lost; /* launches, jobs or calls a source could not keep (its table full, no memory) */
 };
 
-/* "count", "launches", "jobs", "gpu-time", "queue-wait", "calls", "blocked"; -1: another word. */
+/* "count", "launches", "jobs", "gpu-time", "queue-wait", "calls", "blocked", "syncs", "sync-time"; -1: another. */
 int stack_weight_parse(const char *word);
 const char *stack_weight_name(enum stack_weight w);
 /* Whether w is a time in ns (else a count). */

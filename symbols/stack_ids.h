@@ -3,7 +3,7 @@
  * Frames of the stacks a BPF stack map keeps (bpf_get_stackid: addresses leaf
  * first, 0-ended, depth at most), for the --stacks sources that take them: the
  * scheduler's jobs (collectors/drm_sched/sched_stacks.c) and GPU ioctls and fence
- * waits (collectors/calls/calls_stacks.c).
+ * waits and CUDA syncs (collectors/kit/call_stacks.c).
  */
 #ifndef GPUTOP_SYMBOLS_STACK_IDS_H
 #define GPUTOP_SYMBOLS_STACK_IDS_H

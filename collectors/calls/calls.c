@@ -13,10 +13,10 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "collectors/calls/calls_gate.h"
-#include "collectors/calls/calls_stacks.h"
 #include "collectors/calls/calls_tables.h"
 #include "collectors/collector.h"
 #include "collectors/calls/ioctl_names.h"
+#include "collectors/kit/call_stacks.h"
 #include "collectors/kit/capture_rb.h"
 #include "collectors/kit/char_devices.h"
 #include "collectors/kit/link_name.h"
@@ -84,7 +84,7 @@ struct calls_priv {
 	uint64_t closed_in_flight; /* ioctls on a file closed while they ran, taken when the gate closed */
 	struct capture_rb capture; /* --trace: each call, while a capture runs */
 	const struct job_sink *sink; /* NULL: no capture */
-	struct calls_stacks stacks; /* --stacks: calls and time blocked per (process, call, stack) */
+	struct call_stacks stacks; /* --stacks: calls and time blocked per (process, call, stack) */
 };
 
 /*
@@ -232,7 +232,7 @@ static int calls_open(struct collector *c)
 	p->sink = c->config && c->config->job_sink && c->config->job_sink->calls ?
 			  c->config->job_sink :
 			  NULL;
-	calls_stacks_init(&p->stacks, c->config ? c->config->stacks : NULL);
+	call_stacks_init(&p->stacks, c->config ? c->config->stacks : NULL, STACK_SOURCE_CALLS);
 	if (map_delta_init(&p->ioctls, sizeof(struct ioctl_key), sizeof(struct call_stats), 0) ||
 	    map_delta_init(&p->waits, sizeof(struct wait_key), sizeof(struct call_stats), 0)) {
 		collector_set_state(c, COLLECTOR_FAILED, "out of memory", NULL);
@@ -391,7 +391,7 @@ static int calls_read(struct collector *c, struct model *m)
 		       model_table(m, &calls_fence_waits), model_interval_s(m), wait_row, NULL);
 	if (p->sink)
 		capture_rb_drain(&p->capture, p->sink->active);
-	calls_stacks_tick(&p->stacks, bpf_map__fd(p->skel->maps.stack_sums));
+	call_stacks_tick(&p->stacks, bpf_map__fd(p->skel->maps.stack_sums));
 	proc_cache_tick(&p->procs);
 	collector_set_drops(c, drop_names, p->skel->bss->drops, CALLS_DROP_MAX);
 	collector_set_drop(c, "calls_never_returned", p->never_returned);
@@ -408,10 +408,10 @@ static void calls_close(struct collector *c)
 		return;
 	tp_progs_detach(p->tps, NTPS);
 	if (p->skel)
-		calls_stacks_write(&p->stacks, bpf_map__fd(p->skel->maps.stack_sums),
-				   bpf_map__fd(p->skel->maps.stacks),
-				   p->skel->bss->drops[CALLS_DROP_STACK_SUMS_FULL], ioctl_leaf, p);
-	calls_stacks_free(&p->stacks);
+		call_stacks_write(&p->stacks, bpf_map__fd(p->skel->maps.stack_sums),
+				  bpf_map__fd(p->skel->maps.stacks),
+				  p->skel->bss->drops[CALLS_DROP_STACK_SUMS_FULL], ioctl_leaf, p);
+	call_stacks_free(&p->stacks);
 	calls_gate_close(&p->gate);
 	capture_rb_free(&p->capture);
 	calls_bpf__destroy(p->skel);

@@ -99,7 +99,7 @@ static void bad_values_are_rejected_with_a_message(void **state)
 	assert_non_null(strstr(err, "--stacks takes stacks from the running programs"));
 	assert_int_equal(parse(&o, err, "--stacks-weight", "jobs", NULL), -1); /* without --stacks */
 	assert_int_equal(parse(&o, err, "--stacks", "s", "--stacks-weight", "time", NULL), -1);
-	assert_non_null(strstr(err, "expected count, launches, jobs, gpu-time, queue-wait, calls or blocked"));
+	assert_non_null(strstr(err, "expected count, launches, jobs, gpu-time, queue-wait, calls, blocked, syncs or sync-time"));
 	assert_int_equal(parse(&o, err, "--stacks", "s", "--sched-design", "map", NULL), -1);
 	assert_int_equal(parse(&o, err, "--stacks", "s", "--sched-design", "map", "--stacks-weight",
 			       "launches", NULL), 0);

@@ -130,6 +130,12 @@ static void weight_words(void **state)
 	assert_false(stack_weight_takes(STACK_WEIGHT_BLOCKED, STACK_SOURCE_LAUNCHES));
 	assert_true(stack_weight_ns(STACK_WEIGHT_BLOCKED));
 	assert_false(stack_weight_ns(STACK_WEIGHT_CALLS));
+	/* syncs and sync-time: CUDA syncs only (not in calls: a sync's own ioctls are there) */
+	assert_int_equal(stack_weight_parse("sync-time"), STACK_WEIGHT_SYNC_TIME);
+	assert_true(stack_weight_takes(STACK_WEIGHT_SYNCS, STACK_SOURCE_SYNCS));
+	assert_false(stack_weight_takes(STACK_WEIGHT_CALLS, STACK_SOURCE_SYNCS));
+	assert_false(stack_weight_takes(STACK_WEIGHT_SYNC_TIME, STACK_SOURCE_CALLS));
+	assert_true(stack_weight_ns(STACK_WEIGHT_SYNC_TIME));
 	sched_stacks_init(&ss, &sf);
 	assert_null(ss.sf); /* launches only: the scheduler takes none */
 }
