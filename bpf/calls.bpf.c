@@ -28,6 +28,7 @@
 #include "common.bpf.h"
 #include "fd_table.bpf.h"
 #include "syscall_ioctl.bpf.h"
+#include "user_caller.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -58,6 +59,40 @@ struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, CALLS_CAPTURE_RB_BYTES);
 } capture_rb SEC(".maps");
+/* --stacks: set before load; off, an exit or end costs nothing more (the maps: one entry each). */
+const volatile bool capture_stacks;
+
+/* --stacks: the user and kernel stacks of calls, by id. */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, CALLS_MAX_STACKS);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, CALL_STACK_DEPTH * sizeof(__u64));
+} stacks SEC(".maps");
+
+/*
+ * --stacks: the syscall wrapper's caller per (process, user stack), found at the
+ * first call from that stack: the scan (up to 32 words, each a possible call's
+ * bytes read) costs more than the rest together. A frame-pointer stack with the
+ * wrapper's frame left out still holds the return address into the caller's
+ * caller: one call site, so one caller (but for an indirect call: its first).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, CALLS_MAX_STACKS);
+	__type(key, __u64); /* tgid << 32 | user stack id */
+	__type(value, __u64);
+} callers SEC(".maps");
+
+/* --stacks: calls and time blocked per (process, call, stacks). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CALLS_MAX_STACK_SUMS);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct call_stack_key);
+	__type(value, struct call_stack_sum);
+} stack_sums SEC(".maps");
+
 __u64 rescued[CALLS_EVENTS][2]; /* [event][1]: events the twin handled because its primary was skipped */
 
 struct {
@@ -209,6 +244,52 @@ static __always_inline void capture(__u32 kind, __u64 id, __u64 start, __u64 end
 	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
 }
 
+/* The syscall wrapper's caller of a call from user stack ustack_id of tgid (callers above). */
+static __always_inline __u64 wrapper_caller(__u32 tgid, __s32 ustack_id)
+{
+	__u64 key = (__u64)tgid << 32 | (__u32)ustack_id, caller, *known;
+
+	if (ustack_id < 0)
+		return syscall_caller();
+	known = bpf_map_lookup_elem(&callers, &key);
+	if (known)
+		return *known;
+	caller = syscall_caller();
+	bpf_map_update_elem(&callers, &key, &caller, BPF_ANY);
+	return caller;
+}
+
+/*
+ * --stacks: the call (source, ioctl key ik or none), ns long, into the sum of its
+ * process's stacks now. ctx: the tracepoint's (NULL in the decoding tests).
+ */
+static __always_inline void stack_sum_add(void *ctx, __u32 source, __u64 id,
+					  const struct ioctl_key *ik, __u64 ns)
+{
+	struct call_stack_key k = { .tgid = id >> 32, .source = source };
+	struct call_stack_sum zero = {}, *s;
+	__s64 sid;
+
+	if (!capture_stacks || !ctx)
+		return;
+	sid = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+	k.ustack_id = sid < 0 ? -1 : (__s32)sid; /* written "[no stack]" */
+	if (ik) {
+		k.rdev = ik->rdev;
+		k.cmd = ik->cmd;
+	}
+	k.caller = wrapper_caller(k.tgid, k.ustack_id); /* a wait: its syscall's (0 in a kernel thread) */
+	sid = bpf_get_stackid(ctx, &stacks, 0);
+	k.kstack_id = sid < 0 ? -1 : (__s32)sid;
+	s = lookup_or_init(&stack_sums, &k, &zero);
+	if (!s) {
+		drop_count(drops, CALLS_DROP_STACK_SUMS_FULL, CALLS_DROP_MAX);
+		return;
+	}
+	__sync_fetch_and_add(&s->count, 1);
+	__sync_fetch_and_add(&s->ns, ns);
+}
+
 /* twin: the copy run after the primary, handling the call only where the primary was skipped. */
 static __always_inline int on_ioctl_enter(__u64 id, __u32 rdev, __u32 cmd, __u64 now, bool twin)
 {
@@ -234,7 +315,7 @@ static __always_inline int on_ioctl_enter(__u64 id, __u32 rdev, __u32 cmd, __u64
 	return 0;
 }
 
-static __always_inline int on_ioctl_exit(__u64 id, __s64 ret, __u64 now, bool twin)
+static __always_inline int on_ioctl_exit(void *ctx, __u64 id, __s64 ret, __u64 now, bool twin)
 {
 	struct ioctl_pending *p = bpf_map_lookup_elem(&ioctl_pending, &id);
 	struct ioctl_key key;
@@ -249,6 +330,7 @@ static __always_inline int on_ioctl_exit(__u64 id, __s64 ret, __u64 now, bool tw
 	if (!bpf_map_delete_elem(&ioctl_pending, &id))
 		__sync_fetch_and_sub(&ioctls_open, 1);
 	stats_add(&ioctls, &key, now > start ? now - start : 0, ret < 0);
+	stack_sum_add(ctx, CALL_STACK_IOCTL, id, &key, now > start ? now - start : 0);
 	capture(CALLS_REC_IOCTL, id, start, now, &key, ret, NULL);
 	return 0;
 }
@@ -274,7 +356,7 @@ static __always_inline int on_wait_start(void *rec, __u64 id, __u64 now, bool tw
 	return 0;
 }
 
-static __always_inline int on_wait_end(__u64 id, __u64 now, bool twin)
+static __always_inline int on_wait_end(void *ctx, __u64 id, __u64 now, bool twin)
 {
 	struct wait_pending *p = bpf_map_lookup_elem(&wait_pending, &id);
 	struct wait_key key;
@@ -288,6 +370,7 @@ static __always_inline int on_wait_end(__u64 id, __u64 now, bool twin)
 	start = p->ns;
 	bpf_map_delete_elem(&wait_pending, &id);
 	stats_add(&waits, &key, now > start ? now - start : 0, false);
+	stack_sum_add(ctx, CALL_STACK_FENCE_WAIT, id, NULL, now > start ? now - start : 0);
 	capture(CALLS_REC_WAIT, id, start, now, NULL, 0, key.driver);
 	return 0;
 }
@@ -310,7 +393,7 @@ static __always_inline int ioctl_exit_copy(struct sys_exit_args *ctx, bool twin)
 	 * was left in flight user space took out), or no GPU ioctl in flight */
 	if (!majors[0] || !gpu_files_open() || !*(volatile __u64 *)&ioctls_open)
 		return 0;
-	return on_ioctl_exit(bpf_get_current_pid_tgid(), ctx->ret, bpf_ktime_get_ns(), twin);
+	return on_ioctl_exit(ctx, bpf_get_current_pid_tgid(), ctx->ret, bpf_ktime_get_ns(), twin);
 }
 
 SEC("tp/syscalls/sys_enter_ioctl")
@@ -352,11 +435,11 @@ int wait_start2(void *ctx)
 SEC("tp/dma_fence/dma_fence_wait_end")
 int wait_end(void *ctx)
 {
-	return on_wait_end(bpf_get_current_pid_tgid(), bpf_ktime_get_ns(), false);
+	return on_wait_end(ctx, bpf_get_current_pid_tgid(), bpf_ktime_get_ns(), false);
 }
 
 SEC("tp/dma_fence/dma_fence_wait_end")
 int wait_end2(void *ctx)
 {
-	return on_wait_end(bpf_get_current_pid_tgid(), bpf_ktime_get_ns(), true);
+	return on_wait_end(ctx, bpf_get_current_pid_tgid(), bpf_ktime_get_ns(), true);
 }

@@ -5,6 +5,7 @@
 
 #include <linux/types.h>
 #include "core/hist_layout.h"
+#include "call_stack.h"
 
 #define CALLS_MAJORS 8 /* character-device majors watched (drm, nvidia ...) */
 #define CALLS_MAX_KEYS 4096 /* (process, device, command) and (process, driver) entries */
@@ -38,6 +39,10 @@ struct ioctl_pending {
 	__u32 fresh, pad;
 };
 
+/* --stacks: distinct stacks (user and kernel) kept, (process, call, stacks) sums kept (call_stack.h). */
+#define CALLS_MAX_STACKS 16384
+#define CALLS_MAX_STACK_SUMS 16384
+
 /* Fence waits, per process and fence driver. */
 struct wait_key {
 	__u32 tgid;
@@ -65,6 +70,7 @@ enum calls_drop {
 	CALLS_DROP_PENDING_FULL, /* no room for a thread entering an ioctl or a wait */
 	CALLS_DROP_NESTED_WAIT, /* a wait began inside another of the same thread: the outer one is lost */
 	CALLS_DROP_CAPTURE_FULL, /* capture ring buffer full: a call not in the trace */
+	CALLS_DROP_STACK_SUMS_FULL, /* --stacks: no room for a new (process, call, stacks) sum */
 	CALLS_DROP_MAX
 };
 

@@ -25,6 +25,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 #include "drm_sched_stream.h"
+#include "user_caller.bpf.h"
 #include "common.bpf.h"
 #include "user_stack.bpf.h"
 
@@ -139,80 +140,10 @@ static __always_inline void rec_submit(struct sched_rec *r)
 								   BPF_RB_NO_WAKEUP);
 }
 
-/*
- * Where a call instruction ending at ret (a return address) went: a direct call
- * (e8 rel32), through a PLT stub (jmp *GOT, with or without endbr64 and bnd) to
- * what the GOT holds now, or an indirect call through the GOT (ff 15 disp32,
- * -fno-plt). 0 when the bytes before ret are no such call.
- */
-static __always_inline __u64 call_target(__u64 ret)
-{
-	__u8 c[16];
-	__s32 rel;
-	__u64 t = 0, got = 0;
-
-	if (bpf_probe_read_user(c, 6, (void *)(ret - 6)))
-		return 0;
-	if (c[1] == 0xe8) {
-		__builtin_memcpy(&rel, &c[2], 4);
-		t = ret + (__s64)rel;
-	} else if (c[0] == 0xff && c[1] == 0x15) {
-		__builtin_memcpy(&rel, &c[2], 4);
-		bpf_probe_read_user(&t, sizeof(t), (void *)(ret + (__s64)rel));
-		return t;
-	} else {
-		return 0;
-	}
-	if (bpf_probe_read_user(c, sizeof(c), (void *)t))
-		return t;
-	if (c[0] == 0xf3 && c[1] == 0x0f && c[2] == 0x1e && c[3] == 0xfa) { /* endbr64 */
-		if (c[4] == 0xf2 && c[5] == 0xff && c[6] == 0x25) { /* bnd jmp *disp(%rip) */
-			__builtin_memcpy(&rel, &c[7], 4);
-			got = t + 11 + (__s64)rel;
-		} else if (c[4] == 0xff && c[5] == 0x25) {
-			__builtin_memcpy(&rel, &c[6], 4);
-			got = t + 10 + (__s64)rel;
-		}
-	} else if (c[0] == 0xff && c[1] == 0x25) {
-		__builtin_memcpy(&rel, &c[2], 4);
-		got = t + 6 + (__s64)rel;
-	}
-	if (got)
-		bpf_probe_read_user(&t, sizeof(t), (void *)got);
-	return t;
-}
-
-/*
- * The caller of the function that made the syscall, when that function keeps
- * no frame pointer (libc's ioctl wrapper: a frame-pointer walk from it goes
- * from its ip to its caller's caller): the first word above the user stack
- * pointer, within SCHED_CALLER_SCAN words, that is a return address of a call
- * into the function holding ip (its start at most 4 KiB before ip). 0: none.
- */
-static __always_inline __u64 leaf_caller(__u64 sp, __u64 ip)
-{
-	for (int i = 0; i < SCHED_CALLER_SCAN; i++) {
-		__u64 w = 0, t;
-
-		if (bpf_probe_read_user(&w, sizeof(w), (void *)(sp + 8 * i)) || w < 4096)
-			continue;
-		t = call_target(w);
-		if (t && t <= ip && ip - t < 4096)
-			return w;
-	}
-	return 0;
-}
-
 /* --stacks: the submitter's stacks, taken here in its ioctl (the user stack by frame pointers). */
 static __always_inline void stacks_take(void *ctx, struct sched_stack *st)
 {
-	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
-	__u64 sp = 0, ip = 0;
-
-	st->caller = 0;
-	if (!bpf_probe_read_kernel(&sp, sizeof(sp), &regs->rsp) &&
-	    !bpf_probe_read_kernel(&ip, sizeof(ip), &regs->rip) && sp && ip)
-		st->caller = leaf_caller(sp, ip);
+	st->caller = syscall_caller();
 	st->ustack_id = (__s32)bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
 	if (st->ustack_id < 0) /* written "[no stack]" */
 		st->ustack_id = -1;

@@ -43,8 +43,6 @@ struct sched_rec {
 /* --stacks: distinct stacks (user and kernel) kept, frames a stack keeps (PERF_MAX_STACK_DEPTH). */
 #define SCHED_MAX_STACKS 16384
 #define SCHED_STACK_DEPTH 127
-/* Words above the user stack pointer searched for the syscall wrapper's return address. */
-#define SCHED_CALLER_SCAN 32
 
 /*
  * --stacks: where a queue event's job was submitted from. The user stack

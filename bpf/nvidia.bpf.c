@@ -153,6 +153,18 @@ struct {
 	__type(value, __u64);
 } launch_stacks SEC(".maps");
 
+/* --stacks-weight syncs, sync-time: set before load; off, a sync costs nothing more (the map: one entry). */
+const volatile bool capture_sync_stacks;
+
+/* --stacks: syncs and their time per (process, user stack at entry, caller). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, NV_MAX_SYNC_STACKS);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct call_stack_key);
+	__type(value, struct call_stack_sum);
+} sync_stacks SEC(".maps");
+
 /* --stacks: stack copies for the DWARF unwind (sized at load: USER_STACK_SAMPLE_RING with --stacks). */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -344,10 +356,31 @@ int BPF_KPROBE(cuda_enter, __u64 a1, __u64 a2, __u64 a3, __u64 a4)
 		pend.pitch_out = a2;
 		pend.size = a4; /* rows; the pitch is read at return */
 	}
+	if (capture_sync_stacks && pend.call == NV_SYNC) { /* the caller: see stack_launched */
+		bpf_probe_read_user(&pend.caller, sizeof(pend.caller), (void *)sp);
+		pend.stack_id = (__s32)bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+		if (pend.stack_id < 0)
+			pend.stack_id = -1;
+	}
 	pend.start_ns = bpf_ktime_get_ns();
 	if (bpf_map_update_elem(&calls, &id, &pend, BPF_ANY))
 		drop_count(drops, NV_DROP_PENDING_FULL, NV_DROP_MAX);
 	return 0;
+}
+
+/* --stacks: a sync of tgid ended, ns long: into its sum (the stack its entry took). */
+static __always_inline void sync_stack_add(const struct nv_pending *c, __u32 tgid, __u64 ns)
+{
+	struct call_stack_key k = { .tgid = tgid, .source = CALL_STACK_SYNC, .ustack_id = c->stack_id,
+				    .kstack_id = -1, .caller = c->caller };
+	struct call_stack_sum zero = {}, *s = lookup_or_init(&sync_stacks, &k, &zero);
+
+	if (!s) {
+		drop_count(drops, NV_DROP_SYNC_STACKS_FULL, NV_DROP_MAX);
+		return;
+	}
+	__sync_fetch_and_add(&s->count, 1);
+	__sync_fetch_and_add(&s->ns, ns);
 }
 
 static __always_inline void alloc_done(struct nv_proc *p, const struct nv_pending *c, __u64 id)
@@ -468,6 +501,8 @@ int BPF_KRETPROBE(cuda_return, long ret)
 			__sync_fetch_and_add(&g->sync_ns, now - c->start_ns);
 		}
 		capture(NV_REC_SYNC, id, c->start_ns, now, 0, NULL);
+		if (capture_sync_stacks)
+			sync_stack_add(c, id >> 32, now - c->start_ns);
 		break;
 	case NV_ALLOC:
 	case NV_ALLOC_PITCH:

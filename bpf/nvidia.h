@@ -9,6 +9,7 @@
 #define GPUTOP_NVIDIA_H
 
 #include <linux/types.h>
+#include "call_stack.h"
 #include "user_stack.h"
 #include "core/hist_layout.h"
 
@@ -71,6 +72,7 @@ enum nv_drop {
 	NV_DROP_CTX_STACK_DEEP, /* a context pushed deeper than NV_CTX_STACK: unknown while it is current */
 	NV_DROP_BUS_IDS_FULL, /* bus id table full: that device's GPU stays unknown */
 	NV_DROP_CAPTURE_FULL, /* capture ring buffer full: a launch or sync not in the trace */
+	NV_DROP_SYNC_STACKS_FULL, /* --stacks: the (process, stack) sync table full: the sync not in the file */
 	NV_DROP_MAX,
 };
 
@@ -146,6 +148,9 @@ struct nv_pending {
 	__u64 name; /* NV_GET_KERNEL: the user address of the name asked for; NV_KERNEL_FUNCTION: the CUkernel */
 	__u32 call; /* enum nv_call */
 	__u32 depth; /* probed calls made inside this one, not counted */
+	__u64 caller; /* --stacks, a sync: the return address at the top of the stack at entry */
+	__s32 stack_id; /* --stacks, a sync: its user stack at entry (-1: none taken) */
+	__u32 pad;
 };
 
 #define NV_MAX_KERNEL_NAMES 8192 /* kernel names remembered, all processes */
@@ -168,6 +173,7 @@ struct nv_kernel_name {
 #define NV_MAX_STACKS 16384 /* --stacks: distinct user stacks of launches kept */
 #define NV_MAX_STACK_KEYS 65536 /* --stacks: (process, stack, kernel) launch counters */
 #define NV_STACK_DEPTH 127 /* frames a stack keeps (the kernel's PERF_MAX_STACK_DEPTH) */
+#define NV_MAX_SYNC_STACKS 16384 /* --stacks: (process, stack) sync sums (struct call_stack_key) */
 
 /* --stacks: launches of one kernel handle by one process from one user stack (-1: none taken). */
 struct nv_stack_key {

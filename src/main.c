@@ -151,10 +151,11 @@ static int close_stacks(const struct options *o, int rc)
 			strerror(-err));
 		return rc == EXIT_OK ? EXIT_FAILURE_RUN : rc;
 	}
-	fprintf(stderr, PROG ": stacks '%s': %llu stacks, weight %s %llu%s, %llu jobs not kept\n",
+	fprintf(stderr, PROG ": stacks '%s': %llu stacks, weight %s %llu%s, %llu %s not kept\n",
 		o->stacks, (unsigned long long)lines, stack_weight_name(w), (unsigned long long)total,
-		w == STACK_WEIGHT_GPU_TIME || w == STACK_WEIGHT_QUEUE_WAIT ? " ns" : "",
-		(unsigned long long)lost);
+		stack_weight_ns(w) ? " ns" : "", (unsigned long long)lost,
+		stack_weight_takes(w, STACK_SOURCE_CALLS) ? "calls" :
+		stack_weight_takes(w, STACK_SOURCE_SYNCS) ? "syncs" : "jobs");
 	return rc;
 }
 

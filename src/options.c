@@ -72,14 +72,19 @@ void options_usage(FILE *out)
 	      "      --theme NAME|FILE  colour theme: default, light, high-contrast, monochrome, or a file\n"
 	      "      --libcuda PATH     the CUDA driver library to probe (default: the loader cache's\n"
 	      "                         libcuda.so.1 and those running processes have mapped)\n"
-	      "      --stacks FILE      take the CPU call stacks of CUDA launches and of DRM scheduler\n"
-	      "                         jobs: live in the tables nvidia.stacks and drm_sched.stacks\n"
-	      "                         (-J, --record), and into FILE at the end as folded stacks\n"
-	      "                         (flamegraph.pl, inferno; their ring or kernel the leaf); a FILE\n"
-	      "                         ending in .svg gets a flame graph; FILE - : the tables only\n"
+	      "      --stacks FILE      take the CPU call stacks of CUDA launches, of DRM scheduler\n"
+	      "                         jobs (their ring the leaf) or of GPU ioctls, fence waits and\n"
+	      "                         CUDA syncs (the call the leaf): launches and jobs live in the\n"
+	      "                         tables nvidia.stacks and drm_sched.stacks (-J, --record), and\n"
+	      "                         all into FILE at the end as folded stacks (flamegraph.pl,\n"
+	      "                         inferno); a FILE ending in .svg gets a flame graph; FILE - :\n"
+	      "                         the tables only\n"
 	      "      --stacks-weight W  what --stacks weighs: count (a launch or a job counts one,\n"
-	      "                         default), launches, jobs, gpu-time (ns, run to done) or\n"
-	      "                         queue-wait (ns, queue to run); the last three: jobs only\n"
+	      "                         default; no calls or syncs), launches, jobs, gpu-time (ns,\n"
+	      "                         run to done), queue-wait (ns, queue to run): jobs only; calls\n"
+	      "                         (a GPU ioctl or a fence wait counts one) or blocked (ns inside\n"
+	      "                         them): calls only; syncs (a CUDA cu*Synchronize counts one)\n"
+	      "                         or sync-time (ns inside them): CUDA syncs only\n"
 	      "      --listen [ADDR:]PORT  serve Prometheus / OpenMetrics metrics at\n"
 	      "                         http://ADDR:PORT/metrics (ADDR defaults to 127.0.0.1; ':PORT'\n"
 	      "                         is every address); without a terminal and without -b, only that\n"
@@ -249,7 +254,8 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			o->stacks_weight = stack_weight_parse(optarg);
 			if (o->stacks_weight < 0) {
 				snprintf(err, errlen,
-					 "invalid --stacks-weight '%s': expected count, launches, jobs, gpu-time or queue-wait",
+					 "invalid --stacks-weight '%s': expected count, launches, jobs, "
+					 "gpu-time, queue-wait, calls, blocked, syncs or sync-time",
 					 optarg);
 				return -1;
 			}
@@ -319,10 +325,10 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		snprintf(err, errlen, "--stacks-weight weighs the stacks of --stacks FILE (or -): give both");
 		return -1;
 	}
-	if (o->stacks && o->stacks_weight != STACK_WEIGHT_LAUNCHES && o->sched_design_given &&
-	    !o->sched_stream) {
+	if (o->stacks && stack_weight_takes(o->stacks_weight, STACK_SOURCE_JOBS) &&
+	    o->sched_design_given && !o->sched_stream) {
 		snprintf(err, errlen,
-			 "--stacks takes the scheduler's stacks in the streamed design: not with --sched-design map (or --stacks-weight launches)");
+			 "--stacks takes the scheduler's stacks in the streamed design: not with --sched-design map (or a --stacks-weight without jobs: launches, calls, blocked, syncs, sync-time)");
 		return -1;
 	}
 	if (o->replay && o->libcuda) {

@@ -18,6 +18,12 @@ static const struct {
 	[STACK_WEIGHT_GPU_TIME] = { "gpu-time", "GPU scheduler jobs by CPU call stack: GPU time, ns" },
 	[STACK_WEIGHT_QUEUE_WAIT] = { "queue-wait",
 				      "GPU scheduler jobs by CPU call stack: queue wait, ns" },
+	[STACK_WEIGHT_CALLS] = { "calls", "GPU ioctls and fence waits by CPU call stack: calls" },
+	[STACK_WEIGHT_BLOCKED] = { "blocked",
+				   "GPU ioctls and fence waits by CPU call stack: time blocked, ns" },
+	[STACK_WEIGHT_SYNCS] = { "syncs", "CUDA synchronisations by CPU call stack: syncs" },
+	[STACK_WEIGHT_SYNC_TIME] = { "sync-time",
+				     "CUDA synchronisations by CPU call stack: time blocked, ns" },
 };
 
 int stack_weight_parse(const char *word)
@@ -33,11 +39,26 @@ const char *stack_weight_name(enum stack_weight w)
 	return w < STACK_WEIGHT_MAX ? weights[w].name : "?";
 }
 
+bool stack_weight_ns(enum stack_weight w)
+{
+	return w == STACK_WEIGHT_GPU_TIME || w == STACK_WEIGHT_QUEUE_WAIT || w == STACK_WEIGHT_BLOCKED ||
+	       w == STACK_WEIGHT_SYNC_TIME;
+}
+
 bool stack_weight_takes(enum stack_weight w, enum stack_source s)
 {
-	if (w == STACK_WEIGHT_COUNT)
-		return true;
-	return s == STACK_SOURCE_LAUNCHES ? w == STACK_WEIGHT_LAUNCHES : w != STACK_WEIGHT_LAUNCHES;
+	switch (s) {
+	case STACK_SOURCE_LAUNCHES:
+		return w == STACK_WEIGHT_COUNT || w == STACK_WEIGHT_LAUNCHES;
+	case STACK_SOURCE_JOBS:
+		return w == STACK_WEIGHT_COUNT || w == STACK_WEIGHT_JOBS || w == STACK_WEIGHT_GPU_TIME ||
+		       w == STACK_WEIGHT_QUEUE_WAIT;
+	case STACK_SOURCE_CALLS:
+		return w == STACK_WEIGHT_CALLS || w == STACK_WEIGHT_BLOCKED;
+	case STACK_SOURCE_SYNCS:
+		return w == STACK_WEIGHT_SYNCS || w == STACK_WEIGHT_SYNC_TIME;
+	}
+	return false;
 }
 
 static bool is_svg(const char *path)
@@ -73,7 +94,8 @@ int stack_file_open(struct stack_file *sf, const char *path, enum stack_weight w
 		}
 	}
 	err = symbolizer_init(&sf->sym, &(struct symbolizer_config){ 0 });
-	if (!err && stack_weight_takes(w, STACK_SOURCE_JOBS))
+	if (!err && (stack_weight_takes(w, STACK_SOURCE_JOBS) ||
+		     stack_weight_takes(w, STACK_SOURCE_CALLS)))
 		symbolizer_load_kernel(&sf->sym); /* kernel frames: now, while privileged */
 	if (err) {
 		snprintf(why, size, "--stacks: the symbolizer: %s", strerror(-err));
@@ -100,6 +122,9 @@ static uint64_t row_weight(const struct stack_file *sf, const struct stack_row *
 		return r->timed ? r->gpu_ns : 0;
 	case STACK_WEIGHT_QUEUE_WAIT:
 		return r->timed ? r->wait_ns : 0;
+	case STACK_WEIGHT_BLOCKED:
+	case STACK_WEIGHT_SYNC_TIME:
+		return r->blocked_ns;
 	default:
 		return r->count;
 	}

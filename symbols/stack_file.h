@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * The --stacks FILE every stack source writes into: CUDA launches
- * (collectors/nvidia/launch_stacks.c) and DRM scheduler jobs
- * (collectors/drm_sched/sched_stacks.c), one weight for the whole file
+ * (collectors/nvidia/launch_stacks.c), DRM scheduler jobs
+ * (collectors/drm_sched/sched_stacks.c), GPU ioctls, fence waits and CUDA
+ * synchronisations (collectors/kit/call_stacks.c), one weight for the whole file
  * (--stacks-weight). Folded lines go to FILE, or with FILE.svg into a buffer
  * drawn as a flame graph when the file closes; with FILE "-" nowhere (the
  * stacks live in the sources' tables only). One symbolizer shared by the
@@ -28,6 +29,10 @@ enum stack_weight {
 	STACK_WEIGHT_JOBS, /* scheduler jobs only */
 	STACK_WEIGHT_GPU_TIME, /* scheduler jobs' run -> done, ns */
 	STACK_WEIGHT_QUEUE_WAIT, /* scheduler jobs' queue -> run, ns */
+	STACK_WEIGHT_CALLS, /* GPU ioctls and fence waits, each counts one */
+	STACK_WEIGHT_BLOCKED, /* GPU ioctls' and fence waits' time inside, ns */
+	STACK_WEIGHT_SYNCS, /* CUDA synchronisations, each counts one */
+	STACK_WEIGHT_SYNC_TIME, /* CUDA synchronisations' time inside, ns */
 	STACK_WEIGHT_MAX,
 };
 
@@ -40,12 +45,14 @@ struct stack_file {
 	enum stack_weight weight;
 	struct symbolizer sym;
 	uint64_t lines, total; /* written, and their weights' sum */
-	uint64_t lost; /* launches or jobs a source could not keep (its table full, no memory) */
+	uint64_t lost; /* launches, jobs or calls a source could not keep (its table full, no memory) */
 };
 
-/* "count", "launches", "jobs", "gpu-time", "queue-wait": the weight; -1 for another word. */
+/* "count", "launches", "jobs", "gpu-time", "queue-wait", "calls", "blocked", "syncs", "sync-time"; -1: another. */
 int stack_weight_parse(const char *word);
 const char *stack_weight_name(enum stack_weight w);
+/* Whether w is a time in ns (else a count). */
+bool stack_weight_ns(enum stack_weight w);
 /* Whether a file of weight w takes stacks of source s (off: that source takes none). */
 bool stack_weight_takes(enum stack_weight w, enum stack_source s);
 

@@ -14,6 +14,8 @@
 enum stack_source {
 	STACK_SOURCE_LAUNCHES,
 	STACK_SOURCE_JOBS,
+	STACK_SOURCE_CALLS, /* GPU ioctls and fence waits (collectors/kit/call_stacks.c) */
+	STACK_SOURCE_SYNCS, /* CUDA synchronisations (the same) */
 };
 
 struct stack_row {
@@ -26,6 +28,7 @@ struct stack_row {
 	uint64_t count; /* launches or jobs */
 	bool timed; /* jobs: gpu_ns and wait_ns known */
 	uint64_t gpu_ns, wait_ns; /* run -> done, queue -> run; summed */
+	uint64_t blocked_ns; /* GPU ioctls, fence waits, CUDA syncs: the time inside them, summed */
 };
 
 /* Where a source's rows go: the --stacks file, or a table's rows. */

@@ -16,6 +16,7 @@
 #include "collectors/calls/calls_tables.h"
 #include "collectors/collector.h"
 #include "collectors/calls/ioctl_names.h"
+#include "collectors/kit/call_stacks.h"
 #include "collectors/kit/capture_rb.h"
 #include "collectors/kit/char_devices.h"
 #include "collectors/kit/link_name.h"
@@ -23,6 +24,7 @@
 #include "collectors/kit/map_walk.h"
 #include "collectors/kit/proc_cache.h"
 #include "collectors/kit/proc_rows.h"
+#include "collectors/kit/test_hooks.h"
 #include "collectors/kit/prog_stats.h"
 #include "collectors/kit/tp_progs.h"
 #include "collectors/kit/tracefs.h"
@@ -55,6 +57,7 @@ static const char *const drop_names[CALLS_DROP_MAX] = {
 	[CALLS_DROP_PENDING_FULL] = "pending_call_table_full",
 	[CALLS_DROP_NESTED_WAIT] = "nested_fence_wait",
 	[CALLS_DROP_CAPTURE_FULL] = "capture_ring_buffer_full",
+	[CALLS_DROP_STACK_SUMS_FULL] = "call_stack_table_full",
 };
 
 /* A device file seen in the ioctls: its name and driver, looked up once. */
@@ -81,16 +84,25 @@ struct calls_priv {
 	uint64_t closed_in_flight; /* ioctls on a file closed while they ran, taken when the gate closed */
 	struct capture_rb capture; /* --trace: each call, while a capture runs */
 	const struct job_sink *sink; /* NULL: no capture */
+	struct call_stacks stacks; /* --stacks: calls and time blocked per (process, call, stack) */
 };
 
-/* The watched majors: "drm", and every "nvidia*" (nvidia, nvidia-uvm, nvidia-caps ...). */
+/*
+ * The watched majors: "drm", and every "nvidia*" (nvidia, nvidia-uvm, nvidia-caps ...);
+ * in a test build also GPUTOP_TEST_CALLS_MAJOR's (/dev/null's 1 in tests/bpf/cuda.sh), as NVIDIA's.
+ */
 static int find_majors(__u32 *majors, enum ioctl_device *kinds)
 {
 	struct char_major all[256];
 	size_t n = char_majors(all, sizeof(all) / sizeof(all[0]));
+	const char *test = test_hook("CALLS_MAJOR");
 	int w = 0;
 
 	memset(majors, 0, CALLS_MAJORS * sizeof(*majors));
+	if (test) {
+		kinds[w] = IOCTL_DEVICE_NVIDIA;
+		majors[w++] = (__u32)strtoul(test, NULL, 10);
+	}
 	for (size_t i = 0; i < n && w < CALLS_MAJORS; i++) {
 		bool drm = !strcmp(all[i].name, "drm"), nv = !strncmp(all[i].name, "nvidia", 6);
 
@@ -149,6 +161,12 @@ static int load(struct calls_priv *p, bool gated)
 	if (tp_progs_open(p->tps, specs, CALLS_EVENTS, p->skel->obj, &p->skel->bss->rescued[0][0]))
 		return -ENOENT;
 	calls_gate_prepare(&p->gate, p->skel, gated);
+	p->skel->rodata->capture_stacks = p->stacks.sf != NULL;
+	if (!p->stacks.sf) { /* off: no room kept for stacks */
+		bpf_map__set_max_entries(p->skel->maps.stacks, 1);
+		bpf_map__set_max_entries(p->skel->maps.stack_sums, 1);
+		bpf_map__set_max_entries(p->skel->maps.callers, 1);
+	}
 	capture_rb_size(p->skel->maps.capture_rb, p->sink);
 	return calls_bpf__load(p->skel);
 }
@@ -214,6 +232,7 @@ static int calls_open(struct collector *c)
 	p->sink = c->config && c->config->job_sink && c->config->job_sink->calls ?
 			  c->config->job_sink :
 			  NULL;
+	call_stacks_init(&p->stacks, c->config ? c->config->stacks : NULL, STACK_SOURCE_CALLS);
 	if (map_delta_init(&p->ioctls, sizeof(struct ioctl_key), sizeof(struct call_stats), 0) ||
 	    map_delta_init(&p->waits, sizeof(struct wait_key), sizeof(struct call_stats), 0)) {
 		collector_set_state(c, COLLECTOR_FAILED, "out of memory", NULL);
@@ -313,6 +332,16 @@ static const struct calls_dev *device_of(struct calls_priv *p, __u32 rdev)
 	return d;
 }
 
+/* --stacks: an ioctl's leaf frame, its command named as in calls.ioctls. */
+static void ioctl_leaf(void *ctx, uint32_t rdev, uint32_t cmd, char *out, size_t size)
+{
+	const struct calls_dev *d = device_of(ctx, rdev);
+
+	if (d)
+		ioctl_command_name(d->kind, d->driver, cmd, out, size);
+	else
+		snprintf(out, size, "0x%x", cmd);
+}
 
 static void ioctl_row(struct cell *row, const void *key, const char *comm, const void *now,
 		      const void *before, double iv, void *ctx)
@@ -362,6 +391,7 @@ static int calls_read(struct collector *c, struct model *m)
 		       model_table(m, &calls_fence_waits), model_interval_s(m), wait_row, NULL);
 	if (p->sink)
 		capture_rb_drain(&p->capture, p->sink->active);
+	call_stacks_tick(&p->stacks, bpf_map__fd(p->skel->maps.stack_sums));
 	proc_cache_tick(&p->procs);
 	collector_set_drops(c, drop_names, p->skel->bss->drops, CALLS_DROP_MAX);
 	collector_set_drop(c, "calls_never_returned", p->never_returned);
@@ -377,6 +407,11 @@ static void calls_close(struct collector *c)
 	if (!p)
 		return;
 	tp_progs_detach(p->tps, NTPS);
+	if (p->skel)
+		call_stacks_write(&p->stacks, bpf_map__fd(p->skel->maps.stack_sums),
+				  bpf_map__fd(p->skel->maps.stacks),
+				  p->skel->bss->drops[CALLS_DROP_STACK_SUMS_FULL], ioctl_leaf, p);
+	call_stacks_free(&p->stacks);
 	calls_gate_close(&p->gate);
 	capture_rb_free(&p->capture);
 	calls_bpf__destroy(p->skel);

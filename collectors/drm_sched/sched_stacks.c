@@ -11,6 +11,7 @@
 #include "collectors/kit/stack_copy.h"
 #include "core/array.h"
 #include "symbols/folded.h"
+#include "symbols/stack_ids.h"
 
 #define NONE UINT32_MAX
 
@@ -127,56 +128,6 @@ void sched_stacks_add(struct sched_stacks *ss, uint32_t ring, const struct job_s
 		e->wait_ns += s->run_ns - s->queue_ns;
 }
 
-static void frame_named(struct frame *f, const char *fmt, const char *a, const char *b)
-{
-	memset(f, 0, sizeof(*f));
-	snprintf(f->name, sizeof(f->name), fmt, a, b);
-}
-
-/* The tracing machinery's own frames, above the scheduler's (the BPF program has no name). */
-static bool tracing_frame(const char *name)
-{
-	return !*name || !strncmp(name, "bpf_", 4) || !strncmp(name, "__bpf_", 6) ||
-	       !strncmp(name, "__traceiter_", 12) || !strncmp(name, "trace_", 6);
-}
-
-/*
- * Kernel frames, leaf first, from the tracepoint's: the tracing machinery's at
- * the top left out; mark: named with flamegraph.pl's "_[k]".
- */
-static size_t kernel_frames(struct sched_stacks *ss, const uint64_t *ips, bool mark,
-			    struct frame *out)
-{
-	size_t n = 0, len;
-	bool top = true;
-
-	for (size_t i = 0; i < SCHED_STACK_DEPTH && ips[i]; i++) {
-		symbolize_kernel(&ss->sf->sym, ips[i], &out[n]);
-		if (top && tracing_frame(out[n].name))
-			continue;
-		top = false;
-		len = strlen(out[n].name);
-		if (mark && len && len + 4 < sizeof(out[n].name))
-			memcpy(out[n].name + len, "_[k]", 5); /* flamegraph.pl's kernel mark */
-		n++;
-	}
-	return n;
-}
-
-/* User frames, leaf first, the syscall wrapper's caller put back after the first. */
-static size_t user_frames(struct sched_stacks *ss, struct stack_proc *p, const uint64_t *ips,
-			  uint64_t caller, struct frame *out)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < SCHED_STACK_DEPTH && ips[i]; i++) {
-		stack_procs_frame(&ss->sf->sym, p, ips[i], &out[n++]);
-		if (i == 0 && caller && ips[1] != caller)
-			stack_procs_frame(&ss->sf->sym, p, caller, &out[n++]);
-	}
-	return n;
-}
-
 /* A sum's kernel frames, leaf first, into out (mark: "_[k]"): how many; *trunc: cut short. */
 static size_t sum_kernel(struct sched_stacks *ss, const struct sched_stack_sum *e, int stacks_fd, bool mark,
 			 struct frame *out, bool *trunc)
@@ -187,7 +138,7 @@ static size_t sum_kernel(struct sched_stacks *ss, const struct sched_stack_sum *
 	if (e->kstack_id < 0 || bpf_map_lookup_elem(stacks_fd, &e->kstack_id, ips))
 		return 0;
 	*trunc = ips[SCHED_STACK_DEPTH - 1] != 0;
-	return kernel_frames(ss, ips, mark, out);
+	return stack_kernel_frames(&ss->sf->sym, ips, SCHED_STACK_DEPTH, mark, out);
 }
 
 /* A sum's frame-pointer user stack into ips (zeroed first): its depth, 0 when none was taken. */
@@ -214,8 +165,9 @@ static char *fp_text(struct sched_stacks *ss, const struct sched_stack_sum *e, i
 	size_t n = sum_kernel(ss, e, stacks_fd, true, frames, &ktrunc), depth = sum_user(e, stacks_fd, ips);
 
 	if (!depth)
-		frame_named(&frames[n++], "%s%s", "[no stack]", "");
-	n += user_frames(ss, stack_procs_find(&ss->procs, e->tgid), ips, e->caller, &frames[n]);
+		stack_frame_named(&frames[n++], "%s%s", "[no stack]", "");
+	n += stack_user_frames(&ss->sf->sym, stack_procs_find(&ss->procs, e->tgid), ips, SCHED_STACK_DEPTH, e->caller,
+			       &frames[n]);
 	folded_join(frames, n, ktrunc || depth == SCHED_STACK_DEPTH, text);
 	return strdup(text);
 }
@@ -361,10 +313,11 @@ size_t sched_stacks_frames(struct sched_stacks *ss, int stacks_fd, const struct 
 		return 0;
 	memset(ips, 0, sizeof(ips));
 	if (s->kstack_id >= 0 && !bpf_map_lookup_elem(stacks_fd, &s->kstack_id, ips))
-		n += kernel_frames(ss, ips, false, out);
+		n += stack_kernel_frames(&ss->sf->sym, ips, SCHED_STACK_DEPTH, false, out);
 	memset(ips, 0, sizeof(ips));
 	if (s->ustack_id >= 0 && !bpf_map_lookup_elem(stacks_fd, &s->ustack_id, ips))
-		n += user_frames(ss, stack_procs_find(&ss->procs, s->pid), ips, s->caller, &out[n]);
+		n += stack_user_frames(&ss->sf->sym, stack_procs_find(&ss->procs, s->pid), ips, SCHED_STACK_DEPTH,
+				       s->caller, &out[n]);
 	return n;
 }
 

@@ -19,6 +19,7 @@
 #include <bpf/libbpf.h>
 #include "core/array.h"
 #include "collectors/collector.h"
+#include "collectors/kit/call_stacks.h"
 #include "collectors/kit/char_devices.h"
 #include "collectors/kit/map_delta.h"
 #include "collectors/kit/map_walk.h"
@@ -121,6 +122,7 @@ static const char *const drop_names[NV_DROP_MAX] = {
 	[NV_DROP_CTX_STACK_DEEP] = "context_stack_too_deep",
 	[NV_DROP_BUS_IDS_FULL] = "bus_id_table_full",
 	[NV_DROP_CAPTURE_FULL] = "capture_ring_buffer_full",
+	[NV_DROP_SYNC_STACKS_FULL] = "sync_stack_table_full",
 };
 
 /* Tracepoint programs (ioctl enter/exit, Xid), then one pseudo-entry per uprobe program for the cost table. */
@@ -156,6 +158,7 @@ struct nvidia_priv {
 	struct nv_gpu_list nvml_gpus; /* NVML's bus ids, this tick's */
 	struct launch_stacks stacks; /* --stacks */
 	struct stack_rows stack_rows; /* nvidia.stacks, while it is filled */
+	struct call_stacks sync_stacks; /* --stacks-weight syncs, sync-time */
 	__u32 *gone; /* processes that exited this tick: their allocations are forgotten */
 	size_t ngone, gone_cap;
 	struct table *t; /* nvidia.processes while it is filled */
@@ -297,6 +300,10 @@ static int nvidia_open(struct collector *c)
 	memcpy((void *)p->skel->rodata->nv_majors, p->majors, sizeof(p->majors));
 	p->skel->rodata->self_tgid = (__u32)getpid();
 	launch_stacks_open(&p->stacks, c->config ? c->config->stacks : NULL);
+	call_stacks_init(&p->sync_stacks, c->config ? c->config->stacks : NULL, STACK_SOURCE_SYNCS);
+	p->skel->rodata->capture_sync_stacks = p->sync_stacks.sf != NULL;
+	if (!p->sync_stacks.sf) /* off: no room kept */
+		bpf_map__set_max_entries(p->skel->maps.sync_stacks, 1);
 	if (p->stacks.sf) {
 		if (bpf_map__set_max_entries(p->skel->maps.samples, USER_STACK_SAMPLE_RING))
 			collector_set_tracepoint(c, "libcuda", "launch stacks", TRACEPOINT_FAILED,
@@ -556,6 +563,7 @@ static void read_procs(struct nvidia_priv *p, struct model *m)
 	p->active[0] = '\0';
 	p->ngone = 0;
 	map_delta_read(&p->procs, bpf_map__fd(p->skel->maps.procs), proc_row, p);
+	call_stacks_tick(&p->sync_stacks, bpf_map__fd(p->skel->maps.sync_stacks));
 	nv_kernels_read(&p->kernels, bpf_map__fd(p->skel->maps.kernel_launches),
 			bpf_map__fd(p->skel->maps.kernel_names), &p->pcache, p->gone, p->ngone, m);
 	proc_gpus_read(&p->proc_gpus, &maps, &p->nvml_gpus, &p->pcache, p->gone, p->ngone, m);
@@ -786,9 +794,13 @@ static void nvidia_close(struct collector *c)
 
 	if (!p)
 		return;
-	if (p->skel) /* --stacks: the file written while the maps are there */
+	if (p->skel) { /* --stacks: the file written while the maps are there */
 		launch_stacks_write(&p->stacks, bpf_map__fd(p->skel->maps.launch_stacks),
 				    bpf_map__fd(p->skel->maps.stacks));
+		call_stacks_write(&p->sync_stacks, bpf_map__fd(p->skel->maps.sync_stacks),
+				  bpf_map__fd(p->skel->maps.stacks),
+				  p->skel->bss->drops[NV_DROP_SYNC_STACKS_FULL], NULL, NULL);
+	}
 	ring_buffer__free(p->xid_ring);
 	nv_capture_close(&p->capture);
 	nv_driver_stop(p->drv);
@@ -801,6 +813,7 @@ static void nvidia_close(struct collector *c)
 	cuda_libs_free(&p->libs);
 	launch_stacks_close(&p->stacks);
 	stack_rows_free(&p->stack_rows);
+	call_stacks_free(&p->sync_stacks);
 	map_delta_free(&p->procs);
 	nv_kernels_free(&p->kernels);
 	proc_gpus_free(&p->proc_gpus);

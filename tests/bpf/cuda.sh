@@ -8,7 +8,9 @@
 # count is exact too, the calls made in no known context under "unknown"; with the
 # stand-in NVML (CUDA_DIR/../nvml, when built) each device is placed on its NVML GPU.
 # --stacks: the call chains of launches exact, from a client with frame pointers and from the same
-# client and stand-in built -O2 -fomit-frame-pointer (CUDA_DIR/../cuda-nofp: the DWARF unwind).
+# client and stand-in built -O2 -fomit-frame-pointer (CUDA_DIR/../cuda-nofp: the DWARF unwind);
+# those of its ioctls (--stacks-weight calls, blocked) and CUDA syncs (syncs, sync-time) exact,
+# their time equal to calls.ioctls' and nvidia.processes'.
 # Usage: tests/bpf/cuda.sh CUDA_DIR BINARY...   (needs root; skips loudly without it)
 set -u
 SUITE="cuda tests"
@@ -186,6 +188,81 @@ stack_rows() {
 		"\(.frames);\(.leaf) \(.count)"' "$1"
 }
 
+# check_call_stacks: --stacks-weight calls and blocked, the clients' ioctls on /dev/null (NVIDIA's
+# here): per client one line "IOC;...;main;child;ioctl;<kernel frames>;nvidia 0x1b" of its 25 i
+# ioctls (child calls libc's ioctl: the caller put back), every call of the clients in one (IOC: the
+# client copied under a name of this run's, as any process's /dev/null ioctls are counted here);
+# blocked: the lines' ns add up exactly to the clients' calls.ioctls time (ns_total). Frame pointers
+# only: the walk may end in libc's start code, built without them (_start, __libc_start_main out).
+IOC=ioc-$$
+CALL_CHAIN="$IOC;(_start;__libc_start_main@GLIBC_2.2.5;)?__libc_start_call_main;main;child;[^;]*ioctl(;[^;]+_\[k\])+;nvidia 0x1b"
+check_call_stacks() {
+	local dir=$TMP/calls i want got
+	grep "^$IOC;" "$TMP/calls.folded" | sed 's/^/       /' | head -2
+	for i in $(seq 1 $PROCS); do
+		check "--stacks-weight calls: client $i: $IOC;...;main;child;ioctl;...;nvidia 0x1b $((25 * i))" \
+			grep -qxE "$CALL_CHAIN $((25 * i))" "$TMP/calls.folded"
+	done
+	want=$(jq -s '[.[].ioctls] | add' "$dir/client")
+	got=$(awk -v r="$IOC;" 'index($0, r) == 1 { n++; s += $NF } END { print n + 0, s + 0 }' "$TMP/calls.folded")
+	check "--stacks-weight calls: $PROCS $IOC lines, $want calls in all ($got)" test "$got" = "$PROCS $want"
+	check "--stacks-weight calls, blocked: both monitors exited 0" \
+		test "$(cat "$dir/mon.rc" "$TMP/blocked/mon.rc" | tr -d '\n')" = 00
+	check "--stacks-weight calls: the end line says 0 calls not kept" \
+		grep -qE "^gputop-bpf: stacks '.*': [0-9]+ stacks, weight calls [0-9]+, 0 calls not kept$" "$dir/err"
+	dir=$TMP/blocked
+	want=$(jq -s --slurpfile c "$dir/client" '[$c[].pid] as $p | [.[].tables["calls.ioctls"][]? |
+		select(.pid as $x | any($p[]; . == $x))] | group_by(.pid) | map(max_by(.calls_total).ns_total) | add' "$dir/mon")
+	got=$(awk -v r="$IOC;" 'index($0, r) == 1 { s += $NF } END { print s + 0 }' "$TMP/blocked.folded")
+	check "--stacks-weight blocked: the $IOC lines' ns = the clients' calls.ioctls ns_total ($want, got $got)" \
+		test "$got" = "$want"
+	check "--stacks-weight blocked: a time: the end line says ns" \
+		grep -qE "^gputop-bpf: stacks '.*': [0-9]+ stacks, weight blocked [0-9]+ ns, 0 calls not kept$" "$dir/err"
+}
+
+# check_sync_stacks: --stacks-weight syncs and sync-time, the clients' CUDA syncs by the stack taken
+# at each cu*Synchronize's entry (the function the leaf, its caller put back): every line of the
+# clients "IOC;...;sync_thread_N;syncs;cuXSynchronize"; per thread and function the syncs exact
+# (thread 0: 3 i of the three in turn; thread 1: i, then 2 i); sync-time: the lines' ns equal to
+# the clients' nvidia.processes sync_ns_total, and between the stand-in's sleeps (SYNC_US each)
+# and the clients' own clocks around the calls (+0.1 %).
+check_sync_stacks() {
+	local dir=$TMP/syncs want got
+	grep "^$IOC;" "$TMP/syncs.folded" | sed 's/^/       /' | head -2
+	check "--stacks-weight syncs: every client line is ...;sync_thread_N;syncs;cu*Synchronize" \
+		awk -v r="$IOC;" 'index($0, r) == 1 { n++; if ($0 !~ /;sync_thread_[01];syncs;cu(Ctx|Stream|Event)Synchronize [0-9]+$/) bad++ }
+			END { exit !(n > 0 && !bad) }' "$TMP/syncs.folded"
+	want=$(awk -v procs=$PROCS 'BEGIN { split("Ctx Stream Event", f, " ")
+		for (i = 1; i <= procs; i++) {
+			for (k = 0; k < 3 * i; k++) n["0 " f[k % 3 + 1]]++
+			for (k = 0; k < i; k++) n["1 " f[k % 3 + 1]]++
+			for (k = 0; k < 2 * i; k++) n["1 " f[k % 3 + 1]]++
+		}
+		for (t = 0; t < 2; t++) for (j = 1; j <= 3; j++) printf "%s ", n[t " " f[j]] + 0 }')
+	got=$(awk -v r="$IOC;" 'index($0, r) == 1 && match($0, /sync_thread_[01];syncs;cu[A-Za-z]*Synchronize/) {
+			split(substr($0, RSTART, RLENGTH), p, ";"); sub(/^sync_thread_/, "", p[1]); sub(/^cu/, "", p[3])
+			sub(/Synchronize$/, "", p[3]); n[p[1] " " p[3]] += $NF }
+		END { split("Ctx Stream Event", f, " "); for (t = 0; t < 2; t++) for (j = 1; j <= 3; j++) printf "%s ", n[t " " f[j]] + 0 }' \
+		"$TMP/syncs.folded")
+	check "--stacks-weight syncs: threads 0, 1 x cuCtx, cuStream, cuEventSynchronize: $want exact ($got)" \
+		test "$got" = "$want"
+	want=$(jq -s '[.[].syncs] | add' "$dir/client")
+	got=$(awk -v r="$IOC;" 'index($0, r) == 1 { s += $NF } END { print s + 0 }' "$TMP/syncs.folded")
+	check "--stacks-weight syncs: $want syncs in all, as the clients made ($got)" test "$got" = "$want"
+	dir=$TMP/sync-time
+	got=$(awk -v r="$IOC;" 'index($0, r) == 1 { s += $NF } END { print s + 0 }' "$TMP/sync-time.folded")
+	want=$(jq -s --slurpfile c "$dir/client" '[$c[].pid] as $p | [.[].tables["nvidia.processes"][]? |
+		select(.pid as $x | any($p[]; . == $x))] | group_by(.pid) | map(max_by(.syncs_total).sync_ns_total) | add' "$dir/mon")
+	check "--stacks-weight sync-time: the lines' ns = the clients' nvidia.processes sync_ns_total ($want, got $got)" \
+		test "$got" = "$want"
+	check "--stacks-weight sync-time: between the stand-in's sleeps and the clients' clocks ($got ns)" \
+		jq -e -s --argjson got "$got" --argjson us $SYNC_US \
+		'$got >= ([.[].syncs] | add) * $us * 1000 and $got <= ([.[].sync_ns] | add) * 1.001' "$dir/client"
+	check "--stacks-weight syncs, sync-time: both monitors exited 0, 0 syncs not kept" \
+		bash -c "test \"\$(cat '$TMP/syncs/mon.rc' '$dir/mon.rc' | tr -d '\n')\" = 00 &&
+			grep -qE ', 0 syncs not kept$' '$TMP/syncs/err' && grep -qE ' ns, 0 syncs not kept$' '$dir/err'"
+}
+
 # verify_trace: the trace run's capture against each client's own counts (skipped without protoc).
 verify_trace() {
 	local dir=$TMP/trace line pid i got want
@@ -239,6 +316,7 @@ NOFP=$(cd "$CUDA/.." && pwd)/cuda-nofp
 MON_ENV=
 mkdir -p "$TMP/bin" "$TMP/lib" "$TMP/given" "$TMP/nofp/bin" "$TMP/nofp/lib"
 cp "$CUDA/cuda-client" "$TMP/bin/"
+cp "$CUDA/cuda-client" "$TMP/bin/ioc-$$"
 cp "$CUDA/libcuda.so.1" "$TMP/lib/"
 cp "$CUDA/libcuda.so.1" "$TMP/given/"
 [ -x "$NOFP/cuda-client" ] && cp "$NOFP/cuda-client" "$TMP/nofp/bin/" && cp "$NOFP/libcuda.so.1" "$TMP/nofp/lib/"
@@ -291,6 +369,20 @@ for bin in "$@"; do
 	else
 		fail "--stacks: no client built without frame pointers in $NOFP (make $NOFP/cuda-client)"
 	fi
+	# --stacks-weight calls, blocked: the clients' ioctls by call chain (the calls collector's);
+	# syncs, sync-time: their CUDA syncs (the NVIDIA collector's)
+	CLIENT=$TMP/bin/$IOC MON_ENV=GPUTOP_TEST_CALLS_MAJOR=1
+	run calls "$bin" "LD_LIBRARY_PATH=$TMP/given" monitor --libcuda "$TMP/given/libcuda.so.1" \
+		--stacks "$TMP/calls.folded" --stacks-weight calls
+	run blocked "$bin" "LD_LIBRARY_PATH=$TMP/given" monitor --libcuda "$TMP/given/libcuda.so.1" \
+		--stacks "$TMP/blocked.folded" --stacks-weight blocked
+	run syncs "$bin" "LD_LIBRARY_PATH=$TMP/given" monitor --libcuda "$TMP/given/libcuda.so.1" \
+		--stacks "$TMP/syncs.folded" --stacks-weight syncs
+	run sync-time "$bin" "LD_LIBRARY_PATH=$TMP/given" monitor --libcuda "$TMP/given/libcuda.so.1" \
+		--stacks "$TMP/sync-time.folded" --stacks-weight sync-time
+	CLIENT=$TMP/bin/cuda-client MON_ENV=
+	check_call_stacks
+	check_sync_stacks
 	# --stacks FILE.svg: the same stacks drawn as a flame graph (well-formed XML, every launch)
 	run svg "$bin" "LD_LIBRARY_PATH=$TMP/given" monitor --libcuda "$TMP/given/libcuda.so.1" --stacks "$TMP/given.svg"
 	launched=$(jq -s '[.[].launches] | add' "$TMP/svg/client")
@@ -345,7 +437,7 @@ for bin in "$@"; do
 		fail "cache: ldconfig did not take $TMP/lib into the loader cache"
 	fi
 	rm -f "$LDCONF" && ldconfig
-	rm -rf "$TMP/maps" "$TMP/given" "$TMP/svg" "$TMP/cache" "$TMP/late" "$TMP/trace" "$TMP/tracestacks" "$TMP/tracenofp" "$TMP/nofp/gate" "$TMP/nofp/done"
+	rm -rf "$TMP/maps" "$TMP/given" "$TMP/svg" "$TMP/cache" "$TMP/late" "$TMP/trace" "$TMP/tracestacks" "$TMP/tracenofp" "$TMP/calls" "$TMP/blocked" "$TMP/syncs" "$TMP/sync-time" "$TMP/nofp/gate" "$TMP/nofp/done"
 	mkdir -p "$TMP/given" && cp "$CUDA/libcuda.so.1" "$TMP/given/"
 	"$bin" --list --libcuda /etc/passwd >"$TMP/list" 2>&1
 	check "--libcuda on a file that is not a library: the collector failed, saying why" \

@@ -99,10 +99,12 @@ static void bad_values_are_rejected_with_a_message(void **state)
 	assert_non_null(strstr(err, "--stacks takes stacks from the running programs"));
 	assert_int_equal(parse(&o, err, "--stacks-weight", "jobs", NULL), -1); /* without --stacks */
 	assert_int_equal(parse(&o, err, "--stacks", "s", "--stacks-weight", "time", NULL), -1);
-	assert_non_null(strstr(err, "expected count, launches, jobs, gpu-time or queue-wait"));
+	assert_non_null(strstr(err, "expected count, launches, jobs, gpu-time, queue-wait, calls, blocked, syncs or sync-time"));
 	assert_int_equal(parse(&o, err, "--stacks", "s", "--sched-design", "map", NULL), -1);
 	assert_int_equal(parse(&o, err, "--stacks", "s", "--sched-design", "map", "--stacks-weight",
 			       "launches", NULL), 0);
+	assert_int_equal(parse(&o, err, "--stacks", "s", "--sched-design", "map", "--stacks-weight",
+			       "blocked", NULL), 0); /* calls only: no scheduler stacks */
 	assert_int_equal(parse(&o, err, "--stacks", "s", "--stacks-weight", "gpu-time", NULL), 0);
 	assert_int_equal(o.stacks_weight, STACK_WEIGHT_GPU_TIME);
 }

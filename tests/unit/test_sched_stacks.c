@@ -171,6 +171,21 @@ static void weight_words(void **state)
 	assert_true(stack_weight_takes(STACK_WEIGHT_COUNT, STACK_SOURCE_LAUNCHES));
 	assert_false(stack_weight_takes(STACK_WEIGHT_JOBS, STACK_SOURCE_LAUNCHES));
 	assert_false(stack_weight_takes(STACK_WEIGHT_LAUNCHES, STACK_SOURCE_JOBS));
+	/* calls and blocked: GPU ioctls and fence waits only; count takes no calls */
+	assert_int_equal(stack_weight_parse("calls"), STACK_WEIGHT_CALLS);
+	assert_int_equal(stack_weight_parse("blocked"), STACK_WEIGHT_BLOCKED);
+	assert_true(stack_weight_takes(STACK_WEIGHT_BLOCKED, STACK_SOURCE_CALLS));
+	assert_false(stack_weight_takes(STACK_WEIGHT_COUNT, STACK_SOURCE_CALLS));
+	assert_false(stack_weight_takes(STACK_WEIGHT_CALLS, STACK_SOURCE_JOBS));
+	assert_false(stack_weight_takes(STACK_WEIGHT_BLOCKED, STACK_SOURCE_LAUNCHES));
+	assert_true(stack_weight_ns(STACK_WEIGHT_BLOCKED));
+	assert_false(stack_weight_ns(STACK_WEIGHT_CALLS));
+	/* syncs and sync-time: CUDA syncs only (not in calls: a sync's own ioctls are there) */
+	assert_int_equal(stack_weight_parse("sync-time"), STACK_WEIGHT_SYNC_TIME);
+	assert_true(stack_weight_takes(STACK_WEIGHT_SYNCS, STACK_SOURCE_SYNCS));
+	assert_false(stack_weight_takes(STACK_WEIGHT_CALLS, STACK_SOURCE_SYNCS));
+	assert_false(stack_weight_takes(STACK_WEIGHT_SYNC_TIME, STACK_SOURCE_CALLS));
+	assert_true(stack_weight_ns(STACK_WEIGHT_SYNC_TIME));
 	sched_stacks_init(&ss, &sf);
 	assert_null(ss.sf); /* launches only: the scheduler takes none */
 }

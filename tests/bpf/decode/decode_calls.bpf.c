@@ -10,11 +10,11 @@
 SEC("syscall")
 int wait_start_rec(struct decode_args *a) { return on_wait_start(a->rec, a->id, a->now, TWIN(a)); }
 SEC("syscall")
-int wait_end_rec(struct decode_args *a) { return on_wait_end(a->id, a->now, TWIN(a)); }
+int wait_end_rec(struct decode_args *a) { return on_wait_end(NULL, a->id, a->now, TWIN(a)); }
 SEC("syscall")
 int ioctl_enter_rec(struct decode_args *a)
 {
 	return on_ioctl_enter(a->id, RDEV(a), (__u32)a->ret, a->now, TWIN(a));
 }
 SEC("syscall")
-int ioctl_exit_rec(struct decode_args *a) { return on_ioctl_exit(a->id, a->ret, a->now, TWIN(a)); }
+int ioctl_exit_rec(struct decode_args *a) { return on_ioctl_exit(NULL, a->id, a->ret, a->now, TWIN(a)); }
