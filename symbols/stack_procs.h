@@ -19,7 +19,7 @@ struct stack_proc {
 	char comm[16];
 	struct sym_process sp;
 	struct unwind_proc *unw; /* its DWARF unwinder, made at its first stack copy (NULL: none) */
-	uint64_t launches, dwarf_launches, dwarf_samples; /* at the end: all, those of keys with chains, their samples */
+	uint64_t launches, dwarf_launches, dwarf_samples; /* each rows pass: all, those of keys with chains, their samples */
 };
 
 struct stack_procs {
