@@ -108,12 +108,57 @@ static void row_out(struct table *t, const struct stack_row *r)
 	cell_set_str(c, STACK_SAMPLED, r->sampled);
 }
 
+/* By the table's key: pid, source, leaf, frames (then sampled, to merge only the same). */
+static int same_key(const void *a, const void *b)
+{
+	const struct stack_row *x = a, *y = b;
+	int c;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->source != y->source)
+		return x->source < y->source ? -1 : 1;
+	if ((c = strcmp(x->leaf, y->leaf)) || (c = strcmp(x->frames, y->frames)))
+		return c;
+	return strcmp(x->sampled, y->sampled);
+}
+
+/*
+ * Rows of the same key summed into one: two stacks the kernel told apart (a
+ * caller, a DWARF chain) may symbolize alike, and a table keeps one row a key.
+ */
+static void rows_merge(struct stack_rows *rs)
+{
+	size_t n = 0;
+
+	qsort(rs->rows, rs->n, sizeof(*rs->rows), same_key);
+	for (size_t i = 0; i < rs->n; i++) {
+		struct stack_row *r = &rs->rows[i], *to = n ? &rs->rows[n - 1] : NULL;
+
+		if (to && !same_key(to, r)) {
+			to->count += r->count;
+			to->gpu_ns += r->gpu_ns;
+			to->wait_ns += r->wait_ns;
+			to->blocked_ns += r->blocked_ns;
+			free((char *)r->leaf);
+			free((char *)r->sampled);
+			continue;
+		}
+		rs->rows[n++] = *r;
+	}
+	rs->n = n;
+}
+
 size_t stack_rows_table(struct stack_rows *rs, struct table *t)
 {
-	size_t keep = rs->n < STACK_TABLE_ROWS ? rs->n : STACK_TABLE_ROWS, left = rs->n - keep;
+	size_t keep, left;
 
-	if (rs->n) /* none yet: rows is NULL, which qsort may not take */
+	if (rs->n) { /* none yet: rows is NULL, which qsort may not take */
+		rows_merge(rs);
 		qsort(rs->rows, rs->n, sizeof(*rs->rows), heavier);
+	}
+	keep = rs->n < STACK_TABLE_ROWS ? rs->n : STACK_TABLE_ROWS;
+	left = rs->n - keep;
 	if (table_reserve(t, t->nrows + keep) == 0)
 		for (size_t i = 0; i < keep; i++)
 			row_out(t, &rs->rows[i]);

@@ -179,7 +179,7 @@ check_stacks() {
 		awk -v want="$launched" -v lines=$((4 * PROCS)) '{ s += $NF } END { exit !(NR == lines && s == want) }' "$folded"
 	stack_rows "$(dirname "$client")/mon" >"$folded.rows"
 	check "--stacks ($what): -J's last nvidia.stacks rows are the folded file's lines and counts" \
-		cmp <(LC_ALL=C sort "$folded") <(LC_ALL=C sort "$folded.rows")
+		cmp <(folded_sum "$folded") <(LC_ALL=C sort "$folded.rows")
 }
 
 # stack_rows JSON: the last snapshot's nvidia.stacks rows as the folded lines they stand for.

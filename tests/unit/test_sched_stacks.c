@@ -139,23 +139,48 @@ static void table_rows(void **state)
 	rows_out = table_new(&sched_stacks_table);
 	assert_non_null(rows_out);
 	text = run(STACK_WEIGHT_COUNT, &total);
-	assert_int_equal(rows_out->nrows, 2);
+	/* stacks 5 and 6 both "[no stack]" here (no stack map): one row of the table, their sums added */
+	assert_int_equal(rows_out->nrows, 1);
 	assert_int_equal(table_num(rows_out, 0, "pid"), getpid());
 	assert_string_equal(table_str(rows_out, 0, "comm"), "submit");
 	assert_string_equal(table_str(rows_out, 0, "source"), "job");
 	assert_string_equal(table_str(rows_out, 0, "leaf"), "mockgpu gfx_0.0.0");
 	assert_string_equal(table_str(rows_out, 0, "frames"), "[no stack]");
 	assert_string_equal(table_str(rows_out, 0, "sampled"), "");
-	assert_int_equal(table_num(rows_out, 0, "count"), 2);
-	assert_int_equal(table_num(rows_out, 0, "gpu_time_ns"), 3000);
-	assert_int_equal(table_num(rows_out, 0, "queue_wait_ns"), 600);
-	assert_int_equal(table_num(rows_out, 1, "count"), 1);
-	assert_int_equal(table_num(rows_out, 1, "gpu_time_ns"), 300);
-	assert_int_equal(table_num(rows_out, 1, "queue_wait_ns"), 10);
+	assert_int_equal(table_num(rows_out, 0, "count"), 3);
+	assert_int_equal(table_num(rows_out, 0, "gpu_time_ns"), 3300);
+	assert_int_equal(table_num(rows_out, 0, "queue_wait_ns"), 610);
 	assert_non_null(strstr(text, "submit;[no stack];[ring mockgpu gfx_0.0.0] 2\n"));
 	free(text);
 	table_free(rows_out);
 	rows_out = NULL;
+}
+
+/* Two stacks that symbolize alike are one row of the table, their sums added. */
+static void rows_alike_merged(void **state)
+{
+	struct stack_rows rs = { 0 };
+	struct table *t = table_new(&sched_stacks_table);
+	struct stack_row a = { .pid = 7, .comm = "x", .source = STACK_SOURCE_JOBS, .leaf = "dev r", .frames = "m;f",
+			       .sampled = "", .count = 199, .timed = true, .gpu_ns = 10, .wait_ns = 1 };
+	struct stack_row b = a, c = a;
+
+	(void)state;
+	assert_non_null(t);
+	b.count = 1, b.gpu_ns = 5, b.wait_ns = 2;
+	c.frames = "m;g", c.count = 3;
+	stack_rows_add(&rs, &a);
+	stack_rows_add(&rs, &c);
+	stack_rows_add(&rs, &b);
+	assert_int_equal(stack_rows_table(&rs, t), 0);
+	assert_int_equal(t->nrows, 2);
+	assert_string_equal(table_str(t, 0, "frames"), "m;f");
+	assert_int_equal(table_num(t, 0, "count"), 200);
+	assert_int_equal(table_num(t, 0, "gpu_time_ns"), 15);
+	assert_int_equal(table_num(t, 0, "queue_wait_ns"), 3);
+	assert_int_equal(table_num(t, 1, "count"), 3);
+	stack_rows_free(&rs);
+	table_free(t);
 }
 
 static void weight_words(void **state)
@@ -271,6 +296,7 @@ int main(void)
 		cmocka_unit_test(weight_words),
 		cmocka_unit_test(table_rows),
 		cmocka_unit_test(dwarf_shares),
+		cmocka_unit_test(rows_alike_merged),
 	};
 	return cmocka_run_group_tests_name("sched_stacks", tests, NULL, NULL);
 }
