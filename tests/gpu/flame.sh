@@ -21,5 +21,5 @@ run() { # run FILE: the workload under a monitor writing its stacks to FILE
 }
 run "$OUT/flame.svg" svg
 run "$OUT/flame.folded" folded
-echo "svg: $(grep -o 'launches ([0-9]* in all)' "$OUT/flame.svg")"
+echo "svg: $(grep -o '[a-z ]* ([0-9]* in all)' "$OUT/flame.svg")"
 echo "folded: $(awk '{ s += $NF } END { print NR " lines, " s " launches" }' "$OUT/flame.folded")"

@@ -1,6 +1,8 @@
 # A PyTorch loop of known call chains for the README's flame graph (tests/gpu/flame.sh):
 # train_step -> mlp (matmul, relu, add) x10, then attention (matmul, softmax), then a sum.
 import sys
+import time
+
 import torch
 
 
@@ -26,6 +28,10 @@ def main():
         train_step(x)
     torch.cuda.synchronize()
     print(steps, flush=True)
+    # argv[2]: seconds to live on after the last sync, for a monitor that sees a process's
+    # first sync stack at its next interval (its mappings are read while it lives)
+    if len(sys.argv) > 2:
+        time.sleep(float(sys.argv[2]))
 
 
 if __name__ == "__main__":

@@ -3,7 +3,9 @@
 # Python frames through python -X perf): (1) a recording (-J -o) with --stacks - (the tables
 # only), whose last nvidia.stacks rows of the workload add up to its launches in
 # nvidia.processes; (2) --stacks-weight syncs and sync-time files, whose lines add up to its
-# syncs and sync time there. Prints what it found; the recording is OUTDIR/stacks.jsonl.
+# syncs and sync time there. Prints what it found; the recording is OUTDIR/stacks.jsonl. The
+# workload lives 1.5 s past its one sync: a process is seen (its mappings read) at the next
+# interval after its first sync, and one gone by then has "?;[unknown]" frames.
 #   tests/gpu/stacks-tables.sh BINARY OUTDIR   (root, an NVIDIA GPU, PyTorch)
 set -u
 SUITE="stacks tables (GPU)"
@@ -20,11 +22,11 @@ run() {
 	"$BIN" -b -J -d 1 "$@" -o "$OUT/$name.jsonl" 2>"$OUT/$name.err" &
 	local mon=$!
 	for _ in $(seq 100); do [ -s "$OUT/$name.jsonl" ] && break; sleep 0.1; done
-	python3 -X perf "$HERE/flame_workload.py" 200 >"$OUT/$name.workload" 2>&1 &
+	python3 -X perf "$HERE/flame_workload.py" 200 1.5 >"$OUT/$name.workload" 2>&1 &
 	local wl=$!
 	echo "$wl" >"$OUT/$name.pid"
 	wait $wl
-	sleep 2.5 # two snapshots after its last launch and sync
+	sleep 1.5 # two snapshots after its last launch and sync, with its lingering
 	kill -INT $mon
 	wait $mon
 	echo "$name: monitor exit $?: $(tail -2 "$OUT/$name.err" | tr '\n' ' ')"
