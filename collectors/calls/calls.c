@@ -17,6 +17,7 @@
 #include "collectors/collector.h"
 #include "collectors/calls/ioctl_names.h"
 #include "collectors/kit/call_stacks.h"
+#include "collectors/kit/stack_table.h"
 #include "collectors/kit/capture_rb.h"
 #include "collectors/kit/char_devices.h"
 #include "collectors/kit/link_name.h"
@@ -85,6 +86,7 @@ struct calls_priv {
 	struct capture_rb capture; /* --trace: each call, while a capture runs */
 	const struct job_sink *sink; /* NULL: no capture */
 	struct call_stacks stacks; /* --stacks: calls and time blocked per (process, call, stack) */
+	struct stack_rows stack_rows; /* calls.stacks, while it is filled */
 };
 
 /*
@@ -343,6 +345,19 @@ static void ioctl_leaf(void *ctx, uint32_t rdev, uint32_t cmd, char *out, size_t
 		snprintf(out, size, "0x%x", cmd);
 }
 
+/* --stacks: calls.stacks from the sums of the calls' stacks (weights calls and blocked). */
+static void read_stacks(struct collector *c, struct calls_priv *p, struct model *m)
+{
+	size_t left;
+
+	if (!p->stacks.sf)
+		return;
+	call_stacks_rows(&p->stacks, bpf_map__fd(p->skel->maps.stack_sums), bpf_map__fd(p->skel->maps.stacks),
+			 &(struct call_names){ ioctl_leaf, p }, stack_rows_add, &p->stack_rows);
+	left = stack_rows_table(&p->stack_rows, model_table(m, &calls_stacks_table));
+	collector_set_drop(c, "stacks_past_table_rows", left);
+}
+
 static void ioctl_row(struct cell *row, const void *key, const char *comm, const void *now,
 		      const void *before, double iv, void *ctx)
 {
@@ -392,6 +407,7 @@ static int calls_read(struct collector *c, struct model *m)
 	if (p->sink)
 		capture_rb_drain(&p->capture, p->sink->active);
 	call_stacks_tick(&p->stacks, bpf_map__fd(p->skel->maps.stack_sums));
+	read_stacks(c, p, m);
 	proc_cache_tick(&p->procs);
 	collector_set_drops(c, drop_names, p->skel->bss->drops, CALLS_DROP_MAX);
 	collector_set_drop(c, "calls_never_returned", p->never_returned);
@@ -410,8 +426,9 @@ static void calls_close(struct collector *c)
 	if (p->skel)
 		call_stacks_write(&p->stacks, bpf_map__fd(p->skel->maps.stack_sums),
 				  bpf_map__fd(p->skel->maps.stacks),
-				  p->skel->bss->drops[CALLS_DROP_STACK_SUMS_FULL], ioctl_leaf, p);
+				  p->skel->bss->drops[CALLS_DROP_STACK_SUMS_FULL], &(struct call_names){ ioctl_leaf, p });
 	call_stacks_free(&p->stacks);
+	stack_rows_free(&p->stack_rows);
 	calls_gate_close(&p->gate);
 	capture_rb_free(&p->capture);
 	calls_bpf__destroy(p->skel);

@@ -18,25 +18,38 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "collectors/kit/key_text.h"
 #include "symbols/stack_file.h"
+#include "symbols/stack_row.h"
 #include "symbols/stack_procs.h"
 
 /* The name of ioctl command cmd on device rdev into out[size], as calls.ioctls names it. */
 typedef void (*call_ioctl_name_fn)(void *ctx, uint32_t rdev, uint32_t cmd, char *out, size_t size);
 
+/* How a source names its ioctls' leaves (name NULL: no ioctls, syncs). */
+struct call_names {
+	call_ioctl_name_fn name;
+	void *ctx;
+};
+
 struct call_stacks {
 	struct stack_file *sf; /* NULL: no stacks taken */
 	struct stack_procs procs; /* by first sight */
 	uint32_t last_seen; /* the process of the last key seen */
+	struct key_text texts, leaves; /* each key's frames and a sync's leaf, symbolized once */
+	int write_err;
 };
 
 /* Stacks of source s for sf (NULL, or a weight without s: none taken). */
 void call_stacks_init(struct call_stacks *cs, struct stack_file *sf, enum stack_source s);
 /* Each interval: the processes new in the sums map (sums_fd) seen, their mappings captured. */
 void call_stacks_tick(struct call_stacks *cs, int sums_fd);
-/* Every sum as a line, the stacks from stacks_fd; lost: calls with no sum; 0, or -errno. */
+/* Every sum as a row to fn (stack_rows_add: the live tables), each stack symbolized once. */
+void call_stacks_rows(struct call_stacks *cs, int sums_fd, int stacks_fd, const struct call_names *names,
+		      stack_row_fn fn, void *arg);
+/* At the end: every sum as a line, the stacks from stacks_fd; lost: calls with no sum; 0, or -errno. */
 int call_stacks_write(struct call_stacks *cs, int sums_fd, int stacks_fd, uint64_t lost,
-		      call_ioctl_name_fn name, void *ctx);
+		      const struct call_names *names);
 void call_stacks_free(struct call_stacks *cs);
 
 #endif

@@ -11,19 +11,24 @@ static const struct col_desc stack_cols[STACK_COLS] = {
 	[STACK_PID] = { "pid", "PID", "the process (thread group) the stack is of", COL_U64,
 			UNIT_NONE, 7, COL_KEY | COL_ASCENDING },
 	[STACK_COMM] = { "comm", "COMM", "its command name", COL_STR, UNIT_NONE, 16, COL_ASCENDING },
-	[STACK_SOURCE] = { "source", "SOURCE", "where the stack was taken: launch (CUDA) or job (DRM scheduler)",
+	[STACK_SOURCE] = { "source", "SOURCE",
+			   "where the stack was taken: launch (CUDA), job (DRM scheduler), call (GPU ioctl or fence wait) or sync (CUDA)",
 			   COL_STR, UNIT_NONE, 7, COL_KEY | COL_ASCENDING },
-	[STACK_LEAF] = { "leaf", "LEAF", "the GPU kernel launched, or the job's ring as \"DEV NAME\"",
+	[STACK_LEAF] = { "leaf", "LEAF",
+			 "the GPU kernel launched, the job's ring as \"DEV NAME\", the ioctl's command, \"fence wait\", or the sync's function",
 			 COL_STR, UNIT_NONE, 24, COL_KEY | COL_ASCENDING | COL_LONG },
 	[STACK_FRAMES] = { "frames", "STACK",
 			   "user and kernel frames, root first, joined by ';' (folded-stack escapes); [truncated] first where cut",
 			   COL_STR, UNIT_NONE, 40, COL_KEY | COL_LONG | COL_DETAIL },
-	[STACK_COUNT] = { "count", "COUNT", "launches or jobs from this stack since the capture began",
+	[STACK_COUNT] = { "count", "COUNT", "launches, jobs, calls or syncs from this stack since the capture began",
 			  COL_U64, UNIT_COUNT, 8, COL_CUMULATIVE },
 	[STACK_GPU_NS] = { "gpu_time_ns", "GPU time", "jobs: their run -> done summed (unknown for launches)",
 			   COL_U64, UNIT_NS, 9, COL_CUMULATIVE | COL_IF_KNOWN },
 	[STACK_WAIT_NS] = { "queue_wait_ns", "WAIT", "jobs: their queue -> run summed (unknown for launches)",
 			    COL_U64, UNIT_NS, 9, COL_CUMULATIVE | COL_IF_KNOWN },
+	[STACK_BLOCKED_NS] = { "blocked_ns", "BLOCKED",
+			       "GPU ioctls, fence waits, CUDA syncs: the time inside them summed (unknown for launches and jobs)",
+			       COL_U64, UNIT_NS, 9, COL_CUMULATIVE | COL_IF_KNOWN },
 	[STACK_SAMPLED] = { "sampled", "SAMPLED", "what was sampled (\"\": every event's stack taken)",
 			    COL_STR, UNIT_NONE, 24, COL_WIDE },
 };
@@ -47,6 +52,16 @@ const struct table_desc sched_stacks_table = {
 	.sort_col = STACK_COUNT,
 };
 TABLE_REGISTER(sched_stacks_table);
+
+const struct table_desc calls_stacks_table = {
+	.name = "calls.stacks",
+	.title = "Call stacks",
+	.empty = "No GPU ioctl or fence wait stack taken yet (--stacks-weight calls or blocked).",
+	.cols = stack_cols,
+	.ncols = STACK_COLS,
+	.sort_col = STACK_COUNT,
+};
+TABLE_REGISTER(calls_stacks_table);
 
 void stack_rows_add(void *arg, const struct stack_row *r)
 {
@@ -89,6 +104,20 @@ static int heavier(const void *a, const void *b)
 	return x->frames < y->frames ? -1 : x->frames > y->frames;
 }
 
+static const char *source_name(enum stack_source s)
+{
+	switch (s) {
+	case STACK_SOURCE_JOBS:
+		return "job";
+	case STACK_SOURCE_CALLS:
+		return "call";
+	case STACK_SOURCE_SYNCS:
+		return "sync";
+	default:
+		return "launch";
+	}
+}
+
 static void row_out(struct table *t, const struct stack_row *r)
 {
 	struct cell *c = table_row_add(t);
@@ -97,7 +126,7 @@ static void row_out(struct table *t, const struct stack_row *r)
 		return;
 	cell_set_u64(c, STACK_PID, r->pid);
 	cell_set_str(c, STACK_COMM, r->comm);
-	cell_set_str(c, STACK_SOURCE, r->source == STACK_SOURCE_JOBS ? "job" : "launch");
+	cell_set_str(c, STACK_SOURCE, source_name(r->source));
 	cell_set_long_str(c, STACK_LEAF, r->leaf);
 	cell_set_long_str(c, STACK_FRAMES, r->frames);
 	cell_set_u64(c, STACK_COUNT, r->count);
@@ -105,6 +134,8 @@ static void row_out(struct table *t, const struct stack_row *r)
 		cell_set_u64(c, STACK_GPU_NS, r->gpu_ns);
 		cell_set_u64(c, STACK_WAIT_NS, r->wait_ns);
 	}
+	if (r->source == STACK_SOURCE_CALLS || r->source == STACK_SOURCE_SYNCS)
+		cell_set_u64(c, STACK_BLOCKED_NS, r->blocked_ns);
 	cell_set_str(c, STACK_SAMPLED, r->sampled);
 }
 

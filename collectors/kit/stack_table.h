@@ -18,11 +18,12 @@
 
 enum stack_col {
 	STACK_PID, STACK_COMM, STACK_SOURCE, STACK_LEAF, STACK_FRAMES, STACK_COUNT, STACK_GPU_NS,
-	STACK_WAIT_NS, STACK_SAMPLED, STACK_COLS,
+	STACK_WAIT_NS, STACK_SAMPLED, STACK_BLOCKED_NS, STACK_COLS,
 };
 
 extern const struct table_desc nvidia_stacks_table;
 extern const struct table_desc sched_stacks_table;
+extern const struct table_desc calls_stacks_table;
 
 /* Rows collected for one table, during one read. */
 struct stack_rows {

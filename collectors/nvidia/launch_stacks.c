@@ -26,6 +26,8 @@ struct stack_kernel {
 void launch_stacks_open(struct launch_stacks *ls, struct stack_file *sf)
 {
 	memset(ls, 0, sizeof(*ls));
+	_Static_assert(sizeof(struct nv_stack_key) <= KEY_TEXT_KEY_MAX, "a launch key fits");
+	key_text_init(&ls->fp, sizeof(struct nv_stack_key));
 	if (sf && stack_file_on(sf) && stack_weight_takes(sf->weight, STACK_SOURCE_LAUNCHES))
 		ls->sf = sf;
 	else if (sf && !stack_file_on(sf))
@@ -176,12 +178,6 @@ void launch_stacks_tick(struct launch_stacks *ls, int counts_fd, int names_fd, s
 	ls->pcache = NULL;
 }
 
-struct fp_text {
-	struct nv_stack_key key;
-	char *text; /* its frame-pointer stack, symbolized once */
-	uint32_t next; /* the next of the same hash, UINT32_MAX: the last */
-};
-
 struct rows_arg {
 	struct launch_stacks *ls;
 	int stacks_fd;
@@ -191,16 +187,6 @@ struct rows_arg {
 
 static struct frame frames[NV_STACK_DEPTH + UNWIND_FRAMES_MAX + 2];
 static char text[FOLDED_TEXT_MAX];
-
-static uint64_t key_hash(const struct nv_stack_key *k)
-{
-	const unsigned char *b = (const unsigned char *)k;
-	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-
-	for (size_t i = 0; i < sizeof(*k); i++)
-		h = (h ^ b[i]) * 1099511628211ULL;
-	return h;
-}
 
 static void named_frame(struct frame *f, const char *name)
 {
@@ -251,28 +237,12 @@ static void fp_symbolize(struct rows_arg *a, struct stack_proc *p, const struct 
 /* k's frame-pointer stack's text, symbolized at its first use only; NULL: no memory. */
 static const char *fp_text(struct rows_arg *a, struct stack_proc *p, const struct nv_stack_key *k)
 {
-	struct launch_stacks *ls = a->ls;
-	uint64_t h = key_hash(k);
-	uint32_t i, last = UINT32_MAX;
-	struct fp_text *t;
+	const char *t = key_text_get(&a->ls->fp, k);
 
-	if (key_index_get(&ls->fp_index, h, &i))
-		for (; i != UINT32_MAX; last = i, i = ls->fp[i].next)
-			if (!memcmp(&ls->fp[i].key, k, sizeof(*k)))
-				return ls->fp[i].text;
+	if (t)
+		return t;
 	fp_symbolize(a, p, k);
-	if (!(t = array_push(&ls->fp, &ls->nfp, &ls->fpcap, sizeof(*t))))
-		return NULL;
-	i = (uint32_t)(ls->nfp - 1);
-	*t = (struct fp_text){ .key = *k, .text = strdup(text), .next = UINT32_MAX };
-	if (!t->text || (last == UINT32_MAX && key_index_put(&ls->fp_index, h, i))) {
-		free(t->text);
-		ls->nfp--;
-		return NULL;
-	}
-	if (last != UINT32_MAX)
-		ls->fp[last].next = i;
-	return t->text;
+	return key_text_put(&a->ls->fp, k, text);
 }
 
 /* A DWARF chain's text, symbolized at its first use only; NULL: no memory. */
@@ -429,9 +399,6 @@ void launch_stacks_close(struct launch_stacks *ls)
 	dwarf_chains_free(&ls->dwarf);
 	stack_procs_free(&ls->procs); /* their unwinders too */
 	free(ls->kernels);
-	for (size_t i = 0; i < ls->nfp; i++)
-		free(ls->fp[i].text);
-	free(ls->fp);
-	key_index_free(&ls->fp_index);
+	key_text_free(&ls->fp);
 	memset(ls, 0, sizeof(*ls));
 }

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "collectors/kit/key_index.h"
+#include "collectors/kit/key_text.h"
 #include "collectors/kit/proc_cache.h"
 #include "bpf/nvidia.h"
 #include "model/job_sink.h"
@@ -25,7 +25,6 @@
 
 struct stack_kernel;
 struct ring_buffer;
-struct fp_text;
 
 struct launch_stacks {
 	struct stack_file *sf; /* NULL: no stacks taken */
@@ -37,9 +36,7 @@ struct launch_stacks {
 	struct ring_buffer *samples; /* the stack copies, unwound at each tick */
 	struct dwarf_chains dwarf;
 	struct proc_cache *pcache; /* during a tick */
-	struct fp_text *fp; /* each key's frame-pointer stack, symbolized once */
-	size_t nfp, fpcap;
-	struct key_index fp_index; /* a key's hash -> its first fp */
+	struct key_text fp; /* each key's frame-pointer stack, symbolized once */
 	uint64_t lines, launches; /* written at the end */
 	int write_err;
 };

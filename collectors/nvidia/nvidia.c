@@ -731,18 +731,25 @@ static void read_gpus(struct nvidia_priv *p, struct model *m)
 	}
 }
 
-/* --stacks: nvidia.stacks from the launch stacks' sums, after the tick that took their processes' names. */
+/*
+ * --stacks: nvidia.stacks from the launch stacks' and the syncs' sums, after
+ * the tick that took their processes' names.
+ */
 static void read_stacks(struct collector *c, struct nvidia_priv *p, struct model *m)
 {
+	int stacks_fd = bpf_map__fd(p->skel->maps.stacks);
 	size_t left;
 
-	if (!p->stacks.sf)
+	if (!p->stacks.sf && !p->sync_stacks.sf)
 		return;
-	launch_stacks_rows(&p->stacks, bpf_map__fd(p->skel->maps.launch_stacks), bpf_map__fd(p->skel->maps.stacks),
-			   stack_rows_add, &p->stack_rows);
+	launch_stacks_rows(&p->stacks, bpf_map__fd(p->skel->maps.launch_stacks), stacks_fd, stack_rows_add,
+			   &p->stack_rows);
+	call_stacks_rows(&p->sync_stacks, bpf_map__fd(p->skel->maps.sync_stacks), stacks_fd,
+			 &(struct call_names){ 0 }, stack_rows_add, &p->stack_rows);
 	left = stack_rows_table(&p->stack_rows, model_table(m, &nvidia_stacks_table));
 	collector_set_drop(c, "stacks_past_table_rows", left);
-	collector_set_drop(c, "stack_copies_lost", p->stacks.dwarf.lost);
+	if (p->stacks.sf)
+		collector_set_drop(c, "stack_copies_lost", p->stacks.dwarf.lost);
 }
 
 static int nvidia_read(struct collector *c, struct model *m)
@@ -799,7 +806,7 @@ static void nvidia_close(struct collector *c)
 				    bpf_map__fd(p->skel->maps.stacks));
 		call_stacks_write(&p->sync_stacks, bpf_map__fd(p->skel->maps.sync_stacks),
 				  bpf_map__fd(p->skel->maps.stacks),
-				  p->skel->bss->drops[NV_DROP_SYNC_STACKS_FULL], NULL, NULL);
+				  p->skel->bss->drops[NV_DROP_SYNC_STACKS_FULL], &(struct call_names){ 0 });
 	}
 	ring_buffer__free(p->xid_ring);
 	nv_capture_close(&p->capture);

@@ -182,10 +182,18 @@ check_stacks() {
 		cmp <(folded_sum "$folded") <(LC_ALL=C sort "$folded.rows")
 }
 
-# stack_rows JSON: the last snapshot's nvidia.stacks rows as the folded lines they stand for.
+# stack_rows JSON [TABLE [COLUMN]]: the last snapshot's rows of TABLE (nvidia.stacks) as the folded
+# lines they stand for, weighed by COLUMN (count).
 stack_rows() {
-	jq -r -s '.[-1].tables["nvidia.stacks"][] | "\(.comm);" + (if .sampled != "" then "[\(.sampled)];" else "" end) +
-		"\(.frames);\(.leaf) \(.count)"' "$1"
+	jq -r -s --arg t "${2:-nvidia.stacks}" --arg w "${3:-count}" '.[-1].tables[$t][] | "\(.comm);" +
+		(if .sampled != "" then "[\(.sampled)];" else "" end) + "\(.frames);\(.leaf) \(.[$w])"' "$1"
+}
+
+# rows_are_lines WHAT JSON TABLE COLUMN FOLDED: the clients' ($IOC) rows of TABLE in -J's last
+# snapshot are FOLDED's lines of them (lines of one stack summed, as the table keeps them).
+rows_are_lines() {
+	check "$1: -J's last $3 rows of the clients are the file's lines, by $4" \
+		cmp <(grep "^$IOC;" "$5" | folded_sum) <(stack_rows "$2" "$3" "$4" | grep "^$IOC;" | LC_ALL=C sort)
 }
 
 # check_call_stacks: --stacks-weight calls and blocked, the clients' ioctls on /dev/null (NVIDIA's
@@ -208,6 +216,8 @@ check_call_stacks() {
 	check "--stacks-weight calls: $PROCS $IOC lines, $want calls in all ($got)" test "$got" = "$PROCS $want"
 	check "--stacks-weight calls, blocked: both monitors exited 0" \
 		test "$(cat "$dir/mon.rc" "$TMP/blocked/mon.rc" | tr -d '\n')" = 00
+	rows_are_lines "--stacks-weight calls" "$dir/mon" calls.stacks count "$TMP/calls.folded"
+	rows_are_lines "--stacks-weight blocked" "$TMP/blocked/mon" calls.stacks blocked_ns "$TMP/blocked.folded"
 	check "--stacks-weight calls: the end line says 0 calls not kept" \
 		grep -qE "^gputop-bpf: stacks '.*': [0-9]+ stacks, weight calls [0-9]+, 0 calls not kept$" "$dir/err"
 	dir=$TMP/blocked
@@ -249,6 +259,8 @@ check_sync_stacks() {
 	want=$(jq -s '[.[].syncs] | add' "$dir/client")
 	got=$(awk -v r="$IOC;" 'index($0, r) == 1 { s += $NF } END { print s + 0 }' "$TMP/syncs.folded")
 	check "--stacks-weight syncs: $want syncs in all, as the clients made ($got)" test "$got" = "$want"
+	rows_are_lines "--stacks-weight syncs" "$dir/mon" nvidia.stacks count "$TMP/syncs.folded"
+	rows_are_lines "--stacks-weight sync-time" "$TMP/sync-time/mon" nvidia.stacks blocked_ns "$TMP/sync-time.folded"
 	dir=$TMP/sync-time
 	got=$(awk -v r="$IOC;" 'index($0, r) == 1 { s += $NF } END { print s + 0 }' "$TMP/sync-time.folded")
 	want=$(jq -s --slurpfile c "$dir/client" '[$c[].pid] as $p | [.[].tables["nvidia.processes"][]? |
