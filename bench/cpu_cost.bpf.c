@@ -122,13 +122,6 @@ struct {
 } scratch SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct user_stack_credit);
-} credit SEC(".maps");
-
-struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, USER_STACK_SAMPLE_RING);
 } samples SEC(".maps");
@@ -238,7 +231,7 @@ static __always_inline void do_stacks(void *ctx, struct pt_regs *uregs)
 	k.ustack_id = (__s32)bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
 	k.kstack_id = (__s32)bpf_get_stackid(ctx, &stacks, 0);
 	if (bpf_map_lookup_elem(&sampled, &k)) {
-		if (!user_stack_sample_allowed(bpf_map_lookup_elem(&credit, &zero)))
+		if (!user_stack_sample_allowed())
 			return;
 	} else {
 		bpf_map_update_elem(&sampled, &k, &one, BPF_ANY);

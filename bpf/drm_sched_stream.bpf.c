@@ -74,13 +74,6 @@ struct {
 	__type(value, struct sched_stack_sample);
 } sample_scratch SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct user_stack_credit);
-} sample_credit SEC(".maps");
-
 __u64 samples_lost; /* --stacks: copies the ring buffer samples had no room for */
 
 /*
@@ -165,7 +158,7 @@ static __always_inline void stack_sample(const struct sched_sample_key *k, const
 	struct sched_stack_sample *s;
 
 	if (bpf_map_lookup_elem(&sampled, k)) {
-		if (!user_stack_sample_allowed(bpf_map_lookup_elem(&sample_credit, &z)))
+		if (!user_stack_sample_allowed())
 			return;
 	} else {
 		bpf_map_update_elem(&sampled, k, &one, BPF_ANY);

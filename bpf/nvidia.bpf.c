@@ -179,13 +179,6 @@ struct {
 	__type(value, struct nv_stack_sample);
 } sample_scratch SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct user_stack_credit);
-} sample_credit SEC(".maps");
-
 /* Where a name is read before it goes into kernel_names (too large for the BPF stack). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -259,7 +252,6 @@ static __always_inline void stack_launched(void *ctx, __u32 tgid, __u64 handle,
 {
 	struct nv_stack_key k = { .handle = handle, .tgid = tgid };
 	__u64 zero = 0, *n;
-	__u32 z = 0;
 	bool first;
 
 	/*
@@ -281,7 +273,7 @@ static __always_inline void stack_launched(void *ctx, __u32 tgid, __u64 handle,
 	}
 	first = __sync_fetch_and_add(n, 1) == 0;
 	/* each key's first launch always (the budget spent if there is one), the rest as the budget allows */
-	if (copy_stacks && (user_stack_sample_allowed(bpf_map_lookup_elem(&sample_credit, &z)) || first))
+	if (copy_stacks && (user_stack_sample_allowed() || first))
 		stack_sample(ctx, &k);
 }
 

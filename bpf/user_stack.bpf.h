@@ -10,10 +10,20 @@
 
 #include "user_stack.h"
 
-/* Whether this CPU's sampling budget c allows one more stack copy (and spends it). */
-static __always_inline bool user_stack_sample_allowed(struct user_stack_credit *c)
+/* Each CPU's sampling budget (user_stack_sample_allowed). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct user_stack_credit);
+} sample_credit SEC(".maps");
+
+/* Whether this CPU's sampling budget allows one more stack copy (and spends it). */
+static __always_inline bool user_stack_sample_allowed(void)
 {
 	const __u64 cost = 1000000000ull / USER_STACK_SAMPLE_RATE, most = cost * USER_STACK_SAMPLE_BURST;
+	__u32 z = 0;
+	struct user_stack_credit *c = bpf_map_lookup_elem(&sample_credit, &z);
 	__u64 now = bpf_ktime_get_ns();
 
 	if (!c)

@@ -48,3 +48,16 @@ folded_sum() {
 	awk '{ w = $NF; k = $0; sub(/ [0-9]+$/, "", k); s[k] += w } END { for (k in s) print k " " s[k] }' "$@" |
 		LC_ALL=C sort
 }
+
+# For suites that drive the interface under tmux: $T is their "tmux -S SOCKET", the session "t".
+# screen: its pane as text; wait_for PATTERN SECONDS: until the pane shows the extended regex
+# (the matching text printed); 1 if not.
+screen() { $T capture-pane -p -t t 2>/dev/null; }
+wait_for() {
+	local i
+	for ((i = 0; i < $2 * 10; i++)); do
+		screen | grep -oE "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}

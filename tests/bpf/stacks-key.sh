@@ -24,16 +24,6 @@ mkdir -p "$D/lib" "$D/bin"
 cp "$CUDA/libcuda.so.1" "$D/lib/" && cp "$CUDA/cuda-client" "$D/bin/" && chmod -R a+rX "$D"
 $T -f /dev/null new-session -d -s t -x 200 -y 40 \
 	"cd $D && env HOME=$D TERM=xterm-256color LANG=C.UTF-8 $BIN -d 0.5 --libcuda $D/lib/libcuda.so.1 --record $D/rec.jsonl; echo \$? >$D/exit; sleep 60"
-screen() { $T capture-pane -p -t t 2>/dev/null; }
-# wait_for PATTERN SECONDS: until the screen shows the extended regex (its line printed); 1 if not.
-wait_for() {
-	local i
-	for ((i = 0; i < $2 * 10; i++)); do
-		screen | grep -oE "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
 wait_for 'Overview' 30 >/dev/null
 env LD_LIBRARY_PATH="$D/lib" FAKE_CUDA_SYNC_US=2000 "$D/bin/cuda-client" $PROCS "$D/gate" "$D/done" >"$D/client" &
 cpid=$!

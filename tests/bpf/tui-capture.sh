@@ -25,16 +25,6 @@ trap '$T kill-server 2>/dev/null; rm -rf "$D"' EXIT
 mkdir "$D/cap"
 $T -f /dev/null new-session -d -s t -x 160 -y 40 \
 	"cd $D/cap && env HOME=$D TERM=xterm-256color LANG=C.UTF-8 $BIN -d 0.5 --sysfs $D/trees/mixed; echo \$? >$D/exit; sleep 60"
-screen() { $T capture-pane -p -t t 2>/dev/null; }
-# wait_for PATTERN SECONDS: until the screen shows the extended regex (its line printed); 1 if not.
-wait_for() {
-	local i
-	for ((i = 0; i < $2 * 10; i++)); do
-		screen | grep -oE "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
 wait_for 'sensors|Overview' 30 >/dev/null
 $T send-keys -t t T
 start=$(wait_for 'capturing 10 s of [^|]* to gputop-bpf-[0-9-]*\.pftrace' 5)
