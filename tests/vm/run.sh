@@ -775,9 +775,9 @@ check_stacks() {
 	section stacks-last >"$TMPD/stacks-last.json"
 	section stacks-gpu-last >"$TMPD/stacks-gpu-last.json"
 	check "$k: drm_sched.stacks: the last snapshot's rows (by count) are the folded file's lines" \
-		cmp <(LC_ALL=C sort "$F") <(sched_stack_rows count "$TMPD/stacks-last.json")
+		cmp <(folded_sum "$F") <(sched_stack_rows count "$TMPD/stacks-last.json")
 	check "$k: drm_sched.stacks: its gpu_time_ns are the gpu-time file's weights" \
-		cmp <(LC_ALL=C sort "$G") <(sched_stack_rows gpu_time_ns "$TMPD/stacks-gpu-last.json")
+		cmp <(folded_sum "$G") <(sched_stack_rows gpu_time_ns "$TMPD/stacks-gpu-last.json")
 	section stacks-svg >"$TMPD/stacks.svg"
 	check "$k: stacks-svg: a flame graph of queue wait with both phases' boxes" \
 		bash -c "grep -q '^<svg' '$TMPD/stacks.svg' && grep -q 'queue wait, ns' '$TMPD/stacks.svg' &&
