@@ -231,7 +231,7 @@ static __always_inline void do_stacks(void *ctx, struct pt_regs *uregs)
 	k.ustack_id = (__s32)bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
 	k.kstack_id = (__s32)bpf_get_stackid(ctx, &stacks, 0);
 	if (bpf_map_lookup_elem(&sampled, &k)) {
-		if (!user_stack_sample_allowed())
+		if (!user_stack_sample_allowed(&samples))
 			return;
 	} else {
 		bpf_map_update_elem(&sampled, &k, &one, BPF_ANY);

@@ -158,7 +158,7 @@ static __always_inline void stack_sample(const struct sched_sample_key *k, const
 	struct sched_stack_sample *s;
 
 	if (bpf_map_lookup_elem(&sampled, k)) {
-		if (!user_stack_sample_allowed())
+		if (!user_stack_sample_allowed(&samples))
 			return;
 	} else {
 		bpf_map_update_elem(&sampled, k, &one, BPF_ANY);

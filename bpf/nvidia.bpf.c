@@ -273,7 +273,7 @@ static __always_inline void stack_launched(void *ctx, __u32 tgid, __u64 handle,
 	}
 	first = __sync_fetch_and_add(n, 1) == 0;
 	/* each key's first launch always (the budget spent if there is one), the rest as the budget allows */
-	if (copy_stacks && (user_stack_sample_allowed() || first))
+	if (copy_stacks && (user_stack_sample_allowed(&samples) || first))
 		stack_sample(ctx, &k);
 }
 

@@ -18,15 +18,20 @@ struct {
 	__type(value, struct user_stack_credit);
 } sample_credit SEC(".maps");
 
-/* Whether this CPU's sampling budget allows one more stack copy (and spends it). */
-static __always_inline bool user_stack_sample_allowed(void)
+/*
+ * Whether one more stack copy may go into ring (the copies' ring buffer): while
+ * it is at most half full (past that its reader is behind, and a copy would
+ * crowd out the first sights a collector always copies) and this CPU's
+ * sampling budget allows one (then spent).
+ */
+static __always_inline bool user_stack_sample_allowed(void *ring)
 {
 	const __u64 cost = 1000000000ull / USER_STACK_SAMPLE_RATE, most = cost * USER_STACK_SAMPLE_BURST;
 	__u32 z = 0;
 	struct user_stack_credit *c = bpf_map_lookup_elem(&sample_credit, &z);
 	__u64 now = bpf_ktime_get_ns();
 
-	if (!c)
+	if (!c || bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA) * 2 > bpf_ringbuf_query(ring, BPF_RB_RING_SIZE))
 		return false;
 	if (!c->last_ns)
 		c->credit_ns = most;

@@ -21,8 +21,9 @@ enum user_stack_flags {
 
 /*
  * The sampling rule of stack copies (any collector's): at most
- * USER_STACK_SAMPLE_RATE a second per CPU, in bursts of USER_STACK_SAMPLE_BURST
- * (and whatever first sights its collector always copies).
+ * USER_STACK_SAMPLE_RATE a second per CPU, in bursts of USER_STACK_SAMPLE_BURST,
+ * while the ring buffer is at most half full (and whatever first sights its
+ * collector always copies).
  */
 #define USER_STACK_SAMPLE_RATE 1000
 #define USER_STACK_SAMPLE_BURST 512

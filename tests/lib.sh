@@ -42,8 +42,9 @@ needs_root_and_jq() {
 	fi
 }
 
-# folded_sum [FILE]: folded stacks with the lines of the same stack summed into one, sorted (a
-# table keeps one row a stack text; a file may have two lines of it: two stacks symbolized alike).
+# folded_sum [FILE]: folded stacks with the lines of the same text summed into one, sorted: a
+# stacks table keeps one row a process and text, a file may have two lines of one text (two
+# stacks symbolized alike, or two processes of one name).
 folded_sum() {
 	awk '{ w = $NF; k = $0; sub(/ [0-9]+$/, "", k); s[k] += w } END { for (k in s) print k " " s[k] }' "$@" |
 		LC_ALL=C sort

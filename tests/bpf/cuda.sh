@@ -179,7 +179,7 @@ check_stacks() {
 		awk -v want="$launched" -v lines=$((4 * PROCS)) '{ s += $NF } END { exit !(NR == lines && s == want) }' "$folded"
 	stack_rows "$(dirname "$client")/mon" >"$folded.rows"
 	check "--stacks ($what): -J's last nvidia.stacks rows are the folded file's lines and counts" \
-		cmp <(folded_sum "$folded") <(LC_ALL=C sort "$folded.rows")
+		cmp <(folded_sum "$folded") <(folded_sum "$folded.rows")
 }
 
 # stack_rows JSON [TABLE [COLUMN]]: the last snapshot's rows of TABLE (nvidia.stacks) as the folded
@@ -190,10 +190,11 @@ stack_rows() {
 }
 
 # rows_are_lines WHAT JSON TABLE COLUMN FOLDED: the clients' ($IOC) rows of TABLE in -J's last
-# snapshot are FOLDED's lines of them (lines of one stack summed, as the table keeps them).
+# snapshot are FOLDED's lines of them (on both sides the lines of one text summed: the table keeps
+# one row a process and text, the file's lines name no process).
 rows_are_lines() {
 	check "$1: -J's last $3 rows of the clients are the file's lines, by $4" \
-		cmp <(grep "^$IOC;" "$5" | folded_sum) <(stack_rows "$2" "$3" "$4" | grep "^$IOC;" | LC_ALL=C sort)
+		cmp <(grep "^$IOC;" "$5" | folded_sum) <(stack_rows "$2" "$3" "$4" | grep "^$IOC;" | folded_sum)
 }
 
 # check_call_stacks: --stacks-weight calls and blocked, the clients' ioctls on /dev/null (NVIDIA's

@@ -691,7 +691,12 @@ check_hotplug() {
 # (stack-submit) whose leaf is RING's: exact, those whose user frames from main to the
 # kernel's are main;PHASE;SUBMIT;VIA;ioctl (VIA: none, or drmIoctl).
 stack_chain() {
-	awk -v leaf="[ring mockgpu $2]" -v want="main;$3;submit_${3#phase_};${4:+$4;}ioctl" -v comm="${5:-stack-submit}" '
+	call_chain "$1" "[ring mockgpu $2]" "main;$3;submit_${3#phase_};${4:+$4;}ioctl" "${5:-stack-submit}"
+}
+# call_chain FILE LEAF WANT [COMM]: the same over the lines of COMM (stack-submit) whose leaf is
+# LEAF, exact: those whose user frames from main to the kernel's are WANT.
+call_chain() {
+	awk -v leaf="$2" -v want="$3" -v comm="${4:-stack-submit}" '
 		{ w = $NF; sub(/ [0-9]+$/, ""); n = split($0, f, ";") }
 		f[1] != comm || f[n] != leaf { next }
 		{
@@ -737,12 +742,13 @@ check_stacks() {
 	echo "   stacks: $(section stacks-proc); gfx_0.0.0 $(stack_chain "$F" gfx_0.0.0 phase_a); comp_1.0.0 $(stack_chain "$F" comp_1.0.0 phase_b)"
 	echo "   stacks: GPU time, ns: gfx_0.0.0 $(stack_chain "$G" gfx_0.0.0 phase_a); comp_1.0.0 $(stack_chain "$G" comp_1.0.0 phase_b)"
 	echo "   stacks: $(section stacks-err | grep "^gputop-bpf: stacks") | $(grep -m1 'phase_a' "$F")"
-	for run in stacks stacks-gpu stacks-svg; do
+	for run in stacks stacks-gpu stacks-svg stacks-calls; do
 		section $run-err >"$TMPD/$run.err"
-		check "$k: $run: monitor exited 0, every job kept, its line on what it wrote" \
+		check "$k: $run: monitor exited 0, every job or call kept, its line on what it wrote" \
 			bash -c "grep -qx 'exit=0' '$TMPD/$run.err' &&
-				grep -q \"^gputop-bpf: stacks '/tmp/$run[.a-z]*': [0-9]* stacks, weight .*, 0 jobs not kept\\$\" '$TMPD/$run.err'"
+				grep -q \"^gputop-bpf: stacks '/tmp/$run[.a-z]*': [0-9]* stacks, weight .*, 0 [a-z]* not kept\\$\" '$TMPD/$run.err'"
 	done
+	check_call_stacks "$k"
 	check "$k: stacks: main;phase_a;submit_a;ioctl exact on each of its lines, 40 jobs on gfx_0.0.0" \
 		bash -c "[[ '$(stack_chain "$F" gfx_0.0.0 phase_a)' =~ ^lines\ ([1-9][0-9]*)\ exact\ \1\ weight\ 40$ ]]"
 	check "$k: stacks: main;phase_b;submit_b;ioctl exact on each of its lines, 25 jobs on comp_1.0.0" \
@@ -775,9 +781,9 @@ check_stacks() {
 	section stacks-last >"$TMPD/stacks-last.json"
 	section stacks-gpu-last >"$TMPD/stacks-gpu-last.json"
 	check "$k: drm_sched.stacks: the last snapshot's rows (by count) are the folded file's lines" \
-		cmp <(folded_sum "$F") <(sched_stack_rows count "$TMPD/stacks-last.json")
+		cmp <(folded_sum "$F") <(sched_stack_rows count "$TMPD/stacks-last.json" | folded_sum)
 	check "$k: drm_sched.stacks: its gpu_time_ns are the gpu-time file's weights" \
-		cmp <(folded_sum "$G") <(sched_stack_rows gpu_time_ns "$TMPD/stacks-gpu-last.json")
+		cmp <(folded_sum "$G") <(sched_stack_rows gpu_time_ns "$TMPD/stacks-gpu-last.json" | folded_sum)
 	section stacks-svg >"$TMPD/stacks.svg"
 	check "$k: stacks-svg: a flame graph of queue wait with both phases' boxes" \
 		bash -c "grep -q '^<svg' '$TMPD/stacks.svg' && grep -q 'queue wait, ns' '$TMPD/stacks.svg' &&
@@ -808,6 +814,31 @@ check_stacks_drm() {
 		test "${ga:-0}" -ge 80000000 -a "${ga:-0}" -le 200000000
 	check "$k: stacks-drm-gpu: comp_1.0.0's GPU time within [125, 237.5] ms of 25 x 5 ms: $gb ns" \
 		test "${gb:-0}" -ge 125000000 -a "${gb:-0}" -le 237500000
+}
+
+# --stacks-weight calls (stacks.sh): stack-submit's ioctls on /dev/mockgpu (watched by the test
+# hook) and the fence waits inside its waits, by chain, each count exact.
+check_call_stacks() {
+	local k=$1 C=$TMPD/stacks-calls.folded want got
+	section stacks-calls >"$C"
+	echo "   stacks-calls: $(grep -c '^stack-submit;' "$C") lines | $(grep -m1 'fence wait' "$C")"
+	for want in "nvidia 0x01|main;phase_a;submit_a;ioctl|40" "nvidia 0x01|main;phase_b;submit_b;ioctl|25" \
+		"fence wait|main;phase_a;wait_jobs;ioctl|1" "fence wait|main;phase_b;wait_jobs;ioctl|2"; do
+		IFS='|' read -r leaf chain n <<<"$want"
+		got=$(call_chain "$C" "$leaf" "$chain")
+		check "$k: stacks-calls: $chain;...;$leaf exact on each of its lines, $n in all ($got)" \
+			bash -c "[[ '$got' =~ ^lines\ ([1-9][0-9]*)\ exact\ \1\ weight\ $n$ ]]"
+	done
+	check "$k: stacks-calls: a fence wait's kernel frames from the ioctl's syscall to dma_fence_wait_timeout" \
+		grep -q 'ioctl;entry_SYSCALL_64[a-z_]*_\[k\];.*dma_fence_wait_timeout_\[k\];.*fence wait ' "$C"
+	got=$(grep -c '^stack-submit;.*;nvidia 0x02 ' "$C")
+	check "$k: stacks-calls: its two wait ioctls ($got lines)" \
+		test "$(awk '/^stack-submit;.*;nvidia 0x02 / { s += $NF } END { print s + 0 }' "$C")" = 2
+	section stacks-calls-last >"$TMPD/stacks-calls-last.json"
+	check "$k: calls.stacks: the last snapshot's rows of stack-submit are the file's lines" \
+		cmp <(grep '^stack-submit;' "$C" | folded_sum) <(jq -r '.tables["calls.stacks"][] |
+			select(.comm == "stack-submit") | "\(.comm);\(.frames);\(.leaf) \(.count)"' \
+			"$TMPD/stacks-calls-last.json" | folded_sum)
 }
 
 # hung_report: what a VM whose scenario never ended left on its console: the last steps it

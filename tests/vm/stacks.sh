@@ -6,10 +6,13 @@
 # jobs, by GPU time, and as an SVG by queue wait; its last snapshot's drm_sched.stacks too; the
 # first also a --trace whose job slices carry their stacks as Perfetto callstacks. Then the same from
 # stack-drm (built -O2 -fomit-frame-pointer against Debian's libdrm: submit_X -> drmIoctl -> ioctl, DWARF).
+# Last, by calls, the calls collector watching /dev/mockgpu's misc major (10) too
+# (GPUTOP_TEST_CALLS_MAJOR): its submit and wait ioctls ("nvidia 0x01", "nvidia 0x02" there) and
+# the fence waits of its waits (one in phase A, one a ring in phase B: two).
 # stacks_run NAME WEIGHT FILE [TRACE [SUBMITTER]]: one monitor, one submitter; its file, stderr,
 # snapshots (and the trace, base64) out.
 stacks_run() {
-	gputop-bpf --stacks "$3" ${2:+--stacks-weight $2} ${4:+--trace $4} -b -J -d 0.5 > /tmp/$1.json \
+	env ${STACKS_ENV:-} gputop-bpf --stacks "$3" ${2:+--stacks-weight $2} ${4:+--trace $4} -b -J -d 0.5 > /tmp/$1.json \
 		2> /tmp/$1.err &
 	MON=$!
 	ready /tmp/$1.json
@@ -36,3 +39,4 @@ stacks_run stacks-gpu gpu-time /tmp/stacks-gpu.folded
 stacks_run stacks-svg queue-wait /tmp/stacks-svg.svg
 stacks_run stacks-drm "" /tmp/stacks-drm.folded "" stack-drm
 stacks_run stacks-drm-gpu gpu-time /tmp/stacks-drm-gpu.folded "" stack-drm
+STACKS_ENV=GPUTOP_TEST_CALLS_MAJOR=10 stacks_run stacks-calls calls /tmp/stacks-calls.folded
