@@ -175,15 +175,16 @@ static int draw_head(struct view *v, struct rect a)
 	const struct stack_tree *t = &cache.tree;
 	char parts[8][320], val[48], weights[120] = "";
 	const char *ptr[8];
-	int n = 0, y = a.y;
+	int n = 0, y = a.y, nweights = 0;
 
 	for (int k = 0; k < TW_COUNT; k++)
 		if (t->has[k])
 			snprintf(weights + strlen(weights), sizeof(weights) - strlen(weights), "%s%s",
-				 weights[0] ? ", " : "", tree_weight_name(k));
+				 nweights++ ? ", " : "", tree_weight_name(k));
 	snprintf(parts[n++], sizeof(parts[0]), "Weight: %s (%s in all)", tree_weight_name(cache.weight),
 		 weight_text(t->nodes[0].incl[cache.weight], cache.weight, val, sizeof(val)));
-	snprintf(parts[n++], sizeof(parts[0]), "(w: the next of %s)", weights);
+	if (nweights > 1) /* one weight: nothing to switch to */
+		snprintf(parts[n++], sizeof(parts[0]), "(w: the next of %s)", weights);
 	for (size_t i = 0; i < t->nnotes; i++) {
 		char fit[256];
 

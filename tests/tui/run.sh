@@ -1632,6 +1632,14 @@ check "S in process 206's drill-down: its stacks only, its jobs the fixture's su
 keys Escape
 check "Esc from there: back to the process's drill-down" shows "Process 206 mockgpu-submit"
 $T kill-server 2>/dev/null
+# a recording the monitor made (tests/gpu/evidence/h100-stacks-tables/): every launch in the tree,
+# two stacks that symbolized alike one row (a replay once kept one of them: 10800 of 10801)
+HS=$(realpath "$(dirname "$0")/../../examples/nvidia-stacks-h100.jsonl")
+replay_at 120 40 "$HS" "$(grep -c . "$HS")"
+keys S
+check "S on the H100 stacks recording: its 10801 launches in all, under python3; one weight, no w hint" \
+	bash -c "$(declare -f screen shows); T='$T'; shows 'Weight: launches (10801 in all)' && shows '▾ python3 460' && ! shows '(w: the next'"
+$T kill-server 2>/dev/null
 if [ -n "${TSAN_REPORTS:-}" ]; then # a ThreadSanitizer build (make test-tui): its reports, one file each
 	check "ThreadSanitizer: no data race or lock misuse in any run of this suite ($(ls "$TSAN_REPORTS" | wc -l) reports)" \
 		test -z "$(ls "$TSAN_REPORTS")"
