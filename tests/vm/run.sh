@@ -693,10 +693,11 @@ check_hotplug() {
 stack_chain() {
 	call_chain "$1" "[ring mockgpu $2]" "main;$3;submit_${3#phase_};${4:+$4;}ioctl" "${5:-stack-submit}"
 }
-# call_chain FILE LEAF WANT [COMM]: the same over the lines of COMM (stack-submit) whose leaf is
-# LEAF, exact: those whose user frames from main to the kernel's are WANT.
+# call_chain FILE LEAF WANT [COMM [WEIGHED]]: the same over the lines of COMM (stack-submit) whose
+# leaf is LEAF, exact: those whose user frames from main to the kernel's are WANT; WEIGHED: also
+# "exact_weight X", the exact lines' weight (where lines of other chains share the leaf).
 call_chain() {
-	awk -v leaf="$2" -v want="$3" -v comm="${4:-stack-submit}" '
+	awk -v leaf="$2" -v want="$3" -v comm="${4:-stack-submit}" -v weighed="${5:-}" '
 		{ w = $NF; sub(/ [0-9]+$/, ""); n = split($0, f, ";") }
 		f[1] != comm || f[n] != leaf { next }
 		{
@@ -705,9 +706,13 @@ call_chain() {
 				if (f[i] == "main") on = 1
 				if (on) u = u (u == "" ? "" : ";") (f[i] == "__ioctl" ? "ioctl" : f[i])
 			}
-			if (u == want) exact++
+			if (u == want) { exact++; exactw += w }
 		}
-		END { printf "lines %d exact %d weight %d\n", lines, exact, weight }' "$1"
+		END {
+			printf "lines %d exact %d weight %d", lines, exact, weight
+			if (weighed) printf " exact_weight %d", exactw
+			printf "\n"
+		}' "$1"
 }
 # trace_chain FILE PID RING PHASE: "slices N exact E kernel K" over stacks.sh's lines of
 # stack-submit's job slices on RING: exact, those whose user frames from main to the kernel's
@@ -825,9 +830,9 @@ check_call_stacks() {
 	for want in "nvidia 0x01|main;phase_a;submit_a;ioctl|40" "nvidia 0x01|main;phase_b;submit_b;ioctl|25" \
 		"fence wait|main;phase_a;wait_jobs;ioctl|1" "fence wait|main;phase_b;wait_jobs;ioctl|2"; do
 		IFS='|' read -r leaf chain n <<<"$want"
-		got=$(call_chain "$C" "$leaf" "$chain")
-		check "$k: stacks-calls: $chain;...;$leaf exact on each of its lines, $n in all ($got)" \
-			bash -c "[[ '$got' =~ ^lines\ ([1-9][0-9]*)\ exact\ \1\ weight\ $n$ ]]"
+		got=$(call_chain "$C" "$leaf" "$chain" stack-submit weighed)
+		check "$k: stacks-calls: $chain;...;$leaf exact, $n in all ($got)" \
+			bash -c "[[ '$got' =~ \ exact_weight\ $n$ ]]"
 	done
 	check "$k: stacks-calls: a fence wait's kernel frames from the ioctl's syscall to dma_fence_wait_timeout" \
 		grep -q 'ioctl;entry_SYSCALL_64[a-z_]*_\[k\];.*dma_fence_wait_timeout_\[k\];.*fence wait ' "$C"

@@ -51,7 +51,7 @@ static NOINLINE void submit_b(unsigned int us)
 	}
 }
 
-static void wait_jobs(void)
+static NOINLINE void wait_jobs(void)
 {
 	if (ioctl(fd, MOCKGPU_IOC_WAIT)) {
 		perror("stack-submit: wait");
@@ -64,6 +64,7 @@ static NOINLINE void phase_a(long jobs, unsigned int us)
 	for (long i = 0; i < jobs; i++)
 		submit_a(us);
 	wait_jobs();
+	__asm__ volatile("" ::: "memory"); /* no tail call: phase_a stays on the stack of the wait */
 }
 
 static NOINLINE void phase_b(long jobs, unsigned int us)
@@ -71,6 +72,7 @@ static NOINLINE void phase_b(long jobs, unsigned int us)
 	for (long i = 0; i < jobs; i++)
 		submit_b(us);
 	wait_jobs();
+	__asm__ volatile("" ::: "memory"); /* no tail call */
 }
 
 int main(int argc, char **argv)
