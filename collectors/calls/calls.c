@@ -406,7 +406,6 @@ static int calls_read(struct collector *c, struct model *m)
 		       model_table(m, &calls_fence_waits), model_interval_s(m), wait_row, NULL);
 	if (p->sink)
 		capture_rb_drain(&p->capture, p->sink->active);
-	call_stacks_tick(&p->stacks, bpf_map__fd(p->skel->maps.stack_sums));
 	read_stacks(c, p, m);
 	proc_cache_tick(&p->procs);
 	collector_set_drops(c, drop_names, p->skel->bss->drops, CALLS_DROP_MAX);

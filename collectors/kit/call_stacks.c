@@ -33,20 +33,6 @@ static void seen(struct call_stacks *cs, uint32_t tgid)
 	stack_procs_add(&cs->procs, tgid, comm);
 }
 
-void call_stacks_tick(struct call_stacks *cs, int sums_fd)
-{
-	struct call_stack_key k, next;
-	const void *prev = NULL;
-
-	if (!cs->sf)
-		return;
-	while (!bpf_map_get_next_key(sums_fd, prev, &next)) {
-		seen(cs, next.tgid);
-		k = next;
-		prev = &k;
-	}
-}
-
 /* The frames of key k's stacks into frames, leaf first (ips: room for one stack); their number. */
 static size_t stack_frames(struct call_stacks *cs, const struct call_stack_key *k, int stacks_fd,
 			   uint64_t *ips, struct frame *frames, bool *truncated)

@@ -42,8 +42,6 @@ struct call_stacks {
 
 /* Stacks of source s for sf (NULL, or a weight without s: none taken). */
 void call_stacks_init(struct call_stacks *cs, struct stack_file *sf, enum stack_source s);
-/* Each interval: the processes new in the sums map (sums_fd) seen, their mappings captured. */
-void call_stacks_tick(struct call_stacks *cs, int sums_fd);
 /* Every sum as a row to fn (stack_rows_add: the live tables), each stack symbolized once. */
 void call_stacks_rows(struct call_stacks *cs, int sums_fd, int stacks_fd, const struct call_names *names,
 		      stack_row_fn fn, void *arg);

@@ -563,7 +563,6 @@ static void read_procs(struct nvidia_priv *p, struct model *m)
 	p->active[0] = '\0';
 	p->ngone = 0;
 	map_delta_read(&p->procs, bpf_map__fd(p->skel->maps.procs), proc_row, p);
-	call_stacks_tick(&p->sync_stacks, bpf_map__fd(p->skel->maps.sync_stacks));
 	nv_kernels_read(&p->kernels, bpf_map__fd(p->skel->maps.kernel_launches),
 			bpf_map__fd(p->skel->maps.kernel_names), &p->pcache, p->gone, p->ngone, m);
 	proc_gpus_read(&p->proc_gpus, &maps, &p->nvml_gpus, &p->pcache, p->gone, p->ngone, m);
