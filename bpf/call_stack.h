@@ -9,6 +9,7 @@
 #define GPUTOP_CALL_STACK_H
 
 #include <linux/types.h>
+#include "user_stack.h"
 
 #define CALL_STACK_DEPTH 127 /* frames a stack of the stack map keeps (PERF_MAX_STACK_DEPTH) */
 
@@ -35,6 +36,18 @@ struct call_stack_key {
 struct call_stack_sum {
 	__u64 count;
 	__u64 ns; /* time inside the calls: blocked */
+};
+
+/*
+ * --stacks: a call's user stack copied for the DWARF unwind (user_stack.h),
+ * under the key of the sum it is counted in. Taken at a key's first call and
+ * otherwise as user_stack.h's sampling rule allows: for an ioctl or a fence
+ * wait at its end (the thread still inside its syscall: the user registers
+ * are the syscall's), for a sync at its entry.
+ */
+struct call_stack_sample {
+	struct call_stack_key key;
+	struct user_stack stack; /* last: only its used bytes are sent */
 };
 
 #endif

@@ -29,6 +29,7 @@
 #include "fd_table.bpf.h"
 #include "syscall_ioctl.bpf.h"
 #include "user_caller.bpf.h"
+#include "user_stack.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -92,6 +93,20 @@ struct {
 	__type(key, struct call_stack_key);
 	__type(value, struct call_stack_sum);
 } stack_sums SEC(".maps");
+
+/* --stacks: stack copies for the DWARF unwind (sized at load: USER_STACK_SAMPLE_RING with --stacks). */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+} samples SEC(".maps");
+
+/* Where a stack copy is made before it goes into samples (too large for the BPF stack). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct call_stack_sample);
+} sample_scratch SEC(".maps");
 
 __u64 rescued[CALLS_EVENTS][2]; /* [event][1]: events the twin handled because its primary was skipped */
 
@@ -259,6 +274,23 @@ static __always_inline __u64 wrapper_caller(__u32 tgid, __s32 ustack_id)
 	return caller;
 }
 
+/* --stacks: the calling thread's user registers and stack copied for the DWARF unwind, under key k. */
+static __always_inline void stack_copy(const struct call_stack_key *k)
+{
+	struct pt_regs regs;
+	__u32 z = 0, used;
+	struct call_stack_sample *s = bpf_map_lookup_elem(&sample_scratch, &z);
+
+	if (!s || user_stack_current_regs(&regs))
+		return;
+	s->key = *k;
+	used = offsetof(struct call_stack_sample, stack) + user_stack_capture(&regs, &s->stack);
+	if (used > sizeof(*s)) /* for the verifier */
+		return;
+	if (bpf_ringbuf_output(&samples, s, used, 0))
+		drop_count(drops, CALLS_DROP_SAMPLE_LOST, CALLS_DROP_MAX);
+}
+
 /*
  * --stacks: the call (source, ioctl key ik or none), ns long, into the sum of its
  * process's stacks now. ctx: the tracepoint's (NULL in the decoding tests).
@@ -286,8 +318,10 @@ static __always_inline void stack_sum_add(void *ctx, __u32 source, __u64 id,
 		drop_count(drops, CALLS_DROP_STACK_SUMS_FULL, CALLS_DROP_MAX);
 		return;
 	}
-	__sync_fetch_and_add(&s->count, 1);
 	__sync_fetch_and_add(&s->ns, ns);
+	/* the sum's first call is copied always (its chains exist), later ones as sampled */
+	if (__sync_fetch_and_add(&s->count, 1) == 0 || user_stack_sample_allowed(&samples))
+		stack_copy(&k);
 }
 
 /* twin: the copy run after the primary, handling the call only where the primary was skipped. */

@@ -71,6 +71,7 @@ enum calls_drop {
 	CALLS_DROP_NESTED_WAIT, /* a wait began inside another of the same thread: the outer one is lost */
 	CALLS_DROP_CAPTURE_FULL, /* capture ring buffer full: a call not in the trace */
 	CALLS_DROP_STACK_SUMS_FULL, /* --stacks: no room for a new (process, call, stacks) sum */
+	CALLS_DROP_SAMPLE_LOST, /* --stacks: a stack copy for the DWARF unwind lost (ring buffer full) */
 	CALLS_DROP_MAX
 };
 

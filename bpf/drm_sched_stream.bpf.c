@@ -164,8 +164,7 @@ static __always_inline void stack_sample(const struct sched_sample_key *k, const
 		bpf_map_update_elem(&sampled, k, &one, BPF_ANY);
 	}
 	s = bpf_map_lookup_elem(&sample_scratch, &z);
-	if (!s || bpf_probe_read_kernel(&regs, sizeof(regs),
-					(void *)bpf_task_pt_regs(bpf_get_current_task_btf())))
+	if (!s || user_stack_current_regs(&regs))
 		return;
 	s->key = *k;
 	__builtin_memcpy(s->comm, comm, TASK_COMM_LEN);

@@ -179,6 +179,20 @@ struct {
 	__type(value, struct nv_stack_sample);
 } sample_scratch SEC(".maps");
 
+/* --stacks-weight syncs, sync-time: syncs' stack copies (sized at load: USER_STACK_SAMPLE_RING then). */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+} sync_samples SEC(".maps");
+
+/* Where a sync's stack copy is made before it goes into sync_samples. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct call_stack_sample);
+} sync_scratch SEC(".maps");
+
 /* Where a name is read before it goes into kernel_names (too large for the BPF stack). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -317,6 +331,41 @@ int BPF_KPROBE(cuda_launch, __u64 a1, __u64 a2)
 
 /* (BPF_KPROBE: the same register access serves uprobes.) */
 /* Entry of a call timed or read at its return: remember what the return needs. */
+/* --stacks: a sync's sum key (its process, stack at entry and caller). */
+static __always_inline struct call_stack_key sync_key(const struct nv_pending *c, __u32 tgid)
+{
+	return (struct call_stack_key){ .tgid = tgid, .source = CALL_STACK_SYNC, .ustack_id = c->stack_id,
+					.kstack_id = -1, .caller = c->caller };
+}
+
+/*
+ * --stacks: a sync's stack at its entry (regs): by frame pointers into c, and
+ * copied for the DWARF unwind at its key's first sync (no sum yet) or as sampled.
+ */
+static __always_inline void sync_stack_take(struct pt_regs *regs, struct nv_pending *c, __u32 tgid)
+{
+	struct call_stack_key k;
+	struct call_stack_sample *s;
+	__u32 z = 0, used;
+
+	bpf_probe_read_user(&c->caller, sizeof(c->caller), (void *)PT_REGS_SP(regs));
+	c->stack_id = (__s32)bpf_get_stackid(regs, &stacks, BPF_F_USER_STACK);
+	if (c->stack_id < 0)
+		c->stack_id = -1;
+	k = sync_key(c, tgid);
+	if (bpf_map_lookup_elem(&sync_stacks, &k) && !user_stack_sample_allowed(&sync_samples))
+		return;
+	s = bpf_map_lookup_elem(&sync_scratch, &z);
+	if (!s)
+		return;
+	s->key = k;
+	used = offsetof(struct call_stack_sample, stack) + user_stack_capture(regs, &s->stack);
+	if (used > sizeof(*s)) /* for the verifier */
+		return;
+	if (bpf_ringbuf_output(&sync_samples, s, used, 0))
+		drop_count(drops, NV_DROP_SYNC_COPY_LOST, NV_DROP_MAX);
+}
+
 SEC("uprobe")
 int BPF_KPROBE(cuda_enter, __u64 a1, __u64 a2, __u64 a3, __u64 a4)
 {
@@ -348,12 +397,8 @@ int BPF_KPROBE(cuda_enter, __u64 a1, __u64 a2, __u64 a3, __u64 a4)
 		pend.pitch_out = a2;
 		pend.size = a4; /* rows; the pitch is read at return */
 	}
-	if (capture_sync_stacks && pend.call == NV_SYNC) { /* the caller: see stack_launched */
-		bpf_probe_read_user(&pend.caller, sizeof(pend.caller), (void *)sp);
-		pend.stack_id = (__s32)bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
-		if (pend.stack_id < 0)
-			pend.stack_id = -1;
-	}
+	if (capture_sync_stacks && pend.call == NV_SYNC) /* the caller: see stack_launched */
+		sync_stack_take(ctx, &pend, id >> 32);
 	pend.start_ns = bpf_ktime_get_ns();
 	if (bpf_map_update_elem(&calls, &id, &pend, BPF_ANY))
 		drop_count(drops, NV_DROP_PENDING_FULL, NV_DROP_MAX);
@@ -363,8 +408,7 @@ int BPF_KPROBE(cuda_enter, __u64 a1, __u64 a2, __u64 a3, __u64 a4)
 /* --stacks: a sync of tgid ended, ns long: into its sum (the stack its entry took). */
 static __always_inline void sync_stack_add(const struct nv_pending *c, __u32 tgid, __u64 ns)
 {
-	struct call_stack_key k = { .tgid = tgid, .source = CALL_STACK_SYNC, .ustack_id = c->stack_id,
-				    .kstack_id = -1, .caller = c->caller };
+	struct call_stack_key k = sync_key(c, tgid);
 	struct call_stack_sum zero = {}, *s = lookup_or_init(&sync_stacks, &k, &zero);
 
 	if (!s) {

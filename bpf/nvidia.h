@@ -73,6 +73,7 @@ enum nv_drop {
 	NV_DROP_BUS_IDS_FULL, /* bus id table full: that device's GPU stays unknown */
 	NV_DROP_CAPTURE_FULL, /* capture ring buffer full: a launch or sync not in the trace */
 	NV_DROP_SYNC_STACKS_FULL, /* --stacks: the (process, stack) sync table full: the sync not in the file */
+	NV_DROP_SYNC_COPY_LOST, /* --stacks: a sync's stack copy for the DWARF unwind lost (ring buffer full) */
 	NV_DROP_MAX,
 };
 

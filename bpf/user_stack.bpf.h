@@ -46,6 +46,12 @@ static __always_inline bool user_stack_sample_allowed(void *ring)
 	return true;
 }
 
+/* The current task's user registers (saved at its entry to the kernel) into regs; 0, or < 0. */
+static __always_inline long user_stack_current_regs(struct pt_regs *regs)
+{
+	return bpf_probe_read_kernel(regs, sizeof(*regs), (void *)bpf_task_pt_regs(bpf_get_current_task_btf()));
+}
+
 /* Fills s; its used length (header and copied bytes), for bpf_ringbuf_output. */
 static __always_inline __u32 user_stack_capture(struct pt_regs *regs, struct user_stack *s)
 {

@@ -14,7 +14,7 @@ struct dwarf_key dwarf_key_of(const void *key, size_t size)
 
 static int key_cmp(const struct dwarf_key *a, const struct dwarf_key *b)
 {
-	for (size_t i = 0; i < 3; i++)
+	for (size_t i = 0; i < sizeof(a->w) / sizeof(a->w[0]); i++)
 		if (a->w[i] != b->w[i])
 			return a->w[i] < b->w[i] ? -1 : 1;
 	return 0;
@@ -91,6 +91,53 @@ uint64_t dwarf_chains_share(const struct dwarf_chain *chains, size_t n, size_t i
 	for (size_t j = 0; j < n; j++)
 		given += (uint64_t)((unsigned __int128)count * chains[j].samples / total);
 	return (uint64_t)((unsigned __int128)count * chains[i].samples / total) + (i < count - given ? 1 : 0);
+}
+
+uint64_t dwarf_chains_samples(struct dwarf_chains *d, const struct dwarf_key *k)
+{
+	size_t n;
+	const struct dwarf_chain *c = dwarf_chains_of(d, k, &n);
+	uint64_t samples = 0;
+
+	for (size_t i = 0; i < n; i++)
+		samples += c[i].samples;
+	return samples;
+}
+
+static bool any(const uint64_t *w, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (w[i])
+			return true;
+	return false;
+}
+
+bool dwarf_chains_split(struct dwarf_chains *d, const struct dwarf_key *k, const struct dwarf_split *s)
+{
+	uint64_t fp[DWARF_WEIGHTS_MAX] = { 0 }, share[DWARF_WEIGHTS_MAX];
+	size_t n, nw = s->nw < DWARF_WEIGHTS_MAX ? s->nw : DWARF_WEIGHTS_MAX, depth = SIZE_MAX;
+	struct dwarf_chain *c = dwarf_chains_of(d, k, &n);
+
+	if (!c) {
+		if (any(s->w, nw))
+			s->part(s->arg, NULL, s->w);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = 0; j < nw; j++)
+			share[j] = dwarf_chains_share(c, n, i, s->w[j]);
+		if (!c[i].complete && depth == SIZE_MAX)
+			depth = s->fp_depth(s->arg);
+		if (!c[i].complete && depth > c[i].n) { /* the frame pointers' */
+			for (size_t j = 0; j < nw; j++)
+				fp[j] += share[j];
+		} else if (any(share, nw)) {
+			s->part(s->arg, &c[i], share);
+		}
+	}
+	if (any(fp, nw))
+		s->part(s->arg, NULL, fp);
+	return true;
 }
 
 void dwarf_chains_free(struct dwarf_chains *d)

@@ -20,7 +20,7 @@
 
 /* A source's key, its bytes copied in (zero-padded): compared whole. */
 struct dwarf_key {
-	uint64_t w[3];
+	uint64_t w[4];
 };
 
 struct dwarf_chain {
@@ -50,6 +50,31 @@ struct dwarf_chain *dwarf_chains_of(struct dwarf_chains *d, const struct dwarf_k
  * the key's samples, the remainder to the first chains, so that the shares add up to count.
  */
 uint64_t dwarf_chains_share(const struct dwarf_chain *chains, size_t n, size_t i, uint64_t count);
+/* The samples of key k (0: it has no chain). */
+uint64_t dwarf_chains_samples(struct dwarf_chains *d, const struct dwarf_key *k);
+
+/* Weights a source's key carries (jobs, GPU time, queue wait: 3). */
+#define DWARF_WEIGHTS_MAX 3
+
+/* A part of a key's weights to its source's rows: chain c's share; c NULL: the frame pointers' part. */
+typedef void (*dwarf_part_fn)(void *arg, struct dwarf_chain *c, const uint64_t *w);
+
+struct dwarf_split {
+	const uint64_t *w; /* the key's exact weights, nw of them (at most DWARF_WEIGHTS_MAX) */
+	size_t nw;
+	size_t (*fp_depth)(void *arg); /* the key's frame-pointer stack's depth: asked once at most */
+	dwarf_part_fn part;
+	void *arg; /* fp_depth's and part's */
+};
+
+/*
+ * Key k's exact weights split among its chains: each chain's share to part,
+ * but the shares of chains that stopped short of the outermost frame (the byte
+ * budget, code without CFI such as a JIT's) where the frame pointers went
+ * deeper summed into the frame pointers' part, which is the whole where k has
+ * no chain. A part of all zero weights is not given. Whether k has chains.
+ */
+bool dwarf_chains_split(struct dwarf_chains *d, const struct dwarf_key *k, const struct dwarf_split *s);
 void dwarf_chains_free(struct dwarf_chains *d);
 
 #endif

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,32 @@ void stack_procs_frame(struct symbolizer *sym, struct stack_proc *p, uint64_t ad
 		symbolize_user(sym, &p->sp, addr, out);
 	else
 		memset(out, 0, sizeof(*out)); /* "[unknown]": it exited before it was seen */
+}
+
+void stack_procs_count_reset(struct stack_procs *ps)
+{
+	for (size_t i = 0; i < ps->n; i++)
+		ps->procs[i].events = ps->procs[i].dwarf_events = ps->procs[i].dwarf_samples = 0;
+}
+
+void stack_proc_count(struct stack_proc *p, uint64_t events, uint64_t samples)
+{
+	if (!p)
+		return;
+	p->events += events;
+	if (!samples)
+		return;
+	p->dwarf_events += events;
+	p->dwarf_samples += samples;
+}
+
+void stack_proc_sampled(const struct stack_proc *p, const char *unit, char *out, size_t size)
+{
+	if (size)
+		out[0] = 0;
+	if (p && p->dwarf_samples < p->dwarf_events)
+		snprintf(out, size, "DWARF: %" PRIu64 " of %" PRIu64 " %s unwound", p->dwarf_samples,
+			 p->dwarf_events, unit);
 }
 
 void stack_procs_free(struct stack_procs *ps)

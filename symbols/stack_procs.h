@@ -33,6 +33,12 @@ struct stack_proc *stack_procs_add(struct stack_procs *ps, uint32_t pid, const c
 /* The frame of a user address of p: "[unknown]" when p is NULL or its mappings were not read. */
 void stack_procs_frame(struct symbolizer *sym, struct stack_proc *p, uint64_t addr,
 		       struct frame *out);
+/* Before a source's rows: every process's counts (events, dwarf_events, dwarf_samples) zeroed. */
+void stack_procs_count_reset(struct stack_procs *ps);
+/* One key of p (NULL: none) with events, unwound in samples copies (0: no DWARF chain). */
+void stack_proc_count(struct stack_proc *p, uint64_t events, uint64_t samples);
+/* What was sampled of p's events (unit: "jobs", ...) for its DWARF rows: "DWARF: S of E jobs unwound", or "". */
+void stack_proc_sampled(const struct stack_proc *p, const char *unit, char *out, size_t size);
 void stack_procs_free(struct stack_procs *ps);
 
 #endif

@@ -59,6 +59,7 @@ static const char *const drop_names[CALLS_DROP_MAX] = {
 	[CALLS_DROP_NESTED_WAIT] = "nested_fence_wait",
 	[CALLS_DROP_CAPTURE_FULL] = "capture_ring_buffer_full",
 	[CALLS_DROP_STACK_SUMS_FULL] = "call_stack_table_full",
+	[CALLS_DROP_SAMPLE_LOST] = "call_stack_copy_lost",
 };
 
 /* A device file seen in the ioctls: its name and driver, looked up once. */
@@ -168,6 +169,8 @@ static int load(struct calls_priv *p, bool gated)
 		bpf_map__set_max_entries(p->skel->maps.stacks, 1);
 		bpf_map__set_max_entries(p->skel->maps.stack_sums, 1);
 		bpf_map__set_max_entries(p->skel->maps.callers, 1);
+	} else if (bpf_map__set_max_entries(p->skel->maps.samples, USER_STACK_SAMPLE_RING)) {
+		return -ENOMEM;
 	}
 	capture_rb_size(p->skel->maps.capture_rb, p->sink);
 	return calls_bpf__load(p->skel);
@@ -253,6 +256,9 @@ static int calls_open(struct collector *c)
 	calls_gate_open(&p->gate, p->skel, p->majors, (size_t)p->nmajors);
 	describe(c);
 	calls_capture_open(p);
+	if (call_stacks_attach(&p->stacks, bpf_map__fd(p->skel->maps.samples)))
+		collector_set_tracepoint(c, "syscalls", "sys_exit_ioctl", TRACEPOINT_FAILED,
+					 "cannot read the stack copies' ring buffer: stacks by frame pointers only");
 	return 0;
 }
 

@@ -189,95 +189,69 @@ static char *chain_text(struct sched_stacks *ss, const struct sched_stack_sum *e
 /* Per process, before the rows: its jobs, those of sums with DWARF chains, and their samples. */
 static void proc_totals(struct sched_stacks *ss)
 {
-	for (size_t i = 0; i < ss->procs.n; i++)
-		ss->procs.procs[i].events = ss->procs.procs[i].dwarf_events = ss->procs.procs[i].dwarf_samples = 0;
+	stack_procs_count_reset(&ss->procs);
 	for (size_t i = 0; i < ss->nsums; i++) {
 		const struct sched_stack_sum *e = &ss->sums[i];
-		struct stack_proc *p = stack_procs_find(&ss->procs, e->tgid);
 		struct dwarf_key dk = sum_key(e);
-		const struct dwarf_chain *c;
-		size_t nc;
 
-		if (!p)
-			continue;
-		p->events += e->jobs;
-		if (!(c = dwarf_chains_of(&ss->dwarf, &dk, &nc)))
-			continue;
-		p->dwarf_events += e->jobs;
-		for (size_t j = 0; j < nc; j++)
-			p->dwarf_samples += c[j].samples;
+		stack_proc_count(stack_procs_find(&ss->procs, e->tgid), e->jobs, dwarf_chains_samples(&ss->dwarf, &dk));
 	}
 }
 
 struct sum_rows {
+	struct sched_stacks *ss;
+	struct sched_stack_sum *e; /* the sum whose rows these are */
+	int stacks_fd;
+	char note[96]; /* what was sampled of its process's jobs, on its DWARF rows */
 	stack_row_fn fn;
 	void *arg;
 	struct stack_row row; /* the sum's: pid, comm, leaf */
 };
 
-static void row_out(struct sum_rows *a, const char *frames_text, const char *sampled, uint64_t jobs,
-		    uint64_t gpu_ns, uint64_t wait_ns)
+static size_t sum_depth(void *arg)
 {
-	if (!frames_text || !(jobs | gpu_ns | wait_ns))
+	struct sum_rows *a = arg;
+	uint64_t ips[SCHED_STACK_DEPTH];
+
+	return sum_user(a->e, a->stacks_fd, ips);
+}
+
+/* One row of the sum: chain c's share w (jobs, GPU time, queue wait); c NULL: by frame pointers. */
+static void sum_part(void *arg, struct dwarf_chain *c, const uint64_t *w)
+{
+	struct sum_rows *a = arg;
+	char **text = c ? &c->text : &a->e->frames;
+
+	if (!*text)
+		*text = c ? chain_text(a->ss, a->e, a->stacks_fd, c) : fp_text(a->ss, a->e, a->stacks_fd);
+	if (!*text)
 		return;
-	a->row.frames = frames_text;
-	a->row.sampled = sampled;
-	a->row.count = jobs;
-	a->row.gpu_ns = gpu_ns;
-	a->row.wait_ns = wait_ns;
+	a->row.frames = *text;
+	a->row.sampled = c ? a->note : "";
+	a->row.count = w[0];
+	a->row.gpu_ns = w[1];
+	a->row.wait_ns = w[2];
 	a->fn(a->arg, &a->row);
 }
 
-/*
- * One sum's rows: by frame pointers where its queue events' stacks were not
- * unwound (DWARF); else a row per unwound chain with its share of the sum's
- * jobs, GPU time and queue wait, the shares of chains that stopped short of
- * the outermost frame where the frame pointers went deeper on the frame
- * pointers' row.
- */
-static void sum_rows(struct sched_stacks *ss, struct sched_stack_sum *e, int stacks_fd, struct sum_rows *a)
+/* One sum's rows: by frame pointers, or a row per unwound chain (dwarf_chains_split). */
+static void sum_rows(struct sched_stacks *ss, struct sched_stack_sum *e, struct sum_rows *a)
 {
-	struct stack_proc *p = stack_procs_find(&ss->procs, e->tgid);
+	const uint64_t w[] = { e->jobs, e->gpu_ns, e->wait_ns };
 	struct dwarf_key dk = sum_key(e);
-	uint64_t ips[SCHED_STACK_DEPTH], fj = 0, fg = 0, fw = 0;
-	size_t nc, depth;
-	struct dwarf_chain *c = dwarf_chains_of(&ss->dwarf, &dk, &nc);
-	char note[96] = "";
 
-	if (!c) {
-		if (!e->frames)
-			e->frames = fp_text(ss, e, stacks_fd);
-		row_out(a, e->frames, "", e->jobs, e->gpu_ns, e->wait_ns);
-		return;
-	}
-	if (p && p->dwarf_samples < p->dwarf_events)
-		snprintf(note, sizeof(note), "DWARF: %" PRIu64 " of %" PRIu64 " jobs unwound", p->dwarf_samples,
-			 p->dwarf_events);
-	depth = sum_user(e, stacks_fd, ips);
-	for (size_t i = 0; i < nc; i++) {
-		uint64_t j = dwarf_chains_share(c, nc, i, e->jobs), g = dwarf_chains_share(c, nc, i, e->gpu_ns),
-			 w = dwarf_chains_share(c, nc, i, e->wait_ns);
-
-		if (!c[i].complete && depth > c[i].n) { /* on the frame pointers' row */
-			fj += j, fg += g, fw += w;
-			continue;
-		}
-		if (!c[i].text)
-			c[i].text = chain_text(ss, e, stacks_fd, &c[i]);
-		row_out(a, c[i].text, note, j, g, w);
-	}
-	if (fj | fg | fw) {
-		if (!e->frames)
-			e->frames = fp_text(ss, e, stacks_fd);
-		row_out(a, e->frames, "", fj, fg, fw);
-	}
+	a->e = e;
+	stack_proc_sampled(stack_procs_find(&ss->procs, e->tgid), "jobs", a->note, sizeof(a->note));
+	dwarf_chains_split(&ss->dwarf, &dk,
+			   &(struct dwarf_split){ .w = w, .nw = 3, .fp_depth = sum_depth, .part = sum_part, .arg = a });
 }
 
 void sched_stacks_rows(struct sched_stacks *ss, int stacks_fd, const struct ring_key *keys, stack_row_fn fn,
 		       void *arg)
 {
 	char leaf[DEV_NAME_LEN + RING_NAME_LEN + 2];
-	struct sum_rows a = { fn, arg, { .source = STACK_SOURCE_JOBS, .leaf = leaf, .timed = true } };
+	struct sum_rows a = { .ss = ss, .stacks_fd = stacks_fd, .fn = fn, .arg = arg,
+			      .row = { .source = STACK_SOURCE_JOBS, .leaf = leaf, .timed = true } };
 
 	if (!ss->sf)
 		return;
@@ -291,7 +265,7 @@ void sched_stacks_rows(struct sched_stacks *ss, int stacks_fd, const struct ring
 			 k && *k->dev ? " " : "", RING_NAME_LEN, k && *k->name ? k->name : "?");
 		a.row.pid = e->tgid;
 		a.row.comm = p ? p->comm : "?";
-		sum_rows(ss, e, stacks_fd, &a);
+		sum_rows(ss, e, &a);
 	}
 }
 

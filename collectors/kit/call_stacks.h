@@ -3,9 +3,12 @@
  * --stacks of calls that block: GPU ioctls and fence waits (the calls
  * collector) and CUDA synchronisations (the NVIDIA collector). Their BPF
  * programs sum each call at its end per (process, source, call, user stack,
- * kernel stack) in calls and time inside (bpf/call_stack.h); here each
- * process's mappings are captured at its first sight in the sums (while it
- * lives), and at the end one folded line per sum goes into the --stacks file:
+ * kernel stack) in calls and time inside (bpf/call_stack.h), and copy the user
+ * stack for a DWARF unwind at a sum's first call and as sampled after; here
+ * each process's mappings are captured at its first sight in the copies or
+ * the sums (while it lives), each copy is unwound, and a sum whose copies were
+ * unwound gives a row per chain with its share of the sum (symbols/dwarf_chains.h),
+ * else one by frame pointers. At the end each row is a line of the --stacks file:
  * "command;main;...;ioctl;entry_SYSCALL_64_[k];...;COMMAND" (an ioctl, its
  * command named as calls.ioctls names it), "command;...;dma_fence_wait_timeout_[k];
  * ...;fence wait" (a fence wait), "command;main;...;caller;cuCtxSynchronize"
@@ -19,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "collectors/kit/key_text.h"
+#include "symbols/dwarf_chains.h"
 #include "symbols/stack_file.h"
 #include "symbols/stack_row.h"
 #include "symbols/stack_procs.h"
@@ -32,16 +36,24 @@ struct call_names {
 	void *ctx;
 };
 
+struct ring_buffer;
+struct call_sum;
+
 struct call_stacks {
 	struct stack_file *sf; /* NULL: no stacks taken */
 	struct stack_procs procs; /* by first sight */
-	uint32_t last_seen; /* the process of the last key seen */
-	struct key_text texts, leaves; /* each key's frames and a sync's leaf, symbolized once */
+	struct key_text texts, leaves; /* each key's frame-pointer frames and a sync's leaf, symbolized once */
+	struct ring_buffer *samples; /* the stack copies (struct call_stack_sample); NULL: none */
+	struct dwarf_chains dwarf; /* the copies unwound, per sum's key */
+	struct call_sum *sums; /* the sums of a rows pass */
+	size_t nsums, cap;
 	int write_err;
 };
 
 /* Stacks of source s for sf (NULL, or a weight without s: none taken). */
 void call_stacks_init(struct call_stacks *cs, struct stack_file *sf, enum stack_source s);
+/* --stacks: the source's stack copies (samples_fd: a ring buffer of struct call_stack_sample), read at each rows pass; 0, or -errno. */
+int call_stacks_attach(struct call_stacks *cs, int samples_fd);
 /* Every sum as a row to fn (stack_rows_add: the live tables), each stack symbolized once. */
 void call_stacks_rows(struct call_stacks *cs, int sums_fd, int stacks_fd, const struct call_names *names,
 		      stack_row_fn fn, void *arg);

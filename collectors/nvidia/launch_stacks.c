@@ -256,49 +256,56 @@ static const char *chain_text(struct rows_arg *a, struct stack_proc *p, struct d
 	return c->text = strdup(text);
 }
 
-/* One row of k: its kernel the leaf, what was sampled where DWARF chains stand for more launches than were unwound. */
+/* One row of k: its kernel the leaf, what was sampled on its DWARF rows. */
 static void row_out(struct rows_arg *a, struct stack_proc *p, const struct nv_stack_key *k, const char *frames_text,
 		    bool dwarf, uint64_t count)
 {
 	const struct stack_kernel *sk = kernel_find(a->ls, k->tgid, k->handle);
 	char note[96] = "";
 
-	if (!frames_text || !count)
+	if (!frames_text)
 		return;
-	if (dwarf && p && p->dwarf_samples < p->dwarf_events)
-		snprintf(note, sizeof(note), "DWARF: %" PRIu64 " of %" PRIu64 " launches unwound",
-			 p->dwarf_samples, p->dwarf_events);
+	if (dwarf)
+		stack_proc_sampled(p, "launches", note, sizeof(note));
 	a->fn(a->arg, &(struct stack_row){ .pid = k->tgid, .comm = p ? p->comm : "?",
 					   .source = STACK_SOURCE_LAUNCHES, .leaf = sk ? sk->name : "[kernel]",
 					   .frames = frames_text, .sampled = note, .count = count });
 }
 
+struct key_arg {
+	struct rows_arg *a;
+	struct stack_proc *p;
+	const struct nv_stack_key *k;
+};
+
+static size_t key_depth(void *arg)
+{
+	struct key_arg *ka = arg;
+	uint64_t ips[NV_STACK_DEPTH];
+
+	return fp_stack(ka->a->stacks_fd, ka->k, ips);
+}
+
+/* A part of a key's launches: chain c's share; c NULL: by its frame pointers. */
+static void key_part(void *arg, struct dwarf_chain *c, const uint64_t *w)
+{
+	struct key_arg *ka = arg;
+
+	row_out(ka->a, ka->p, ka->k, c ? chain_text(ka->a, ka->p, c) : fp_text(ka->a, ka->p, ka->k), c, w[0]);
+}
+
 /* One (process, stack, kernel): by its DWARF chains where it has some, else by its frame pointers. */
 static bool key_rows(const void *key, void *value, void *arg)
 {
-	const struct nv_stack_key *k = key;
-	struct rows_arg *a = arg;
-	struct stack_proc *p = stack_procs_find(&a->ls->procs, k->tgid);
-	uint64_t ips[NV_STACK_DEPTH], weight;
-	size_t nc;
-	struct dwarf_key dk = dwarf_key_of(k, sizeof(*k));
-	struct dwarf_chain *c = dwarf_chains_of(&a->ls->dwarf, &dk, &nc);
+	struct key_arg ka = { arg, NULL, key };
+	struct dwarf_key dk = dwarf_key_of(key, sizeof(*ka.k));
+	uint64_t weight;
 
+	ka.p = stack_procs_find(&ka.a->ls->procs, ka.k->tgid);
 	memcpy(&weight, value, sizeof(weight));
-	if (!c)
-		row_out(a, p, k, fp_text(a, p, k), false, weight);
-	for (size_t i = 0; i < nc; i++) {
-		uint64_t w = dwarf_chains_share(c, nc, i, weight);
-
-		/*
-		 * Stopped short of the outermost frame (the budget, code without CFI
-		 * such as a JIT's) where the frame pointers went deeper: theirs.
-		 */
-		if (!c[i].complete && fp_stack(a->stacks_fd, k, ips) > c[i].n)
-			row_out(a, p, k, fp_text(a, p, k), false, w);
-		else
-			row_out(a, p, k, chain_text(a, p, &c[i]), true, w);
-	}
+	dwarf_chains_split(&ka.a->ls->dwarf, &dk,
+			   &(struct dwarf_split){ .w = &weight, .nw = 1, .fp_depth = key_depth, .part = key_part,
+						  .arg = &ka });
 	return false;
 }
 
@@ -338,22 +345,11 @@ static bool proc_totals(const void *key, void *value, void *arg)
 {
 	const struct nv_stack_key *k = key;
 	struct launch_stacks *ls = arg;
-	struct stack_proc *p = stack_procs_find(&ls->procs, k->tgid);
-	const struct dwarf_chain *c;
-	struct dwarf_key dk;
+	struct dwarf_key dk = dwarf_key_of(k, sizeof(*k));
 	uint64_t weight;
-	size_t nc;
 
-	if (!p)
-		return false;
 	memcpy(&weight, value, sizeof(weight));
-	p->events += weight;
-	dk = dwarf_key_of(k, sizeof(*k));
-	if (!(c = dwarf_chains_of(&ls->dwarf, &dk, &nc)))
-		return false;
-	p->dwarf_events += weight;
-	for (size_t i = 0; i < nc; i++)
-		p->dwarf_samples += c[i].samples;
+	stack_proc_count(stack_procs_find(&ls->procs, k->tgid), weight, dwarf_chains_samples(&ls->dwarf, &dk));
 	return false;
 }
 
@@ -363,11 +359,7 @@ void launch_stacks_rows(struct launch_stacks *ls, int counts_fd, int stacks_fd, 
 
 	if (!ls->sf)
 		return;
-	for (size_t i = 0; i < ls->procs.n; i++) {
-		struct stack_proc *p = &ls->procs.procs[i];
-
-		p->events = p->dwarf_events = p->dwarf_samples = 0;
-	}
+	stack_procs_count_reset(&ls->procs);
 	map_walk(counts_fd, sizeof(struct nv_stack_key), sizeof(uint64_t), proc_totals, ls);
 	map_walk(counts_fd, sizeof(struct nv_stack_key), sizeof(uint64_t), key_rows, &a);
 }

@@ -123,6 +123,7 @@ static const char *const drop_names[NV_DROP_MAX] = {
 	[NV_DROP_BUS_IDS_FULL] = "bus_id_table_full",
 	[NV_DROP_CAPTURE_FULL] = "capture_ring_buffer_full",
 	[NV_DROP_SYNC_STACKS_FULL] = "sync_stack_table_full",
+	[NV_DROP_SYNC_COPY_LOST] = "sync_stack_copy_lost",
 };
 
 /* Tracepoint programs (ioctl enter/exit, Xid), then one pseudo-entry per uprobe program for the cost table. */
@@ -304,6 +305,9 @@ static int nvidia_open(struct collector *c)
 	p->skel->rodata->capture_sync_stacks = p->sync_stacks.sf != NULL;
 	if (!p->sync_stacks.sf) /* off: no room kept */
 		bpf_map__set_max_entries(p->skel->maps.sync_stacks, 1);
+	else if (bpf_map__set_max_entries(p->skel->maps.sync_samples, USER_STACK_SAMPLE_RING))
+		collector_set_tracepoint(c, "libcuda", "sync stacks", TRACEPOINT_FAILED,
+					 "cannot size the stack copies' ring buffer");
 	if (p->stacks.sf) {
 		if (bpf_map__set_max_entries(p->skel->maps.samples, USER_STACK_SAMPLE_RING))
 			collector_set_tracepoint(c, "libcuda", "launch stacks", TRACEPOINT_FAILED,
@@ -481,6 +485,9 @@ static int nvidia_attach(struct collector *c)
 	if (p->skel->bss->copy_stacks &&
 	    launch_stacks_attach(&p->stacks, bpf_map__fd(p->skel->maps.samples)))
 		collector_set_tracepoint(c, "libcuda", "launch stacks", TRACEPOINT_FAILED,
+					 "cannot read the stack copies' ring buffer: frame pointers only");
+	if (call_stacks_attach(&p->sync_stacks, bpf_map__fd(p->skel->maps.sync_samples)))
+		collector_set_tracepoint(c, "libcuda", "sync stacks", TRACEPOINT_FAILED,
 					 "cannot read the stack copies' ring buffer: frame pointers only");
 	start_nvml(c, p);
 	attach_new_libs(p);

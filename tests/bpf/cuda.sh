@@ -197,24 +197,31 @@ rows_are_lines() {
 		cmp <(grep "^$IOC;" "$5" | folded_sum) <(stack_rows "$2" "$3" "$4" | grep "^$IOC;" | folded_sum)
 }
 
-# check_call_stacks: --stacks-weight calls and blocked, the clients' ioctls on /dev/null (NVIDIA's
-# here): per client one line "IOC;...;main;child;ioctl;<kernel frames>;nvidia 0x1b" of its 25 i
-# ioctls (child calls libc's ioctl: the caller put back), every call of the clients in one (IOC: the
-# client copied under a name of this run's, as any process's /dev/null ioctls are counted here);
-# blocked: the lines' ns add up exactly to the clients' calls.ioctls time (ns_total). Frame pointers
-# only: the walk may end in libc's start code, built without them (_start, __libc_start_main out).
+# check_call_chains WHAT FOLDED CLIENT_OUT: the clients' ioctls on /dev/null (NVIDIA's here), by
+# call chain: per client one line "IOC;...;main;child;ioctl;<kernel frames>;nvidia 0x1b" of its 25 i
+# ioctls, every call of the clients in one (IOC: the client copied under a name of this run's, as
+# any process's /dev/null ioctls are counted here). Every frame from _start: the user stack unwound
+# with DWARF from a copy (one sampled says so in a frame under the command), as a frame-pointer walk
+# could not (libc's start code and its ioctl wrapper are built without them; here the client too).
 IOC=ioc-$$
-CALL_CHAIN="$IOC;(_start;__libc_start_main@GLIBC_2.2.5;)?__libc_start_call_main;main;child;[^;]*ioctl(;[^;]+_\[k\])+;nvidia 0x1b"
-check_call_stacks() {
-	local dir=$TMP/calls i want got
-	grep "^$IOC;" "$TMP/calls.folded" | sed 's/^/       /' | head -2
+CALL_CHAIN="$IOC;(\[DWARF: [0-9]+ of [0-9]+ calls unwound\];)?_start;__libc_start_main@GLIBC_2.2.5;__libc_start_call_main;main;child;ioctl(;[^;]+_\[k\])+;nvidia 0x1b"
+check_call_chains() {
+	local what=$1 folded=$2 client=$3 i want got
+	grep "^$IOC;" "$folded" | sed 's/^/       /' | head -2
 	for i in $(seq 1 $PROCS); do
-		check "--stacks-weight calls: client $i: $IOC;...;main;child;ioctl;...;nvidia 0x1b $((25 * i))" \
-			grep -qxE "$CALL_CHAIN $((25 * i))" "$TMP/calls.folded"
+		check "--stacks-weight calls ($what): client $i: $IOC;...;main;child;ioctl;...;nvidia 0x1b $((25 * i))" \
+			grep -qxE "$CALL_CHAIN $((25 * i))" "$folded"
 	done
-	want=$(jq -s '[.[].ioctls] | add' "$dir/client")
-	got=$(awk -v r="$IOC;" 'index($0, r) == 1 { n++; s += $NF } END { print n + 0, s + 0 }' "$TMP/calls.folded")
-	check "--stacks-weight calls: $PROCS $IOC lines, $want calls in all ($got)" test "$got" = "$PROCS $want"
+	want=$(jq -s '[.[].ioctls] | add' "$client")
+	got=$(awk -v r="$IOC;" 'index($0, r) == 1 { n++; s += $NF } END { print n + 0, s + 0 }' "$folded")
+	check "--stacks-weight calls ($what): $PROCS $IOC lines, $want calls in all ($got)" test "$got" = "$PROCS $want"
+}
+
+# check_call_stacks: --stacks-weight calls and blocked (check_call_chains); blocked: the lines' ns
+# add up exactly to the clients' calls.ioctls time (ns_total).
+check_call_stacks() {
+	local dir=$TMP/calls want got
+	check_call_chains "frame pointers" "$TMP/calls.folded" "$dir/client"
 	check "--stacks-weight calls, blocked: both monitors exited 0" \
 		test "$(cat "$dir/mon.rc" "$TMP/blocked/mon.rc" | tr -d '\n')" = 00
 	rows_are_lines "--stacks-weight calls" "$dir/mon" calls.stacks count "$TMP/calls.folded"
@@ -231,18 +238,20 @@ check_call_stacks() {
 		grep -qE "^gputop-bpf: stacks '.*': [0-9]+ stacks, weight blocked [0-9]+ ns, 0 calls not kept$" "$dir/err"
 }
 
-# check_sync_stacks: --stacks-weight syncs and sync-time, the clients' CUDA syncs by the stack taken
-# at each cu*Synchronize's entry (the function the leaf, its caller put back): every line of the
-# clients "IOC;...;sync_thread_N;syncs;cuXSynchronize"; per thread and function the syncs exact
-# (thread 0: 3 i of the three in turn; thread 1: i, then 2 i); sync-time: the lines' ns equal to
-# the clients' nvidia.processes sync_ns_total, and between the stand-in's sleeps (SYNC_US each)
-# and the clients' own clocks around the calls (+0.1 %).
-check_sync_stacks() {
-	local dir=$TMP/syncs want got
-	grep "^$IOC;" "$TMP/syncs.folded" | sed 's/^/       /' | head -2
-	check "--stacks-weight syncs: every client line is ...;sync_thread_N;syncs;cu*Synchronize" \
-		awk -v r="$IOC;" 'index($0, r) == 1 { n++; if ($0 !~ /;sync_thread_[01];syncs;cu(Ctx|Stream|Event)Synchronize [0-9]+$/) bad++ }
-			END { exit !(n > 0 && !bad) }' "$TMP/syncs.folded"
+# check_sync_chains WHAT FOLDED CLIENT_OUT: the clients' CUDA syncs by the stack taken at each
+# cu*Synchronize's entry (the function the leaf), unwound with DWARF from a copy: every line of the
+# clients "IOC;__GI___clone3;start_thread;sync_thread_N;syncs;cuXSynchronize" (libc's thread start
+# has no frame pointers); per thread and function the syncs exact (thread 0: 3 i of the three in
+# turn; thread 1: i, then 2 i).
+# check_sync_stacks: --stacks-weight syncs and sync-time (check_sync_chains); sync-time: the lines'
+# ns equal to the clients' nvidia.processes sync_ns_total, and between the stand-in's sleeps
+# (SYNC_US each) and the clients' own clocks around the calls (+0.1 %).
+check_sync_chains() {
+	local what=$1 folded=$2 client=$3 want got
+	grep "^$IOC;" "$folded" | sed 's/^/       /' | head -2
+	check "--stacks-weight syncs ($what): every client line is IOC;__GI___clone3;start_thread;sync_thread_N;syncs;cu*Synchronize" \
+		awk -v r="$IOC;" 'index($0, r) == 1 { n++; if ($0 !~ /^[^;]+;(\[DWARF: [0-9]+ of [0-9]+ syncs unwound\];)?__GI___clone3;start_thread;sync_thread_[01];syncs;cu(Ctx|Stream|Event)Synchronize [0-9]+$/) bad++ }
+			END { exit !(n > 0 && !bad) }' "$folded"
 	want=$(awk -v procs=$PROCS 'BEGIN { split("Ctx Stream Event", f, " ")
 		for (i = 1; i <= procs; i++) {
 			for (k = 0; k < 3 * i; k++) n["0 " f[k % 3 + 1]]++
@@ -254,12 +263,17 @@ check_sync_stacks() {
 			split(substr($0, RSTART, RLENGTH), p, ";"); sub(/^sync_thread_/, "", p[1]); sub(/^cu/, "", p[3])
 			sub(/Synchronize$/, "", p[3]); n[p[1] " " p[3]] += $NF }
 		END { split("Ctx Stream Event", f, " "); for (t = 0; t < 2; t++) for (j = 1; j <= 3; j++) printf "%s ", n[t " " f[j]] + 0 }' \
-		"$TMP/syncs.folded")
-	check "--stacks-weight syncs: threads 0, 1 x cuCtx, cuStream, cuEventSynchronize: $want exact ($got)" \
+		"$folded")
+	check "--stacks-weight syncs ($what): threads 0, 1 x cuCtx, cuStream, cuEventSynchronize: $want exact ($got)" \
 		test "$got" = "$want"
-	want=$(jq -s '[.[].syncs] | add' "$dir/client")
-	got=$(awk -v r="$IOC;" 'index($0, r) == 1 { s += $NF } END { print s + 0 }' "$TMP/syncs.folded")
-	check "--stacks-weight syncs: $want syncs in all, as the clients made ($got)" test "$got" = "$want"
+	want=$(jq -s '[.[].syncs] | add' "$client")
+	got=$(awk -v r="$IOC;" 'index($0, r) == 1 { s += $NF } END { print s + 0 }' "$folded")
+	check "--stacks-weight syncs ($what): $want syncs in all, as the clients made ($got)" test "$got" = "$want"
+}
+
+check_sync_stacks() {
+	local dir=$TMP/syncs want got
+	check_sync_chains "frame pointers" "$TMP/syncs.folded" "$dir/client"
 	rows_are_lines "--stacks-weight syncs" "$dir/mon" nvidia.stacks count "$TMP/syncs.folded"
 	rows_are_lines "--stacks-weight sync-time" "$TMP/sync-time/mon" nvidia.stacks blocked_ns "$TMP/sync-time.folded"
 	dir=$TMP/sync-time
@@ -332,7 +346,8 @@ cp "$CUDA/cuda-client" "$TMP/bin/"
 cp "$CUDA/cuda-client" "$TMP/bin/ioc-$$"
 cp "$CUDA/libcuda.so.1" "$TMP/lib/"
 cp "$CUDA/libcuda.so.1" "$TMP/given/"
-[ -x "$NOFP/cuda-client" ] && cp "$NOFP/cuda-client" "$TMP/nofp/bin/" && cp "$NOFP/libcuda.so.1" "$TMP/nofp/lib/"
+[ -x "$NOFP/cuda-client" ] && cp "$NOFP/cuda-client" "$TMP/nofp/bin/" && cp "$NOFP/cuda-client" "$TMP/nofp/bin/ioc-$$" &&
+	cp "$NOFP/libcuda.so.1" "$TMP/nofp/lib/"
 chmod -R a+rX "$TMP"
 
 for bin in "$@"; do
@@ -396,6 +411,17 @@ for bin in "$@"; do
 	CLIENT=$TMP/bin/cuda-client MON_ENV=
 	check_call_stacks
 	check_sync_stacks
+	# the same, client and stand-in built -O2 -fomit-frame-pointer: the chains by the DWARF unwind
+	if [ -x "$NOFP/cuda-client" ]; then
+		CLIENT=$TMP/nofp/bin/$IOC MON_ENV=GPUTOP_TEST_CALLS_MAJOR=1
+		run calls-nofp "$bin" "LD_LIBRARY_PATH=$TMP/nofp/lib" monitor --libcuda "$TMP/nofp/lib/libcuda.so.1" \
+			--stacks "$TMP/calls-nofp.folded" --stacks-weight calls
+		run syncs-nofp "$bin" "LD_LIBRARY_PATH=$TMP/nofp/lib" monitor --libcuda "$TMP/nofp/lib/libcuda.so.1" \
+			--stacks "$TMP/syncs-nofp.folded" --stacks-weight syncs
+		CLIENT=$TMP/bin/cuda-client MON_ENV=
+		check_call_chains "no frame pointers" "$TMP/calls-nofp.folded" "$TMP/calls-nofp/client"
+		check_sync_chains "no frame pointers" "$TMP/syncs-nofp.folded" "$TMP/syncs-nofp/client"
+	fi
 	# --stacks FILE.svg: the same stacks drawn as a flame graph (well-formed XML, every launch)
 	run svg "$bin" "LD_LIBRARY_PATH=$TMP/given" monitor --libcuda "$TMP/given/libcuda.so.1" --stacks "$TMP/given.svg"
 	launched=$(jq -s '[.[].launches] | add' "$TMP/svg/client")

@@ -3,7 +3,8 @@
 # Python frames through python -X perf): (1) a recording (-J -o) with --stacks - (the tables
 # only), whose last nvidia.stacks rows of the workload add up to its launches in
 # nvidia.processes; (2) --stacks-weight syncs and sync-time files, whose lines add up to its
-# syncs and sync time there. Prints what it found; the recording is OUTDIR/stacks.jsonl. The
+# syncs and sync time there, each line from _start through the Python frames to the sync (the
+# DWARF unwind of its copied stack). Prints what it found; the recording is OUTDIR/stacks.jsonl. The
 # workload lives 1.5 s past its one sync: a process is seen (its mappings read) at the next
 # interval after its first sync, and one gone by then has "?;[unknown]" frames.
 #   tests/gpu/stacks-tables.sh BINARY OUTDIR   (root, an NVIDIA GPU, PyTorch)
@@ -74,5 +75,13 @@ for name in syncs sync-time; do
 	want=$(awk '{ print $NF }' <<<"$l")
 	[ "${got:-0}" -gt 0 ] && [ "$got" = "$want" ] && pass "$name: the workload's lines add up to nvidia.processes ($got)" ||
 		fail "$name: the workload's lines add up to $got against $want"
+done
+# the sync's stack, copied at cuCtxSynchronize's entry and unwound with DWARF: from _start through
+# the Python frames (-X perf) and libtorch to the runtime's call, every line of the workload
+for name in syncs sync-time; do
+	grep '^python3;' "$OUT/$name.folded" >"$OUT/$name.python3"
+	[ -s "$OUT/$name.python3" ] && ! grep -qv '^python3;\(\[DWARF[^]]*\];\)\?_start;.*;py::main:[^;]*flame_workload.py;.*c10::cuda::device_synchronize();cudaDeviceSynchronize;' "$OUT/$name.python3" &&
+		pass "$name: every line from _start through py::main to cudaDeviceSynchronize (DWARF)" ||
+		fail "$name: a line short of _start, py::main or cudaDeviceSynchronize: $(cut -c1-300 "$OUT/$name.python3" | head -2)"
 done
 finish

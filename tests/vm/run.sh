@@ -858,6 +858,37 @@ check_call_stacks() {
 			"$TMPD/stacks-calls-last.json" | folded_sum)
 }
 
+# check_call_stacks_drm K: the same calls from stack-drm (-O2 -fomit-frame-pointer, static
+# against Debian's libdrm: no frame pointers anywhere), unwound with DWARF from their copies:
+# its submits through drmIoctl and its two waits, each chain's count exact; every fence wait
+# inside one of them.
+check_call_stacks_drm() {
+	local k=$1 C=$TMPD/stacks-drm-calls.folded want got leaf chain n
+	section stacks-drm-calls >"$C"
+	section stacks-drm-calls-err >"$TMPD/stacks-drm-calls.err"
+	echo "   stacks-drm-calls: $(grep -m1 'submit_a' "$C")"
+	check "$k: stacks-drm-calls: monitor exited 0, every call kept" \
+		bash -c "grep -qx 'exit=0' '$TMPD/stacks-drm-calls.err' && grep -q ', 0 calls not kept\$' '$TMPD/stacks-drm-calls.err'"
+	for want in "nvidia 0x01|main;phase_a;submit_a;drmIoctl;ioctl|40" "nvidia 0x01|main;phase_b;submit_b;drmIoctl;ioctl|25" \
+		"nvidia 0x02|main;phase_a;wait_jobs;ioctl|1" "nvidia 0x02|main;phase_b;wait_jobs;ioctl|1"; do
+		IFS='|' read -r leaf chain n <<<"$want"
+		got=$(call_chain "$C" "$leaf" "$chain" stack-drm weighed)
+		check "$k: stacks-drm-calls: $chain;...;$leaf exact, $n in all ($got)" \
+			bash -c "[[ '$got' =~ \ exact_weight\ $n$ ]]"
+	done
+	got=$(awk '/^stack-drm;.*;fence wait [0-9]+$/ {
+			w = $NF; sub(/ [0-9]+$/, ""); n = split($0, f, ";"); u = ""; on = 0
+			for (i = 2; i < n && f[i] !~ /_\[k\]$/; i++) {
+				if (f[i] == "main") on = 1
+				if (on) u = u (u == "" ? "" : ";") (f[i] == "__ioctl" ? "ioctl" : f[i])
+			}
+			if (u ~ /^main;phase_([ab]);(submit_[ab];drmIoctl|wait_jobs);ioctl$/) s += w
+			else bad++
+		} END { print s + 0, bad + 0 }' "$C")
+	check "$k: stacks-drm-calls: every fence wait's chain main;phase_X;(submit_X;drmIoctl|wait_jobs);ioctl (waits, other chains: $got)" \
+		bash -c "[[ '$got' =~ ^[1-9][0-9]*\ 0$ ]]"
+}
+
 # hung_report: what a VM whose scenario never ended left on its console: the last steps it
 # reported and, from the guest's watchdog (init.sh), where each process slept.
 hung_report() {
@@ -925,5 +956,6 @@ for k in $KERNELS; do
 	check_hotplug "$k"
 	check_stacks "$k"
 	check_stacks_drm "$k"
+	check_call_stacks_drm "$k"
 done
 finish

@@ -8,7 +8,8 @@
 # stack-drm (built -O2 -fomit-frame-pointer against Debian's libdrm: submit_X -> drmIoctl -> ioctl, DWARF).
 # Last, by calls, the calls collector watching /dev/mockgpu's misc major (10) too
 # (GPUTOP_TEST_CALLS_MAJOR): its submit and wait ioctls ("nvidia 0x01", "nvidia 0x02" there) and
-# the fence waits of its waits (one in phase A, one a ring in phase B: two).
+# the fence waits of its waits (one in phase A, one a ring in phase B: two); then the same
+# from stack-drm (the calls' stacks unwound with DWARF from their copies).
 # stacks_run NAME WEIGHT FILE [TRACE [SUBMITTER]]: one monitor, one submitter; its file, stderr,
 # snapshots (and the trace, base64) out.
 stacks_run() {
@@ -40,3 +41,4 @@ stacks_run stacks-svg queue-wait /tmp/stacks-svg.svg
 stacks_run stacks-drm "" /tmp/stacks-drm.folded "" stack-drm
 stacks_run stacks-drm-gpu gpu-time /tmp/stacks-drm-gpu.folded "" stack-drm
 STACKS_ENV=GPUTOP_TEST_CALLS_MAJOR=10 stacks_run stacks-calls calls /tmp/stacks-calls.folded
+STACKS_ENV=GPUTOP_TEST_CALLS_MAJOR=10 stacks_run stacks-drm-calls calls /tmp/stacks-drm-calls.folded "" stack-drm
