@@ -278,16 +278,13 @@ static __always_inline __u64 wrapper_caller(__u32 tgid, __s32 ustack_id)
 static __always_inline void stack_copy(const struct call_stack_key *k)
 {
 	struct pt_regs regs;
-	__u32 z = 0, used;
+	__u32 z = 0;
 	struct call_stack_sample *s = bpf_map_lookup_elem(&sample_scratch, &z);
 
 	if (!s || user_stack_current_regs(&regs))
 		return;
 	s->key = *k;
-	used = offsetof(struct call_stack_sample, stack) + user_stack_capture(&regs, &s->stack);
-	if (used > sizeof(*s)) /* for the verifier */
-		return;
-	if (bpf_ringbuf_output(&samples, s, used, 0))
+	if (user_stack_send(&samples, s, offsetof(struct call_stack_sample, stack), &regs))
 		drop_count(drops, CALLS_DROP_SAMPLE_LOST, CALLS_DROP_MAX);
 }
 

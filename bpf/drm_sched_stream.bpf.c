@@ -153,7 +153,7 @@ static __always_inline void stacks_take(void *ctx, struct sched_stack *st)
 static __always_inline void stack_sample(const struct sched_sample_key *k, const char *comm)
 {
 	struct pt_regs regs;
-	__u32 z = 0, used;
+	__u32 z = 0;
 	__u8 one = 1;
 	struct sched_stack_sample *s;
 
@@ -168,10 +168,7 @@ static __always_inline void stack_sample(const struct sched_sample_key *k, const
 		return;
 	s->key = *k;
 	__builtin_memcpy(s->comm, comm, TASK_COMM_LEN);
-	used = offsetof(struct sched_stack_sample, stack) + user_stack_capture(&regs, &s->stack);
-	if (used > sizeof(*s)) /* for the verifier */
-		return;
-	if (bpf_ringbuf_output(&samples, s, used, 0))
+	if (user_stack_send(&samples, s, offsetof(struct sched_stack_sample, stack), &regs))
 		__sync_fetch_and_add(&samples_lost, 1);
 }
 

@@ -247,16 +247,13 @@ static __always_inline void kernel_launched(__u32 tgid, __u64 handle)
 /* --stacks: the launch's registers and user stack copied for the DWARF unwind, under its key. */
 static __always_inline void stack_sample(struct pt_regs *regs, const struct nv_stack_key *k)
 {
-	__u32 z = 0, used;
+	__u32 z = 0;
 	struct nv_stack_sample *s = bpf_map_lookup_elem(&sample_scratch, &z);
 
 	if (!s)
 		return;
 	s->key = *k;
-	used = offsetof(struct nv_stack_sample, stack) + user_stack_capture(regs, &s->stack);
-	if (used > sizeof(*s)) /* for the verifier */
-		return;
-	if (bpf_ringbuf_output(&samples, s, used, 0))
+	if (user_stack_send(&samples, s, offsetof(struct nv_stack_sample, stack), regs))
 		drop_count(drops, NV_DROP_SAMPLE_LOST, NV_DROP_MAX);
 }
 
@@ -346,7 +343,7 @@ static __always_inline void sync_stack_take(struct pt_regs *regs, struct nv_pend
 {
 	struct call_stack_key k;
 	struct call_stack_sample *s;
-	__u32 z = 0, used;
+	__u32 z = 0;
 
 	bpf_probe_read_user(&c->caller, sizeof(c->caller), (void *)PT_REGS_SP(regs));
 	c->stack_id = (__s32)bpf_get_stackid(regs, &stacks, BPF_F_USER_STACK);
@@ -359,10 +356,7 @@ static __always_inline void sync_stack_take(struct pt_regs *regs, struct nv_pend
 	if (!s)
 		return;
 	s->key = k;
-	used = offsetof(struct call_stack_sample, stack) + user_stack_capture(regs, &s->stack);
-	if (used > sizeof(*s)) /* for the verifier */
-		return;
-	if (bpf_ringbuf_output(&sync_samples, s, used, 0))
+	if (user_stack_send(&sync_samples, s, offsetof(struct call_stack_sample, stack), regs))
 		drop_count(drops, NV_DROP_SYNC_COPY_LOST, NV_DROP_MAX);
 }
 

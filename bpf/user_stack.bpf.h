@@ -86,4 +86,19 @@ static __always_inline __u32 user_stack_capture(struct pt_regs *regs, struct use
 	return offsetof(struct user_stack, data) + off;
 }
 
+/*
+ * A record whose head (head bytes, filled by the caller) is followed by a
+ * struct user_stack: regs' stack copied into it, then its used bytes sent to
+ * ring. rec: the record's scratch (a per-CPU array's value, too large for the
+ * BPF stack). 0, or < 0: no room in ring (the copy lost).
+ */
+static __always_inline long user_stack_send(void *ring, void *rec, __u32 head, struct pt_regs *regs)
+{
+	__u32 used = head + user_stack_capture(regs, (struct user_stack *)(rec + head));
+
+	if (used > head + sizeof(struct user_stack)) /* for the verifier */
+		return 0;
+	return bpf_ringbuf_output(ring, rec, used, 0);
+}
+
 #endif
