@@ -274,8 +274,8 @@ static __always_inline __u64 wrapper_caller(__u32 tgid, __s32 ustack_id)
 	return caller;
 }
 
-/* --stacks: the calling thread's user registers and stack copied for the DWARF unwind, under key k. */
-static __always_inline void stack_copy(const struct call_stack_key *k)
+/* --stacks: the calling thread's user registers and stack copied for the DWARF unwind, under key k (first: its first). */
+static __always_inline void stack_copy(const struct call_stack_key *k, bool first)
 {
 	struct pt_regs regs;
 	__u32 z = 0;
@@ -284,7 +284,7 @@ static __always_inline void stack_copy(const struct call_stack_key *k)
 	if (!s || user_stack_current_regs(&regs))
 		return;
 	s->key = *k;
-	if (user_stack_send(&samples, s, offsetof(struct call_stack_sample, stack), &regs))
+	if (user_stack_send(&samples, s, offsetof(struct call_stack_sample, stack), &regs, first))
 		drop_count(drops, CALLS_DROP_SAMPLE_LOST, CALLS_DROP_MAX);
 }
 
@@ -298,6 +298,7 @@ static __always_inline void stack_sum_add(void *ctx, __u32 source, __u64 id,
 	struct call_stack_key k = { .tgid = id >> 32, .source = source };
 	struct call_stack_sum zero = {}, *s;
 	__s64 sid;
+	bool first;
 
 	if (!capture_stacks || !ctx)
 		return;
@@ -317,8 +318,9 @@ static __always_inline void stack_sum_add(void *ctx, __u32 source, __u64 id,
 	}
 	__sync_fetch_and_add(&s->ns, ns);
 	/* the sum's first call is copied always (its chains exist), later ones as sampled */
-	if (__sync_fetch_and_add(&s->count, 1) == 0 || user_stack_sample_allowed(&samples))
-		stack_copy(&k);
+	first = __sync_fetch_and_add(&s->count, 1) == 0;
+	if (first || user_stack_sample_allowed(&samples))
+		stack_copy(&k, first);
 }
 
 /* twin: the copy run after the primary, handling the call only where the primary was skipped. */

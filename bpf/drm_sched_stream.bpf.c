@@ -152,23 +152,22 @@ static __always_inline void stacks_take(void *ctx, struct sched_stack *st)
  */
 static __always_inline void stack_sample(const struct sched_sample_key *k, const char *comm)
 {
+	bool first = !bpf_map_lookup_elem(&sampled, k);
+	struct sched_stack_sample *s;
 	struct pt_regs regs;
 	__u32 z = 0;
 	__u8 one = 1;
-	struct sched_stack_sample *s;
 
-	if (bpf_map_lookup_elem(&sampled, k)) {
-		if (!user_stack_sample_allowed(&samples))
-			return;
-	} else {
+	if (!first && !user_stack_sample_allowed(&samples))
+		return;
+	if (first)
 		bpf_map_update_elem(&sampled, k, &one, BPF_ANY);
-	}
 	s = bpf_map_lookup_elem(&sample_scratch, &z);
 	if (!s || user_stack_current_regs(&regs))
 		return;
 	s->key = *k;
 	__builtin_memcpy(s->comm, comm, TASK_COMM_LEN);
-	if (user_stack_send(&samples, s, offsetof(struct sched_stack_sample, stack), &regs))
+	if (user_stack_send(&samples, s, offsetof(struct sched_stack_sample, stack), &regs, first))
 		__sync_fetch_and_add(&samples_lost, 1);
 }
 

@@ -245,7 +245,7 @@ static __always_inline void kernel_launched(__u32 tgid, __u64 handle)
 }
 
 /* --stacks: the launch's registers and user stack copied for the DWARF unwind, under its key. */
-static __always_inline void stack_sample(struct pt_regs *regs, const struct nv_stack_key *k)
+static __always_inline void stack_sample(struct pt_regs *regs, const struct nv_stack_key *k, bool first)
 {
 	__u32 z = 0;
 	struct nv_stack_sample *s = bpf_map_lookup_elem(&sample_scratch, &z);
@@ -253,7 +253,7 @@ static __always_inline void stack_sample(struct pt_regs *regs, const struct nv_s
 	if (!s)
 		return;
 	s->key = *k;
-	if (user_stack_send(&samples, s, offsetof(struct nv_stack_sample, stack), regs))
+	if (user_stack_send(&samples, s, offsetof(struct nv_stack_sample, stack), regs, first))
 		drop_count(drops, NV_DROP_SAMPLE_LOST, NV_DROP_MAX);
 }
 
@@ -285,7 +285,7 @@ static __always_inline void stack_launched(void *ctx, __u32 tgid, __u64 handle,
 	first = __sync_fetch_and_add(n, 1) == 0;
 	/* each key's first launch always (the budget spent if there is one), the rest as the budget allows */
 	if (copy_stacks && (user_stack_sample_allowed(&samples) || first))
-		stack_sample(ctx, &k);
+		stack_sample(ctx, &k, first);
 }
 
 SEC("uprobe")
@@ -344,19 +344,21 @@ static __always_inline void sync_stack_take(struct pt_regs *regs, struct nv_pend
 	struct call_stack_key k;
 	struct call_stack_sample *s;
 	__u32 z = 0;
+	bool first;
 
 	bpf_probe_read_user(&c->caller, sizeof(c->caller), (void *)PT_REGS_SP(regs));
 	c->stack_id = (__s32)bpf_get_stackid(regs, &stacks, BPF_F_USER_STACK);
 	if (c->stack_id < 0)
 		c->stack_id = -1;
 	k = sync_key(c, tgid);
-	if (bpf_map_lookup_elem(&sync_stacks, &k) && !user_stack_sample_allowed(&sync_samples))
+	first = !bpf_map_lookup_elem(&sync_stacks, &k);
+	if (!first && !user_stack_sample_allowed(&sync_samples))
 		return;
 	s = bpf_map_lookup_elem(&sync_scratch, &z);
 	if (!s)
 		return;
 	s->key = k;
-	if (user_stack_send(&sync_samples, s, offsetof(struct call_stack_sample, stack), regs))
+	if (user_stack_send(&sync_samples, s, offsetof(struct call_stack_sample, stack), regs, first))
 		drop_count(drops, NV_DROP_SYNC_COPY_LOST, NV_DROP_MAX);
 }
 

@@ -362,6 +362,7 @@ static void read_stacks(struct collector *c, struct calls_priv *p, struct model 
 			 &(struct call_names){ ioctl_leaf, p }, stack_rows_add, &p->stack_rows);
 	left = stack_rows_table(&p->stack_rows, model_table(m, &calls_stacks_table));
 	collector_set_drop(c, "stacks_past_table_rows", left);
+	collector_set_drop(c, "stack_copies_lost", p->stacks.copies_lost);
 }
 
 static void ioctl_row(struct cell *row, const void *key, const char *comm, const void *now,

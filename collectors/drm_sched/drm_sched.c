@@ -439,6 +439,7 @@ static void read_stacks(struct collector *c, struct sched_priv *p, struct model 
 	left = stack_rows_table(&p->stack_rows, model_table(m, &sched_stacks_table));
 	collector_set_drop(c, "stacks_past_table_rows", left);
 	collector_set_drop(c, "stacks_jobs_not_kept", p->stacks.sf->lost);
+	collector_set_drop(c, "stack_copies_lost", p->stacks.dwarf.lost + sched_stream_samples_lost(p->stream));
 }
 
 static void read_stream(struct collector *c, struct sched_priv *p, struct model *m)

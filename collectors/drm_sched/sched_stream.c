@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <errno.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
-#include <sys/epoll.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "collectors/drm_sched/sched_stream.h"
+#include "collectors/kit/ring_reader.h"
 #include "drm_sched_stream.skel.h"
 
 struct sched_stream {
@@ -17,10 +15,7 @@ struct sched_stream {
 	void *on_queue_arg;
 	sched_sample_fn on_sample; /* --stacks: each stack copy */
 	void *on_sample_arg;
-	pthread_mutex_t lock; /* the matcher: the draining thread, or a tick's read */
-	pthread_t thread;
-	bool started;
-	atomic_bool stop;
+	struct ring_reader reader; /* its lock: the matcher's (the draining thread, or a tick's read) */
 };
 
 static int on_record(void *ctx, void *data, size_t size)
@@ -48,30 +43,12 @@ static int on_sample_rec(void *ctx, void *data, size_t size)
 }
 
 /* The lock held: every record committed so far, applied. */
-static void drain(struct sched_stream *s)
-{
-	ring_buffer__consume(s->rb);
-	sched_match_drain_end(s->match);
-}
-
-/*
- * Wakes every period, or when the programs force a wake-up (a batch waiting):
- * never per event.
- */
-static void *drain_thread(void *arg)
+static void drain(void *arg)
 {
 	struct sched_stream *s = arg;
-	int efd = ring_buffer__epoll_fd(s->rb);
-	struct epoll_event ev;
 
-	while (!atomic_load(&s->stop)) {
-		if (epoll_wait(efd, &ev, 1, SCHED_STREAM_PERIOD_MS) < 0 && errno != EINTR)
-			break;
-		pthread_mutex_lock(&s->lock);
-		drain(s);
-		pthread_mutex_unlock(&s->lock);
-	}
-	return NULL;
+	ring_buffer__consume(s->rb);
+	sched_match_drain_end(s->match);
 }
 
 struct sched_stream *sched_stream_open(struct tp_prog *tps, const struct tp_spec *specs, size_t n,
@@ -82,7 +59,7 @@ struct sched_stream *sched_stream_open(struct tp_prog *tps, const struct tp_spec
 	*err = -ENOMEM;
 	if (!s)
 		return NULL;
-	pthread_mutex_init(&s->lock, NULL);
+	ring_reader_init(&s->reader, NULL, SCHED_STREAM_PERIOD_MS, drain, s);
 	s->match = sched_match_new(SCHED_STREAM_MAX_JOBS, SCHED_STREAM_MAX_PROCS, track_deps);
 	s->skel = drm_sched_stream_bpf__open();
 	if (!s->match || !s->skel)
@@ -111,6 +88,7 @@ struct sched_stream *sched_stream_open(struct tp_prog *tps, const struct tp_spec
 		*err = -errno;
 		goto fail;
 	}
+	s->reader.rb = s->rb;
 	return s;
 fail:
 	sched_stream_close(s);
@@ -124,22 +102,18 @@ void sched_stream_set_attach_ns(struct sched_stream *s, __u64 ns)
 
 int sched_stream_start(struct sched_stream *s)
 {
-	if (pthread_create(&s->thread, NULL, drain_thread, s))
-		return -1;
-	s->started = true;
-	return 0;
+	return ring_reader_start(&s->reader);
 }
 
 struct sched_match *sched_stream_lock(struct sched_stream *s)
 {
-	pthread_mutex_lock(&s->lock);
-	drain(s);
+	ring_reader_lock(&s->reader);
 	return s->match;
 }
 
 void sched_stream_unlock(struct sched_stream *s)
 {
-	pthread_mutex_unlock(&s->lock);
+	ring_reader_unlock(&s->reader);
 }
 
 void sched_stream_on_job(struct sched_stream *s, sched_job_fn fn, void *arg)
@@ -189,13 +163,9 @@ void sched_stream_close(struct sched_stream *s)
 {
 	if (!s)
 		return;
-	if (s->started) {
-		atomic_store(&s->stop, true);
-		pthread_join(s->thread, NULL);
-	}
+	ring_reader_stop(&s->reader);
 	ring_buffer__free(s->rb);
 	drm_sched_stream_bpf__destroy(s->skel);
 	sched_match_free(s->match);
-	pthread_mutex_destroy(&s->lock);
 	free(s);
 }

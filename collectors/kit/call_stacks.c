@@ -15,6 +15,9 @@
 #include "symbols/folded.h"
 #include "symbols/stack_ids.h"
 
+/* How long a stack copy waits for the reader at most (a key's first wakes it at once). */
+#define CALL_STACKS_READ_MS 100
+
 void call_stacks_init(struct call_stacks *cs, struct stack_file *sf, enum stack_source s)
 {
 	memset(cs, 0, sizeof(*cs));
@@ -63,7 +66,11 @@ int call_stacks_attach(struct call_stacks *cs, int samples_fd)
 	if (!cs->sf || cs->samples)
 		return 0;
 	cs->samples = ring_buffer__new(samples_fd, on_sample, cs, NULL);
-	return cs->samples ? 0 : -errno;
+	if (!cs->samples)
+		return -errno;
+	ring_reader_init(&cs->reader, cs->samples, CALL_STACKS_READ_MS, NULL, NULL);
+	(void)ring_reader_start(&cs->reader); /* not started: read at each rows pass only */
+	return 0;
 }
 
 static struct frame frames[2 * CALL_STACK_DEPTH + UNWIND_FRAMES_MAX + 4];
@@ -231,11 +238,14 @@ void call_stacks_rows(struct call_stacks *cs, int sums_fd, int stacks_fd, const 
 
 	if (!cs->sf)
 		return;
-	if (cs->samples) /* the copies first: their processes seen while they live */
-		ring_buffer__consume(cs->samples);
+	if (cs->samples) /* the copies come first: their processes seen while they live */
+		ring_reader_lock(&cs->reader);
 	read_sums(cs, sums_fd);
 	for (size_t i = 0; i < cs->nsums; i++)
 		sum_rows(&a, &cs->sums[i].k, &cs->sums[i].s, names);
+	cs->copies_lost = cs->dwarf.lost;
+	if (cs->samples)
+		ring_reader_unlock(&cs->reader);
 }
 
 static void row_to_file(void *arg, const struct stack_row *r)
@@ -259,6 +269,8 @@ int call_stacks_write(struct call_stacks *cs, int sums_fd, int stacks_fd, uint64
 
 void call_stacks_free(struct call_stacks *cs)
 {
+	if (cs->samples)
+		ring_reader_stop(&cs->reader);
 	ring_buffer__free(cs->samples);
 	dwarf_chains_free(&cs->dwarf);
 	stack_procs_free(&cs->procs); /* their unwinders too */

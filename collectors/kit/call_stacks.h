@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "collectors/kit/key_text.h"
+#include "collectors/kit/ring_reader.h"
 #include "symbols/dwarf_chains.h"
 #include "symbols/stack_file.h"
 #include "symbols/stack_row.h"
@@ -44,7 +45,9 @@ struct call_stacks {
 	struct stack_procs procs; /* by first sight */
 	struct key_text texts, leaves; /* each key's frame-pointer frames and a sync's leaf, symbolized once */
 	struct ring_buffer *samples; /* the stack copies (struct call_stack_sample); NULL: none */
+	struct ring_reader reader; /* its thread: each copy unwound as it comes, its process's mappings read then */
 	struct dwarf_chains dwarf; /* the copies unwound, per sum's key */
+	uint64_t copies_lost; /* copies not unwound (dwarf.lost) at the last rows pass */
 	struct call_sum *sums; /* the sums of a rows pass */
 	size_t nsums, cap;
 	int write_err;
@@ -52,7 +55,11 @@ struct call_stacks {
 
 /* Stacks of source s for sf (NULL, or a weight without s: none taken). */
 void call_stacks_init(struct call_stacks *cs, struct stack_file *sf, enum stack_source s);
-/* --stacks: the source's stack copies (samples_fd: a ring buffer of struct call_stack_sample), read at each rows pass; 0, or -errno. */
+/*
+ * --stacks: the source's stack copies (samples_fd: a ring buffer of struct
+ * call_stack_sample), read by a thread of their own as they come (a key's first
+ * at once: its process's mappings are read while it lives); 0, or -errno.
+ */
 int call_stacks_attach(struct call_stacks *cs, int samples_fd);
 /* Every sum as a row to fn (stack_rows_add: the live tables), each stack symbolized once. */
 void call_stacks_rows(struct call_stacks *cs, int sums_fd, int stacks_fd, const struct call_names *names,

@@ -10,11 +10,15 @@
 #include <bpf/libbpf.h>
 #include "bpf/nvidia.h"
 #include "collectors/kit/map_walk.h"
+#include "collectors/kit/proc_info.h"
 #include "collectors/kit/stack_copy.h"
 #include "collectors/nvidia/launch_stacks.h"
 #include "collectors/nvidia/nv_kernels.h"
 #include "core/array.h"
 #include "symbols/folded.h"
+
+/* How long a stack copy waits for the reader at most (a key's first wakes it at once). */
+#define LAUNCH_STACKS_READ_MS 100
 
 struct stack_kernel {
 	uint64_t handle;
@@ -73,16 +77,19 @@ static void kernel_sight(struct launch_stacks *ls, const struct nv_stack_key *k)
 	nv_kernel_name(ls->names_fd, k->tgid, k->handle, sk->name, sizeof(sk->name));
 }
 
-/* The process of tgid; at its first sight its mappings and name now, while it lives. */
+/* The process of tgid; at its first sight its mappings and name (pcache's, NULL: read now) now, while it lives. */
 static struct stack_proc *proc_sight(struct launch_stacks *ls, uint32_t tgid, struct proc_cache *pcache)
 {
 	struct stack_proc *p = stack_procs_find(&ls->procs, tgid);
 	const struct proc_entry *pe;
+	char comm[16];
 
 	if (p)
 		return p;
 	pe = pcache ? proc_cache_get(pcache, tgid) : NULL;
-	return stack_procs_add(&ls->procs, tgid, pe ? pe->comm : NULL);
+	if (!pe)
+		proc_comm(tgid, comm, sizeof(comm));
+	return stack_procs_add(&ls->procs, tgid, pe ? pe->comm : comm);
 }
 
 static bool first_sight(const void *key, void *value, void *arg)
@@ -146,7 +153,7 @@ static int on_sample(void *ctx, void *data, size_t size)
 #ifdef GPUTOP_TEST_HOOKS
 	test_dump(data, size, s->key.tgid);
 #endif
-	if (!stack_copy_unwind(proc_sight(ls, s->key.tgid, ls->pcache), &s->stack, size - head, &r)) {
+	if (!stack_copy_unwind(proc_sight(ls, s->key.tgid, NULL), &s->stack, size - head, &r)) {
 		ls->dwarf.lost++;
 		return 0;
 	}
@@ -161,21 +168,41 @@ int launch_stacks_attach(struct launch_stacks *ls, int samples_fd)
 	if (!ls->sf || ls->samples)
 		return 0;
 	ls->samples = ring_buffer__new(samples_fd, on_sample, ls, NULL);
-	return ls->samples ? 0 : -errno;
+	if (!ls->samples)
+		return -errno;
+	ring_reader_init(&ls->reader, ls->samples, LAUNCH_STACKS_READ_MS, NULL, NULL);
+	(void)ring_reader_start(&ls->reader); /* not started: read at each tick only */
+	return 0;
+}
+
+/* The reader's lock, what came drained: none before attach (nothing else runs then). */
+static void lock(struct launch_stacks *ls)
+{
+	if (ls->samples)
+		ring_reader_lock(&ls->reader);
+}
+
+static void unlock(struct launch_stacks *ls)
+{
+	if (ls->samples)
+		ring_reader_unlock(&ls->reader);
+}
+
+/* The kernels and processes of counts_fd's keys first seen now (their names from pcache; NULL: read now). */
+static void sights(struct launch_stacks *ls, int counts_fd, struct proc_cache *pcache)
+{
+	struct tick_arg a = { ls, pcache };
+
+	lock(ls);
+	map_walk(counts_fd, sizeof(struct nv_stack_key), 0, first_sight, &a);
+	unlock(ls);
 }
 
 void launch_stacks_tick(struct launch_stacks *ls, int counts_fd, int names_fd, struct proc_cache *pcache)
 {
-	struct tick_arg a = { ls, pcache };
-
 	ls->names_fd = names_fd;
-	if (!ls->sf)
-		return;
-	map_walk(counts_fd, sizeof(struct nv_stack_key), 0, first_sight, &a);
-	ls->pcache = pcache;
-	if (ls->samples)
-		ring_buffer__consume(ls->samples);
-	ls->pcache = NULL;
+	if (ls->sf)
+		sights(ls, counts_fd, pcache);
 }
 
 struct rows_arg {
@@ -309,8 +336,8 @@ static bool key_rows(const void *key, void *value, void *arg)
 	return false;
 }
 
-size_t launch_stacks_frames(struct launch_stacks *ls, int stacks_fd, const struct stack_ref *r,
-			    struct frame *out, size_t max)
+/* launch_stacks_frames, the lock held. */
+static size_t frames_of(struct launch_stacks *ls, int stacks_fd, const struct stack_ref *r, struct frame *out)
 {
 	const struct dwarf_chain *c, *best = NULL;
 	uint64_t ips[NV_STACK_DEPTH];
@@ -319,8 +346,6 @@ size_t launch_stacks_frames(struct launch_stacks *ls, int stacks_fd, const struc
 	struct stack_proc *p;
 	size_t depth, nc, n = 0;
 
-	if (!ls->sf || max < LAUNCH_STACK_FRAMES_MAX)
-		return 0;
 	memset(&k, 0, sizeof(k));
 	k.handle = r->aux;
 	k.caller = r->caller;
@@ -337,6 +362,19 @@ size_t launch_stacks_frames(struct launch_stacks *ls, int stacks_fd, const struc
 		return fp_frames(ls, p, &k, ips, depth, out);
 	for (size_t j = 0; j < best->n; j++)
 		stack_procs_frame(&ls->sf->sym, p, best->ips[j], &out[n++]);
+	return n;
+}
+
+size_t launch_stacks_frames(struct launch_stacks *ls, int stacks_fd, const struct stack_ref *r,
+			    struct frame *out, size_t max)
+{
+	size_t n;
+
+	if (!ls->sf || max < LAUNCH_STACK_FRAMES_MAX)
+		return 0;
+	lock(ls);
+	n = frames_of(ls, stacks_fd, r, out);
+	unlock(ls);
 	return n;
 }
 
@@ -359,9 +397,12 @@ void launch_stacks_rows(struct launch_stacks *ls, int counts_fd, int stacks_fd, 
 
 	if (!ls->sf)
 		return;
+	lock(ls);
 	stack_procs_count_reset(&ls->procs);
 	map_walk(counts_fd, sizeof(struct nv_stack_key), sizeof(uint64_t), proc_totals, ls);
 	map_walk(counts_fd, sizeof(struct nv_stack_key), sizeof(uint64_t), key_rows, &a);
+	ls->copies_lost = ls->dwarf.lost;
+	unlock(ls);
 }
 
 static void row_to_file(void *arg, const struct stack_row *r)
@@ -378,8 +419,7 @@ int launch_stacks_write(struct launch_stacks *ls, int counts_fd, int stacks_fd)
 {
 	if (!ls->sf)
 		return 0;
-	if (ls->samples)
-		ring_buffer__consume(ls->samples);
+	sights(ls, counts_fd, NULL); /* since the last tick (one gone since: its names are still in BPF) */
 	ls->write_err = 0;
 	launch_stacks_rows(ls, counts_fd, stacks_fd, row_to_file, ls);
 	return ls->write_err;
@@ -387,6 +427,8 @@ int launch_stacks_write(struct launch_stacks *ls, int counts_fd, int stacks_fd)
 
 void launch_stacks_close(struct launch_stacks *ls)
 {
+	if (ls->samples)
+		ring_reader_stop(&ls->reader);
 	ring_buffer__free(ls->samples);
 	dwarf_chains_free(&ls->dwarf);
 	stack_procs_free(&ls->procs); /* their unwinders too */

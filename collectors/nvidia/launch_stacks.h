@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include "collectors/kit/key_text.h"
 #include "collectors/kit/proc_cache.h"
+#include "collectors/kit/ring_reader.h"
 #include "bpf/nvidia.h"
 #include "model/job_sink.h"
 #include "symbols/dwarf_chains.h"
@@ -33,9 +34,10 @@ struct launch_stacks {
 	struct stack_kernel *kernels; /* kernel names, kept while their processes live */
 	size_t nkernels, kcap;
 	int names_fd;
-	struct ring_buffer *samples; /* the stack copies, unwound at each tick */
+	struct ring_buffer *samples; /* the stack copies, unwound as they come */
+	struct ring_reader reader; /* its thread; its lock: procs, dwarf, kernels, fp */
 	struct dwarf_chains dwarf;
-	struct proc_cache *pcache; /* during a tick */
+	uint64_t copies_lost; /* dwarf.lost at the last rows pass */
 	struct key_text fp; /* each key's frame-pointer stack, symbolized once */
 	uint64_t lines, launches; /* written at the end */
 	int write_err;
@@ -48,7 +50,11 @@ struct launch_stacks {
 void launch_stacks_open(struct launch_stacks *ls, struct stack_file *sf);
 /* Each read: whether stacks start now (the armed file opened, live): the BPF side's flag is the caller's. */
 bool launch_stacks_live(struct launch_stacks *ls);
-/* Reads the stack copies of the ring buffer map samples_fd from now on. 0, or -errno. */
+/*
+ * Reads the stack copies of the ring buffer map samples_fd from now on, in a
+ * thread of its own as they come (a key's first at once: its process's
+ * mappings are read while it lives). 0, or -errno.
+ */
 int launch_stacks_attach(struct launch_stacks *ls, int samples_fd);
 /*
  * Each interval, before the names of exited processes go: the mappings and

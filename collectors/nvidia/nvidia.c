@@ -754,8 +754,7 @@ static void read_stacks(struct collector *c, struct nvidia_priv *p, struct model
 			 &(struct call_names){ 0 }, stack_rows_add, &p->stack_rows);
 	left = stack_rows_table(&p->stack_rows, model_table(m, &nvidia_stacks_table));
 	collector_set_drop(c, "stacks_past_table_rows", left);
-	if (p->stacks.sf)
-		collector_set_drop(c, "stack_copies_lost", p->stacks.dwarf.lost);
+	collector_set_drop(c, "stack_copies_lost", p->stacks.copies_lost + p->sync_stacks.copies_lost);
 }
 
 static int nvidia_read(struct collector *c, struct model *m)

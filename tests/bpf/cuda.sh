@@ -338,6 +338,33 @@ verify_trace_stacks() {
 		bash -c "! grep -a -q 'without their stacks' '$trace'"
 }
 
+# check_short_lived BINARY: a process that makes its calls and launches and exits within one
+# interval (-d 4): its first stack copy wakes the monitor's reader at once, which reads its
+# mappings while it lives; its stacks are named from _start (the no-frame-pointer client: DWARF),
+# not "?;[unknown]" as a read at the next interval would leave them.
+check_short_lived() {
+	local bin=$1 dir=$TMP/short what mon chain
+	for what in calls launches; do
+		mkdir -p "$dir/$what" && touch "$dir/$what/gate" "$dir/$what/done"
+		env GPUTOP_TEST_CALLS_MAJOR=1 "$bin" -b -J -d 4 --libcuda "$TMP/nofp/lib/libcuda.so.1" \
+			--stacks "$dir/$what.folded" $([ $what = calls ] && echo --stacks-weight calls) \
+			>"$dir/$what/mon" 2>"$dir/$what/err" &
+		mon=$!
+		for _ in $(seq 100); do [ -s "$dir/$what/mon" ] && break; sleep 0.1; done
+		env LD_LIBRARY_PATH="$TMP/nofp/lib" FAKE_CUDA_SYNC_US=$SYNC_US "$TMP/nofp/bin/$IOC" 1 \
+			"$dir/$what/gate" "$dir/$what/done" >"$dir/$what/client"
+		sleep 0.3 # the client gone, the next interval 3 s away
+		kill -INT $mon
+		wait $mon
+	done
+	grep "^$IOC;" "$dir/calls.folded" | sed 's/^/       /' | head -1
+	check "short-lived process: its 25 ioctls' line named from _start ($IOC;_start;...;main;child;ioctl;...)" \
+		grep -qxE "$CALL_CHAIN 25" "$dir/calls.folded"
+	chain="$IOC;(\[DWARF: [0-9]+ of [0-9]+ launches unwound\];)?_start;__libc_start_main@GLIBC_2.2.5;__libc_start_call_main;main;child;phase_a;cuLaunchKernel;kernel_a\(\) 40"
+	check "short-lived process: its 40 kernel_a() launches' line named from _start" \
+		grep -qxE "$chain" "$dir/launches.folded"
+}
+
 CLIENT=$TMP/bin/cuda-client
 NOFP=$(cd "$CUDA/.." && pwd)/cuda-nofp
 MON_ENV=
@@ -421,6 +448,7 @@ for bin in "$@"; do
 		CLIENT=$TMP/bin/cuda-client MON_ENV=
 		check_call_chains "no frame pointers" "$TMP/calls-nofp.folded" "$TMP/calls-nofp/client"
 		check_sync_chains "no frame pointers" "$TMP/syncs-nofp.folded" "$TMP/syncs-nofp/client"
+		check_short_lived "$bin"
 	fi
 	# --stacks FILE.svg: the same stacks drawn as a flame graph (well-formed XML, every launch)
 	run svg "$bin" "LD_LIBRARY_PATH=$TMP/given" monitor --libcuda "$TMP/given/libcuda.so.1" --stacks "$TMP/given.svg"
