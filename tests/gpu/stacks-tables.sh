@@ -5,8 +5,8 @@
 # nvidia.processes; (2) --stacks-weight syncs and sync-time files, whose lines add up to its
 # syncs and sync time there, each line from _start through the Python frames to the sync (the
 # DWARF unwind of its copied stack). Prints what it found; the recording is OUTDIR/stacks.jsonl. The
-# workload lives 1.5 s past its one sync: a process is seen (its mappings read) at the next
-# interval after its first sync, and one gone by then has "?;[unknown]" frames.
+# workload lives 1.5 s past its one sync (before the stack copies were read as they come, a
+# process was seen at the interval after its first sync: one gone by then had "?;[unknown]").
 #   tests/gpu/stacks-tables.sh BINARY OUTDIR   (root, an NVIDIA GPU, PyTorch)
 set -u
 SUITE="stacks tables (GPU)"
