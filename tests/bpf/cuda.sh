@@ -45,6 +45,7 @@ run() {
 	local name=$1 bin=$2 cenv=$3 first=$4 dir=$TMP/$1 cpid mpid n
 	shift 4
 	mkdir -p "$dir"
+	rm -f "$dir/gate" "$dir/done" # the last binary's run of the same name left them
 	start_client() {
 		env $cenv FAKE_CUDA_SYNC_US=$SYNC_US "$CLIENT" $PROCS "$dir/gate" "$dir/done" >"$dir/client" &
 		cpid=$!
@@ -339,9 +340,10 @@ verify_trace_stacks() {
 }
 
 # check_short_lived BINARY: a process that makes its calls and launches and exits within one
-# interval (-d 4): its first stack copy wakes the monitor's reader at once, which reads its
-# mappings while it lives; its stacks are named from _start (the no-frame-pointer client: DWARF),
-# not "?;[unknown]" as a read at the next interval would leave them.
+# interval (-d 4), 200 ms after its last ioctl: its first stack copy wakes the monitor's reader
+# at once, which reads its mappings while it lives; its stacks are named from _start (the
+# no-frame-pointer client: DWARF), not "?;[unknown]" as a read at the next interval would leave
+# them. (One gone within a scheduling delay of its first call may still be missed.)
 check_short_lived() {
 	local bin=$1 dir=$TMP/short what mon chain
 	for what in calls launches; do
@@ -351,7 +353,7 @@ check_short_lived() {
 			>"$dir/$what/mon" 2>"$dir/$what/err" &
 		mon=$!
 		for _ in $(seq 100); do [ -s "$dir/$what/mon" ] && break; sleep 0.1; done
-		env LD_LIBRARY_PATH="$TMP/nofp/lib" FAKE_CUDA_SYNC_US=$SYNC_US "$TMP/nofp/bin/$IOC" 1 \
+		env LD_LIBRARY_PATH="$TMP/nofp/lib" FAKE_CUDA_SYNC_US=$SYNC_US CUDA_CLIENT_LINGER_MS=200 "$TMP/nofp/bin/$IOC" 1 \
 			"$dir/$what/gate" "$dir/$what/done" >"$dir/$what/client"
 		sleep 0.3 # the client gone, the next interval 3 s away
 		kill -INT $mon

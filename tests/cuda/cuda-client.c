@@ -22,7 +22,8 @@
  * cuCtxGetDevice); 25*i ioctls on /dev/null. Each prints one JSON line of what
  * it did, counted here (the bytes it asked for, the pitch it got back, the time
  * around its syncs), in all and per device ("gpus": "0", "1", "unknown": calls
- * in no context), then waits for DONE to exist so that the monitor still sees it.
+ * in no context), then waits for DONE to exist so that the monitor still sees it,
+ * and CUDA_CLIENT_LINGER_MS milliseconds more where that is set.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -332,6 +333,8 @@ static int child(int i, const char *gate, const char *done)
 		close(fd);
 	print_tally(&t, (const char(*)[16])bus);
 	wait_for(done);
+	if (getenv("CUDA_CLIENT_LINGER_MS"))
+		usleep((useconds_t)atoi(getenv("CUDA_CLIENT_LINGER_MS")) * 1000);
 	return 0;
 }
 
