@@ -9,7 +9,8 @@
  *
  * Wake-ups: records are submitted without one (BPF_RB_NO_WAKEUP); user space
  * drains every period, and is woken at once only when more than
- * SCHED_STREAM_WAKE_BYTES wait. A record the ring buffer has no room for is
+ * SCHED_STREAM_WAKE_BYTES wait; --stacks' copies likewise, woken at once at a
+ * stack's first copy or when a quarter of their ring buffer waits. A record the ring buffer has no room for is
  * counted per event kind (rb_full): a loss, shown as such.
  *
  * Twins (drm_sched.h): a twin writes a record only when the event is not the one
@@ -156,12 +157,14 @@ static __always_inline void stack_sample(const struct sched_sample_key *k, const
 	__u32 z = 0, used;
 	__u8 one = 1;
 	struct sched_stack_sample *s;
+	bool first = false;
 
 	if (bpf_map_lookup_elem(&sampled, k)) {
 		if (!user_stack_sample_allowed(&samples))
 			return;
 	} else {
 		bpf_map_update_elem(&sampled, k, &one, BPF_ANY);
+		first = true;
 	}
 	s = bpf_map_lookup_elem(&sample_scratch, &z);
 	if (!s || bpf_probe_read_kernel(&regs, sizeof(regs),
@@ -172,7 +175,16 @@ static __always_inline void stack_sample(const struct sched_sample_key *k, const
 	used = offsetof(struct sched_stack_sample, stack) + user_stack_capture(&regs, &s->stack);
 	if (used > sizeof(*s)) /* for the verifier */
 		return;
-	if (bpf_ringbuf_output(&samples, s, used, 0))
+	/*
+	 * No wake-up per copy: the drain thread's period, as for the records. At
+	 * once for a key's first (its process's mappings read while it lives), or
+	 * when a quarter of the ring buffer waits.
+	 */
+	if (bpf_ringbuf_output(&samples, s, used,
+			       first || bpf_ringbuf_query(&samples, BPF_RB_AVAIL_DATA) * 4 >=
+						bpf_ringbuf_query(&samples, BPF_RB_RING_SIZE) ?
+				       BPF_RB_FORCE_WAKEUP :
+				       BPF_RB_NO_WAKEUP))
 		__sync_fetch_and_add(&samples_lost, 1);
 }
 
