@@ -8,7 +8,9 @@
 #    kernel.bpf_stats_enabled) beside an empty program on the same tracepoint, and
 #    the monitor's own CPU and memory, at steady job rates.
 #   bench/run.sh STATIC_GPUTOP BPF_COST   (make bench)
-# Environment: BENCH_KERNELS="k61 k7", BENCH_JOBS=20000, BENCH_ROUNDS=3, BENCH_RATES=2000,20000
+# Environment: BENCH_KERNELS="k61 k7", BENCH_JOBS=20000, BENCH_ROUNDS=3, BENCH_RATES=2000,20000,
+# BENCH_DESIGNS=map,stream,stacks,seed (the tracers run; e.g. stream,stacks: --stacks' rows and
+# the same design without it)
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BIN=$1 COST=$2
@@ -19,7 +21,8 @@ BPFTRACE=$(command -v bpftrace || true)
 for K in ${BENCH_KERNELS:-k61 k7}; do
 	LOG=$TOP/tests/vm/cache/$K/bench.log
 	EXTRA_BINS="$COST $BPFTRACE" "$TOP/tests/vm/boot.sh" "$K" "$BIN" "$LOG" gputop.scenario=bench \
-		bench.jobs="${BENCH_JOBS:-20000}" bench.rounds="${BENCH_ROUNDS:-3}" bench.rates="${BENCH_RATES:-2000,20000}" >/dev/null
+		bench.jobs="${BENCH_JOBS:-20000}" bench.rounds="${BENCH_ROUNDS:-3}" bench.rates="${BENCH_RATES:-2000,20000}" \
+		bench.designs="${BENCH_DESIGNS:-map,stream,stacks,seed}" >/dev/null
 	section() { sed -n "/^@@BEGIN $1\$/,/^@@END $1\$/p" "$LOG" | sed '1d;$d'; }
 	echo "== $(grep -m1 '^@@ kernel' "$LOG" | cut -d' ' -f3), QEMU TCG (software emulation), 2 vCPUs"
 
@@ -33,7 +36,7 @@ for K in ${BENCH_KERNELS:-k61 k7}; do
 			split("none gputop-bpf gputop-stream gputop-stacks seed-bpftrace", order, " ")
 			for (i = 1; i <= 5; i++) {
 				k = order[i]
-				if (!n[k]) { if (k ~ /^gputop-st/) continue; if (k == "seed-bpftrace") printf "%-15s | %s\n", k, (seed == "yes" ? "no result" : "not run: this kernel lacks the events the script names (<= 6.16)"); continue }
+				if (!n[k]) { if (k ~ /^gputop-st/) continue; if (k == "seed-bpftrace") printf "%-15s | %s\n", k, (seed == "yes" ? "no result" : seed == "skipped" ? "not run: not in BENCH_DESIGNS" : "not run: this kernel lacks the events the script names (<= 6.16)"); continue }
 				printf "%-15s | %-26s | %-9s | %-12s\n", k, each[k],
 					sprintf("%.2f", (s[k] / n[k]) / (s["none"] / n["none"])),
 					k == "none" ? "-" : sprintf("%.1f", 100 * t[k] / hz / w[k])
@@ -45,7 +48,7 @@ for K in ${BENCH_KERNELS:-k61 k7}; do
 	echo "gputop-stream losses, each round:$(section throughput | grep '^stream_lost' | nonzero | tr '\n' ';')"
 
 	echo "Cost per event, ns (kernel BPF statistics): ours = the event's program and its two twins"
-	printf '%-6s %-9s %-9s | %-20s | %-20s | %-20s | %-14s %-7s %s\n' "design" "target/s" "achieved" "queue: ours/empty" "run: ours/empty" "done: ours/empty" "mon CPU% us/sy" "RSS MiB" "losses"
+	printf '%-6s %-9s %-9s | %-20s | %-20s | %-20s | %-14s %-10s %-7s %s\n' "design" "target/s" "achieved" "queue: ours/empty" "run: ours/empty" "done: ours/empty" "mon CPU% us/sy" "mon us/job" "RSS MiB" "losses"
 	for sec in $(grep -o '^@@BEGIN bench-[a-z0-9-]*' "$LOG" | cut -d' ' -f2); do
 		b=$(section "$sec")
 		rate=${sec##*-}
@@ -62,9 +65,18 @@ for K in ${BENCH_KERNELS:-k61 k7}; do
 		achieved=$(awk '/^submitted=/ { split($1, a, "="); split($2, s, "="); printf "%.0f", a[2] / s[2] }' <<<"$b")
 		cpu=$(awk '/^monitor_cpu_ticks/ { t = $2; hz = $4 } /^monitor_user_sys_ticks/ { u = $4 - $2; k = $5 - $3 }
 			/^wall_s/ { w = $3 - $2 } END { printf "%.2f %.1f/%.1f", 100 * t / hz / w, 100 * u / hz / w, 100 * k / hz / w }' <<<"$b")
+		# the monitor's CPU per job submitted over the same window (clock ticks: 10 ms each)
+		per_job=$(awk '/^submitted=/ { split($1, a, "="); n = a[2] } /^monitor_cpu_ticks/ { t = $2; hz = $4 }
+			END { if (n && hz) printf "%.1f", 1e6 * t / hz / n; else print "-" }' <<<"$b")
 		rss=$(awk '/^monitor_rss_kb/ { printf "%.1f", $2 / 1024 }' <<<"$b")
 		lost=$(grep '^monitor_drops' <<<"$b" | nonzero)
-		printf '%-6s %-9s %-9s | %-20s | %-20s | %-20s | %-14s %-7s %s\n' "$design" "$rate" "$achieved" \
-			"$(ev sched_queue empty_queue)" "$(ev sched_run empty_run)" "$(ev sched_done empty_done)" "$cpu" "$rss" "$lost"
+		printf '%-6s %-9s %-9s | %-20s | %-20s | %-20s | %-14s %-10s %-7s %s\n' "$design" "$rate" "$achieved" \
+			"$(ev sched_queue empty_queue)" "$(ev sched_run empty_run)" "$(ev sched_done empty_done)" "$cpu" "$per_job" "$rss" "$lost"
+		# --stacks: the monitor's end lines (stacks written; copies unwound and their CPU time), per job
+		[ $design = stacks ] && awk '/^submitted=/ { split($1, a, "="); n = a[2] }
+			/^gputop-bpf: stacks/ { sub(/^gputop-bpf: stacks [^:]*: /, ""); line = line (line == "" ? "" : "; ") $0
+				if (match($0, /unwound in [0-9.]+ ms/)) ms = substr($0, RSTART + 11, RLENGTH - 14) }
+			END { if (line == "") { print "       --stacks: no end line (the monitor failed?)"; exit }
+				printf "       --stacks: %s%s\n", line, (ms != "" && n ? sprintf("; unwinding %.2f us per job", 1e3 * ms / n) : "") }' <<<"$b"
 	done
 done

@@ -9,13 +9,18 @@
 #  2. cost: steady job rates with gputop-bpf watching (each design in turn, then the
 #     streamed one with --stacks: frame pointers and stack copies for DWARF) and bpf_cost
 #     measuring every program beside empty programs on the same tracepoints (bench.rates=A,B).
+# bench.designs=map,stream,stacks,seed: the tracers both parts run ("none" always; seed: the
+# bpftrace script, throughput only).
 S=/bin/mockgpu-submit
 # opt NAME DEFAULT: kernel option bench.NAME=VALUE (commas for spaces), set by bench/run.sh
 opt() { v=$(tr ' ' '\n' < /proc/cmdline | sed -n "s/^bench\.$1=//p" | tr ',' ' '); echo "${v:-$2}"; }
 JOBS=$(opt jobs 20000)
 ROUNDS=$(opt rounds 3)
 RATES=$(opt rates "2000 20000")
+DESIGNS=" $(opt designs "map stream stacks seed") "
 SECONDS_PER_RATE=5
+# runs DESIGN: whether bench.designs names it
+runs() { case $DESIGNS in *" $1 "*) return 0 ;; esac; return 1; }
 section() { echo "@@BEGIN $1"; cat "$2"; echo "@@END $1"; }
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 now() { cut -d' ' -f1 /proc/uptime; }
@@ -40,7 +45,9 @@ storm() {
 
 : > /tmp/throughput.txt
 seed=no
-if command -v bpftrace > /dev/null && [ -d /sys/kernel/tracing/events/gpu_scheduler/drm_run_job ]; then
+if ! runs seed; then
+	seed=skipped
+elif command -v bpftrace > /dev/null && [ -d /sys/kernel/tracing/events/gpu_scheduler/drm_run_job ]; then
 	seed=yes
 fi
 echo "seed_script $seed hz $(getconf CLK_TCK 2>/dev/null || echo 100)" >> /tmp/throughput.txt
@@ -48,25 +55,31 @@ $S gfx_0.0.0 2000 1 > /dev/null # warm-up
 for round in $(seq "$ROUNDS"); do
 	echo "@@ bench: round $round of $ROUNDS"
 	storm none
-	rm -f /tmp/mon.json
-	gputop-bpf -b -J -d 1 -o /tmp/mon.json 2> /dev/null &
-	MON=$!
-	wait_nonempty /tmp/mon.json
-	storm gputop-bpf $MON
-	stop $MON
-	rm -f /tmp/mon.json
-	gputop-bpf --sched-design stream -b -J -d 1 -o /tmp/mon.json 2> /dev/null &
-	MON=$!
-	wait_nonempty /tmp/mon.json
-	storm gputop-stream $MON
-	stop $MON
-	echo "stream_lost $(tail -n 1 /tmp/mon.json | tr ',{}' '\n\n\n' | grep -E 'ring_buffer_full|recursion_lost|job_table_evicted' | tr -d '" ' | tr '\n' ' ')" >> /tmp/throughput.txt
-	rm -f /tmp/mon.json
-	gputop-bpf --stacks /tmp/bench.folded -b -J -d 1 -o /tmp/mon.json 2> /dev/null &
-	MON=$!
-	wait_nonempty /tmp/mon.json
-	storm gputop-stacks $MON
-	stop $MON
+	if runs map; then
+		rm -f /tmp/mon.json
+		gputop-bpf -b -J -d 1 -o /tmp/mon.json 2> /dev/null &
+		MON=$!
+		wait_nonempty /tmp/mon.json
+		storm gputop-bpf $MON
+		stop $MON
+	fi
+	if runs stream; then
+		rm -f /tmp/mon.json
+		gputop-bpf --sched-design stream -b -J -d 1 -o /tmp/mon.json 2> /dev/null &
+		MON=$!
+		wait_nonempty /tmp/mon.json
+		storm gputop-stream $MON
+		stop $MON
+		echo "stream_lost $(tail -n 1 /tmp/mon.json | tr ',{}' '\n\n\n' | grep -E 'ring_buffer_full|recursion_lost|job_table_evicted' | tr -d '" ' | tr '\n' ' ')" >> /tmp/throughput.txt
+	fi
+	if runs stacks; then
+		rm -f /tmp/mon.json
+		gputop-bpf --stacks /tmp/bench.folded -b -J -d 1 -o /tmp/mon.json 2> /dev/null &
+		MON=$!
+		wait_nonempty /tmp/mon.json
+		storm gputop-stacks $MON
+		stop $MON
+	fi
 	if [ $seed = yes ]; then
 		bpftrace /bench/seed-drm_scheduler.bt > /tmp/bt.out 2> /tmp/bt.err &
 		BT=$!
@@ -124,7 +137,7 @@ cost() {
 	[ "$2" = map ] && section "bench-$rate" /tmp/bench.txt || section "bench-$2-$rate" /tmp/bench.txt
 }
 for rate in $RATES; do
-	cost $rate map
-	cost $rate stream
-	cost $rate stacks
+	for design in map stream stacks; do
+		runs $design && cost $rate $design
+	done
 done

@@ -9,7 +9,8 @@
  *
  * Wake-ups: records are submitted without one (BPF_RB_NO_WAKEUP); user space
  * drains every period, and is woken at once only when more than
- * SCHED_STREAM_WAKE_BYTES wait. A record the ring buffer has no room for is
+ * SCHED_STREAM_WAKE_BYTES wait; --stacks' copies likewise, woken at once at a
+ * stack's first copy or when a quarter of their ring buffer waits. A record the ring buffer has no room for is
  * counted per event kind (rb_full): a loss, shown as such.
  *
  * Twins (drm_sched.h): a twin writes a record only when the event is not the one

@@ -90,17 +90,20 @@ static __always_inline __u32 user_stack_capture(struct pt_regs *regs, struct use
  * A record whose head (head bytes, filled by the caller) is followed by a
  * struct user_stack: regs' stack copied into it, then its used bytes sent to
  * ring. rec: the record's scratch (a per-CPU array's value, too large for the
- * BPF stack). first: a key's first copy, which wakes the reader now (its
- * process's mappings are read while it lives); the others wait for its period.
- * 0, or < 0: no room in ring (the copy lost).
+ * BPF stack). No wake-up per copy: the reader drains every period. At once
+ * for a key's first (first: its process's mappings read while it lives), or
+ * when a quarter of the ring buffer waits. 0, or < 0: no room in ring (the
+ * copy lost).
  */
 static __always_inline long user_stack_send(void *ring, void *rec, __u32 head, struct pt_regs *regs, bool first)
 {
 	__u32 used = head + user_stack_capture(regs, (struct user_stack *)(rec + head));
+	bool wake;
 
 	if (used > head + sizeof(struct user_stack)) /* for the verifier */
 		return 0;
-	return bpf_ringbuf_output(ring, rec, used, first ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
+	wake = first || bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA) * 4 >= bpf_ringbuf_query(ring, BPF_RB_RING_SIZE);
+	return bpf_ringbuf_output(ring, rec, used, wake ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
 }
 
 #endif

@@ -16,6 +16,7 @@
 #include "core/clock.h"
 #include "collectors/kit/prog_stats.h"
 #include "collectors/collector.h"
+#include "collectors/kit/stack_copy.h"
 #include "collectors/kit/tracefs.h"
 #include "core/svg.h"
 #include "output/trace_svg.h"
@@ -134,11 +135,15 @@ static int open_stacks(const struct options *o, struct collector_config *config)
 	return 0;
 }
 
-/* The stacks file's end (the SVG drawn); one line on what it holds. Returns rc, or a failure. */
+/*
+ * The stacks file's end (the SVG drawn); a line on what it holds, and one on the
+ * copies unwound where there were some. Returns rc, or a failure.
+ */
 static int close_stacks(const struct options *o, int rc)
 {
 	uint64_t lines = stacks_file.lines, total = stacks_file.total, lost = stacks_file.lost;
 	enum stack_weight w = stacks_file.weight;
+	struct stack_copy_cost cost = stack_copy_cost_read();
 	int err;
 
 	if (!stacks_file.open) /* not opened: --list, or it failed and said so */
@@ -156,6 +161,11 @@ static int close_stacks(const struct options *o, int rc)
 		stack_weight_ns(w) ? " ns" : "", (unsigned long long)lost,
 		stack_weight_takes(w, STACK_SOURCE_CALLS) ? "calls" :
 		stack_weight_takes(w, STACK_SOURCE_SYNCS) ? "syncs" : "jobs");
+	if (cost.copies) /* the monitor's own DWARF unwinding (collectors/kit/stack_copy.h) */
+		fprintf(stderr,
+			PROG ": stacks '%s': %llu copies unwound in %.1f ms of CPU (%.1f \u00b5s each)\n",
+			o->stacks, (unsigned long long)cost.copies, (double)cost.cpu_ns / 1e6,
+			(double)cost.cpu_ns / 1e3 / (double)cost.copies);
 	return rc;
 }
 

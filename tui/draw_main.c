@@ -34,11 +34,11 @@ static bool xid_alert(const struct snapshot *s, char *buf, size_t size)
 	return true;
 }
 
-/* " | self 0.4% CPU 3.4MiB, BPF 0.1%": what the monitor costs, from the self collector's table. */
+/* " | self 0.4% CPU 3.4MiB, BPF 0.1%, unwind 0.05%": what the monitor costs, from the self collector's table. */
 static bool self_cost(const struct snapshot *s, char *buf, size_t size)
 {
 	const struct table *t = snapshot_table(s, "self.process");
-	double cpu, rss, bpf;
+	double cpu, rss, bpf, unwind;
 	char mem[32] = "";
 
 	if (!t || !t->nrows)
@@ -46,6 +46,7 @@ static bool self_cost(const struct snapshot *s, char *buf, size_t size)
 	cpu = table_num(t, 0, "cpu_pct");
 	rss = table_num(t, 0, "rss_bytes");
 	bpf = table_num(t, 0, "bpf_cpu_pct");
+	unwind = table_num(t, 0, "unwind_cpu_pct");
 	if (!isnan(rss))
 		snprintf(mem, sizeof(mem), " RSS %.1fMiB", rss / 1048576.0);
 	if (isnan(cpu))
@@ -54,6 +55,8 @@ static bool self_cost(const struct snapshot *s, char *buf, size_t size)
 		snprintf(buf, size, " | self %.1f%% CPU%s", cpu, mem);
 	if (!isnan(bpf))
 		snprintf(buf + strlen(buf), size - strlen(buf), ", BPF %.2f%%", bpf);
+	if (unwind > 0) /* --stacks' DWARF unwinding, while there is some */
+		snprintf(buf + strlen(buf), size - strlen(buf), ", unwind %.2f%%", unwind);
 	return true;
 }
 

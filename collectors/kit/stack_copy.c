@@ -1,14 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <stdatomic.h>
 #include <stddef.h>
 #include "collectors/kit/stack_copy.h"
+#include "core/clock.h"
+
+/*
+ * What unwinding has cost, every thread that unwinds together: the time is
+ * added before the count (release), and read after it (acquire), so that a
+ * reading's time covers at least its copies.
+ */
+static _Atomic uint64_t unwound, unwind_cpu_ns;
 
 bool stack_copy_unwind(struct stack_proc *p, const struct user_stack *s, size_t size,
 		       struct unwind_result *r)
 {
 	const size_t head = offsetof(struct user_stack, data);
+	uint64_t t0;
 
 	if (size < head || s->size > size - head || !p || !p->captured)
 		return false;
+	t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID); /* the unwinder's making (files opened) included */
 	if (!p->unw && !(p->unw = unwind_proc_new((pid_t)p->pid, &p->sp.maps)))
 		return false;
 	unwind_stack(p->unw,
@@ -19,5 +30,17 @@ bool stack_copy_unwind(struct stack_proc *p, const struct user_stack *s, size_t 
 					     .len = s->size,
 					     .cut = s->flags & USER_STACK_CUT },
 		     r);
+	atomic_fetch_add_explicit(&unwind_cpu_ns, clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0,
+				  memory_order_relaxed);
+	atomic_fetch_add_explicit(&unwound, 1, memory_order_release);
 	return true;
+}
+
+struct stack_copy_cost stack_copy_cost_read(void)
+{
+	struct stack_copy_cost c;
+
+	c.copies = atomic_load_explicit(&unwound, memory_order_acquire);
+	c.cpu_ns = atomic_load_explicit(&unwind_cpu_ns, memory_order_relaxed);
+	return c;
 }

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "bpf/user_stack.h"
 #include "symbols/stack_procs.h"
 #include "symbols/unwind.h"
@@ -19,5 +20,13 @@
  */
 bool stack_copy_unwind(struct stack_proc *p, const struct user_stack *s, size_t size,
 		       struct unwind_result *r);
+
+/* What the monitor's DWARF unwinding has cost since it started, all threads together. */
+struct stack_copy_cost {
+	uint64_t copies; /* copies unwound by stack_copy_unwind */
+	uint64_t cpu_ns; /* the unwinding threads' CPU time in it (CLOCK_THREAD_CPUTIME_ID), ns */
+};
+/* Thread-safe; the time read covers at least the copies read. */
+struct stack_copy_cost stack_copy_cost_read(void);
 
 #endif

@@ -2,7 +2,9 @@
 /*
  * What gputop-bpf costs while it runs: its own CPU time and memory, and (from
  * the rows the BPF collectors added to self.programs this tick) the run time
- * of its BPF programs. Read last, after every other collector.
+ * of its BPF programs, and its DWARF unwinding of --stacks' stack copies (done
+ * in the poller's and the scheduler stream's threads: collectors/kit/stack_copy.h).
+ * Read last, after every other collector.
  */
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "collectors/kit/prog_stats.h"
+#include "collectors/kit/stack_copy.h"
 #include "collectors/collector.h"
 #include "collectors/self/self_tables.h"
 
@@ -82,6 +85,8 @@ static int self_read(struct collector *c, struct model *m)
 		.clk_tck = sysconf(_SC_CLK_TCK),
 		.rss_bytes = rss >= 0 ? (int64_t)rss * p->page : -1,
 		.bpf_cpu_pct = NAN,
+		.unwind_known = true,
+		.unwind_cpu_ns = stack_copy_cost_read().cpu_ns,
 	};
 	struct cell *row = t ? table_row_add(t) : NULL;
 

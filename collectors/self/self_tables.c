@@ -9,6 +9,9 @@ static const struct col_desc proc_cols[SELF_COLS] = {
 	[SELF_RSS] = { "rss_bytes", "RSS", "the monitor's resident memory", COL_U64, UNIT_BYTES, 9, 0 },
 	[SELF_BPF_CPU] = { "bpf_cpu_pct", "BPF CPU%", "its BPF programs' run time, % of one CPU",
 			   COL_F64, UNIT_PCT, 8, 0 },
+	[SELF_UNWIND_CPU] = { "unwind_cpu_pct", "UNWIND%",
+			      "its DWARF unwinding of --stacks' stack copies, % of one CPU", COL_F64,
+			      UNIT_PCT, 7, 0 },
 	[SELF_PID] = { "pid", "PID", "the monitor's process", COL_U64, UNIT_NONE, 7, COL_DETAIL },
 };
 
@@ -33,4 +36,7 @@ void self_process_row(struct cell *row, const struct self_reading *now,
 		cell_set_u64(row, SELF_RSS, (uint64_t)now->rss_bytes);
 	if (!isnan(now->bpf_cpu_pct))
 		cell_set_f64(row, SELF_BPF_CPU, now->bpf_cpu_pct);
+	if (now->unwind_known && before->unwind_known)
+		cell_set_f64(row, SELF_UNWIND_CPU,
+			     counter_pct(now->unwind_cpu_ns, before->unwind_cpu_ns, interval_s));
 }

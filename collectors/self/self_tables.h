@@ -8,7 +8,7 @@
 #include "model/table.h"
 
 enum self_proc_col {
-	SELF_CPU, SELF_RSS, SELF_BPF_CPU, SELF_PID, SELF_COLS,
+	SELF_CPU, SELF_RSS, SELF_BPF_CPU, SELF_UNWIND_CPU, SELF_PID, SELF_COLS,
 };
 
 extern const struct table_desc self_process_table;
@@ -21,6 +21,8 @@ struct self_reading {
 	long clk_tck;
 	int64_t rss_bytes; /* < 0: unknown */
 	double bpf_cpu_pct; /* its BPF programs' CPU share; NAN: unknown */
+	bool unwind_known; /* unwind_cpu_ns read */
+	uint64_t unwind_cpu_ns; /* its DWARF unwinding since it started (kit/stack_copy.h) */
 };
 
 /* The self.process row from this tick's reading and the last one. */

@@ -153,8 +153,8 @@ static void prog_stats(struct table *t)
 
 static void self_process(struct table *t)
 {
-	struct self_reading now = { 1, true, NOW, 100, 4096, 0.5 };
-	struct self_reading before = { 1, true, BEFORE, 100, 4096, 0.5 };
+	struct self_reading now = { 1, true, NOW, 100, 4096, 0.5, true, NOW };
+	struct self_reading before = { 1, true, BEFORE, 100, 4096, 0.5, true, BEFORE };
 
 	self_process_row(table_row_add(t), &now, &before, IV);
 }

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * What the monitor's DWARF unwinding costs (collectors/kit/stack_copy.c): the
+ * copies unwound and the unwinding threads' CPU time, counted on the unwinder's
+ * fixture (tests/unit/unwind_fixture.h) from one thread and from several at once.
+ */
+#include "tests/unit/cmocka_all.h"
+#include <pthread.h>
+#include "collectors/kit/stack_copy.h"
+#include "core/clock.h"
+#include "tests/unit/unwind_fixture.h"
+
+#define THREADS 3
+#define ROUNDS 200
+
+static struct nv_stack_sample sample;
+static size_t copy_size; /* the bytes received of sample.stack */
+static pthread_barrier_t start; /* the threads' rounds at once */
+
+/* A process as the stacks sources hold it: the fixture's, its mappings captured. */
+static int proc_open(struct stack_proc *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (unwind_fixture_process(&p->sp))
+		return -1;
+	p->pid = p->sp.pid;
+	p->captured = true;
+	return 0;
+}
+
+static void proc_close(struct stack_proc *p)
+{
+	unwind_proc_free(p->unw);
+	sym_process_free(&p->sp);
+}
+
+static int setup(void **state)
+{
+	size_t n = unwind_fixture_sample(&sample);
+
+	(void)state;
+	if (!n)
+		return -1;
+	copy_size = n - offsetof(struct nv_stack_sample, stack);
+	return 0;
+}
+
+/* One copy unwound: one more, with its time; what is not unwound counts nothing. */
+static void counted(void **state)
+{
+	struct stack_copy_cost before = stack_copy_cost_read(), after;
+	struct unwind_result r;
+	struct stack_proc p;
+
+	(void)state;
+	assert_int_equal(proc_open(&p), 0);
+	assert_true(stack_copy_unwind(&p, &sample.stack, copy_size, &r));
+	assert_int_equal(r.n, 5); /* cuLaunchKernel, phase_a, child, main, main's caller */
+	after = stack_copy_cost_read();
+	assert_int_equal(after.copies - before.copies, 1);
+	assert_true(after.cpu_ns > before.cpu_ns);
+	/* malformed (shorter than its header, or than it says), or its process not captured */
+	before = after;
+	assert_false(stack_copy_unwind(&p, &sample.stack, 8, &r));
+	assert_false(stack_copy_unwind(&p, &sample.stack, copy_size - 1, &r));
+	p.captured = false;
+	assert_false(stack_copy_unwind(&p, &sample.stack, copy_size, &r));
+	assert_false(stack_copy_unwind(NULL, &sample.stack, copy_size, &r));
+	after = stack_copy_cost_read();
+	assert_int_equal(after.copies, before.copies);
+	assert_int_equal(after.cpu_ns, before.cpu_ns);
+	p.captured = true;
+	proc_close(&p);
+}
+
+struct worker {
+	pthread_t t;
+	uint64_t cpu_ns; /* the thread's own CPU time over its rounds */
+	int unwound;
+};
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	struct unwind_result r;
+	struct stack_proc p;
+	bool open = !proc_open(&p);
+	uint64_t t0;
+
+	pthread_barrier_wait(&start);
+	t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	for (int i = 0; open && i < ROUNDS; i++)
+		w->unwound += stack_copy_unwind(&p, &sample.stack, copy_size, &r);
+	w->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
+	if (open)
+		proc_close(&p);
+	return NULL;
+}
+
+/*
+ * Threads unwinding at once: every copy counted; the time no more than their
+ * rounds' own (each thread's CPU time, not the process's, whose clock runs with
+ * every thread's).
+ */
+static void threads(void **state)
+{
+	struct stack_copy_cost before = stack_copy_cost_read(), after;
+	struct worker w[THREADS] = { 0 };
+	uint64_t cpu_ns = 0;
+
+	(void)state;
+	assert_int_equal(pthread_barrier_init(&start, NULL, THREADS), 0);
+	for (int i = 0; i < THREADS; i++)
+		assert_int_equal(pthread_create(&w[i].t, NULL, work, &w[i]), 0);
+	for (int i = 0; i < THREADS; i++) {
+		pthread_join(w[i].t, NULL);
+		assert_int_equal(w[i].unwound, ROUNDS);
+		cpu_ns += w[i].cpu_ns;
+	}
+	pthread_barrier_destroy(&start);
+	after = stack_copy_cost_read();
+	assert_int_equal(after.copies - before.copies, THREADS * ROUNDS);
+	assert_true(after.cpu_ns > before.cpu_ns);
+	assert_true(after.cpu_ns - before.cpu_ns <= cpu_ns);
+	print_message("%d copies unwound in %.1f ms of CPU (the threads' rounds: %.1f ms)\n",
+		      THREADS * ROUNDS, (double)(after.cpu_ns - before.cpu_ns) / 1e6,
+		      (double)cpu_ns / 1e6);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(counted),
+		cmocka_unit_test(threads),
+	};
+
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
