@@ -337,7 +337,7 @@ static __always_inline struct call_stack_key sync_key(const struct nv_pending *c
 
 /*
  * --stacks: a sync's stack at its entry (regs): by frame pointers into c, and
- * copied for the DWARF unwind at its key's first sync (no sum yet) or as sampled.
+ * copied for the DWARF unwind at its key's first sync (its sum made here) or as sampled.
  */
 static __always_inline void sync_stack_take(struct pt_regs *regs, struct nv_pending *c, __u32 tgid)
 {
@@ -351,7 +351,13 @@ static __always_inline void sync_stack_take(struct pt_regs *regs, struct nv_pend
 	if (c->stack_id < 0)
 		c->stack_id = -1;
 	k = sync_key(c, tgid);
-	first = !bpf_map_lookup_elem(&sync_stacks, &k);
+	/*
+	 * The key's first: its sum made now (counted at the return), by one sync
+	 * only; a full table makes none, and its syncs are sampled as the rest
+	 * (their loss counted at the return).
+	 */
+	first = !bpf_map_lookup_elem(&sync_stacks, &k) &&
+		!bpf_map_update_elem(&sync_stacks, &k, &(struct call_stack_sum){}, BPF_NOEXIST);
 	if (!first && !user_stack_sample_allowed(&sync_samples))
 		return;
 	s = bpf_map_lookup_elem(&sync_scratch, &z);

@@ -92,14 +92,17 @@ static __always_inline __u32 user_stack_capture(struct pt_regs *regs, struct use
  * ring. rec: the record's scratch (a per-CPU array's value, too large for the
  * BPF stack). No wake-up per copy: the reader drains every period. At once
  * for a key's first (first: its process's mappings read while it lives), or
- * when a quarter of the ring buffer waits. 0, or < 0: no room in ring (the
- * copy lost).
+ * when a quarter of the ring buffer waits. None for a kernel thread (no user
+ * registers). 0, or < 0: no room in ring (the copy lost).
  */
 static __always_inline long user_stack_send(void *ring, void *rec, __u32 head, struct pt_regs *regs, bool first)
 {
-	__u32 used = head + user_stack_capture(regs, (struct user_stack *)(rec + head));
+	__u32 used;
 	bool wake;
 
+	if (!PT_REGS_SP(regs)) /* a kernel thread's (a fence wait in one): no user stack to copy */
+		return 0;
+	used = head + user_stack_capture(regs, (struct user_stack *)(rec + head));
 	if (used > head + sizeof(struct user_stack)) /* for the verifier */
 		return 0;
 	wake = first || bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA) * 4 >= bpf_ringbuf_query(ring, BPF_RB_RING_SIZE);

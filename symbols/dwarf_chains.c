@@ -80,19 +80,6 @@ struct dwarf_chain *dwarf_chains_of(struct dwarf_chains *d, const struct dwarf_k
 	return *n ? &d->chains[lo] : NULL;
 }
 
-uint64_t dwarf_chains_share(const struct dwarf_chain *chains, size_t n, size_t i, uint64_t count)
-{
-	uint64_t total = 0, given = 0;
-
-	for (size_t j = 0; j < n; j++)
-		total += chains[j].samples;
-	if (!total)
-		return 0;
-	for (size_t j = 0; j < n; j++)
-		given += (uint64_t)((unsigned __int128)count * chains[j].samples / total);
-	return (uint64_t)((unsigned __int128)count * chains[i].samples / total) + (i < count - given ? 1 : 0);
-}
-
 uint64_t dwarf_chains_samples(struct dwarf_chains *d, const struct dwarf_key *k)
 {
 	size_t n;
@@ -112,9 +99,15 @@ static bool any(const uint64_t *w, size_t n)
 	return false;
 }
 
+/* Weight w's share of samples out of total, floored. */
+static uint64_t floor_share(uint64_t w, uint64_t samples, uint64_t total)
+{
+	return (uint64_t)((unsigned __int128)w * samples / total);
+}
+
 bool dwarf_chains_split(struct dwarf_chains *d, const struct dwarf_key *k, const struct dwarf_split *s)
 {
-	uint64_t fp[DWARF_WEIGHTS_MAX] = { 0 }, share[DWARF_WEIGHTS_MAX];
+	uint64_t fp[DWARF_WEIGHTS_MAX] = { 0 }, share[DWARF_WEIGHTS_MAX], left[DWARF_WEIGHTS_MAX] = { 0 }, total = 0;
 	size_t n, nw = s->nw < DWARF_WEIGHTS_MAX ? s->nw : DWARF_WEIGHTS_MAX, depth = SIZE_MAX;
 	struct dwarf_chain *c = dwarf_chains_of(d, k, &n);
 
@@ -123,9 +116,16 @@ bool dwarf_chains_split(struct dwarf_chains *d, const struct dwarf_key *k, const
 			s->part(s->arg, NULL, s->w);
 		return false;
 	}
+	for (size_t i = 0; i < n; i++) /* a chain has a sample at least: total > 0 */
+		total += c[i].samples;
+	for (size_t j = 0; j < nw; j++) {
+		left[j] = s->w[j];
+		for (size_t i = 0; i < n; i++)
+			left[j] -= floor_share(s->w[j], c[i].samples, total);
+	}
 	for (size_t i = 0; i < n; i++) {
 		for (size_t j = 0; j < nw; j++)
-			share[j] = dwarf_chains_share(c, n, i, s->w[j]);
+			share[j] = floor_share(s->w[j], c[i].samples, total) + (i < left[j] ? 1 : 0);
 		if (!c[i].complete && depth == SIZE_MAX)
 			depth = s->fp_depth(s->arg);
 		if (!c[i].complete && depth > c[i].n) { /* the frame pointers' */

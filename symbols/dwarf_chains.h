@@ -45,11 +45,6 @@ struct dwarf_key dwarf_key_of(const void *key, size_t size);
 void dwarf_chains_add(struct dwarf_chains *d, const struct dwarf_key *k, const struct unwind_result *r);
 /* The chains of key: *n of them from the returned one (sorted by key first). NULL: none. */
 struct dwarf_chain *dwarf_chains_of(struct dwarf_chains *d, const struct dwarf_key *k, size_t *n);
-/*
- * The weight of chains[i] out of count, the key's exact total: its share of
- * the key's samples, the remainder to the first chains, so that the shares add up to count.
- */
-uint64_t dwarf_chains_share(const struct dwarf_chain *chains, size_t n, size_t i, uint64_t count);
 /* The samples of key k (0: it has no chain). */
 uint64_t dwarf_chains_samples(struct dwarf_chains *d, const struct dwarf_key *k);
 
@@ -68,7 +63,9 @@ struct dwarf_split {
 };
 
 /*
- * Key k's exact weights split among its chains: each chain's share to part,
+ * Key k's exact weights split among its chains: each chain's share to part (its
+ * share of the key's samples, the remainders one each to the first chains, so
+ * that the shares add up to each weight),
  * but the shares of chains that stopped short of the outermost frame (the byte
  * budget, code without CFI such as a JIT's) where the frame pointers went
  * deeper summed into the frame pointers' part, which is the whole where k has

@@ -256,9 +256,6 @@ static int calls_open(struct collector *c)
 	calls_gate_open(&p->gate, p->skel, p->majors, (size_t)p->nmajors);
 	describe(c);
 	calls_capture_open(p);
-	if (call_stacks_attach(&p->stacks, bpf_map__fd(p->skel->maps.samples)))
-		collector_set_tracepoint(c, "syscalls", "sys_exit_ioctl", TRACEPOINT_FAILED,
-					 "cannot read the stack copies' ring buffer: stacks by frame pointers only");
 	return 0;
 }
 
@@ -294,6 +291,9 @@ static int calls_attach(struct collector *c)
 				    "run with -v to see libbpf's messages");
 		return -1;
 	}
+	if (call_stacks_attach(&p->stacks, bpf_map__fd(p->skel->maps.samples))) /* after: its note stays */
+		collector_set_tracepoint(c, "syscalls", "sys_exit_ioctl", TRACEPOINT_FAILED,
+					 "cannot read the stack copies' ring buffer: stacks by frame pointers only");
 	return 0;
 }
 

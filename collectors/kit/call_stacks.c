@@ -184,7 +184,7 @@ static void sum_rows(struct sum_rows *a, const struct call_stack_key *k, const s
 	const char *sync_leaf;
 	struct dwarf_key dk = dwarf_key_of(k, sizeof(*k));
 
-	if (!fp_text(a->cs, k, a->stacks_fd, &sync_leaf)) /* and a sync's leaf */
+	if (!s->count || !fp_text(a->cs, k, a->stacks_fd, &sync_leaf)) /* none yet (a sync in flight); a sync's leaf */
 		return;
 	if (k->source == CALL_STACK_IOCTL && names->name)
 		names->name(names->ctx, k->rdev, k->cmd, leaf, sizeof(leaf));

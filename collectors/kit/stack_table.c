@@ -67,19 +67,21 @@ void stack_rows_add(void *arg, const struct stack_row *r)
 {
 	struct stack_rows *rs = arg;
 	struct stack_row *to = array_push(&rs->rows, &rs->n, &rs->cap, sizeof(*r));
-	char *leaf = strdup(r->leaf), *sampled = strdup(r->sampled);
+	char *leaf = strdup(r->leaf), *sampled = strdup(r->sampled), *comm = strdup(r->comm);
 
-	if (!to || !leaf || !sampled) {
+	if (!to || !leaf || !sampled || !comm) {
 		if (to)
 			rs->n--;
 		free(leaf);
 		free(sampled);
+		free(comm);
 		rs->failed++;
 		return;
 	}
 	*to = *r;
 	to->leaf = leaf; /* the source's may be its own buffer's */
 	to->sampled = sampled;
+	to->comm = comm; /* its process's entry may move once the source's reader runs again */
 }
 
 static void rows_clear(struct stack_rows *rs)
@@ -87,6 +89,7 @@ static void rows_clear(struct stack_rows *rs)
 	for (size_t i = 0; i < rs->n; i++) {
 		free((char *)rs->rows[i].leaf);
 		free((char *)rs->rows[i].sampled);
+		free((char *)rs->rows[i].comm);
 	}
 	rs->n = 0;
 	rs->failed = 0;
@@ -173,6 +176,7 @@ static void rows_merge(struct stack_rows *rs)
 			to->blocked_ns += r->blocked_ns;
 			free((char *)r->leaf);
 			free((char *)r->sampled);
+			free((char *)r->comm);
 			continue;
 		}
 		rs->rows[n++] = *r;

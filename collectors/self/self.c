@@ -3,7 +3,7 @@
  * What gputop-bpf costs while it runs: its own CPU time and memory, and (from
  * the rows the BPF collectors added to self.programs this tick) the run time
  * of its BPF programs, and its DWARF unwinding of --stacks' stack copies (done
- * in the poller's and the scheduler stream's threads: collectors/kit/stack_copy.h).
+ * in the stack copies' reader threads: collectors/kit/stack_copy.h, ring_reader.h).
  * Read last, after every other collector.
  */
 #include <math.h>

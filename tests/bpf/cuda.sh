@@ -352,7 +352,7 @@ check_short_lived() {
 			--stacks "$dir/$what.folded" $([ $what = calls ] && echo --stacks-weight calls) \
 			>"$dir/$what/mon" 2>"$dir/$what/err" &
 		mon=$!
-		for _ in $(seq 100); do [ -s "$dir/$what/mon" ] && break; sleep 0.1; done
+		for _ in $(seq 200); do [ -s "$dir/$what/mon" ] && break; sleep 0.1; done
 		env LD_LIBRARY_PATH="$TMP/nofp/lib" FAKE_CUDA_SYNC_US=$SYNC_US CUDA_CLIENT_LINGER_MS=200 "$TMP/nofp/bin/$IOC" 1 \
 			"$dir/$what/gate" "$dir/$what/done" >"$dir/$what/client"
 		sleep 0.3 # the client gone, the next interval 3 s away
@@ -363,6 +363,7 @@ check_short_lived() {
 	check "short-lived process: its 25 ioctls' line named from _start ($IOC;_start;...;main;child;ioctl;...)" \
 		grep -qxE "$CALL_CHAIN 25" "$dir/calls.folded"
 	chain="$IOC;(\[DWARF: [0-9]+ of [0-9]+ launches unwound\];)?_start;__libc_start_main@GLIBC_2.2.5;__libc_start_call_main;main;child;phase_a;cuLaunchKernel;kernel_a\(\) 40"
+	grep "^$IOC;.*kernel_a" "$dir/launches.folded" | sed 's/^/       /'
 	check "short-lived process: its 40 kernel_a() launches' line named from _start" \
 		grep -qxE "$chain" "$dir/launches.folded"
 }
