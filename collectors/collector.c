@@ -4,6 +4,7 @@
 #include <string.h>
 #include "core/privileges.h"
 #include "collectors/collector.h"
+#include "collectors/kit/link_reaper.h"
 
 void collector_set_state(struct collector *c, enum collector_state st, const char *reason,
 			 const char *fix)
@@ -134,6 +135,7 @@ void collector_retry(struct collector *c)
 {
 	if (c->ops->close)
 		c->ops->close(c);
+	link_reaper_flush(false); /* the old programs off before the new ones attach */
 	c->priv = NULL;
 	collector_start(c);
 }

@@ -16,6 +16,7 @@
 #include "core/clock.h"
 #include "collectors/kit/prog_stats.h"
 #include "collectors/collector.h"
+#include "collectors/kit/link_reaper.h"
 #include "collectors/kit/stack_copy.h"
 #include "collectors/kit/tracefs.h"
 #include "core/svg.h"
@@ -682,6 +683,7 @@ cleanup:
 	poller_stop(poller);
 	for (size_t i = 0; i < n; i++)
 		collector_stop(&cs[i]);
+	link_reaper_flush(true); /* the uprobes' slow release left to a child: quitting is quick */
 	free(cs);
 	if (stats_fd >= 0)
 		close(stats_fd);

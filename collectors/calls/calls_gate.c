@@ -11,6 +11,7 @@
 #include <linux/types.h>
 #include "bpf/calls.h"
 #include "calls.skel.h"
+#include "collectors/kit/link_reaper.h"
 
 #define KPROBE_PMU "/sys/bus/event_source/devices/kprobe"
 
@@ -106,7 +107,7 @@ void calls_gate_describe(const struct calls_gate *g, const struct calls_bpf *ske
 
 void calls_gate_close(struct calls_gate *g)
 {
-	bpf_link__destroy(g->open_probe);
+	link_reaper_defer(g->open_probe);
 	fd_census_close(g->census);
 	free(g->files);
 	memset(g, 0, sizeof(*g));

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "collectors/kit/tp_progs.h"
 #include "collectors/kit/tracefs.h"
+#include "collectors/kit/link_reaper.h"
 
 size_t tp_specs_count(const struct tp_spec *specs, size_t n)
 {
@@ -109,7 +110,7 @@ size_t tp_progs_attach(struct collector *c, struct tp_prog *tps, size_t n)
 void tp_progs_detach(struct tp_prog *tps, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		bpf_link__destroy(tps[i].link);
+		link_reaper_defer(tps[i].link);
 		tps[i].link = NULL;
 	}
 }

@@ -43,6 +43,7 @@
 #include <linux/types.h>
 #include "bpf/nvidia.h"
 #include "nvidia.skel.h"
+#include "collectors/kit/link_reaper.h"
 
 #define RESCAN_NS 10000000000ULL /* processes' maps are searched for new libcuda files this often */
 #define XID_KEEP 64 /* Xid events kept for the log */
@@ -817,8 +818,7 @@ static void nvidia_close(struct collector *c)
 	nv_capture_close(&p->capture);
 	nv_driver_stop(p->drv);
 	tp_progs_detach(p->tps, NTRACEPOINTS);
-	for (size_t i = 0; i < p->nulinks; i++)
-		bpf_link__destroy(p->ulinks[i]);
+	link_reaper_defer_files(p->ulinks, p->nulinks);
 	free(p->ulinks);
 	nvidia_bpf__destroy(p->skel);
 	nvml_close(p->nvml);

@@ -12,6 +12,7 @@
 #include <linux/types.h>
 #include "bpf/nvidia_driver.h"
 #include "nvidia_driver.skel.h"
+#include "collectors/kit/link_reaper.h"
 
 #define GROUP "nvidia.ko"
 #define KPROBE_PMU "/sys/bus/event_source/devices/kprobe"
@@ -245,7 +246,7 @@ void nv_driver_stop(struct nv_driver *d)
 	if (!d)
 		return;
 	for (int i = 0; i < NV_DRV_FNS; i++)
-		bpf_link__destroy(d->links[i]);
+		link_reaper_defer(d->links[i]);
 	nvidia_driver_bpf__destroy(d->skel);
 	free(d);
 }

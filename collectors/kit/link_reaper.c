@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include "collectors/kit/link_reaper.h"
+
+struct kept {
+	struct bpf_link **links;
+	size_t n, cap;
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct kept here, files; /* closed by this process; may be closed by a child */
+
+static void keep(struct kept *k, struct bpf_link *link)
+{
+	if (!link)
+		return;
+	pthread_mutex_lock(&lock);
+	if (k->n == k->cap) {
+		size_t cap = k->cap ? k->cap * 2 : 64;
+		struct bpf_link **grown = realloc(k->links, cap * sizeof(*grown));
+
+		if (!grown) {
+			pthread_mutex_unlock(&lock);
+			bpf_link__destroy(link);
+			return;
+		}
+		k->links = grown;
+		k->cap = cap;
+	}
+	k->links[k->n++] = link;
+	pthread_mutex_unlock(&lock);
+}
+
+void link_reaper_defer(struct bpf_link *link)
+{
+	keep(&here, link);
+}
+
+void link_reaper_defer_files(struct bpf_link **links, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		keep(&files, links[i]);
+		links[i] = NULL;
+	}
+}
+
+static int fd_cmp(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/* Closes every descriptor but the n sorted in keep (system calls only: this runs after fork). */
+static void close_all_but(const int *kept, size_t n)
+{
+	struct rlimit rl;
+	long max = !getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY ? (long)rl.rlim_cur : 1 << 20;
+	long from = 0;
+
+	for (size_t i = 0; i <= n; i++) {
+		long to = i < n ? kept[i] - 1 : max - 1;
+
+		if (to >= from && syscall(SYS_close_range, (unsigned int)from, (unsigned int)to, 0))
+			for (long fd = from; fd <= to; fd++) /* before Linux 5.9 */
+				close((int)fd);
+		from = i < n ? kept[i] + 1 : max;
+	}
+}
+
+/* A child that holds the file probes' links and ends, closing them, once this process has gone. */
+static bool leave_to_child(struct kept *k)
+{
+	int *fds = calloc(k->n ? k->n : 1, sizeof(*fds));
+	sigset_t all;
+	pid_t pid;
+
+	if (!fds)
+		return false;
+	for (size_t i = 0; i < k->n; i++)
+		fds[i] = bpf_link__fd(k->links[i]);
+	qsort(fds, k->n, sizeof(*fds), fd_cmp);
+	pid = fork();
+	if (pid == 0) {
+		sigfillset(&all);
+		sigprocmask(SIG_SETMASK, &all, NULL); /* no Ctrl-C of the terminal's, no SIGPIPE */
+		setsid();
+		prctl(PR_SET_NAME, "gputop-bpf-exit");
+		close_all_but(fds, k->n);
+		_exit(0); /* the kernel releases the links as this exits */
+	}
+	free(fds);
+	return pid > 0;
+}
+
+void link_reaper_flush(bool last)
+{
+	struct kept h, f;
+
+	pthread_mutex_lock(&lock);
+	h = here;
+	f = files;
+	here = files = (struct kept){ 0 };
+	pthread_mutex_unlock(&lock);
+	if (last && f.n)
+		leave_to_child(&f); /* whether or not: our own copies go below, at once where a child holds them */
+	for (size_t i = 0; i < f.n; i++)
+		bpf_link__destroy(f.links[i]);
+	for (size_t i = 0; i < h.n; i++)
+		bpf_link__destroy(h.links[i]);
+	free(f.links);
+	free(h.links);
+}
