@@ -56,11 +56,39 @@ static void own_process(void **state)
 	assert_false(proc_gone((uint32_t)getpid()));
 }
 
+#define ARGS(s) s, sizeof(s) /* a command line as /proc/PID/cmdline has it: its last NUL too */
+
+/* A program run through the dynamic loader is named as the program, not "ld-linux-x86-64". */
+static void loader_started_names(void **state)
+{
+	char comm[17];
+
+	(void)state;
+	assert_true(loader_comm("ld-linux-x86-64"));
+	assert_true(loader_comm("ld-linux-aarch6"));
+	assert_false(loader_comm("python3"));
+	assert_false(loader_comm("ldconfig"));
+	assert_true(loader_program(ARGS("/lib64/ld-linux-x86-64.so.2\0/usr/bin/python3.12\0train.py"), comm,
+				   sizeof(comm)));
+	assert_string_equal(comm, "python3.12");
+	assert_true(loader_program(ARGS("ld.so\0--library-path\0/opt/lib\0--inhibit-cache\0./a-very-long-program-name"),
+				   comm, sizeof(comm)));
+	assert_string_equal(comm, "a-very-long-pro"); /* 15 bytes, as a comm */
+	assert_true(loader_program(ARGS("ld.so\0--argv0\0torchrun\0/usr/bin/python3\0x"), comm, sizeof(comm)));
+	assert_string_equal(comm, "torchrun");
+	assert_false(loader_program(ARGS("ld.so\0--preload"), comm, sizeof(comm))); /* no program */
+	assert_false(loader_program(ARGS("ld.so"), comm, sizeof(comm)));
+	assert_false(loader_program("ld.so\0python3", 13, comm, sizeof(comm))); /* cut: no last NUL */
+	assert_false(loader_program("", 0, comm, sizeof(comm)));
+	assert_false(loader_program(ARGS("ld.so\0/usr/bin/"), comm, sizeof(comm))); /* a folder, no name */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(container_ids),
 		cmocka_unit_test(own_process),
+		cmocka_unit_test(loader_started_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
