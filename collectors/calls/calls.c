@@ -303,7 +303,6 @@ static const struct calls_dev *device_of(struct calls_priv *p, __u32 rdev)
 	unsigned int major = rdev >> MINORBITS, minor = rdev & ((1U << MINORBITS) - 1);
 	char path[96];
 	struct calls_dev *d;
-	bool linked;
 
 	for (size_t i = 0; i < p->ndevs; i++)
 		if (p->devs[i].rdev == rdev)
@@ -327,16 +326,9 @@ static const struct calls_dev *device_of(struct calls_priv *p, __u32 rdev)
 	} else {
 		snprintf(d->name, sizeof(d->name), "%u:%u", major, minor);
 	}
-	/* the driver: its link, unless that is generic (7.x's faux devices: vgem, vkms) or absent
-	 * (a platform device no driver bound, as mockdrm): then the device's own name */
-	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/device/driver", major, minor);
-	linked = link_name(path, d->driver, sizeof(d->driver));
-	if (!linked || !strcmp(d->driver, "faux_driver")) {
-		snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/device", major, minor);
-		if (!link_name(path, d->driver, sizeof(d->driver)))
-			snprintf(d->driver, sizeof(d->driver), "%s",
-				 d->kind == IOCTL_DEVICE_NVIDIA ? "nvidia" : "");
-	}
+	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/device", major, minor);
+	if (!device_driver_name(path, d->driver, sizeof(d->driver)))
+		snprintf(d->driver, sizeof(d->driver), "%s", d->kind == IOCTL_DEVICE_NVIDIA ? "nvidia" : "");
 	return d;
 }
 

@@ -33,7 +33,7 @@ static int by_index(const void *a, const void *b)
 
 size_t drm_cards(struct drm_card *out, size_t max)
 {
-	char dir[PATH_MAX / 4], path[PATH_MAX / 4 + 16];
+	char dir[PATH_MAX / 4];
 	struct dirent *de;
 	unsigned int index;
 	size_t n = 0;
@@ -52,8 +52,7 @@ size_t drm_cards(struct drm_card *out, size_t max)
 		if (!sys_path(c->devdir, sizeof(c->devdir), "class/drm/%s/device", de->d_name))
 			continue;
 		link_name(c->devdir, c->bus_id, sizeof(c->bus_id));
-		snprintf(path, sizeof(path), "%s/driver", c->devdir);
-		link_name(path, c->driver, sizeof(c->driver));
+		device_driver_name(c->devdir, c->driver, sizeof(c->driver));
 		n++;
 	}
 	closedir(d);

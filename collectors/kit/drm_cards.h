@@ -16,7 +16,7 @@ struct drm_card {
 	char name[16]; /* "card0" */
 	char devdir[PATH_MAX / 4]; /* <sysfs>/class/drm/card0/device */
 	char bus_id[64]; /* the device link's name: "0000:03:00.0", "vkms"; "" when none */
-	char driver[32]; /* the driver link's name: "amdgpu"; "" when none bound */
+	char driver[32]; /* device_driver_name(): "amdgpu", "vgem" (not faux_driver), "mockdrm" */
 };
 
 /* The cards into out (at most max, by index); how many. */

@@ -131,8 +131,9 @@ static void amdgpu_dgpu(void **state)
 	NUM(t, i, "gfx_mhz", 1850.0); /* Hz */
 	NUM(t, i, "mem_mhz", 1000.0);
 	UNKNOWN(t, i, "idle_pct");
-	i = row_of(t, "card3");
+	i = row_of(t, "card3"); /* a faux device: its own name, not faux_driver's; its link's target's */
 	assert_string_equal(table_str(t, i, "driver"), "vkms");
+	assert_string_equal(table_str(t, i, "bus_id"), "vkms");
 	UNKNOWN(t, i, "temp_c");
 	UNKNOWN(t, i, "power_w");
 	UNKNOWN(t, i, "busy_pct");
