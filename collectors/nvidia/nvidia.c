@@ -699,17 +699,25 @@ static void read_gpus(struct nvidia_priv *p, struct model *m)
 {
 	struct table *t = model_table(m, &nvidia_gpus);
 	struct table *migs = p->nvml ? model_table(m, &nvidia_mig) : NULL; /* none is [] with NVML */
+	char first_name[sizeof(((struct nvml_gpu *)0)->name)] = "";
 
+	memset(&p->nvml_gpus, 0, sizeof(p->nvml_gpus));
 	p->nvml_gpus.n = nvml_count(p->nvml) < NV_GPUS_MAX ? nvml_count(p->nvml) : NV_GPUS_MAX;
-	memset(p->nvml_gpus.bus, 0, sizeof(p->nvml_gpus.bus));
+	p->nvml_gpus.one_model = true;
 	for (unsigned int i = 0; t && i < nvml_count(p->nvml); i++) {
 		struct nvml_gpu g;
 		struct cell *row;
 
 		if (!nvml_read(p->nvml, i, &g))
 			continue;
-		if (i < NV_GPUS_MAX)
+		if (i < NV_GPUS_MAX) {
 			snprintf(p->nvml_gpus.bus[i], sizeof(p->nvml_gpus.bus[i]), "%s", g.bus_id);
+			p->nvml_gpus.minor_known[i] = g.minor_known;
+			p->nvml_gpus.minor[i] = g.minor;
+			p->nvml_gpus.one_model &= !i || !strcmp(g.name, first_name);
+			if (!i)
+				snprintf(first_name, sizeof(first_name), "%s", g.name);
+		}
 		row = table_row_add(t);
 		if (!row)
 			break;

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
 #include <linux/types.h>
 #include "bpf/nvidia.h"
 #include "collectors/kit/map_walk.h"
+#include "core/array.h"
 #include "collectors/kit/pid_list.h"
 #include "collectors/kit/proc_info.h"
 #include "collectors/nvidia/nvidia_tables.h"
@@ -18,6 +20,47 @@ int proc_gpus_init(struct proc_gpus *g)
 void proc_gpus_free(struct proc_gpus *g)
 {
 	map_delta_free(&g->counters);
+	free(g->views);
+}
+
+static int view_cmp(const void *key, const void *elem)
+{
+	uint32_t pid = *(const uint32_t *)key, other = ((const struct proc_gpus_view *)elem)->pid;
+
+	return pid < other ? -1 : pid > other;
+}
+
+/* The procfs view of process pid: read at its first row, again each tick while it holds no GPU file. */
+static const struct cuda_proc_view *view_of(struct proc_gpus *g, uint32_t pid)
+{
+	struct proc_gpus_view *e = bsearch(&pid, g->views, g->nviews, sizeof(*e), view_cmp);
+	size_t at = 0;
+
+	if (!e) {
+		if (!array_push(&g->views, &g->nviews, &g->views_cap, sizeof(*e)))
+			return NULL;
+		while (at < g->nviews - 1 && g->views[at].pid < pid)
+			at++;
+		memmove(&g->views[at + 1], &g->views[at], (g->nviews - 1 - at) * sizeof(*e));
+		e = &g->views[at];
+		*e = (struct proc_gpus_view){ .pid = pid, .tick = g->tick };
+		cuda_proc_read(pid, &e->v);
+	} else if (!e->v.nheld && e->tick != g->tick) {
+		e->tick = g->tick;
+		cuda_proc_read(pid, &e->v);
+	}
+	return &e->v;
+}
+
+/* The views of processes that exited this tick: forgotten. */
+static void views_forget(struct proc_gpus *g)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < g->nviews; i++)
+		if (!pid_listed(g->gone, g->ngone, g->views[i].pid))
+			g->views[kept++] = g->views[i];
+	g->nviews = kept;
 }
 
 static bool gpu_row(const void *key, const void *now, const void *before, void *state, void *arg)
@@ -33,7 +76,7 @@ static bool gpu_row(const void *key, const void *now, const void *before, void *
 	if (bpf_map_lookup_elem(g->maps.bus_ids, k, &asked))
 		asked.id[0] = '\0';
 	asked.id[sizeof(asked.id) - 1] = '\0';
-	cuda_dev_locate(g->gpus, k->dev, asked.id, &w);
+	cuda_dev_locate(g->gpus, k->dev, asked.id, asked.id[0] ? NULL : view_of(g, k->tgid), &w);
 	row = g->t ? table_row_add(g->t) : NULL;
 	if (row)
 		nvidia_proc_gpu_row(row, k->tgid, pe && pe->comm[0] ? pe->comm : "?", k->dev, &w, now, before, g->iv);
@@ -66,9 +109,11 @@ void proc_gpus_read(struct proc_gpus *g, const struct proc_gpus_maps *maps, cons
 	g->ngone = ngone;
 	g->t = model_table(m, &nvidia_process_gpus);
 	g->iv = model_interval_s(m);
+	g->tick++;
 	map_delta_read(&g->counters, maps->counters, gpu_row, g);
 	if (!ngone)
 		return;
+	views_forget(g);
 	map_walk(maps->bus_ids, sizeof(struct nv_gpu_key), 0, bus_of_gone, g);
 	map_walk(maps->ctx_devs, sizeof(struct nv_ctx_key), 0, ctx_of_gone, g);
 }

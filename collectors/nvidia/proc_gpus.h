@@ -22,8 +22,18 @@ struct proc_gpus_maps {
 	int ctx_devs;
 };
 
+/* A process's procfs view (cuda_proc_read), kept while it lives. */
+struct proc_gpus_view {
+	uint32_t pid;
+	unsigned long tick; /* read at */
+	struct cuda_proc_view v;
+};
+
 struct proc_gpus {
 	struct map_delta counters;
+	struct proc_gpus_view *views; /* by pid */
+	size_t nviews, views_cap;
+	unsigned long tick;
 	/* during a read */
 	struct proc_gpus_maps maps;
 	const struct nv_gpu_list *gpus;
