@@ -559,7 +559,8 @@ static struct proc_gpus_maps gpu_maps(const struct nvidia_priv *p)
 {
 	return (struct proc_gpus_maps){ .counters = bpf_map__fd(p->skel->maps.proc_gpus),
 					.bus_ids = bpf_map__fd(p->skel->maps.bus_ids),
-					.ctx_devs = bpf_map__fd(p->skel->maps.ctx_devs) };
+					.ctx_devs = bpf_map__fd(p->skel->maps.ctx_devs),
+					.procs = bpf_map__fd(p->skel->maps.procs) };
 }
 
 static void read_procs(struct nvidia_priv *p, struct model *m)

@@ -70,7 +70,9 @@ static bool gpu_row(const void *key, const void *now, const void *before, void *
 	const struct proc_entry *pe = proc_cache_get(g->pcache, k->tgid);
 	struct nv_bus_id asked = { "" };
 	struct cuda_dev_where w;
+	struct nv_proc kept = { 0 };
 	struct cell *row;
+	char name[17];
 
 	(void)state;
 	if (bpf_map_lookup_elem(g->maps.bus_ids, k, &asked))
@@ -78,8 +80,11 @@ static bool gpu_row(const void *key, const void *now, const void *before, void *
 	asked.id[sizeof(asked.id) - 1] = '\0';
 	cuda_dev_locate(g->gpus, k->dev, asked.id, asked.id[0] ? NULL : view_of(g, k->tgid), &w);
 	row = g->t ? table_row_add(g->t) : NULL;
+	if (bpf_map_lookup_elem(g->maps.procs, &k->tgid, &kept)) /* named as nvidia.processes names it */
+		kept.comm[0] = '\0';
 	if (row)
-		nvidia_proc_gpu_row(row, k->tgid, pe && pe->comm[0] ? pe->comm : "?", k->dev, &w, now, before, g->iv);
+		nvidia_proc_gpu_row(row, k->tgid, proc_name_or_kept(pe ? pe->comm : NULL, kept.comm, name), k->dev, &w,
+				    now, before, g->iv);
 	return pid_listed(g->gone, g->ngone, k->tgid); /* shown once more, then forgotten */
 }
 

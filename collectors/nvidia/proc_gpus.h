@@ -20,6 +20,7 @@ struct proc_gpus_maps {
 	int counters; /* proc_gpus */
 	int bus_ids;
 	int ctx_devs;
+	int procs; /* its processes' names kept at their first call (nv_proc.comm) */
 };
 
 /* A process's procfs view (cuda_proc_read), kept while it lives. */
