@@ -75,12 +75,9 @@ BASE_LIBS := $(shell $(PKG_CONFIG) --libs libbpf libdw libelf 2>/dev/null || ech
 CURSES_LIBS := $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw -ltinfo)
 HTTP_LIBS := -lmicrohttpd -lgnutls -lyaml -lcrypt
 endif
-# C++ names: libstdc++'s __cxa_demangle (symbols/demangle.c); linked statically in a portable build.
-ifeq ($(PORTABLE),1)
-BASE_LIBS += -Wl,-Bstatic -lstdc++ -Wl,-Bdynamic
-else
-BASE_LIBS += -lstdc++
-endif
+# C++ names: libiberty's demangler, whose callback form can be stopped (symbols/demangle.c); Debian
+# ships it as a static archive only.
+BASE_LIBS += -l:libiberty.a
 BASE_LIBS += -ldl -lpthread -lm
 LIBS := $(BASE_LIBS) $(CURSES_LIBS) $(HTTP_LIBS)
 
@@ -284,7 +281,7 @@ $(B):
 -include $(wildcard $(B)/*.d $(B)/*/*.d $(B)/*/*/*.d)
 
 # ---- set-up (Debian packages; idempotent) ----
-BUILD_DEPS := make gcc g++ clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev libzstd-dev \
+BUILD_DEPS := make gcc g++ clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev libzstd-dev libiberty-dev \
 	libncurses-dev pkg-config libcmocka-dev libyajl-dev jq file util-linux groff-base tmux procps \
 	libcap2-bin libclang-rt-dev libmicrohttpd-dev libgnutls28-dev libyaml-dev libcrypt-dev curl \
 	prometheus openssl apache2-utils lintian dpkg-dev binutils man-db protobuf-compiler libxml2-utils
