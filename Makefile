@@ -348,6 +348,7 @@ test-bpf: $(B)/gputop-bpf $(B)/cuda/cuda-client $(B)/cuda-nofp/cuda-client $(B)/
 	$(Q)tests/bpf/tui-capture.sh $(B)/gputop-bpf
 	$(Q)tests/bpf/stacks-key.sh $(B)/cuda $(B)/gputop-bpf
 	$(Q)tests/bpf/exit.sh $(B)/cuda $(B)/gputop-bpf
+	$(Q)tests/bpf/hostile-maps.sh $(B)/cuda $(B)/gputop-bpf
 
 # The VM's scenario holds the scheduler's programs (GPUTOP_TEST_SPIN_NS) and points the NVIDIA
 # collector at stand-ins: a static test build (TEST_HOOKS=1); the endpoint is the sanitizer build.

@@ -13,6 +13,8 @@
 #include "collectors/kit/test_hooks.h"
 #include "core/array.h"
 #include "collectors/nvidia/cuda_libs.h"
+#include "symbols/file_open.h"
+#include "symbols/proc_maps.h"
 
 #if defined(__x86_64__)
 #define OUR_MACHINE EM_X86_64
@@ -32,12 +34,11 @@ static bool elf_of_ours(int fd)
 	       h.e_type == ET_DYN && h.e_machine == OUR_MACHINE;
 }
 
-int cuda_libs_add(struct cuda_libs *l, const char *path, const char *how, char *why, size_t size)
+/* Adds the library open as fd (kept by the list when added, else closed), reached by path. */
+static int add_open(struct cuda_libs *l, int fd, const char *path, const char *how, char *why, size_t size)
 {
 	struct cuda_lib *lib;
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	bool ok;
 
 	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		snprintf(why, size, "%s: cannot open it as a file", path);
@@ -45,29 +46,36 @@ int cuda_libs_add(struct cuda_libs *l, const char *path, const char *how, char *
 			close(fd);
 		return -1;
 	}
-	ok = elf_of_ours(fd);
-	close(fd);
-	if (!ok) {
+	if (!elf_of_ours(fd)) {
 		snprintf(why, size, "%s: not a 64-bit shared library for this machine", path);
-		return -1;
-	}
-	if (strlen(path) >= CUDA_LIB_PATH) {
-		snprintf(why, size, "path longer than %d bytes", CUDA_LIB_PATH - 1);
+		close(fd);
 		return -1;
 	}
 	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i].dev == st.st_dev && l->v[i].ino == st.st_ino)
+		if (l->v[i].dev == st.st_dev && l->v[i].ino == st.st_ino) {
+			close(fd);
 			return 0;
+		}
 	lib = array_push(&l->v, &l->n, &l->cap, sizeof(*lib));
 	if (!lib) {
 		snprintf(why, size, "out of memory");
+		close(fd);
 		return -1;
 	}
-	snprintf(lib->path, sizeof(lib->path), "%s", path);
+	/* attached and read through its descriptor: the very file checked, whatever its path is now */
+	snprintf(lib->path, sizeof(lib->path), "/proc/self/fd/%d", fd);
+	snprintf(lib->found, sizeof(lib->found), "%s", path);
 	snprintf(lib->how, sizeof(lib->how), "%s", how);
+	lib->fd = fd;
 	lib->dev = st.st_dev;
 	lib->ino = st.st_ino;
 	return 1;
+}
+
+int cuda_libs_add(struct cuda_libs *l, const char *path, const char *how, char *why, size_t size)
+{
+	/* a path of root's choosing (--libcuda, the loader cache): links followed, never a FIFO waited on */
+	return add_open(l, open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK), path, how, why, size);
 }
 
 static FILE *ldconfig_list(void)
@@ -106,18 +114,37 @@ int cuda_libs_from_ldcache(struct cuda_libs *l)
 	return added;
 }
 
-/* The path of a libcuda mapping in a maps line ("... /usr/lib/libcuda.so.580.1"), or NULL. */
-static const char *maps_libcuda(char *line)
+/* A mapping of a file named libcuda.so* (its last component: the kernel's escapes left as they are). */
+static bool maps_libcuda(const struct proc_maps *t, const struct map *m)
 {
-	char *path = strchr(line, '/'), *base;
+	const char *path = map_path(t, m), *base = strrchr(path, '/');
 
-	if (!path)
-		return NULL;
-	path[strcspn(path, "\n")] = '\0';
-	base = strrchr(path, '/') + 1;
-	if (strncmp(base, "libcuda.so", 10) || strstr(path, " (deleted)"))
-		return NULL;
-	return path;
+	return m->kind == MAP_KIND_FILE && !m->deleted && base && !strncmp(base + 1, "libcuda.so", 10);
+}
+
+/*
+ * The libcuda a process maps, opened as the mapping itself (map_file_open: its
+ * device and inode, no link of its user's followed, no FIFO waited on): 1 added.
+ */
+static int add_mapped(struct cuda_libs *l, pid_t pid)
+{
+	struct proc_maps t = { 0 };
+	char why[128], how[32];
+	int added = 0;
+
+	if (proc_maps_capture(&t, pid))
+		return 0;
+	for (size_t i = 0; i < t.n; i++) {
+		const struct map *m = &t.maps[i];
+
+		if (!maps_libcuda(&t, m))
+			continue;
+		snprintf(how, sizeof(how), "process %d", (int)pid);
+		added = add_open(l, map_file_open(pid, m, map_path(&t, m)), map_path(&t, m), how, why, sizeof(why)) > 0;
+		break;
+	}
+	proc_maps_free(&t);
+	return added;
 }
 
 int cuda_libs_from_maps(struct cuda_libs *l)
@@ -128,35 +155,17 @@ int cuda_libs_from_maps(struct cuda_libs *l)
 
 	if (!d)
 		return 0;
-	while ((de = readdir(d))) {
-		char maps[64], line[1024], root[CUDA_LIB_PATH + 64], why[128], how[32];
-		const char *path;
-		FILE *f;
-
-		if (!isdigit((unsigned char)de->d_name[0]))
-			continue;
-		snprintf(maps, sizeof(maps), "/proc/%.16s/maps", de->d_name);
-		f = fopen(maps, "re");
-		if (!f)
-			continue;
-		while (fgets(line, sizeof(line), f)) {
-			path = maps_libcuda(line);
-			if (!path)
-				continue;
-			/* The path is the process's: reach it through its root (its container's files). */
-			snprintf(root, sizeof(root), "/proc/%.16s/root%s", de->d_name, path);
-			snprintf(how, sizeof(how), "process %.16s", de->d_name);
-			added += cuda_libs_add(l, root, how, why, sizeof(why)) > 0;
-			break;
-		}
-		fclose(f);
-	}
+	while ((de = readdir(d)))
+		if (isdigit((unsigned char)de->d_name[0]))
+			added += add_mapped(l, (pid_t)atoi(de->d_name));
 	closedir(d);
 	return added;
 }
 
 void cuda_libs_free(struct cuda_libs *l)
 {
+	for (size_t i = 0; i < l->n; i++)
+		close(l->v[i].fd);
 	free(l->v);
 	memset(l, 0, sizeof(*l));
 }

@@ -4,6 +4,10 @@
  * user names (--libcuda), the loader cache (ldconfig -p), and the mappings of
  * running processes (a container's own copy, a library off the loader's path).
  * A file is one inode: the same library reached by two paths is attached once.
+ * Each is opened once, never waiting on a FIFO; a process's own through the
+ * mapping itself (/proc/PID/map_files/, device and inode checked: no link its
+ * user made is followed, escaped names in maps need no unescaping), and read
+ * and probed through that descriptor from then on.
  */
 #ifndef GPUTOP_CUDA_LIBS_H
 #define GPUTOP_CUDA_LIBS_H
@@ -15,8 +19,10 @@
 #define CUDA_LIB_PATH 512
 
 struct cuda_lib {
-	char path[CUDA_LIB_PATH]; /* as attached (through /proc/PID/root for a process's own) */
+	char path[CUDA_LIB_PATH]; /* as attached and read: /proc/self/fd/<fd> */
+	char found[CUDA_LIB_PATH]; /* the path it was found by (a process's as its maps prints it) */
 	char how[32]; /* "--libcuda", "loader cache", "process N" */
+	int fd; /* the file, opened once and checked */
 	dev_t dev;
 	ino_t ino;
 	bool attached; /* the caller has attached to it */
