@@ -19,8 +19,14 @@ mkdir -p "$TMP/a${nl}b" "$TMP/a\\012b" "$TMP/secret"
 cp "$CUDA/libcuda.so.1" "$TMP/a${nl}b/libcuda.so.1"
 echo "root only" >"$TMP/secret/file"
 chmod 700 "$TMP/secret"
-python3 -c 'import ctypes, sys, time; ctypes.CDLL(sys.argv[1]); print("mapped", flush=True); time.sleep(60)' \
-	"$TMP/a${nl}b/libcuda.so.1" >"$TMP/holder.out" &
+# the holder launches a (stand-in) kernel every 10 ms: counted only if the monitor probed its very file
+python3 -c '
+import ctypes, sys, time
+lib = ctypes.CDLL(sys.argv[1])
+print("mapped", flush=True)
+for _ in range(6000):
+    lib.cuLaunchKernel(None, 1, 1, 1, 1, 1, 1, 0, None, None, None)
+    time.sleep(0.01)' "$TMP/a${nl}b/libcuda.so.1" >"$TMP/holder.out" &
 HOLDER=$!
 for _ in $(seq 50); do grep -q mapped "$TMP/holder.out" && break; sleep 0.1; done
 check "the holder maps the library; maps prints its path escaped" grep -qF 'a\012b/libcuda.so.1' /proc/$HOLDER/maps
@@ -28,12 +34,12 @@ check "the holder maps the library; maps prints its path escaped" grep -qF 'a\01
 for kind in fifo link; do
 	rm -f "$TMP/a\\012b/libcuda.so.1"
 	if [ $kind = fifo ]; then mkfifo "$TMP/a\\012b/libcuda.so.1"; else ln -s "$TMP/secret/file" "$TMP/a\\012b/libcuda.so.1"; fi
-	timeout -s KILL 30 "$BIN" -b -J -n 2 -d 0.3 >"$TMP/$kind.jsonl" 2>"$TMP/$kind.err"
+	timeout -s KILL 30 "$BIN" -b -J -n 3 -d 0.3 >"$TMP/$kind.jsonl" 2>"$TMP/$kind.err"
 	rc=$?
 	check "$kind at the escaped path: the monitor ended by itself, exit 0 (rc $rc; 137: killed hung)" test $rc = 0
-	check "$kind: 2 snapshots" test "$(wc -l <"$TMP/$kind.jsonl")" = 2
-	detail=$(tail -1 "$TMP/$kind.jsonl" | jq -r '.collectors[] | select(.name == "nvidia") | .detail')
-	check "$kind: the nvidia collector found the library the holder mapped ($detail)" \
-		grep -q "libcuda from process $HOLDER" <<<"$detail"
+	check "$kind: 3 snapshots" test "$(wc -l <"$TMP/$kind.jsonl")" = 3
+	launches=$(tail -1 "$TMP/$kind.jsonl" | jq --argjson p $HOLDER '[.tables["nvidia.processes"][] |
+		select(.pid == $p) | .launches_total] | add // 0')
+	check "$kind: the holder's launches counted: its library found and probed ($launches)" test "$launches" -gt 0
 done
 finish
