@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "format/utf8_clean.h"
 #include "core/decimal.h"
 #include "output/json_writer.h"
 
@@ -108,7 +109,11 @@ void jsonw_array_end(struct jsonw *w)
 	close_container(w, ']');
 }
 
-/* A JSON string as json-c escapes it (with its no-slash-escape flag). */
+/*
+ * A JSON string as json-c escapes it (with its no-slash-escape flag); bytes that
+ * are not UTF-8 (names others chose: symbols, kernels, processes) as U+FFFD, so
+ * that every line stays JSON a strict parser reads.
+ */
 static void put_escaped(struct jsonw *w, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -118,12 +123,20 @@ static void put_escaped(struct jsonw *w, const char *s, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 		char esc[6] = { '\\', 0 };
-		size_t elen = 2;
+		size_t elen = 2, len;
 
-		if (c >= 0x20 && c != '"' && c != '\\')
+		if (c >= 0x80 && (len = utf8_char_len((const unsigned char *)s + i, n - i))) {
+			i += len - 1;
+			continue;
+		}
+		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\')
 			continue;
 		put(w, s + start, i - start);
 		start = i + 1;
+		if (c >= 0x80) {
+			put(w, "\\ufffd", 6);
+			continue;
+		}
 		switch (c) {
 		case '\b': esc[1] = 'b'; break;
 		case '\n': esc[1] = 'n'; break;

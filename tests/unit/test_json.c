@@ -164,6 +164,12 @@ static void writer_commas_escapes_and_limits(void **state)
 				  "\"c\":1e+20}");
 	free(text);
 
+	jsonw_init(&w); /* bytes that are not UTF-8 (a stray continuation, a cut sequence, Latin-1) */
+	jsonw_str_member(&w, "n", "k\x80\xe2\x82\xacx\xe9\xe2\x82");
+	text = jsonw_finish(&w);
+	assert_string_equal(text, "\"n\":\"k\\ufffd\xe2\x82\xacx\\ufffd\\ufffd\\ufffd\"");
+	free(text);
+
 	jsonw_init(&w); /* a container left open is no JSON */
 	jsonw_object_begin(&w);
 	assert_null(jsonw_finish(&w));
