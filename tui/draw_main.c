@@ -316,9 +316,9 @@ static void draw_summary(struct view *v, struct rect in, const struct pane_decl 
 		return;
 	}
 	if (!t || !t->nrows) {
-		char text[400];
+		char text[400], empty[300];
 
-		snprintf(text, sizeof(text), "%s%s%s%s%s", d->empty ? d->empty : "Nothing yet.",
+		snprintf(text, sizeof(text), "%s%s%s%s%s", view_empty_text(v, d, t, NULL, empty, sizeof(empty)),
 			 c && c->detail[0] ? " [" : "", c ? c->info->name : "", c && c->detail[0] ? ": " : "",
 			 c && c->detail[0] ? c->detail : "");
 		if (c && c->detail[0])
