@@ -156,6 +156,10 @@ const char *table_empty_text(const struct table_desc *d, const struct table *t, 
 						   "none): it cannot say what happened here." :
 						   "This snapshot has no %s table.",
 			 d->name);
+	else if (ctx->pid_filter && table_pid_filtered(d) && sc && sc->rows.n) /* the rows seen: its own */
+		snprintf(text, size, "None now: process %u had %s%zu row%s here earlier (-p %u shows only its rows).",
+			 ctx->pid_filter, sc->rows.full ? "at least " : "", sc->rows.n, sc->rows.n == 1 ? "" : "s",
+			 ctx->pid_filter);
 	else if (ctx->pid_filter && table_pid_filtered(d)) /* rows of other processes may exist: not said empty */
 		snprintf(text, size, "No row of process %u (-p %u shows only its rows).", ctx->pid_filter,
 			 ctx->pid_filter);

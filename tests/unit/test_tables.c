@@ -409,7 +409,7 @@ static double round_trip_ms(const struct snapshot *s, FILE *devnull)
 	struct snapshot *back = line ? snapshot_from_json(line, err, sizeof(err)) : NULL;
 
 	assert_non_null(back);
-	snapshot_print_text(devnull, back, true);
+	snapshot_print_text(devnull, back, &(struct text_settings){ .programs = true });
 	t0 = now_ms() - t0;
 	snapshot_free(back);
 	free(line);
