@@ -101,7 +101,7 @@ void draw_header(struct view *v, struct rect r)
 	unsigned int attached = 0, missing = 0, need_root = 0;
 	uint64_t drops = 0, most = 0;
 	char up[32] = "-", state[300], lost[96] = "", lost_in[32] = "";
-	int x, xid = -1, warn = -1, kinds = 0, lostat = -1, paceat = -1;
+	int x, xid = -1, warn = -1, kinds = 0, lostat = -1, paceat = -1, pidat = -1;
 
 	for (size_t i = 0; s && i < s->ncollectors; i++) {
 		attached += s->collectors[i].info->state == COLLECTOR_ATTACHED;
@@ -139,8 +139,10 @@ void draw_header(struct view *v, struct rect r)
 		snprintf(parts[n++], sizeof(parts[0]), " | %s", state);
 		if (v->feed->replay && s) /* where the replay is: the snapshot's place in the recording */
 			replay_place(v, s, parts[n++], sizeof(parts[0]));
-		if (v->pid_filter) /* tables with a PID show its rows only: said before anything else is */
-			snprintf(parts[n++], sizeof(parts[0]), " | -p %u: its rows only", v->pid_filter);
+		if (v->pid_filter) { /* tables with a PID show its rows only: said before anything else is */
+			snprintf(parts[n], sizeof(parts[0]), " | -p %u: its rows only", v->pid_filter);
+			pidat = n++;
+		}
 		if (need_root) { /* an unprivileged start: what root adds, once */
 			snprintf(parts[n], sizeof(parts[0]), " | no privilege: %u collectors need root (sudo)",
 				 need_root);
@@ -184,6 +186,10 @@ void draw_header(struct view *v, struct rect r)
 			if (!w && i == lostat) {
 				snprintf(parts[i], sizeof(parts[0]), " | %llu lost", (unsigned long long)drops);
 				w = put_whole(r.y, x, r.w - x, ROLE_WARNING, parts[i]);
+			}
+			if (!w && i == pidat) { /* the option alone, where its meaning has no room */
+				snprintf(parts[i], sizeof(parts[0]), " | -p %u", v->pid_filter);
+				w = put_whole(r.y, x, r.w - x, ROLE_HEADER, parts[i]);
 			}
 			if (!w && i == paceat) { /* the pace + and - set, if not the recording's beside it */
 				snprintf(parts[i], sizeof(parts[0]), " | every %gs", v->prefs.delay_s);
