@@ -23,15 +23,6 @@ struct table_seen {
 	uint64_t seq;
 };
 
-static uint64_t hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
-}
-
 /* The slot of v, or the empty one where it would go (the set has slots). */
 static size_t set_slot(const struct set *s, uint64_t v)
 {
@@ -111,11 +102,9 @@ void table_seen_add(struct table_seen *ts, const char *scope, const struct table
 		snprintf(sc->name, sizeof(sc->name), "%s", scope);
 	}
 	for (size_t r = 0; r < t->nrows; r++) {
-		char key[128];
 		const struct cell *c;
 
-		table_row_key(t, r, key, sizeof(key));
-		set_put(&sc->rows, hash(key));
+		set_put(&sc->rows, table_row_key_hash(t, r));
 		c = pid >= 0 ? table_cell(t, r, (unsigned int)pid) : NULL;
 		if (c && c->known)
 			set_put(&sc->pids, c->u + 1); /* PID 0 (the kernel) a value like the others */
