@@ -396,7 +396,8 @@ static void draw_empty(struct view *v, const struct table_desc *d, const struct 
 		}
 		return;
 	}
-	put_wrapped(in, ROLE_DIM, view_empty_text(v, d, t, ts->seen_scope[0] ? ts->seen_scope : NULL, text, sizeof(text)));
+	put_wrapped(in, ROLE_DIM,
+		    view_empty_text(v, d, t, ts->seen_scope[0] ? ts->seen_scope : NULL, text, sizeof(text)));
 }
 
 void table_view_draw(struct view *v, const struct table_desc *d, const struct table *t,

@@ -124,8 +124,8 @@ static void counts_bounded_say_at_least(void **state)
 		rows[i][0] = i + 1;
 	many = snap(1, "calls.ioctls", (const unsigned int(*)[2])rows, TABLE_SEEN_MAX + 2);
 	table_seen_update(seen, many);
-	snprintf(want, sizeof(want), "None now: at least %u processes had rows here earlier and have exited or stopped.",
-		 TABLE_SEEN_MAX);
+	snprintf(want, sizeof(want),
+		 "None now: at least %u processes had rows here earlier and have exited or stopped.", TABLE_SEEN_MAX);
 	assert_string_equal(said(seen, "calls.ioctls", none, 0, false), want);
 	free(rows);
 	snapshot_free(many);
