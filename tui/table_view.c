@@ -321,10 +321,8 @@ static void draw_title(struct view *v, const struct table_desc *d, const struct 
 	if (v->filter[0] && t && n < t->nrows) /* the filter said where the rows are counted */
 		x += putf(r.y, x, r.w, focused ? ROLE_TITLE : ROLE_LABEL, "%s (%zu of %zu match \"%s\")",
 			  d->title, n, t->nrows, v->filter);
-	else if (t)
+	else
 		x += putf(r.y, x, r.w, focused ? ROLE_TITLE : ROLE_LABEL, "%s (%zu)", d->title, n);
-	else /* no such table: no count, not a count of 0 */
-		x += putf(r.y, x, r.w, focused ? ROLE_TITLE : ROLE_LABEL, "%s", d->title);
 	if (n && total > shown)
 		snprintf(where, sizeof(where), "  %s %zu-%zu of %zu%s%s", tree ? "lines" : "rows", ts->top + 1,
 			 end < total ? end : total, total, ts->top ? (v->utf8 ? " ↑" : " ^") : "",
