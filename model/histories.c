@@ -12,13 +12,6 @@ struct entry {
 	char id[ID_LEN];
 	struct history hist;
 	uint64_t seq; /* last snapshot that had this row */
-	bool counts; /* its row's first history: counts the row when it goes */
-};
-
-/* How many rows of a table have left it since the first snapshot. */
-struct gone {
-	char table[128];
-	size_t n;
 };
 
 struct histories {
@@ -27,8 +20,6 @@ struct histories {
 	uint64_t seq;
 	/* an open-addressing index of items by id: slot -> item + 1, 0 empty; nslots a power of 2 */
 	size_t *slots, nslots;
-	struct gone *gone;
-	size_t ngone, gone_cap;
 };
 
 static uint64_t hash(const char *s)
@@ -83,7 +74,6 @@ void histories_free(struct histories *h)
 		return;
 	free(h->items);
 	free(h->slots);
-	free(h->gone);
 	free(h);
 }
 
@@ -145,24 +135,6 @@ static void reserve(struct histories *h, const struct snapshot *s)
 	h->cap = want;
 }
 
-/* One more row gone from the table an entry id names ("table|key|column"). */
-static void count_gone(struct histories *h, const char *id)
-{
-	size_t len = strcspn(id, "|");
-	struct gone *g;
-
-	for (size_t i = 0; i < h->ngone; i++)
-		if (strlen(h->gone[i].table) == len && !strncmp(h->gone[i].table, id, len)) {
-			h->gone[i].n++;
-			return;
-		}
-	g = array_push(&h->gone, &h->ngone, &h->gone_cap, sizeof(*g));
-	if (g) {
-		snprintf(g->table, sizeof(g->table), "%.*s", (int)len, id);
-		g->n = 1;
-	}
-}
-
 void histories_update(struct histories *h, const struct snapshot *s)
 {
 	size_t w = 0;
@@ -198,7 +170,6 @@ void histories_update(struct histories *h, const struct snapshot *s)
 					continue;
 				history_push(&e->hist, v); /* unknown as NaN: a gap, not a zero */
 				e->seq = s->seq;
-				e->counts = k == 0;
 			}
 		}
 	}
@@ -207,8 +178,6 @@ void histories_update(struct histories *h, const struct snapshot *s)
 			if (w != i) /* an entry is a kilobyte: moved only when one before it went */
 				h->items[w] = h->items[i];
 			w++;
-		} else if (h->items[i].counts) {
-			count_gone(h, h->items[i].id);
 		}
 	if (w != h->n) {
 		h->n = w;
@@ -228,12 +197,4 @@ const struct history *histories_get(const struct histories *h, const struct tabl
 	entry_id(t, row, col, id);
 	e = find(h, id, &slot);
 	return e ? &e->hist : NULL;
-}
-
-size_t histories_rows_gone(const struct histories *h, const struct table_desc *d)
-{
-	for (size_t i = 0; h && i < h->ngone; i++)
-		if (!strcmp(h->gone[i].table, d->name))
-			return h->gone[i].n;
-	return 0;
 }

@@ -23,10 +23,4 @@ void histories_update(struct histories *h, const struct snapshot *s);
 /* The history of column col of row in table t, or NULL. */
 const struct history *histories_get(const struct histories *h, const struct table *t, size_t row,
 				    unsigned int col);
-/*
- * How many rows of the table d (one with a COL_HISTORY column) were in an earlier
- * snapshot and then left it, since the first snapshot: a process table's exited.
- */
-size_t histories_rows_gone(const struct histories *h, const struct table_desc *d);
-
 #endif

@@ -5,6 +5,7 @@
 #include "model/gpu_processes.h"
 #include "model/process_gpu_join.h"
 #include "model/snapshot.h"
+#include "model/table_seen.h"
 
 void snapshot_free(struct snapshot *s)
 {
@@ -29,7 +30,7 @@ void snapshot_filter_pid(struct snapshot *s, uint32_t pid)
 		struct table *t = s->tables[i];
 		int col = table_col(t->desc, "pid");
 
-		if (col < 0 || !(t->desc->cols[col].flags & COL_KEY))
+		if (!table_pid_filtered(t->desc))
 			continue;
 		for (size_t r = t->nrows; r-- > 0;) {
 			const struct cell *c = table_cell(t, r, (unsigned int)col);

@@ -89,7 +89,7 @@ struct snapshot {
 };
 
 void snapshot_free(struct snapshot *s);
-/* Keeps only the rows of process pid in every table whose "pid" column is a key. */
+/* Keeps only the rows of process pid in every table -p filters (table_pid_filtered). */
 void snapshot_filter_pid(struct snapshot *s, uint32_t pid);
 /*
  * What every snapshot gets from its own tables, live and in replay alike: its

@@ -324,8 +324,7 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
-/* A hash of the row's key cells, exactly as they are (no text made of them). */
-static uint64_t row_key_hash(const struct table *t, size_t row)
+uint64_t table_row_key_hash(const struct table *t, size_t row)
 {
 	const struct cell *cells = table_row(t, row);
 	uint64_t h = 1469598103934665603ULL;
@@ -380,7 +379,7 @@ size_t table_drop_duplicate_keys(struct table *t)
 	if (!slots)
 		return 0;
 	for (size_t r = 0; r < t->nrows; r++) {
-		uint64_t h = row_key_hash(t, r);
+		uint64_t h = table_row_key_hash(t, r);
 		size_t k = h & (nslots - 1);
 		bool dup = false;
 

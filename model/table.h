@@ -120,6 +120,8 @@ double cell_number(const struct table_desc *d, const struct cell *row, unsigned 
 int table_col(const struct table_desc *d, const char *key);
 /* The row's identity: its key columns' values joined with '/'. */
 void table_row_key(const struct table *t, size_t row, char *buf, size_t size);
+/* A 64-bit hash of the row's key cells, exactly as they are (no text made of them). */
+uint64_t table_row_key_hash(const struct table *t, size_t row);
 /* Keeps the first row of each key (a recording may repeat one); returns how many went. */
 size_t table_drop_duplicate_keys(struct table *t);
 /* The row whose identity is key, or -1. */

@@ -70,7 +70,26 @@ static void put_time(struct jsonw *w, struct timespec wall)
 	jsonw_double_member(w, "timestamp", (double)sec + (double)ms / 1e3);
 }
 
+/* "empty": { table: its text } for each table without a row, as the batch text and the interface say it. */
+static void empty_json(struct jsonw *w, const struct snapshot *s, const struct empty_context *empty)
+{
+	char text[600];
+
+	jsonw_key(w, "empty", strlen("empty"));
+	jsonw_object_begin(w);
+	for (size_t i = 0; i < s->ntables; i++)
+		if (!s->tables[i]->nrows)
+			jsonw_str_member(w, s->tables[i]->desc->name,
+					 table_empty_text(s->tables[i]->desc, s->tables[i], empty, text, sizeof(text)));
+	jsonw_object_end(w);
+}
+
 char *snapshot_to_json(const struct snapshot *s)
+{
+	return snapshot_to_json_noted(s, NULL);
+}
+
+char *snapshot_to_json_noted(const struct snapshot *s, const struct empty_context *empty)
 {
 	struct jsonw w;
 
@@ -99,6 +118,8 @@ char *snapshot_to_json(const struct snapshot *s)
 	jsonw_array_end(&w);
 	jsonw_key(&w, "tables", strlen("tables"));
 	tables_write_json(&w, s);
+	if (empty)
+		empty_json(&w, s, empty);
 	jsonw_object_end(&w);
 	return jsonw_finish(&w);
 }

@@ -4,9 +4,12 @@
 #define GPUTOP_OUTPUT_JSON_H
 
 #include "model/snapshot.h"
+#include "model/table_seen.h"
 
 /* A malloc'd, NUL-terminated line without the newline; NULL on allocation failure. */
 char *snapshot_to_json(const struct snapshot *s);
+/* The same with "empty": what each table without a row says in its place (-J; a recording has none). */
+char *snapshot_to_json_noted(const struct snapshot *s, const struct empty_context *empty);
 /* {"error": "..."} for failures under -J. */
 char *json_error(const char *message);
 

@@ -53,10 +53,19 @@ static void column_widths(const struct table *t, const size_t *order, bool u8, i
 	}
 }
 
-/* Every collector table, its columns as on screen (JSON has the drill-down ones), in its default order. */
-static void print_tables(FILE *out, const struct snapshot *s, bool programs)
+/* Its title, and where a replay shows the recorder's own figures (self.*), that they are the recorder's. */
+static void print_title(FILE *out, const struct table_desc *d, bool replay)
 {
-	char buf[TABLE_STR_MAX];
+	if (replay && !strncmp(d->name, "self.", 5))
+		fprintf(out, "\n%s: the recorder's figures, not this replay's (%s)\n", d->title, d->name);
+	else
+		fprintf(out, "\n%s (%s)\n", d->title, d->name);
+}
+
+/* Every collector table, its columns as on screen (JSON has the drill-down ones), in its default order. */
+static void print_tables(FILE *out, const struct snapshot *s, const struct text_settings *ts)
+{
+	char buf[TABLE_STR_MAX], empty[600];
 	bool u8 = utf8();
 
 	for (size_t i = 0; i < s->ntables; i++) {
@@ -65,11 +74,11 @@ static void print_tables(FILE *out, const struct snapshot *s, bool programs)
 		size_t *order;
 		int *width;
 
-		if (!programs && !strcmp(d->name, "self.programs"))
+		if (!ts->programs && !strcmp(d->name, "self.programs"))
 			continue;
-		fprintf(out, "\n%s (%s)\n", d->title, d->name);
+		print_title(out, d, ts->empty.replay);
 		if (!t->nrows) {
-			fprintf(out, "  %s\n", d->empty ? d->empty : "(none)");
+			fprintf(out, "  %s\n", table_empty_text(d, t, &ts->empty, empty, sizeof(empty)));
 			continue;
 		}
 		order = calloc(t->nrows, sizeof(*order));
@@ -105,7 +114,7 @@ static void print_tables(FILE *out, const struct snapshot *s, bool programs)
 	}
 }
 
-void snapshot_print_text(FILE *out, const struct snapshot *s, bool programs)
+void snapshot_print_text(FILE *out, const struct snapshot *s, const struct text_settings *ts)
 {
 	char when[32];
 	struct tm tm;
@@ -117,7 +126,10 @@ void snapshot_print_text(FILE *out, const struct snapshot *s, bool programs)
 	safe(out, s->hostname);
 	fputs("  kernel ", out);
 	safe(out, s->kernel);
-	fprintf(out, "  interval %.2fs\n", s->interval_s);
+	fprintf(out, "  interval %.2fs", s->interval_s);
+	if (ts->empty.pid_filter)
+		fprintf(out, "  -p %u: its rows only, in tables with a PID", ts->empty.pid_filter);
+	fputc('\n', out);
 	print_collectors(out, s);
 	for (size_t i = 0; i < s->ndevices; i++) {
 		fputs("  device ", out);
@@ -128,7 +140,7 @@ void snapshot_print_text(FILE *out, const struct snapshot *s, bool programs)
 		safe(out, s->devices[i].bus_id);
 		fputc('\n', out);
 	}
-	print_tables(out, s, programs);
+	print_tables(out, s, ts);
 	fputc('\n', out);
 	funlockfile(out);
 }

@@ -5,9 +5,15 @@
 
 #include <stdio.h>
 #include "model/snapshot.h"
+#include "model/table_seen.h"
 
-/* programs: also self.programs (the BPF programs' own statistics, a long table). */
-void snapshot_print_text(FILE *out, const struct snapshot *s, bool programs);
+struct text_settings {
+	bool programs; /* also self.programs (the BPF programs' own statistics, a long table) */
+	/* what an empty table says (seen: the rows of the snapshots before); replay: self.* is the recorder's */
+	struct empty_context empty;
+};
+
+void snapshot_print_text(FILE *out, const struct snapshot *s, const struct text_settings *ts);
 void collectors_print_list(FILE *out, const struct collector_status *cs, size_t n);
 
 #endif

@@ -226,17 +226,20 @@ static int set_roots(const struct options *o)
 	return 0;
 }
 
-static void emit(FILE *out, const struct options *o, const struct snapshot *s)
+/* A snapshot as text or -J; empty: what its tables without a row say (the rows of the snapshots before). */
+static void emit(FILE *out, const struct options *o, const struct snapshot *s, const struct empty_context *empty)
 {
 	if (o->json) {
-		char *line = snapshot_to_json(s);
+		char *line = snapshot_to_json_noted(s, empty);
 
 		if (line) {
 			fprintf(out, "%s\n", line);
 			free(line);
 		}
 	} else {
-		snapshot_print_text(out, s, o->programs);
+		struct text_settings ts = { .programs = o->programs, .empty = *empty };
+
+		snapshot_print_text(out, s, &ts);
 	}
 	fflush(out);
 }
@@ -263,10 +266,13 @@ static bool trace_add(const struct snapshot *s)
 
 static int run_batch(const struct options *o, const struct feed *feed, FILE *out)
 {
+	struct table_seen *seen = table_seen_new(); /* NULL: the empty tables' own texts, nothing of before */
+	struct empty_context empty = { .seen = seen, .pid_filter = o->pid, .replay = feed->replay };
 	uint64_t seq = 0;
 	long printed = 0;
 	double start_s = -1;
 	bool done = false;
+	int rc = EXIT_OK;
 
 	while (!stop_requested && !done && (!o->iterations || printed < o->iterations) &&
 	       !*feed->ops->error(feed->impl)) {
@@ -278,12 +284,14 @@ static int run_batch(const struct options *o, const struct feed *feed, FILE *out
 			continue;
 		}
 		seq = s->seq;
+		table_seen_update(seen, s);
 		if (prints_snapshots(o))
-			emit(out, o, s);
+			emit(out, o, s, &empty);
 		done = duration_reached(o, s, &start_s);
 		if (!trace_add(s)) {
 			feed->ops->release(feed->impl, s);
-			return EXIT_FAILURE_RUN;
+			rc = EXIT_FAILURE_RUN;
+			break;
 		}
 		if (done && trace)
 			capture_stop(trace); /* the jobs done after it are not the capture's */
@@ -291,14 +299,16 @@ static int run_batch(const struct options *o, const struct feed *feed, FILE *out
 		printed++;
 		if (ferror(out)) {
 			fail(o, "writing the output failed: %s", strerror(errno));
-			return EXIT_FAILURE_RUN;
+			rc = EXIT_FAILURE_RUN;
+			break;
 		}
 	}
-	if (*feed->ops->error(feed->impl)) {
+	table_seen_free(seen);
+	if (rc == EXIT_OK && *feed->ops->error(feed->impl)) {
 		fail(o, "%s", feed->ops->error(feed->impl));
 		return EXIT_FAILURE_RUN;
 	}
-	return EXIT_OK;
+	return rc;
 }
 
 /* --listen (and --web-config): the endpoint starts before anything else, so that its errors come first. */

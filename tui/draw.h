@@ -57,6 +57,12 @@ const char *fmt_rate(double per_s, char *buf, size_t size);
 void table_view_draw(struct view *v, const struct table_desc *d, const struct table *t,
 		     struct table_state *ts, struct rect r, bool focused,
 		     const struct collector_status *c);
+/*
+ * What the empty table d of an attached collector says (t: its rows, NULL where the snapshot
+ * has none; scope: where its rows are counted, NULL its name's): a filter's, else table_empty_text's.
+ */
+const char *view_empty_text(const struct view *v, const struct table_desc *d, const struct table *t,
+		       const char *scope, char *text, size_t size);
 /* The rows table i of pane p asks for at width w: title, header and rows, or its empty text; a blank line. */
 int pane_table_need(const struct view *v, const struct pane_decl *p, int i, int w);
 /* Table i of pane p in r, with its collector's reason and fix when it has nothing to show. */
@@ -95,6 +101,8 @@ double num_or_0(const struct table *t, size_t row, const char *key);
 void draw_process_drill(struct view *v, const struct table *t, long row, struct rect a);
 /* G: the drill-down of the device list's first GPU, or of the next while one is open (gpu_drill.c). */
 void gpu_drill_next(struct view *v);
+/* Every GPU's rows of s counted in seen, each under its view's scope (what its empty tables say). */
+void gpu_drill_seen(struct table_seen *seen, const struct snapshot *s);
 /* The GPU memory and engine use of process pid (memory.processes) in r; returns the rows used. */
 int memory_process_lines(struct view *v, double pid, struct rect r);
 void draw_sort_menu(struct view *v);

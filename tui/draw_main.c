@@ -34,9 +34,13 @@ static bool xid_alert(const struct snapshot *s, char *buf, size_t size)
 	return true;
 }
 
-/* " | self 0.4% CPU 3.4MiB, BPF 0.1%, unwind 0.05%": what the monitor costs, from the self collector's table. */
-static bool self_cost(const struct snapshot *s, char *buf, size_t size)
+/*
+ * " | self 0.4% CPU 3.4MiB, BPF 0.1%, unwind 0.05%": what the monitor costs, from the self collector's table;
+ * in a replay the recorder's ("recorder 1.0% CPU"), not the replay's.
+ */
+static bool self_cost(const struct snapshot *s, bool replay, char *buf, size_t size)
 {
+	const char *whose = replay ? "recorder" : "self";
 	const struct table *t = snapshot_table(s, "self.process");
 	double cpu, rss, bpf, unwind;
 	char mem[32] = "";
@@ -50,9 +54,9 @@ static bool self_cost(const struct snapshot *s, char *buf, size_t size)
 	if (!isnan(rss))
 		snprintf(mem, sizeof(mem), " RSS %.1fMiB", rss / 1048576.0);
 	if (isnan(cpu))
-		snprintf(buf, size, " | self%s", mem);
+		snprintf(buf, size, " | %s%s", whose, mem);
 	else
-		snprintf(buf, size, " | self %.1f%% CPU%s", cpu, mem);
+		snprintf(buf, size, " | %s %.1f%% CPU%s", whose, cpu, mem);
 	if (!isnan(bpf))
 		snprintf(buf + strlen(buf), size - strlen(buf), ", BPF %.2f%%", bpf);
 	if (unwind > 0) /* --stacks' DWARF unwinding, while there is some */
@@ -97,7 +101,7 @@ void draw_header(struct view *v, struct rect r)
 	unsigned int attached = 0, missing = 0, need_root = 0;
 	uint64_t drops = 0, most = 0;
 	char up[32] = "-", state[300], lost[96] = "", lost_in[32] = "";
-	int x, xid = -1, warn = -1, kinds = 0, lostat = -1, paceat = -1;
+	int x, xid = -1, warn = -1, kinds = 0, lostat = -1, paceat = -1, pidat = -1;
 
 	for (size_t i = 0; s && i < s->ncollectors; i++) {
 		attached += s->collectors[i].info->state == COLLECTOR_ATTACHED;
@@ -135,6 +139,10 @@ void draw_header(struct view *v, struct rect r)
 		snprintf(parts[n++], sizeof(parts[0]), " | %s", state);
 		if (v->feed->replay && s) /* where the replay is: the snapshot's place in the recording */
 			replay_place(v, s, parts[n++], sizeof(parts[0]));
+		if (v->pid_filter) { /* tables with a PID show its rows only: said before anything else is */
+			snprintf(parts[n], sizeof(parts[0]), " | -p %u: its rows only", v->pid_filter);
+			pidat = n++;
+		}
 		if (need_root) { /* an unprivileged start: what root adds, once */
 			snprintf(parts[n], sizeof(parts[0]), " | no privilege: %u collectors need root (sudo)",
 				 need_root);
@@ -156,7 +164,7 @@ void draw_header(struct view *v, struct rect r)
 		}
 		else if (s)
 			snprintf(parts[n++], sizeof(parts[0]), " | recorded every %.2gs", s->interval_s);
-		if (self_cost(s, parts[n], sizeof(parts[0])))
+		if (self_cost(s, v->feed->replay, parts[n], sizeof(parts[0])))
 			n++;
 		snprintf(parts[n++], sizeof(parts[0]), " | %s (%s)", s ? s->hostname : "-",
 			 s ? s->kernel : "-");
@@ -178,6 +186,10 @@ void draw_header(struct view *v, struct rect r)
 			if (!w && i == lostat) {
 				snprintf(parts[i], sizeof(parts[0]), " | %llu lost", (unsigned long long)drops);
 				w = put_whole(r.y, x, r.w - x, ROLE_WARNING, parts[i]);
+			}
+			if (!w && i == pidat) { /* the option alone, where its meaning has no room */
+				snprintf(parts[i], sizeof(parts[0]), " | -p %u", v->pid_filter);
+				w = put_whole(r.y, x, r.w - x, ROLE_HEADER, parts[i]);
 			}
 			if (!w && i == paceat) { /* the pace + and - set, if not the recording's beside it */
 				snprintf(parts[i], sizeof(parts[0]), " | every %gs", v->prefs.delay_s);
@@ -316,9 +328,9 @@ static void draw_summary(struct view *v, struct rect in, const struct pane_decl 
 		return;
 	}
 	if (!t || !t->nrows) {
-		char text[400];
+		char text[400], empty[300];
 
-		snprintf(text, sizeof(text), "%s%s%s%s%s", d->empty ? d->empty : "Nothing yet.",
+		snprintf(text, sizeof(text), "%s%s%s%s%s", view_empty_text(v, d, t, NULL, empty, sizeof(empty)),
 			 c && c->detail[0] ? " [" : "", c ? c->info->name : "", c && c->detail[0] ? ": " : "",
 			 c && c->detail[0] ? c->detail : "");
 		if (c && c->detail[0])

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "core/pci.h"
 #include "model/gpu_processes.h"
+#include "model/table_seen.h"
 #include "tui/draw.h"
 
 #define GPU_TABLES 3
@@ -83,6 +84,29 @@ static struct table *rows_on(const struct snapshot *s, int k, const struct devic
 	return out;
 }
 
+/* Where seen counts part k's rows on d: "gpu.processes@nvidia0". */
+static void seen_scope(int k, const struct device_snap *d, char *scope, size_t size)
+{
+	snprintf(scope, size, "%s@%s", parts[k].table, d->name);
+}
+
+void gpu_drill_seen(struct table_seen *seen, const struct snapshot *s)
+{
+	for (size_t i = 0; seen && i < s->ndevices; i++) {
+		double index = nvml_index(s, &s->devices[i]);
+
+		for (int k = 0; k < GPU_TABLES; k++) {
+			struct table *t = rows_on(s, k, &s->devices[i], index);
+			char scope[64];
+
+			seen_scope(k, &s->devices[i], scope, sizeof(scope));
+			if (t)
+				table_seen_add(seen, scope, t);
+			table_free(t);
+		}
+	}
+}
+
 static void draw_gpu_drill(struct view *v, const struct table *unused, long row, struct rect a)
 {
 	static struct table_state ts[GPU_TABLES]; /* not the view's: sorted every frame */
@@ -109,6 +133,7 @@ static void draw_gpu_drill(struct view *v, const struct table *unused, long row,
 	for (int k = 0; k < GPU_TABLES; k++, y += h) {
 		const struct table_desc *desc = table_desc_find(parts[k].table);
 
+		seen_scope(k, d, ts[k].seen_scope, sizeof(ts[k].seen_scope));
 		if (desc)
 			table_view_draw(v, desc, t[k], &ts[k], (struct rect){ y, a.x, h, a.w }, false, NULL);
 		table_free(t[k]);

@@ -56,6 +56,7 @@ struct table_state {
 	/* what each body line last drawn shows: the index of its row in the shown order, or -1 (a container's line) */
 	int line_row[TABLE_LINES_MAX];
 	int nlines;
+	char seen_scope[64]; /* where table_seen counts the rows it shows: "" its table's (a G view's: one GPU's) */
 };
 
 /*

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/histories.h"
+#include "model/table_seen.h"
 #include "format/cell_format.h"
 #include "tui/draw.h"
 #include "tui/sparkline.h"
@@ -105,14 +106,6 @@ void pane_table_draw(struct view *v, const struct pane_decl *p, int i, struct re
 				i == v->table_focus[s], c);
 }
 
-/* Whether d's rows are one process's each (a "pid" key): -p keeps only its rows. */
-static bool pid_keyed(const struct table_desc *d)
-{
-	int col = table_col(d, "pid");
-
-	return col >= 0 && (d->cols[col].flags & COL_KEY);
-}
-
 /* A process's row matches the filter by one of its rings (drm_sched.process_rings): /gfx keeps gfx's processes. */
 static bool rings_match(const struct table *t, size_t row, const char *filter, void *ctx)
 {
@@ -152,7 +145,7 @@ const size_t *view_rows(struct view *v, const struct table_state *ts, const stru
 		o->rows = grown;
 		o->cap = t->nrows ? t->nrows : 1;
 	}
-	rings = pid_keyed(t->desc) && v->snap ? snapshot_table(v->snap, "drm_sched.process_rings") : NULL;
+	rings = table_pid_keyed(t->desc) && v->snap ? snapshot_table(v->snap, "drm_sched.process_rings") : NULL;
 	o->n = table_rows_also(t, ts, v->filter, rings_match, (void *)rings, o->rows);
 	if (tree && !table_tree_order(t, o->rows, o->n))
 		return NULL;
@@ -343,26 +336,16 @@ static void draw_title(struct view *v, const struct table_desc *d, const struct 
 		put_whole(r.y, x, right - x, ROLE_DIM, "  <Enter> opens the selected row");
 }
 
-/* What an empty table of an attached collector says: a filter, -p, rows gone, or its empty text. */
-static const char *empty_text(const struct view *v, const struct table_desc *d, const struct table *t, char *text,
-			      size_t size)
+const char *view_empty_text(const struct view *v, const struct table_desc *d, const struct table *t,
+			      const char *scope, char *text, size_t size)
 {
-	size_t gone;
+	struct empty_context ctx = {
+		.seen = v->seen, .scope = scope, .pid_filter = v->pid_filter, .replay = v->feed->replay
+	};
 
 	if (v->filter[0] && t && t->nrows)
 		return "No row matches the filter.";
-	if (v->pid_filter && pid_keyed(d)) /* rows of other processes may exist: not said empty */
-		snprintf(text, size, "No row of process %u (-p %u shows only its rows).", v->pid_filter,
-			 v->pid_filter);
-	else if (pid_keyed(d) && (gone = histories_rows_gone(v->histories, d)))
-		snprintf(text, size, "None now: %zu process%s had rows here earlier and %s exited or stopped.", gone,
-			 gone == 1 ? "" : "es", gone == 1 ? "has" : "have");
-	else if ((gone = histories_rows_gone(v->histories, d))) /* its empty text is of a table never filled */
-		snprintf(text, size, "None now: the %zu row%s shown here earlier %s gone.", gone, gone == 1 ? "" : "s",
-			 gone == 1 ? "is" : "are");
-	else
-		return d->empty ? d->empty : "Nothing yet.";
-	return text;
+	return table_empty_text(d, t, &ctx, text, size);
 }
 
 int pane_table_need(const struct view *v, const struct pane_decl *p, int i, int w)
@@ -379,12 +362,12 @@ int pane_table_need(const struct view *v, const struct pane_decl *p, int i, int 
 		return 3; /* title, "... (above)", a blank line */
 	if (c && c->info->state != COLLECTOR_ATTACHED)
 		return 4; /* title, its reason (and fix) on two lines, a blank line */
-	return 2 + wrapped_rows(empty_text(v, d, t, text, sizeof(text)), w - 1);
+	return 2 + wrapped_rows(view_empty_text(v, d, t, NULL, text, sizeof(text)), w - 1);
 }
 
 /* What an empty table says: its collector's state once a screen, or its empty text. */
 static void draw_empty(struct view *v, const struct table_desc *d, const struct table *t,
-		       const struct collector_status *c, struct rect r, struct rect in)
+		       const struct table_state *ts, const struct collector_status *c, struct rect r, struct rect in)
 {
 	char text[600];
 
@@ -411,7 +394,8 @@ static void draw_empty(struct view *v, const struct table_desc *d, const struct 
 		}
 		return;
 	}
-	put_wrapped(in, ROLE_DIM, empty_text(v, d, t, text, sizeof(text)));
+	put_wrapped(in, ROLE_DIM,
+		    view_empty_text(v, d, t, ts->seen_scope[0] ? ts->seen_scope : NULL, text, sizeof(text)));
 }
 
 void table_view_draw(struct view *v, const struct table_desc *d, const struct table *t,
@@ -430,7 +414,7 @@ void table_view_draw(struct view *v, const struct table_desc *d, const struct ta
 		return;
 	if (!n) {
 		draw_title(v, d, t, ts, n, 0, r, focused);
-		draw_empty(v, d, t, c, r, (struct rect){ y, r.x + 1, r.h - 1, r.w - 1 });
+		draw_empty(v, d, t, ts, c, r, (struct rect){ y, r.x + 1, r.h - 1, r.w - 1 });
 		return;
 	}
 	table_fit_sorted(d, t, r.w, &v->prefs, sort, &fit);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/histories.h"
+#include "model/table_seen.h"
 #include "tui/draw.h"
 #include "tui/tui.h"
 
@@ -151,7 +152,7 @@ static void load_settings(struct view *v, const struct tui_settings *ts)
 
 int tui_run(const struct feed *feed, const struct tui_settings *ts)
 {
-	struct view v = { .feed = feed, .histories = histories_new() };
+	struct view v = { .feed = feed, .histories = histories_new(), .seen = table_seen_new() };
 	bool dirty = true;
 
 	v.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
@@ -204,6 +205,7 @@ int tui_run(const struct feed *feed, const struct tui_settings *ts)
 	if (v.snap)
 		feed->ops->release(feed->impl, v.snap);
 	histories_free(v.histories);
+	table_seen_free(v.seen);
 	view_rows_free(&v);
 	stacks_view_free();
 	restore_terminal();

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "model/histories.h"
+#include "model/table_seen.h"
 #include "tui/draw.h"
 
 void view_message(struct view *v, bool error, const char *fmt, ...)
@@ -111,6 +112,8 @@ bool view_refresh(struct view *v, int timeout_ms)
 		v->feed->ops->release(v->feed->impl, v->snap);
 	v->snap = s;
 	histories_update(v->histories, s);
+	table_seen_update(v->seen, s);
+	gpu_drill_seen(v->seen, s);
 	if (v->capturing)
 		view_capture_snapshot(v, s);
 	return true;

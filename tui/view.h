@@ -18,6 +18,7 @@
 enum overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_SORT, OVERLAY_ROW, OVERLAY_KILL, OVERLAY_SETUP };
 
 struct histories;
+struct table_seen;
 
 /* A table's rows in the order shown, kept while the snapshot, sort and filter stay (table_view.c). */
 struct row_order {
@@ -90,6 +91,7 @@ struct view {
 	char capture_line[320];
 	struct layout layout; /* last drawn, for mouse clicks */
 	struct histories *histories; /* sparklines of the collector tables */
+	struct table_seen *seen; /* the rows each table has had: what an empty one says */
 	struct stacks_state stacks;
 	struct table_state tstate[SCREEN_MAX][PANE_MAX_TABLES]; /* per declared table */
 	struct row_order order[SCREEN_MAX][PANE_MAX_TABLES]; /* their rows' order, as last sorted */

@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snapshot_filter_pid(s, 7);
 	sink = fopen("/dev/null", "w");
 	if (sink) {
-		snapshot_print_text(sink, s, true);
+		snapshot_print_text(sink, s, &(struct text_settings){ .programs = true });
 		fclose(sink);
 	}
 	json = snapshot_to_json(s);

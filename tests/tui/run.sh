@@ -838,8 +838,8 @@ XDG_CONFIG_HOME=$TMP/pacecfg start 200 30 --replay "$REC"
 until_shows "REPLAY" 5
 check "replay at its own pace: the header says the recording's interval, not a refresh of ours" \
 	bash -c "$T capture-pane -p -t t | head -1 | grep -qE '\| recorded every 0\.5[0-9]?s \|' && ! $T capture-pane -p -t t | head -1 | grep -q '| every '"
-check "the header's cost of gputop-bpf: each number labelled (CPU, RSS, BPF)" \
-	bash -c "$T capture-pane -p -t t | head -1 | grep -qE '\| self [0-9.]+% CPU RSS [0-9.]+MiB, BPF [0-9.]+% \|'"
+check "the header's cost of gputop-bpf: each number labelled (CPU, RSS, BPF), in a replay the recorder's, not 'self'" \
+	bash -c "$T capture-pane -p -t t | head -1 | grep -qE '\| recorder [0-9.]+% CPU RSS [0-9.]+MiB, BPF [0-9.]+% \|' && ! $T capture-pane -p -t t | head -1 | grep -qF '| self'"
 keys -
 check "- in a replay: a step faster than the recorded pace in use (0.5 s to 0.25 s), shown beside the recording's" \
 	bash -c "$T capture-pane -p -t t | head -1 | grep -qE '\| every 0\.25s, recorded 0\.5[0-9]?s \|' && $T capture-pane -p -t t | grep -q 'played every 0.25 s'"
@@ -881,6 +881,7 @@ start 120 30 --replay "$REC" -p 99999 -d 60
 until_shows "REPLAY" 5
 check "-p 99999: the empty process table says it is filtered, not that nothing ran" \
 	shows "No row of process 99999 (-p 99999 shows only its rows)."
+check "-p 99999: the header says the filter is on" bash -c "$T capture-pane -p -t t | head -1 | grep -qF '| -p 99999: its rows only |'"
 
 echo "== setup (F2): panes and columns, saved by W"
 XDG_CONFIG_HOME=$TMP/setupcfg start 200 40 --replay "$REC" -d 60
@@ -1210,6 +1211,27 @@ check "Esc: back to the Overview (its GPU lines, no drill-down)" \
 	bash -c "$T capture-pane -p -t t | grep -qE '^ nvidia1 +nvidia $(gbus nvidia1) ' && ! $T capture-pane -p -t t | grep -q 'G: the next GPU'"
 $T kill-server 2>/dev/null
 
+echo "== G on a recording without nvidia.process_gpus, at its end: the table said missing, one GPU's processes counted"
+if [ ! -f "$NVREC" ]; then
+	skip "no NVIDIA recording given"
+elif jq -se 'any(.[]; .tables | has("nvidia.process_gpus"))' "$NVREC" >/dev/null; then
+	skip "$(basename "$NVREC") has an nvidia.process_gpus table: nothing missing to say"
+else
+	ran0=$(jq -s '[.[] | .tables["gpu.processes"] // [] | .[] | select((.gpus // "") | split(",") | index("nvidia0")) | .pid] | unique | length' "$NVREC")
+	all=$(jq -s '[.[] | .tables["gpu.processes"] // [] | .[].pid] | unique | length' "$NVREC")
+	replay_at 200 60 "$NVREC" "$(grep -c . "$NVREC")"
+	keys G
+	check "200x60: the recording has no nvidia.process_gpus table, said so, not 'No CUDA launch ...'" \
+		bash -c "$T capture-pane -p -t t | grep -qF 'This recording has no nvidia.process_gpus table' && ! $T capture-pane -p -t t | grep -q 'No CUDA launch'"
+	check "... its empty process table: the $ran0 processes that ran on nvidia0, not all $all" \
+		bash -c "$T capture-pane -p -t t | grep -A1 '^Processes (0)' | grep -qF 'None now: $ran0 processes had rows here earlier'"
+	replay_at 80 24 "$NVREC" "$(grep -c . "$NVREC")"
+	keys G
+	check "80x24: the same texts, no word cut" \
+		bash -c "$(declare -f words_whole); T='$T'; words_whole 'This recording has no nvidia.process_gpus table (the gputop-bpf that made it wrote none): it cannot say what happened here. None now: $ran0 processes had rows here earlier and have exited or stopped.'"
+	$T kill-server 2>/dev/null
+fi
+
 echo "== Calls pane (the recording: drm-load's jobs on mockdrm wait on their fences)"
 CN=$(jq -s 'to_entries | map(select([.value.tables["calls.fence_waits"][]? | select(.comm == "drm-load")] | length > 0)) | .[5].key + 1' "$REC")
 CSNAP=$(sed -n "${CN}p" "$REC")
@@ -1240,6 +1262,8 @@ echo "== memory after its clients exited (the recording's last snapshot with no 
 ME=$(jq -s '[to_entries[] | select((.value.tables["memory.devices"] // []) | length == 0) | .key] | last + 1' "$REC")
 mgone=$(jq -s ".[:$ME - 1] | [.[] | .tables[\"memory.clients\"] // [] | length] | max" "$REC")
 replay_at 120 40 "$REC" "$ME"
+check "snapshot $ME, the Overview's MEMORY side pane: its row gone, as pane 6 says, not 'No GPU memory reported'" \
+	bash -c "$(declare -f screen); T='$T'; screen | grep -qF '│None now: the 1 row shown' && ! screen | grep -qF 'No GPU memory reported'"
 keys 6
 check "snapshot $ME, pane 6: the devices' table says its row is gone, not that no memory is reported" \
 	bash -c "$(declare -f screen); T='$T'; screen | grep -qF 'None now: the 1 row shown here earlier is gone.' && ! screen | grep -qF 'No GPU memory reported'"

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The batch text and -J of a replay say what the interface says (model/table_seen.c): a table
+# empty now after rows says so, never that nothing happened; -p keeps one process's rows in every
+# table with a PID and says it is on; the recorder's own cost is said to be the recorder's.
+#   tests/replay/text.sh BINARY RECORDING
+set -u
+SUITE="replay text"
+. "$(dirname "$0")/../lib.sh"
+BIN=$1 REC=$2
+if ! command -v jq >/dev/null; then
+	fail "jq is missing: run 'make deps'"
+	finish
+	exit
+fi
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+"$BIN" --replay "$REC" -b >"$TMP/text" || fail "--replay -b exits 0"
+"$BIN" --replay "$REC" -b -J >"$TMP/json" || fail "--replay -b -J exits 0"
+last=$(wc -l <"$REC")
+# the last snapshot's text, each table's title line and the line after it
+awk -v s="gputop-bpf snapshot $last " 'index($0, s) == 1 { on = 1 } on' "$TMP/text" >"$TMP/last"
+# tables empty in the last snapshot that had rows before it (jq: the recording's own figures)
+gone=$(jq -rs '(.[-1].tables | to_entries | map(select(.value | length == 0)) | map(.key)) as $empty |
+	[.[:-1][] | .tables | to_entries[] | select(.value | length > 0) | .key] | unique |
+	map(select(. as $k | $empty | index($k))) | .[]' "$REC")
+check "the recording's last snapshot has tables emptied after rows ($(wc -w <<<"$gone"))" test -n "$gone"
+for t in $gone; do
+	said=$(grep -A1 -F "($t)" "$TMP/last" | sed -n 2p)
+	if [[ $said == "  None now: "* ]]; then pass "$t, empty at the end: $said"; else fail "$t at the end says: $said"; fi
+done
+n=$(jq -s '[.[] | .tables["calls.ioctls"] // [] | .[].pid] | unique | length' "$REC")
+check "calls.ioctls at the end: the $n processes that made ioctls, not 'No ioctl ... since the start'" \
+	grep -qxF "  None now: $n processes had rows here earlier and have exited or stopped." \
+	<(grep -A1 -F "(calls.ioctls)" "$TMP/last")
+check "-J: \"empty\" says the same of calls.ioctls at the end" \
+	test "$(tail -1 "$TMP/json" | jq -r '.empty["calls.ioctls"]')" = \
+	"None now: $n processes had rows here earlier and have exited or stopped."
+check "-J: \"empty\" names only the tables without a row" \
+	test "$(tail -1 "$TMP/json" | jq '[.empty | keys_unsorted[]] == [.tables | to_entries[] | select(.value | length == 0) | .key]')" = true
+check "-J replays: $last snapshots read back" \
+	test "$("$BIN" --replay "$TMP/json" -b -J | wc -l)" -eq "$last"
+check "self.process in a replay: titled as the recorder's figures" \
+	grep -qF "gputop-bpf itself: the recorder's figures, not this replay's (self.process)" "$TMP/last"
+
+# -p: a process with DRM clients; every table with a PID column has its rows only
+pid=$(jq -rs '[.[] | .tables["memory.clients"] // [] | .[].pid] | group_by(.) | max_by(length) | .[0]' "$REC")
+"$BIN" --replay "$REC" -b -J -p "$pid" >"$TMP/pjson"
+others=$(jq -s --argjson p "$pid" '[.[] | .tables | to_entries[] | select(.key != "self.process" and
+	.key != "nvidia.xids") | .value[] | select(has("pid") and .pid != $p)] | length' "$TMP/pjson")
+mine=$(jq -s --argjson p "$pid" '[.[] | .tables["memory.clients"][] | select(.pid == $p)] | length' "$TMP/pjson")
+check "-p $pid: no row of another process in any table with a PID ($others), its clients kept ($mine rows)" \
+	test "$others" -eq 0 -a "$mine" -gt 0
+check "-p $pid: the text's header line says it is on" \
+	bash -c "'$BIN' --replay '$REC' -b -n 1 -p $pid | head -1 | grep -qF -- '-p $pid: its rows only, in tables with a PID'"
+finish
