@@ -114,7 +114,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 
 .PHONY: all gputop-bpf clean deps soak test test-exporter test-unit test-san test-docs test-bpf test-vm \
-	install static-check bench cpu-cost test-tui example-recording example-trace example-sysfs-recording fuzz deb test-package
+	install static-check format-check bench cpu-cost test-tui example-recording example-trace example-sysfs-recording fuzz deb test-package
 
 all: gputop-bpf
 
@@ -287,7 +287,8 @@ $(B):
 BUILD_DEPS := make gcc g++ clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev libzstd-dev \
 	libncurses-dev pkg-config libcmocka-dev libyajl-dev jq file util-linux groff-base tmux procps \
 	libcap2-bin libclang-rt-dev libmicrohttpd-dev libgnutls28-dev libyaml-dev libcrypt-dev curl \
-	prometheus openssl apache2-utils lintian dpkg-dev binutils man-db protobuf-compiler libxml2-utils
+	prometheus openssl apache2-utils lintian dpkg-dev binutils man-db protobuf-compiler libxml2-utils \
+	clang-format
 VM_DEPS := qemu-system-x86 busybox-static cpio xz-utils zstd debootstrap kmod libdrm-tests libdrm-dev \
 	ca-certificates
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -307,6 +308,10 @@ test-unit: $(UNIT_BINS) $(B)/tests/symfix/.done $(B)/tests/symbolize $(B)/gputop
 	$(Q)tests/run-unit.sh $(UNIT_BINS)
 	$(Q)tests/symbols/live.sh $(B)/tests/symbolize $(B)/tests/symfix
 	$(Q)tests/perfetto/run.sh $(B)/tests/perfetto-example $(B)/gputop-bpf
+
+# The C lines changed since tests/format-base follow .clang-format (tests/format-check.sh).
+format-check:
+	$(Q)tests/format-check.sh
 
 test-docs: $(B)/gputop-bpf
 	$(Q)tests/docs.sh $(B)/gputop-bpf
@@ -411,7 +416,7 @@ test-package: $(B)/gputop-bpf
 	$(Q)$(MAKE) --no-print-directory STATIC=1 build/static/gputop-bpf
 	$(Q)tests/package/run.sh $(B)/gputop-bpf $(VERSION) build/static/gputop-bpf
 
-static-check:
+static-check: format-check
 	$(Q)$(MAKE) --no-print-directory STATIC=1
 	$(Q)file gputop-bpf | grep -q 'statically linked' && echo "gputop-bpf: statically linked"
 
