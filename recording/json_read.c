@@ -637,6 +637,32 @@ static void root_field(struct reader *r, const char *k, const struct value *v)
 		r->timestamp = value_num(v);
 }
 
+/* A collector's count of drops of kind k; false stops the parse. */
+static bool drop_field(struct reader *r, const char *k, const struct value *v)
+{
+	if (cur_collector(r)->ndrops >= PER_COLLECTOR_MAX)
+		return refuse(r, "drop kinds in a collector");
+	if (!item_budget(r, sizeof(struct drop_count)))
+		return false;
+	if (collector_status_set_drop(cur_collector(r), k, value_u64(v))) {
+		r->rc = -1;
+		return false;
+	}
+	return true;
+}
+
+static void device_field(struct reader *r, const char *k, const struct value *v)
+{
+	struct device_snap *d = &r->s->devices[r->s->ndevices - 1];
+
+	if (!strcmp(k, "name"))
+		copy_str(d->name, sizeof(d->name), v);
+	else if (!strcmp(k, "driver"))
+		copy_str(d->driver, sizeof(d->driver), v);
+	else if (!strcmp(k, "bus_id"))
+		copy_str(d->bus_id, sizeof(d->bus_id), v);
+}
+
 /* One value that is not a container, in the innermost container open. */
 static int on_value(struct reader *r, const struct value *v)
 {
@@ -670,30 +696,13 @@ static int on_value(struct reader *r, const struct value *v)
 			tracepoint_field(r, k, v);
 		break;
 	case R_DROPS:
-		if (!k)
-			break;
-		if (cur_collector(r)->ndrops >= PER_COLLECTOR_MAX) {
-			refuse(r, "drop kinds in a collector");
+		if (k && !drop_field(r, k, v))
 			return 0;
-		}
-		if (!item_budget(r, sizeof(struct drop_count)))
-			return 0;
-		if (collector_status_set_drop(cur_collector(r), k, value_u64(v))) {
-			r->rc = -1;
-			return 0;
-		}
 		break;
-	case R_DEVICE: {
-		struct device_snap *d = &r->s->devices[r->s->ndevices - 1];
-
-		if (k && !strcmp(k, "name"))
-			copy_str(d->name, sizeof(d->name), v);
-		else if (k && !strcmp(k, "driver"))
-			copy_str(d->driver, sizeof(d->driver), v);
-		else if (k && !strcmp(k, "bus_id"))
-			copy_str(d->bus_id, sizeof(d->bus_id), v);
+	case R_DEVICE:
+		if (k)
+			device_field(r, k, v);
 		break;
-	}
 	case R_ROW:
 	case R_ROW_MAP: {
 		char buf[PATH_MAX_LEN];
