@@ -305,6 +305,7 @@ test: test-unit test-san test-docs test-package test-tui test-exporter test-bpf 
 test-unit: $(UNIT_BINS) $(B)/tests/symfix/.done $(B)/tests/symbolize $(B)/gputop-bpf \
 	$(B)/tests/perfetto-example $(B)/tests/trace-render
 	$(Q)tests/layering.sh
+	$(Q)tests/long-functions.sh
 	$(Q)tests/run-unit.sh $(UNIT_BINS)
 	$(Q)tests/symbols/live.sh $(B)/tests/symbolize $(B)/tests/symfix
 	$(Q)tests/perfetto/run.sh $(B)/tests/perfetto-example $(B)/gputop-bpf
