@@ -6,11 +6,14 @@
  *
  * The product's sources (core model format symbols output recording tui src) are read as C
  * tokens. A literal is a table name where it has a table's form and a collector's prefix
- * ("nvidia.gpus") or where it is the table argument of a lookup (TABLE_ARGS); it is a column
- * key where it is the key argument of a column lookup (KEY_ARGS) or the string compared with a
- * column's key (strcmp(c->key, "pid")). A column key must be a column of a table named in the
- * same function; where the function names none, of one named in the same file; where the file
- * names none, of some registered table. Run from the tree's root (make test-unit).
+ * ("nvidia.gpus") or where it is the table argument of a lookup (table_args); it is a column
+ * key where it is the key argument of a column lookup (key_args), the string compared with a
+ * column's key (strcmp(c->key, "pid")) or a column element of a named array (row_rules). A
+ * column key must be a column of a table named in the same function, else of one named in the
+ * same file; where the file names none, or the function reads any table (generic_keys), of some
+ * registered table. A key two tables of one function share still resolves when one renames it.
+ * A new lookup helper joins key_args. NAMES_LIST=1 prints every name found. Run from the
+ * tree's root (make test-unit).
  */
 #include "tests/unit/cmocka_all.h"
 #include <dirent.h>
@@ -63,7 +66,7 @@ static const struct row_rule {
 
 /* Keys a function reads of any table it is given (a generic probe): a column of some table. */
 static const struct generic_key {
-	const char *file, *key, *why;
+	const char *file, *key, *why; /* why: the reason, for the reader */
 } generic_keys[] = {
 	{ "tui/stacks_view.c", "pid", "the selected row of any table: its process" },
 	{ "tui/table_view.c", "cgroup", "any table's rows grouped by their cgroup" },
