@@ -14,8 +14,10 @@ if ! command -v clang-format >/dev/null || ! command -v git-clang-format >/dev/n
 	skip "changed lines against .clang-format: clang-format or git-clang-format is missing (make deps)"
 elif ! command -v python3 >/dev/null; then
 	skip "changed lines against .clang-format: git-clang-format needs python3, missing"
+elif ! git rev-parse -q --verify "$base^{commit}" >/dev/null && [ "$(git rev-parse --is-shallow-repository)" = true ]; then
+	skip "changed lines against .clang-format: base $base is not in this shallow clone's history"
 elif ! git rev-parse -q --verify "$base^{commit}" >/dev/null; then
-	skip "changed lines against .clang-format: base $base is not in this clone's history (a shallow clone?)"
+	fail "changed lines against .clang-format: base $base (tests/format-base or FORMAT_BASE) is no commit of this history"
 else
 	out=$(git clang-format --diff --extensions c,h "$base" -- 2>&1)
 	case $out in
