@@ -8,12 +8,15 @@
  * tokens. A literal is a table name where it has a table's form and a collector's prefix
  * ("nvidia.gpus") or where it is the table argument of a lookup (table_args); it is a column
  * key where it is the key argument of a column lookup (key_args), the string compared with a
- * column's key (strcmp(c->key, "pid")) or a column element of a named array (row_rules). A
- * column key must be a column of a table named in the same function, else of one named in the
- * same file; where the file names none, or the function reads any table (generic_keys), of some
- * registered table. A key two tables of one function share still resolves when one renames it.
- * A new lookup helper joins key_args. NAMES_LIST=1 prints every name found. Run from the
- * tree's root (make test-unit).
+ * column's key (strcmp(c->key, "pid")) or a column element of a named array (row_rules).
+ * A key is checked against its own table where that is known: the table its lookup's table
+ * argument is (a variable assigned a lookup's table in the same function, "t = snapshot_table(s,
+ * "x")", or EACH_ROW's; its ->desc; a lookup called as the argument), or its array row's table.
+ * Otherwise (a table given as a parameter) it must be a column of a table named in the same
+ * function, else of one named in the same file; where the file names none, or the function reads
+ * any table (generic_keys), of some registered table. Assignments are followed in the order of
+ * the text, not of the flow. A new lookup helper joins key_args. NAMES_LIST=1 prints every name
+ * found and the table it is checked against. Run from the tree's root (make test-unit).
  */
 #include "tests/unit/cmocka_all.h"
 #include <dirent.h>
@@ -37,16 +40,19 @@ static const struct arg_rule {
 	{ "EACH_ROW", 1 },
 };
 
-/* Lookups whose argument arg is a column's key (file: only that file's function of the name). */
+/*
+ * Lookups whose argument arg is a column's key of the table argument table_arg (file: only that
+ * file's function of the name).
+ */
 static const struct key_rule {
 	const char *fn;
-	int arg;
+	int arg, table_arg;
 	const char *file;
 } key_args[] = {
-	{ "table_num", 2, NULL },	   { "table_str", 2, NULL },
-	{ "table_col", 1, NULL },	   { "num_or_0", 2, NULL },
-	{ "draw_spark_row", 6, NULL },	   { "device_row", 1, "tui/draw_devices.c" },
-	{ "hist", 2, "tui/pane_sched.c" }, { "bytes", 2, "tui/pane_memory.c" },
+	{ "table_num", 2, 0, NULL },	      { "table_str", 2, 0, NULL },
+	{ "table_col", 1, 0, NULL },	      { "num_or_0", 2, 0, NULL },
+	{ "draw_spark_row", 6, 4, NULL },     { "device_row", 1, 0, "tui/draw_devices.c" },
+	{ "hist", 2, 0, "tui/pane_sched.c" }, { "bytes", 2, 0, "tui/pane_memory.c" },
 };
 
 /*
@@ -74,6 +80,8 @@ static const struct generic_key {
 
 #define MAX_LITS 4096
 #define MAX_DEPTH 64
+#define MAX_ARGS 8
+#define MAX_BINDS 32
 
 enum lit_kind { LIT_TABLE, LIT_KEY };
 
@@ -93,6 +101,17 @@ struct frame {
 	bool arg_is_key_member; /* the first argument so far ends in "->key" or ".key" */
 	char owner[64]; /* a brace's: the array it initializes */
 	char row_table[64]; /* a brace's: the table its first element names */
+	char lit_table[64]; /* a table lookup's: the table its literal names */
+	char bind_var[64]; /* a table lookup's: the variable it is assigned to (t = snapshot_table(...)) */
+	char arg_text[96]; /* the argument's tokens so far, joined */
+	int arg_tokens;
+	char nested_table[64]; /* the table a lookup called at the argument's start names */
+	char arg_table[MAX_ARGS][64]; /* the table each argument read is known to be ("" unknown) */
+};
+
+/* A variable of the function being read that holds a lookup's table (t = snapshot_table(s, "x")). */
+struct binding {
+	char var[64], table[64];
 };
 
 struct scan {
@@ -107,6 +126,9 @@ struct scan {
 	bool prev_was_ident;
 	bool member_key; /* the last tokens were "->key" / ".key" */
 	char assigned[64]; /* the identifier before the last '=' */
+	char before_ident[3]; /* the punctuation before the last identifier */
+	struct binding binds[MAX_BINDS];
+	size_t nbinds;
 };
 
 static bool table_form(const char *s)
@@ -131,6 +153,77 @@ static bool table_prefix(const char *s)
 		if (!strncmp(reg[i]->name, s, len) && reg[i]->name[len] == '.')
 			return true;
 	return false;
+}
+
+static struct binding *find_binding(struct scan *sc, const char *var)
+{
+	for (size_t i = 0; i < sc->nbinds; i++)
+		if (!strcmp(sc->binds[i].var, var))
+			return &sc->binds[i];
+	return NULL;
+}
+
+/* var holds table from here on in its function; "" forgets it. */
+static void bind(struct scan *sc, const char *var, const char *table)
+{
+	struct binding *b = find_binding(sc, var);
+
+	if (!b && table[0] && sc->nbinds < MAX_BINDS)
+		b = &sc->binds[sc->nbinds++];
+	if (b) {
+		snprintf(b->var, sizeof(b->var), "%s", var);
+		snprintf(b->table, sizeof(b->table), "%s", table);
+	}
+}
+
+/* Whether f is a call of a table lookup and arg its table's argument. */
+static bool table_arg(const struct frame *f, int arg)
+{
+	for (size_t i = 0; f && f->open == '(' && i < sizeof(table_args) / sizeof(table_args[0]); i++)
+		if (!strcmp(f->callee, table_args[i].fn) && arg == table_args[i].arg)
+			return true;
+	return false;
+}
+
+/*
+ * The argument f ended: the table it is where that is known (a variable bound to one, its
+ * ->desc, or a lookup called as the whole argument); EACH_ROW's row variable bound to its table.
+ */
+static void end_arg(struct scan *sc, struct frame *f)
+{
+	const char *text = f->arg_text, *arrow = strstr(text, "->");
+	char var[96] = "";
+	struct binding *b;
+
+	if (f->arg >= MAX_ARGS)
+		return;
+	if (f->arg_tokens == 1)
+		snprintf(var, sizeof(var), "%s", text);
+	else if (f->arg_tokens == 3 && arrow && !strcmp(arrow, "->desc"))
+		snprintf(var, sizeof(var), "%.*s", (int)(arrow - text), text);
+	f->arg_table[f->arg][0] = '\0';
+	if (f->arg_tokens == 3 && f->nested_table[0])
+		snprintf(f->arg_table[f->arg], sizeof(f->arg_table[0]), "%s", f->nested_table);
+	else if (var[0] && (b = find_binding(sc, var)))
+		snprintf(f->arg_table[f->arg], sizeof(f->arg_table[0]), "%s", b->table);
+	if (!strcmp(f->callee, "EACH_ROW") && f->arg == 2 && f->arg_tokens == 1)
+		bind(sc, text, f->lit_table);
+	f->arg_text[0] = '\0';
+	f->arg_tokens = 0;
+	f->nested_table[0] = '\0';
+}
+
+/* A token in the argument being read (not its ',' or the call's ')'). */
+static void on_token(struct scan *sc, const char *text)
+{
+	struct frame *f = sc->depth ? &sc->stack[sc->depth - 1] : NULL;
+	size_t len;
+
+	if (!f)
+		return;
+	len = strlen(f->arg_text);
+	snprintf(f->arg_text + len, sizeof(f->arg_text) - len, "%s", text);
+	f->arg_tokens++;
 }
 
 static struct lit *add_lit(struct scan *sc, enum lit_kind kind, const char *text)
@@ -171,6 +264,8 @@ static void on_string(struct scan *sc, const char *text)
 {
 	struct frame *f = sc->depth ? &sc->stack[sc->depth - 1] : NULL;
 
+	if (table_arg(f, f ? f->arg : -1))
+		snprintf(f->lit_table, sizeof(f->lit_table), "%s", text);
 	if (table_form(text) && table_prefix(text)) {
 		add_lit(sc, LIT_TABLE, text);
 		if (f && f->open == '{' && f->arg == 0)
@@ -181,15 +276,17 @@ static void on_string(struct scan *sc, const char *text)
 		return;
 	if (!f || f->open != '(')
 		return;
-	for (size_t i = 0; i < sizeof(table_args) / sizeof(table_args[0]); i++)
-		if (!strcmp(f->callee, table_args[i].fn) && f->arg == table_args[i].arg) {
-			add_lit(sc, LIT_TABLE, text);
-			return;
-		}
+	if (table_arg(f, f->arg)) {
+		add_lit(sc, LIT_TABLE, text);
+		return;
+	}
 	for (size_t i = 0; i < sizeof(key_args) / sizeof(key_args[0]); i++)
 		if (!strcmp(f->callee, key_args[i].fn) && f->arg == key_args[i].arg &&
 		    (!key_args[i].file || !strcmp(key_args[i].file, sc->path))) {
-			add_lit(sc, LIT_KEY, text);
+			struct lit *l = add_lit(sc, LIT_KEY, text);
+
+			if (key_args[i].table_arg < MAX_ARGS)
+				snprintf(l->table, sizeof(l->table), "%s", f->arg_table[key_args[i].table_arg]);
 			return;
 		}
 	if (!strcmp(f->callee, "strcmp") && f->arg == 1 && f->arg_is_key_member)
@@ -201,8 +298,10 @@ static void on_punct(struct scan *sc, char c)
 	struct frame *f;
 
 	if (c == '(' || c == '{' || c == '[') {
-		if (!sc->depth && c == '{')
+		if (!sc->depth && c == '{') {
 			sc->fn++;
+			sc->nbinds = 0;
+		}
 		if (sc->depth >= MAX_DEPTH)
 			fail_msg("%s:%d: nested deeper than %d", sc->path, sc->line, MAX_DEPTH);
 		f = &sc->stack[sc->depth++];
@@ -216,15 +315,30 @@ static void on_punct(struct scan *sc, char c)
 		f->arg = 0;
 		f->arg_is_key_member = false;
 		snprintf(f->callee, sizeof(f->callee), "%s", c == '(' && sc->prev_was_ident ? sc->prev_ident : "");
+		f->lit_table[0] = f->arg_text[0] = f->nested_table[0] = '\0';
+		f->arg_tokens = 0;
+		snprintf(f->bind_var, sizeof(f->bind_var), "%s",
+			 table_arg(f, 0) || table_arg(f, 1) ? (!strcmp(sc->before_ident, "=") ? sc->assigned : "") :
+							      "");
 	} else if (c == ')' || c == '}' || c == ']') {
-		if (sc->depth)
-			sc->depth--;
+		if (!sc->depth)
+			return;
+		f = &sc->stack[--sc->depth];
+		if (c == ')')
+			end_arg(sc, f);
+		if (f->bind_var[0])
+			bind(sc, f->bind_var, f->lit_table);
+		if (sc->depth && f->open == '(' && f[-1].open == '(' && f[-1].arg_tokens == 2)
+			snprintf(f[-1].nested_table, sizeof(f[-1].nested_table), "%s", f->lit_table);
+		on_token(sc, ")");
 	} else if (c == '=') {
 		snprintf(sc->assigned, sizeof(sc->assigned), "%s", sc->prev_ident);
+		bind(sc, sc->prev_ident, ""); /* assigned anew: a lookup's close binds it again */
 	} else if (c == ',' && sc->depth) {
 		f = &sc->stack[sc->depth - 1];
 		if (f->arg == 0)
 			f->arg_is_key_member = sc->member_key;
+		end_arg(sc, f);
 		f->arg++;
 	}
 }
@@ -302,11 +416,13 @@ static void scan_text(struct scan *sc, const char *p)
 			p = read_quoted(sc, p, buf, sizeof(buf));
 			if (str)
 				on_string(sc, buf);
+			on_token(sc, "\"");
 			sc->prev_was_ident = false;
 			sc->member_key = false;
 		} else if (*p >= '0' && *p <= '9') {
 			while (ident_char(*p) || *p == '.')
 				p++;
+			on_token(sc, "0");
 			sc->prev_was_ident = false;
 			sc->prev_punct[0] = '\0';
 		} else if (ident_char(*p)) {
@@ -318,16 +434,24 @@ static void scan_text(struct scan *sc, const char *p)
 				p++;
 			}
 			sc->prev_ident[n] = '\0';
+			on_token(sc, sc->prev_ident);
+			snprintf(sc->before_ident, sizeof(sc->before_ident), "%s", sc->prev_punct);
 			sc->member_key = !strcmp(sc->prev_ident, "key") &&
 					 (!strcmp(sc->prev_punct, "->") || !strcmp(sc->prev_punct, "."));
 			sc->prev_was_ident = true;
 			sc->prev_punct[0] = '\0';
 		} else {
-			bool arrow = p[0] == '-' && p[1] == '>';
+			/* "->" and the comparisons ("==", "<=" ...) are one token; no '=' of theirs assigns */
+			bool two = (p[0] == '-' && p[1] == '>') || (strchr("=!<>", p[0]) && p[1] == '=');
 
-			on_punct(sc, *p);
-			snprintf(sc->prev_punct, sizeof(sc->prev_punct), "%.*s", arrow ? 2 : 1, p);
-			p += arrow ? 2 : 1;
+			if (two)
+				on_token(sc, p[0] == '-' ? "->" : "==");
+			else if (!strchr(",)]}", *p))
+				on_token(sc, (char[2]){ *p, '\0' });
+			if (!two)
+				on_punct(sc, *p);
+			snprintf(sc->prev_punct, sizeof(sc->prev_punct), "%.*s", two ? 2 : 1, p);
+			p += two ? 2 : 1;
 			sc->prev_was_ident = false;
 		}
 	}
@@ -422,7 +546,7 @@ static bool key_resolves(const struct scan *sc, const struct lit *k, const char 
 	bool in_file = false;
 
 	if (k->table[0]) {
-		*scope = "the table its row names";
+		*scope = k->table; /* its own: the row's, or the lookup's table argument */
 		return has_col(k->table, k->text);
 	}
 	for (size_t i = 0; i < sizeof(generic_keys) / sizeof(generic_keys[0]); i++)
@@ -447,7 +571,7 @@ static bool key_resolves(const struct scan *sc, const struct lit *k, const char 
 static void names_resolve(void **state)
 {
 	struct scan sc = { .lits = calloc(MAX_LITS, sizeof(struct lit)) };
-	size_t files, tables = 0, keys = 0, bad = 0, ntables;
+	size_t files, tables = 0, keys = 0, own = 0, bad = 0, ntables;
 
 	(void)state;
 	assert_non_null(sc.lits);
@@ -472,6 +596,7 @@ static void names_resolve(void **state)
 			}
 		} else {
 			keys++;
+			own += l->table[0] != '\0';
 			if (!key_resolves(&sc, l, &scope)) {
 				printf("    %s:%d: \"%s\": no column of the key in %s\n", l->file, l->line, l->text,
 				       scope);
@@ -479,9 +604,9 @@ static void names_resolve(void **state)
 			}
 		}
 	}
-	printf("    %zu files, %zu registered tables: %zu table names and %zu column keys written as text, "
-	       "%zu unresolved\n",
-	       files, ntables, tables, keys, bad);
+	printf("    %zu files, %zu registered tables: %zu table names and %zu column keys written as text (%zu of "
+	       "them against their own table), %zu unresolved\n",
+	       files, ntables, tables, keys, own, bad);
 	assert_true(tables > 50 && keys > 100); /* the scan saw them: a scanner that reads nothing passes nothing */
 	assert_int_equal(bad, 0);
 	free(sc.lits);
