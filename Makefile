@@ -111,7 +111,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 
 .PHONY: all gputop-bpf clean deps soak test test-exporter test-unit test-san test-docs test-bpf test-vm \
-	install static-check bench cpu-cost test-tui example-recording example-trace example-sysfs-recording fuzz deb test-package
+	install static-check format-check bench cpu-cost test-tui example-recording example-trace example-sysfs-recording fuzz deb test-package
 
 all: gputop-bpf
 
@@ -284,7 +284,8 @@ $(B):
 BUILD_DEPS := make gcc g++ clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev libzstd-dev libiberty-dev \
 	libncurses-dev pkg-config libcmocka-dev libyajl-dev jq file util-linux groff-base tmux procps \
 	libcap2-bin libclang-rt-dev libmicrohttpd-dev libgnutls28-dev libyaml-dev libcrypt-dev curl \
-	prometheus openssl apache2-utils lintian dpkg-dev binutils man-db protobuf-compiler libxml2-utils
+	prometheus openssl apache2-utils lintian dpkg-dev binutils man-db protobuf-compiler libxml2-utils \
+	clang-format
 VM_DEPS := qemu-system-x86 busybox-static cpio xz-utils zstd debootstrap kmod libdrm-tests libdrm-dev \
 	ca-certificates
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -301,10 +302,15 @@ test: test-unit test-san test-docs test-package test-tui test-exporter test-bpf 
 test-unit: $(UNIT_BINS) $(B)/tests/symfix/.done $(B)/tests/symbolize $(B)/gputop-bpf \
 	$(B)/tests/perfetto-example $(B)/tests/trace-render
 	$(Q)tests/layering.sh
+	$(Q)tests/long-functions.sh
 	$(Q)tests/run-unit.sh $(UNIT_BINS)
 	$(Q)tests/replay/text.sh $(B)/gputop-bpf examples/mockgpu-7.3.jsonl
 	$(Q)tests/symbols/live.sh $(B)/tests/symbolize $(B)/tests/symfix
 	$(Q)tests/perfetto/run.sh $(B)/tests/perfetto-example $(B)/gputop-bpf
+
+# The C lines changed since tests/format-base follow .clang-format (tests/format-check.sh).
+format-check:
+	$(Q)tests/format-check.sh
 
 test-docs: $(B)/gputop-bpf
 	$(Q)tests/docs.sh $(B)/gputop-bpf
@@ -411,7 +417,7 @@ test-package: $(B)/gputop-bpf
 	$(Q)$(MAKE) --no-print-directory STATIC=1 build/static/gputop-bpf
 	$(Q)tests/package/run.sh $(B)/gputop-bpf $(VERSION) build/static/gputop-bpf
 
-static-check:
+static-check: format-check
 	$(Q)$(MAKE) --no-print-directory STATIC=1
 	$(Q)file gputop-bpf | grep -q 'statically linked' && echo "gputop-bpf: statically linked"
 

@@ -296,6 +296,151 @@ static bool item_budget(struct reader *r, size_t size)
 	return false;
 }
 
+/* A container under the root's key k: the part of the snapshot it holds (an old format's tables too). */
+static void open_in_root(struct reader *r, const char *k, bool is_map, struct frame *f)
+{
+	if (!k)
+		return;
+	if (!strcmp(k, "tables"))
+		r->has_tables = true;
+	else if (!strcmp(k, "rings"))
+		r->has_rings = true;
+	else if (!strcmp(k, "error"))
+		r->has_error = true;
+	if (is_map && !strcmp(k, "host"))
+		f->role = R_HOST;
+	else if (!is_map && !strcmp(k, "collectors"))
+		f->role = R_COLLECTORS;
+	else if (!is_map && !strcmp(k, "devices"))
+		f->role = R_DEVICES;
+	else if (is_map && !strcmp(k, "tables"))
+		f->role = R_TABLES;
+	for (enum old_table o = 0; !is_map && o < OLD_TABLES; o++)
+		if (old_tables[o].key && !strcmp(k, old_tables[o].key)) {
+			f->role = R_ROWS;
+			f->table = new_table(r, old_tables[o].table, true, o);
+		}
+}
+
+/* A collector's object in "collectors": its info and status, the state failed until one is read. */
+static bool open_collector(struct reader *r, struct frame *f)
+{
+	if (r->s->ncollectors >= COLLECTORS_MAX)
+		return refuse(r, "collectors");
+	if (!item_budget(r, sizeof(struct collector_info) + sizeof(struct collector_status)))
+		return false;
+	if (!array_push(&r->s->infos, &r->s->ninfos, &r->infos_cap, sizeof(*r->s->infos))) {
+		r->rc = -1;
+		return false;
+	}
+	if (!array_push(&r->s->collectors, &r->s->ncollectors, &r->collectors_cap, sizeof(*r->s->collectors))) {
+		r->s->ninfos--; /* zeroed: nothing of its own to free */
+		r->rc = -1;
+		return false;
+	}
+	cur_info(r)->state = COLLECTOR_FAILED; /* until a known state is read */
+	f->role = R_COLLECTOR;
+	return r->rc == 0;
+}
+
+/* A tracepoint's object in a collector's "tracepoints", failed until its state is read. */
+static bool open_tracepoint(struct reader *r, struct frame *f)
+{
+	if (cur_info(r)->ntracepoints >= PER_COLLECTOR_MAX)
+		return refuse(r, "tracepoints in a collector");
+	if (!item_budget(r, sizeof(struct tracepoint_status)))
+		return false;
+	if (!collector_info_add_tracepoint(cur_info(r))) {
+		r->rc = -1;
+		return false;
+	}
+	cur_info(r)->tracepoints[cur_info(r)->ntracepoints - 1].state = TRACEPOINT_FAILED;
+	f->role = R_TRACEPOINT;
+	return r->rc == 0;
+}
+
+/* A device's object in "devices". */
+static bool open_device(struct reader *r, struct frame *f)
+{
+	if (r->s->ndevices >= DEVICES_MAX)
+		return refuse(r, "devices");
+	if (!item_budget(r, sizeof(struct device_snap)))
+		return false;
+	if (!array_push(&r->s->devices, &r->s->ndevices, &r->devices_cap, sizeof(*r->s->devices))) {
+		r->rc = -1;
+		return false;
+	}
+	f->role = R_DEVICE;
+	return r->rc == 0;
+}
+
+/* A row's object in table p's array: a new row, every cell unknown. */
+static bool open_row(struct reader *r, struct frame *p, struct frame *f)
+{
+	if (!budget_take(r->s, p->table->desc->ncols)) {
+		r->rc = -2; /* more rows than a line of its size holds */
+		return false;
+	}
+	if (!table_row_add(p->table)) {
+		r->rc = -1;
+		return false;
+	}
+	f->role = R_ROW;
+	f->table = p->table;
+	f->row = p->table->nrows - 1;
+	r->col_hint = 0;
+	if (p->table == r->old[OLD_PROCS]) /* its "rings" rows start at the end of that table */
+		f->rings_from = r->old[OLD_PROC_RINGS] ? r->old[OLD_PROC_RINGS]->nrows : 0;
+	return r->rc == 0;
+}
+
+/* A histogram's array in column col of p's row: built in the cell's own memory, set when it closes. */
+static bool open_hist(struct reader *r, struct frame *p, int col, struct frame *f)
+{
+	struct cell *row;
+
+	if (!budget_take(r->s, sizeof(struct histogram) / sizeof(struct cell) + 1))
+		return r->rc == 0;
+	cell_clear(&p->table->desc->cols[col], table_row(p->table, p->row) + col);
+	f->role = R_HIST;
+	f->table = p->table;
+	f->row = p->row;
+	f->col = col;
+	f->vals[0] = 0;
+	row = table_row(p->table, p->row);
+	row[col].h = calloc(1, sizeof(struct histogram));
+	if (!row[col].h) {
+		r->rc = -1;
+		return false;
+	}
+	row[col].known = true;
+	return true;
+}
+
+/* A container in a row (or an object of one): a nested path, a histogram, an old format's rings. */
+static bool open_in_row(struct reader *r, struct frame *p, bool is_map, struct frame *f)
+{
+	char buf[PATH_MAX_LEN];
+	const char *key = row_key(p, buf, sizeof(buf));
+	int col = key && !is_map ? find_col(r, p->table->desc, key) : -1; /* maps are paths */
+
+	if (key && is_map && strlen(key) < sizeof(f->path)) {
+		f->role = R_ROW_MAP;
+		f->table = p->table;
+		f->row = p->row;
+		memcpy(f->path, key, strlen(key) + 1);
+	} else if (col >= 0 && !is_map && p->table->desc->cols[col].type == COL_HIST) {
+		if (!open_hist(r, p, col, f) || f->role != R_HIST)
+			return r->rc == 0;
+	} else if (p->role == R_ROW && !is_map && p->table == r->old[OLD_PROCS] && key && !strcmp(key, "rings")) {
+		f->role = R_ROWS; /* an old format's rings of one process: process_rings rows */
+		f->table = new_table(r, old_tables[OLD_PROC_RINGS].table, true, OLD_PROC_RINGS);
+	}
+	if (p->role == R_ROW && p->table == r->old[OLD_PROCS] && key && !strcmp(key, "pid"))
+		p->has_pid = true;
+	return r->rc == 0;
+}
+
 /* The role of a container opening in parent p (NULL at the root); false stops the parse. */
 static bool open_role(struct reader *r, struct frame *p, bool is_map, struct frame *f)
 {
@@ -311,47 +456,11 @@ static bool open_role(struct reader *r, struct frame *p, bool is_map, struct fra
 	}
 	switch (p->role) {
 	case R_ROOT:
-		if (!k)
-			break;
-		if (!strcmp(k, "tables"))
-			r->has_tables = true;
-		else if (!strcmp(k, "rings"))
-			r->has_rings = true;
-		else if (!strcmp(k, "error"))
-			r->has_error = true;
-		if (is_map && !strcmp(k, "host"))
-			f->role = R_HOST;
-		else if (!is_map && !strcmp(k, "collectors"))
-			f->role = R_COLLECTORS;
-		else if (!is_map && !strcmp(k, "devices"))
-			f->role = R_DEVICES;
-		else if (is_map && !strcmp(k, "tables"))
-			f->role = R_TABLES;
-		for (enum old_table o = 0; !is_map && o < OLD_TABLES; o++)
-			if (old_tables[o].key && !strcmp(k, old_tables[o].key)) {
-				f->role = R_ROWS;
-				f->table = new_table(r, old_tables[o].table, true, o);
-			}
+		open_in_root(r, k, is_map, f);
 		break;
 	case R_COLLECTORS:
-		if (!is_map)
-			break;
-		if (r->s->ncollectors >= COLLECTORS_MAX)
-			return refuse(r, "collectors");
-		if (!item_budget(r, sizeof(struct collector_info) + sizeof(struct collector_status)))
+		if (is_map && !open_collector(r, f))
 			return false;
-		if (!array_push(&r->s->infos, &r->s->ninfos, &r->infos_cap, sizeof(*r->s->infos))) {
-			r->rc = -1;
-			return false;
-		}
-		if (!array_push(&r->s->collectors, &r->s->ncollectors, &r->collectors_cap,
-				sizeof(*r->s->collectors))) {
-			r->s->ninfos--; /* zeroed: nothing of its own to free */
-			r->rc = -1;
-			return false;
-		}
-		cur_info(r)->state = COLLECTOR_FAILED; /* until a known state is read */
-		f->role = R_COLLECTOR;
 		break;
 	case R_COLLECTOR:
 		if (k && !is_map && !strcmp(k, "tracepoints"))
@@ -360,31 +469,12 @@ static bool open_role(struct reader *r, struct frame *p, bool is_map, struct fra
 			f->role = R_DROPS;
 		break;
 	case R_TRACEPOINTS:
-		if (!is_map)
-			break;
-		if (cur_info(r)->ntracepoints >= PER_COLLECTOR_MAX)
-			return refuse(r, "tracepoints in a collector");
-		if (!item_budget(r, sizeof(struct tracepoint_status)))
+		if (is_map && !open_tracepoint(r, f))
 			return false;
-		if (!collector_info_add_tracepoint(cur_info(r))) {
-			r->rc = -1;
-			return false;
-		}
-		cur_info(r)->tracepoints[cur_info(r)->ntracepoints - 1].state = TRACEPOINT_FAILED;
-		f->role = R_TRACEPOINT;
 		break;
 	case R_DEVICES:
-		if (!is_map)
-			break;
-		if (r->s->ndevices >= DEVICES_MAX)
-			return refuse(r, "devices");
-		if (!item_budget(r, sizeof(struct device_snap)))
+		if (is_map && !open_device(r, f))
 			return false;
-		if (!array_push(&r->s->devices, &r->s->ndevices, &r->devices_cap, sizeof(*r->s->devices))) {
-			r->rc = -1;
-			return false;
-		}
-		f->role = R_DEVICE;
 		break;
 	case R_TABLES:
 		if (k && !is_map) {
@@ -393,59 +483,12 @@ static bool open_role(struct reader *r, struct frame *p, bool is_map, struct fra
 		}
 		break;
 	case R_ROWS:
-		if (!is_map || !p->table)
-			break;
-		if (!budget_take(r->s, p->table->desc->ncols)) {
-			r->rc = -2; /* more rows than a line of its size holds */
+		if (is_map && p->table && !open_row(r, p, f))
 			return false;
-		}
-		if (!table_row_add(p->table)) {
-			r->rc = -1;
-			return false;
-		}
-		f->role = R_ROW;
-		f->table = p->table;
-		f->row = p->table->nrows - 1;
-		r->col_hint = 0;
-		if (p->table == r->old[OLD_PROCS]) /* its "rings" rows start at the end of that table */
-			f->rings_from = r->old[OLD_PROC_RINGS] ? r->old[OLD_PROC_RINGS]->nrows : 0;
 		break;
 	case R_ROW:
-	case R_ROW_MAP: {
-		char buf[PATH_MAX_LEN];
-		const char *key = row_key(p, buf, sizeof(buf));
-		int col = key && !is_map ? find_col(r, p->table->desc, key) : -1; /* maps are paths */
-
-		if (key && is_map && strlen(key) < sizeof(f->path)) {
-			f->role = R_ROW_MAP;
-			f->table = p->table;
-			f->row = p->row;
-			memcpy(f->path, key, strlen(key) + 1);
-		} else if (col >= 0 && !is_map && p->table->desc->cols[col].type == COL_HIST) {
-			if (!budget_take(r->s, sizeof(struct histogram) / sizeof(struct cell) + 1))
-				break;
-			/* the histogram is built in the cell's own memory, set when the array closes */
-			cell_clear(&p->table->desc->cols[col], table_row(p->table, p->row) + col);
-			f->role = R_HIST;
-			f->table = p->table;
-			f->row = p->row;
-			f->col = col;
-			f->vals[0] = 0;
-			table_row(p->table, p->row)[col].h = calloc(1, sizeof(struct histogram));
-			if (!table_row(p->table, p->row)[col].h) {
-				r->rc = -1;
-				return false;
-			}
-			table_row(p->table, p->row)[col].known = true;
-		} else if (p->role == R_ROW && !is_map && p->table == r->old[OLD_PROCS] && key &&
-			   !strcmp(key, "rings")) {
-			f->role = R_ROWS; /* an old format's rings of one process: process_rings rows */
-			f->table = new_table(r, old_tables[OLD_PROC_RINGS].table, true, OLD_PROC_RINGS);
-		}
-		if (p->role == R_ROW && p->table == r->old[OLD_PROCS] && key && !strcmp(key, "pid"))
-			p->has_pid = true;
-		break;
-	}
+	case R_ROW_MAP:
+		return open_in_row(r, p, is_map, f);
 	case R_HIST:
 		if (!is_map) {
 			f->role = R_HIST_PAIR;
@@ -594,6 +637,32 @@ static void root_field(struct reader *r, const char *k, const struct value *v)
 		r->timestamp = value_num(v);
 }
 
+/* A collector's count of drops of kind k; false stops the parse. */
+static bool drop_field(struct reader *r, const char *k, const struct value *v)
+{
+	if (cur_collector(r)->ndrops >= PER_COLLECTOR_MAX)
+		return refuse(r, "drop kinds in a collector");
+	if (!item_budget(r, sizeof(struct drop_count)))
+		return false;
+	if (collector_status_set_drop(cur_collector(r), k, value_u64(v))) {
+		r->rc = -1;
+		return false;
+	}
+	return true;
+}
+
+static void device_field(struct reader *r, const char *k, const struct value *v)
+{
+	struct device_snap *d = &r->s->devices[r->s->ndevices - 1];
+
+	if (!strcmp(k, "name"))
+		copy_str(d->name, sizeof(d->name), v);
+	else if (!strcmp(k, "driver"))
+		copy_str(d->driver, sizeof(d->driver), v);
+	else if (!strcmp(k, "bus_id"))
+		copy_str(d->bus_id, sizeof(d->bus_id), v);
+}
+
 /* One value that is not a container, in the innermost container open. */
 static int on_value(struct reader *r, const struct value *v)
 {
@@ -627,30 +696,13 @@ static int on_value(struct reader *r, const struct value *v)
 			tracepoint_field(r, k, v);
 		break;
 	case R_DROPS:
-		if (!k)
-			break;
-		if (cur_collector(r)->ndrops >= PER_COLLECTOR_MAX) {
-			refuse(r, "drop kinds in a collector");
+		if (k && !drop_field(r, k, v))
 			return 0;
-		}
-		if (!item_budget(r, sizeof(struct drop_count)))
-			return 0;
-		if (collector_status_set_drop(cur_collector(r), k, value_u64(v))) {
-			r->rc = -1;
-			return 0;
-		}
 		break;
-	case R_DEVICE: {
-		struct device_snap *d = &r->s->devices[r->s->ndevices - 1];
-
-		if (k && !strcmp(k, "name"))
-			copy_str(d->name, sizeof(d->name), v);
-		else if (k && !strcmp(k, "driver"))
-			copy_str(d->driver, sizeof(d->driver), v);
-		else if (k && !strcmp(k, "bus_id"))
-			copy_str(d->bus_id, sizeof(d->bus_id), v);
+	case R_DEVICE:
+		if (k)
+			device_field(r, k, v);
 		break;
-	}
 	case R_ROW:
 	case R_ROW_MAP: {
 		char buf[PATH_MAX_LEN];

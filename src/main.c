@@ -556,20 +556,170 @@ static void host_names(struct model *m)
 	model_set_host(m, host, u.release);
 }
 
+/* What a live run holds, given back at its end (end_run). */
+struct live_run {
+	struct collector_config config;
+	struct collector *cs;
+	size_t n;
+	struct poller *poller;
+	struct model *model;
+	FILE *out, *recorder;
+	int stats_fd;
+};
+
+/* The process's settings before any thread starts: locale, libbpf's messages, batch or not, signals. */
+static void set_up_process(struct options *o)
+{
+	verbose = o->verbose;
+	/*
+	 * The locale, once, before any thread starts (setlocale is not safe while
+	 * another thread parses numbers): the terminal's character set for the
+	 * widths of names (format/cell_text.c, curses), and numbers always with a
+	 * '.' (JSON, recordings).
+	 */
+	setlocale(LC_ALL, "");
+	setlocale(LC_NUMERIC, "C");
+	libbpf_set_print(libbpf_print);
+	/* The interface needs a terminal on both ends; anything else gets batch snapshots. */
+	if (!o->batch && (o->output || o->trace || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
+		o->batch = true;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* Every compiled-in collector started with the options' settings (out of memory: the process ends). */
+static int start_collectors(const struct options *o, struct live_run *run)
+{
+	struct collector_config *config = &run->config;
+	const struct collector_ops *const *reg;
+
+	config->all_irqs = o->all_irqs;
+	config->libcuda = o->libcuda;
+	config->sched_stream = o->sched_stream;
+	/* no job kept, nor event captured, but while a capture runs: --trace, or T in the interface */
+	config->job_sink = o->trace || !o->batch ? capture_sink() : NULL;
+	if (o->trace) /* its jobs: the streamed design's, unless the map one is asked for */
+		config->sched_stream = o->sched_stream || !o->sched_design_given;
+	if (open_stacks(o, config))
+		return -1;
+	reg = collector_registry(&run->n);
+	run->cs = calloc(run->n, sizeof(*run->cs));
+	if (!run->cs) {
+		fail(o, "out of memory");
+		exit(EXIT_FAILURE_RUN); /* nothing started yet to stop */
+	}
+	/* Our own programs' cost, per program, while we run (closing the fd restores the setting). */
+	run->stats_fd = bpf_cost_enable(NULL, 0);
+	for (size_t i = 0; i < run->n; i++) {
+		run->cs[i].ops = reg[i];
+		run->cs[i].config = config;
+		collector_start(&run->cs[i]);
+	}
+	return 0;
+}
+
+/* --list: each collector's state printed. */
+static int list_collectors(const struct live_run *run)
+{
+	struct collector_status *st = calloc(run->n, sizeof(*st));
+
+	for (size_t i = 0; st && i < run->n; i++)
+		st[i] = run->cs[i].status;
+	if (st)
+		collectors_print_list(stdout, st, run->n);
+	free(st);
+	return st ? EXIT_OK : EXIT_FAILURE_RUN;
+}
+
+/* --record, -o and --trace opened, only now that the run is known to start; with the user's own rights. */
+static int open_files(const struct options *o, struct live_run *run)
+{
+	if (o->record && same_file(o->record, o->output)) {
+		fail(o, "--record and -o name the same file '%s'", o->record);
+		return -1;
+	}
+	if (o->record) {
+		run->recorder = privileges_fopen_as_user(o->record, "w");
+		if (!run->recorder) {
+			fail(o, "cannot open recording file '%s': %s", o->record, strerror(errno));
+			return -1;
+		}
+	}
+	return open_output(o, &run->out) || open_trace(o) ? -1 : 0;
+}
+
+/* The live run: collectors, files, the model and its poller, the front end until it ends; the exit status. */
+static int run_live(const struct options *o, struct live_run *run)
+{
+	struct feed feed;
+	int rc;
+
+	setrlimit(RLIMIT_MEMLOCK, &(struct rlimit){ RLIM_INFINITY, RLIM_INFINITY });
+	if (start_collectors(o, run))
+		return EXIT_FAILURE_RUN;
+	if (o->list)
+		return list_collectors(run);
+	if (run->config.stacks && !o->batch) /* armed for the c key, or --stacks' */
+		stacks_key_init(&stacks_key, run->config.stacks, collector_attached(run->cs, run->n, "nvidia"),
+				run->config.sched_stream);
+	if (open_files(o, run))
+		return EXIT_FAILURE_RUN;
+	if (privileges_drop_unneeded(attaches_later(run->cs, run->n), any_unavailable(run->cs, run->n)) && verbose)
+		fprintf(stderr, PROG ": could not give up the capabilities it no longer needs\n");
+	run->model = model_new(mono_ns());
+	if (!run->model) {
+		fail(o, "out of memory");
+		return EXIT_FAILURE_RUN;
+	}
+	host_names(run->model);
+	model_set_pid_filter(run->model, o->pid);
+	run->poller = poller_start(run->cs, run->n, run->model, o->delay_s, run->recorder);
+	if (!run->poller) {
+		fail(o, "cannot start the poller thread");
+		return EXIT_FAILURE_RUN;
+	}
+	poller_feed(run->poller, &feed);
+	rc = run_front_end(o, &feed, run->out);
+	if (rc == EXIT_OK && *feed.ops->error(feed.impl)) { /* the interface showed it; say it again */
+		fail(o, "%s", feed.ops->error(feed.impl));
+		rc = EXIT_FAILURE_RUN;
+	}
+	return rc;
+}
+
+/* Everything the run started stopped, its files closed; rc, or a failure where closing failed. */
+static int end_run(const struct options *o, struct live_run *run, int rc)
+{
+	exporter_stop(exporter); /* before the poller it follows */
+	web_config_free(&web);
+	poller_stop(run->poller);
+	for (size_t i = 0; i < run->n; i++)
+		collector_stop(&run->cs[i]);
+	link_reaper_flush(true); /* the uprobes' slow release left to a child: quitting is quick */
+	free(run->cs);
+	if (run->stats_fd >= 0)
+		close(run->stats_fd);
+	model_free(run->model);
+	rc = close_stacks(o, rc);
+	rc = close_trace(o, rc);
+	if (run->recorder && fclose(run->recorder) && rc == EXIT_OK) {
+		fprintf(stderr, PROG ": closing '%s' failed: %s\n", o->record, strerror(errno));
+		rc = EXIT_FAILURE_RUN;
+	}
+	if (run->out != stdout && fclose(run->out) && rc == EXIT_OK) {
+		fprintf(stderr, PROG ": closing '%s' failed: %s\n", o->output, strerror(errno));
+		rc = EXIT_FAILURE_RUN;
+	}
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
-	static struct collector_config config;
-	const struct collector_ops *const *reg;
-	struct collector *cs = NULL;
-	struct poller *poller = NULL;
-	struct model *model = NULL;
+	static struct live_run run = { .stats_fd = -1 }; /* static: the collectors keep its config */
 	struct options o;
 	int rc = EXIT_FAILURE_RUN;
-	FILE *out = stdout, *recorder = NULL;
-	struct feed feed;
 	char err[256];
-	size_t n = 0;
-	int stats_fd = -1;
 
 	if (options_parse(argc, argv, &o, err, sizeof(err))) {
 		fprintf(stderr, PROG ": %s\nTry '" PROG " --help' for more information.\n", err);
@@ -583,22 +733,8 @@ int main(int argc, char **argv)
 		print_version();
 		return EXIT_OK;
 	}
-	verbose = o.verbose;
-	/*
-	 * The locale, once, before any thread starts (setlocale is not safe while
-	 * another thread parses numbers): the terminal's character set for the
-	 * widths of names (format/cell_text.c, curses), and numbers always with a
-	 * '.' (JSON, recordings).
-	 */
-	setlocale(LC_ALL, "");
-	setlocale(LC_NUMERIC, "C");
-	libbpf_set_print(libbpf_print);
-	/* The interface needs a terminal on both ends; anything else gets batch snapshots. */
-	if (!o.batch && (o.output || o.trace || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
-		o.batch = true;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGPIPE, SIG_IGN);
+	run.out = stdout;
+	set_up_process(&o);
 	if (set_roots(&o))
 		return EXIT_FAILURE_RUN;
 	if (o.listen && start_exporter(&o))
@@ -609,104 +745,9 @@ int main(int argc, char **argv)
 			fail(&o, "cannot give up the capabilities a replay does not need");
 			return EXIT_FAILURE_RUN;
 		}
-		rc = run_replay(&o, &out);
-		goto cleanup;
+		rc = run_replay(&o, &run.out);
+	} else if (!check_environment(&o)) {
+		rc = run_live(&o, &run);
 	}
-	if (check_environment(&o))
-		goto cleanup;
-	setrlimit(RLIMIT_MEMLOCK, &(struct rlimit){ RLIM_INFINITY, RLIM_INFINITY });
-
-	config.all_irqs = o.all_irqs;
-	config.libcuda = o.libcuda;
-	config.sched_stream = o.sched_stream;
-	/* no job kept, nor event captured, but while a capture runs: --trace, or T in the interface */
-	config.job_sink = o.trace || !o.batch ? capture_sink() : NULL;
-	if (o.trace) /* its jobs: the streamed design's, unless the map one is asked for */
-		config.sched_stream = o.sched_stream || !o.sched_design_given;
-	if (open_stacks(&o, &config))
-		goto cleanup;
-	reg = collector_registry(&n);
-	cs = calloc(n, sizeof(*cs));
-	if (!cs) {
-		fail(&o, "out of memory");
-		return EXIT_FAILURE_RUN;
-	}
-	/* Our own programs' cost, per program, while we run (closing the fd restores the setting). */
-	stats_fd = bpf_cost_enable(NULL, 0);
-	for (size_t i = 0; i < n; i++) {
-		cs[i].ops = reg[i];
-		cs[i].config = &config;
-		collector_start(&cs[i]);
-	}
-	if (o.list) {
-		struct collector_status *st = calloc(n, sizeof(*st));
-
-		for (size_t i = 0; st && i < n; i++)
-			st[i] = cs[i].status;
-		if (st)
-			collectors_print_list(stdout, st, n);
-		free(st);
-		rc = st ? EXIT_OK : EXIT_FAILURE_RUN;
-		goto cleanup;
-	}
-	if (config.stacks && !o.batch) /* armed for the c key, or --stacks' */
-		stacks_key_init(&stacks_key, config.stacks, collector_attached(cs, n, "nvidia"),
-				config.sched_stream);
-	/* the files only now, when the run is known to start; with the user's own rights */
-	if (o.record && same_file(o.record, o.output)) {
-		fail(&o, "--record and -o name the same file '%s'", o.record);
-		goto cleanup;
-	}
-	if (o.record) {
-		recorder = privileges_fopen_as_user(o.record, "w");
-		if (!recorder) {
-			fail(&o, "cannot open recording file '%s': %s", o.record, strerror(errno));
-			goto cleanup;
-		}
-	}
-	if (open_output(&o, &out) || open_trace(&o))
-		goto cleanup;
-	if (privileges_drop_unneeded(attaches_later(cs, n), any_unavailable(cs, n)) && verbose)
-		fprintf(stderr, PROG ": could not give up the capabilities it no longer needs\n");
-	model = model_new(mono_ns());
-	if (!model) {
-		fail(&o, "out of memory");
-		goto cleanup;
-	}
-	host_names(model);
-	model_set_pid_filter(model, o.pid);
-	poller = poller_start(cs, n, model, o.delay_s, recorder);
-	if (!poller) {
-		fail(&o, "cannot start the poller thread");
-		goto cleanup;
-	}
-	poller_feed(poller, &feed);
-	rc = run_front_end(&o, &feed, out);
-	if (rc == EXIT_OK && *feed.ops->error(feed.impl)) { /* the interface showed it; say it again */
-		fail(&o, "%s", feed.ops->error(feed.impl));
-		rc = EXIT_FAILURE_RUN;
-	}
-
-cleanup:
-	exporter_stop(exporter); /* before the poller it follows */
-	web_config_free(&web);
-	poller_stop(poller);
-	for (size_t i = 0; i < n; i++)
-		collector_stop(&cs[i]);
-	link_reaper_flush(true); /* the uprobes' slow release left to a child: quitting is quick */
-	free(cs);
-	if (stats_fd >= 0)
-		close(stats_fd);
-	model_free(model);
-	rc = close_stacks(&o, rc);
-	rc = close_trace(&o, rc);
-	if (recorder && fclose(recorder) && rc == EXIT_OK) {
-		fprintf(stderr, PROG ": closing '%s' failed: %s\n", o.record, strerror(errno));
-		rc = EXIT_FAILURE_RUN;
-	}
-	if (out != stdout && fclose(out) && rc == EXIT_OK) {
-		fprintf(stderr, PROG ": closing '%s' failed: %s\n", o.output, strerror(errno));
-		rc = EXIT_FAILURE_RUN;
-	}
-	return rc;
+	return end_run(&o, &run, rc);
 }

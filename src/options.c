@@ -161,158 +161,180 @@ static int parse_trace_limit(int c, const char *arg, struct options *o, char *er
 	return -1;
 }
 
-int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
+/* An option without a value (-b, --list ...): set; false where c is not one. */
+static bool set_flag(int c, struct options *o)
+{
+	switch (c) {
+	case 'b':
+		o->batch = true;
+		o->batch_given = true;
+		return true;
+	case 'J':
+		o->json = true;
+		return true;
+	case OPT_LIST:
+		o->list = true;
+		return true;
+	case OPT_ALL_IRQS:
+		o->all_irqs = true;
+		return true;
+	case OPT_PROGRAMS:
+		o->programs = true;
+		return true;
+	case OPT_METRICS_PRIVATE:
+		o->metrics_private = true;
+		return true;
+	case 'C':
+		o->no_color = true;
+		return true;
+	case 'v':
+		o->verbose = true;
+		return true;
+	case 'h':
+		o->help = true;
+		return true;
+	case 'V':
+		o->version = true;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* -n, -d, -p and --metrics-max-rows: a number in its range, or -1 with err said. */
+static int parse_number(int c, const char *arg, struct options *o, char *err, size_t errlen)
 {
 	long v;
-	int c;
 
-	memset(o, 0, sizeof(*o));
-	o->delay_s = DELAY_DEFAULT_S;
-	o->metrics_max_rows = METRICS_MAX_ROWS_DEFAULT;
-	o->trace_max_mb = TRACE_MAX_MB_DEFAULT;
-	optind = 0; /* full reset: options_parse may be called more than once (tests) */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":bn:d:Jo:p:vhVC", long_options, NULL)) != -1) {
-		switch (c) {
-		case 'b':
-			o->batch = true;
-			o->batch_given = true;
-			break;
-		case 'n':
-			if (parse_long(optarg, 1, 1000000000L, &v)) {
-				snprintf(err, errlen,
-					 "invalid iteration count '%s': expected a whole number >= 1",
-					 optarg);
-				return -1;
-			}
-			o->iterations = v;
-			break;
-		case 'd':
-			if (delay_parse(optarg, &o->delay_s)) {
-				snprintf(err, errlen,
-					 "invalid delay '%s': expected seconds between " DELAY_RANGE_TEXT
-					 " (e.g. -d 0.5)",
-					 optarg);
-				return -1;
-			}
-			o->delay_given = true;
-			break;
-		case 'J':
-			o->json = true;
-			break;
-		case 'o':
-			if (!*optarg) {
-				snprintf(err, errlen, "empty output file name");
-				return -1;
-			}
-			o->output = optarg;
-			break;
-		case 'p':
-			if (parse_long(optarg, 1, 0x7fffffffL, &v)) {
-				snprintf(err, errlen, "invalid PID '%s': expected a positive number",
-					 optarg);
-				return -1;
-			}
-			o->pid = (uint32_t)v;
-			break;
-		case OPT_LIST:
-			o->list = true;
-			break;
-		case OPT_ALL_IRQS:
-			o->all_irqs = true;
-			break;
-		case OPT_PROGRAMS:
-			o->programs = true;
-			break;
-		case OPT_RECORD:
-		case OPT_REPLAY:
-		case OPT_THEME:
-		case OPT_LIBCUDA:
-		case OPT_WEB_CONFIG:
-		case OPT_SYSFS:
-		case OPT_PROCFS:
-		case OPT_TRACE:
-		case OPT_STACKS:
-			if (!*optarg) {
-				snprintf(err, errlen, "option '%s' needs a non-empty value", argv[optind - 1]);
-				return -1;
-			}
-			*(c == OPT_RECORD ? &o->record : c == OPT_REPLAY ? &o->replay :
-			  c == OPT_LIBCUDA ? &o->libcuda : c == OPT_WEB_CONFIG ? &o->web_config :
-			  c == OPT_SYSFS ? &o->sysfs : c == OPT_PROCFS ? &o->procfs :
-			  c == OPT_TRACE ? &o->trace : c == OPT_STACKS ? &o->stacks : &o->theme) = optarg;
-			break;
-		case OPT_DURATION:
-		case OPT_TRACE_MAX_MB:
-			if (parse_trace_limit(c, optarg, o, err, errlen))
-				return -1;
-			break;
-		case OPT_METRICS_PRIVATE:
-			o->metrics_private = true;
-			break;
-		case OPT_STACKS_WEIGHT:
-			o->stacks_weight = stack_weight_parse(optarg);
-			if (o->stacks_weight < 0) {
-				snprintf(err, errlen,
-					 "invalid --stacks-weight '%s': expected count, launches, jobs, "
-					 "gpu-time, queue-wait, calls, blocked, syncs or sync-time",
-					 optarg);
-				return -1;
-			}
-			o->stacks_weight_given = true;
-			break;
-		case OPT_SCHED_DESIGN:
-			if (strcmp(optarg, "map") && strcmp(optarg, "stream")) {
-				snprintf(err, errlen,
-					 "invalid scheduler design '%s': expected map or stream", optarg);
-				return -1;
-			}
-			o->sched_stream = !strcmp(optarg, "stream");
-			o->sched_design_given = true;
-			break;
-		case OPT_LISTEN:
-			if (!*optarg) {
-				snprintf(err, errlen, "option '--listen' needs [ADDR:]PORT, e.g. 9464");
-				return -1;
-			}
-			o->listen = optarg;
-			break;
-		case OPT_METRICS_MAX_ROWS:
-			if (parse_long(optarg, 0, 100000000L, &v)) {
-				snprintf(err, errlen,
-					 "invalid --metrics-max-rows '%s': expected a whole number >= 0",
-					 optarg);
-				return -1;
-			}
-			o->metrics_max_rows = v;
-			break;
-		case 'C':
-			o->no_color = true;
-			break;
-		case 'v':
-			o->verbose = true;
-			break;
-		case 'h':
-			o->help = true;
-			break;
-		case 'V':
-			o->version = true;
-			break;
-		case ':':
-			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
-			return -1;
-		default:
-			if (optopt)
-				snprintf(err, errlen, "unknown option '-%c'", optopt);
-			else
-				snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
+	if (c == 'd') {
+		if (delay_parse(arg, &o->delay_s)) {
+			snprintf(err, errlen,
+				 "invalid delay '%s': expected seconds between " DELAY_RANGE_TEXT " (e.g. -d 0.5)",
+				 arg);
 			return -1;
 		}
+		o->delay_given = true;
+	} else if (c == 'n') {
+		if (parse_long(arg, 1, 1000000000L, &v)) {
+			snprintf(err, errlen, "invalid iteration count '%s': expected a whole number >= 1", arg);
+			return -1;
+		}
+		o->iterations = v;
+	} else if (c == 'p') {
+		if (parse_long(arg, 1, 0x7fffffffL, &v)) {
+			snprintf(err, errlen, "invalid PID '%s': expected a positive number", arg);
+			return -1;
+		}
+		o->pid = (uint32_t)v;
+	} else {
+		if (parse_long(arg, 0, 100000000L, &v)) {
+			snprintf(err, errlen, "invalid --metrics-max-rows '%s': expected a whole number >= 0", arg);
+			return -1;
+		}
+		o->metrics_max_rows = v;
 	}
-	if (optind < argc) {
-		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+/* The options that name a file, a folder or a theme: a non-empty value kept as given. */
+static int set_name(int c, char **argv, struct options *o, char *err, size_t errlen)
+{
+	if (!*optarg) {
+		snprintf(err, errlen, "option '%s' needs a non-empty value", argv[optind - 1]);
 		return -1;
 	}
+	*(c == OPT_RECORD     ? &o->record :
+	  c == OPT_REPLAY     ? &o->replay :
+	  c == OPT_LIBCUDA    ? &o->libcuda :
+	  c == OPT_WEB_CONFIG ? &o->web_config :
+	  c == OPT_SYSFS      ? &o->sysfs :
+	  c == OPT_PROCFS     ? &o->procfs :
+	  c == OPT_TRACE      ? &o->trace :
+	  c == OPT_STACKS     ? &o->stacks :
+				&o->theme) = optarg;
+	return 0;
+}
+
+/* --stacks-weight and --sched-design: one of their words. */
+static int parse_choice(int c, const char *arg, struct options *o, char *err, size_t errlen)
+{
+	if (c == OPT_STACKS_WEIGHT) {
+		o->stacks_weight = stack_weight_parse(arg);
+		if (o->stacks_weight < 0) {
+			snprintf(err, errlen,
+				 "invalid --stacks-weight '%s': expected count, launches, jobs, "
+				 "gpu-time, queue-wait, calls, blocked, syncs or sync-time",
+				 arg);
+			return -1;
+		}
+		o->stacks_weight_given = true;
+		return 0;
+	}
+	if (strcmp(arg, "map") && strcmp(arg, "stream")) {
+		snprintf(err, errlen, "invalid scheduler design '%s': expected map or stream", arg);
+		return -1;
+	}
+	o->sched_stream = !strcmp(arg, "stream");
+	o->sched_design_given = true;
+	return 0;
+}
+
+/* One option getopt_long returned (its value in optarg): 0, or -1 with err said. */
+static int parse_option(int c, char **argv, struct options *o, char *err, size_t errlen)
+{
+	if (set_flag(c, o))
+		return 0;
+	switch (c) {
+	case 'n':
+	case 'd':
+	case 'p':
+	case OPT_METRICS_MAX_ROWS:
+		return parse_number(c, optarg, o, err, errlen);
+	case 'o':
+		if (!*optarg) {
+			snprintf(err, errlen, "empty output file name");
+			return -1;
+		}
+		o->output = optarg;
+		return 0;
+	case OPT_RECORD:
+	case OPT_REPLAY:
+	case OPT_THEME:
+	case OPT_LIBCUDA:
+	case OPT_WEB_CONFIG:
+	case OPT_SYSFS:
+	case OPT_PROCFS:
+	case OPT_TRACE:
+	case OPT_STACKS:
+		return set_name(c, argv, o, err, errlen);
+	case OPT_DURATION:
+	case OPT_TRACE_MAX_MB:
+		return parse_trace_limit(c, optarg, o, err, errlen);
+	case OPT_STACKS_WEIGHT:
+	case OPT_SCHED_DESIGN:
+		return parse_choice(c, optarg, o, err, errlen);
+	case OPT_LISTEN:
+		if (!*optarg) {
+			snprintf(err, errlen, "option '--listen' needs [ADDR:]PORT, e.g. 9464");
+			return -1;
+		}
+		o->listen = optarg;
+		return 0;
+	case ':':
+		snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
+		return -1;
+	default:
+		if (optopt)
+			snprintf(err, errlen, "unknown option '-%c'", optopt);
+		else
+			snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
+		return -1;
+	}
+}
+
+/* The options given together that cannot be: -1 with err said of the first such pair. */
+static int check_combinations(const struct options *o, char *err, size_t errlen)
+{
 	if (o->replay && o->record) {
 		snprintf(err, errlen, "--record and --replay cannot be used together");
 		return -1;
@@ -363,4 +385,24 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		return -1;
 	}
 	return 0;
+}
+
+int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
+{
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->delay_s = DELAY_DEFAULT_S;
+	o->metrics_max_rows = METRICS_MAX_ROWS_DEFAULT;
+	o->trace_max_mb = TRACE_MAX_MB_DEFAULT;
+	optind = 0; /* full reset: options_parse may be called more than once (tests) */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":bn:d:Jo:p:vhVC", long_options, NULL)) != -1)
+		if (parse_option(c, argv, o, err, errlen))
+			return -1;
+	if (optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	return check_combinations(o, err, errlen);
 }

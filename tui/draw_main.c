@@ -95,30 +95,52 @@ static void replay_place(const struct view *v, const struct snapshot *s, char *o
 		snprintf(out, size, " | snapshot %llu", (unsigned long long)s->seq);
 }
 
-void draw_header(struct view *v, struct rect r)
+/* The header's account of the collectors: how many attached, missing, needing root; what was lost, the most where. */
+struct header_tally {
+	unsigned int attached, missing, need_root;
+	uint64_t drops;
+	int kinds; /* kinds of loss with a count */
+	char lost[96], lost_in[32]; /* the largest loss: "collector kind", and its collector alone */
+};
+
+/* Which of the header's parts have their own colour or a shorter form (-1: none). */
+struct header_marks {
+	int xid, warn, lostat, paceat, pidat;
+};
+
+#define HEADER_PARTS 13
+#define HEADER_PART_MAX 320
+
+static void tally_collectors(const struct snapshot *s, struct header_tally *h)
 {
-	const struct snapshot *s = v->snap;
-	unsigned int attached = 0, missing = 0, need_root = 0;
-	uint64_t drops = 0, most = 0;
-	char up[32] = "-", state[300], lost[96] = "", lost_in[32] = "";
-	int x, xid = -1, warn = -1, kinds = 0, lostat = -1, paceat = -1, pidat = -1;
+	uint64_t most = 0;
 
 	for (size_t i = 0; s && i < s->ncollectors; i++) {
-		attached += s->collectors[i].info->state == COLLECTOR_ATTACHED;
-		missing += s->collectors[i].info->state != COLLECTOR_ATTACHED;
-		need_root += !strcmp(s->collectors[i].info->reason, PRIVILEGES_BPF_REASON);
+		h->attached += s->collectors[i].info->state == COLLECTOR_ATTACHED;
+		h->missing += s->collectors[i].info->state != COLLECTOR_ATTACHED;
+		h->need_root += !strcmp(s->collectors[i].info->reason, PRIVILEGES_BPF_REASON);
 		for (unsigned int d = 0; d < s->collectors[i].ndrops; d++) {
 			const struct drop_count *dc = &s->collectors[i].drops[d];
 
-			drops += dc->count;
-			kinds += dc->count > 0;
+			h->drops += dc->count;
+			h->kinds += dc->count > 0;
 			if (dc->count > most) { /* the largest loss, by collector and kind */
 				most = dc->count;
-				snprintf(lost, sizeof(lost), "%s %s", s->collectors[i].info->name, dc->name);
-				snprintf(lost_in, sizeof(lost_in), "%s", s->collectors[i].info->name);
+				snprintf(h->lost, sizeof(h->lost), "%s %s", s->collectors[i].info->name, dc->name);
+				snprintf(h->lost_in, sizeof(h->lost_in), "%s", s->collectors[i].info->name);
 			}
 		}
 	}
+}
+
+/* The header's parts in order of need, marked; how many. */
+static int header_parts(const struct view *v, const struct header_tally *h, char parts[][HEADER_PART_MAX],
+			struct header_marks *m)
+{
+	const struct snapshot *s = v->snap;
+	char up[32] = "-", state[300];
+	int n = 0;
+
 	if (s) {
 		unsigned long t = (unsigned long)s->uptime_s;
 
@@ -129,75 +151,82 @@ void draw_header(struct view *v, struct rect r)
 			 strrchr(v->feed->name, '/') ? strrchr(v->feed->name, '/') + 1 : v->feed->name);
 	else
 		snprintf(state, sizeof(state), "%s", v->paused ? "PAUSED" : "LIVE");
-	fill(r.y, 0, r.w, ROLE_HEADER);
-	{
-		/* Parts in order of need; one that does not fit whole is left out, never cut. */
-		char parts[12][320];
-		int n = 0;
-
-		snprintf(parts[n++], sizeof(parts[0]), " gputop-bpf %s", GPUTOP_VERSION);
-		snprintf(parts[n++], sizeof(parts[0]), " | %s", state);
-		if (v->feed->replay && s) /* where the replay is: the snapshot's place in the recording */
-			replay_place(v, s, parts[n++], sizeof(parts[0]));
-		if (v->pid_filter) { /* tables with a PID show its rows only: said before anything else is */
-			snprintf(parts[n], sizeof(parts[0]), " | -p %u: its rows only", v->pid_filter);
-			pidat = n++;
-		}
-		if (need_root) { /* an unprivileged start: what root adds, once */
-			snprintf(parts[n], sizeof(parts[0]), " | no privilege: %u collectors need root (sudo)",
-				 need_root);
-			warn = n++;
-		}
-		if (xid_alert(s, parts[n], sizeof(parts[0])))
-			xid = n++;
-		if (drops) { /* what was lost and where: the largest count's collector and kind */
-			snprintf(parts[n], sizeof(parts[0]), " | %llu lost (%s%s)", (unsigned long long)drops,
-				 kinds > 1 ? "most: " : "", lost);
-			lostat = n++;
-		}
-		if (!v->feed->replay)
-			snprintf(parts[n++], sizeof(parts[0]), " | every %gs", v->prefs.delay_s);
-		else if (v->replay_paced && s) {
-			snprintf(parts[n], sizeof(parts[0]), " | every %gs, recorded %.2gs", v->prefs.delay_s,
-				 s->interval_s);
-			paceat = n++;
-		}
-		else if (s)
-			snprintf(parts[n++], sizeof(parts[0]), " | recorded every %.2gs", s->interval_s);
-		if (self_cost(s, v->feed->replay, parts[n], sizeof(parts[0])))
-			n++;
-		snprintf(parts[n++], sizeof(parts[0]), " | %s (%s)", s ? s->hostname : "-",
-			 s ? s->kernel : "-");
-		snprintf(parts[n++], sizeof(parts[0]), " | up %s", up);
-		snprintf(parts[n++], sizeof(parts[0]), " | collectors %u attached, %u missing",
-			 attached, missing);
-		x = 0;
-		for (int i = 0; i < n; i++) {
-			int w = put_whole(r.y, x, r.w - x,
-					  i == xid ? ROLE_ERROR :
-					  i == warn || i == lostat ? ROLE_WARNING : ROLE_HEADER,
-					  parts[i]);
-
-			if (!w && i == lostat) { /* a loss is said, by its collector or its count: the man page says where */
-				snprintf(parts[i], sizeof(parts[0]), " | %llu lost (%s%s)", (unsigned long long)drops,
-					 kinds > 1 ? "most: " : "", lost_in);
-				w = put_whole(r.y, x, r.w - x, ROLE_WARNING, parts[i]);
-			}
-			if (!w && i == lostat) {
-				snprintf(parts[i], sizeof(parts[0]), " | %llu lost", (unsigned long long)drops);
-				w = put_whole(r.y, x, r.w - x, ROLE_WARNING, parts[i]);
-			}
-			if (!w && i == pidat) { /* the option alone, where its meaning has no room */
-				snprintf(parts[i], sizeof(parts[0]), " | -p %u", v->pid_filter);
-				w = put_whole(r.y, x, r.w - x, ROLE_HEADER, parts[i]);
-			}
-			if (!w && i == paceat) { /* the pace + and - set, if not the recording's beside it */
-				snprintf(parts[i], sizeof(parts[0]), " | every %gs", v->prefs.delay_s);
-				w = put_whole(r.y, x, r.w - x, ROLE_HEADER, parts[i]);
-			}
-			x += w;
-		}
+	snprintf(parts[n++], HEADER_PART_MAX, " gputop-bpf %s", GPUTOP_VERSION);
+	snprintf(parts[n++], HEADER_PART_MAX, " | %s", state);
+	if (v->feed->replay && s) /* where the replay is: the snapshot's place in the recording */
+		replay_place(v, s, parts[n++], HEADER_PART_MAX);
+	if (v->pid_filter) { /* tables with a PID show its rows only: said before anything else is */
+		snprintf(parts[n], HEADER_PART_MAX, " | -p %u: its rows only", v->pid_filter);
+		m->pidat = n++;
 	}
+	if (h->need_root) { /* an unprivileged start: what root adds, once */
+		snprintf(parts[n], HEADER_PART_MAX, " | no privilege: %u collectors need root (sudo)", h->need_root);
+		m->warn = n++;
+	}
+	if (xid_alert(s, parts[n], HEADER_PART_MAX))
+		m->xid = n++;
+	if (h->drops) { /* what was lost and where: the largest count's collector and kind */
+		snprintf(parts[n], HEADER_PART_MAX, " | %llu lost (%s%s)", (unsigned long long)h->drops,
+			 h->kinds > 1 ? "most: " : "", h->lost);
+		m->lostat = n++;
+	}
+	if (!v->feed->replay)
+		snprintf(parts[n++], HEADER_PART_MAX, " | every %gs", v->prefs.delay_s);
+	else if (v->replay_paced && s) {
+		snprintf(parts[n], HEADER_PART_MAX, " | every %gs, recorded %.2gs", v->prefs.delay_s, s->interval_s);
+		m->paceat = n++;
+	} else if (s)
+		snprintf(parts[n++], HEADER_PART_MAX, " | recorded every %.2gs", s->interval_s);
+	if (self_cost(s, v->feed->replay, parts[n], HEADER_PART_MAX))
+		n++;
+	snprintf(parts[n++], HEADER_PART_MAX, " | %s (%s)", s ? s->hostname : "-", s ? s->kernel : "-");
+	snprintf(parts[n++], HEADER_PART_MAX, " | up %s", up);
+	snprintf(parts[n++], HEADER_PART_MAX, " | collectors %u attached, %u missing", h->attached, h->missing);
+	return n;
+}
+
+/* Part i at x on line y, or its shorter form where it has one; the cells it took (0: left out, never cut). */
+static int put_header_part(const struct view *v, struct rect r, int x, const struct header_tally *h,
+			   char parts[][HEADER_PART_MAX], int i, const struct header_marks *m)
+{
+	int w = put_whole(r.y, x, r.w - x,
+			  i == m->xid			 ? ROLE_ERROR :
+			  i == m->warn || i == m->lostat ? ROLE_WARNING :
+							   ROLE_HEADER,
+			  parts[i]);
+
+	if (!w && i == m->lostat) { /* a loss is said, by its collector or its count: the man page says where */
+		snprintf(parts[i], HEADER_PART_MAX, " | %llu lost (%s%s)", (unsigned long long)h->drops,
+			 h->kinds > 1 ? "most: " : "", h->lost_in);
+		w = put_whole(r.y, x, r.w - x, ROLE_WARNING, parts[i]);
+	}
+	if (!w && i == m->lostat) {
+		snprintf(parts[i], HEADER_PART_MAX, " | %llu lost", (unsigned long long)h->drops);
+		w = put_whole(r.y, x, r.w - x, ROLE_WARNING, parts[i]);
+	}
+	if (!w && i == m->pidat) { /* the option alone, where its meaning has no room */
+		snprintf(parts[i], HEADER_PART_MAX, " | -p %u", v->pid_filter);
+		w = put_whole(r.y, x, r.w - x, ROLE_HEADER, parts[i]);
+	}
+	if (!w && i == m->paceat) { /* the pace + and - set, if not the recording's beside it */
+		snprintf(parts[i], HEADER_PART_MAX, " | every %gs", v->prefs.delay_s);
+		w = put_whole(r.y, x, r.w - x, ROLE_HEADER, parts[i]);
+	}
+	return w;
+}
+
+void draw_header(struct view *v, struct rect r)
+{
+	struct header_tally h = { 0 };
+	struct header_marks m = { -1, -1, -1, -1, -1 };
+	char parts[HEADER_PARTS][HEADER_PART_MAX]; /* in order of need; one that does not fit whole is left out */
+	int n, x = 0;
+
+	tally_collectors(v->snap, &h);
+	n = header_parts(v, &h, parts, &m);
+	fill(r.y, 0, r.w, ROLE_HEADER);
+	for (int i = 0; i < n; i++)
+		x += put_header_part(v, r, x, &h, parts, i, &m);
 	if (r.h >= 2)
 		draw_tabs(v, r.y + 1, r.w);
 }

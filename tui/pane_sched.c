@@ -199,58 +199,39 @@ static int ring_counts(const struct table *t, size_t r, struct rect a)
 	return put_parts(a, ROLE_NORMAL, parts, 9, 3);
 }
 
-static void draw_ring(struct view *v, const struct table *t, long row, struct rect a)
+/* Whether row k of drm_sched.process_rings is of ring r of t. */
+static bool of_ring(const struct table *pr, size_t k, const struct table *t, size_t r)
 {
-	const struct table *pr = snapshot_table(v->snap, "drm_sched.process_rings");
+	return !strcmp(table_str(pr, k, "name"), table_str(t, r, "name")) &&
+	       !strcmp(table_str(pr, k, "dev"), table_str(t, r, "dev"));
+}
+
+/* The ring's queue wait and execution histograms since the start in h lines from y: side by side where wide. */
+static void ring_histograms(struct view *v, const struct table *t, size_t r, struct rect a, int y, int h)
+{
+	if (a.w >= 100) {
+		int half = (a.w - 3) / 2;
+
+		draw_histogram(v, (struct rect){ y, a.x + 1, h, half }, "Queue wait since start (jobs)",
+			       hist(t, r, "wait_hist_total"), table_num(t, r, "wait_ns_total.max"));
+		draw_histogram(v, (struct rect){ y, a.x + 2 + half, h, half }, "Execution since start (jobs)",
+			       hist(t, r, "exec_hist_total"), table_num(t, r, "exec_ns_total.max"));
+	} else {
+		draw_histogram(v, (struct rect){ y, a.x + 1, h / 2, a.w - 2 }, "Queue wait since start (jobs)",
+			       hist(t, r, "wait_hist_total"), table_num(t, r, "wait_ns_total.max"));
+		draw_histogram(v, (struct rect){ y + h / 2, a.x + 1, h - h / 2, a.w - 2 },
+			       "Execution since start (jobs)", hist(t, r, "exec_hist_total"),
+			       table_num(t, r, "exec_ns_total.max"));
+	}
+}
+
+/* The ring's processes from y (pr: drm_sched.process_rings), above the bottom's 4 + overlap lines; the next y. */
+static int ring_processes(struct view *v, const struct table *t, size_t r, const struct table *pr, struct rect a, int y,
+			  int on_ring, int overlap)
+{
 	const struct table *procs = snapshot_table(v->snap, "drm_sched.processes");
 	char rate[16], parts[4][48];
-	int y = a.y, hist_h, half, on_ring = 0, overlap;
-	double gpu_sum = 0;
-	size_t r = (size_t)row;
 
-	clear_rect(a);
-	if (row < 0) {
-		draw_drill_gone(v, a, "Ring", "This ring is not in the current snapshot.");
-		return;
-	}
-	putf(y++, a.x + 1, a.w - 2, ROLE_TITLE, "Ring %s on %s   (Esc goes back)",
-	     table_str(t, r, "name"),
-	     table_str(t, r, "dev")[0] ? table_str(t, r, "dev") : "an unnamed device");
-	y += ring_counts(t, r, (struct rect){ y, a.x + 1, 3, a.w - 2 });
-	stat_line(y++, a, t, r, "wait_ns", "queue wait, interval");
-	stat_line(y++, a, t, r, "wait_ns_total", "queue wait, all");
-	stat_line(y++, a, t, r, "exec_ns", "execution, interval");
-	stat_line(y++, a, t, r, "exec_ns_total", "execution, all");
-	y++;
-	for (size_t k = 0; pr && k < pr->nrows; k++) { /* how many, and their GPU % over the ring's busy % */
-		if (strcmp(table_str(pr, k, "name"), table_str(t, r, "name")) ||
-		    strcmp(table_str(pr, k, "dev"), table_str(t, r, "dev")))
-			continue;
-		on_ring++;
-		gpu_sum += num_or_0(pr, k, "gpu_pct");
-	}
-	overlap = on_ring > 1 && gpu_sum > num_or_0(t, r, "busy_pct") + 0.05;
-	hist_h = a.h - (y - a.y) - 7 - overlap; /* a line for the note on the processes' GPU % */
-	if (hist_h >= 3) {
-		if (a.w >= 100) {
-			half = (a.w - 3) / 2;
-			draw_histogram(v, (struct rect){ y, a.x + 1, hist_h, half },
-				       "Queue wait since start (jobs)", hist(t, r, "wait_hist_total"),
-				       table_num(t, r, "wait_ns_total.max"));
-			draw_histogram(v, (struct rect){ y, a.x + 2 + half, hist_h, half },
-				       "Execution since start (jobs)", hist(t, r, "exec_hist_total"),
-				       table_num(t, r, "exec_ns_total.max"));
-		} else {
-			draw_histogram(v, (struct rect){ y, a.x + 1, hist_h / 2, a.w - 2 },
-				       "Queue wait since start (jobs)", hist(t, r, "wait_hist_total"),
-				       table_num(t, r, "wait_ns_total.max"));
-			draw_histogram(v, (struct rect){ y + hist_h / 2, a.x + 1, hist_h - hist_h / 2,
-							 a.w - 2 },
-				       "Execution since start (jobs)", hist(t, r, "exec_hist_total"),
-				       table_num(t, r, "exec_ns_total.max"));
-		}
-		y += hist_h;
-	}
 	if (y < a.y + a.h)
 		put(y++, a.x + 1, a.w - 2, ROLE_TITLE, "Processes on this ring");
 	if (!on_ring && y < a.y + a.h - 4) {
@@ -268,8 +249,7 @@ static void draw_ring(struct view *v, const struct table *t, long row, struct re
 		double pid = table_num(pr, k, "pid");
 		const char *comm = "?";
 
-		if (strcmp(table_str(pr, k, "name"), table_str(t, r, "name")) ||
-		    strcmp(table_str(pr, k, "dev"), table_str(t, r, "dev")))
+		if (!of_ring(pr, k, t, r))
 			continue;
 		for (size_t j = 0; procs && j < procs->nrows; j++)
 			if (table_num(procs, j, "pid") == pid)
@@ -281,6 +261,42 @@ static void draw_ring(struct view *v, const struct table *t, long row, struct re
 		snprintf(parts[3], sizeof(parts[3]), "  %.0f submitted", num_or_0(pr, k, "jobs_total"));
 		put_row(y++, a.x + 1, a.x + a.w - 1, ROLE_NORMAL, parts, 4);
 	}
+	return y;
+}
+
+static void draw_ring(struct view *v, const struct table *t, long row, struct rect a)
+{
+	const struct table *pr = snapshot_table(v->snap, "drm_sched.process_rings");
+	int y = a.y, hist_h, on_ring = 0, overlap;
+	double gpu_sum = 0;
+	size_t r = (size_t)row;
+
+	clear_rect(a);
+	if (row < 0) {
+		draw_drill_gone(v, a, "Ring", "This ring is not in the current snapshot.");
+		return;
+	}
+	putf(y++, a.x + 1, a.w - 2, ROLE_TITLE, "Ring %s on %s   (Esc goes back)", table_str(t, r, "name"),
+	     table_str(t, r, "dev")[0] ? table_str(t, r, "dev") : "an unnamed device");
+	y += ring_counts(t, r, (struct rect){ y, a.x + 1, 3, a.w - 2 });
+	stat_line(y++, a, t, r, "wait_ns", "queue wait, interval");
+	stat_line(y++, a, t, r, "wait_ns_total", "queue wait, all");
+	stat_line(y++, a, t, r, "exec_ns", "execution, interval");
+	stat_line(y++, a, t, r, "exec_ns_total", "execution, all");
+	y++;
+	for (size_t k = 0; pr && k < pr->nrows; k++) { /* how many, and their GPU % over the ring's busy % */
+		if (!of_ring(pr, k, t, r))
+			continue;
+		on_ring++;
+		gpu_sum += num_or_0(pr, k, "gpu_pct");
+	}
+	overlap = on_ring > 1 && gpu_sum > num_or_0(t, r, "busy_pct") + 0.05;
+	hist_h = a.h - (y - a.y) - 7 - overlap; /* a line for the note on the processes' GPU % */
+	if (hist_h >= 3) {
+		ring_histograms(v, t, r, a, y, hist_h);
+		y += hist_h;
+	}
+	y = ring_processes(v, t, r, pr, a, y, on_ring, overlap);
 	if (overlap && y < a.y + a.h - 4 &&
 	    !put_whole(y, a.x + 1, a.w - 2, ROLE_DIM,
 		       "GPU %: time with one of its jobs running; jobs of several processes run at once"))

@@ -234,13 +234,62 @@ static double engine_busy(struct client *cl, const struct fdinfo_engine *e, doub
 	return busy;
 }
 
+/* Region i's memory.regions row of the client, with its growth since the last read where it is the same region. */
+static void region_row(struct table *tr, struct client *cl, const struct fdinfo_region *r, size_t i, double iv)
+{
+	struct cell *row;
+
+	if (!tr || !(row = table_row_add(tr)))
+		return;
+	cell_set_str(row, MR_DEV, cl->dev);
+	cell_set_u64(row, MR_CLIENT, cl->id);
+	cell_set_str(row, MR_REGION, r->name);
+	cell_set_u64(row, MR_PID, cl->pid);
+	cell_set_str(row, MR_COMM, cl->comm);
+	for (int k = 0; k < MEM_KINDS; k++)
+		if (r->known & (1u << k))
+			cell_set_u64(row, MR_TOTAL + (unsigned int)k, r->bytes[k]);
+	if ((r->known & (1u << MEM_TOTAL)) && cl->had_last && i < FDINFO_REGIONS &&
+	    !strcmp(cl->last_regions[i], r->name))
+		cell_set_f64(row, MR_TOTAL_PER_S, ((double)r->bytes[MEM_TOTAL] - (double)cl->last_total[i]) / iv);
+	cl->last_total[i] = r->bytes[MEM_TOTAL];
+	snprintf(cl->last_regions[i], sizeof(cl->last_regions[i]), "%s", r->name);
+}
+
+/* The client's memory.engines rows, its busy % per engine class; the busiest engine's %, -1 unknown. */
+static double engine_rows(struct table *te, struct client *cl, double iv)
+{
+	double max_busy = -1;
+	struct cell *row;
+
+	for (size_t i = 0; i < cl->info.nengines; i++) {
+		const struct fdinfo_engine *e = &cl->info.engines[i];
+		double busy = engine_busy(cl, e, iv, i);
+
+		if (busy > max_busy)
+			max_busy = busy;
+		add_busy(&cl->busy[engine_class(e->name)], busy);
+		if (!te || !(row = table_row_add(te)))
+			continue;
+		cell_set_str(row, ME_DEV, cl->dev);
+		cell_set_u64(row, ME_CLIENT, cl->id);
+		cell_set_str(row, ME_ENGINE, e->name);
+		cell_set_u64(row, ME_PID, cl->pid);
+		cell_set_str(row, ME_COMM, cl->comm);
+		if (busy >= 0)
+			cell_set_f64(row, ME_BUSY, busy);
+		cell_set_u64(row, ME_CAPACITY, e->capacity);
+	}
+	return max_busy;
+}
+
 static void client_rows(struct client *cl, struct model *m, double iv)
 {
 	struct table *tc = model_table(m, &memory_clients), *tr = model_table(m, &memory_regions);
 	struct table *te = model_table(m, &memory_engines);
 	uint64_t total = 0, resident = 0;
 	bool any_total = false, any_resident = false;
-	double max_busy = -1;
+	double max_busy;
 	char regions[128] = "";
 	struct cell *row;
 
@@ -266,41 +315,9 @@ static void client_rows(struct client *cl, struct model *m, double iv)
 		for (int k = 0; k < MEM_KINDS; k++)
 			if (r->known & (1u << k))
 				cl->sum[k] += r->bytes[k], cl->sum_known |= 1u << k;
-		if (!tr || !(row = table_row_add(tr)))
-			continue;
-		cell_set_str(row, MR_DEV, cl->dev);
-		cell_set_u64(row, MR_CLIENT, cl->id);
-		cell_set_str(row, MR_REGION, r->name);
-		cell_set_u64(row, MR_PID, cl->pid);
-		cell_set_str(row, MR_COMM, cl->comm);
-		for (int k = 0; k < MEM_KINDS; k++)
-			if (r->known & (1u << k))
-				cell_set_u64(row, MR_TOTAL + (unsigned int)k, r->bytes[k]);
-		if ((r->known & (1u << MEM_TOTAL)) && cl->had_last && i < FDINFO_REGIONS &&
-		    !strcmp(cl->last_regions[i], r->name))
-			cell_set_f64(row, MR_TOTAL_PER_S,
-				     ((double)r->bytes[MEM_TOTAL] - (double)cl->last_total[i]) / iv);
-		cl->last_total[i] = r->bytes[MEM_TOTAL];
-		snprintf(cl->last_regions[i], sizeof(cl->last_regions[i]), "%s", r->name);
+		region_row(tr, cl, r, i, iv);
 	}
-	for (size_t i = 0; i < cl->info.nengines; i++) {
-		const struct fdinfo_engine *e = &cl->info.engines[i];
-		double busy = engine_busy(cl, e, iv, i);
-
-		if (busy > max_busy)
-			max_busy = busy;
-		add_busy(&cl->busy[engine_class(e->name)], busy);
-		if (!te || !(row = table_row_add(te)))
-			continue;
-		cell_set_str(row, ME_DEV, cl->dev);
-		cell_set_u64(row, ME_CLIENT, cl->id);
-		cell_set_str(row, ME_ENGINE, e->name);
-		cell_set_u64(row, ME_PID, cl->pid);
-		cell_set_str(row, ME_COMM, cl->comm);
-		if (busy >= 0)
-			cell_set_f64(row, ME_BUSY, busy);
-		cell_set_u64(row, ME_CAPACITY, e->capacity);
-	}
+	max_busy = engine_rows(te, cl, iv);
 	cl->had_last = true;
 	if (!tc || !(row = table_row_add(tc)))
 		return;
