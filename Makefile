@@ -307,6 +307,7 @@ test-unit: $(UNIT_BINS) $(B)/tests/symfix/.done $(B)/tests/symbolize $(B)/gputop
 	$(Q)tests/run-unit.sh $(UNIT_BINS)
 	$(Q)tests/symbols/live.sh $(B)/tests/symbolize $(B)/tests/symfix
 	$(Q)tests/perfetto/run.sh $(B)/tests/perfetto-example $(B)/gputop-bpf
+	$(Q)tests/stacks/replay.sh $(B)/gputop-bpf
 
 test-docs: $(B)/gputop-bpf
 	$(Q)tests/docs.sh $(B)/gputop-bpf
