@@ -368,6 +368,41 @@ check_short_lived() {
 		grep -qxE "$chain" "$dir/launches.folded"
 }
 
+# check_long_names BINARY: kernels of long names (cuda-client long): two of 300 bytes sharing their
+# first 296 (past the 255 bytes a short cell keeps) are two rows of nvidia.kernels, each name whole;
+# two of 5,000 sharing their first 4,996 (past BPF's 4,095-byte copy) are two rows too, each cut
+# and marked "...[cut, kernel 0xHANDLE]" within a cell's 4,095 bytes; each kernel's launches exact.
+check_long_names() {
+	local bin=$1 dir=$TMP/long mon cpid want got
+	mkdir -p "$dir" && rm -f "$dir/gate" "$dir/done"
+	"$bin" -b -J -d 0.5 --libcuda "$TMP/given/libcuda.so.1" >"$dir/mon" 2>"$dir/err" &
+	mon=$!
+	for _ in $(seq 100); do [ -s "$dir/mon" ] && break; sleep 0.1; done
+	LD_LIBRARY_PATH="$TMP/given" "$CLIENT" long "$dir/gate" "$dir/done" >"$dir/client" &
+	cpid=$!
+	sleep 0.3
+	touch "$dir/gate"
+	for _ in $(seq 100); do [ -s "$dir/client" ] && break; sleep 0.1; done
+	sleep 1.2 # two snapshots with the kernels launched
+	kill -INT $mon
+	wait $mon
+	touch "$dir/done"
+	wait $cpid
+	want=$(jq -c '.handles as $h | def x(n): [range(n) | "x"] | join("");
+		def cut(h): "...[cut, kernel \(h)]" as $m | ("_Z5000k" + x(4995)) as $n | $n[0:4095 - ($m | length)] + $m;
+		[{kernel: ("k" + x(295) + "_one()"), handles: 1, launches_total: 5},
+		 {kernel: ("k" + x(295) + "_two()"), handles: 1, launches_total: 6},
+		 {kernel: cut($h[2]), handles: 1, launches_total: 7}, {kernel: cut($h[3]), handles: 1, launches_total: 8}]' "$dir/client")
+	got=$(jq -c -s --slurpfile c "$dir/client" '[.[].tables["nvidia.kernels"][]? | select(.pid == $c[0].pid)] |
+		group_by(.kernel) | map(last | {kernel, handles, launches_total}) | sort_by(.launches_total)' "$dir/mon")
+	check "long kernel names: 4 rows, the 300-byte names whole, the 5,000-byte ones cut and marked with their handles, launches 5 6 7 8" \
+		test "$got" = "$want"
+	[ "$got" = "$want" ] || echo "       got: $(jq -c 'map(.kernel |= (.[0:40] + " ... " + .[-40:] + " (\(length) bytes)"))' <<<"$got")"
+	check "long kernel names: 302, 302, 4095, 4095 bytes (the cut ones a cell's whole), no name lost ($(jq -c 'map(.kernel | length)' <<<"$got"))" \
+		bash -c "jq -e 'map(.kernel | length) == [302, 302, 4095, 4095]' <<<'$got' >/dev/null &&
+			jq -e -s '.[-1].collectors[] | select(.name == \"nvidia\") | .drops.kernel_name_unread == 0 and .drops.kernel_name_table_full == 0' '$dir/mon'"
+}
+
 CLIENT=$TMP/bin/cuda-client
 NOFP=$(cd "$CUDA/.." && pwd)/cuda-nofp
 MON_ENV=
@@ -460,6 +495,7 @@ for bin in "$@"; do
 		bash -c "xmllint --noout '$TMP/given.svg' && grep -qF 'GPU work by CPU call stack: CUDA launches and scheduler jobs ($launched in all)' '$TMP/given.svg'"
 	check "--stacks FILE.svg: boxes for both phases and a chain's kernel" \
 		bash -c "grep -q '<title>phase_a (' '$TMP/given.svg' && grep -q '<title>phase_b (' '$TMP/given.svg' && grep -q '<title>ns::kernel_b(int) (' '$TMP/given.svg'"
+	check_long_names "$bin"
 	# --trace: per client, each launch an instant on its main thread's track named by its kernel
 	# (40 i kernel_a(), 80 i ns::kernel_b(int), 40 i unnamed, its graph launches), each sync a
 	# slice on its two sync threads' "CUDA syncs" (3 i each); decoded by protoc (perfetto/calls.sh)
