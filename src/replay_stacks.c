@@ -63,8 +63,9 @@ static int write_rows(const struct snapshot *s, struct stack_file *sf, const cha
 		snprintf(other, sizeof(other), ", %zu rows of sources weight %s does not take left out", fr.other,
 			 stack_weight_name(w));
 	snprintf(msg, size,
-		 "stacks '%s': %llu stacks, weight %s %llu%s, from the last snapshot played (number %llu of the recording): %zu rows of its "
-		 "stacks tables (%llu stacks past their 1000 rows not there)%s%s",
+		 "stacks '%s': %llu stacks, weight %s %llu%s, from the last snapshot played "
+		 "(number %llu of the recording): %zu rows of its stacks tables "
+		 "(%llu stacks past their 1000 rows not there)%s%s",
 		 path, (unsigned long long)lines, stack_weight_name(w), (unsigned long long)total,
 		 stack_weight_ns(w) ? " ns" : "", (unsigned long long)s->seq, fr.rows,
 		 (unsigned long long)past_table_rows(s), other,
