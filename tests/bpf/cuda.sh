@@ -386,6 +386,7 @@ check_long_names() {
 	sleep 1.2 # two snapshots with the kernels launched
 	kill -INT $mon
 	wait $mon
+	check "long kernel names: the monitor exited 0" test $? = 0
 	touch "$dir/done"
 	wait $cpid
 	want=$(jq -c '.handles as $h | def x(n): [range(n) | "x"] | join("");
