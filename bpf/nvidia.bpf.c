@@ -118,6 +118,7 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, NV_MAX_KERNEL_NAMES);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* 4 KiB a name: memory for the names there are, not 8192 */
 	__type(key, struct nv_kernel_key);
 	__type(value, struct nv_kernel_name);
 } kernel_names SEC(".maps");
@@ -496,10 +497,16 @@ static __always_inline void kernel_named(const struct nv_pending *c, __u32 tgid)
 		buf = bpf_map_lookup_elem(&name_scratch, &zero);
 		if (!buf)
 			return;
-		if (bpf_probe_read_user_str(buf->name, sizeof(buf->name), (void *)c->name) <= 0) {
+		long n = bpf_probe_read_user_str(buf->name, sizeof(buf->name), (void *)c->name);
+		char past = 0;
+
+		if (n <= 0) {
 			drop_count(drops, NV_DROP_NAME_UNREAD, NV_DROP_MAX);
 			return;
 		}
+		/* as long as the buffer: cut unless the byte the NUL took was the name's own end */
+		buf->cut = n == sizeof(buf->name) &&
+			   (bpf_probe_read_user(&past, 1, (void *)(c->name + sizeof(buf->name) - 1)) || past);
 		name = buf;
 	}
 	if (bpf_map_update_elem(&kernel_names, &k, name, BPF_ANY))

@@ -156,7 +156,7 @@ struct nv_pending {
 
 #define NV_MAX_KERNEL_NAMES 8192 /* kernel names remembered, all processes */
 #define NV_MAX_KERNELS 16384 /* (process, kernel) launch counters */
-#define NV_KERNEL_NAME 512 /* bytes of a (mangled) kernel name kept, NUL included */
+#define NV_KERNEL_NAME 4096 /* bytes of a (mangled) kernel name kept, NUL included (C++ templates run to KiB) */
 
 /*
  * A GPU kernel of a process: the handle it launches it by (a CUfunction, or a
@@ -169,6 +169,8 @@ struct nv_kernel_key {
 
 struct nv_kernel_name {
 	char name[NV_KERNEL_NAME];
+	__u32 cut; /* the name was longer: name holds its first NV_KERNEL_NAME - 1 bytes */
+	__u32 pad;
 };
 
 #define NV_MAX_STACKS 16384 /* --stacks: distinct user stacks of launches kept */

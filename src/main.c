@@ -29,6 +29,7 @@
 #include "src/web_config.h"
 #include "src/options.h"
 #include "src/poller.h"
+#include "src/replay_stacks.h"
 #include "src/stacks_key.h"
 #include "src/tui_capture.h"
 #include "recording/replay.h"
@@ -539,6 +540,16 @@ static int run_replay(const struct options *o, FILE **out)
 	replay_set_pid_filter(r, o->pid);
 	replay_feed(r, &feed);
 	rc = run_front_end(o, &feed, *out);
+	if (o->stacks) { /* the recording's stacks tables as the --stacks file */
+		char msg[4352]; /* a path and the end line */
+
+		if (replay_stacks_write(&feed, o->stacks, (enum stack_weight)o->stacks_weight, msg, sizeof(msg))) {
+			fail(o, "%s", msg);
+			rc = rc == EXIT_OK ? EXIT_FAILURE_RUN : rc;
+		} else {
+			fprintf(stderr, PROG ": %s\n", msg);
+		}
+	}
 	exporter_stop(exporter); /* it may hold the replay's snapshots */
 	exporter = NULL;
 	replay_close(r);

@@ -78,7 +78,8 @@ void options_usage(FILE *out)
 	      "                         tables nvidia.stacks and drm_sched.stacks (-J, --record), and\n"
 	      "                         all into FILE at the end as folded stacks (flamegraph.pl,\n"
 	      "                         inferno); a FILE ending in .svg gets a flame graph; FILE - :\n"
-	      "                         the tables only\n"
+	      "                         the tables only; with --replay: FILE from the recording's\n"
+	      "                         stacks tables\n"
 	      "      --stacks-weight W  what --stacks weighs: count (a launch or a job counts one,\n"
 	      "                         default; no calls or syncs), launches, jobs, gpu-time (ns,\n"
 	      "                         run to done), queue-wait (ns, queue to run): jobs only; calls\n"
@@ -339,8 +340,9 @@ static int check_combinations(const struct options *o, char *err, size_t errlen)
 		snprintf(err, errlen, "--record and --replay cannot be used together");
 		return -1;
 	}
-	if (o->replay && o->stacks) {
-		snprintf(err, errlen, "--stacks takes stacks from the running programs; it cannot be used with --replay");
+	if (o->replay && o->stacks && !strcmp(o->stacks, "-")) {
+		snprintf(err, errlen, "--stacks - takes stacks into the tables, which a recording has already: "
+				      "with --replay give --stacks FILE (its stacks tables written there)");
 		return -1;
 	}
 	if (o->stacks_weight_given && !o->stacks) {

@@ -29,9 +29,10 @@ static size_t char_len(const unsigned char *s, size_t left)
 	return n;
 }
 
+static const char hex[] = "0123456789abcdef";
+
 size_t folded_escape(const char *in, char *out, size_t size)
 {
-	static const char hex[] = "0123456789abcdef";
 	const unsigned char *s = (const unsigned char *)in;
 	size_t o = 0, left = strlen(in), need = 0, i;
 
@@ -113,4 +114,13 @@ int folded_write(FILE *f, const struct frame *frames, size_t n, bool truncated, 
 	folded_join(frames, n, truncated, line);
 	fprintf(f, "%s %" PRIu64 "\n", *line ? line : "[unknown]", weight);
 	return ferror(f) ? -EIO : 0;
+}
+
+void folded_put_joined(FILE *f, const char *joined)
+{
+	for (const unsigned char *s = (const unsigned char *)joined; *s; s++)
+		if (*s < 0x20 || *s == 0x7f)
+			fprintf(f, "\\x%c%c", hex[*s >> 4], hex[*s & 15]);
+		else
+			fputc(*s, f);
 }

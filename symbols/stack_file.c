@@ -7,6 +7,7 @@
 #include "core/privileges.h"
 #include "symbols/flame_svg.h"
 #include "symbols/folded.h"
+#include "symbols/folded_sum.h"
 #include "symbols/stack_file.h"
 
 static const struct {
@@ -140,38 +141,59 @@ static void put_frame(FILE *f, const char *text, bool *first)
 	*first = false;
 }
 
-int stack_file_row(struct stack_file *sf, const struct stack_row *r)
+/* The line's text, without its weight: "comm;[sampled];[truncated];frames;leaf" (malloc'd); NULL: no memory. */
+static char *row_text(const struct stack_row *r)
 {
 	const char *frames = r->frames;
-	uint64_t weight = row_weight(sf, r);
+	const size_t mark = strlen(FOLDED_TRUNCATED);
 	bool first = true;
-	char text[FOLDED_TEXT_MAX];
+	char text[FOLDED_TEXT_MAX], *line = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&line, &len);
 
-	if (!sf->out || !weight)
-		return 0;
-	sf->lines++;
-	sf->total += weight;
-	if (!strncmp(frames, FOLDED_TRUNCATED, strlen(FOLDED_TRUNCATED))) {
-		fputs(FOLDED_TRUNCATED, sf->out); /* before the root, as flame graphs read it */
-		frames += strlen(FOLDED_TRUNCATED) + (frames[strlen(FOLDED_TRUNCATED)] == ';');
-		first = false;
-	}
-	put_frame(sf->out, r->comm, &first);
+	if (!f)
+		return NULL;
+	put_frame(f, r->comm, &first); /* the root: flame graphs merge a command's stacks under it */
 	if (*r->sampled) {
 		snprintf(text, sizeof(text), "[%s]", r->sampled);
-		put_frame(sf->out, text, &first);
+		put_frame(f, text, &first);
+	}
+	if (!strncmp(frames, FOLDED_TRUNCATED, mark)) { /* the cut, where the root-most frames would be */
+		put_frame(f, FOLDED_TRUNCATED, &first);
+		frames += mark + (frames[mark] == ';');
 	}
 	if (*frames) {
-		fprintf(sf->out, "%s%s", first ? "" : ";", frames); /* escaped already */
-		first = false;
+		fputc(';', f);
+		folded_put_joined(f, frames); /* escaped already: its control bytes too (a recording's) */
 	}
 	if (r->source == STACK_SOURCE_JOBS)
 		snprintf(text, sizeof(text), "[ring %s]", r->leaf);
 	else
 		snprintf(text, sizeof(text), "%s", r->leaf);
-	put_frame(sf->out, text, &first);
-	fprintf(sf->out, " %" PRIu64 "\n", weight);
-	return ferror(sf->out) ? -EIO : 0;
+	put_frame(f, text, &first);
+	if (fclose(f)) {
+		free(line);
+		return NULL;
+	}
+	return line;
+}
+
+int stack_file_row(struct stack_file *sf, const struct stack_row *r)
+{
+	uint64_t weight = row_weight(sf, r);
+	char *line;
+	int err;
+
+	if (!sf->out || !weight || !stack_weight_takes(sf->weight, r->source))
+		return 0;
+	line = row_text(r);
+	err = line ? folded_sum_add(&sf->sum, line, weight) : -ENOMEM;
+	free(line);
+	if (err)
+		return err;
+	sf->lines = sf->sum.n;
+	sf->total += weight;
+	return 0;
 }
 
 /* The folded lines written, drawn as a flame graph into the .svg file. */
@@ -199,7 +221,8 @@ int stack_file_close(struct stack_file *sf)
 		memset(sf, 0, sizeof(*sf));
 		return 0;
 	}
-	if (fflush(sf->out))
+	err = folded_sum_write(&sf->sum, sf->out);
+	if (fflush(sf->out) && !err)
 		err = -errno;
 	if (!err && sf->svg)
 		err = draw_svg(sf);
@@ -209,6 +232,7 @@ int stack_file_close(struct stack_file *sf)
 		err = -EIO;
 	symbolizer_free(&sf->sym);
 	free(sf->folded);
+	folded_sum_free(&sf->sum);
 	memset(sf, 0, sizeof(*sf));
 	return err;
 }

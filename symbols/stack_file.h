@@ -4,8 +4,8 @@
  * (collectors/nvidia/launch_stacks.c), DRM scheduler jobs
  * (collectors/drm_sched/sched_stacks.c), GPU ioctls, fence waits and CUDA
  * synchronisations (collectors/kit/call_stacks.c), one weight for the whole file
- * (--stacks-weight). Folded lines go to FILE, or with FILE.svg into a buffer
- * drawn as a flame graph when the file closes; with FILE "-" nowhere (the
+ * (--stacks-weight). Folded lines, those of one text summed, go to FILE when
+ * it closes, or with FILE.svg drawn as a flame graph; with FILE "-" nowhere (the
  * stacks live in the sources' tables only). One symbolizer shared by the
  * sources. Sources write from their collector's close, one after another (the
  * poller is stopped then): no lock. A file opened live (the interface's key,
@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "symbols/folded_sum.h"
 #include "symbols/frame.h"
 #include "symbols/stack_row.h"
 #include "symbols/symbolizer.h"
@@ -44,7 +45,8 @@ struct stack_file {
 	size_t folded_len;
 	enum stack_weight weight;
 	struct symbolizer sym;
-	uint64_t lines, total; /* written, and their weights' sum */
+	struct folded_sum sum; /* the lines, written at the close */
+	uint64_t lines, total; /* distinct lines, and their weights' sum */
 	uint64_t lost; /* launches, jobs or calls a source could not keep (its table full, no memory) */
 };
 
@@ -62,11 +64,14 @@ int stack_file_open(struct stack_file *sf, const char *path, enum stack_weight w
 /* Whether sf is open: its sources take stacks (read by the poller while another thread may open it). */
 bool stack_file_on(struct stack_file *sf);
 /*
- * One sum as a line "[truncated;]comm;[sampled];frames;leaf weight", the jobs'
- * leaf as "[ring DEV NAME]", in the file's weight (0: nothing). 0, or -EIO.
+ * One sum as a line "comm;[sampled];[truncated];frames;leaf weight", root
+ * first (the command the root), the jobs' leaf as "[ring DEV NAME]", in the
+ * file's weight (0, or a source the weight does not take: nothing); added to
+ * the line of the same text where there is one (written at the close).
+ * 0, or -ENOMEM.
  */
 int stack_file_row(struct stack_file *sf, const struct stack_row *r);
-/* Flushes (and draws the SVG); 0, or -errno; everything freed. */
+/* Writes the lines (and draws the SVG); 0, or -errno; everything freed. */
 int stack_file_close(struct stack_file *sf);
 
 #endif

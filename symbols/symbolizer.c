@@ -47,6 +47,8 @@ int sym_process_capture(struct sym_process *p, pid_t pid)
 	err = proc_maps_capture(&p->maps, pid);
 	if (!err)
 		err = proc_owner(pid, &p->uid);
+	if (err) /* gone between the two reads: not captured, nothing kept */
+		proc_maps_free(&p->maps);
 	return err;
 }
 

@@ -209,3 +209,53 @@ void stack_rows_free(struct stack_rows *rs)
 	rs->rows = NULL;
 	rs->n = rs->cap = 0;
 }
+
+/* A stacks table's source word back as the source (row_out's); -1: another word. */
+static int source_of(const char *word)
+{
+	static const enum stack_source all[] = { STACK_SOURCE_LAUNCHES, STACK_SOURCE_JOBS, STACK_SOURCE_CALLS,
+						 STACK_SOURCE_SYNCS };
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (!strcmp(word, source_name(all[i])))
+			return (int)all[i];
+	return -1;
+}
+
+/* A count cell as a number; 0 where unknown (a recording's null). */
+static uint64_t cell_u64(const struct table *t, size_t row, unsigned int col)
+{
+	const struct cell *c = table_cell(t, row, col);
+
+	return c && c->known ? c->u : 0;
+}
+
+size_t stack_table_rows(const struct table *t, stack_row_fn fn, void *arg)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; t && t->desc->cols == stack_cols && i < t->nrows; i++) {
+		const struct cell *gpu = table_cell(t, i, STACK_GPU_NS), *wait = table_cell(t, i, STACK_WAIT_NS);
+		const char *comm = table_str(t, i, "comm");
+		int src = source_of(table_str(t, i, "source"));
+		struct stack_row r = {
+			.pid = (uint32_t)cell_u64(t, i, STACK_PID),
+			.comm = *comm ? comm : "?",
+			.source = (enum stack_source)src,
+			.leaf = table_str(t, i, "leaf"),
+			.frames = table_str(t, i, "frames"),
+			.sampled = table_str(t, i, "sampled"),
+			.count = cell_u64(t, i, STACK_COUNT),
+			.timed = gpu && gpu->known && wait && wait->known,
+			.gpu_ns = cell_u64(t, i, STACK_GPU_NS),
+			.wait_ns = cell_u64(t, i, STACK_WAIT_NS),
+			.blocked_ns = cell_u64(t, i, STACK_BLOCKED_NS),
+		};
+
+		if (src < 0)
+			continue;
+		fn(arg, &r);
+		n++;
+	}
+	return n;
+}

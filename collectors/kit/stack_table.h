@@ -37,5 +37,11 @@ void stack_rows_add(void *rows, const struct stack_row *r);
 /* The heaviest STACK_TABLE_ROWS rows into t, emptied after; how many were left out. */
 size_t stack_rows_table(struct stack_rows *rs, struct table *t);
 void stack_rows_free(struct stack_rows *rs);
+/*
+ * Each row of a stacks table (one read from a recording: --replay with
+ * --stacks) back as the stack_row it was made from, to fn; a row of an unknown
+ * source skipped. How many went to fn.
+ */
+size_t stack_table_rows(const struct table *t, stack_row_fn fn, void *arg);
 
 #endif

@@ -23,7 +23,7 @@
 struct stack_kernel {
 	uint64_t handle;
 	uint32_t tgid;
-	char name[NV_KERNEL_NAME]; /* demangled; "[kernel 0x...]" when none was seen */
+	char *name; /* nv_kernel_name's (malloc'd); "[kernel 0x...]" when none was seen */
 };
 
 
@@ -65,6 +65,8 @@ static void kernel_sight(struct launch_stacks *ls, const struct nv_stack_key *k)
 {
 	struct stack_kernel *sk;
 
+	char name[NV_KERNEL_TEXT], *copy;
+
 	if ((sk = kernel_find(ls, k->tgid, k->handle)) && sk->name[0] != '[')
 		return;
 	if (!sk) {
@@ -74,7 +76,14 @@ static void kernel_sight(struct launch_stacks *ls, const struct nv_stack_key *k)
 		sk->tgid = k->tgid;
 		sk->handle = k->handle;
 	}
-	nv_kernel_name(ls->names_fd, k->tgid, k->handle, sk->name, sizeof(sk->name));
+	nv_kernel_name(ls->names_fd, k->tgid, k->handle, name, sizeof(name));
+	copy = strdup(name);
+	if (!copy && !sk->name)
+		ls->nkernels--; /* not kept: named at its next launch */
+	if (copy) {
+		free(sk->name);
+		sk->name = copy;
+	}
 }
 
 /* The process of tgid; at its first sight its mappings and name (pcache's, NULL: read now) now, while it lives. */
@@ -432,6 +441,8 @@ void launch_stacks_close(struct launch_stacks *ls)
 	ring_buffer__free(ls->samples);
 	dwarf_chains_free(&ls->dwarf);
 	stack_procs_free(&ls->procs); /* their unwinders too */
+	for (size_t i = 0; i < ls->nkernels; i++)
+		free(ls->kernels[i].name);
 	free(ls->kernels);
 	key_text_free(&ls->fp);
 	memset(ls, 0, sizeof(*ls));

@@ -14,7 +14,7 @@ struct nv_kernel_row {
 	uint32_t pid;
 	uint32_t handles; /* merged into this row */
 	uint64_t now, before;
-	char name[NV_KERNEL_NAME]; /* "[kernel 0x...]" when no name was seen */
+	char *name; /* nv_kernel_name's, malloc'd for this tick */
 };
 
 int nv_kernels_init(struct nv_kernels *k)
@@ -29,18 +29,40 @@ void nv_kernels_free(struct nv_kernels *k)
 	free(k->rows);
 }
 
+/* text[0..] into out[size], cut at a character's start to leave room for the mark naming handle. */
+static void mark_cut(const char *text, uint64_t handle, char *out, size_t size)
+{
+	char mark[48];
+	size_t keep, len = strlen(text);
+
+	snprintf(mark, sizeof(mark), "...[cut, kernel 0x%llx]", (unsigned long long)handle);
+	keep = size > strlen(mark) + 1 ? size - 1 - strlen(mark) : 0;
+	if (keep > len)
+		keep = len;
+	while (keep && ((unsigned char)text[keep] & 0xc0) == 0x80) /* not inside a UTF-8 character */
+		keep--;
+	snprintf(out, size, "%.*s%s", (int)keep, text, mark);
+}
+
 bool nv_kernel_name(int names_fd, uint32_t tgid, uint64_t handle, char *out, size_t size)
 {
 	struct nv_kernel_key k = { .handle = handle, .tgid = tgid };
 	struct nv_kernel_name name;
+	char text[NV_KERNEL_TEXT + 1]; /* a byte more than a cell keeps: whether it fits */
 
-	if (!bpf_map_lookup_elem(names_fd, &k, &name) && name.name[0]) {
-		name.name[sizeof(name.name) - 1] = '\0';
-		demangle(name.name, out, size); /* as it is where it is no C++ name */
-		return true;
+	if (!size)
+		return false;
+	if (bpf_map_lookup_elem(names_fd, &k, &name) || !name.name[0]) {
+		snprintf(out, size, "[kernel 0x%llx]", (unsigned long long)handle);
+		return false;
 	}
-	snprintf(out, size, "[kernel 0x%llx]", (unsigned long long)handle);
-	return false;
+	name.name[sizeof(name.name) - 1] = '\0';
+	demangle(name.name, text, sizeof(text)); /* as it is where it is no C++ name */
+	if (name.cut || strlen(text) >= size)
+		mark_cut(text, handle, out, size);
+	else
+		memcpy(out, text, strlen(text) + 1);
+	return true;
 }
 
 static bool is_gone(const struct nv_kernels *k, uint32_t pid)
@@ -54,6 +76,7 @@ static bool handle_row(const void *key, const void *now, const void *before, voi
 	const struct nv_kernel_key *kk = key;
 	struct nv_kernels *k = arg;
 	struct nv_kernel_row *r;
+	char text[NV_KERNEL_TEXT];
 
 	(void)state;
 	r = array_push(&k->rows, &k->n, &k->cap, sizeof(*k->rows));
@@ -61,12 +84,17 @@ static bool handle_row(const void *key, const void *now, const void *before, voi
 		k->failed = true;
 		return false;
 	}
-	r = &k->rows[k->n - 1];
+	nv_kernel_name(k->names_fd, kk->tgid, kk->handle, text, sizeof(text));
+	r->name = strdup(text);
+	if (!r->name) {
+		k->n--;
+		k->failed = true;
+		return false;
+	}
 	r->pid = kk->tgid;
 	r->handles = 1;
 	memcpy(&r->now, now, sizeof(r->now));
 	memcpy(&r->before, before, sizeof(r->before));
-	nv_kernel_name(k->names_fd, kk->tgid, kk->handle, r->name, sizeof(r->name));
 	return is_gone(k, kk->tgid); /* shown once more, then forgotten */
 }
 
@@ -99,6 +127,7 @@ static void write_rows(struct nv_kernels *k, struct model *m)
 			k->rows[w - 1].now += k->rows[i].now;
 			k->rows[w - 1].before += k->rows[i].before;
 			k->rows[w - 1].handles++;
+			free(k->rows[i].name);
 			continue;
 		}
 		k->rows[w++] = k->rows[i];
@@ -109,10 +138,13 @@ static void write_rows(struct nv_kernels *k, struct model *m)
 		struct cell *row = table_row_add(t);
 
 		if (!row)
-			return;
+			break;
 		nvidia_kernel_row(row, r->pid, pe && pe->comm[0] ? pe->comm : "?", r->name, r->handles, r->now,
 				  r->before, iv);
 	}
+	for (size_t i = 0; i < w; i++)
+		free(k->rows[i].name);
+	k->n = 0;
 }
 
 void nv_kernels_read(struct nv_kernels *k, int launches_fd, int names_fd, struct proc_cache *pcache,

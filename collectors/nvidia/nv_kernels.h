@@ -2,7 +2,8 @@
 /*
  * GPU kernels per process on NVIDIA: launches counted by handle in BPF
  * (kernel_launches), named from the calls that make handles of names
- * (kernel_names), shown one row per process and kernel name.
+ * (kernel_names), shown one row per process and kernel name (a name cut
+ * short names its handle: one row a handle).
  */
 #ifndef GPUTOP_NV_KERNELS_H
 #define GPUTOP_NV_KERNELS_H
@@ -26,9 +27,14 @@ struct nv_kernels {
 	bool failed;
 };
 
+/* The longest kernel name text kept, its NUL included (a long text cell's). */
+#define NV_KERNEL_TEXT 4096
+
 /*
  * The name of process tgid's kernel handle from the names map (kernel_names),
- * demangled, into out; "[kernel 0x...]" when none was seen. True if named.
+ * demangled, into out[size]; "[kernel 0x...]" when none was seen. A name cut
+ * (longer than BPF's copy, or than size) ends "...[cut, kernel 0x...]", its
+ * handle: two kernels whose names share the part kept stay two. True if named.
  */
 bool nv_kernel_name(int names_fd, uint32_t tgid, uint64_t handle, char *out, size_t size);
 int nv_kernels_init(struct nv_kernels *k);

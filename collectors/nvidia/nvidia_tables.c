@@ -202,9 +202,10 @@ static const struct col_desc kernel_cols[NVK_COLS] = {
 	[NVK_COMM] = { "comm", "COMM", "its command name", COL_STR, UNIT_NONE, 15, COL_ASCENDING },
 	[NVK_KERNEL] = { "kernel", "KERNEL",
 			 "the GPU kernel's name as the process asked for it (cuLibraryGetKernel, "
-			 "cuModuleGetFunction; cuKernelGetFunction keeps it); [kernel 0x...]: a handle named before "
-			 "the monitor started",
-			 COL_STR, UNIT_NONE, 40, COL_KEY | COL_ASCENDING },
+			 "cuModuleGetFunction; cuKernelGetFunction keeps it), demangled, up to 4095 bytes; "
+			 "a longer one cut ends \"...[cut, kernel 0x...]\", its handle (one row a handle); "
+			 "[kernel 0x...]: a handle named before the monitor started",
+			 COL_STR, UNIT_NONE, 40, COL_KEY | COL_ASCENDING | COL_LONG },
 	[NVK_HANDLES] = { "handles", "HANDLES", "handles it was launched by (a CUkernel, its CUfunction)",
 			  COL_U64, UNIT_NONE, 7, COL_WIDE },
 	[NVK_PER_S] = { "launches_per_s", "LAUNCH/S", "launches per second (cuLaunchKernel, cuLaunchKernelEx, "
@@ -227,7 +228,7 @@ void nvidia_kernel_row(struct cell *row, uint32_t pid, const char *comm, const c
 {
 	cell_set_u64(row, NVK_PID, pid);
 	cell_set_str(row, NVK_COMM, comm);
-	cell_set_str(row, NVK_KERNEL, kernel);
+	cell_set_long_str(row, NVK_KERNEL, kernel);
 	cell_set_u64(row, NVK_HANDLES, handles);
 	cell_set_rate(row, NVK_PER_S, now, before, interval_s);
 	cell_set_u64(row, NVK_LAUNCHES, now);

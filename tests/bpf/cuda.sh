@@ -163,21 +163,23 @@ verify() {
 	check "$name: nothing lost" jq -e -s '.[-1].collectors[] | select(.name == "nvidia") | .drops | del(.nested_calls_not_counted) | all(.[]; . == 0)' "$dir/mon"
 }
 
-# check_stacks WHAT CLIENT_OUT FOLDED: the folded stacks of one run against the clients' launches.
+# check_stacks WHAT CLIENT_OUT FOLDED: the folded stacks of one run against the clients' launches:
+# per chain 40 i launches of client i, the clients' lines of one text summed into one (a client
+# whose launches were sampled has its own line, under its "[DWARF: ...]" frame), no text twice.
 STACK_ROOT="cuda-client;(\[DWARF: [0-9]+ of [0-9]+ launches unwound\];)?_start;__libc_start_main@GLIBC_2.2.5;__libc_start_call_main;main;child"
 check_stacks() {
-	local what=$1 client=$2 folded=$3 i chain launched
+	local what=$1 client=$2 folded=$3 chain launched got want=$((40 * PROCS * (PROCS + 1) / 2))
 	sed 's/^/       /' "$folded" | head -4
-	for i in $(seq 1 $PROCS); do
-		for chain in "phase_a;cuLaunchKernel;kernel_a\(\)" "phase_a;cuLaunchKernel_ptsz;ns::kernel_b\(int\)" \
-			"phase_b;cuLaunchKernelEx;ns::kernel_b\(int\)" "phase_b;cuLaunchKernelEx_ptsz;\[kernel 0x0\]"; do
-			check "--stacks ($what): client $i: cuda-client;_start;...;main;child;$chain $((40 * i))" \
-				grep -qxE "$STACK_ROOT;$chain $((40 * i))" "$folded"
-		done
+	for chain in "phase_a;cuLaunchKernel;kernel_a\(\)" "phase_a;cuLaunchKernel_ptsz;ns::kernel_b\(int\)" \
+		"phase_b;cuLaunchKernelEx;ns::kernel_b\(int\)" "phase_b;cuLaunchKernelEx_ptsz;\[kernel 0x0\]"; do
+		got=$(RE="^$STACK_ROOT;$chain [0-9]+\$" awk '$0 ~ ENVIRON["RE"] { s += $NF } END { print s + 0 }' "$folded")
+		check "--stacks ($what): cuda-client;_start;...;main;child;$chain: $want (40 i each client: $got)" \
+			test "$got" = "$want"
 	done
 	launched=$(jq -s '[.[].launches] | add' "$client")
-	check "--stacks ($what): $((4 * PROCS)) lines, their weights $launched in all (every launch)" \
-		awk -v want="$launched" -v lines=$((4 * PROCS)) '{ s += $NF } END { exit !(NR == lines && s == want) }' "$folded"
+	check "--stacks ($what): every line one of the 4 chains, none twice, their weights $launched in all (every launch)" \
+		env RE="^$STACK_ROOT;phase_[ab];cuLaunchKernel" awk -v want="$launched" \
+		'{ k = $0; sub(/ [0-9]+$/, "", k); if (seen[k]++ || $0 !~ ENVIRON["RE"]) bad++; s += $NF } END { exit !(!bad && s == want) }' "$folded"
 	stack_rows "$(dirname "$client")/mon" >"$folded.rows"
 	check "--stacks ($what): -J's last nvidia.stacks rows are the folded file's lines and counts" \
 		cmp <(folded_sum "$folded") <(folded_sum "$folded.rows")
@@ -199,23 +201,21 @@ rows_are_lines() {
 }
 
 # check_call_chains WHAT FOLDED CLIENT_OUT: the clients' ioctls on /dev/null (NVIDIA's here), by
-# call chain: per client one line "IOC;...;main;child;ioctl;<kernel frames>;nvidia 0x1b" of its 25 i
-# ioctls, every call of the clients in one (IOC: the client copied under a name of this run's, as
+# call chain: "IOC;...;main;child;ioctl;<kernel frames>;nvidia 0x1b" lines (the clients' of one text
+# summed into one) of their 25 i ioctls each, every call of the clients in one (IOC: the client copied under a name of this run's, as
 # any process's /dev/null ioctls are counted here). Every frame from _start: the user stack unwound
 # with DWARF from a copy (one sampled says so in a frame under the command), as a frame-pointer walk
 # could not (libc's start code and its ioctl wrapper are built without them; here the client too).
 IOC=ioc-$$
 CALL_CHAIN="$IOC;(\[DWARF: [0-9]+ of [0-9]+ calls unwound\];)?_start;__libc_start_main@GLIBC_2.2.5;__libc_start_call_main;main;child;ioctl(;[^;]+_\[k\])+;nvidia 0x1b"
 check_call_chains() {
-	local what=$1 folded=$2 client=$3 i want got
+	local what=$1 folded=$2 client=$3 want got
 	grep "^$IOC;" "$folded" | sed 's/^/       /' | head -2
-	for i in $(seq 1 $PROCS); do
-		check "--stacks-weight calls ($what): client $i: $IOC;...;main;child;ioctl;...;nvidia 0x1b $((25 * i))" \
-			grep -qxE "$CALL_CHAIN $((25 * i))" "$folded"
-	done
 	want=$(jq -s '[.[].ioctls] | add' "$client")
-	got=$(awk -v r="$IOC;" 'index($0, r) == 1 { n++; s += $NF } END { print n + 0, s + 0 }' "$folded")
-	check "--stacks-weight calls ($what): $PROCS $IOC lines, $want calls in all ($got)" test "$got" = "$PROCS $want"
+	got=$(RE="^$CALL_CHAIN [0-9]+\$" awk -v r="$IOC;" 'index($0, r) == 1 { k = $0; sub(/ [0-9]+$/, "", k)
+		if ($0 !~ ENVIRON["RE"] || seen[k]++) bad++; s += $NF } END { print s + 0, bad + 0 }' "$folded")
+	check "--stacks-weight calls ($what): every $IOC line $IOC;...;main;child;ioctl;...;nvidia 0x1b, none twice, $want calls in all (25 i a client: $got)" \
+		test "$got" = "$want 0"
 }
 
 # check_call_stacks: --stacks-weight calls and blocked (check_call_chains); blocked: the lines' ns
@@ -368,6 +368,42 @@ check_short_lived() {
 		grep -qxE "$chain" "$dir/launches.folded"
 }
 
+# check_long_names BINARY: kernels of long names (cuda-client long): two of 300 bytes sharing their
+# first 296 (past the 255 bytes a short cell keeps) are two rows of nvidia.kernels, each name whole;
+# two of 5,000 sharing their first 4,996 (past BPF's 4,095-byte copy) are two rows too, each cut
+# and marked "...[cut, kernel 0xHANDLE]" within a cell's 4,095 bytes; each kernel's launches exact.
+check_long_names() {
+	local bin=$1 dir=$TMP/long mon cpid want got
+	mkdir -p "$dir" && rm -f "$dir/gate" "$dir/done"
+	"$bin" -b -J -d 0.5 --libcuda "$TMP/given/libcuda.so.1" >"$dir/mon" 2>"$dir/err" &
+	mon=$!
+	for _ in $(seq 100); do [ -s "$dir/mon" ] && break; sleep 0.1; done
+	LD_LIBRARY_PATH="$TMP/given" "$CLIENT" long "$dir/gate" "$dir/done" >"$dir/client" &
+	cpid=$!
+	sleep 0.3
+	touch "$dir/gate"
+	for _ in $(seq 100); do [ -s "$dir/client" ] && break; sleep 0.1; done
+	sleep 1.2 # two snapshots with the kernels launched
+	kill -INT $mon
+	wait $mon
+	check "long kernel names: the monitor exited 0" test $? = 0
+	touch "$dir/done"
+	wait $cpid
+	want=$(jq -c '.handles as $h | def x(n): [range(n) | "x"] | join("");
+		def cut(h): "...[cut, kernel \(h)]" as $m | ("_Z5000k" + x(4995)) as $n | $n[0:4095 - ($m | length)] + $m;
+		[{kernel: ("k" + x(295) + "_one()"), handles: 1, launches_total: 5},
+		 {kernel: ("k" + x(295) + "_two()"), handles: 1, launches_total: 6},
+		 {kernel: cut($h[2]), handles: 1, launches_total: 7}, {kernel: cut($h[3]), handles: 1, launches_total: 8}]' "$dir/client")
+	got=$(jq -c -s --slurpfile c "$dir/client" '[.[].tables["nvidia.kernels"][]? | select(.pid == $c[0].pid)] |
+		group_by(.kernel) | map(last | {kernel, handles, launches_total}) | sort_by(.launches_total)' "$dir/mon")
+	check "long kernel names: 4 rows, the 300-byte names whole, the 5,000-byte ones cut and marked with their handles, launches 5 6 7 8" \
+		test "$got" = "$want"
+	[ "$got" = "$want" ] || echo "       got: $(jq -c 'map(.kernel |= (.[0:40] + " ... " + .[-40:] + " (\(length) bytes)"))' <<<"$got")"
+	check "long kernel names: 302, 302, 4095, 4095 bytes (the cut ones a cell's whole), no name lost ($(jq -c 'map(.kernel | length)' <<<"$got"))" \
+		bash -c "jq -e 'map(.kernel | length) == [302, 302, 4095, 4095]' <<<'$got' >/dev/null &&
+			jq -e -s '.[-1].collectors[] | select(.name == \"nvidia\") | .drops.kernel_name_unread == 0 and .drops.kernel_name_table_full == 0' '$dir/mon'"
+}
+
 CLIENT=$TMP/bin/cuda-client
 NOFP=$(cd "$CUDA/.." && pwd)/cuda-nofp
 MON_ENV=
@@ -460,6 +496,7 @@ for bin in "$@"; do
 		bash -c "xmllint --noout '$TMP/given.svg' && grep -qF 'GPU work by CPU call stack: CUDA launches and scheduler jobs ($launched in all)' '$TMP/given.svg'"
 	check "--stacks FILE.svg: boxes for both phases and a chain's kernel" \
 		bash -c "grep -q '<title>phase_a (' '$TMP/given.svg' && grep -q '<title>phase_b (' '$TMP/given.svg' && grep -q '<title>ns::kernel_b(int) (' '$TMP/given.svg'"
+	check_long_names "$bin"
 	# --trace: per client, each launch an instant on its main thread's track named by its kernel
 	# (40 i kernel_a(), 80 i ns::kernel_b(int), 40 i unnamed, its graph launches), each sync a
 	# slice on its two sync threads' "CUDA syncs" (3 i each); decoded by protoc (perfetto/calls.sh)

@@ -24,12 +24,17 @@
  * around its syncs), in all and per device ("gpus": "0", "1", "unknown": calls
  * in no context), then waits for DONE to exist so that the monitor still sees it,
  * and CUDA_CLIENT_LINGER_MS milliseconds more where that is set.
+ *
+ *   cuda-client long GATE DONE
+ *
+ * Kernels of long names (long_names, below).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -338,9 +343,46 @@ static int child(int i, const char *gate, const char *done)
 	return 0;
 }
 
+/*
+ * cuda-client long GATE DONE: one process (no fork), after GATE, names four
+ * kernels by cuModuleGetFunction, "_Z<len><name>v" (demangled "<name>()"),
+ * and launches kernel k (from 0) 5 + k times by cuLaunchKernel: two of 300
+ * bytes sharing their first 296 (past the 255 a short cell keeps), two of
+ * 5,000 sharing their first 4,996 (past the 4,095 bytes BPF copies). Prints
+ * {"pid":..,"handles":["0x..",..]} and waits for DONE.
+ */
+static int long_names(const char *gate, const char *done)
+{
+	static const size_t len[4] = { 300, 300, 5000, 5000 };
+	static char mangled[4][5100];
+	void *f[4];
+
+	wait_for(gate);
+	for (int k = 0; k < 4; k++) {
+		int n = snprintf(mangled[k], sizeof(mangled[k]), "_Z%zuk", len[k]);
+
+		memset(mangled[k] + n, 'x', len[k] - 5);
+		snprintf(mangled[k] + n + len[k] - 5, 6, "_%s", k % 2 ? "two" : "one");
+		strcat(mangled[k], "v");
+		if (cuModuleGetFunction(&f[k], NULL, mangled[k]))
+			return 1;
+		for (int i = 0; i < 5 + k; i++)
+			if (cuLaunchKernel(f[k], 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL))
+				return 1;
+	}
+	printf("{\"pid\":%d,\"handles\":[\"%p\",\"%p\",\"%p\",\"%p\"]}\n", (int)getpid(), f[0], f[1], f[2],
+	       f[3]);
+	fflush(stdout);
+	wait_for(done);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int procs = argc == 4 ? atoi(argv[1]) : 0, bad = 0, st;
+
+	if (argc == 4 && !strcmp(argv[1], "long"))
+		return long_names(argv[2], argv[3]);
 
 	if (procs < 1 || procs > 64) {
 		fprintf(stderr, "usage: cuda-client PROCS(1-64) GATE DONE\n");

@@ -95,8 +95,9 @@ static void bad_values_are_rejected_with_a_message(void **state)
 	assert_int_equal(parse(&o, err, "--replay", "r.jsonl", "--procfs", "p", NULL), -1);
 	assert_non_null(strstr(err, "--procfs names where to read this machine's files"));
 	assert_int_equal(parse(&o, err, "--stacks", "", NULL), -1);
-	assert_int_equal(parse(&o, err, "--replay", "r.jsonl", "--stacks", "s", NULL), -1);
-	assert_non_null(strstr(err, "--stacks takes stacks from the running programs"));
+	assert_int_equal(parse(&o, err, "--replay", "r.jsonl", "--stacks", "s", NULL), 0); /* the recording's tables */
+	assert_int_equal(parse(&o, err, "--replay", "r.jsonl", "--stacks", "-", NULL), -1);
+	assert_non_null(strstr(err, "with --replay give --stacks FILE"));
 	assert_int_equal(parse(&o, err, "--stacks-weight", "jobs", NULL), -1); /* without --stacks */
 	assert_int_equal(parse(&o, err, "--stacks", "s", "--stacks-weight", "time", NULL), -1);
 	assert_non_null(strstr(err, "expected count, launches, jobs, gpu-time, queue-wait, calls, blocked, syncs or sync-time"));

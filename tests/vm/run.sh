@@ -732,11 +732,12 @@ trace_chain() {
 		}
 		END { printf "slices %d exact %d kernel %d\n", slices, exact, kernel }' "$1"
 }
-# sched_stack_rows COLUMN JSON: drm_sched.stacks rows as the folded lines they stand for, weighed by COLUMN.
+# sched_stack_rows COLUMN JSON: drm_sched.stacks rows as the folded lines they stand for, weighed by COLUMN
+# (the command first; a cut stack's frames start with [truncated], which the line keeps after it).
 sched_stack_rows() {
-	jq -r --arg w "$1" '.tables["drm_sched.stacks"][] | select(.[$w] > 0) |
-		(if (.frames | startswith("[truncated];")) then "[truncated];\(.comm);\(.frames[12:])"
-		 else "\(.comm);\(.frames)" end) + ";[ring \(.leaf)] \(.[$w])"' "$2" | LC_ALL=C sort
+	jq -r --arg w "$1" '.tables["drm_sched.stacks"][] | select(.[$w] > 0) | "\(.comm);" +
+		(if .sampled != "" then "[\(.sampled)];" else "" end) + "\(.frames);[ring \(.leaf)] \(.[$w])"' "$2" |
+		LC_ALL=C sort
 }
 check_stacks() {
 	local k=$1 F=$TMPD/stacks.folded G=$TMPD/stacks-gpu.folded pid jobs ga gb
