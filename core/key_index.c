@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <stdlib.h>
 #include <string.h>
-#include "collectors/kit/key_index.h"
+#include "core/key_index.h"
 
 /* splitmix64's finalizer: fence addresses differ in their middle bits. */
 static size_t slot_of(const struct key_index *ki, uint64_t key)

@@ -2,11 +2,11 @@
 /*
  * A 64-bit key -> 32-bit index hash (open addressing, linear probing, deletion
  * by backward shift: no tombstones), growing at half full. The streamed
- * scheduler collector finds its jobs and processes with it; what the indices
- * point at is the caller's.
+ * scheduler collector finds its jobs and processes with it, the model the rows
+ * its derived tables join; what the indices point at is the caller's.
  */
-#ifndef GPUTOP_KIT_KEY_INDEX_H
-#define GPUTOP_KIT_KEY_INDEX_H
+#ifndef GPUTOP_KEY_INDEX_H
+#define GPUTOP_KEY_INDEX_H
 
 #include <stdbool.h>
 #include <stddef.h>
