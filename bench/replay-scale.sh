@@ -6,7 +6,8 @@
 # collector alone. Timed: the reader and the derived tables alone per snapshot (read_bench, built beside
 # BINARY: make build/default/read_bench), the replay in batch (time per snapshot: reading, deriving
 # and printing) and on a pseudo-terminal (key to screen while it plays: bench/replay-keys.py).
-#   bench/replay-scale.sh BINARY [RINGS] [PROCS] [SNAPSHOTS]      (python3; make bench-replay)
+#   bench/replay-scale.sh BINARY [RINGS] [PROCS] [SNAPSHOTS]      (python3, GNU time; make bench-replay)
+# REPLAY_SCALE_TIME: a GNU time other than /usr/bin/time (-f "%e %M": seconds and peak RSS in KiB).
 set -eu
 BIN=$1 R=${2:-5000} P=${3:-50000} N=${4:-20}
 [ "$N" -ge 5 ] || { echo "replay-scale.sh: at least 5 snapshots" >&2; exit 2; }
@@ -22,7 +23,7 @@ fi
 # The first snapshots grow the heap (two or three are alive at once: shown, read ahead, freed):
 # timed apart from the steady state after them. Each time is the median of three runs.
 took() { # took N FORMAT: seconds to replay N snapshots in batch, median of three; peak RSS of the last
-	for _ in 1 2 3; do /usr/bin/time -f "%e %M" "$BIN" --replay "$D/big.jsonl" -b $2 -n "$1" 2>&1 >/dev/null; done |
+	for _ in 1 2 3; do "${REPLAY_SCALE_TIME:-/usr/bin/time}" -f "%e %M" "$BIN" --replay "$D/big.jsonl" -b $2 -n "$1" 2>&1 >/dev/null; done |
 		sort -n | sed -n 2p
 }
 for fmt in "" -J; do

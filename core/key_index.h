@@ -12,9 +12,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct key_index_slot {
+	uint64_t key;
+	uint32_t val; /* KEY_INDEX_EMPTY: a free slot */
+};
+
 struct key_index {
-	uint64_t *keys;
-	uint32_t *vals; /* KEY_INDEX_EMPTY: a free slot */
+	struct key_index_slot *slots; /* a key beside its value: one cache line read per probe */
 	size_t cap, n; /* cap: a power of two */
 };
 

@@ -127,6 +127,8 @@ struct merge {
 	struct spelling *spellings; /* each spelling resolved once */
 	size_t nspellings, spellings_cap;
 	struct key_index by_spelling; /* the spelling's hash -> spellings */
+	const struct table *cols_of; /* the table whose columns these are, found once for all its rows */
+	int pid_col, comm_col, cgroup_col;
 	bool failed;
 };
 
@@ -162,15 +164,22 @@ static struct proc *find_proc(struct merge *m, uint64_t pid)
 
 static struct proc *proc_of(struct merge *m, const struct table *t, size_t row, enum source src)
 {
-	double pid = table_num(t, row, "pid");
 	struct proc *p;
+	double pid;
 
+	if (m->cols_of != t) {
+		m->cols_of = t;
+		m->pid_col = table_col(t->desc, "pid");
+		m->comm_col = table_col(t->desc, "comm");
+		m->cgroup_col = table_col(t->desc, "cgroup");
+	}
+	pid = table_num_at(t, row, m->pid_col);
 	if (isnan(pid) || !(p = find_proc(m, (uint64_t)pid)))
 		return NULL;
 	if (!known_name(p->comm))
-		p->comm = table_str(t, row, "comm");
+		p->comm = table_str_at(t, row, m->comm_col);
 	if (!p->cgroup[0])
-		p->cgroup = table_str(t, row, "cgroup");
+		p->cgroup = table_str_at(t, row, m->cgroup_col);
 	p->sources |= 1u << src;
 	return p;
 }
