@@ -111,7 +111,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 
 .PHONY: all gputop-bpf clean deps soak test test-exporter test-unit test-san test-docs test-bpf test-vm \
-	install static-check format-check bench cpu-cost test-tui example-recording example-trace example-sysfs-recording fuzz deb test-package
+	install static-check format-check bench bench-replay cpu-cost test-tui example-recording example-trace example-sysfs-recording fuzz deb test-package
 
 all: gputop-bpf
 
@@ -175,6 +175,7 @@ $(B)/read_bench: bench/read_bench.c $(TABLE_OBJS) $(B)/libgputop.a
 # A unit test links its own file, the registered tables and what it asks for of the archive;
 # libraries beyond libbpf, libelf and yajl only where it tests what needs them.
 TEST_LIBS_test_tui_pure := $(CURSES_LIBS)
+TEST_LIBS_test_derive_scale := -Wl,--wrap=table_num -Wl,--wrap=table_str
 $(B)/tests/%: tests/unit/%.c $(TABLE_OBJS) $(B)/libgputop.a
 	$(call msg,TEST-CC,$@)
 	$(Q)mkdir -p $(dir $@)
@@ -370,6 +371,13 @@ bench:
 	$(Q)command -v bpftrace >/dev/null || { echo "bench: bpftrace is missing: run 'make deps BENCH=1'"; exit 1; }
 	$(Q)$(MAKE) --no-print-directory STATIC=1 build/static/gputop-bpf build/static/bpf_cost
 	$(Q)bench/run.sh build/static/gputop-bpf build/static/bpf_cost
+	$(Q)echo "== Replay at scale (this host)"
+	$(Q)$(MAKE) --no-print-directory bench-replay
+
+# Replay at scale: 5,000 rings and 50,000 processes in every table a derived table reads (not a test;
+# python3; docs/benchmark.md). Also the end of make bench.
+bench-replay: $(B)/gputop-bpf $(B)/read_bench
+	$(Q)bench/replay-scale.sh $(B)/gputop-bpf
 
 # The scheduler collector's two designs' per-event work on this CPU (docs/benchmark.md; root).
 cpu-cost: $(B)/cpu_cost

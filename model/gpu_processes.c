@@ -10,8 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/array.h"
+#include "core/key_index.h"
 #include "core/pci.h"
 #include "model/gpu_processes.h"
+#include "model/row_index.h"
 
 enum {
 	GP_PID,
@@ -90,17 +93,26 @@ static const char *const source_names[SRC_COUNT] = { "sched", "fdinfo", "nvml", 
 /* What the sources say of one process on one GPU (NAN: that source does not say). */
 struct on_gpu {
 	char dev[NAME_LEN]; /* the device's name where the snapshot lists it, else the source's spelling */
+	size_t order; /* its place in the snapshot's devices; ndevices where it is not listed */
+	uint32_t next; /* the process's next GPU in the merge's */
 	double sched_pct, nvml_pct, fdinfo_pct;
 	double fdinfo_mem, nvml_mem, kfd_mem;
 };
 
+/* A process: small (a host may run a great many), its texts its rows' (they outlive the merge), its GPUs a list. */
 struct proc {
 	uint64_t pid;
-	char comm[COMM_LEN], cgroup[TABLE_STR_MAX];
-	struct on_gpu gpus[PROC_GPUS];
+	const char *comm, *cgroup;
+	uint32_t first_gpu, last_gpu; /* in the merge's gpus */
 	int ngpus;
 	double jobs, wait, launches, sync, cuda_mem, queues, engine[4];
 	unsigned int sources;
+};
+
+/* A source's spelling of a device (a string of a row of the snapshot's) and the device it names. */
+struct spelling {
+	const char *dev;
+	size_t order; /* in the snapshot's devices; ndevices: none */
 };
 
 struct merge {
@@ -108,6 +120,15 @@ struct merge {
 	double nvidia_used; /* device memory NVML says is used on all NVIDIA GPUs; NAN: unknown */
 	struct proc *procs;
 	size_t n, cap;
+	struct on_gpu *gpus; /* the processes' GPUs, each process's a list */
+	size_t ngpus, gpus_cap;
+	struct key_index by_pid; /* pid -> procs */
+	struct key_index nvidia_gpus; /* NVML's GPU index -> its row of nvidia.gpus */
+	struct spelling *spellings; /* each spelling resolved once */
+	size_t nspellings, spellings_cap;
+	struct key_index by_spelling; /* the spelling's hash -> spellings */
+	const struct table *cols_of; /* the table whose columns these are, found once for all its rows */
+	int pid_col, comm_col, cgroup_col;
 	bool failed;
 };
 
@@ -117,68 +138,118 @@ static bool known_name(const char *comm)
 	return comm[0] && strcmp(comm, "?");
 }
 
+/* Process p's GPUs, each as g. */
+#define EACH_GPU(m, p, g)                                                                                        \
+	for (struct on_gpu *g = (p)->ngpus ? &(m)->gpus[(p)->first_gpu] : NULL; g;                                 \
+	     g = g == &(m)->gpus[(p)->last_gpu] ? NULL : &(m)->gpus[g->next])
+
+/* The process of pid (through the index, never a walk), a new one where it has none; NULL out of memory. */
+static struct proc *find_proc(struct merge *m, uint64_t pid)
+{
+	struct proc *p;
+	uint32_t i;
+
+	if (key_index_get(&m->by_pid, pid, &i))
+		return &m->procs[i];
+	if (m->n >= KEY_INDEX_EMPTY || key_index_put(&m->by_pid, pid, (uint32_t)m->n) ||
+	    !(p = array_push(&m->procs, &m->n, &m->cap, sizeof(*p)))) {
+		key_index_del(&m->by_pid, pid);
+		m->failed = true;
+		return NULL;
+	}
+	*p = (struct proc){ .pid = pid, .comm = "", .cgroup = "", .jobs = NAN, .wait = NAN, .launches = NAN,
+			    .sync = NAN, .cuda_mem = NAN, .queues = NAN, .engine = { NAN, NAN, NAN, NAN } };
+	return p;
+}
+
 static struct proc *proc_of(struct merge *m, const struct table *t, size_t row, enum source src)
 {
-	double pid = table_num(t, row, "pid");
-	struct proc *p = NULL;
+	struct proc *p;
+	double pid;
 
-	if (isnan(pid))
-		return NULL;
-	for (size_t i = 0; i < m->n && !p; i++)
-		if (m->procs[i].pid == (uint64_t)pid)
-			p = &m->procs[i];
-	if (!p) {
-		if (m->n == m->cap) {
-			size_t cap = m->cap ? m->cap * 2 : 32;
-			struct proc *grown = realloc(m->procs, cap * sizeof(*grown));
-
-			if (!grown) {
-				m->failed = true;
-				return NULL;
-			}
-			m->procs = grown;
-			m->cap = cap;
-		}
-		p = &m->procs[m->n++];
-		*p = (struct proc){ .pid = (uint64_t)pid, .jobs = NAN, .wait = NAN, .launches = NAN,
-				    .sync = NAN, .cuda_mem = NAN, .queues = NAN,
-				    .engine = { NAN, NAN, NAN, NAN } };
+	if (m->cols_of != t) {
+		m->cols_of = t;
+		m->pid_col = table_col(t->desc, "pid");
+		m->comm_col = table_col(t->desc, "comm");
+		m->cgroup_col = table_col(t->desc, "cgroup");
 	}
+	pid = table_num_at(t, row, m->pid_col);
+	if (isnan(pid) || !(p = find_proc(m, (uint64_t)pid)))
+		return NULL;
 	if (!known_name(p->comm))
-		snprintf(p->comm, sizeof(p->comm), "%s", table_str(t, row, "comm"));
+		p->comm = table_str_at(t, row, m->comm_col);
 	if (!p->cgroup[0])
-		snprintf(p->cgroup, sizeof(p->cgroup), "%s", table_str(t, row, "cgroup"));
+		p->cgroup = table_str_at(t, row, m->cgroup_col);
 	p->sources |= 1u << src;
 	return p;
 }
 
-/* The device a source's bus (PCI or platform), card or driver name (a device without a bus) spells: its name. */
-static void device_name(const struct snapshot *s, const char *dev, char *out, size_t size)
+/* The device a source's bus (PCI or platform), card or driver name (a device without a bus) spells: its place. */
+static size_t device_order(const struct snapshot *s, const char *dev)
 {
 	for (size_t i = 0; i < s->ndevices; i++)
 		if (!strcmp(s->devices[i].name, dev) ||
 		    (s->devices[i].bus_id[0] ? !strcmp(s->devices[i].bus_id, dev) || pci_same(s->devices[i].bus_id, dev) :
-					       !strcmp(s->devices[i].driver, dev))) {
-			snprintf(out, size, "%s", s->devices[i].name);
-			return;
-		}
-	snprintf(out, size, "%s", dev[0] ? dev : "?");
+					       !strcmp(s->devices[i].driver, dev)))
+			return i;
+	return s->ndevices;
 }
 
+static uint64_t spelling_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+/* device_order of dev, each spelling looked for among the devices once (its rows' strings outlive the merge). */
+static size_t spelled_order(struct merge *m, const char *dev)
+{
+	uint64_t h = spelling_hash(dev);
+	struct spelling *sp;
+	uint32_t i;
+
+	if (key_index_get(&m->by_spelling, h, &i))
+		return strcmp(m->spellings[i].dev, dev) ? device_order(m->s, dev) : m->spellings[i].order;
+	if (m->nspellings < KEY_INDEX_EMPTY &&
+	    (sp = array_push(&m->spellings, &m->nspellings, &m->spellings_cap, sizeof(*sp)))) {
+		*sp = (struct spelling){ dev, device_order(m->s, dev) };
+		if (!key_index_put(&m->by_spelling, h, (uint32_t)(m->nspellings - 1)))
+			return sp->order;
+		m->nspellings--; /* not indexed: looked for again next time */
+	}
+	return device_order(m->s, dev);
+}
+
+/* What the sources say of p on dev (valid until the next call); NULL out of memory. */
 static struct on_gpu *gpu_of(struct merge *m, struct proc *p, const char *dev)
 {
+	const struct snapshot *s = m->s;
+	size_t order = spelled_order(m, dev);
 	char name[NAME_LEN];
+	struct on_gpu *g;
 
-	device_name(m->s, dev, name, sizeof(name));
-	for (int i = 0; i < p->ngpus; i++)
-		if (!strcmp(p->gpus[i].dev, name))
-			return &p->gpus[i];
+	snprintf(name, sizeof(name), "%s", order < s->ndevices ? s->devices[order].name : dev[0] ? dev : "?");
+	EACH_GPU(m, p, on)
+		if (!strcmp(on->dev, name))
+			return on;
 	if (p->ngpus == PROC_GPUS)
-		return &p->gpus[PROC_GPUS - 1];
-	p->gpus[p->ngpus] = (struct on_gpu){ .sched_pct = NAN, .nvml_pct = NAN, .fdinfo_pct = NAN,
-					     .fdinfo_mem = NAN, .nvml_mem = NAN, .kfd_mem = NAN };
-	snprintf(p->gpus[p->ngpus].dev, sizeof(p->gpus[0].dev), "%s", name);
-	return &p->gpus[p->ngpus++];
+		return &m->gpus[p->last_gpu];
+	if (m->ngpus >= UINT32_MAX || !(g = array_push(&m->gpus, &m->ngpus, &m->gpus_cap, sizeof(*g)))) {
+		m->failed = true;
+		return NULL;
+	}
+	*g = (struct on_gpu){ .order = order, .sched_pct = NAN, .nvml_pct = NAN, .fdinfo_pct = NAN,
+			      .fdinfo_mem = NAN, .nvml_mem = NAN, .kfd_mem = NAN };
+	snprintf(g->dev, sizeof(g->dev), "%s", name);
+	if (p->ngpus++)
+		m->gpus[p->last_gpu].next = (uint32_t)(m->ngpus - 1);
+	else
+		p->first_gpu = (uint32_t)(m->ngpus - 1);
+	p->last_gpu = (uint32_t)(m->ngpus - 1);
+	return g;
 }
 
 #define EACH_ROW(m, name, t, r)                                                                     \
@@ -227,21 +298,23 @@ static void from_fdinfo(struct merge *m)
 }
 
 /* NVML names a GPU by its index: its PCI address is in nvidia.gpus. */
-static const char *nvml_bus(const struct snapshot *s, double gpu)
+static const char *nvml_bus(const struct merge *m, double gpu)
 {
-	const struct table *t = snapshot_table(s, "nvidia.gpus");
+	size_t row;
 
-	for (size_t r = 0; t && r < t->nrows; r++)
-		if (table_num(t, r, "gpu") == gpu)
-			return table_str(t, r, "bus_id");
-	return "";
+	return row_index_find(&m->nvidia_gpus, gpu, 0, &row) ?
+		       table_str(snapshot_table(m->s, "nvidia.gpus"), row, "bus_id") : "";
 }
 
 static void from_nvidia(struct merge *m)
 {
+	if (row_index_build(&m->nvidia_gpus, snapshot_table(m->s, "nvidia.gpus"), "gpu", NULL)) {
+		m->failed = true;
+		return;
+	}
 	EACH_ROW(m, "nvidia.gpu_processes", t, r) {
 		struct proc *p = proc_of(m, t, r, SRC_NVML);
-		struct on_gpu *g = p ? gpu_of(m, p, nvml_bus(m->s, table_num(t, r, "gpu"))) : NULL;
+		struct on_gpu *g = p ? gpu_of(m, p, nvml_bus(m, table_num(t, r, "gpu"))) : NULL;
 
 		if (g) {
 			g->nvml_mem = num_add_known(g->nvml_mem, table_num(t, r, "mem_bytes"));
@@ -275,17 +348,24 @@ static void from_nvidia(struct merge *m)
 static void names_from_calls(struct merge *m)
 {
 	static const char *const tables[] = { "calls.ioctls", "calls.fence_waits" };
+	size_t unnamed = 0;
 
-	for (size_t i = 0; i < m->n; i++) { /* the few unnamed ones only: no walk when all are named */
-		struct proc *p = &m->procs[i];
+	for (size_t i = 0; i < m->n; i++)
+		unnamed += !known_name(m->procs[i].comm);
+	/* each row once, its process found through the index; no walk when all are named */
+	for (size_t k = 0; unnamed && k < sizeof(tables) / sizeof(tables[0]); k++)
+		EACH_ROW(m, tables[k], t, r) {
+			double pid = table_num(t, r, "pid");
+			const char *comm = table_str(t, r, "comm");
+			uint32_t i;
 
-		for (size_t k = 0; !known_name(p->comm) && k < sizeof(tables) / sizeof(tables[0]); k++)
-			EACH_ROW(m, tables[k], t, r)
-				if (p->pid == (uint64_t)table_num(t, r, "pid") && known_name(table_str(t, r, "comm"))) {
-					snprintf(p->comm, sizeof(p->comm), "%s", table_str(t, r, "comm"));
-					break;
-				}
-	}
+			if (isnan(pid) || !known_name(comm) || !key_index_get(&m->by_pid, (uint64_t)pid, &i) ||
+			    known_name(m->procs[i].comm))
+				continue;
+			m->procs[i].comm = comm;
+			if (!--unnamed)
+				break;
+		}
 }
 
 static void from_kfd(struct merge *m)
@@ -321,41 +401,40 @@ static void set_f64(struct cell *row, unsigned int col, double v)
 		cell_set_f64(row, col, v);
 }
 
-/* Its GPUs' names, in the snapshot's order of devices, then those it does not list. */
-static void gpu_names(const struct snapshot *s, const struct proc *p, char *out, size_t size)
+/* Its GPUs' names, in the snapshot's order of devices, then those it does not list (in the order seen). */
+static void gpu_names(const struct merge *m, const struct proc *p, char *out, size_t size)
 {
+	const struct on_gpu *by_order[PROC_GPUS];
 	size_t len = 0;
+	int n = 0;
 
+	EACH_GPU(m, p, g) { /* an insertion sort, stable: at most PROC_GPUS */
+		int k = n++;
+
+		for (; k > 0 && by_order[k - 1]->order > g->order; k--)
+			by_order[k] = by_order[k - 1];
+		by_order[k] = g;
+	}
 	*out = '\0';
-	for (size_t d = 0; d <= s->ndevices; d++)
-		for (int i = 0; i < p->ngpus && len < size; i++) {
-			bool listed = false;
-
-			for (size_t k = 0; k < s->ndevices; k++)
-				listed |= !strcmp(p->gpus[i].dev, s->devices[k].name);
-			if (d < s->ndevices ? strcmp(p->gpus[i].dev, s->devices[d].name) : listed)
-				continue;
-			len += (size_t)snprintf(out + len, size - len, "%s%s", len ? "," : "", p->gpus[i].dev);
-		}
+	for (int i = 0; i < n && len < size; i++)
+		len += (size_t)snprintf(out + len, size - len, "%s%s", len ? "," : "", by_order[i]->dev);
 }
 
 static void write_row(const struct merge *m, struct table *t, const struct proc *p)
 {
-	const struct snapshot *s = m->s;
 	struct cell *row = table_row_add(t);
-	char gpus[TABLE_STR_MAX], sources[64] = "";
+	char gpus[TABLE_STR_MAX], sources[64] = "", comm[COMM_LEN];
 	double gpu = NAN, mem = NAN;
 
 	if (!row)
 		return;
-	for (int i = 0; i < p->ngpus; i++) {
-		const struct on_gpu *g = &p->gpus[i];
+	EACH_GPU(m, p, g) {
 		double pct = first_known(g->sched_pct, g->nvml_pct, g->fdinfo_pct);
 
 		gpu = num_add_known(gpu, isnan(pct) ? NAN : fmin(pct, 100));
 		mem = num_add_known(mem, max_known(g->fdinfo_mem, g->nvml_mem, g->kfd_mem));
 	}
-	gpu_names(s, p, gpus, sizeof(gpus));
+	gpu_names(m, p, gpus, sizeof(gpus));
 	/* else what its calls allocated and kept, at most what the GPUs hold (a context's end frees it) */
 	if (isnan(mem) && !isnan(p->cuda_mem))
 		mem = isnan(m->nvidia_used) ? p->cuda_mem : fmin(p->cuda_mem, m->nvidia_used);
@@ -363,7 +442,8 @@ static void write_row(const struct merge *m, struct table *t, const struct proc 
 		if (p->sources & (1u << k))
 			n += snprintf(sources + n, sizeof(sources) - (size_t)n, "%s%s", n ? "," : "", source_names[k]);
 	cell_set_u64(row, GP_PID, p->pid);
-	cell_set_str(row, GP_COMM, p->comm);
+	snprintf(comm, sizeof(comm), "%s", p->comm);
+	cell_set_str(row, GP_COMM, comm);
 	if (gpus[0])
 		cell_set_str(row, GP_GPUS, gpus);
 	set_f64(row, GP_GPU, gpu);
@@ -407,16 +487,20 @@ int gpu_processes_derive(struct snapshot *s)
 	names_from_calls(&m);
 	t = m.failed ? NULL : table_new(&gpu_processes_table);
 	grown = t ? realloc(s->tables, (s->ntables + 1) * sizeof(*grown)) : NULL;
-	if (!grown) {
+	if (grown) {
+		s->tables = grown;
+		s->tables[s->ntables++] = t;
+		if (table_reserve(t, m.n) == 0)
+			for (size_t i = 0; i < m.n; i++)
+				write_row(&m, t, &m.procs[i]);
+	} else {
 		table_free(t);
-		free(m.procs);
-		return -1;
 	}
-	s->tables = grown;
-	s->tables[s->ntables++] = t;
-	if (table_reserve(t, m.n) == 0)
-		for (size_t i = 0; i < m.n; i++)
-			write_row(&m, t, &m.procs[i]);
+	key_index_free(&m.by_pid);
+	key_index_free(&m.nvidia_gpus);
+	key_index_free(&m.by_spelling);
+	free(m.spellings);
+	free(m.gpus);
 	free(m.procs);
-	return 0;
+	return grown ? 0 : -1;
 }

@@ -12,7 +12,7 @@
 
 #include "model/snapshot.h"
 
-/* Fills (or clears) the joined columns of s's nvidia.process_gpus, if it has one. */
-void process_gpu_join(struct snapshot *s);
+/* Fills (or clears) the joined columns of s's nvidia.process_gpus, if it has one; -1 out of memory. */
+int process_gpu_join(struct snapshot *s);
 
 #endif

@@ -45,7 +45,8 @@ int snapshot_derive(struct snapshot *s)
 {
 	for (size_t i = 0; i < s->ntables; i++)
 		table_clamp_quantiles(s->tables[i]);
-	process_gpu_join(s);
+	if (process_gpu_join(s))
+		return -1;
 	return gpu_processes_derive(s);
 }
 

@@ -93,8 +93,9 @@ void snapshot_free(struct snapshot *s);
 void snapshot_filter_pid(struct snapshot *s, uint32_t pid);
 /*
  * What every snapshot gets from its own tables, live and in replay alike: its
- * quantiles clamped to their exact maxima, the merged process table built
- * (gpu.processes). -1 out of memory.
+ * quantiles clamped to their exact maxima, nvidia.process_gpus' joined columns
+ * filled, the merged process table built (gpu.processes); each in time linear
+ * in the rows. -1 out of memory.
  */
 int snapshot_derive(struct snapshot *s);
 /* The collector of that name in s, or NULL. */

@@ -225,11 +225,14 @@ long table_find_row(const struct table *t, const char *key)
 	return -1;
 }
 
+double table_num_at(const struct table *t, size_t row, int col)
+{
+	return col < 0 ? NAN : cell_number(t->desc, table_row(t, row), (unsigned int)col);
+}
+
 double table_num(const struct table *t, size_t row, const char *key)
 {
-	int col = table_col(t->desc, key);
-
-	return col < 0 ? NAN : cell_number(t->desc, table_row(t, row), (unsigned int)col);
+	return table_num_at(t, row, table_col(t->desc, key));
 }
 
 double num_add_known(double sum, double v)
@@ -237,12 +240,16 @@ double num_add_known(double sum, double v)
 	return isnan(v) ? sum : (isnan(sum) ? 0 : sum) + v;
 }
 
-const char *table_str(const struct table *t, size_t row, const char *key)
+const char *table_str_at(const struct table *t, size_t row, int col)
 {
-	int col = table_col(t->desc, key);
 	const struct cell *c = col < 0 ? NULL : table_cell(t, row, (unsigned int)col);
 
 	return c && c->known && t->desc->cols[col].type == COL_STR ? c->s : "";
+}
+
+const char *table_str(const struct table *t, size_t row, const char *key)
+{
+	return table_str_at(t, row, table_col(t->desc, key));
 }
 
 /* qsort_r has no portable context argument: sort state for one call, per thread. */

@@ -131,6 +131,9 @@ double table_num(const struct table *t, size_t row, const char *key);
 /* sum + v where v is known (not NAN): a sum of unknowns stays unknown, of any known value is known. */
 double num_add_known(double sum, double v);
 const char *table_str(const struct table *t, size_t row, const char *key);
+/* table_num and table_str of column col (table_col's, found once for many rows; -1: none). */
+double table_num_at(const struct table *t, size_t row, int col);
+const char *table_str_at(const struct table *t, size_t row, int col);
 /*
  * Every quantile column ("p99_ns", "wait_ns.p90", "interval_p50_ns") no greater
  * than its row's exact maximum (the same key with "max" for the quantile) where

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "collectors/kit/key_index.h"
+#include "core/key_index.h"
 
 /* What the streamed design follows of a job (the map design's struct job_info, and its seqno). */
 struct job {

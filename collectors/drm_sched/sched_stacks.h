@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include "bpf/drm_sched.h"
 #include "bpf/drm_sched_stream.h"
-#include "collectors/kit/key_index.h"
+#include "core/key_index.h"
 #include "model/job_sink.h"
 #include "symbols/dwarf_chains.h"
 #include "symbols/stack_file.h"

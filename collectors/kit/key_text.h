@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "collectors/kit/key_index.h"
+#include "core/key_index.h"
 
 #define KEY_TEXT_KEY_MAX 40 /* bytes of a key at most */
 

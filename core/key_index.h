@@ -2,19 +2,23 @@
 /*
  * A 64-bit key -> 32-bit index hash (open addressing, linear probing, deletion
  * by backward shift: no tombstones), growing at half full. The streamed
- * scheduler collector finds its jobs and processes with it; what the indices
- * point at is the caller's.
+ * scheduler collector finds its jobs and processes with it, the model the rows
+ * its derived tables join; what the indices point at is the caller's.
  */
-#ifndef GPUTOP_KIT_KEY_INDEX_H
-#define GPUTOP_KIT_KEY_INDEX_H
+#ifndef GPUTOP_KEY_INDEX_H
+#define GPUTOP_KEY_INDEX_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+struct key_index_slot {
+	uint64_t key;
+	uint32_t val; /* KEY_INDEX_EMPTY: a free slot */
+};
+
 struct key_index {
-	uint64_t *keys;
-	uint32_t *vals; /* KEY_INDEX_EMPTY: a free slot */
+	struct key_index_slot *slots; /* a key beside its value: one cache line read per probe */
 	size_t cap, n; /* cap: a power of two */
 };
 

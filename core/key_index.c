@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <stdlib.h>
 #include <string.h>
-#include "collectors/kit/key_index.h"
+#include "core/key_index.h"
 
 /* splitmix64's finalizer: fence addresses differ in their middle bits. */
 static size_t slot_of(const struct key_index *ki, uint64_t key)
@@ -16,8 +16,7 @@ static size_t slot_of(const struct key_index *ki, uint64_t key)
 
 void key_index_free(struct key_index *ki)
 {
-	free(ki->keys);
-	free(ki->vals);
+	free(ki->slots);
 	memset(ki, 0, sizeof(*ki));
 }
 
@@ -26,7 +25,7 @@ static size_t find(const struct key_index *ki, uint64_t key)
 {
 	size_t i = slot_of(ki, key);
 
-	while (ki->vals[i] != KEY_INDEX_EMPTY && ki->keys[i] != key)
+	while (ki->slots[i].val != KEY_INDEX_EMPTY && ki->slots[i].key != key)
 		i = (i + 1) & (ki->cap - 1);
 	return i;
 }
@@ -38,9 +37,9 @@ bool key_index_get(const struct key_index *ki, uint64_t key, uint32_t *val)
 	if (!ki->cap)
 		return false;
 	i = find(ki, key);
-	if (ki->vals[i] == KEY_INDEX_EMPTY)
+	if (ki->slots[i].val == KEY_INDEX_EMPTY)
 		return false;
-	*val = ki->vals[i];
+	*val = ki->slots[i].val;
 	return true;
 }
 
@@ -48,23 +47,16 @@ static int grow(struct key_index *ki)
 {
 	struct key_index bigger = { .cap = ki->cap ? ki->cap * 2 : 64 };
 
-	bigger.keys = malloc(bigger.cap * sizeof(*bigger.keys));
-	bigger.vals = malloc(bigger.cap * sizeof(*bigger.vals));
-	if (!bigger.keys || !bigger.vals) {
-		key_index_free(&bigger);
+	bigger.slots = malloc(bigger.cap * sizeof(*bigger.slots));
+	if (!bigger.slots)
 		return -1;
-	}
-	memset(bigger.vals, 0xff, bigger.cap * sizeof(*bigger.vals));
-	for (size_t i = 0; i < ki->cap; i++) {
-		size_t j;
-
-		if (ki->vals[i] == KEY_INDEX_EMPTY)
-			continue;
-		j = find(&bigger, ki->keys[i]);
-		bigger.keys[j] = ki->keys[i];
-		bigger.vals[j] = ki->vals[i];
-		bigger.n++;
-	}
+	for (size_t i = 0; i < bigger.cap; i++)
+		bigger.slots[i].val = KEY_INDEX_EMPTY;
+	for (size_t i = 0; i < ki->cap; i++)
+		if (ki->slots[i].val != KEY_INDEX_EMPTY) {
+			bigger.slots[find(&bigger, ki->slots[i].key)] = ki->slots[i];
+			bigger.n++;
+		}
 	key_index_free(ki);
 	*ki = bigger;
 	return 0;
@@ -77,10 +69,9 @@ int key_index_put(struct key_index *ki, uint64_t key, uint32_t val)
 	if ((ki->n + 1) * 2 > ki->cap && grow(ki))
 		return -1;
 	i = find(ki, key);
-	if (ki->vals[i] == KEY_INDEX_EMPTY)
+	if (ki->slots[i].val == KEY_INDEX_EMPTY)
 		ki->n++;
-	ki->keys[i] = key;
-	ki->vals[i] = val;
+	ki->slots[i] = (struct key_index_slot){ key, val };
 	return 0;
 }
 
@@ -92,18 +83,17 @@ void key_index_del(struct key_index *ki, uint64_t key)
 	if (!ki->cap)
 		return;
 	hole = find(ki, key);
-	if (ki->vals[hole] == KEY_INDEX_EMPTY)
+	if (ki->slots[hole].val == KEY_INDEX_EMPTY)
 		return;
 	ki->n--;
-	for (i = (hole + 1) & mask; ki->vals[i] != KEY_INDEX_EMPTY; i = (i + 1) & mask) {
-		size_t home = slot_of(ki, ki->keys[i]);
+	for (i = (hole + 1) & mask; ki->slots[i].val != KEY_INDEX_EMPTY; i = (i + 1) & mask) {
+		size_t home = slot_of(ki, ki->slots[i].key);
 
 		/* it may move if its home is not in (hole, i], cyclically */
 		if (((i - home) & mask) >= ((i - hole) & mask)) {
-			ki->keys[hole] = ki->keys[i];
-			ki->vals[hole] = ki->vals[i];
+			ki->slots[hole] = ki->slots[i];
 			hole = i;
 		}
 	}
-	ki->vals[hole] = KEY_INDEX_EMPTY;
+	ki->slots[hole].val = KEY_INDEX_EMPTY;
 }
