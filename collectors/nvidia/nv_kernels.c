@@ -23,8 +23,19 @@ int nv_kernels_init(struct nv_kernels *k)
 	return map_delta_init(&k->launches, sizeof(struct nv_kernel_key), sizeof(uint64_t), 0);
 }
 
+static void known_forget_all(struct nv_kernels *k)
+{
+	for (size_t i = 0; i < k->nknown; i++)
+		free(k->known[i].name);
+	free(k->known);
+	key_index_free(&k->known_index);
+	k->known = NULL;
+	k->nknown = k->known_cap = 0;
+}
+
 void nv_kernels_free(struct nv_kernels *k)
 {
+	known_forget_all(k);
 	map_delta_free(&k->launches);
 	free(k->rows);
 }
@@ -70,6 +81,59 @@ static bool is_gone(const struct nv_kernels *k, uint32_t pid)
 	return pid_listed(k->gone, k->ngone, pid);
 }
 
+static uint64_t known_key(uint32_t tgid, uint64_t handle)
+{
+	return (handle * 0x9e3779b97f4a7c15ULL) ^ tgid;
+}
+
+/*
+ * The handle's name: once demangled (a name may cost a demangler's bound, some
+ * tenths of a millisecond), kept; a name not yet in the map is asked again.
+ */
+static const char *known_name(struct nv_kernels *k, uint32_t tgid, uint64_t handle, char *text, size_t size)
+{
+	uint32_t at;
+	struct nv_kernel_known *e;
+
+	if (key_index_get(&k->known_index, known_key(tgid, handle), &at) && k->known[at].tgid == tgid &&
+	    k->known[at].handle == handle)
+		return k->known[at].name;
+	if (!nv_kernel_name(k->names_fd, tgid, handle, text, size) ||
+	    key_index_get(&k->known_index, known_key(tgid, handle), &at)) /* unnamed, or a key's twin */
+		return text;
+	e = array_push(&k->known, &k->nknown, &k->known_cap, sizeof(*e));
+	if (!e)
+		return text;
+	*e = (struct nv_kernel_known){ .tgid = tgid, .handle = handle, .name = strdup(text) };
+	if (!e->name || key_index_put(&k->known_index, known_key(tgid, handle), (uint32_t)(k->nknown - 1))) {
+		free(e->name);
+		k->nknown--;
+		return text;
+	}
+	return e->name;
+}
+
+/* The names of processes that exited this tick: forgotten, the index made again. */
+static void known_forget_gone(struct nv_kernels *k)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < k->nknown; i++)
+		if (pid_listed(k->gone, k->ngone, k->known[i].tgid))
+			free(k->known[i].name);
+		else
+			k->known[kept++] = k->known[i];
+	k->nknown = kept;
+	key_index_free(&k->known_index);
+	for (size_t i = 0; i < k->nknown; i++)
+		if (key_index_put(&k->known_index, known_key(k->known[i].tgid, k->known[i].handle), (uint32_t)i)) {
+			for (size_t j = i; j < k->nknown; j++) /* out of memory: those not indexed go */
+				free(k->known[j].name);
+			k->nknown = i;
+			break;
+		}
+}
+
 /* One handle's launches, named where the name table has it. */
 static bool handle_row(const void *key, const void *now, const void *before, void *state, void *arg)
 {
@@ -84,8 +148,7 @@ static bool handle_row(const void *key, const void *now, const void *before, voi
 		k->failed = true;
 		return false;
 	}
-	nv_kernel_name(k->names_fd, kk->tgid, kk->handle, text, sizeof(text));
-	r->name = strdup(text);
+	r->name = strdup(known_name(k, kk->tgid, kk->handle, text, sizeof(text)));
 	if (!r->name) {
 		k->n--;
 		k->failed = true;
@@ -157,6 +220,8 @@ void nv_kernels_read(struct nv_kernels *k, int launches_fd, int names_fd, struct
 	k->ngone = ngone;
 	map_delta_read(&k->launches, launches_fd, handle_row, k);
 	write_rows(k, m);
-	if (ngone)
-		map_walk(names_fd, sizeof(struct nv_kernel_key), 0, name_of_gone, k);
+	if (!ngone)
+		return;
+	map_walk(names_fd, sizeof(struct nv_kernel_key), 0, name_of_gone, k);
+	known_forget_gone(k);
 }

@@ -11,13 +11,24 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "collectors/kit/map_delta.h"
+#include "core/key_index.h"
 #include "collectors/kit/proc_cache.h"
 #include "model/model.h"
 
 struct nv_kernel_row;
 
+/* A handle's name as nv_kernel_name gave it: demangled once, kept while its process lives. */
+struct nv_kernel_known {
+	uint32_t tgid;
+	uint64_t handle;
+	char *name;
+};
+
 struct nv_kernels {
 	struct map_delta launches;
+	struct nv_kernel_known *known;
+	size_t nknown, known_cap;
+	struct key_index known_index; /* (tgid, handle) mixed -> known[] */
 	struct nv_kernel_row *rows; /* this tick's, one per handle, then merged by name */
 	size_t n, cap;
 	int names_fd;
