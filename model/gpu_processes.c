@@ -139,8 +139,8 @@ static bool known_name(const char *comm)
 }
 
 /* Process p's GPUs, each as g. */
-#define EACH_GPU(m, p, g)                                                                                        \
-	for (struct on_gpu *g = (p)->ngpus ? &(m)->gpus[(p)->first_gpu] : NULL; g;                                 \
+#define EACH_GPU(m, p, g)                                                          \
+	for (struct on_gpu *g = (p)->ngpus ? &(m)->gpus[(p)->first_gpu] : NULL; g; \
 	     g = g == &(m)->gpus[(p)->last_gpu] ? NULL : &(m)->gpus[g->next])
 
 /* The process of pid (through the index, never a walk), a new one where it has none; NULL out of memory. */
@@ -157,8 +157,16 @@ static struct proc *find_proc(struct merge *m, uint64_t pid)
 		m->failed = true;
 		return NULL;
 	}
-	*p = (struct proc){ .pid = pid, .comm = "", .cgroup = "", .jobs = NAN, .wait = NAN, .launches = NAN,
-			    .sync = NAN, .cuda_mem = NAN, .queues = NAN, .engine = { NAN, NAN, NAN, NAN } };
+	*p = (struct proc){ .pid = pid,
+			    .comm = "",
+			    .cgroup = "",
+			    .jobs = NAN,
+			    .wait = NAN,
+			    .launches = NAN,
+			    .sync = NAN,
+			    .cuda_mem = NAN,
+			    .queues = NAN,
+			    .engine = { NAN, NAN, NAN, NAN } };
 	return p;
 }
 
@@ -189,8 +197,9 @@ static size_t device_order(const struct snapshot *s, const char *dev)
 {
 	for (size_t i = 0; i < s->ndevices; i++)
 		if (!strcmp(s->devices[i].name, dev) ||
-		    (s->devices[i].bus_id[0] ? !strcmp(s->devices[i].bus_id, dev) || pci_same(s->devices[i].bus_id, dev) :
-					       !strcmp(s->devices[i].driver, dev)))
+		    (s->devices[i].bus_id[0] ?
+			     !strcmp(s->devices[i].bus_id, dev) || pci_same(s->devices[i].bus_id, dev) :
+			     !strcmp(s->devices[i].driver, dev)))
 			return i;
 	return s->ndevices;
 }
@@ -233,16 +242,21 @@ static struct on_gpu *gpu_of(struct merge *m, struct proc *p, const char *dev)
 
 	snprintf(name, sizeof(name), "%s", order < s->ndevices ? s->devices[order].name : dev[0] ? dev : "?");
 	EACH_GPU(m, p, on)
-		if (!strcmp(on->dev, name))
-			return on;
+	if (!strcmp(on->dev, name))
+		return on;
 	if (p->ngpus == PROC_GPUS)
 		return &m->gpus[p->last_gpu];
 	if (m->ngpus >= UINT32_MAX || !(g = array_push(&m->gpus, &m->ngpus, &m->gpus_cap, sizeof(*g)))) {
 		m->failed = true;
 		return NULL;
 	}
-	*g = (struct on_gpu){ .order = order, .sched_pct = NAN, .nvml_pct = NAN, .fdinfo_pct = NAN,
-			      .fdinfo_mem = NAN, .nvml_mem = NAN, .kfd_mem = NAN };
+	*g = (struct on_gpu){ .order = order,
+			      .sched_pct = NAN,
+			      .nvml_pct = NAN,
+			      .fdinfo_pct = NAN,
+			      .fdinfo_mem = NAN,
+			      .nvml_mem = NAN,
+			      .kfd_mem = NAN };
 	snprintf(g->dev, sizeof(g->dev), "%s", name);
 	if (p->ngpus++)
 		m->gpus[p->last_gpu].next = (uint32_t)(m->ngpus - 1);
@@ -303,7 +317,8 @@ static const char *nvml_bus(const struct merge *m, double gpu)
 	size_t row;
 
 	return row_index_find(&m->nvidia_gpus, gpu, 0, &row) ?
-		       table_str(snapshot_table(m->s, "nvidia.gpus"), row, "bus_id") : "";
+		       table_str(snapshot_table(m->s, "nvidia.gpus"), row, "bus_id") :
+		       "";
 }
 
 static void from_nvidia(struct merge *m)
@@ -408,7 +423,8 @@ static void gpu_names(const struct merge *m, const struct proc *p, char *out, si
 	size_t len = 0;
 	int n = 0;
 
-	EACH_GPU(m, p, g) { /* an insertion sort, stable: at most PROC_GPUS */
+	EACH_GPU(m, p, g)
+	{ /* an insertion sort, stable: at most PROC_GPUS */
 		int k = n++;
 
 		for (; k > 0 && by_order[k - 1]->order > g->order; k--)
@@ -428,7 +444,8 @@ static void write_row(const struct merge *m, struct table *t, const struct proc 
 
 	if (!row)
 		return;
-	EACH_GPU(m, p, g) {
+	EACH_GPU(m, p, g)
+	{
 		double pct = first_known(g->sched_pct, g->nvml_pct, g->fdinfo_pct);
 
 		gpu = num_add_known(gpu, isnan(pct) ? NAN : fmin(pct, 100));

@@ -21,6 +21,5 @@ void histories_free(struct histories *h);
  */
 void histories_update(struct histories *h, const struct snapshot *s);
 /* The history of column col of row in table t, or NULL. */
-const struct history *histories_get(const struct histories *h, const struct table *t, size_t row,
-				    unsigned int col);
+const struct history *histories_get(const struct histories *h, const struct table *t, size_t row, unsigned int col);
 #endif

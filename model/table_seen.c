@@ -141,9 +141,10 @@ const char *table_empty_text(const struct table_desc *d, const struct table *t, 
 	const char *least = set && set->full ? "at least " : "";
 
 	if (!t)
-		snprintf(text, size, ctx->replay ? "This recording has no %s table (the gputop-bpf that made it wrote "
-						   "none): it cannot say what happened here." :
-						   "This snapshot has no %s table.",
+		snprintf(text, size,
+			 ctx->replay ? "This recording has no %s table (the gputop-bpf that made it wrote "
+				       "none): it cannot say what happened here." :
+				       "This snapshot has no %s table.",
 			 d->name);
 	else if (ctx->pid_filter && table_pid_filtered(d) && sc && sc->rows.n) /* the rows seen: its own */
 		snprintf(text, size, "None now: process %u had %s%zu row%s here earlier (-p %u shows only its rows).",

@@ -341,8 +341,9 @@ static int check_combinations(const struct options *o, char *err, size_t errlen)
 		return -1;
 	}
 	if (o->replay && o->stacks && !strcmp(o->stacks, "-")) {
-		snprintf(err, errlen, "--stacks - takes stacks into the tables, which a recording has already: "
-				      "with --replay give --stacks FILE (its stacks tables written there)");
+		snprintf(err, errlen,
+			 "--stacks - takes stacks into the tables, which a recording has already: "
+			 "with --replay give --stacks FILE (its stacks tables written there)");
 		return -1;
 	}
 	if (o->stacks_weight_given && !o->stacks) {

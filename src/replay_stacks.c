@@ -40,8 +40,7 @@ static uint64_t past_table_rows(const struct snapshot *s)
 }
 
 /* s's stacks rows into sf; the end line into msg. */
-static int write_rows(const struct snapshot *s, struct stack_file *sf, const char *path, char *msg,
-		      size_t size)
+static int write_rows(const struct snapshot *s, struct stack_file *sf, const char *path, char *msg, size_t size)
 {
 	static const struct table_desc *const tables[] = { &nvidia_stacks_table, &sched_stacks_table,
 							   &calls_stacks_table };

@@ -61,8 +61,8 @@ void table_view_draw(struct view *v, const struct table_desc *d, const struct ta
  * What the empty table d of an attached collector says (t: its rows, NULL where the snapshot
  * has none; scope: where its rows are counted, NULL its name's): a filter's, else table_empty_text's.
  */
-const char *view_empty_text(const struct view *v, const struct table_desc *d, const struct table *t,
-		       const char *scope, char *text, size_t size);
+const char *view_empty_text(const struct view *v, const struct table_desc *d, const struct table *t, const char *scope,
+			    char *text, size_t size);
 /* The rows table i of pane p asks for at width w: title, header and rows, or its empty text; a blank line. */
 int pane_table_need(const struct view *v, const struct pane_decl *p, int i, int w);
 /* Table i of pane p in r, with its collector's reason and fix when it has nothing to show. */

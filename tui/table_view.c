@@ -336,8 +336,8 @@ static void draw_title(struct view *v, const struct table_desc *d, const struct 
 		put_whole(r.y, x, right - x, ROLE_DIM, "  <Enter> opens the selected row");
 }
 
-const char *view_empty_text(const struct view *v, const struct table_desc *d, const struct table *t,
-			      const char *scope, char *text, size_t size)
+const char *view_empty_text(const struct view *v, const struct table_desc *d, const struct table *t, const char *scope,
+			    char *text, size_t size)
 {
 	struct empty_context ctx = {
 		.seen = v->seen, .scope = scope, .pid_filter = v->pid_filter, .replay = v->feed->replay
@@ -366,8 +366,8 @@ int pane_table_need(const struct view *v, const struct pane_decl *p, int i, int 
 }
 
 /* What an empty table says: its collector's state once a screen, or its empty text. */
-static void draw_empty(struct view *v, const struct table_desc *d, const struct table *t,
-		       const struct table_state *ts, const struct collector_status *c, struct rect r, struct rect in)
+static void draw_empty(struct view *v, const struct table_desc *d, const struct table *t, const struct table_state *ts,
+		       const struct collector_status *c, struct rect r, struct rect in)
 {
 	char text[600];
 

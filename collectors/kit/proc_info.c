@@ -9,9 +9,10 @@
 /* The dynamic loader's own options that take a value (ld.so --help, glibc 2.36). */
 static bool loader_option_with_value(const char *opt)
 {
-	static const char *const with[] = { "--argv0",	 "--library-path", "--preload",
-					     "--audit",	 "--inhibit-rpath", "--glibc-hwcaps-prepend",
-					     "--glibc-hwcaps-mask" };
+	static const char *const with[] = {
+		"--argv0",	   "--library-path",	     "--preload",	   "--audit",
+		"--inhibit-rpath", "--glibc-hwcaps-prepend", "--glibc-hwcaps-mask"
+	};
 
 	for (size_t i = 0; i < sizeof(with) / sizeof(with[0]); i++)
 		if (!strcmp(opt, with[i]))

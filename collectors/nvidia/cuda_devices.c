@@ -56,8 +56,8 @@ static int by_visible(const struct nv_gpu_list *gpus, unsigned int n, uint32_t d
 	return files == v->held && dev < nvis ? (int)visible[dev] : -1;
 }
 
-void cuda_dev_locate(const struct nv_gpu_list *gpus, uint32_t dev, const char *asked,
-		     const struct cuda_proc_view *view, struct cuda_dev_where *w)
+void cuda_dev_locate(const struct nv_gpu_list *gpus, uint32_t dev, const char *asked, const struct cuda_proc_view *view,
+		     struct cuda_dev_where *w)
 {
 	unsigned int n = gpus ? gpus->n : 0;
 	int gpu;

@@ -57,8 +57,8 @@ struct cuda_dev_where {
  * Device dev (NV_DEV_UNKNOWN: a call whose device was unknown) of a process
  * that asked for its bus id (asked, "" if it did not), among gpus.
  */
-void cuda_dev_locate(const struct nv_gpu_list *gpus, uint32_t dev, const char *asked,
-		     const struct cuda_proc_view *view, struct cuda_dev_where *w);
+void cuda_dev_locate(const struct nv_gpu_list *gpus, uint32_t dev, const char *asked, const struct cuda_proc_view *view,
+		     struct cuda_dev_where *w);
 /* Its /dev/nvidiaN files and CUDA's variables in its environment into v (procfs as root). */
 void cuda_proc_read(uint32_t pid, struct cuda_proc_view *v);
 /* CUDA's variables in an environment (len bytes, NUL-separated, as /proc/PID/environ) into v. */

@@ -226,9 +226,8 @@ static void find_libs(struct collector *c, struct nvidia_priv *p)
 		n = cuda_libs_from_ldcache(&p->libs);
 		n += cuda_libs_from_maps(&p->libs);
 		if (p->libs.n)
-			snprintf(p->lib_note, sizeof(p->lib_note), "uprobes on %.100s (%s)%s",
-				 p->libs.v[0].found, p->libs.v[0].how,
-				 p->libs.n > 1 ? " and more" : "");
+			snprintf(p->lib_note, sizeof(p->lib_note), "uprobes on %.100s (%s)%s", p->libs.v[0].found,
+				 p->libs.v[0].how, p->libs.n > 1 ? " and more" : "");
 		else
 			snprintf(p->lib_note, sizeof(p->lib_note),
 				 "no libcuda.so.1 in the loader cache or in any process (--libcuda PATH names one)");

@@ -206,10 +206,12 @@ static const struct col_desc kernel_cols[NVK_COLS] = {
 			 "a longer one cut ends \"...[cut, kernel 0x...]\", its handle (one row a handle); "
 			 "[kernel 0x...]: a handle named before the monitor started",
 			 COL_STR, UNIT_NONE, 40, COL_KEY | COL_ASCENDING | COL_LONG },
-	[NVK_HANDLES] = { "handles", "HANDLES", "handles it was launched by (a CUkernel, its CUfunction)",
-			  COL_U64, UNIT_NONE, 7, COL_WIDE },
-	[NVK_PER_S] = { "launches_per_s", "LAUNCH/S", "launches per second (cuLaunchKernel, cuLaunchKernelEx, "
-			"cuLaunchCooperativeKernel)", COL_F64, UNIT_PER_S, 8, COL_HISTORY | COL_SPARK },
+	[NVK_HANDLES] = { "handles", "HANDLES", "handles it was launched by (a CUkernel, its CUfunction)", COL_U64,
+			  UNIT_NONE, 7, COL_WIDE },
+	[NVK_PER_S] = { "launches_per_s", "LAUNCH/S",
+			"launches per second (cuLaunchKernel, cuLaunchKernelEx, "
+			"cuLaunchCooperativeKernel)",
+			COL_F64, UNIT_PER_S, 8, COL_HISTORY | COL_SPARK },
 	[NVK_LAUNCHES] = { "launches_total", "LAUNCHES", "launches since start", COL_U64, UNIT_NONE, 9, 0 },
 };
 
@@ -339,9 +341,8 @@ static const struct col_desc proc_gpu_cols[NVPG_COLS] = {
 		       "that context, or its device, was not seen (made current or created before the monitor started)",
 		       COL_STR, UNIT_NONE, 8, COL_KEY | COL_ASCENDING },
 	/* a key too: a label of its metrics (as nvidia.gpus' gpu), not a gauge of an index */
-	[NVPG_GPU] = { "gpu", "GPU",
-		       "NVML's index of that GPU, where certain (see gpu_from); unknown otherwise", COL_U64,
-		       UNIT_NONE, 3, COL_KEY | COL_ASCENDING },
+	[NVPG_GPU] = { "gpu", "GPU", "NVML's index of that GPU, where certain (see gpu_from); unknown otherwise",
+		       COL_U64, UNIT_NONE, 3, COL_KEY | COL_ASCENDING },
 	[NVPG_BUS] = { "bus_id", "BUS", "its PCI address, where certain", COL_STR, UNIT_NONE, 16,
 		       COL_ASCENDING | COL_WIDE },
 	[NVPG_HOW] = { "gpu_from", "GPU FROM",
@@ -350,39 +351,37 @@ static const struct col_desc proc_gpu_cols[NVPG_COLS] = {
 		       "order (ordinals in PCI order, checked against the /dev/nvidiaN files it holds), or the "
 		       "only GPU (NVML sees one)",
 		       COL_STR, UNIT_NONE, 12, COL_ASCENDING | COL_DETAIL },
-	[NVPG_LAUNCH_PER_S] = { "launches_per_s", "LAUNCH/S", "kernel launches per second on this device",
-				COL_F64, UNIT_PER_S, 8, COL_HISTORY | COL_SPARK },
-	[NVPG_LAUNCHES] = { "launches_total", "LAUNCHES", "kernel launches on it since start", COL_U64,
-			    UNIT_COUNT, 9, 0 },
-	[NVPG_GRAPH_LAUNCHES] = { "graph_launches_total", "GRAPHS", "CUDA graph launches on it since start",
-				  COL_U64, UNIT_COUNT, 7, COL_WIDE },
+	[NVPG_LAUNCH_PER_S] = { "launches_per_s", "LAUNCH/S", "kernel launches per second on this device", COL_F64,
+				UNIT_PER_S, 8, COL_HISTORY | COL_SPARK },
+	[NVPG_LAUNCHES] = { "launches_total", "LAUNCHES", "kernel launches on it since start", COL_U64, UNIT_COUNT, 9,
+			    0 },
+	[NVPG_GRAPH_LAUNCHES] = { "graph_launches_total", "GRAPHS", "CUDA graph launches on it since start", COL_U64,
+				  UNIT_COUNT, 7, COL_WIDE },
 	[NVPG_MEM] = { "mem_bytes", "DEVMEM",
 		       "device memory allocated on it since start and not freed by a call (nvidia.processes' DEVMEM, "
 		       "by device)",
 		       COL_U64, UNIT_BYTES, 8, COL_HISTORY },
-	[NVPG_ALLOCS] = { "allocs_total", "ALLOCS", "successful allocations on it since start", COL_U64,
-			  UNIT_COUNT, 7, 0 },
+	[NVPG_ALLOCS] = { "allocs_total", "ALLOCS", "successful allocations on it since start", COL_U64, UNIT_COUNT, 7,
+			  0 },
 	[NVPG_FREES] = { "frees_total", "FREES", "frees of those", COL_U64, UNIT_COUNT, 7, COL_WIDE },
-	[NVPG_ALLOC_BYTES] = { "alloc_bytes_total", "ALLOC B", "bytes allocated on it since start", COL_U64,
-			       UNIT_BYTES, 8, COL_DETAIL },
-	[NVPG_FREED_BYTES] = { "freed_bytes_total", "FREED B", "bytes freed of those", COL_U64, UNIT_BYTES,
+	[NVPG_ALLOC_BYTES] = { "alloc_bytes_total", "ALLOC B", "bytes allocated on it since start", COL_U64, UNIT_BYTES,
 			       8, COL_DETAIL },
+	[NVPG_FREED_BYTES] = { "freed_bytes_total", "FREED B", "bytes freed of those", COL_U64, UNIT_BYTES, 8,
+			       COL_DETAIL },
 	[NVPG_SYNC_PCT] = { "sync_pct", "SYNC%",
 			    "share of the interval its threads spent blocked in cu*Synchronize with a context of this "
 			    "device current (summed over threads)",
 			    COL_F64, UNIT_PCT, 6, COL_HISTORY },
-	[NVPG_SYNCS] = { "syncs_total", "SYNCS", "synchronisation calls on it since start", COL_U64,
-			 UNIT_COUNT, 7, COL_DETAIL },
-	[NVPG_SYNC_NS] = { "sync_ns_total", "SYNC T", "time blocked in them since start", COL_U64, UNIT_NS,
-			   8, 0 },
+	[NVPG_SYNCS] = { "syncs_total", "SYNCS", "synchronisation calls on it since start", COL_U64, UNIT_COUNT, 7,
+			 COL_DETAIL },
+	[NVPG_SYNC_NS] = { "sync_ns_total", "SYNC T", "time blocked in them since start", COL_U64, UNIT_NS, 8, 0 },
 	/* joined by the model from calls.ioctls and nvidia.gpu_processes, never set here */
 	[NVPG_IOCTL_PER_S] = { "ioctls_per_s", "IOCTL/S",
 			       "its ioctls per second on this GPU's own device file /dev/nvidia<minor> (calls.ioctls; not "
 			       "nvidiactl nor nvidia-uvm, which no GPU owns); unknown where no ioctl names it, or the GPU "
 			       "or its minor number is not known",
 			       COL_F64, UNIT_PER_S, 8, COL_IF_KNOWN },
-	[NVPG_IOCTLS] = { "ioctls_total", "IOCTLS", "those ioctls since start", COL_U64, UNIT_COUNT, 7,
-			  COL_DETAIL },
+	[NVPG_IOCTLS] = { "ioctls_total", "IOCTLS", "those ioctls since start", COL_U64, UNIT_COUNT, 7, COL_DETAIL },
 	[NVPG_NVML_MEM] = { "nvml_mem_bytes", "NVML MEM",
 			    "device memory the driver accounts to it on this GPU (nvidia.gpu_processes), beside "
 			    "DEVMEM, what its calls allocated; unknown where NVML does not list it there",

@@ -370,8 +370,7 @@ static int long_names(const char *gate, const char *done)
 			if (cuLaunchKernel(f[k], 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL))
 				return 1;
 	}
-	printf("{\"pid\":%d,\"handles\":[\"%p\",\"%p\",\"%p\",\"%p\"]}\n", (int)getpid(), f[0], f[1], f[2],
-	       f[3]);
+	printf("{\"pid\":%d,\"handles\":[\"%p\",\"%p\",\"%p\",\"%p\"]}\n", (int)getpid(), f[0], f[1], f[2], f[3]);
 	fflush(stdout);
 	wait_for(done);
 	return 0;

@@ -56,9 +56,15 @@ static void unknown_unless_certain(void **state)
 }
 
 /* Two H200s (one model) at minors 0 and 1, NVML's index 0 the second in PCI order; a third of another model. */
-static const struct nv_gpu_list h200s = { 2, { "00000000:3B:00.0", "00000000:17:00.0" }, { true, true }, { 1, 0 },
+static const struct nv_gpu_list h200s = { 2,
+					  { "00000000:3B:00.0", "00000000:17:00.0" },
+					  { true, true },
+					  { 1, 0 },
 					  true };
-static const struct nv_gpu_list mixed = { 2, { "00000000:17:00.0", "00000000:3B:00.0" }, { true, true }, { 0, 1 },
+static const struct nv_gpu_list mixed = { 2,
+					  { "00000000:17:00.0", "00000000:3B:00.0" },
+					  { true, true },
+					  { 0, 1 },
 					  false };
 
 #define ENV(s) s, sizeof(s)
@@ -163,10 +169,8 @@ static void environment_read(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(by_bus_id),
-		cmocka_unit_test(unknown_unless_certain),
-		cmocka_unit_test(by_files_held),
-		cmocka_unit_test(unknown_when_files_disagree),
+		cmocka_unit_test(by_bus_id),	    cmocka_unit_test(unknown_unless_certain),
+		cmocka_unit_test(by_files_held),    cmocka_unit_test(unknown_when_files_disagree),
 		cmocka_unit_test(environment_read),
 	};
 

@@ -68,8 +68,8 @@ static void loader_started_names(void **state)
 	assert_true(loader_comm("ld-linux-aarch6"));
 	assert_false(loader_comm("python3"));
 	assert_false(loader_comm("ldconfig"));
-	assert_true(loader_program(ARGS("/lib64/ld-linux-x86-64.so.2\0/usr/bin/python3.12\0train.py"), comm,
-				   sizeof(comm)));
+	assert_true(
+		loader_program(ARGS("/lib64/ld-linux-x86-64.so.2\0/usr/bin/python3.12\0train.py"), comm, sizeof(comm)));
 	assert_string_equal(comm, "python3.12");
 	assert_true(loader_program(ARGS("ld.so\0--library-path\0/opt/lib\0--inhibit-cache\0./a-very-long-program-name"),
 				   comm, sizeof(comm)));

@@ -13,8 +13,7 @@
 #include "symbols/stack_file.h"
 
 /* The file's text after rows[0..n) went in with weight w; *lines and *total as the end line says. */
-static char *file_of(enum stack_weight w, const struct stack_row *rows, size_t n, uint64_t *lines,
-		     uint64_t *total)
+static char *file_of(enum stack_weight w, const struct stack_row *rows, size_t n, uint64_t *lines, uint64_t *total)
 {
 	char path[] = "/tmp/gputop-stack-file-XXXXXX", why[300], *text = NULL;
 	struct stack_file sf;
@@ -39,9 +38,13 @@ static char *file_of(enum stack_weight w, const struct stack_row *rows, size_t n
 	return text;
 }
 
-static const struct stack_row launch = { .pid = 10, .comm = "python3", .source = STACK_SOURCE_LAUNCHES,
-					 .leaf = "gemm", .frames = "[truncated];libcublasLt.so+0x10;cuLaunchKernel",
-					 .sampled = "", .count = 5 };
+static const struct stack_row launch = { .pid = 10,
+					 .comm = "python3",
+					 .source = STACK_SOURCE_LAUNCHES,
+					 .leaf = "gemm",
+					 .frames = "[truncated];libcublasLt.so+0x10;cuLaunchKernel",
+					 .sampled = "",
+					 .count = 5 };
 
 static void command_first(void **state)
 {

@@ -25,8 +25,8 @@ static struct snapshot *snap(uint64_t seq, const char *name, const unsigned int 
 	assert_non_null(s);
 	pid = table_col(d, "pid");
 	key = !strcmp(name, "drm_sched.rings") ? table_col(d, "name") :
-	      table_col(d, "dev") >= 0	      ? table_col(d, "dev") :
-					      table_col(d, "device");
+	      table_col(d, "dev") >= 0	       ? table_col(d, "dev") :
+						 table_col(d, "device");
 	s->seq = seq;
 	s->tables = calloc(1, sizeof(*s->tables));
 	s->tables[s->ntables++] = table_new(d);
@@ -44,8 +44,8 @@ static struct snapshot *snap(uint64_t seq, const char *name, const unsigned int 
 	return s;
 }
 
-static const char *said(const struct table_seen *seen, const char *name, const struct snapshot *s,
-			uint32_t pid, bool replay)
+static const char *said(const struct table_seen *seen, const char *name, const struct snapshot *s, uint32_t pid,
+			bool replay)
 {
 	static char text[600];
 	struct empty_context ctx = { .seen = seen, .pid_filter = pid, .replay = replay };
@@ -100,8 +100,7 @@ static void rows_of_a_table_without_processes(void **state)
 		char text[300];
 		struct empty_context ctx = { .seen = seen, .scope = "drm_sched.rings@card0" };
 
-		assert_string_equal(table_empty_text(none->tables[0]->desc, none->tables[0], &ctx, text,
-						     sizeof(text)),
+		assert_string_equal(table_empty_text(none->tables[0]->desc, none->tables[0], &ctx, text, sizeof(text)),
 				    "None now: the 1 row shown here earlier is gone.");
 	}
 	snapshot_free(a);
@@ -113,7 +112,7 @@ static void rows_of_a_table_without_processes(void **state)
 /* Past TABLE_SEEN_MAX distinct rows a table's count is a lower bound, and says so. */
 static void counts_bounded_say_at_least(void **state)
 {
-	unsigned int (*rows)[2] = calloc(TABLE_SEEN_MAX + 2, sizeof(*rows));
+	unsigned int(*rows)[2] = calloc(TABLE_SEEN_MAX + 2, sizeof(*rows));
 	struct table_seen *seen = table_seen_new();
 	struct snapshot *many, *none = snap(2, "calls.ioctls", NULL, 0);
 	char want[200];
