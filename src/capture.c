@@ -184,6 +184,9 @@ static void stats(struct capture *c, struct capture_stats *st)
 				      .ioctls = c->calls.ioctls, .waits = c->calls.waits,
 				      .launches = c->calls.launches, .syncs = c->calls.syncs,
 				      .calls_lost = c->calls_lost, .cuda_lost = c->cuda_lost,
+				      .jobs_refused = c->jobs.lost - c->jobs_lost,
+				      .marks_refused = c->display.lost - c->marks_lost,
+				      .calls_refused = c->calls.lost - c->calls_lost - c->cuda_lost,
 				      .bytes = w->bytes, .limit_bytes = w->limit_bytes,
 				      .over_limit = w->over_limit, .dropped = w->dropped,
 				      .cut = c->cut };
@@ -233,41 +236,57 @@ int capture_close(struct capture *c, struct capture_stats *st)
 	return err;
 }
 
-/* ", N WHAT (WHY)" when n is not 0: a part of the "not written" line; *first cleared. */
-static void part(FILE *f, bool *first, uint64_t n, const char *what, const char *why)
+/* "N WHAT (WHERE)" when n is not 0, after "; " but for the first part (*first then cleared). */
+static void part(FILE *f, bool *first, uint64_t n, const char *what, const char *where)
 {
 	if (!n)
 		return;
-	fprintf(f, "%s%llu %s (%s)", *first ? "" : "; ", (unsigned long long)n, what, why);
+	fprintf(f, "%s%llu %s%s%s%s", *first ? "" : "; ", (unsigned long long)n, what, where ? " (" : "",
+		where ? where : "", where ? ")" : "");
 	*first = false;
+}
+
+/* The events lost before the writer, each kind where: a buffer of its collector was full. */
+static void lost_line(FILE *f, const char *prog, const char *path, const struct capture_stats *st)
+{
+	bool first = true;
+
+	if (!(st->cuda_lost + st->calls_lost + st->marks_lost + st->jobs_lost))
+		return;
+	fprintf(f, "%s: trace '%s': lost before the writer, a buffer full: ", prog, path);
+	part(f, &first, st->cuda_lost, "CUDA launches and syncs", "the nvidia collector's capture ring buffer");
+	part(f, &first, st->calls_lost, "ioctls and fence waits", "the calls collector's capture ring buffer");
+	part(f, &first, st->marks_lost, "display events", "the display collector's capture ring buffer");
+	part(f, &first, st->jobs_lost, "jobs", "the scheduler collector's jobs of one interval");
+	fputc('\n', f);
+}
+
+/* The events the writer refused, by kind, and its packets refused, by reason. */
+static void refused_line(FILE *f, const char *prog, const char *path, const struct capture_stats *st)
+{
+	bool first = true;
+
+	if (!(st->over_limit + st->dropped))
+		return;
+	fprintf(f, "%s: trace '%s': not written: ", prog, path);
+	part(f, &first, st->jobs_refused, "jobs", NULL);
+	part(f, &first, st->marks_refused, "display events", NULL);
+	part(f, &first, st->calls_refused, "GPU calls", NULL);
+	fprintf(f, "%s%llu packets over the size limit (%llu MiB, --trace-max-mb), %llu too large or without a track or lane\n",
+		first ? "" : "; why: ", (unsigned long long)st->over_limit,
+		(unsigned long long)(st->limit_bytes >> 20), (unsigned long long)st->dropped);
 }
 
 void capture_summary(FILE *f, const char *prog, const char *path, const struct capture_stats *st)
 {
-	bool first = true;
-	char limit[64];
-
 	fprintf(f,
 		"%s: trace '%s': %llu samples, %llu jobs, %llu vblanks, %llu display events (%llu missed frames), %llu ioctls, %llu fence waits, %llu CUDA launches, %llu CUDA syncs written, %llu bytes\n",
 		prog, path, (unsigned long long)st->samples, (unsigned long long)st->jobs,
 		(unsigned long long)st->vblanks, (unsigned long long)st->deliveries,
 		(unsigned long long)st->missed, (unsigned long long)st->ioctls, (unsigned long long)st->waits,
 		(unsigned long long)st->launches, (unsigned long long)st->syncs, (unsigned long long)st->bytes);
-	if (st->cuda_lost + st->calls_lost + st->marks_lost + st->jobs_lost + st->over_limit + st->dropped) {
-		fprintf(f, "%s: trace '%s': not written: ", prog, path);
-		part(f, &first, st->cuda_lost, "CUDA launches and syncs",
-		     "lost: the nvidia collector's capture ring buffer was full");
-		part(f, &first, st->calls_lost, "ioctls and fence waits",
-		     "lost: the calls collector's capture ring buffer was full");
-		part(f, &first, st->marks_lost, "display events",
-		     "lost: the display collector's capture ring buffer was full");
-		part(f, &first, st->jobs_lost, "jobs", "lost: more than the scheduler collector keeps in one interval");
-		snprintf(limit, sizeof(limit), "over the size limit, %llu MiB: --trace-max-mb",
-			 (unsigned long long)(st->limit_bytes >> 20));
-		part(f, &first, st->over_limit, "events", limit);
-		part(f, &first, st->dropped, "events", "too large, or no track or lane for them");
-		fputc('\n', f);
-	}
+	lost_line(f, prog, path, st);
+	refused_line(f, prog, path, st);
 	if (st->cut)
 		fprintf(f, "%s: trace '%s': %llu events after its end (--duration) left out\n", prog, path,
 			(unsigned long long)st->cut);

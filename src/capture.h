@@ -28,8 +28,9 @@ struct capture_stats {
 	uint64_t ioctls, waits, launches, syncs; /* the calls' (trace_calls.h) */
 	/* lost before the writer: the jobs of an interval over JOB_SPANS_MAX, and full capture ring buffers */
 	uint64_t jobs_lost, marks_lost, calls_lost, cuda_lost; /* calls: ioctls and waits; cuda: launches, syncs */
-	uint64_t over_limit; /* events that did not fit the size limit */
-	uint64_t dropped; /* events not written otherwise (too large, no track or lane) */
+	uint64_t jobs_refused, marks_refused, calls_refused; /* by the writer: the limit, no track or lane */
+	uint64_t over_limit; /* packets (events, tracks, samples) that did not fit the size limit */
+	uint64_t dropped; /* packets not written otherwise (too large, no track or lane) */
 	uint64_t cut; /* events after its end (capture_end), left out */
 };
 
@@ -56,8 +57,9 @@ void capture_end(struct capture *c, const struct snapshot *s);
 int capture_close(struct capture *c, struct capture_stats *st);
 /*
  * What it wrote to path (bytes: the file's size), on one line to f after
- * "prog: trace 'path': ", then, when something was not, what and why on one
- * more, and what was left out after its end on another.
+ * "prog: trace 'path': "; then, each on a line of its own when there were
+ * any, the events lost before the writer (which buffer was full), those the
+ * writer refused (and why), and those left out after its end.
  */
 void capture_summary(FILE *f, const char *prog, const char *path, const struct capture_stats *st);
 
