@@ -64,10 +64,11 @@ static const struct capture_rb_ops ops = {
 };
 
 void nv_capture_open(struct nv_capture *nc, const struct job_sink *sink, int map_fd, __u32 *on,
-		     const __u64 *lost, int names_fd)
+		     const __u64 *lost, int names_fd, const struct span_stacks *stacks)
 {
 	memset(nc, 0, sizeof(*nc));
 	nc->names_fd = names_fd;
+	nc->stacks = stacks;
 	if (sink && sink->calls && !capture_rb_init(&nc->rb, map_fd, on, lost, sink->active, &ops, nc))
 		nc->sink = sink; /* else out of memory: the trace gets no CUDA calls */
 }
