@@ -69,8 +69,9 @@ void nv_capture_open(struct nv_capture *nc, const struct job_sink *sink, int map
 	memset(nc, 0, sizeof(*nc));
 	nc->names_fd = names_fd;
 	nc->stacks = stacks;
-	if (sink && sink->calls && !capture_rb_init(&nc->rb, map_fd, on, lost, sink->active, &ops, nc))
-		nc->sink = sink; /* else out of memory: the trace gets no CUDA calls */
+	nc->sink = sink && sink->calls ? sink : NULL; /* before its reader starts: hand uses it */
+	if (nc->sink && capture_rb_init(&nc->rb, map_fd, on, lost, sink->active, &ops, nc))
+		nc->sink = NULL; /* out of memory: the trace gets no CUDA calls */
 }
 
 void nv_capture_drain(struct nv_capture *nc)
