@@ -491,8 +491,9 @@ int perfetto_lane_end(struct perfetto_writer *w, struct perfetto_lanes *l, int l
 /*
  * What was not written, by reason: "N events did not fit the size limit (L
  * bytes); M events lost in a full buffer before the writer (a capture ring
- * buffer, a job buffer); K events not written (too large, no track or lane)", the parts that are not 0, then ", S events
- * without their stacks" (written without them).
+ * buffer, a job buffer); K events not written (too large, no track or
+ * lane)", the parts that are not 0, then ", S events without their stacks"
+ * (written without them).
  */
 static void note_text(const struct perfetto_writer *w, char *text, size_t size)
 {
