@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # --trace at the default refresh (-d 1) of a PyTorch launch loop as fast as the GPU's driver takes
 # it (about 130,000 launches/s on an H100): a 10 s capture (--duration 10) while the loop runs
-# 14 s; the monitor's stderr (what it wrote, anything lost before the writer or refused by it, the
+# 20 s; the monitor's stderr (what it wrote, anything lost before the writer or refused by it, the
 # launches after its end), the loop's own count and rate, and the launches decoded from the file
 # (tests/perfetto/calls.sh, with protoc). Not a test: the figures for the lead's comparison, in
 # OUTDIR/summary.txt: written + left out after the end should be the loop's launches within the
@@ -14,7 +14,7 @@ D=${3:-1}
 HERE=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$OUT"
 [ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
-# the loop: warmed up, then launches for 14 s from GATE; prints its count and rate
+# the loop: warmed up, then launches for SECONDS from GATE; prints its count and rate
 cat >"$OUT/loop.py" <<'EOF'
 import json, os, sys, time
 import torch
@@ -34,7 +34,7 @@ torch.cuda.synchronize()
 t = time.perf_counter() - t0
 print(json.dumps({"launches": n, "seconds": t, "launches_per_s": n / t}), flush=True)
 EOF
-python3 "$OUT/loop.py" "$OUT/gate" 14 >"$OUT/loop.json" 2>"$OUT/loop.err" &
+python3 "$OUT/loop.py" "$OUT/gate" 20 >"$OUT/loop.json" 2>"$OUT/loop.err" &
 LOOP=$!
 sleep 5 # CUDA up, the loop waiting at its gate
 touch "$OUT/gate"
