@@ -54,7 +54,7 @@ static void add_until_end(struct capture *c, const void *items, size_t n, size_t
 		if (i < n && !after)
 			continue;
 		if (i > from || lost)
-			add(c, p + from * size, i - from, lost);
+			add(c, i > from ? p + from * size : NULL, i - from, lost); /* none: the losses alone */
 		lost = 0;
 		from = i + 1;
 		c->cut += after;
