@@ -217,6 +217,11 @@ $(B)/cuda/cuda-client: tests/cuda/cuda-client.c $(B)/cuda/libcuda.so.1
 	$(call msg,CC,$@)
 	$(Q)$(CC) -O2 -fno-omit-frame-pointer -Wall -Wextra -Werror -o $@ $< -L$(B)/cuda -l:libcuda.so.1 -lpthread
 
+# A loop of N launches as fast as the stand-in takes them (tests/bpf/cuda.sh: --trace at a high rate).
+$(B)/cuda/launch-loop: bench/launch_loop.c $(B)/cuda/libcuda.so.1
+	$(call msg,CC,$@)
+	$(Q)$(CC) -O2 -fno-omit-frame-pointer -Wall -Wextra -Werror -o $@ $< -L$(B)/cuda -l:libcuda.so.1
+
 # The same two built without frame pointers (as Debian builds most libraries): --stacks unwinds
 # them with DWARF (tests/bpf/cuda.sh finds them beside CUDA_DIR).
 $(B)/cuda-nofp/libcuda.so.1: tests/cuda/fake_libcuda.c | $(B)
@@ -342,7 +347,7 @@ fuzz:
 	$(Q)tests/fuzz/run.sh build/fuzz/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # The CUDA suite counts ioctls on /dev/null as NVIDIA's: a test build (TEST_HOOKS=1) does that.
-test-bpf: $(B)/gputop-bpf $(B)/cuda/cuda-client $(B)/cuda-nofp/cuda-client $(B)/nvml/libnvidia-ml.so.1 \
+test-bpf: $(B)/gputop-bpf $(B)/cuda/cuda-client $(B)/cuda/launch-loop $(B)/cuda-nofp/cuda-client $(B)/nvml/libnvidia-ml.so.1 \
 	$(B)/nvml/no-mig/libnvidia-ml.so.1 $(B)/tests/fd-census $(B)/tests/decode $(B)/tests/kit
 	$(Q)$(MAKE) --no-print-directory SAN=1 build/san/gputop-bpf
 	$(Q)$(MAKE) --no-print-directory TEST_HOOKS=1 build/default-test/gputop-bpf
@@ -351,6 +356,7 @@ test-bpf: $(B)/gputop-bpf $(B)/cuda/cuda-client $(B)/cuda-nofp/cuda-client $(B)/
 	$(Q)$(B)/tests/kit
 	$(Q)tests/bpf/run.sh $(B)/gputop-bpf build/san/gputop-bpf
 	$(Q)tests/bpf/cuda.sh $(B)/cuda build/default-test/gputop-bpf build/san-test/gputop-bpf
+	$(Q)tests/bpf/trace.sh $(B)/cuda $(B)/gputop-bpf
 	$(Q)tests/bpf/nvml.sh $(B)/nvml $(B)/gputop-bpf build/san/gputop-bpf
 	$(Q)tests/bpf/fd-census.sh $(B)/tests/fd-census 200 50
 	$(Q)tests/bpf/privileges.sh $(B)/gputop-bpf examples/mockgpu-7.3.jsonl

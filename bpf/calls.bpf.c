@@ -256,7 +256,7 @@ static __always_inline void capture(__u32 kind, __u64 id, __u64 start, __u64 end
 	r->driver[0] = 0;
 	if (driver)
 		__builtin_memcpy(r->driver, driver, CALLS_NAME);
-	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
+	capture_submit(&capture_rb, r);
 }
 
 /* The syscall wrapper's caller of a call from user stack ustack_id of tgid (callers above). */

@@ -75,7 +75,10 @@ enum calls_drop {
 	CALLS_DROP_MAX
 };
 
-/* The capture's ring buffer (--trace): 1 MiB, at 112 + 8 bytes a record about 8,700 calls a tick. */
+/*
+ * The capture's ring buffer (--trace): 1 MiB, at 112 + 8 bytes a record about 8,700 calls
+ * between two drains (collectors/kit/capture_rb.h).
+ */
 #define CALLS_CAPTURE_RB_BYTES (1U << 20)
 
 enum calls_rec_kind {

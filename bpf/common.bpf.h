@@ -64,7 +64,7 @@ static __always_inline __u32 intern(void *ids, const void *key, __u32 *next, __u
 
 /*
  * A capture's record (--trace) of size bytes in rb, to fill and submit with
- * bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP) (user space drains at its ticks).
+ * capture_submit (user space drains it on a thread of its own).
  * NULL when no capture runs: *on, the programs' flag that user space sets
  * while one does, is tested first, and is all a program pays without one.
  * NULL too when the ring buffer is full: counted in *lost.
@@ -79,6 +79,19 @@ static __always_inline void *capture_reserve(void *rb, __u64 size, const __u32 *
 	if (!r)
 		__sync_fetch_and_add(lost, 1);
 	return r;
+}
+
+/*
+ * A capture's record r of rb submitted: without a wake-up while less than a
+ * quarter of rb waits (the reader drains every CAPTURE_RB_READ_MS anyway), with
+ * one beyond, so that a fast stream of events is drained before rb is full.
+ */
+static __always_inline void capture_submit(void *rb, void *r)
+{
+	__u64 avail = bpf_ringbuf_query(rb, BPF_RB_AVAIL_DATA);
+
+	bpf_ringbuf_submit(r, avail * 4 >= bpf_ringbuf_query(rb, BPF_RB_RING_SIZE) ? BPF_RB_FORCE_WAKEUP :
+									    BPF_RB_NO_WAKEUP);
 }
 
 #endif

@@ -117,7 +117,7 @@ static __always_inline void capture(__u32 kind, __u64 ts, const struct client_st
 	r->missed = missed;
 	r->minor = cl ? cl->minor : -1;
 	r->kind = kind;
-	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
+	capture_submit(&capture_rb, r);
 }
 
 static __always_inline struct client_stats *client_get(struct drm_file *file, int crtc)

@@ -67,7 +67,10 @@ struct queued_key {
 	__u32 seq; /* the vblank the client asked for */
 };
 
-/* The capture's ring buffer (--trace): 256 KiB, at 40 + 8 bytes a record about 5,400 events a tick. */
+/*
+ * The capture's ring buffer (--trace): 256 KiB, at 40 + 8 bytes a record about 5,400 events
+ * between two drains (collectors/kit/capture_rb.h).
+ */
 #define DISPLAY_CAPTURE_RB_BYTES (256U << 10)
 
 enum display_rec_kind {

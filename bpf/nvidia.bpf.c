@@ -57,7 +57,7 @@ static __always_inline void capture(__u32 kind, __u64 id, __u64 start, __u64 end
 	bpf_get_current_comm(r->thread, sizeof(r->thread));
 	task = (struct task_struct *)bpf_get_current_task();
 	BPF_CORE_READ_STR_INTO(&r->comm, task, group_leader, comm);
-	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
+	capture_submit(&capture_rb, r);
 }
 
 struct {

@@ -210,7 +210,10 @@ struct nv_xid {
 	char msg[NV_XID_MSG];
 };
 
-/* The capture's ring buffer (--trace): 2 MiB, at 80 + 8 bytes a record about 23,800 calls a tick. */
+/*
+ * The capture's ring buffer (--trace): 2 MiB, at 80 + 8 bytes a record about 23,800 calls
+ * between two drains (collectors/kit/capture_rb.h).
+ */
 #define NV_CAPTURE_RB_BYTES (2U << 20)
 
 enum nv_rec_kind {

@@ -54,27 +54,52 @@ bool privileges_sufficient(void)
 	return has(&c, CAP_SYS_ADMIN) || (has(&c, CAP_BPF) && has(&c, CAP_PERFMON));
 }
 
+/* The capabilities that bypass file permissions out of the effective set (saved in *saved): 0, or -1. */
+static int lower_file_caps(struct caps *saved, bool *lowered_any)
+{
+	struct caps lowered;
+
+	*lowered_any = getuid() != 0 && !caps_get(saved);
+	if (!*lowered_any)
+		return 0;
+	lowered = *saved;
+	clear_effective(&lowered, CAP_DAC_OVERRIDE);
+	clear_effective(&lowered, CAP_DAC_READ_SEARCH);
+	clear_effective(&lowered, CAP_FOWNER);
+	return caps_set(&lowered) ? -1 : 0;
+}
+
 FILE *privileges_fopen_as_user(const char *path, const char *mode)
 {
-	struct caps saved, lowered;
-	bool lower = getuid() != 0 && !caps_get(&saved);
+	struct caps saved;
+	bool lower;
 	FILE *f;
 	int err;
 
-	if (lower) {
-		lowered = saved;
-		clear_effective(&lowered, CAP_DAC_OVERRIDE);
-		clear_effective(&lowered, CAP_DAC_READ_SEARCH);
-		clear_effective(&lowered, CAP_FOWNER);
-		if (caps_set(&lowered))
-			return errno = EPERM, NULL; /* never open with more than the user's rights */
-	}
+	if (lower_file_caps(&saved, &lower))
+		return errno = EPERM, NULL; /* never open with more than the user's rights */
 	f = fopen(path, mode);
 	err = errno;
 	if (lower)
 		caps_set(&saved);
 	errno = err;
 	return f;
+}
+
+int privileges_unlink_as_user(const char *path)
+{
+	struct caps saved;
+	bool lower;
+	int rc, err;
+
+	if (lower_file_caps(&saved, &lower))
+		return errno = EPERM, -1;
+	rc = unlink(path);
+	err = errno;
+	if (lower)
+		caps_set(&saved);
+	errno = err;
+	return rc;
 }
 
 int privileges_drop_all(void)

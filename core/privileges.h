@@ -31,6 +31,8 @@ bool privileges_sufficient(void);
  * that user could. For root, as root.
  */
 FILE *privileges_fopen_as_user(const char *path, const char *mode);
+/* unlink(path) with the same rights: 0, or -1 with errno set. */
+int privileges_unlink_as_user(const char *path);
 
 /* Gives up every capability (--replay needs none). 0, or -errno. */
 int privileges_drop_all(void);

@@ -118,6 +118,8 @@ struct job_sink {
 	void (*marks)(void *arg, const struct display_mark *marks, size_t n, uint64_t lost);
 	/* n calls that ended; lost: those not kept since the last call (a full ring buffer). */
 	void (*calls)(void *arg, const struct call_span *calls, size_t n, uint64_t lost);
+	/* As calls, for CUDA launches and synchronisations (NULL: calls takes them). */
+	void (*cuda)(void *arg, const struct call_span *calls, size_t n, uint64_t lost);
 	void *arg;
 	atomic_bool *active; /* NULL: always; else jobs, marks and calls are kept only while it is true */
 };

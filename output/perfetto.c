@@ -139,8 +139,12 @@ int perfetto_packet_commit(struct perfetto_writer *w, uint64_t room)
 	pb_end(b);
 	if (w->io_error)
 		return -EIO;
-	if (!pb_ok(b) || w->bytes + b->len > w->limit_bytes - room) {
+	if (!pb_ok(b)) {
 		w->dropped++;
+		return -ENOSPC;
+	}
+	if (w->bytes + b->len > w->limit_bytes - room) {
+		w->over_limit++;
 		return -ENOSPC;
 	}
 	if (fwrite(b->p, 1, b->len, w->out) != b->len) {
@@ -401,6 +405,16 @@ void perfetto_count_dropped(struct perfetto_writer *w, uint64_t n)
 	w->dropped += n;
 }
 
+void perfetto_count_lost(struct perfetto_writer *w, uint64_t n)
+{
+	w->lost += n;
+}
+
+uint64_t perfetto_unwritten(const struct perfetto_writer *w)
+{
+	return w->over_limit + w->lost + w->dropped;
+}
+
 void perfetto_count_stack_lost(struct perfetto_writer *w, uint64_t n)
 {
 	w->stacks_lost += n;
@@ -475,20 +489,49 @@ int perfetto_lane_end(struct perfetto_writer *w, struct perfetto_lanes *l, int l
 }
 
 /*
- * "N events did not fit" (", M without their stacks" when some were): an
- * instant on the "gputop-bpf" track, within the room kept for it.
+ * What was not written, by reason: "N events did not fit the size limit (L
+ * bytes); M events lost in a full buffer before the writer (a capture ring
+ * buffer, a job buffer); K events not written (too large, no track or
+ * lane)", the parts that are not 0, then ", S events without their stacks"
+ * (written without them).
  */
+static void note_text(const struct perfetto_writer *w, char *text, size_t size)
+{
+	size_t n = 0;
+
+	text[0] = 0;
+	if (w->over_limit)
+		n += (size_t)snprintf(text + n, size - n, "%llu events did not fit the size limit (%llu bytes); ",
+				     (unsigned long long)w->over_limit, (unsigned long long)w->limit_bytes);
+	if (w->lost && n < size)
+		n += (size_t)snprintf(text + n, size - n,
+				     "%llu events lost in a full buffer before the writer; ",
+				     (unsigned long long)w->lost);
+	if (w->dropped && n < size)
+		n += (size_t)snprintf(text + n, size - n,
+				     "%llu events not written (too large, no track or lane); ",
+				     (unsigned long long)w->dropped);
+	if (n >= 2 && n < size)
+		text[n -= 2] = 0;
+	if (w->stacks_lost && n < size)
+		snprintf(text + n, size - n, "%s%llu events without their stacks", n ? ", " : "",
+			 (unsigned long long)w->stacks_lost);
+}
+
+/* The note: an instant on the "gputop-bpf" track, within the room kept for it. */
 static int note_write(struct perfetto_writer *w)
 {
-	char text[96];
+	char text[PERFETTO_STR_MAX];
 	struct perfetto_track t = {
 		.uuid = PERFETTO_NOTE_UUID,
 		.kind = PERFETTO_TRACK_PLAIN,
 		.name = "gputop-bpf",
 	};
 	struct perfetto_arg args[] = {
-		{ .name = "dropped", .type = PERFETTO_ARG_UINT, .u = w->dropped },
+		{ .name = "over_limit", .type = PERFETTO_ARG_UINT, .u = w->over_limit },
 		{ .name = "limit_bytes", .type = PERFETTO_ARG_UINT, .u = w->limit_bytes },
+		{ .name = "lost", .type = PERFETTO_ARG_UINT, .u = w->lost },
+		{ .name = "dropped", .type = PERFETTO_ARG_UINT, .u = w->dropped },
 		{ .name = "stacks_lost", .type = PERFETTO_ARG_UINT, .u = w->stacks_lost },
 	};
 	struct perfetto_event e = {
@@ -497,19 +540,16 @@ static int note_write(struct perfetto_writer *w)
 		.type = PERFETTO_INSTANT,
 		.name = text,
 		.args = args,
-		.n_args = w->stacks_lost ? 3 : 2,
+		.n_args = sizeof(args) / sizeof(args[0]),
 	};
-	uint64_t dropped = w->dropped;
-	int n;
+	uint64_t over_limit = w->over_limit, dropped = w->dropped;
 	int err;
 
-	n = snprintf(text, sizeof(text), "%llu events did not fit", (unsigned long long)dropped);
-	if (w->stacks_lost)
-		snprintf(text + n, sizeof(text) - n, ", %llu without their stacks",
-			 (unsigned long long)w->stacks_lost);
+	note_text(w, text, sizeof(text));
 	err = track_write(w, &t, 0);
 	if (!err)
 		err = event_write(w, &e, 0);
+	w->over_limit = over_limit; /* the note's own packets are not events */
 	w->dropped = dropped;
 	return err;
 }
@@ -518,7 +558,7 @@ int perfetto_writer_finish(struct perfetto_writer *w)
 {
 	int err = 0;
 
-	if ((w->dropped || w->stacks_lost) && !w->io_error)
+	if ((perfetto_unwritten(w) || w->stacks_lost) && !w->io_error)
 		note_write(w);
 	if (w->io_error || (w->out && fflush(w->out)))
 		err = -EIO;

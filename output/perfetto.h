@@ -6,8 +6,10 @@
  * flows and debug annotations, event and annotation names interned on one
  * packet sequence. Each call writes one packet to out, or none: bounded in
  * memory (one packet buffer, two bounded interning indices) and in size (the
- * file stays within limit_bytes); what did not fit is counted, and the count
- * is written at the end as a note: an instant on a "gputop-bpf" track.
+ * file stays within limit_bytes); what was not written is counted by its
+ * reason (the size limit; lost before it got here, in a full ring buffer; any
+ * other), and the counts are written at the end as a note: an instant on a
+ * "gputop-bpf" track.
  * Callstacks (perfetto_callstack.c) are interned on the same sequence: each
  * written once, events refer to it by its iid (TrackEvent.callstack_iid).
  * Strings are read up to their NUL or PERFETTO_STR_MAX - 1 bytes and written as
@@ -105,7 +107,9 @@ struct perfetto_writer {
 	uint64_t limit_bytes; /* the file's size at most */
 	uint64_t bytes; /* written to out */
 	uint64_t packets; /* written */
-	uint64_t dropped; /* packets that did not fit, and what callers counted */
+	uint64_t over_limit; /* packets that did not fit the size limit */
+	uint64_t lost; /* events lost before they got here (a full ring buffer), as callers counted */
+	uint64_t dropped; /* packets not written otherwise (too large, bad, no lane), and what callers counted */
 	uint64_t last_ts_ns; /* the latest event's time: the note's */
 	bool io_error;
 	bool state_cleared; /* the sequence's first packet (SEQ_INCREMENTAL_STATE_CLEARED) is out */
@@ -122,8 +126,9 @@ int perfetto_writer_init(struct perfetto_writer *w, FILE *out, uint64_t limit_by
 int perfetto_writer_finish(struct perfetto_writer *w);
 
 /*
- * Each writes one packet: 0; -ENOSPC when it did not fit the packet buffer or
- * the limit (counted in dropped); -EINVAL for a bad call (counted too); -EIO.
+ * Each writes one packet: 0; -ENOSPC when it did not fit the limit (counted in
+ * over_limit) or the packet buffer (in dropped); -EINVAL for a bad call (in
+ * dropped); -EIO.
  */
 int perfetto_track(struct perfetto_writer *w, const struct perfetto_track *t);
 int perfetto_event(struct perfetto_writer *w, const struct perfetto_event *e);
@@ -150,7 +155,11 @@ int perfetto_callstack(struct perfetto_writer *w, uint64_t ts_ns, const struct p
 /* Events written without the stack they had (it could not be read or written): in the note. */
 void perfetto_count_stack_lost(struct perfetto_writer *w, uint64_t n);
 /* Events lost before they reached the writer (a full ring buffer): in the note too. */
+void perfetto_count_lost(struct perfetto_writer *w, uint64_t n);
+/* Events the caller could not write (no track for them): in the note too. */
 void perfetto_count_dropped(struct perfetto_writer *w, uint64_t n);
+/* Events not written, for every reason. */
+uint64_t perfetto_unwritten(const struct perfetto_writer *w);
 
 /*
  * A slice that may overlap others on the track l->parent_uuid: on the lowest

@@ -84,7 +84,7 @@ void trace_calls_add(struct trace_calls *tcl, const struct call_span *calls, siz
 		     uint64_t lost)
 {
 	if (lost) {
-		perfetto_count_dropped(&tcl->tc->w, lost);
+		perfetto_count_lost(&tcl->tc->w, lost);
 		tcl->lost += lost;
 	}
 	for (size_t i = 0; i < n; i++) {

@@ -67,7 +67,7 @@ void trace_display_add(struct trace_display *td, const struct display_mark *mark
 		       uint64_t lost)
 {
 	if (lost) {
-		perfetto_count_dropped(&td->tc->w, lost);
+		perfetto_count_lost(&td->tc->w, lost);
 		td->lost += lost;
 	}
 	for (size_t i = 0; i < n; i++) {

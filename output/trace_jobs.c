@@ -137,7 +137,7 @@ static void job_write(struct trace_jobs *tj, const struct job_span *s)
 void trace_jobs_add(struct trace_jobs *tj, const struct job_span *spans, size_t n, uint64_t lost)
 {
 	if (lost) {
-		perfetto_count_dropped(&tj->tc->w, lost);
+		perfetto_count_lost(&tj->tc->w, lost);
 		tj->lost += lost;
 	}
 	for (size_t i = 0; i < n; i++)

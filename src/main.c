@@ -295,7 +295,7 @@ static int run_batch(const struct options *o, const struct feed *feed, FILE *out
 			break;
 		}
 		if (done && trace)
-			capture_stop(trace); /* the jobs done after it are not the capture's */
+			capture_end(trace, s); /* the events after it are not the capture's */
 		feed->ops->release(feed->impl, s);
 		printed++;
 		if (ferror(out)) {
@@ -483,6 +483,7 @@ static int open_trace(const struct options *o)
 static int close_trace(const struct options *o, int rc)
 {
 	struct capture_stats st;
+	off_t size;
 	int err;
 
 	if (!trace)
@@ -491,8 +492,11 @@ static int close_trace(const struct options *o, int rc)
 	err = capture_close(trace, &st);
 	trace = NULL;
 	if (trace_svg.out) { /* the memory stream is closed: its buffer stays */
-		if (!err)
+		if (!err && st.bytes)
 			err = trace_svg_write(trace_svg.buf, trace_svg.len, trace_svg.out, "gputop-bpf trace");
+		size = ftello(trace_svg.out);
+		if (size >= 0)
+			st.bytes = (uint64_t)size; /* the drawing's, not the trace's */
 		if (fclose(trace_svg.out) && !err)
 			err = -EIO;
 		free(trace_svg.buf);
@@ -503,15 +507,13 @@ static int close_trace(const struct options *o, int rc)
 			strerror(-err));
 		return EXIT_FAILURE_RUN;
 	}
-	fprintf(stderr,
-		PROG ": trace '%s': %llu samples, %llu jobs (%llu lost), %llu vblanks, %llu display events (%llu missed frames, %llu lost), %llu ioctls, %llu fence waits, %llu CUDA launches, %llu CUDA syncs (%llu lost), %llu bytes, %llu dropped\n",
-		o->trace, (unsigned long long)st.samples, (unsigned long long)st.jobs,
-		(unsigned long long)st.jobs_lost, (unsigned long long)st.vblanks,
-		(unsigned long long)st.deliveries, (unsigned long long)st.missed,
-		(unsigned long long)st.marks_lost, (unsigned long long)st.ioctls,
-		(unsigned long long)st.waits, (unsigned long long)st.launches,
-		(unsigned long long)st.syncs, (unsigned long long)st.calls_lost,
-		(unsigned long long)st.bytes, (unsigned long long)st.dropped);
+	if (!st.bytes) { /* an empty file is no trace */
+		privileges_unlink_as_user(o->trace);
+		fprintf(stderr, PROG ": trace '%s': nothing to record (no counters, jobs, display events or GPU calls came): no file written\n",
+			o->trace);
+		return rc == EXIT_OK ? EXIT_FAILURE_RUN : rc;
+	}
+	capture_summary(stderr, PROG, o->trace, &st);
 	return rc;
 }
 

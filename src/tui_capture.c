@@ -49,6 +49,7 @@ static bool start(void *impl, char *msg, size_t len)
 	}
 	capture_route(t->cap);
 	t->start_s = -1;
+	t->ending = false;
 	snprintf(msg, len, "capturing %.0f s of %s to %s", TUI_CAPTURE_SECONDS, t->what, t->path);
 	return true;
 }
@@ -62,15 +63,26 @@ static void finish(struct tui_capturer *t, char *msg, size_t len, bool *failed)
 	capture_route(NULL);
 	err = capture_close(t->cap, &st);
 	t->cap = NULL;
-	*failed = err != 0;
-	if (err)
+	*failed = err != 0 || !st.bytes;
+	if (err) {
 		snprintf(msg, len, "writing the capture %s failed: %s", t->path, strerror(-err));
-	else
-		snprintf(msg, len,
-			 "capture written: %s: %llu samples, %llu jobs, %llu display events, %llu bytes%s",
-			 t->path, (unsigned long long)st.samples, (unsigned long long)st.jobs,
-			 (unsigned long long)(st.vblanks + st.deliveries), (unsigned long long)st.bytes,
-			 st.dropped ? "; some did not fit" : "");
+	} else if (!st.bytes) { /* an empty file is no trace */
+		privileges_unlink_as_user(t->path);
+		snprintf(msg, len, "capture: nothing to record in %.0f s (no counters, jobs, display events or GPU calls): no file written",
+			 TUI_CAPTURE_SECONDS);
+	} else {
+		uint64_t lost = st.jobs_lost + st.marks_lost + st.calls_lost + st.cuda_lost;
+		int n = snprintf(msg, len, "capture written: %s: %llu samples, %llu jobs, %llu display events, %llu bytes",
+				 t->path, (unsigned long long)st.samples, (unsigned long long)st.jobs,
+				 (unsigned long long)(st.vblanks + st.deliveries), (unsigned long long)st.bytes);
+
+		if (lost && n > 0 && (size_t)n < len)
+			n += snprintf(msg + n, len - (size_t)n, "; %llu events lost (full buffers)",
+				      (unsigned long long)lost);
+		if (st.over_limit && n > 0 && (size_t)n < len)
+			snprintf(msg + n, len - (size_t)n, "; %llu events over the size limit",
+				 (unsigned long long)st.over_limit);
+	}
 }
 
 static bool add(void *impl, const struct snapshot *s, char *msg, size_t len, bool *failed)
@@ -81,12 +93,20 @@ static bool add(void *impl, const struct snapshot *s, char *msg, size_t len, boo
 
 	if (!t->cap)
 		return false;
+	if (t->ending) { /* this tick's drains took what came up to the end */
+		finish(t, msg, len, failed);
+		return false;
+	}
 	if (t->start_s < 0)
 		t->start_s = s->uptime_s - s->interval_s;
 	took = s->uptime_s - t->start_s;
-	if (!capture_add(t->cap, s) || took >= TUI_CAPTURE_SECONDS - 1e-9) {
+	if (!capture_add(t->cap, s)) {
 		finish(t, msg, len, failed);
 		return false;
+	}
+	if (took >= TUI_CAPTURE_SECONDS - 1e-9) {
+		capture_end(t->cap, s);
+		t->ending = true;
 	}
 	capture_progress(t->cap, &st);
 	snprintf(msg, len, "capturing to %s: %.1f of %.0f s, %llu samples, %llu jobs, %llu display events",
@@ -107,7 +127,7 @@ void tui_capturer_init(struct tui_capturer *t, uint64_t limit_bytes, bool replay
 
 void tui_capturer_end(struct tui_capturer *t)
 {
-	char msg[160];
+	char msg[320];
 	bool failed;
 
 	if (!t->cap)

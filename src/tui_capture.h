@@ -5,7 +5,10 @@
  * streamed design, the scheduler's jobs too) into a new file
  * gputop-bpf-YYYYMMDD-HHMMSS.pftrace in the current directory, opened with
  * the user's rights. The seconds are the snapshots' (a replay's: the
- * recording's, as it is played or stepped).
+ * recording's, as it is played or stepped). At their end it takes one more
+ * snapshot before it closes, so that the events up to the end, still in the
+ * collectors' ring buffers, are written (those after it left out). With
+ * nothing to record the file is removed, and the message says so.
  */
 #ifndef GPUTOP_TUI_CAPTURE_H
 #define GPUTOP_TUI_CAPTURE_H
@@ -22,6 +25,7 @@ struct tui_capturer {
 	struct capture *cap; /* the one running, NULL: none */
 	char path[64];
 	double start_s; /* its first snapshot's interval start; < 0 before it */
+	bool ending; /* its seconds are over: closed at the next snapshot */
 	uint64_t limit_bytes;
 	const char *what; /* what it holds, said when it starts */
 };

@@ -225,7 +225,8 @@ static void calls_capture_open(struct calls_priv *p)
 {
 	if (p->sink && capture_rb_init(&p->capture, bpf_map__fd(p->skel->maps.capture_rb),
 				       &p->skel->bss->capture_on,
-				       &p->skel->bss->drops[CALLS_DROP_CAPTURE_FULL], &capture_ops, p))
+				       &p->skel->bss->drops[CALLS_DROP_CAPTURE_FULL], p->sink->active,
+				       &capture_ops, p))
 		p->sink = NULL; /* out of memory: the trace gets no calls */
 }
 
@@ -404,7 +405,7 @@ static int calls_read(struct collector *c, struct model *m)
 	proc_rows_read(&p->waits, bpf_map__fd(p->skel->maps.waits), &p->procs,
 		       model_table(m, &calls_fence_waits), model_interval_s(m), wait_row, NULL);
 	if (p->sink)
-		capture_rb_drain(&p->capture, p->sink->active);
+		capture_rb_drain(&p->capture);
 	read_stacks(c, p, m);
 	proc_cache_tick(&p->procs);
 	collector_set_drops(c, drop_names, p->skel->bss->drops, CALLS_DROP_MAX);

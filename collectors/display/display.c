@@ -139,7 +139,8 @@ static int display_open(struct collector *c)
 	}
 	if (p->sink && capture_rb_init(&p->capture, bpf_map__fd(p->skel->maps.capture_rb),
 				       &p->skel->bss->capture_on,
-				       &p->skel->bss->drops[DISPLAY_DROP_CAPTURE_FULL], &capture_ops, p))
+				       &p->skel->bss->drops[DISPLAY_DROP_CAPTURE_FULL], p->sink->active,
+				       &capture_ops, p))
 		p->sink = NULL; /* out of memory: the trace gets no display events */
 	return 0;
 }
@@ -221,7 +222,7 @@ static int display_read(struct collector *c, struct model *m)
 	/* first: the CRTCs' devices come from their clients */
 	map_delta_read(&p->clients, bpf_map__fd(p->skel->maps.clients), client_row, p);
 	if (p->sink)
-		capture_rb_drain(&p->capture, p->sink->active);
+		capture_rb_drain(&p->capture);
 	proc_cache_tick(&p->procs);
 	read_crtcs(p, m);
 	collector_set_drops(c, drop_names, p->skel->bss->drops, DISPLAY_DROP_MAX);

@@ -34,30 +34,16 @@ void capture_rb_size(struct bpf_map *map, bool capturing)
 		bpf_map__set_max_entries(map, page > 0 ? (__u32)page : 4096);
 }
 
-int capture_rb_init(struct capture_rb *c, int map_fd, __u32 *on, const __u64 *lost,
-		    const struct capture_rb_ops *ops, void *ctx)
+/*
+ * The reader's lock held: what waits handed over while a capture runs (else
+ * dropped, and the flag cleared), the flag set for what comes next when it does.
+ */
+static void drain(void *arg)
 {
-	*c = (struct capture_rb){ .on = on, .lost = lost, .ops = ops, .ctx = ctx };
-	c->items = calloc(CAPTURE_RB_BATCH, ops->item_size);
-	if (!c->items)
-		return -ENOMEM;
-	c->rb = ring_buffer__new(map_fd, on_record, c, NULL);
-	if (!c->rb) {
-		int err = -errno;
-
-		capture_rb_free(c);
-		return err;
-	}
-	return 0;
-}
-
-void capture_rb_drain(struct capture_rb *c, atomic_bool *active)
-{
+	struct capture_rb *c = arg;
 	__u64 lost, n;
 
-	if (!c->rb)
-		return;
-	c->keep = active && atomic_load(active);
+	c->keep = !c->active || atomic_load(c->active);
 	if (!c->keep)
 		*(volatile __u32 *)c->on = 0;
 	ring_buffer__consume(c->rb);
@@ -69,8 +55,41 @@ void capture_rb_drain(struct capture_rb *c, atomic_bool *active)
 	*(volatile __u32 *)c->on = c->keep;
 }
 
+int capture_rb_init(struct capture_rb *c, int map_fd, __u32 *on, const __u64 *lost, atomic_bool *active,
+		    const struct capture_rb_ops *ops, void *ctx)
+{
+	*c = (struct capture_rb){ .on = on, .lost = lost, .active = active, .ops = ops, .ctx = ctx };
+	c->items = calloc(CAPTURE_RB_BATCH, ops->item_size);
+	if (!c->items)
+		return -ENOMEM;
+	c->rb = ring_buffer__new(map_fd, on_record, c, NULL);
+	if (!c->rb) {
+		int err = -errno;
+
+		capture_rb_free(c);
+		return err;
+	}
+	ring_reader_init(&c->reader, c->rb, CAPTURE_RB_READ_MS, drain, c);
+	c->reading = true;
+	(void)ring_reader_start(&c->reader); /* not started: drained at each tick only */
+	return 0;
+}
+
+void capture_rb_drain(struct capture_rb *c)
+{
+	if (!c->reading)
+		return;
+	ring_reader_lock(&c->reader);
+	ring_reader_unlock(&c->reader);
+}
+
 void capture_rb_free(struct capture_rb *c)
 {
+	if (c->reading) {
+		ring_reader_stop(&c->reader); /* its last drain done */
+		drain(c); /* and what came since, the thread gone */
+		c->reading = false;
+	}
 	if (c->on && c->rb)
 		*(volatile __u32 *)c->on = 0;
 	ring_buffer__free(c->rb);

@@ -54,7 +54,7 @@ static void hand(void *ctx, const void *items, size_t n, uint64_t lost)
 {
 	struct nv_capture *nc = ctx;
 
-	nc->sink->calls(nc->sink->arg, items, n, lost);
+	(nc->sink->cuda ? nc->sink->cuda : nc->sink->calls)(nc->sink->arg, items, n, lost);
 }
 
 static const struct capture_rb_ops ops = {
@@ -64,18 +64,20 @@ static const struct capture_rb_ops ops = {
 };
 
 void nv_capture_open(struct nv_capture *nc, const struct job_sink *sink, int map_fd, __u32 *on,
-		     const __u64 *lost, int names_fd)
+		     const __u64 *lost, int names_fd, const struct span_stacks *stacks)
 {
 	memset(nc, 0, sizeof(*nc));
 	nc->names_fd = names_fd;
-	if (sink && sink->calls && !capture_rb_init(&nc->rb, map_fd, on, lost, &ops, nc))
-		nc->sink = sink; /* else out of memory: the trace gets no CUDA calls */
+	nc->stacks = stacks;
+	nc->sink = sink && sink->calls ? sink : NULL; /* before its reader starts: hand uses it */
+	if (nc->sink && capture_rb_init(&nc->rb, map_fd, on, lost, sink->active, &ops, nc))
+		nc->sink = NULL; /* out of memory: the trace gets no CUDA calls */
 }
 
 void nv_capture_drain(struct nv_capture *nc)
 {
 	if (nc->sink)
-		capture_rb_drain(&nc->rb, nc->sink->active);
+		capture_rb_drain(&nc->rb);
 }
 
 void nv_capture_close(struct nv_capture *nc)

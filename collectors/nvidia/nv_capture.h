@@ -2,7 +2,7 @@
 /*
  * The NVIDIA collector's part of a capture (--trace): CUDA launches and
  * synchronisations from its programs' ring buffer (collectors/kit/capture_rb.h)
- * to the job sink as calls (model/job_sink.h), each launch named by its
+ * to the job sink as CUDA calls (model/job_sink.h: cuda, else calls), each launch named by its
  * kernel as nvidia.kernels names it (nv_kernels.h), the names found kept in a
  * small cache.
  */
@@ -26,12 +26,16 @@ struct nv_capture {
 	const struct job_sink *sink; /* NULL: no capture */
 	int names_fd; /* kernel_names */
 	struct nv_capture_name names[NV_CAPTURE_NAMES];
-	const struct span_stacks *stacks; /* --stacks: set on each launch taken with stacks on */
+	const struct span_stacks *stacks; /* --stacks: set on each launch taken with stacks on (NULL: none) */
 };
 
-/* Over the ring buffer map_fd with the programs' on and lost, to sink (NULL, or without calls: none). */
+/*
+ * Over the ring buffer map_fd with the programs' on and lost, to sink (NULL, or
+ * without calls: none), its launches' stacks from stacks (NULL: none); drained
+ * from then on by its reader (collectors/kit/capture_rb.h), under its lock.
+ */
 void nv_capture_open(struct nv_capture *nc, const struct job_sink *sink, int map_fd, __u32 *on,
-		     const __u64 *lost, int names_fd);
+		     const __u64 *lost, int names_fd, const struct span_stacks *stacks);
 /* At a tick, before the names of processes gone are deleted: what waits, to the sink. */
 void nv_capture_drain(struct nv_capture *nc);
 void nv_capture_close(struct nv_capture *nc);

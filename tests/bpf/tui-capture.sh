@@ -2,7 +2,8 @@
 # The interface's T capture, live as root under tmux: the status line says what it captures and
 # where, shows the seconds taken while it runs, then what it wrote; the file is there, of the size
 # said, and protoc decodes it (its counter samples as many as said). --sysfs on the fixture trees
-# (tests/fixtures/sysfs/make-trees.sh) gives the sensors' counters something to sample.
+# (tests/fixtures/sysfs/make-trees.sh) gives the sensors' counters something to sample. Then T on a
+# replay with nothing to record: no file left, the status line says so.
 # Usage: tests/bpf/tui-capture.sh BINARY   (needs root, tmux and protoc; skips loudly without)
 set -u
 SUITE="tui capture (live)"
@@ -44,4 +45,15 @@ check "T: the file belongs to the user who ran it (root here)" test "$(stat -c %
 $T send-keys -t t q
 for _ in $(seq 300); do [ -s "$D/exit" ] && break; sleep 0.1; done
 check "q: exits 0 ($(cat "$D/exit" 2>/dev/null || screen | tail -3))" test "$(cat "$D/exit" 2>/dev/null)" = 0
+# T with nothing to record (a replay of snapshots without tables): no file left, said so
+$T kill-server 2>/dev/null
+mkdir "$D/empty"
+jq -c '.tables = {}' "$ROOT/examples/mockgpu-7.3.jsonl" >"$D/empty.jsonl"
+$T -f /dev/null new-session -d -s t -x 160 -y 40 \
+	"cd $D/empty && env HOME=$D TERM=xterm-256color LANG=C.UTF-8 $BIN --replay $D/empty.jsonl; sleep 60"
+wait_for 'REPLAY' 10 >/dev/null
+$T send-keys -t t T
+said=$(wait_for 'capture: nothing to record in 10 s[^|]*: no file written' 30)
+check "T, nothing to record: said so ($said)" test -n "$said"
+check "T, nothing to record: no file left ($(ls "$D/empty"))" test -z "$(ls "$D/empty")"
 finish

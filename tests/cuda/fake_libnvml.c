@@ -12,12 +12,16 @@
  * Every value here is one tests/bpf/nvml.sh checks: change both together.
  * Built with -DFAKE_NVML_NO_MIG: a driver older than 450, without the MIG entry
  * points (and nvmlDeviceGetAttributes_v2): MIG mode and MIG devices are unknown.
+ * FAKE_NVML_READ_US: each utilisation read takes that many microseconds more (a
+ * slow driver: tests/bpf/cuda.sh's --duration trace, whose tick ends that late).
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define API __attribute__((visibility("default")))
 
@@ -267,7 +271,11 @@ API int nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t d, struct memory_v2 *m)
 
 API int nvmlDeviceGetUtilizationRates(nvmlDevice_t d, struct utilization *u)
 {
+	const char *slow = getenv("FAKE_NVML_READ_US");
 	int err = check(d, u);
+
+	if (slow)
+		usleep((useconds_t)strtoul(slow, NULL, 10));
 
 	if (err)
 		return err;

@@ -144,12 +144,13 @@ static void storm(struct perfetto_writer *w)
 	};
 	int written = 0;
 
-	perfetto_count_dropped(w, 3);
+	perfetto_count_lost(w, 3);
 	for (int i = 0; i < 10000; i++) {
 		e.ts_ns = 1000 + (uint64_t)i;
 		written += perfetto_event(w, &e) == 0;
 	}
-	printf("storm: %d written, %llu dropped\n", written, (unsigned long long)w->dropped);
+	printf("storm: %d written, %llu over the limit, %llu lost\n", written, (unsigned long long)w->over_limit,
+	       (unsigned long long)w->lost);
 }
 
 static struct job_span span(const char *ring, const char *comm, uint32_t pid, uint64_t q,

@@ -95,23 +95,24 @@ check "no note where nothing was dropped" bash -c "! grep -q 'did not fit' '$wor
 
 # A storm of 10000 instants (and 3 lost before the writer) into the smallest limit.
 out=$("$BIN" "$work/storm.pftrace" storm)
-written=$(sed -n 's/^storm: \([0-9]*\) written, \([0-9]*\) dropped$/\1/p' <<<"$out")
-dropped=$(sed -n 's/^storm: \([0-9]*\) written, \([0-9]*\) dropped$/\2/p' <<<"$out")
+written=$(sed -n 's/^storm: \([0-9]*\) written, \([0-9]*\) over the limit, 3 lost$/\1/p' <<<"$out")
+dropped=$(sed -n 's/^storm: \([0-9]*\) written, \([0-9]*\) over the limit, 3 lost$/\2/p' <<<"$out")
 size=$(stat -c %s "$work/storm.pftrace")
-echo "       storm: $written written, $dropped dropped, $size bytes"
+echo "       storm: $written written, $dropped over the limit, 3 lost, $size bytes"
 check "the storm stays within its limit (2048 bytes)" test "$size" -le 2048 -a "$size" -gt 1024
-check "every instant was written or dropped; 3 more counted" test "$((written + dropped))" = 10003
+check "every instant was written or over the limit; 3 more counted lost" test "$((written + dropped))" = 10000
 check "protoc decodes the storm" bash -c "$(declare -f decode); PFDIR='$PFDIR' decode '$work/storm.pftrace' >'$work/storm.text'"
 flat <"$work/storm.text" >"$work/flat"
 last=$(tail -1 "$work/flat" | cut -f1)
 note_name=$(in_packet "$last" interned_data.event_names.name)
 note_iid=$(in_packet "$last" interned_data.event_names.iid)
-check "the last packet is the note: \"$dropped events did not fit\" (interned, iid $note_iid)" test \
-	"$note_name $note_iid" = "\"$dropped events did not fit\" $(in_packet "$last" track_event.name_iid)"
+note="$dropped events did not fit the size limit (2048 bytes); 3 events lost in a full buffer before the writer"
+check "the last packet is the note, each loss by its reason: \"$note\" (interned, iid $note_iid)" test \
+	"$note_name $note_iid" = "\"$note\" $(in_packet "$last" track_event.name_iid)"
 check "the note is on the gputop-bpf track" test "$(in_packet "$last" track_event.track_uuid)" = \
 	"$(field track_descriptor.uuid | tail -1)" -a "$(field track_descriptor.name | tail -1)" = '"gputop-bpf"'
-check "the note's annotations: dropped $dropped, limit_bytes 2048" test \
-	"$(in_packet "$last" track_event.debug_annotations.uint_value | tr '\n' ' ')" = "$dropped 2048 "
+check "the note's annotations: over_limit $dropped, limit_bytes 2048, lost 3, dropped 0, stacks_lost 0" test \
+	"$(in_packet "$last" track_event.debug_annotations.uint_value | tr '\n' ' ')" = "$dropped 2048 3 0 0 "
 check "the storm's instants in the file: $written" test "$(field track_event.type TYPE_INSTANT | wc -l)" = "$((written + 1))"
 
 # GPU jobs (output/trace_jobs.h) as jobs.sh reads them: per ring, and the flow's two ends.
@@ -133,7 +134,7 @@ check "stacks.sh: app's 3 jobs carry their stack, root first, kernel frames KIND
 check "stacks.sh: 2 callstacks (2 stack ids), their 5 frames interned once" test \
 	"$(grep -E '^(callstacks|frames)' "$work/stacks.txt" | tr '\t\n' '  ')" = "callstacks 2 frames 5 "
 check "dep's stack could not be read: its job without it, in the note" grep -q \
-	'"0 events did not fit, 1 without their stacks"' "$work/text.jobs"
+	'"1 events without their stacks"' "$work/text.jobs"
 
 # The display (output/trace_display.h) as display.sh reads it: instants per CRTC and per client.
 check "the example writes its display events" "$BIN" "$work/display.pftrace" display
@@ -168,7 +169,8 @@ REC=$ROOT/examples/mockgpu-7.3.jsonl
 "$GPUTOP" --replay "$REC" --trace "$work/alone.pftrace" --duration 5 >"$work/alone.out" 2>"$work/alone.err"
 check "--trace alone exits 0" test $? = 0
 check "--trace alone prints no snapshot" test ! -s "$work/alone.out"
-check "--trace says what it wrote on stderr" grep -q "^gputop-bpf: trace '.*alone.pftrace': [1-9][0-9]* samples, 0 jobs (0 lost), 0 vblanks, 0 display events (0 missed frames, 0 lost), 0 ioctls, 0 fence waits, 0 CUDA launches, 0 CUDA syncs (0 lost), [0-9]* bytes, 0 dropped$" "$work/alone.err"
+check "--trace says what it wrote on stderr, its size the file's" grep -q "^gputop-bpf: trace '.*alone.pftrace': [1-9][0-9]* samples, 0 jobs, 0 vblanks, 0 display events (0 missed frames), 0 ioctls, 0 fence waits, 0 CUDA launches, 0 CUDA syncs written, $(stat -c %s "$work/alone.pftrace") bytes$" "$work/alone.err"
+check "--trace with nothing lost says nothing more" test "$(wc -l <"$work/alone.err")" = 1
 "$GPUTOP" --replay "$REC" --trace "$work/replay.pftrace" --duration 5 -J >"$work/replay.json" 2>/dev/null
 check "with -J the snapshots are printed too" test "$(wc -l <"$work/replay.json")" -gt 0
 check "the same trace with or without -J" cmp "$work/alone.pftrace" "$work/replay.pftrace"
@@ -207,8 +209,10 @@ check "no unknown value written as a sample (sensors.gpus are all null here: no 
 	bash -c "! grep -q '^GPU card' '$work/got'"
 # The same replay drawn (--trace FILE.svg): well-formed, its tracks as rows under their GPU, each counter's
 # range the least and greatest of its samples above.
-"$GPUTOP" --replay "$REC" --trace "$work/replay.svg" --duration 5 >/dev/null 2>&1
+"$GPUTOP" --replay "$REC" --trace "$work/replay.svg" --duration 5 >/dev/null 2>"$work/svg.err"
 check "--trace FILE.svg: exit 0, a well-formed SVG" xmllint --noout "$work/replay.svg"
+check "--trace FILE.svg: the bytes said are the drawing's ($(stat -c %s "$work/replay.svg")), not the trace's" \
+	grep -q " $(stat -c %s "$work/replay.svg") bytes$" "$work/svg.err"
 check "--trace FILE.svg: the GPU a header row, its ring's counters indented under it" bash -c "
 	grep -q '<text x=\"4\" y=\"[0-9.]*\" font-weight=\"bold\">GPU mockgpu</text>' '$work/replay.svg' &&
 	grep -q '<text x=\"14\" y=\"[0-9.]*\">gfx_0.0.0 busy %</text>' '$work/replay.svg'"

@@ -218,7 +218,8 @@ static void callstacks_bounded(void **state)
 	perfetto_count_stack_lost(&m.w, 3);
 	assert_int_equal(perfetto_writer_finish(&m.w), 0);
 	fflush(m.f);
-	assert_true(memmem(m.buf, m.len, "1 events did not fit, 3 without their stacks", 44) != NULL);
+	assert_true(memmem(m.buf, m.len, "1 events not written (too large, no track or lane), 3 events without their stacks",
+			   80) != NULL);
 	assert_true(memmem(m.buf, m.len, "stacks_lost", 11) != NULL);
 	fclose(m.f);
 	free(m.buf);
@@ -426,10 +427,11 @@ static void limit_kept_and_drops_counted(void **state)
 	const uint8_t *s;
 	size_t len;
 	uint64_t dropped;
+	char text[160];
 
 	(void)state;
 	mem_open(&m, PERFETTO_LIMIT_MIN);
-	perfetto_count_dropped(&m.w, 2);
+	perfetto_count_lost(&m.w, 2);
 	for (int i = 0; i < 1000; i++) {
 		int err = perfetto_event(&m.w, &e);
 
@@ -439,7 +441,9 @@ static void limit_kept_and_drops_counted(void **state)
 	fflush(m.f);
 	assert_true(m.len <= PERFETTO_LIMIT_MIN - PERFETTO_NOTE_RESERVE);
 	assert_true(m.len > PERFETTO_LIMIT_MIN - PERFETTO_NOTE_RESERVE - 32);
-	assert_int_equal(written + m.w.dropped, 1000 + 2);
+	assert_int_equal(written + m.w.over_limit, 1000); /* the size limit's, by its name */
+	assert_int_equal(m.w.lost, 2);
+	assert_int_equal(m.w.dropped, 0);
 	packets = m.w.packets;
 	assert_int_equal(packets, written);
 	assert_int_equal(perfetto_writer_finish(&m.w), 0);
@@ -449,11 +453,14 @@ static void limit_kept_and_drops_counted(void **state)
 	assert_int_equal(len, strlen("gputop-bpf"));
 	assert_memory_equal(s, "gputop-bpf", len);
 	assert_true(find_path(&m, packets + 1, note_value, 2, &s, &len)); /* the first annotation */
-	assert_int_equal(s[0], 0x08); /* name_iid 1: "dropped" */
+	assert_int_equal(s[0], 0x08); /* name_iid 1: "over_limit" */
 	assert_int_equal(s[2], 0x18); /* uint_value */
 	assert_true(find_varint(s, len, 3, &dropped));
-	assert_int_equal(dropped, 1000 - written + 2);
-	assert_true(memmem(m.buf, m.len, "events did not fit", 18) != NULL);
+	assert_int_equal(dropped, 1000 - written);
+	snprintf(text, sizeof(text),
+		 "%zu events did not fit the size limit (%d bytes); 2 events lost in a full buffer before the writer",
+		 1000 - written, PERFETTO_LIMIT_MIN);
+	assert_true(memmem(m.buf, m.len, text, strlen(text)) != NULL);
 	fclose(m.f);
 	free(m.buf);
 }
@@ -593,10 +600,10 @@ static void lane_that_does_not_fit_is_given_back(void **state)
 	mem_open(&m, PERFETTO_LIMIT_MIN);
 	while (perfetto_event(&m.w, &fill) == 0)
 		;
-	dropped = m.w.dropped;
+	dropped = perfetto_unwritten(&m.w);
 	perfetto_lanes_init(&l, 11);
 	assert_int_equal(perfetto_lane_begin(&m.w, &l, &e), -1);
-	assert_int_equal(m.w.dropped, dropped + 2); /* the lane's track and the slice */
+	assert_int_equal(perfetto_unwritten(&m.w), dropped + 2); /* the lane's track and the slice */
 	assert_int_equal(perfetto_lanes_busy(&l), 0);
 	assert_int_equal(l.described, 0);
 	mem_close(&m);
