@@ -47,8 +47,8 @@ int sym_process_capture(struct sym_process *p, pid_t pid)
 	err = proc_maps_capture(&p->maps, pid);
 	if (!err)
 		err = proc_owner(pid, &p->uid);
-	if (err) /* gone between the two reads: not captured, nothing kept */
-		proc_maps_free(&p->maps);
+	if (err) /* gone after its maps were read: what was read is freed here, never by the caller */
+		sym_process_free(p);
 	return err;
 }
 

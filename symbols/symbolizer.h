@@ -49,7 +49,7 @@ struct sym_process {
 
 int symbolizer_init(struct symbolizer *s, const struct symbolizer_config *cfg);
 void symbolizer_free(struct symbolizer *s);
-/* Captures pid's mappings and user now (call it at the first sight of a PID). 0, or -errno. */
+/* Captures pid's mappings and user now (call it at the first sight of a PID). 0, or -errno: p holds nothing. */
 int sym_process_capture(struct sym_process *p, pid_t pid);
 void sym_process_free(struct sym_process *p);
 /* The frame of a user address of p. */

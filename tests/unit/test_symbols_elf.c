@@ -6,11 +6,12 @@
  * they have: PIE, non-PIE, C++ demangled, stripped with its debug file found by
  * build id, stripped without it (.dynsym), run from a deleted file. Then the
  * safe opening (links refused, another inode refused), perf maps for JIT code
- * and kernel frames with hidden addresses.
+ * and kernel frames with hidden addresses; a capture that fails holds nothing.
  */
 #include "tests/unit/cmocka_all.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -286,6 +287,60 @@ static void after_exit(void **state)
 	symbolizer_free(&s);
 }
 
+/* A process whose /proc entry is gone once its maps are read: the writer of a maps FIFO. */
+struct gone_proc {
+	char dir[96], moved[96], maps[128];
+};
+
+static void *maps_then_gone(void *arg)
+{
+	static const char text[] = "00400000-00401000 r-xp 00000000 08:02 12 /usr/bin/prog\n";
+	struct gone_proc *g = arg;
+	int fd = open(g->maps, O_WRONLY | O_CLOEXEC); /* until the capture opens it */
+
+	if (fd < 0)
+		return NULL;
+	if (write(fd, text, sizeof(text) - 1) < 0)
+		perror("maps FIFO");
+	rename(g->dir, g->moved); /* exited and reaped: /proc/PID with it */
+	close(fd);
+	return NULL;
+}
+
+/* Gone between its maps and its owner read: the capture fails, holding nothing (no leak, no free). */
+static void capture_gone_midway(void **state)
+{
+	char root[] = "/tmp/gputop-proc-XXXXXX", path[160];
+	struct gone_proc g;
+	struct sym_process p;
+	pthread_t t;
+	int err, fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(g.dir, sizeof(g.dir), "%s/4242", root);
+	snprintf(g.moved, sizeof(g.moved), "%s/gone", root);
+	snprintf(g.maps, sizeof(g.maps), "%s/maps", g.dir);
+	assert_int_equal(mkdir(g.dir, 0700), 0);
+	assert_int_equal(mkfifo(g.maps, 0600), 0);
+	assert_int_equal(sysroot_set(SYSROOT_PROC, root), 0);
+	assert_int_equal(pthread_create(&t, NULL, maps_then_gone, &g), 0);
+	err = sym_process_capture(&p, 4242);
+	fd = open(g.maps, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* a capture that never opened it: the writer freed */
+	pthread_join(t, NULL);
+	if (fd >= 0)
+		close(fd);
+	sysroot_set(SYSROOT_PROC, NULL);
+	assert_int_equal(err, -ENOENT);
+	assert_null(p.maps.maps);
+	assert_null(p.maps.pool);
+	assert_int_equal(p.maps.n, 0);
+	snprintf(path, sizeof(path), "%s/maps", g.moved);
+	unlink(path);
+	rmdir(g.moved);
+	rmdir(root);
+}
+
 /* Resolving many addresses of one file reads it once: one miss, then hits. */
 static void cache_counts(void **state)
 {
@@ -488,6 +543,7 @@ int main(void)
 		cmocka_unit_test(stripped_without),
 		cmocka_unit_test(deleted_file),
 		cmocka_unit_test(after_exit),
+		cmocka_unit_test(capture_gone_midway),
 		cmocka_unit_test(vdso),
 		cmocka_unit_test(cache_counts),
 		cmocka_unit_test(opening),
