@@ -107,7 +107,7 @@ void calls_gate_describe(const struct calls_gate *g, const struct calls_bpf *ske
 
 void calls_gate_close(struct calls_gate *g)
 {
-	link_reaper_defer(g->open_probe);
+	link_reaper_defer_no_module(&g->open_probe, 1); /* chrdev_open: the core kernel's */
 	fd_census_close(g->census);
 	free(g->files);
 	memset(g, 0, sizeof(*g));

@@ -14,7 +14,7 @@ struct kept {
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static struct kept here, files; /* closed by this process; may be closed by a child */
+static struct kept here, files; /* closed by this process; may be closed by a child (no module held) */
 
 static void keep(struct kept *k, struct bpf_link *link)
 {
@@ -42,7 +42,7 @@ void link_reaper_defer(struct bpf_link *link)
 	keep(&here, link);
 }
 
-void link_reaper_defer_files(struct bpf_link **links, size_t n)
+void link_reaper_defer_no_module(struct bpf_link **links, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		keep(&files, links[i]);
@@ -72,7 +72,7 @@ static void close_all_but(const int *kept, size_t n)
 	}
 }
 
-/* A child that holds the file probes' links and ends, closing them, once this process has gone. */
+/* A child that holds the links of no module and ends, closing them, once this process has gone. */
 static bool leave_to_child(struct kept *k)
 {
 	int *fds = calloc(k->n ? k->n : 1, sizeof(*fds));

@@ -107,10 +107,24 @@ size_t tp_progs_attach(struct collector *c, struct tp_prog *tps, size_t n)
 	return attached;
 }
 
+/* The core kernel's tracepoint groups the collectors use: a link on one holds no module. */
+static bool core_group(const char *group)
+{
+	static const char *const core[] = { "syscalls", "raw_syscalls", "irq", "dma_fence", "sched" };
+
+	for (size_t i = 0; group && i < sizeof(core) / sizeof(core[0]); i++)
+		if (!strcmp(group, core[i]))
+			return true;
+	return false;
+}
+
 void tp_progs_detach(struct tp_prog *tps, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		link_reaper_defer(tps[i].link);
+		if (core_group(tps[i].group))
+			link_reaper_defer_no_module(&tps[i].link, 1);
+		else
+			link_reaper_defer(tps[i].link);
 		tps[i].link = NULL;
 	}
 }

@@ -62,7 +62,7 @@ int tp_progs_open(struct tp_prog *tps, const struct tp_spec *specs, size_t n,
 		  struct bpf_object *obj, const __u64 *rescued);
 /* Attaches the wanted programs, setting each tracepoint's state (and note on failure); returns how many. */
 size_t tp_progs_attach(struct collector *c, struct tp_prog *tps, size_t n);
-/* Their links go to the link reaper (collectors/kit/link_reaper.h): closed at its next flush. */
+/* Their links go to the link reaper (collectors/kit/link_reaper.h); the core kernel's groups' hold no module. */
 void tp_progs_detach(struct tp_prog *tps, size_t n);
 
 #endif

@@ -825,7 +825,7 @@ static void nvidia_close(struct collector *c)
 	nv_capture_close(&p->capture);
 	nv_driver_stop(p->drv);
 	tp_progs_detach(p->tps, NTRACEPOINTS);
-	link_reaper_defer_files(p->ulinks, p->nulinks);
+	link_reaper_defer_no_module(p->ulinks, p->nulinks); /* uprobes: on files */
 	free(p->ulinks);
 	nvidia_bpf__destroy(p->skel);
 	nvml_close(p->nvml);
