@@ -65,10 +65,16 @@ void cuda_dev_locate(const struct nv_gpu_list *gpus, uint32_t dev, const char *a
 	w->gpu = -1;
 	w->bus[0] = '\0';
 	w->how = NULL;
-	if (dev == NV_DEV_UNKNOWN)
-		return;
 	if (n > NV_GPUS_MAX)
 		n = NV_GPUS_MAX;
+	/* one GPU file held: the one device it can see, that of every call, in a context seen or not */
+	if (view && view->nheld == 1 && (dev == 0 || dev == NV_DEV_UNKNOWN) && (!asked || !asked[0]) &&
+	    (gpu = gpu_of_minor(gpus, n, (unsigned int)__builtin_ctzll(view->held))) >= 0) {
+		place(gpus, gpu, "the one GPU file it holds", w);
+		return;
+	}
+	if (dev == NV_DEV_UNKNOWN)
+		return;
 	if (asked && asked[0]) {
 		w->how = "cuDeviceGetPCIBusId";
 		snprintf(w->bus, sizeof(w->bus), "%s", asked);
@@ -79,10 +85,7 @@ void cuda_dev_locate(const struct nv_gpu_list *gpus, uint32_t dev, const char *a
 			}
 		return;
 	}
-	if (view && view->nheld == 1 && dev == 0 &&
-	    (gpu = gpu_of_minor(gpus, n, (unsigned int)__builtin_ctzll(view->held))) >= 0)
-		place(gpus, gpu, "the one GPU file it holds", w);
-	else if (view && view->nheld > 1 && (gpu = by_visible(gpus, n, dev, view)) >= 0)
+	if (view && view->nheld > 1 && (gpu = by_visible(gpus, n, dev, view)) >= 0)
 		place(gpus, gpu, view->visible_set ? "CUDA_VISIBLE_DEVICES, its GPU files" : "its GPU files, PCI order",
 		      w);
 	else if (n == 1 && dev == 0)

@@ -6,7 +6,8 @@
  * - the process asked for the device's PCI bus id (cuDeviceGetPCIBusId, as
  *   NCCL does);
  * - it holds one GPU's device file open (/dev/nvidiaN; CUDA opens those of
- *   every device it can see): its ordinal 0 is that GPU;
+ *   every device it can see): its ordinal 0 is that GPU, and so are its calls
+ *   in contexts not seen (made current before the monitor started);
  * - it holds several: the devices its environment makes visible
  *   (CUDA_VISIBLE_DEVICES as integers, else all), in PCI bus order (CUDA's
  *   with CUDA_DEVICE_ORDER=PCI_BUS_ID, or with GPUs all of one model), must

@@ -90,6 +90,11 @@ static void by_files_held(void **state)
 	assert_string_equal(w.how, "the one GPU file it holds");
 	cuda_dev_locate(&h200s, 1, "", &v, &w); /* one GPU visible: no ordinal 1 */
 	assert_int_equal(w.gpu, -1);
+	cuda_dev_locate(&h200s, NV_DEV_UNKNOWN, "", &v, &w); /* a context made before the monitor: the same GPU */
+	assert_int_equal(w.gpu, 0);
+	v = view(3, ENV("A=1"));
+	cuda_dev_locate(&h200s, NV_DEV_UNKNOWN, "", &v, &w); /* two visible: which, unknown */
+	assert_int_equal(w.gpu, -1);
 	v = view(3, ENV("A=1")); /* both files, all visible: CUDA's 0 is the first in PCI order */
 	cuda_dev_locate(&h200s, 0, "", &v, &w);
 	assert_int_equal(w.gpu, 1);
