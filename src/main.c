@@ -606,6 +606,7 @@ static int start_collectors(const struct options *o, struct live_run *run)
 {
 	struct collector_config *config = &run->config;
 	const struct collector_ops *const *reg;
+	pid_t earlier;
 
 	config->all_irqs = o->all_irqs;
 	config->libcuda = o->libcuda;
@@ -622,6 +623,9 @@ static int start_collectors(const struct options *o, struct live_run *run)
 		fail(o, "out of memory");
 		exit(EXIT_FAILURE_RUN); /* nothing started yet to stop */
 	}
+	if ((earlier = link_reaper_earlier())) /* said, since its wait looks like a hang */
+		fprintf(stderr, PROG ": an earlier gputop-bpf's probes are still being released by the kernel "
+				"(gputop-bpf-exit, pid %d): attaching waits for it\n", (int)earlier);
 	/* Our own programs' cost, per program, while we run (closing the fd restores the setting). */
 	run->stats_fd = bpf_cost_enable(NULL, 0);
 	for (size_t i = 0; i < run->n; i++) {

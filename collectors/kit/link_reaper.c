@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <dirent.h>
 #include <pthread.h>
+#include <stdio.h>
+#include <string.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -7,6 +10,8 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include "collectors/kit/link_reaper.h"
+
+#define CHILD_NAME "gputop-bpf-exit"
 
 struct kept {
 	struct bpf_link **links;
@@ -89,12 +94,36 @@ static bool leave_to_child(struct kept *k)
 		sigfillset(&all);
 		sigprocmask(SIG_SETMASK, &all, NULL); /* no Ctrl-C of the terminal's, no SIGPIPE */
 		setsid();
-		prctl(PR_SET_NAME, "gputop-bpf-exit");
+		prctl(PR_SET_NAME, CHILD_NAME);
 		close_all_but(fds, k->n);
 		_exit(0); /* the kernel releases the links as this exits */
 	}
 	free(fds);
 	return pid > 0;
+}
+
+pid_t link_reaper_earlier(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	pid_t found = 0;
+
+	while (d && !found && (de = readdir(d))) {
+		char path[64], comm[32] = "";
+		FILE *f;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.20s/comm", de->d_name);
+		f = fopen(path, "re");
+		if (f && fgets(comm, sizeof(comm), f) && !strcmp(comm, CHILD_NAME "\n"))
+			found = (pid_t)atoi(de->d_name);
+		if (f)
+			fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return found;
 }
 
 void link_reaper_flush(bool last)

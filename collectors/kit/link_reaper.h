@@ -20,12 +20,18 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include <bpf/libbpf.h>
 
 /* Keeps link (NULL: nothing) for the next flush; out of memory, destroys it now. */
 void link_reaper_defer(struct bpf_link *link);
 /* The same for links that hold no module, which the last flush may leave to a child; clears links[0..n). */
 void link_reaper_defer_no_module(struct bpf_link **links, size_t n);
+/*
+ * An earlier monitor's child still releasing its links (the first one's pid;
+ * 0: none). The kernel's lock is one for all: a start waits for it.
+ */
+pid_t link_reaper_earlier(void);
 /*
  * Destroys every link kept. last: the monitor exits next, and the links that
  * hold no module go to a child that closes them after it (where fork fails, here).
