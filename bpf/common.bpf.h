@@ -91,7 +91,7 @@ static __always_inline void capture_submit(void *rb, void *r)
 	__u64 avail = bpf_ringbuf_query(rb, BPF_RB_AVAIL_DATA);
 
 	bpf_ringbuf_submit(r, avail * 4 >= bpf_ringbuf_query(rb, BPF_RB_RING_SIZE) ? BPF_RB_FORCE_WAKEUP :
-									    BPF_RB_NO_WAKEUP);
+										     BPF_RB_NO_WAKEUP);
 }
 
 #endif

@@ -502,15 +502,13 @@ static void note_text(const struct perfetto_writer *w, char *text, size_t size)
 	text[0] = 0;
 	if (w->over_limit)
 		n += (size_t)snprintf(text + n, size - n, "%llu events did not fit the size limit (%llu bytes); ",
-				     (unsigned long long)w->over_limit, (unsigned long long)w->limit_bytes);
+				      (unsigned long long)w->over_limit, (unsigned long long)w->limit_bytes);
 	if (w->lost && n < size)
-		n += (size_t)snprintf(text + n, size - n,
-				     "%llu events lost in a full buffer before the writer; ",
-				     (unsigned long long)w->lost);
+		n += (size_t)snprintf(text + n, size - n, "%llu events lost in a full buffer before the writer; ",
+				      (unsigned long long)w->lost);
 	if (w->dropped && n < size)
-		n += (size_t)snprintf(text + n, size - n,
-				     "%llu events not written (too large, no track or lane); ",
-				     (unsigned long long)w->dropped);
+		n += (size_t)snprintf(text + n, size - n, "%llu events not written (too large, no track or lane); ",
+				      (unsigned long long)w->dropped);
 	if (n >= 2 && n < size)
 		text[n -= 2] = 0;
 	if (w->stacks_lost && n < size)

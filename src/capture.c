@@ -37,8 +37,8 @@ typedef void (*add_fn)(struct capture *c, const void *items, size_t n, uint64_t 
  * items[n] (size bytes each, their CLOCK_MONOTONIC time at time_off) to add,
  * in runs, those after the capture's end left out and counted (cut); the lock held.
  */
-static void add_until_end(struct capture *c, const void *items, size_t n, size_t size, size_t time_off,
-			  uint64_t lost, add_fn add)
+static void add_until_end(struct capture *c, const void *items, size_t n, size_t size, size_t time_off, uint64_t lost,
+			  add_fn add)
 {
 	const unsigned char *p = items;
 	size_t from = 0;
@@ -140,14 +140,14 @@ struct capture *capture_open(FILE *out, uint64_t limit_bytes, int *err)
 }
 
 /* The capture routed to, the route's lock held, fed: jobs, marks or calls. */
-#define ROUTE(fn, type)                                                                  \
+#define ROUTE(fn, type)                                                               \
 	static void route_##fn(void *arg, const type *items, size_t n, uint64_t lost) \
-	{                                                                                \
-		(void)arg;                                                               \
-		pthread_mutex_lock(&route_lock);                                         \
-		if (routed)                                                              \
-			on_##fn(routed, items, n, lost);                                 \
-		pthread_mutex_unlock(&route_lock);                                       \
+	{                                                                             \
+		(void)arg;                                                            \
+		pthread_mutex_lock(&route_lock);                                      \
+		if (routed)                                                           \
+			on_##fn(routed, items, n, lost);                              \
+		pthread_mutex_unlock(&route_lock);                                    \
 	}
 ROUTE(jobs, struct job_span)
 ROUTE(marks, struct display_mark)
@@ -156,11 +156,9 @@ ROUTE(cuda, struct call_span)
 
 const struct job_sink *capture_sink(void)
 {
-	static const struct job_sink sink = { .jobs = route_jobs,
-					      .marks = route_marks,
-					      .calls = route_calls,
-					      .cuda = route_cuda,
-					      .active = &routing };
+	static const struct job_sink sink = {
+		.jobs = route_jobs, .marks = route_marks, .calls = route_calls, .cuda = route_cuda, .active = &routing
+	};
 
 	return &sink;
 }
@@ -177,18 +175,26 @@ static void stats(struct capture *c, struct capture_stats *st)
 {
 	const struct perfetto_writer *w = &c->tc.w;
 
-	*st = (struct capture_stats){ .samples = c->tc.samples, .jobs = c->jobs.slices,
-				      .jobs_lost = c->jobs_lost, .vblanks = c->display.vblanks,
+	*st = (struct capture_stats){ .samples = c->tc.samples,
+				      .jobs = c->jobs.slices,
+				      .jobs_lost = c->jobs_lost,
+				      .vblanks = c->display.vblanks,
 				      .deliveries = c->display.deliveries,
-				      .missed = c->display.missed, .marks_lost = c->marks_lost,
-				      .ioctls = c->calls.ioctls, .waits = c->calls.waits,
-				      .launches = c->calls.launches, .syncs = c->calls.syncs,
-				      .calls_lost = c->calls_lost, .cuda_lost = c->cuda_lost,
+				      .missed = c->display.missed,
+				      .marks_lost = c->marks_lost,
+				      .ioctls = c->calls.ioctls,
+				      .waits = c->calls.waits,
+				      .launches = c->calls.launches,
+				      .syncs = c->calls.syncs,
+				      .calls_lost = c->calls_lost,
+				      .cuda_lost = c->cuda_lost,
 				      .jobs_refused = c->jobs.lost - c->jobs_lost,
 				      .marks_refused = c->display.lost - c->marks_lost,
 				      .calls_refused = c->calls.lost - c->calls_lost - c->cuda_lost,
-				      .bytes = w->bytes, .limit_bytes = w->limit_bytes,
-				      .over_limit = w->over_limit, .dropped = w->dropped,
+				      .bytes = w->bytes,
+				      .limit_bytes = w->limit_bytes,
+				      .over_limit = w->over_limit,
+				      .dropped = w->dropped,
 				      .cut = c->cut };
 }
 
@@ -272,9 +278,10 @@ static void refused_line(FILE *f, const char *prog, const char *path, const stru
 	part(f, &first, st->jobs_refused, "jobs", NULL);
 	part(f, &first, st->marks_refused, "display events", NULL);
 	part(f, &first, st->calls_refused, "GPU calls", NULL);
-	fprintf(f, "%s%llu packets over the size limit (%llu MiB, --trace-max-mb), %llu too large or without a track or lane\n",
-		first ? "" : "; why: ", (unsigned long long)st->over_limit,
-		(unsigned long long)(st->limit_bytes >> 20), (unsigned long long)st->dropped);
+	fprintf(f,
+		"%s%llu packets over the size limit (%llu MiB, --trace-max-mb), %llu too large or without a track or lane\n",
+		first ? "" : "; why: ", (unsigned long long)st->over_limit, (unsigned long long)(st->limit_bytes >> 20),
+		(unsigned long long)st->dropped);
 }
 
 void capture_summary(FILE *f, const char *prog, const char *path, const struct capture_stats *st)
@@ -282,9 +289,9 @@ void capture_summary(FILE *f, const char *prog, const char *path, const struct c
 	fprintf(f,
 		"%s: trace '%s': %llu samples, %llu jobs, %llu vblanks, %llu display events (%llu missed frames), %llu ioctls, %llu fence waits, %llu CUDA launches, %llu CUDA syncs written, %llu bytes\n",
 		prog, path, (unsigned long long)st->samples, (unsigned long long)st->jobs,
-		(unsigned long long)st->vblanks, (unsigned long long)st->deliveries,
-		(unsigned long long)st->missed, (unsigned long long)st->ioctls, (unsigned long long)st->waits,
-		(unsigned long long)st->launches, (unsigned long long)st->syncs, (unsigned long long)st->bytes);
+		(unsigned long long)st->vblanks, (unsigned long long)st->deliveries, (unsigned long long)st->missed,
+		(unsigned long long)st->ioctls, (unsigned long long)st->waits, (unsigned long long)st->launches,
+		(unsigned long long)st->syncs, (unsigned long long)st->bytes);
 	lost_line(f, prog, path, st);
 	refused_line(f, prog, path, st);
 	if (st->cut)

@@ -509,7 +509,9 @@ static int close_trace(const struct options *o, int rc)
 	}
 	if (!st.bytes) { /* an empty file is no trace */
 		privileges_unlink_as_user(o->trace);
-		fprintf(stderr, PROG ": trace '%s': nothing to record (no counters, jobs, display events or GPU calls came): no file written\n",
+		fprintf(stderr,
+			PROG
+			": trace '%s': nothing to record (no counters, jobs, display events or GPU calls came): no file written\n",
 			o->trace);
 		return rc == EXIT_OK ? EXIT_FAILURE_RUN : rc;
 	}
@@ -624,8 +626,10 @@ static int start_collectors(const struct options *o, struct live_run *run)
 		exit(EXIT_FAILURE_RUN); /* nothing started yet to stop */
 	}
 	if ((earlier = link_reaper_earlier())) /* said, since its wait looks like a hang */
-		fprintf(stderr, PROG ": an earlier gputop-bpf's probes are still being released by the kernel "
-				"(gputop-bpf-exit, pid %d): attaching waits for it\n", (int)earlier);
+		fprintf(stderr,
+			PROG ": an earlier gputop-bpf's probes are still being released by the kernel "
+			     "(gputop-bpf-exit, pid %d): attaching waits for it\n",
+			(int)earlier);
 	/* Our own programs' cost, per program, while we run (closing the fd restores the setting). */
 	run->stats_fd = bpf_cost_enable(NULL, 0);
 	for (size_t i = 0; i < run->n; i++) {

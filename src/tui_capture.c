@@ -68,11 +68,14 @@ static void finish(struct tui_capturer *t, char *msg, size_t len, bool *failed)
 		snprintf(msg, len, "writing the capture %s failed: %s", t->path, strerror(-err));
 	} else if (!st.bytes) { /* an empty file is no trace */
 		privileges_unlink_as_user(t->path);
-		snprintf(msg, len, "capture: nothing to record in %.0f s (no counters, jobs, display events or GPU calls): no file written",
-			 TUI_CAPTURE_SECONDS);
+		snprintf(
+			msg, len,
+			"capture: nothing to record in %.0f s (no counters, jobs, display events or GPU calls): no file written",
+			TUI_CAPTURE_SECONDS);
 	} else {
 		uint64_t lost = st.jobs_lost + st.marks_lost + st.calls_lost + st.cuda_lost;
-		int n = snprintf(msg, len, "capture written: %s: %llu samples, %llu jobs, %llu display events, %llu bytes",
+		int n = snprintf(msg, len,
+				 "capture written: %s: %llu samples, %llu jobs, %llu display events, %llu bytes",
 				 t->path, (unsigned long long)st.samples, (unsigned long long)st.jobs,
 				 (unsigned long long)(st.vblanks + st.deliveries), (unsigned long long)st.bytes);
 

@@ -223,10 +223,8 @@ static const struct capture_rb_ops capture_ops = {
 /* --trace: the calls go to the job sink while a capture runs (p->sink set before the load). */
 static void calls_capture_open(struct calls_priv *p)
 {
-	if (p->sink && capture_rb_init(&p->capture, bpf_map__fd(p->skel->maps.capture_rb),
-				       &p->skel->bss->capture_on,
-				       &p->skel->bss->drops[CALLS_DROP_CAPTURE_FULL], p->sink->active,
-				       &capture_ops, p))
+	if (p->sink && capture_rb_init(&p->capture, bpf_map__fd(p->skel->maps.capture_rb), &p->skel->bss->capture_on,
+				       &p->skel->bss->drops[CALLS_DROP_CAPTURE_FULL], p->sink->active, &capture_ops, p))
 		p->sink = NULL; /* out of memory: the trace gets no calls */
 }
 

@@ -137,10 +137,9 @@ static int display_open(struct collector *c)
 		collector_load_failed(c, err);
 		return -1;
 	}
-	if (p->sink && capture_rb_init(&p->capture, bpf_map__fd(p->skel->maps.capture_rb),
-				       &p->skel->bss->capture_on,
-				       &p->skel->bss->drops[DISPLAY_DROP_CAPTURE_FULL], p->sink->active,
-				       &capture_ops, p))
+	if (p->sink &&
+	    capture_rb_init(&p->capture, bpf_map__fd(p->skel->maps.capture_rb), &p->skel->bss->capture_on,
+			    &p->skel->bss->drops[DISPLAY_DROP_CAPTURE_FULL], p->sink->active, &capture_ops, p))
 		p->sink = NULL; /* out of memory: the trace gets no display events */
 	return 0;
 }

@@ -63,8 +63,8 @@ static const struct capture_rb_ops ops = {
 	.hand = hand,
 };
 
-void nv_capture_open(struct nv_capture *nc, const struct job_sink *sink, int map_fd, __u32 *on,
-		     const __u64 *lost, int names_fd, const struct span_stacks *stacks)
+void nv_capture_open(struct nv_capture *nc, const struct job_sink *sink, int map_fd, __u32 *on, const __u64 *lost,
+		     int names_fd, const struct span_stacks *stacks)
 {
 	memset(nc, 0, sizeof(*nc));
 	nc->names_fd = names_fd;

@@ -34,8 +34,8 @@ struct nv_capture {
  * without calls: none), its launches' stacks from stacks (NULL: none); drained
  * from then on by its reader (collectors/kit/capture_rb.h), under its lock.
  */
-void nv_capture_open(struct nv_capture *nc, const struct job_sink *sink, int map_fd, __u32 *on,
-		     const __u64 *lost, int names_fd, const struct span_stacks *stacks);
+void nv_capture_open(struct nv_capture *nc, const struct job_sink *sink, int map_fd, __u32 *on, const __u64 *lost,
+		     int names_fd, const struct span_stacks *stacks);
 /* At a tick, before the names of processes gone are deleted: what waits, to the sink. */
 void nv_capture_drain(struct nv_capture *nc);
 void nv_capture_close(struct nv_capture *nc);

@@ -337,9 +337,9 @@ static int nvidia_open(struct collector *c)
 	}
 	p->span_stacks.frames = span_frames;
 	/* --stacks: taken from the start, or once started live; set before its reader starts */
-	nv_capture_open(&p->capture, c->config ? c->config->job_sink : NULL,
-			bpf_map__fd(p->skel->maps.capture_rb), &p->skel->bss->capture_on,
-			&p->skel->bss->drops[NV_DROP_CAPTURE_FULL], bpf_map__fd(p->skel->maps.kernel_names),
+	nv_capture_open(&p->capture, c->config ? c->config->job_sink : NULL, bpf_map__fd(p->skel->maps.capture_rb),
+			&p->skel->bss->capture_on, &p->skel->bss->drops[NV_DROP_CAPTURE_FULL],
+			bpf_map__fd(p->skel->maps.kernel_names),
 			c->config && c->config->stacks ? &p->span_stacks : NULL);
 	return 0;
 }

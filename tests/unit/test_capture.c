@@ -13,8 +13,9 @@
 
 static struct call_span launch(uint64_t mono_ns)
 {
-	struct call_span c = { .kind = CALL_SPAN_CUDA_LAUNCH, .pid = 7, .tid = 7, .start_ns = mono_ns,
-			       .end_ns = mono_ns };
+	struct call_span c = {
+		.kind = CALL_SPAN_CUDA_LAUNCH, .pid = 7, .tid = 7, .start_ns = mono_ns, .end_ns = mono_ns
+	};
 
 	strcpy(c.comm, "train");
 	strcpy(c.thread, "train");
@@ -62,7 +63,8 @@ static void losses_by_kind_and_end(void **state)
 	assert_non_null(strstr(text, "\ngputop-bpf: trace 't.pftrace': lost before the writer, a buffer full: 5 CUDA "
 				     "launches and syncs (the nvidia collector's capture ring buffer); 2 ioctls and "
 				     "fence waits (the calls collector's capture ring buffer)\n"));
-	assert_non_null(strstr(text, "\ngputop-bpf: trace 't.pftrace': 2 events after its end (--duration) left out\n"));
+	assert_non_null(
+		strstr(text, "\ngputop-bpf: trace 't.pftrace': 2 events after its end (--duration) left out\n"));
 	assert_null(strstr(text, "not written"));
 	free(text);
 	free(buf);

@@ -218,7 +218,8 @@ static void callstacks_bounded(void **state)
 	perfetto_count_stack_lost(&m.w, 3);
 	assert_int_equal(perfetto_writer_finish(&m.w), 0);
 	fflush(m.f);
-	assert_true(memmem(m.buf, m.len, "1 events not written (too large, no track or lane), 3 events without their stacks",
+	assert_true(memmem(m.buf, m.len,
+			   "1 events not written (too large, no track or lane), 3 events without their stacks",
 			   80) != NULL);
 	assert_true(memmem(m.buf, m.len, "stacks_lost", 11) != NULL);
 	fclose(m.f);
