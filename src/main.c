@@ -625,7 +625,7 @@ static int start_collectors(const struct options *o, struct live_run *run)
 		fail(o, "out of memory");
 		exit(EXIT_FAILURE_RUN); /* nothing started yet to stop */
 	}
-	if ((earlier = link_reaper_earlier())) /* said, since its wait looks like a hang */
+	if (privileges_sufficient() && (earlier = link_reaper_earlier())) /* said: its wait looks like a hang */
 		fprintf(stderr,
 			PROG ": an earlier gputop-bpf's probes are still being released by the kernel "
 			     "(gputop-bpf-exit, pid %d): attaching waits for it\n",
