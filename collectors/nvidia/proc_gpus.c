@@ -33,7 +33,7 @@ static int view_cmp(const void *key, const void *elem)
 /* The procfs view of process pid: read at its first row, again each tick while it holds no GPU file. */
 static const struct cuda_proc_view *view_of(struct proc_gpus *g, uint32_t pid)
 {
-	struct proc_gpus_view *e = bsearch(&pid, g->views, g->nviews, sizeof(*e), view_cmp);
+	struct proc_gpus_view *e = g->nviews ? bsearch(&pid, g->views, g->nviews, sizeof(*e), view_cmp) : NULL;
 	size_t at = 0;
 
 	if (!e) {
