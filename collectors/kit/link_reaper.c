@@ -135,12 +135,13 @@ void link_reaper_flush(bool last)
 	f = files;
 	here = files = (struct kept){ 0 };
 	pthread_mutex_unlock(&lock);
+	/* a module's links first, here and before any fork: no child may hold one and close it last */
+	for (size_t i = 0; i < h.n; i++)
+		bpf_link__destroy(h.links[i]);
 	if (last && f.n)
 		leave_to_child(&f); /* whether or not: our own copies go below, at once where a child holds them */
 	for (size_t i = 0; i < f.n; i++)
 		bpf_link__destroy(f.links[i]);
-	for (size_t i = 0; i < h.n; i++)
-		bpf_link__destroy(h.links[i]);
 	free(f.links);
 	free(h.links);
 }
