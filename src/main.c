@@ -625,7 +625,8 @@ static int start_collectors(const struct options *o, struct live_run *run)
 		fail(o, "out of memory");
 		exit(EXIT_FAILURE_RUN); /* nothing started yet to stop */
 	}
-	if (privileges_sufficient() && (earlier = link_reaper_earlier())) /* said: its wait looks like a hang */
+	/* said to a person, for whom the wait looks like a hang; scripts keep their standard error as it was */
+	if (isatty(STDERR_FILENO) && privileges_sufficient() && (earlier = link_reaper_earlier()))
 		fprintf(stderr,
 			PROG ": an earlier gputop-bpf's probes are still being released by the kernel "
 			     "(gputop-bpf-exit, pid %d): attaching waits for it\n",

@@ -43,8 +43,8 @@ wait_children() {
 	done
 }
 check "SIGINT: the release was left to a gputop-bpf-exit child" test "$(comm -13 "$TMP/before" <(exit_children) | wc -l)" -ge 1
-"$BIN" -b -n 1 -d 0.1 >/dev/null 2>"$TMP/next.err"
-check "a start while it runs says that it waits for the kernel's release" \
+script -qec "'$BIN' -b -n 1 -d 0.1 >/dev/null" /dev/null >"$TMP/next.err" # at a terminal, as a person
+check "a start while it runs says at a terminal that it waits for the kernel's release" \
 	grep -q "still being released by the kernel (gputop-bpf-exit, pid" "$TMP/next.err"
 wait_children
 check "SIGINT: its child ended by itself within 120 s ($alive left)" test $alive = 0
