@@ -302,8 +302,15 @@ static __always_inline void stack_sum_add(void *ctx, __u32 source, __u64 id,
 
 	if (!capture_stacks || !ctx)
 		return;
+	/*
+	 * Either stack not taken (its hash's bucket held by another stack, the
+	 * kernel's callchain buffer in use on this CPU, a user stack unreadable
+	 * in a kernel thread): the call still counts, its line lacks those frames.
+	 */
 	sid = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
 	k.ustack_id = sid < 0 ? -1 : (__s32)sid; /* written "[no stack]" */
+	if (sid < 0 && BPF_CORE_READ((struct task_struct *)bpf_get_current_task(), mm))
+		drop_count(drops, CALLS_DROP_STACK_UNREAD, CALLS_DROP_MAX);
 	if (ik) {
 		k.rdev = ik->rdev;
 		k.cmd = ik->cmd;
@@ -311,6 +318,8 @@ static __always_inline void stack_sum_add(void *ctx, __u32 source, __u64 id,
 	k.caller = wrapper_caller(k.tgid, k.ustack_id); /* a wait: its syscall's (0 in a kernel thread) */
 	sid = bpf_get_stackid(ctx, &stacks, 0);
 	k.kstack_id = sid < 0 ? -1 : (__s32)sid;
+	if (sid < 0)
+		drop_count(drops, CALLS_DROP_STACK_UNREAD, CALLS_DROP_MAX);
 	s = lookup_or_init(&stack_sums, &k, &zero);
 	if (!s) {
 		drop_count(drops, CALLS_DROP_STACK_SUMS_FULL, CALLS_DROP_MAX);

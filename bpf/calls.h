@@ -72,6 +72,7 @@ enum calls_drop {
 	CALLS_DROP_CAPTURE_FULL, /* capture ring buffer full: a call not in the trace */
 	CALLS_DROP_STACK_SUMS_FULL, /* --stacks: no room for a new (process, call, stacks) sum */
 	CALLS_DROP_SAMPLE_LOST, /* --stacks: a stack copy for the DWARF unwind lost (ring buffer full) */
+	CALLS_DROP_STACK_UNREAD, /* --stacks: a call's user or kernel stack not taken (bpf_get_stackid failed) */
 	CALLS_DROP_MAX
 };
 

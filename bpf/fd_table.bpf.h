@@ -15,8 +15,10 @@ struct fdtable {
 struct files_struct {
 	struct fdtable *fdt;
 } __core;
+struct mm_struct;
 struct task_struct {
 	struct files_struct *files;
+	struct mm_struct *mm; /* NULL: a kernel thread */
 	struct task_struct *group_leader; /* its process's name: group_leader->comm */
 	char comm[16];
 } __core;

@@ -60,6 +60,7 @@ static const char *const drop_names[CALLS_DROP_MAX] = {
 	[CALLS_DROP_CAPTURE_FULL] = "capture_ring_buffer_full",
 	[CALLS_DROP_STACK_SUMS_FULL] = "call_stack_table_full",
 	[CALLS_DROP_SAMPLE_LOST] = "call_stack_copy_lost",
+	[CALLS_DROP_STACK_UNREAD] = "call_stack_unread",
 };
 
 /* A device file seen in the ioctls: its name and driver, looked up once. */

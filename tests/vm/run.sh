@@ -414,20 +414,26 @@ check_nvidia() {
 		pid=$(jq .pid <<<"$line")
 		# the client started after the monitor: its 3 blocks from before the gate count too
 		line=$(jq -c '.allocs += 3 | .alloc_bytes += 3145728 | .frees += 3 | .freed_bytes += 3145728 | .unknown_frees = 0' <<<"$line")
-		# syncs count on return, and an allocation's pointer is read on return: a return the
-		# kernel's uretprobe missed (7.3, now and then) is counted in call_return_missed. Then a
-		# sync is short, or the allocation's free is an unknown one (its size unknown: freed and
-		# in-use bytes off by it). Exact, or off by no more than the misses counted.
-		[ "$run" = nvidia ] && check "$k: $run: pid $pid: launches, graphs, allocations, bytes, frees, ioctls exact; syncs and frees exact or off by a counted missed return" \
-			NJ --argjson c "$line" --argjson pid "$pid" '(.[-1].collectors[] | select(.name == "nvidia") | .drops.call_return_missed // 0) as $missed |
+		# syncs, allocations and frees count on return (an allocation's pointer is read there): a
+		# return the kernel's uretprobe missed (7.3, now and then: a sync, a cuMemCreate) is
+		# counted in call_return_missed, or in calls_never_returned where it was the thread's
+		# last call. Then that call is short, and a missed allocation's free is an unknown one
+		# (its size unknown: freed and in-use bytes off by it). Exact, or each count short by no
+		# more than the misses counted.
+		[ "$run" = nvidia ] && check "$k: $run: pid $pid: launches, graphs, ioctls exact; syncs, allocations, bytes and frees exact or short by counted missed returns" \
+			NJ --argjson c "$line" --argjson pid "$pid" '(.[-1].collectors[] | select(.name == "nvidia") |
+				(.drops.call_return_missed // 0) + (.drops.calls_never_returned // 0)) as $missed |
 				[.[].tables["nvidia.processes"][] | select(.pid == $pid)] | last |
+				($c.syncs - .syncs_total) as $ds | ($c.allocs - .allocs_total) as $da |
+				($c.frees - .frees_total - .unknown_frees_total) as $df |
 				.launches_total == $c.launches and .graph_launches_total == $c.graph_launches and
-				.allocs_total == $c.allocs and .alloc_bytes_total == $c.alloc_bytes and
-				.frees_total + .unknown_frees_total == $c.frees and
-				.syncs_total <= $c.syncs and ($c.syncs - .syncs_total) + .unknown_frees_total <= $missed and
-				(if .unknown_frees_total == 0 then .freed_bytes_total == $c.freed_bytes
+				.ioctls_total == $c.ioctls and $ds >= 0 and $da >= 0 and $df >= 0 and
+				$ds + $da + $df <= $missed and .unknown_frees_total <= $da and
+				(if $da == 0 then .alloc_bytes_total == $c.alloc_bytes
+				 else .alloc_bytes_total < $c.alloc_bytes end) and
+				(if .unknown_frees_total == 0 and $df == 0 then .freed_bytes_total == $c.freed_bytes
 				 else .freed_bytes_total < $c.freed_bytes end) and
-				.ioctls_total == $c.ioctls and .mem_bytes == .alloc_bytes_total - .freed_bytes_total'
+				.mem_bytes == .alloc_bytes_total - .freed_bytes_total'
 		echo "   $run: pid $pid: client $(jq -c '{launches, allocs, alloc_bytes, syncs, ioctls}' <<<"$line") counted $(jq -s -c --argjson pid "$pid" '[.[].tables["nvidia.processes"][] | select(.pid == $pid)] | last | {launches: .launches_total, allocs: .allocs_total, alloc_bytes: .alloc_bytes_total, syncs: .syncs_total, ioctls: .ioctls_total}' "$N")"
 	done < <(section "$run-client" | grep '^{')
 	check "$k: $run: both client processes seen" test "$(section "$run-client" | grep -c '^{')" -eq 2
@@ -828,7 +834,7 @@ check_stacks_drm() {
 # --stacks-weight calls (stacks.sh): stack-submit's ioctls on /dev/mockgpu (watched by the test
 # hook) and the fence waits inside its waits, by chain, each count exact.
 check_call_stacks() {
-	local k=$1 C=$TMPD/stacks-calls.folded want got
+	local k=$1 C=$TMPD/stacks-calls.folded want got unread
 	section stacks-calls >"$C"
 	echo "   stacks-calls: $(grep -c '^stack-submit;' "$C") lines | $(grep -m1 'fence wait' "$C")"
 	for want in "nvidia 0x01|main;phase_a;submit_a;ioctl|40" "nvidia 0x01|main;phase_b;submit_b;ioctl|25"; do
@@ -851,8 +857,11 @@ check_call_stacks() {
 		} END { print s + 0, bad + 0 }' "$C")
 	check "$k: stacks-calls: every fence wait's chain main;phase_X;(submit_X|wait_jobs);ioctl (waits, other chains: $got)" \
 		bash -c "[[ '$got' =~ ^[1-9][0-9]*\ 0$ ]]"
-	check "$k: stacks-calls: a fence wait's kernel frames from the ioctl's syscall to dma_fence_wait_timeout" \
-		grep -q 'ioctl;entry_SYSCALL_64[a-z_]*_\[k\];.*dma_fence_wait_timeout_\[k\];.*fence wait ' "$C"
+	# a stack the kernel did not give (bpf_get_stackid failed: 1 run in 3 on 6.1 once) is counted
+	# in call_stack_unread: then a line may lack the frames, and only then
+	unread=$(jq '.collectors[] | select(.name == "calls") | .drops.call_stack_unread' "$TMPD/stacks-calls-last.json")
+	check "$k: stacks-calls: a fence wait's kernel frames from the ioctl's syscall to dma_fence_wait_timeout, or a stack counted unread ($unread)" \
+		bash -c "grep -q 'ioctl;entry_SYSCALL_64[a-z_]*_\[k\];.*dma_fence_wait_timeout_\[k\];.*fence wait ' '$C' || [ '${unread:-0}' -gt 0 ]"
 	got=$(grep -c '^stack-submit;.*;nvidia 0x02 ' "$C")
 	check "$k: stacks-calls: its two wait ioctls ($got lines)" \
 		test "$(awk '/^stack-submit;.*;nvidia 0x02 / { s += $NF } END { print s + 0 }' "$C")" = 2
