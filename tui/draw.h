@@ -72,6 +72,9 @@ void draw_row_overlay(struct view *v);
 void draw_main(struct view *v);
 /* The Overview's GPU blocks (draw_devices.c) in r. */
 void draw_devices(struct view *v, struct rect r);
+/* The GPU history's rows wanted (a title, a row per GPU and metric; 0: no GPU with one), and the drawing. */
+int gpu_history_rows(const struct view *v);
+void draw_gpu_history(struct view *v, struct rect r);
 /* The lines the GPU blocks list: the devices, and those only the scheduler's rings name. */
 int devices_count(const struct view *v);
 /* The rows the expanded GPU blocks take (a device with no detail takes one). */

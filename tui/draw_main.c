@@ -12,6 +12,7 @@
 #include "model/histories.h"
 #include "format/cell_format.h"
 #include "tui/draw.h"
+#include "tui/overview_fit.h"
 #include "tui/sparkline.h"
 
 
@@ -335,13 +336,81 @@ static int summary_header(struct rect in, const struct table_desc *d, const stru
 	return 1;
 }
 
+/* One summary row: its columns (those shown), then its history as a sparkline at the right edge. */
+static void summary_row(struct view *v, int y, struct rect in, const struct table *t, size_t r,
+			const struct pane_decl *p, unsigned int shown)
+{
+	const struct table_desc *d = t->desc;
+	const struct history *hist = NULL;
+	double top = 0;
+	int x = in.x;
+
+	for (int k = 0; k < PANE_MAX_SUMMARY && p->summary_cols[k]; k++) {
+		int col = table_col(d, p->summary_cols[k]);
+		char raw[TABLE_STR_MAX], fit[TABLE_STR_MAX * 2];
+		int w;
+
+		if (col < 0 || !(shown & (1u << k)))
+			continue;
+		w = d->cols[col].width;
+		cell_format(&d->cols[col], table_cell(t, r, (unsigned int)col), raw, sizeof(raw));
+		text_fit(raw, w, v->utf8, fit, sizeof(fit));
+		putf(y, x, in.x + in.w - x < w + 1 ? in.x + in.w - x : w + 1, ROLE_NORMAL, "%*s ",
+		     d->cols[col].type == COL_STR ? -w : w, fit);
+		x += w + 1;
+		if (!hist && (d->cols[col].flags & COL_HISTORY)) {
+			hist = histories_get(v->histories, t, r, (unsigned int)col);
+			top = spark_max(&d->cols[col]);
+		}
+	}
+	if (hist && in.x + in.w - x >= 4) {
+		double vals[HISTORY_LEN];
+		char spark[HISTORY_LEN * 4];
+		size_t n = history_read(hist, vals, HISTORY_LEN);
+		int cells =
+			(int)sparkline_render(vals, n, (size_t)(in.x + in.w - x), top, v->utf8, spark, sizeof(spark));
+
+		put(y, in.x + in.w - cells, cells, ROLE_SPARK, spark); /* the newest at the right edge */
+	}
+}
+
+/*
+ * The summary's rows in the box in, from row y on: those that fit, the last line saying how many
+ * more where not all do; rows quiet since the start (0 in the pane's summary_quiet_col) are not
+ * listed but counted on that line ("+5 lines never fired").
+ */
+static void summary_rows(struct view *v, int y, struct rect in, const struct table *t, const struct pane_decl *p)
+{
+	int qc = p->summary_quiet_col ? table_col(t->desc, p->summary_quiet_col) : -1, end = in.y + in.h;
+	unsigned int shown = summary_fit(in.w, t->desc, p);
+	size_t listed = 0, quiet, busy = 0;
+
+	for (size_t r = 0; r < t->nrows; r++)
+		busy += qc < 0 || num_or_0(t, r, p->summary_quiet_col) > 0;
+	quiet = t->nrows - busy;
+	for (size_t r = 0; r < t->nrows && y < end; r++) {
+		if (qc >= 0 && num_or_0(t, r, p->summary_quiet_col) <= 0)
+			continue;
+		if (y == end - 1 && listed + 1 < busy + (quiet ? 1 : 0))
+			break; /* the last row says what is left */
+		summary_row(v, y++, in, t, r, p, shown);
+		listed++;
+	}
+	if (y >= end)
+		return;
+	if (listed < busy && quiet)
+		putf(y, in.x, in.w, ROLE_DIM, "+%zu more, %zu %s", busy - listed, quiet, p->summary_quiet_text);
+	else if (listed < busy)
+		putf(y, in.x, in.w, ROLE_DIM, "+%zu more", busy - listed);
+	else if (quiet)
+		putf(y, in.x, in.w, ROLE_DIM, "+%zu %s", quiet, p->summary_quiet_text);
+}
+
 static void draw_summary(struct view *v, struct rect in, const struct pane_decl *p)
 {
 	const struct table *t = snapshot_table(v->snap, p->summary_table);
 	const struct table_desc *d = table_desc_find(p->summary_table);
 	const struct collector_status *c = snapshot_collector(v->snap, p->collector);
-	unsigned int shown;
-	size_t rows;
 	int y = in.y;
 
 	if (!d)
@@ -372,55 +441,50 @@ static void draw_summary(struct view *v, struct rect in, const struct pane_decl 
 		return;
 	}
 	y += summary_header(in, d, p); /* the columns' titles (their units) over them, and the sparkline's */
-	shown = summary_fit(in.w, d, p);
-	/* the rows that fit, the last line saying how many more where not all do */
-	rows = t->nrows > (size_t)(in.y + in.h - y) ? (size_t)(in.y + in.h - y - 1) : t->nrows;
-	if (rows < t->nrows)
-		putf(in.y + in.h - 1, in.x, in.w, ROLE_DIM, "+%zu more", t->nrows - rows);
-	for (size_t r = 0; r < rows; r++, y++) {
-		const struct history *hist = NULL;
-		double top = 0;
-		int x = in.x;
+	summary_rows(v, y, in, t, p);
+}
 
-		for (int k = 0; k < PANE_MAX_SUMMARY && p->summary_cols[k]; k++) {
-			int col = table_col(d, p->summary_cols[k]);
-			char raw[TABLE_STR_MAX], fit[TABLE_STR_MAX * 2];
-			int w;
+/* NVML's memory, where no DRM source is: per GPU, then per process where NVML lists any. */
+static const struct pane_decl nvml_gpus_side = {
+	.collector = "nvidia",
+	.screen = -1,
+	.side = SIDE_NONE,
+	.summary_table = "nvidia.gpus",
+	.summary_cols = { "gpu", "mem_used_bytes", "mem_total_bytes", "mem_used_pct" },
+};
+static const struct pane_decl nvml_procs_side = {
+	.collector = "nvidia",
+	.screen = -1,
+	.side = SIDE_NONE,
+	.summary_table = "nvidia.gpu_processes",
+	.summary_cols = { "pid", "gpu", "mem_bytes", "comm" },
+};
 
-			if (col < 0 || !(shown & (1u << k)))
-				continue;
-			w = d->cols[col].width;
-			cell_format(&d->cols[col], table_cell(t, r, (unsigned int)col), raw, sizeof(raw));
-			text_fit(raw, w, v->utf8, fit, sizeof(fit));
-			putf(y, x, in.x + in.w - x < w + 1 ? in.x + in.w - x : w + 1, ROLE_NORMAL, "%*s ",
-			     d->cols[col].type == COL_STR ? -w : w, fit);
-			x += w + 1;
-			if (!hist && (d->cols[col].flags & COL_HISTORY)) {
-				hist = histories_get(v->histories, t, r, (unsigned int)col);
-				top = spark_max(&d->cols[col]);
-			}
-		}
-		if (hist && in.x + in.w - x >= 4) {
-			double vals[HISTORY_LEN];
-			char spark[HISTORY_LEN * 4];
-			size_t n = history_read(hist, vals, HISTORY_LEN);
-			int cells = (int)sparkline_render(vals, n, (size_t)(in.x + in.w - x), top, v->utf8, spark,
-							  sizeof(spark));
+static void draw_nvml_memory(struct view *v, struct rect in)
+{
+	const struct table *g = snapshot_table(v->snap, "nvidia.gpus");
+	const struct table *p = snapshot_table(v->snap, "nvidia.gpu_processes");
+	int gh = g && (int)g->nrows + 1 < in.h ? (int)g->nrows + 1 : in.h;
 
-			put(y, in.x + in.w - cells, cells, ROLE_SPARK, spark); /* the newest at the right edge */
-		}
-	}
+	draw_summary(v, (struct rect){ in.y, in.x, gh, in.w }, &nvml_gpus_side);
+	if (p && p->nrows && in.h - gh >= 3) /* a blank line, the titles, a row at least */
+		draw_summary(v, (struct rect){ in.y + gh + 1, in.x, in.h - gh - 1, in.w }, &nvml_procs_side);
 }
 
 static void draw_side(struct view *v, int which, struct rect r)
 {
 	static const char *const titles[3] = { "MEMORY", "INTERRUPTS", "DISPLAY" };
-	struct rect in = frame(r, titles[which], v->utf8);
+	bool nvml = which == SIDE_MEMORY && overview_nvml_memory(v);
+	struct rect in = frame(r, nvml ? "MEMORY (NVML)" : titles[which], v->utf8);
 
 	if (!in.h)
 		return;
 	for (int i = 0; i < in.h; i++)
 		fill(in.y + i, in.x, in.w, ROLE_NORMAL);
+	if (nvml) {
+		draw_nvml_memory(v, in);
+		return;
+	}
 	if (!pane_for_side(which)) {
 		put_wrapped(in, ROLE_DIM,
 			    "VRAM and GTT totals and allocation rates will show here: they need a memory "
@@ -437,6 +501,8 @@ void draw_main(struct view *v)
 
 	if (l->devices.h)
 		draw_devices(v, l->devices);
+	if (l->absent.h)
+		overview_fit_draw(v, &v->fit, l->absent);
 	/* The main screen's declared tables: the first in the upper area, the second below. */
 	if (l->rings.h)
 		pane_table_draw(v, pane_for_screen(SCREEN_MAIN), 0,
@@ -444,6 +510,8 @@ void draw_main(struct view *v)
 	if (l->procs.h)
 		pane_table_draw(v, pane_for_screen(SCREEN_MAIN), 1,
 				(struct rect){ l->procs.y, l->procs.x + 1, l->procs.h, l->procs.w - 1 });
+	if (l->history.h)
+		draw_gpu_history(v, l->history);
 	for (int i = 0; i < 3; i++)
 		if (l->side[i].h)
 			draw_side(v, i, l->side[i]);

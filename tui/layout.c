@@ -32,12 +32,28 @@ static int tables_need(const struct layout_input *in)
 	       (in->panes[PANE_PROCESSES] ? procs_need(in) : 0);
 }
 
-/* Splits the rows [y, y + h) between the ring and process tables. */
+/*
+ * The GPU history right under the tables, in the rows of [y, y + *h) they leave (3 at least);
+ * *h: the tables' rows then, all they need (rows below the history stay blank).
+ */
+static void take_history(const struct layout_input *in, struct layout *out, int y, int *h, int x, int w)
+{
+	int need = tables_need(in), hh = min_i(in->history_rows, *h - need);
+
+	if (!in->history_rows || hh < 3)
+		return;
+	out->history = rect(y + need, x, hh, w);
+	*h = need;
+}
+
+/* Splits the rows [y, y + h) between the ring and process tables, and the GPU history where they leave room. */
 static void split_tables(const struct layout_input *in, struct layout *out, int y, int h, int x,
 			 int w)
 {
 	bool rings = in->panes[PANE_RINGS], procs = in->panes[PANE_PROCESSES];
 	int rh;
+
+	take_history(in, out, y, &h, x, w);
 
 	if (rings && procs) {
 		/* title, header and rows; title and one line when it has none */
@@ -77,6 +93,11 @@ void layout_compute(const struct layout_input *in, struct layout *out)
 		y += dh;
 		body -= dh;
 	}
+	if (in->absent_line && body > 4) {
+		out->absent = rect(y, 0, 1, in->cols);
+		y++;
+		body--;
+	}
 	for (int i = 0; i < 3; i++)
 		if (in->panes[PANE_MEMORY + i])
 			side_idx[nside++] = i;
@@ -94,7 +115,8 @@ void layout_compute(const struct layout_input *in, struct layout *out)
 		split_tables(in, out, y, body, 0, tw);
 	} else if (nside && body >= 3 + 8) {
 		/* Narrow: a row of small panes under the tables, when there is room: what the tables leave */
-		int sh = max_i(3, min_i(body - tables_need(in), body - 5)), x = 0;
+		int want = tables_need(in) + (in->history_rows ? min_i(in->history_rows, body / 3) : 0);
+		int sh = max_i(3, min_i(body - want, body - 5)), x = 0;
 
 		split_tables(in, out, y, body - sh, 0, in->cols);
 		for (int k = 0; k < nside; k++) {

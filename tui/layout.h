@@ -19,11 +19,13 @@ struct layout_input {
 	int ndevices, nrings, nprocs;
 	int device_rows; /* rows of the expanded GPU blocks (ndevices or more), taken while there is room */
 	bool panes[PANE_COUNT];
+	bool absent_line; /* one line naming the panes whose source the machine lacks (overview_fit) */
+	int history_rows; /* rows the GPU history wants (0: none); it gets what the tables leave */
 };
 
 struct layout {
 	bool too_small; /* below LAYOUT_MIN_*: nothing but a message */
-	struct rect header, devices, rings, procs, status, keybar;
+	struct rect header, devices, absent, rings, procs, history, status, keybar;
 	struct rect side[3]; /* memory, interrupts, display */
 };
 

@@ -8,5 +8,7 @@ static const struct pane_decl interrupts_pane = {
 	.side = SIDE_INTERRUPTS,
 	.summary_table = "irq.lines",
 	.summary_cols = { "irq", "per_s", "name" }, /* the rate before the name: it stays where narrow */
+	.summary_quiet_col = "total",
+	.summary_quiet_text = "never fired",
 };
 PANE_REGISTER(interrupts_pane);

@@ -40,6 +40,8 @@ struct pane_decl {
 	int side; /* enum side_pane it fills on the main screen, or SIDE_NONE */
 	const char *summary_table; /* the table the side pane lists */
 	const char *summary_cols[PANE_MAX_SUMMARY]; /* its columns (keys), NULL ends */
+	/* rows 0 in this column (NULL: none) are counted, not listed: "+N <summary_quiet_text>" */
+	const char *summary_quiet_col, *summary_quiet_text;
 };
 
 #define PANE_REGISTER(decl)                                                                 \

@@ -348,12 +348,28 @@ const char *view_empty_text(const struct view *v, const struct table_desc *d, co
 	return table_empty_text(d, t, &ctx, text, size);
 }
 
+/*
+ * An empty table's text where its title line has room for it whole ("MIG devices (0)  No MIG
+ * device ..."): the table takes one line, not two or more (not while a filter hides its rows).
+ */
+static bool empty_on_title(const struct view *v, const struct table_desc *d, const struct table *t, const char *text,
+			   int w)
+{
+	char fit[640];
+	int title = (int)strlen(d->title) + 6; /* " (0)" and two spaces */
+
+	if (v->filter[0] && t && t->nrows)
+		return false;
+	return title + text_fit(text, 1 << 20, v->utf8, fit, sizeof(fit)) <= w;
+}
+
 int pane_table_need(const struct view *v, const struct pane_decl *p, int i, int w)
 {
 	const char *name = pane_table_name(p, i, v->grouped);
 	const struct table_desc *d = name ? table_desc_find(name) : NULL;
 	const struct collector_status *c = table_collector(v, p, name, d);
 	const struct table *t = name ? snapshot_table(v->snap, name) : NULL;
+	const char *e;
 	char text[600];
 
 	if (t && t->nrows)
@@ -362,13 +378,15 @@ int pane_table_need(const struct view *v, const struct pane_decl *p, int i, int 
 		return 3; /* title, "... (above)", a blank line */
 	if (c && c->info->state != COLLECTOR_ATTACHED)
 		return 4; /* title, its reason (and fix) on two lines, a blank line */
-	return 2 + wrapped_rows(view_empty_text(v, d, t, NULL, text, sizeof(text)), w - 1);
+	e = view_empty_text(v, d, t, NULL, text, sizeof(text));
+	return empty_on_title(v, d, t, e, w) ? 2 : 2 + wrapped_rows(e, w - 1);
 }
 
 /* What an empty table says: its collector's state once a screen, or its empty text. */
 static void draw_empty(struct view *v, const struct table_desc *d, const struct table *t, const struct table_state *ts,
 		       const struct collector_status *c, struct rect r, struct rect in)
 {
+	const char *e;
 	char text[600];
 
 	if (c && c->info->state != COLLECTOR_ATTACHED && v->said == c->info) {
@@ -394,8 +412,11 @@ static void draw_empty(struct view *v, const struct table_desc *d, const struct 
 		}
 		return;
 	}
-	put_wrapped(in, ROLE_DIM,
-		    view_empty_text(v, d, t, ts->seen_scope[0] ? ts->seen_scope : NULL, text, sizeof(text)));
+	e = view_empty_text(v, d, t, ts->seen_scope[0] ? ts->seen_scope : NULL, text, sizeof(text));
+	if (empty_on_title(v, d, t, e, r.w)) /* beside the title: "MIG devices (0)  No MIG device ..." */
+		put(r.y, r.x + (int)strlen(d->title) + 6, r.w - (int)strlen(d->title) - 6, ROLE_DIM, e);
+	else
+		put_wrapped(in, ROLE_DIM, e);
 }
 
 void table_view_draw(struct view *v, const struct table_desc *d, const struct table *t,

@@ -8,6 +8,7 @@
 #include "model/histories.h"
 #include "model/table_seen.h"
 #include "tui/draw.h"
+#include "tui/overview_fit.h"
 #include "tui/tui.h"
 
 #define TICK_MS 100 /* input latency; snapshots arrive at the refresh interval */
@@ -43,7 +44,11 @@ void view_draw(struct view *v)
 	in.device_rows = v->brief_devices ? in.ndevices : devices_rows(v);
 	in.nrings = main_table_rows(v, 0);
 	in.nprocs = main_table_rows(v, 1);
-	memcpy(in.panes, v->prefs.panes, sizeof(in.panes));
+	overview_fit(v, &v->fit);
+	for (int i = 0; i < PANE_COUNT; i++)
+		in.panes[i] = v->prefs.panes[i] && !v->fit.absent[i];
+	in.absent_line = v->fit.n > 0;
+	in.history_rows = gpu_history_rows(v);
 	layout_compute(&in, &v->layout);
 	erase();
 	if (v->layout.too_small) {

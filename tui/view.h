@@ -9,6 +9,7 @@
 #include "tui/tui.h"
 #include "tui/config.h"
 #include "tui/layout.h"
+#include "tui/overview_fit.h"
 #include "tui/panes.h"
 #include "tui/table_fit.h"
 #include "tui/theme.h"
@@ -90,6 +91,7 @@ struct view {
 	bool capturing; /* one runs: capture_line is its progress */
 	char capture_line[320];
 	struct layout layout; /* last drawn, for mouse clicks */
+	struct overview_fit fit; /* the Overview's panes whose source is absent, as last drawn */
 	struct histories *histories; /* sparklines of the collector tables */
 	struct table_seen *seen; /* the rows each table has had: what an empty one says */
 	struct stacks_state stacks;

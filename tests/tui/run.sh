@@ -323,12 +323,20 @@ keys F2
 check "F2 at 80x24: the setup screen alone on its lines" box_alone "Setup (F2)"
 keys Escape
 keys 2
-check "80x24 AMD pane: the table below the screen named, and the key that reaches it (empty tables take their title, a line and a blank one)" \
+check "80x24 AMD pane: an empty table's text beside its title where it fits whole, one line" \
+	bash -c "$T capture-pane -p -t t | grep -qxE ' amdgpu rings \(0\)  No amdgpu submission or job since the start\. *'"
+check "80x24 AMD pane: all six tables on the screen (empty ones take a line or two)" \
+	bash -c "$T capture-pane -p -t t | grep -qF 'AMD compute processes (KFD) (0)' && ! $T capture-pane -p -t t | grep -q 'more table'"
+$T resize-window -t t -x 80 -y 22
+sleep 0.5
+check "80x22 AMD pane: the table below the screen named, and the key that reaches it" \
 	shows "1 more table below: → AMD compute processes (KFD)"
 for _ in 1 2 3 4 5; do $T send-keys -t t Right; sleep 0.1; done
 sleep 0.3
 check "Right to the last table: the one above named, and the key back to it" \
 	shows "1 more table above: ← amdgpu rings"
+$T resize-window -t t -x 80 -y 24
+sleep 0.3
 keys 1
 start 120 40 --replay "$REC" -d 60
 until_shows "REPLAY" 5
@@ -474,7 +482,7 @@ check "80x24 process pane of ${many% *}: the clients that do not fit are counted
 	bash -c "$T capture-pane -p -t t | grep -qE '^ [0-9]+ more of its ${many#* } clients \(the DRM clients table lists all\)'"
 $T kill-server 2>/dev/null
 
-echo "== a collector unavailable, at 80x24: reason and fix wrapped whole"
+echo "== a collector this machine cannot have, at 80x24 and 200x24: named on the one line of what is absent"
 reason="no gpu_scheduler tracepoints: the gpu_sched module is not loaded (no driver using the DRM GPU scheduler is active)"
 head -3 "$REC" | jq -c --arg r "$reason" '.tables["drm_sched.rings"] = [] | .tables["drm_sched.processes"] = [] |
 	.collectors |= map(if .name == "drm_sched" then .state = "unavailable" | .reason = $r | .fix = "load a driver built on drm_sched (amdgpu, xe, nouveau, v3d, panfrost, etnaviv ...)" else . end)' \
@@ -482,13 +490,15 @@ head -3 "$REC" | jq -c --arg r "$reason" '.tables["drm_sched.rings"] = [] | .tab
 start 80 24 --replay "$TMP/unavailable.jsonl" -d 60
 until_shows "REPLAY" 5
 sleep 0.5
-check "one line: the reason cut at a clause, never a word, and where the rest is" \
-	bash -c "$T capture-pane -p -t t | grep -qxE ' +drm_sched unavailable: no gpu_scheduler tracepoints \(--list: why, and the fix\) *'"
-check "said once: the merged process table does not repeat it" \
-	bash -c "[ \$($T capture-pane -p -t t | grep -c 'no gpu_scheduler') -eq 1 ] && ! $T capture-pane -p -t t | grep -qF '(above)'"
+# a source the machine lacks (not privilege): no Rings pane; the one line of what is absent names it
+check "80 columns, no gpu_sched module: the Overview names the DRM scheduler on its one line, and has no Rings pane" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^ Not here: DRM scheduler, GPU interrupt lines' && ! $T capture-pane -p -t t | grep -q 'Rings ('"
+check "said once: nothing else on the Overview repeats it" \
+	bash -c "[ \$($T capture-pane -p -t t | grep -cE 'gpu_scheduler|DRM scheduler|drm_sched') -eq 1 ] && ! $T capture-pane -p -t t | grep -qF '(above)'"
 start 200 24 --replay "$TMP/unavailable.jsonl" -d 60
 until_shows "REPLAY" 5
-check "200 columns: the whole reason on its one line" words_whole "drm_sched unavailable: $reason"
+check "200 columns: the line whole, and where to see why" \
+	bash -c "$T capture-pane -p -t t | grep -qxE ' Not here: DRM scheduler, GPU interrupt lines; why: --replay FILE -b *'"
 $T kill-server 2>/dev/null
 
 echo "== GPU sensors on the device lines (examples/sysfs-fixtures.jsonl: the fixture trees recorded)"
@@ -543,7 +553,7 @@ for cols in 80 160; do
 	# the last pane drawn, not the header: a capture between the terminal's writes saw half a screen (CI, stop 30)
 	until_shows "Processes (0)" 5
 	check "${cols}x24, no GPU: says so, why, and which recording to play, to its last word" \
-		bash -c "$T capture-pane -p -t t | tr -s ' \n' '  ' | grep -qE 'No supported GPU here: no GPU driver loaded .*gputop-bpf --replay [^ ]*/sysfs-fixtures\.jsonl( | .* scheduler\)\. )Rings \('"
+		bash -c "$T capture-pane -p -t t | tr -s ' \n' '  ' | grep -qE 'No supported GPU here: no GPU driver loaded .*gputop-bpf --replay [^ ]*/sysfs-fixtures\.jsonl( | .* scheduler\)\. )(Rings \(|Not here: )'"
 done
 # the same, as an unprivileged start records it: the BPF collectors unavailable for want of privilege
 head -2 "$SYSREC" | jq -c '.collectors |= map(if (.name | IN("drm_sched", "irq", "display", "calls")) then .state = "unavailable" |
@@ -792,18 +802,36 @@ fi
 
 echo "== side boxes under the tables take the free rows"
 if [ -f "$NVREC" ]; then
-	replay_at 100 30 "$NVREC" 40
-	check "100x30, H100: the side boxes' right borders whole on every row (a column that ends at the border leaves it)" \
-		bash -c "[ \$($T capture-pane -p -t t | grep -c '┐┌') -ge 1 ] && ! $T capture-pane -p -t t | sed -n '/┐┌/,/┘└/p' | grep -v '┐┌\|┘└' | grep -qvE '^│.*││.*││.*│\$'"
+	replay_at 100 30 "$REC" 40
+	check "100x30, the mock recording: the side boxes' right borders whole on every row (a column that ends at the border leaves it)" \
+		bash -c "[ \$($T capture-pane -p -t t | grep -c '┐┌') -ge 1 ] && ! $T capture-pane -p -t t | sed -n '/┐┌/,/┘└/p' | grep -v '┐┌\|┘└' | grep -qvE '^│.*││.*│\$'"
 fi
 nlast=$(grep -c '[^[:space:]]' "$REC")
 replay_at 80 24 "$REC" "$nlast"
 check "80x24, the mock recording's last snapshot: all three rings shown (the empty process table gives up its rows), none cut" \
 	bash -c "$T capture-pane -p -t t | grep -q '^ sdma0 ' && ! $T capture-pane -p -t t | grep -q 'rows 1-2 of 3'"
+# The Overview fitted to an NVIDIA machine (issue 39): what it lacks (no DRM scheduler, no display
+# driver, GPU interrupt lines that never fired) on one line; python3's row; NVML's memory in the box.
 if [ -f "$NVREC" ]; then
-	replay_at 80 24 "$NVREC" 21
-	check "80x24, H100 snapshot 21: the side boxes take the rows the tables leave, their reasons whole" \
-		bash -c "$T capture-pane -p -t t | grep -qF '/dev/dri are missing)' && $T capture-pane -p -t t | grep -qF 'display driver is' && ! $T capture-pane -p -t t | grep -q '…' && [ \$($T capture-pane -p -t t | grep -c '^│') -ge 5 ]"
+	for size in 80x24 120x40 200x60; do
+		replay_at "${size%x*}" "${size#*x}" "$NVREC" 21
+		$T capture-pane -p -t t >"$TMP/nv-$size.txt"
+		check "$size, H100 snapshot 21: one line says what is absent, and nothing else says 'unavailable'" \
+			bash -c "[ \$(grep -cE 'unavailable|Not here' '$TMP/nv-$size.txt') -eq 1 ] &&
+				grep -qE '^ Not here: DRM scheduler, interrupts \(8 lines, none fired\), display' '$TMP/nv-$size.txt'"
+		check "$size, H100 snapshot 21: python3's row with its GPUS, GPU %, memory and launches" \
+			grep -qE '^ +534 python3 +nvidia0 +[0-9]+\.[0-9] +612\.0MiB +[0-9]+\.[0-9]k? ' "$TMP/nv-$size.txt"
+		check "$size, H100 snapshot 21: the memory box shows NVML's 620.8MiB of 79.6GiB, and python3's 612.0MiB" \
+			bash -c "grep -qF 'MEMORY (NVML)' '$TMP/nv-$size.txt' && grep -qE '│ +0 620\.8MiB +79\.6GiB ' '$TMP/nv-$size.txt' &&
+				grep -qE '│ +534 +0 612\.0MiB python3 ' '$TMP/nv-$size.txt'"
+		check "$size, H100 snapshot 21: the GPU history draws use, memory and power" \
+			bash -c "grep -qF 'GPU history (NVML)' '$TMP/nv-$size.txt' && grep -qE '^ 0 use% .*0-100%' '$TMP/nv-$size.txt' &&
+				grep -qE '^ 0 memory .*0-[0-9.]+[KMG]iB' '$TMP/nv-$size.txt' && grep -qE '^ 0 power W' '$TMP/nv-$size.txt'"
+	done
+	# content rows: between the header (2) and the status and key lines (2); a row carries data
+	# when something but spaces and box lines is on it
+	got=$(sed -n '3,22p' "$TMP/nv-80x24.txt" | sed 's/[│┌┐└┘─ ]//g' | grep -c .)
+	check "80x24, H100 snapshot 21: at least 80 % of the Overview's 20 content rows carry data ($got)" test "$got" -ge 16
 fi
 
 replay_at 80 24 "$REC" 2
@@ -944,7 +972,7 @@ sleep 0.6
 check "40x10: says the terminal is too small" shows "Terminal too small: 40x10"
 $T resize-window -t t -x 200 -y 60
 sleep 0.6
-check "200x60: the wide layout with the interrupts pane" shows "INTERRUPTS"
+check "200x60: the wide layout with its side boxes" shows "─ MEMORY ─"
 check "200x60: the rings are back" shows "gfx_0.0.0"
 keys F10
 sleep 0.5
@@ -1278,12 +1306,17 @@ replay_at 80 24 "$REC" 40
 check "MEMORY at 80x24: '$stot' (the device's total, not only its name)" shows "│$stot "
 $T kill-server 2>/dev/null
 if [ -f "$NVREC" ]; then
-	nirq=$(sed -n 30p "$NVREC" | jq '.tables["irq.lines"] | length')
-	replay_at 80 20 "$NVREC" 30
-	# the box under the tables takes the rows they leave: its lines under their titles, the last row says the rest
+	# the H100's snapshot 30 with 5 of its 8 lines fired (the recording's never did): the quiet
+	# ones are counted, not listed; the box under the tables takes the rows they leave
+	sed -n 30p "$NVREC" | jq -c '.tables["irq.lines"] |= (to_entries | map(if .key < 5 then
+		.value.total = (1000 + .key) | .value.per_s = (10 + .key) else . end) | map(.value))' >"$TMP/irq5.jsonl"
+	replay_at 80 20 "$TMP/irq5.jsonl" 1
 	shown=$(screen | awk -F'│' '$4 ~ /^ +[0-9]+ +[0-9.]+ /' | wc -l)
-	check "INTERRUPTS at 80x20 on the H100 recording: $shown of $nirq lines under IRQ and IRQ/S, then '+$((nirq - shown)) more'" \
-		bash -c "$(declare -f screen); T='$T'; [ $shown -ge 2 ] && [ $shown -lt $nirq ] && screen | grep -qE '││  IRQ +IRQ/S' && screen | grep -qE '││\+$((nirq - shown)) more +││'"
+	check "INTERRUPTS at 80x20: $shown of the 5 lines that fired under IRQ and IRQ/S, then '+$((5 - shown)) more, 3 never fired'" \
+		bash -c "$(declare -f screen); T='$T'; [ $shown -ge 1 ] && [ $shown -lt 5 ] && screen | grep -qE '││  IRQ +IRQ/S' && screen | grep -qE '││\+$((5 - shown)) more, 3 never fired +│'"
+	replay_at 80 30 "$TMP/irq5.jsonl" 1
+	check "INTERRUPTS at 80x30: the 5 lines that fired (45 43 48 46 44), none of the 3 quiet ones, then '+3 never fired'" \
+		bash -c "$(declare -f screen); T='$T'; [ \"\$(screen | awk -F'│' '\$4 ~ /^ +[0-9]+ +[0-9.]+ / { split(\$4, f, \" +\"); printf \"%s \", f[2] }')\" = '45 43 48 46 44 ' ] && screen | grep -qE '││\+3 never fired +│'"
 	$T kill-server 2>/dev/null
 fi
 

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <stdio.h>
+#include <string.h>
+#include "core/privileges.h"
+#include "tui/draw.h"
+#include "tui/overview_fit.h"
+
+/* Whether the collector cannot run on this machine (not for lack of privilege: that pane says why). */
+static bool source_absent(const struct view *v, const char *collector)
+{
+	const struct collector_status *c = snapshot_collector(v->snap, collector);
+
+	return c && c->info->state != COLLECTOR_ATTACHED && strcmp(c->info->reason, PRIVILEGES_BPF_REASON);
+}
+
+bool overview_nvml_memory(const struct view *v)
+{
+	const struct collector_status *c = snapshot_collector(v->snap, "memory");
+	const struct table *g = snapshot_table(v->snap, "nvidia.gpus");
+
+	return c && c->info->state != COLLECTOR_ATTACHED && g && g->nrows;
+}
+
+/* The GPU interrupt lines, none of which fired since the start: "GPU interrupts (8 lines, none fired)". */
+static bool irqs_quiet(const struct view *v, char *buf, size_t size)
+{
+	const struct collector_status *c = snapshot_collector(v->snap, "irq");
+	const struct table *t = snapshot_table(v->snap, "irq.lines");
+
+	if (!c || c->info->state != COLLECTOR_ATTACHED || !t)
+		return false;
+	for (size_t i = 0; i < t->nrows; i++)
+		if (num_or_0(t, i, "total") > 0)
+			return false;
+	if (t->nrows)
+		snprintf(buf, size, "interrupts (%zu line%s, none fired)", t->nrows, t->nrows == 1 ? "" : "s");
+	else
+		snprintf(buf, size, "GPU interrupt lines");
+	return true;
+}
+
+static void absent(struct overview_fit *f, enum pane p, const char *what)
+{
+	f->absent[p] = true;
+	if (f->n < OVERVIEW_ABSENT_MAX)
+		f->what[f->n++] = what;
+}
+
+void overview_fit(const struct view *v, struct overview_fit *f)
+{
+	memset(f, 0, sizeof(*f));
+	if (!v->snap)
+		return;
+	if (source_absent(v, "drm_sched"))
+		absent(f, PANE_RINGS, "DRM scheduler");
+	if (source_absent(v, "memory") && !overview_nvml_memory(v))
+		absent(f, PANE_MEMORY, "GPU memory");
+	if (source_absent(v, "irq"))
+		absent(f, PANE_INTERRUPTS, "GPU interrupts");
+	else if (irqs_quiet(v, f->buf, sizeof(f->buf)))
+		absent(f, PANE_INTERRUPTS, f->buf);
+	if (source_absent(v, "display"))
+		absent(f, PANE_DISPLAY, "display");
+}
+
+void overview_fit_draw(const struct view *v, const struct overview_fit *f, struct rect r)
+{
+	const char *why = v->feed->replay ? "; why: --replay FILE -b" : "; why: gputop-bpf --list";
+	int x = r.x + 1, right = r.x + r.w, shown = 0;
+
+	fill(r.y, r.x, r.w, ROLE_NORMAL);
+	x += put_whole(r.y, x, right - x, ROLE_DIM, "Not here: ");
+	for (int i = 0; i < f->n; i++) {
+		char item[96], more[16];
+		int left = f->n - i - 1;
+
+		/* the item whole, with room kept for the "+N" of those after it */
+		snprintf(item, sizeof(item), "%s%s", i ? ", " : "", f->what[i]);
+		snprintf(more, sizeof(more), " +%d", left);
+		if (x + (int)strlen(item) + (left ? (int)strlen(more) : 0) > right)
+			break;
+		x += put_whole(r.y, x, right - x, ROLE_DIM, item);
+		shown++;
+	}
+	if (shown < f->n) {
+		char more[16];
+
+		snprintf(more, sizeof(more), " +%d", f->n - shown);
+		x += put_whole(r.y, x, right - x, ROLE_DIM, more);
+	}
+	put_whole(r.y, x, right - x, ROLE_DIM, why);
+}
