@@ -178,3 +178,33 @@ int text_print_cell(FILE *out, const char *in, int width, bool left, bool utf8)
 		put_spaces(out, pad);
 	return cells + pad;
 }
+
+int text_fit_list(const char *in, int width, bool utf8, char *out, size_t outsize)
+{
+	char head[TEXT_CELL_MAX], tail[16];
+	size_t items = 1, taken = 0, end = 0;
+	int cells = text_fit(in, 1 << 20, utf8, out, outsize);
+
+	if (cells <= width || strchr(in, ' ') || !strchr(in, ','))
+		return cells <= width ? cells : text_fit(in, width, utf8, out, outsize);
+	for (const char *p = in; *p; p++)
+		items += *p == ',';
+	/* the longest run of whole items that fits beside the count of the rest */
+	for (size_t i = 0, n = 0; in[i] && i < sizeof(head); i++) {
+		if (in[i] != ',')
+			continue;
+		n++;
+		snprintf(tail, sizeof(tail), " +%zu", items - n);
+		memcpy(head, in, i);
+		head[i] = '\0';
+		if (text_fit(head, 1 << 20, utf8, out, outsize) + (int)strlen(tail) > width)
+			break;
+		taken = n;
+		end = i;
+	}
+	if (!taken)
+		return text_fit(in, width, utf8, out, outsize);
+	memcpy(head, in, end);
+	snprintf(head + end, sizeof(head) - end, " +%zu", items - taken);
+	return text_fit(head, width, utf8, out, outsize);
+}

@@ -29,6 +29,13 @@ int text_fit(const char *in, int width, bool utf8, char *out, size_t outsize);
  */
 int text_fit_apart(const char *in, size_t from, int width, bool utf8, char *out, size_t outsize);
 
+/*
+ * A list ("nvidia0,nvidia1,nvidia2", no spaces) in at most width cells: whole items while they
+ * fit, then " +N" for the N left out ("nvidia0 +2"); where not one item fits with its " +N", or in
+ * is no list, as text_fit. Returns the cells used.
+ */
+int text_fit_list(const char *in, int width, bool utf8, char *out, size_t outsize);
+
 /* Greedy word wrap: the length in bytes of the first line of text that fits width cells. */
 size_t wrap_line(const char *text, int width);
 

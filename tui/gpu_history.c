@@ -23,12 +23,18 @@ int gpu_history_rows(const struct view *v)
 void draw_gpu_history(struct view *v, struct rect r)
 {
 	const struct table *g = snapshot_table(v->snap, "nvidia.gpus");
+	char title[96];
+	size_t fits;
 	int y = r.y;
 
-	if (!g || !g->nrows || r.h < 2)
+	if (!g || !g->nrows || r.h < 1 + METRICS)
 		return;
-	put_whole(y++, r.x + 1, r.w - 1, ROLE_TITLE, "GPU history (NVML)");
-	for (size_t i = 0; i < g->nrows && y < r.y + r.h; i++)
+	fits = (size_t)(r.h - 1) / METRICS; /* whole GPUs: a GPU's rows are never split */
+	if (fits < g->nrows)
+		snprintf(title, sizeof(title), "GPU history (NVML): %zu of %zu GPUs (a taller terminal shows all)",
+			 fits, g->nrows);
+	put_whole(y++, r.x + 1, r.w - 1, ROLE_TITLE, fits < g->nrows ? title : "GPU history (NVML)");
+	for (size_t i = 0; i < g->nrows && i < fits; i++)
 		for (int m = 0; m < METRICS && y < r.y + r.h; m++) {
 			char label[16];
 

@@ -33,14 +33,14 @@ static int tables_need(const struct layout_input *in)
 }
 
 /*
- * The GPU history right under the tables, in the rows of [y, y + *h) they leave (3 at least);
+ * The GPU history right under the tables, in the rows of [y, y + *h) they leave (4 at least);
  * *h: the tables' rows then, all they need (rows below the history stay blank).
  */
 static void take_history(const struct layout_input *in, struct layout *out, int y, int *h, int x, int w)
 {
 	int need = tables_need(in), hh = min_i(in->history_rows, *h - need);
 
-	if (!in->history_rows || hh < 3)
+	if (!in->history_rows || hh < 4) /* a title and one GPU's three rows at least */
 		return;
 	out->history = rect(y + need, x, hh, w);
 	*h = need;

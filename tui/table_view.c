@@ -21,8 +21,9 @@ static void draw_cell(struct view *v, int y, int x, int width, const struct col_
 	int cells;
 
 	cell_format(col, c, raw, sizeof(raw));
-	cells = apart ? text_fit_apart(raw, apart, width, v->utf8, fit, sizeof(fit)) :
-			text_fit(raw, width, v->utf8, fit, sizeof(fit));
+	cells = apart		     ? text_fit_apart(raw, apart, width, v->utf8, fit, sizeof(fit)) :
+		col->type == COL_STR ? text_fit_list(raw, width, v->utf8, fit, sizeof(fit)) :
+				       text_fit(raw, width, v->utf8, fit, sizeof(fit));
 	if (col->type == COL_STR)
 		put(y, x, width, role, fit);
 	else

@@ -832,6 +832,19 @@ if [ -f "$NVREC" ]; then
 	# when something but spaces and box lines is on it
 	got=$(sed -n '3,22p' "$TMP/nv-80x24.txt" | sed 's/[│┌┐└┘─ ]//g' | grep -c .)
 	check "80x24, H100 snapshot 21: at least 80 % of the Overview's 20 content rows carry data ($got)" test "$got" -ge 16
+	# two H100s: a process on both lists them by whole names and a count, never "nvidia0,nvid…"; the
+	# GPU history says how many GPUs it shows where not all fit
+	NV2=$(dirname "$NVREC")/nvidia-h100x2.jsonl
+	if [ -f "$NV2" ]; then
+		replay_at 80 24 "$NV2" 20
+		check "80x24, two H100s: python3's GPUS 'nvidia0 +1', no name cut" \
+			bash -c "$T capture-pane -p -t t | grep -qE '^ +3549 python3 +nvidia0 \+1 ' && ! $T capture-pane -p -t t | grep -q 'nvid…'"
+		check "80x24, two H100s: the GPU history says it shows 1 of 2 GPUs" \
+			shows "GPU history (NVML): 1 of 2 GPUs (a taller terminal shows all)"
+		replay_at 120 40 "$NV2" 20
+		check "120x40, two H100s: both GPUs' history, use, memory and power each" \
+			bash -c "[ \$($T capture-pane -p -t t | grep -cE '^ [01] (use%|memory|power W) ') -eq 6 ]"
+	fi
 fi
 
 replay_at 80 24 "$REC" 2

@@ -847,6 +847,27 @@ static void names_alike_are_cut_apart(void **state)
 	assert_string_equal(out, other);
 }
 
+/* A list cut at a comma with the count of the items left out, never mid-name. */
+static void lists_are_cut_at_items(void **state)
+{
+	char out[256];
+
+	(void)state;
+	setlocale(LC_CTYPE, "C.UTF-8");
+	assert_int_equal(text_fit_list("nvidia0,nvidia1", 13, true, out, sizeof(out)), 10);
+	assert_string_equal(out, "nvidia0 +1");
+	assert_int_equal(text_fit_list("nvidia0,nvidia1,nvidia2", 18, true, out, sizeof(out)), 18);
+	assert_string_equal(out, "nvidia0,nvidia1 +1");
+	/* fits whole: as it is */
+	assert_int_equal(text_fit_list("card0,card1", 11, true, out, sizeof(out)), 11);
+	assert_string_equal(out, "card0,card1");
+	/* no item fits beside its count, or no list: text_fit's cut */
+	text_fit_list("nvidia0,nvidia1", 8, true, out, sizeof(out));
+	assert_string_equal(out, "nvidia0\xe2\x80\xa6");
+	text_fit_list("a name, with spaces", 8, false, out, sizeof(out));
+	assert_string_equal(out, "a name,~");
+}
+
 /* docs/json.md (read from the top of the tree, where make runs the tests) lists every table. */
 static void every_table_is_documented(void **state)
 {
@@ -893,6 +914,7 @@ int main(void)
 		cmocka_unit_test(limit_only_beside_its_value),
 		cmocka_unit_test(text_fits_with_an_ellipsis),
 		cmocka_unit_test(names_alike_are_cut_apart),
+		cmocka_unit_test(lists_are_cut_at_items),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

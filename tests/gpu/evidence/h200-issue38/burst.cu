@@ -3,7 +3,9 @@
 #include <cstdlib>
 #include <chrono>
 #include <cuda_runtime.h>
-__global__ void empty() {}
+__global__ void empty()
+{
+}
 int main(int argc, char **argv)
 {
 	double secs = argc > 1 ? atof(argv[1]) : 8;
@@ -12,7 +14,7 @@ int main(int argc, char **argv)
 	auto t0 = std::chrono::steady_clock::now();
 	for (;;) {
 		for (int i = 0; i < 1000; i++)
-			empty<<<1, 1>>>();
+			empty<<<1, 1> > >();
 		n += 1000;
 		if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > secs)
 			break;
