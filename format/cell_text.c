@@ -133,7 +133,7 @@ int text_fit_apart(const char *in, size_t from, int width, bool utf8, char *out,
 
 size_t wrap_line(const char *text, int width)
 {
-	size_t len = strlen(text), last_space = 0, i = 0;
+	size_t len = strlen(text), last_space = 0, last_mark = 0, i = 0;
 	int cells = 0;
 
 	while (i < len) {
@@ -146,6 +146,10 @@ size_t wrap_line(const char *text, int width)
 			break;
 		if (text[i] == ' ')
 			last_space = i;
+		else if (i && strchr(",;:/(_.-", text[i])) /* a joint inside a long word: "f(a," "x_y" */
+			last_mark = i + 1;
+		else if (i && cells && text[i - 1] >= 'a' && text[i - 1] <= 'z' && text[i] >= 'A' && text[i] <= 'Z')
+			last_mark = i; /* before a capital that starts a part: "cuLaunch|Cooperative" */
 		cells += c;
 		i += n;
 	}
@@ -153,7 +157,9 @@ size_t wrap_line(const char *text, int width)
 		return len;
 	if (last_space)
 		return last_space; /* break at the last space that fits */
-	return i ? i : 1; /* one word longer than the line: cut it */
+	if (last_mark)
+		return last_mark; /* a word longer than the line: after its last joint that fits */
+	return i ? i : 1; /* one word longer than the line, without a joint: cut it */
 }
 
 /* n spaces: a cell's padding, without printf's parsing of a format per cell. */

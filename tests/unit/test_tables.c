@@ -820,6 +820,10 @@ static void text_fits_with_an_ellipsis(void **state)
 	assert_int_equal(wrap_line("the gpu_sched module is not loaded", 22), 20);
 	assert_int_equal(wrap_line("short", 22), 5);
 	assert_int_equal(wrap_line("unbreakableword", 5), 5);
+	/* a word longer than the line: after its last joint that fits, or before a capital of a part */
+	assert_int_equal(wrap_line("cuLaunchCooperativeKernel(fn,grid)", 30), 29); /* "...Kernel(fn," */
+	assert_int_equal(wrap_line("cuLaunchCooperativeKernel", 24), 19); /* "cuLaunchCooperative" */
+	assert_int_equal(wrap_line("nvidia0,nvidia1,nvidia2", 12), 8); /* "nvidia0," */
 }
 
 /* Two names alike further than the width shows: each cut to show where it differs, from that word on. */
