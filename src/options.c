@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/delay.h"
+#include "core/listen_addr.h"
 #include "core/privileges.h"
 #include "src/options.h"
 #include "symbols/stack_file.h"
@@ -280,6 +281,20 @@ static int parse_choice(int c, const char *arg, struct options *o, char *err, si
 	return 0;
 }
 
+/* --listen [ADDR:]PORT: a bad one is refused here, as any bad value (exit 2), not when it is bound. */
+static int parse_listen(const char *arg, struct options *o, char *err, size_t errlen)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+
+	if (listen_addr_parse(arg, &ss, &len)) {
+		snprintf(err, errlen, "invalid --listen '%.80s': expected " LISTEN_ADDR_FORM, arg);
+		return -1;
+	}
+	o->listen = arg;
+	return 0;
+}
+
 /* One option getopt_long returned (its value in optarg): 0, or -1 with err said. */
 static int parse_option(int c, char **argv, struct options *o, char *err, size_t errlen)
 {
@@ -315,12 +330,7 @@ static int parse_option(int c, char **argv, struct options *o, char *err, size_t
 	case OPT_SCHED_DESIGN:
 		return parse_choice(c, optarg, o, err, errlen);
 	case OPT_LISTEN:
-		if (!*optarg) {
-			snprintf(err, errlen, "option '--listen' needs [ADDR:]PORT, e.g. 9464");
-			return -1;
-		}
-		o->listen = optarg;
-		return 0;
+		return parse_listen(optarg, o, err, errlen);
 	case ':':
 		snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
 		return -1;

@@ -110,6 +110,28 @@ static void bad_values_are_rejected_with_a_message(void **state)
 	assert_int_equal(o.stacks_weight, STACK_WEIGHT_GPU_TIME);
 }
 
+/* --listen: a bad [ADDR:]PORT is a usage error found while parsing, not when the port is bound. */
+static void listen_values(void **state)
+{
+	static const char *const good[] = { "9464", ":9464", "0.0.0.0:0", "localhost:9464", "[::1]:9464", "[::]:65535" };
+	static const char *const bad[] = { "abc", "99999", "65536",    "+80",	    "-1",     " 80",
+					   "",	  ":",	   "1.2.3:80", "[::1]9464", "host:80" };
+	struct options o;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		if (parse(&o, err, "--listen", good[i], NULL))
+			fail_msg("--listen '%s' refused: %s", good[i], err);
+		assert_string_equal(o.listen, good[i]);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(parse(&o, err, "--listen", bad[i], NULL), -1);
+		if (!strstr(err, "invalid --listen") || !strstr(err, "[ADDRESS:]PORT"))
+			fail_msg("--listen '%s': '%s'", bad[i], err);
+	}
+}
+
 /* The +/- keys: the next step of the list either way, wherever the delay stands. */
 /* --trace, --duration, --trace-max-mb: values, defaults, and what they need. */
 static void trace_options(void **state)
@@ -170,11 +192,9 @@ static void delay_steps(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(delay_steps),
-		cmocka_unit_test(defaults),
-		cmocka_unit_test(every_option),
-		cmocka_unit_test(bad_values_are_rejected_with_a_message),
-		cmocka_unit_test(trace_options),
+		cmocka_unit_test(delay_steps),	 cmocka_unit_test(defaults),
+		cmocka_unit_test(every_option),	 cmocka_unit_test(bad_values_are_rejected_with_a_message),
+		cmocka_unit_test(trace_options), cmocka_unit_test(listen_values),
 	};
 	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
 }
