@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/decimal.h"
 #include "core/delay.h"
 #include "core/listen_addr.h"
 #include "core/privileges.h"
@@ -142,7 +143,6 @@ static int parse_long(const char *s, long min, long max, long *out)
 /* --duration SECONDS (more than 0, at most a week) and --trace-max-mb N (1 to 1048576). */
 static int parse_trace_limit(int c, const char *arg, struct options *o, char *err, size_t errlen)
 {
-	char *end;
 	double d;
 
 	if (c == OPT_TRACE_MAX_MB) {
@@ -153,13 +153,13 @@ static int parse_trace_limit(int c, const char *arg, struct options *o, char *er
 		return -1;
 	}
 	errno = 0;
-	d = strtod(arg, &end);
-	if (!errno && end != arg && !*end && d > 0 && d <= 7 * 86400.0) {
+	d = decimal_text(arg) ? strtod(arg, NULL) : 0; /* strtod alone takes "0x10" and "1e3" */
+	if (d > 0 && !errno && d <= 7 * 86400.0) {
 		o->duration_s = d;
 		return 0;
 	}
-	snprintf(err, errlen, "invalid --duration '%s': expected seconds, more than 0 (e.g. 10)",
-		 arg);
+	snprintf(err, errlen,
+		 "invalid --duration '%s': expected seconds as " DECIMAL_TEXT_FORM ", more than 0 (e.g. 10)", arg);
 	return -1;
 }
 
@@ -211,7 +211,8 @@ static int parse_number(int c, const char *arg, struct options *o, char *err, si
 	if (c == 'd') {
 		if (delay_parse(arg, &o->delay_s)) {
 			snprintf(err, errlen,
-				 "invalid delay '%s': expected seconds between " DELAY_RANGE_TEXT " (e.g. -d 0.5)",
+				 "invalid delay '%s': expected seconds as " DECIMAL_TEXT_FORM
+				 " between " DELAY_RANGE_TEXT " (e.g. -d 0.5)",
 				 arg);
 			return -1;
 		}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "tests/unit/cmocka_all.h"
 #include <string.h>
+#include "core/decimal.h"
 #include "core/delay.h"
 #include "src/options.h"
 #include "symbols/stack_file.h"
@@ -110,6 +111,34 @@ static void bad_values_are_rejected_with_a_message(void **state)
 	assert_int_equal(o.stacks_weight, STACK_WEIGHT_GPU_TIME);
 }
 
+/* -d and --duration: seconds as people write them; strtod's other forms ("0x10" as 16 s) refused, saying the form. */
+static void seconds_are_plain_decimals(void **state)
+{
+	static const char *const bad[] = { "0x10", "0X1p4", "1e1", "1E1",  "inf", "nan",
+					   "+1",   " 1",    "1 ",  "1..5", ".",	  "" };
+	struct options o;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_false(decimal_text(bad[i]));
+		assert_int_equal(parse(&o, err, "-d", bad[i], NULL), -1);
+		if (!strstr(err, "invalid delay") || !strstr(err, DECIMAL_TEXT_FORM))
+			fail_msg("-d '%s': '%s'", bad[i], err);
+		assert_int_equal(parse(&o, err, "--trace=t", "--duration", bad[i], NULL), -1);
+		if (!strstr(err, "invalid --duration") || !strstr(err, DECIMAL_TEXT_FORM))
+			fail_msg("--duration '%s': '%s'", bad[i], err);
+	}
+	assert_int_equal(parse(&o, err, "-d", ".5", NULL), 0);
+	assert_true(o.delay_s == 0.5);
+	assert_int_equal(parse(&o, err, "-d", "2.", NULL), 0);
+	assert_true(o.delay_s == 2.0);
+	assert_int_equal(parse(&o, err, "-d", "16", NULL), 0);
+	assert_true(o.delay_s == 16.0);
+	assert_int_equal(parse(&o, err, "--trace=t", "--duration", "0.25", NULL), 0);
+	assert_true(o.duration_s == 0.25);
+}
+
 /* --listen: a bad [ADDR:]PORT is a usage error found while parsing, not when the port is bound. */
 static void listen_values(void **state)
 {
@@ -192,9 +221,13 @@ static void delay_steps(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(delay_steps),	 cmocka_unit_test(defaults),
-		cmocka_unit_test(every_option),	 cmocka_unit_test(bad_values_are_rejected_with_a_message),
-		cmocka_unit_test(trace_options), cmocka_unit_test(listen_values),
+		cmocka_unit_test(delay_steps),
+		cmocka_unit_test(defaults),
+		cmocka_unit_test(every_option),
+		cmocka_unit_test(bad_values_are_rejected_with_a_message),
+		cmocka_unit_test(trace_options),
+		cmocka_unit_test(listen_values),
+		cmocka_unit_test(seconds_are_plain_decimals),
 	};
 	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
 }
