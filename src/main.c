@@ -51,6 +51,7 @@ static bool verbose;
 static struct exporter *exporter; /* --listen */
 static struct web_config web; /* --web-config, for the exporter's life */
 static struct capture *trace; /* --trace */
+static char notice[160]; /* a line the interface's status line says at the start (pid_notice) */
 static struct {
 	FILE *out; /* --trace FILE.svg: the user's file; the trace goes to buf first */
 	char *buf;
@@ -272,7 +273,7 @@ static int run_batch(const struct options *o, const struct feed *feed, FILE *out
 	uint64_t seq = 0;
 	long printed = 0;
 	double start_s = -1;
-	bool done = false;
+	bool done = false, pid_seen = false;
 	int rc = EXIT_OK;
 
 	while (!stop_requested && !done && (!o->iterations || printed < o->iterations) &&
@@ -286,6 +287,7 @@ static int run_batch(const struct options *o, const struct feed *feed, FILE *out
 		}
 		seq = s->seq;
 		table_seen_update(seen, s);
+		pid_seen = pid_seen || (o->pid && snapshot_has_pid(s, o->pid));
 		if (prints_snapshots(o))
 			emit(out, o, s, &empty);
 		done = duration_reached(o, s, &start_s);
@@ -309,6 +311,9 @@ static int run_batch(const struct options *o, const struct feed *feed, FILE *out
 		fail(o, "%s", feed->ops->error(feed->impl));
 		return EXIT_FAILURE_RUN;
 	}
+	if (feed->replay && o->pid && !pid_seen && printed) /* a note: the rows shown were all there was */
+		fprintf(stderr, PROG ": -p %u: process %u was not seen in %s\n", o->pid, o->pid,
+			feed->ops->finished(feed->impl) ? "the recording" : "the snapshots played");
 	return rc;
 }
 
@@ -367,6 +372,7 @@ static int run_front_end(const struct options *o, struct feed *feed, FILE *out)
 		.theme = o->theme,
 		.no_color = o->no_color || getenv("NO_COLOR"),
 		.pid = o->pid,
+		.notice = notice,
 		.stop = &stop_requested,
 	};
 
@@ -671,6 +677,25 @@ static int open_files(const struct options *o, struct live_run *run)
 	return open_output(o, &run->out) || open_trace(o) ? -1 : 0;
 }
 
+/*
+ * -p of a PID that is not running: top and htop take it and show no process; this run does
+ * too (a PID is given anew, and one that exits while watched leaves the same empty rows), but
+ * says so, on standard error and in the interface's status line.
+ */
+static void pid_notice(const struct options *o)
+{
+	char path[64];
+	struct stat st;
+
+	if (!o->pid || (proc_path(path, sizeof(path), "%u", o->pid) && !stat(path, &st)))
+		return;
+	if (!kill((pid_t)o->pid, 0) || errno == EPERM) /* there, but hidden (/proc mounted hidepid=2) */
+		return;
+	snprintf(notice, sizeof(notice), "-p %u: no process %u is running; its rows show if one starts", o->pid,
+		 o->pid);
+	fprintf(stderr, PROG ": %s\n", notice);
+}
+
 /* The live run: collectors, files, the model and its poller, the front end until it ends; the exit status. */
 static int run_live(const struct options *o, struct live_run *run)
 {
@@ -696,6 +721,7 @@ static int run_live(const struct options *o, struct live_run *run)
 	}
 	host_names(run->model);
 	model_set_pid_filter(run->model, o->pid);
+	pid_notice(o);
 	run->poller = poller_start(run->cs, run->n, run->model, o->delay_s, run->recorder);
 	if (!run->poller) {
 		fail(o, "cannot start the poller thread");

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# The command line keeps its word: every bad command line exits 2 with the line pointing to --help;
+# -p of a PID that is not running (live) or not in a recording (replay) is said, and the run goes on.
+# Live runs here are unprivileged (as nobody when this is root): no BPF is loaded.
+#   tests/cli.sh BINARY RECORDING
+set -u
+SUITE="command line"
+. "$(dirname "$0")/lib.sh"
+BIN=$1 REC=$2
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+TRY="Try 'gputop-bpf --help' for more information."
+
+# usage ARGS...: exit 2, the reason first, then the --help line, nothing on stdout
+usage() {
+	local rc
+	"$BIN" "$@" </dev/null >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	check "$* : exit 2 ($rc), '$(head -1 "$TMP/err")', then the --help line" \
+		bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$TMP/err') -eq 2 ] && grep -q '^gputop-bpf: ' '$TMP/err' &&
+			tail -1 '$TMP/err' | grep -qxF \"$TRY\" && [ ! -s '$TMP/out' ]"
+}
+usage --listen abc
+usage --listen 99999
+usage --listen ""
+usage -d 0x10
+usage -d inf
+usage -d nan
+usage -d 1e1
+usage -d 0
+usage -n 0
+usage -p abc
+usage --bogus
+usage --trace t.pftrace --duration 0x10
+usage --stacks s --stacks-weight weight
+usage --record r.jsonl --replay "$REC"
+check "-d 0x10: the message names the accepted form" \
+	bash -c "'$BIN' -d 0x10 2>&1 | grep -qF \"invalid delay '0x10': expected seconds as a decimal number (digits and one optional '.')\""
+
+# a user without privilege runs the binary (a copy it can reach): what needs no BPF only
+UBIN=$BIN
+AS=()
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	UBIN=$TMP/gputop-bpf
+	cp "$BIN" "$UBIN" && chmod 755 "$TMP" "$UBIN"
+	AS=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all)
+fi
+live() { "${AS[@]}" "$UBIN" "$@"; }
+
+# -p of a PID that is not running: as top and htop, the run goes on; unlike them, it says so
+pid=999999
+while [ -e "/proc/$pid" ]; do pid=$((pid + 1)); done
+live -b -n 1 -d 0.05 -p "$pid" </dev/null >"$TMP/out" 2>"$TMP/err"
+rc=$?
+check "live -p $pid (not running): exit 0 ($rc), one line saying no process $pid is running" \
+	bash -c "[ $rc -eq 0 ] && grep -qxF 'gputop-bpf: -p $pid: no process $pid is running; its rows show if one starts' '$TMP/err'"
+sleep 30 &
+running=$!
+live -b -n 1 -d 0.05 -p "$running" </dev/null >"$TMP/out" 2>"$TMP/err"
+rc=$?
+kill "$running" 2>/dev/null
+check "live -p $running (a running sleep, another user's): exit 0 ($rc), not said to be missing" \
+	bash -c "[ $rc -eq 0 ] && ! grep -q 'no process' '$TMP/err'"
+# in a replay: said once the snapshots are read, never a failure before
+"$BIN" --replay "$REC" -b -p "$pid" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+check "--replay -p $pid (not in the recording): exit 0 ($rc), every snapshot printed, then a note" \
+	bash -c "[ $rc -eq 0 ] && [ \$(grep -c '^gputop-bpf snapshot ' '$TMP/out') -eq $(grep -c . "$REC") ] &&
+		grep -qxF 'gputop-bpf: -p $pid: process $pid was not seen in the recording' '$TMP/err'"
+"$BIN" --replay "$REC" -b -n 2 -p "$pid" >/dev/null 2>"$TMP/err"
+check "--replay -n 2 -p $pid: not seen in the snapshots played" \
+	grep -qxF "gputop-bpf: -p $pid: process $pid was not seen in the snapshots played" "$TMP/err"
+seen=$(jq -rs '[.[] | .tables["gpu.processes"] // [] | .[].pid] | group_by(.) | max_by(length) | .[0]' "$REC")
+"$BIN" --replay "$REC" -b -p "$seen" >/dev/null 2>"$TMP/err"
+check "--replay -p $seen (in the recording): no note" bash -c "! grep -q 'not seen' '$TMP/err'"
+finish
