@@ -525,12 +525,33 @@ static int close_trace(const struct options *o, int rc)
 	return rc;
 }
 
+/*
+ * The interface opens on a recording's first snapshot: an empty recording, or one whose first
+ * line is bad, is said before it (exit 1, as in batch mode), not on a screen the user must quit.
+ * *open: false where there is nothing to open it on (that, or a signal came first).
+ */
+static int replay_first(const struct options *o, const struct feed *feed, bool *open)
+{
+	const struct snapshot *s = NULL;
+
+	while (!stop_requested && !(s = feed->ops->take(feed->impl, 0, 200)) && !feed->ops->finished(feed->impl))
+		;
+	*open = s != NULL;
+	if (s) /* kept by the replay: the interface's first take gets it again */
+		feed->ops->release(feed->impl, s);
+	if (s || !*feed->ops->error(feed->impl))
+		return EXIT_OK;
+	fail(o, "%s", feed->ops->error(feed->impl));
+	return EXIT_FAILURE_RUN;
+}
+
 /* --replay: no privileges, no BPF, no collectors. */
 static int run_replay(const struct options *o, FILE **out)
 {
 	struct replay *r;
 	struct feed feed;
 	char err[320];
+	bool open = true;
 	int rc;
 
 	r = replay_open(o->replay, !o->batch || serves_only(o), o->delay_given ? o->delay_s : 0, err, sizeof(err));
@@ -549,7 +570,8 @@ static int run_replay(const struct options *o, FILE **out)
 	}
 	replay_set_pid_filter(r, o->pid);
 	replay_feed(r, &feed);
-	rc = run_front_end(o, &feed, *out);
+	if (o->batch || serves_only(o) || ((rc = replay_first(o, &feed, &open)) == EXIT_OK && open))
+		rc = run_front_end(o, &feed, *out);
 	if (o->stacks) { /* the recording's stacks tables as the --stacks file */
 		char msg[4352]; /* a path and the end line */
 

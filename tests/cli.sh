@@ -73,4 +73,16 @@ check "--replay -n 2 -p $pid: not seen in the snapshots played" \
 seen=$(jq -rs '[.[] | .tables["gpu.processes"] // [] | .[].pid] | group_by(.) | max_by(length) | .[0]' "$REC")
 "$BIN" --replay "$REC" -b -p "$seen" >/dev/null 2>"$TMP/err"
 check "--replay -p $seen (in the recording): no note" bash -c "! grep -q 'not seen' '$TMP/err'"
+
+# an empty recording is an error (exit 1, as a bad line), never a silent success
+printf '\n  \n\n' >"$TMP/blank.jsonl"
+for r in /dev/null "$TMP/blank.jsonl"; do
+	"$BIN" --replay "$r" -b >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	check "--replay $r -b: exit 1 ($rc), the recording said empty, nothing printed" \
+		bash -c "[ $rc -eq 1 ] && grep -qxF 'gputop-bpf: $r: the recording is empty (no snapshot in it)' '$TMP/err' && [ ! -s '$TMP/out' ]"
+done
+"$BIN" --replay /dev/null -b -J >"$TMP/out" 2>/dev/null
+check "--replay /dev/null -b -J: the error as JSON too" \
+	test "$(jq -r .error "$TMP/out")" = "/dev/null: the recording is empty (no snapshot in it)"
 finish

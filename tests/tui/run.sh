@@ -1327,6 +1327,17 @@ check "a theme path over 511 bytes: said, the default theme kept" until_shows "l
 $T kill-server 2>/dev/null
 
 echo "== bad input"
+# an empty recording at a terminal: said before the interface opens, exit 1 as with -b, no screen to quit
+start 100 24 --replay /dev/null
+for _ in $(seq 50); do [ -s "$TMP/exit" ] && break; sleep 0.1; done
+check "--replay /dev/null at a terminal: exit 1 ($(cat "$TMP/exit" 2>/dev/null)), the recording said empty, no interface" \
+	bash -c "[ \"\$(cat '$TMP/exit' 2>/dev/null)\" = 1 ] && $T capture-pane -p -t t | grep -qxF 'gputop-bpf: /dev/null: the recording is empty (no snapshot in it)' &&
+		! $T capture-pane -p -t t | grep -q 'F1Help'"
+# -p of a process the recording never shows: the replay plays, and its end says so
+start 120 30 --replay "$REC" -d 0.05 -p 4194304
+check "--replay -p 4194304: played to the end, which says the process was not seen in it" \
+	until_shows "end of the recording: process 4194304 (-p) was not seen in it; q quits" 30
+$T kill-server 2>/dev/null
 start_s=$(date +%s%N)
 timeout 20 "$BIN" --replay /dev/zero -b -n 1 >/dev/null 2>"$TMP/zero.err"
 rc=$? ms=$((($(date +%s%N) - start_s) / 1000000))
