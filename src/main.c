@@ -82,7 +82,7 @@ static void fail(const struct options *o, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	fprintf(stderr, PROG ": %s\n", msg);
-	if (o && o->json && !o->list) {
+	if (o && o->json) {
 		char *line = json_error(msg);
 
 		if (line) {
@@ -669,17 +669,25 @@ static int start_collectors(const struct options *o, struct live_run *run)
 	return 0;
 }
 
-/* --list: each collector's state printed. */
-static int list_collectors(const struct live_run *run)
+/* --list: each collector's state printed, as text or (-J) one JSON object. */
+static int list_collectors(const struct options *o, const struct live_run *run)
 {
 	struct collector_status *st = calloc(run->n, sizeof(*st));
+	char *json = NULL;
 
 	for (size_t i = 0; st && i < run->n; i++)
 		st[i] = run->cs[i].status;
-	if (st)
+	if (st && o->json && (json = collectors_list_json(st, run->n)))
+		printf("%s\n", json);
+	else if (st && !o->json)
 		collectors_print_list(stdout, st, run->n);
+	free(json);
 	free(st);
-	return st ? EXIT_OK : EXIT_FAILURE_RUN;
+	if (!st || (o->json && !json)) {
+		fail(o, "out of memory");
+		return EXIT_FAILURE_RUN;
+	}
+	return fflush(stdout) ? EXIT_FAILURE_RUN : EXIT_OK;
 }
 
 /* --record, -o and --trace opened, only now that the run is known to start; with the user's own rights. */
@@ -728,7 +736,7 @@ static int run_live(const struct options *o, struct live_run *run)
 	if (start_collectors(o, run))
 		return EXIT_FAILURE_RUN;
 	if (o->list)
-		return list_collectors(run);
+		return list_collectors(o, run);
 	if (run->config.stacks && !o->batch) /* armed for the c key, or --stacks' */
 		stacks_key_init(&stacks_key, run->config.stacks, collector_attached(run->cs, run->n, "nvidia"),
 				run->config.sched_stream);

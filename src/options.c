@@ -65,7 +65,7 @@ void options_usage(FILE *out)
 	      "  -o, --output FILE      write snapshots to FILE instead of stdout\n"
 	      "  -p, --pid PID          show only this process's rows (rings stay system-wide)\n"
 	      "      --list             list every collector and tracepoint: attached, available or\n"
-	      "                         missing, with the reason and the fix; then exit\n"
+	      "                         missing, with the reason and the fix; then exit (-J: as JSON)\n"
 	      "      --all-irqs         report every interrupt line, not only the GPU drivers'\n"
 	      "      --programs         batch text: also gputop-bpf's own BPF programs (self.programs;\n"
 	      "                         JSON always has them)\n"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The command line keeps its word: every bad command line exits 2 with the line pointing to --help;
 # -p of a PID that is not running (live) or not in a recording (replay) is said, and the run goes on.
-# Live runs here are unprivileged (as nobody when this is root): no BPF is loaded.
+# Live runs here are unprivileged (as nobody when this is root: no BPF is loaded), but --list's.
 #   tests/cli.sh BINARY RECORDING
 set -u
 SUITE="command line"
@@ -73,6 +73,27 @@ check "--replay -n 2 -p $pid: not seen in the snapshots played" \
 seen=$(jq -rs '[.[] | .tables["gpu.processes"] // [] | .[].pid] | group_by(.) | max_by(length) | .[0]' "$REC")
 "$BIN" --replay "$REC" -b -p "$seen" >/dev/null 2>"$TMP/err"
 check "--replay -p $seen (in the recording): no note" bash -c "! grep -q 'not seen' '$TMP/err'"
+
+# --list -J: one JSON object, every collector and its tracepoints as --list prints them
+# (as the invoking user: as root the BPF collectors list their tracepoints and probes)
+"$BIN" --list -J </dev/null >"$TMP/list.json" 2>/dev/null
+rc=$?
+"$BIN" --list </dev/null >"$TMP/list.txt" 2>/dev/null
+check "--list -J: exit 0 ($rc), one JSON object on one line" \
+	bash -c "[ $rc -eq 0 ] && [ \$(wc -l <'$TMP/list.json') -eq 1 ] && [ \"\$(jq -s -r 'length, (.[0] | type)' '$TMP/list.json' | tr '\n' ' ')\" = '1 object ' ]"
+check "--list -J: each collector has its name, state, description, reason, fix, detail and tracepoints" \
+	test "$(jq '[.collectors[] | select(has("name") and has("state") and has("description") and has("reason") and
+		has("fix") and has("detail") and (.tracepoints | type == "array"))] | length' "$TMP/list.json")" = \
+	"$(grep -c '^[a-z_]*: [a-z]* - ' "$TMP/list.txt")"
+check "--list -J: the collectors, states and descriptions --list prints, in its order" \
+	diff <(jq -r '.collectors[] | "\(.name): \(.state) - \(.description)"' "$TMP/list.json") \
+	<(grep '^[a-z_]*: [a-z]* - ' "$TMP/list.txt")
+check "--list -J: the reasons --list prints" \
+	diff <(jq -r '.collectors[] | select(.reason != "") | .reason' "$TMP/list.json") \
+	<(sed -n 's/^  reason: //p' "$TMP/list.txt")
+check "--list -J: every tracepoint and probe --list prints, with its state ($(grep -cE '^  (attached|available|missing|failed) ' "$TMP/list.txt"))" \
+	diff <(jq -r '.collectors[].tracepoints[] | "\(.state) \(.group):\(.event)"' "$TMP/list.json") \
+	<(awk '/^  (attached|available|missing|failed) / { print $1, $2 }' "$TMP/list.txt")
 
 # an empty recording is an error (exit 1, as a bad line), never a silent success
 printf '\n  \n\n' >"$TMP/blank.jsonl"
