@@ -95,6 +95,31 @@ check "--list -J: every tracepoint and probe --list prints, with its state ($(gr
 	diff <(jq -r '.collectors[].tracepoints[] | "\(.state) \(.group):\(.event)"' "$TMP/list.json") \
 	<(awk '/^  (attached|available|missing|failed) / { print $1, $2 }' "$TMP/list.txt")
 
+# unprivileged --list: a collector whose kernel modules are not loaded says that, not that it needs root;
+# where one is (a sysfs tree of /sys/module/gpu_sched and drm), that it needs root
+if [ "$(id -u)" = 0 ] && [ ${#AS[@]} -eq 0 ]; then
+	skip "unprivileged --list: root without setpriv (util-linux)"
+else
+	mkdir -p "$TMP/sys/module/gpu_sched" "$TMP/sys/module/drm" && chmod -R a+rX "$TMP/sys"
+	live --list -J --sysfs "$TMP/sys" </dev/null >"$TMP/ulist.json" 2>/dev/null
+	for cm in drm_sched:gpu_sched:root display:drm:root amdgpu:amdgpu: intel:i915,xe: nvidia:nvidia:; do
+		IFS=: read -r c mods root <<<"$cm"
+		reason=$(jq -r --arg c "$c" '.collectors[] | select(.name == $c) | .reason' "$TMP/ulist.json")
+		fix=$(jq -r --arg c "$c" '.collectors[] | select(.name == $c) | .fix' "$TMP/ulist.json")
+		if [ -n "$root" ]; then
+			check "unprivileged --list: $c ($mods loaded) says it needs root: '$reason'" \
+				grep -q '^it needs root or CAP_BPF' <<<"$reason"
+		else
+			check "unprivileged --list: $c ($mods not loaded) says so, not root: '$reason'; the fix names sudo after it" \
+				bash -c "grep -qE '(module is not loaded|^neither .* is loaded)$' <<<'$reason' && ! grep -q root <<<'$reason' &&
+					grep -qF \"then run 'sudo gputop-bpf'\" <<<\"$fix\""
+		fi
+	done
+	check "unprivileged --list: irq and calls (no module of their own) say they need root" \
+		test "$(jq -c '[.collectors[] | select(.name == "irq" or .name == "calls") | .reason | startswith("it needs root or CAP_BPF")]' \
+			"$TMP/ulist.json")" = "[true,true]"
+fi
+
 # an empty recording is an error (exit 1, as a bad line), never a silent success
 printf '\n  \n\n' >"$TMP/blank.jsonl"
 for r in /dev/null "$TMP/blank.jsonl"; do
