@@ -553,6 +553,11 @@ start 120 30 --replay "$TMP/unprivileged.jsonl" -d 60
 until_shows "REPLAY" 5
 check "unprivileged: the header says once what root adds" \
 	bash -c "$T capture-pane -p -t t | head -1 | grep -qF '| no privilege: 4 collectors need root (sudo)'"
+for cols in 120 80; do
+	[ "$cols" = 80 ] && start 80 24 --replay "$TMP/unprivileged.jsonl" -d 60 && until_shows "REPLAY" 5
+	check "${cols} columns, unprivileged: the Rings line gives the reason with its fix, whole: it needs root: sudo gputop-bpf" \
+		bash -c "$T capture-pane -p -t t | grep -A1 '^ Rings (0)' | grep -qE '^  drm_sched unavailable: it needs root: sudo gputop-bpf( |;|\$)'"
+done
 $T kill-server 2>/dev/null
 
 echo "== signals from the interface (F9, k): live, on the fixture trees"
