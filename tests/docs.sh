@@ -15,6 +15,23 @@ for o in $(grep -oE -- '\\-\\-[a-z]([a-z]|\\-)*' man/gputop-bpf.8 | sed 's/\\//g
 done
 check "man page renders without warnings" bash -c "! groff -man -ww -z man/gputop-bpf.8 2>&1 | grep -q ."
 
+# man_section NAME: the man page's section NAME, its escapes for '-' undone
+man_section() { awk -v s=".SH $1" '$0 == s { on = 1; next } /^\.SH / { on = 0 } on' man/gputop-bpf.8 | sed 's/\\-/-/g'; }
+# Every long option of --help: in the SYNOPSIS, as an OPTIONS entry (a .TP, then the .B, .BR or .BI
+# line that names it) and in the README's table of options; a whole option, not one it begins.
+synopsis=$(man_section SYNOPSIS)
+entries=$(man_section OPTIONS | awk 'prev == ".TP" && /^\.B[IR]? / { print } { prev = $0 }')
+table=$(grep '^| `-' README.md)
+for o in $opts; do
+	re="${o}([^a-z-]|\$)"
+	# the SYNOPSIS gives an option of a short form by that one (-b for --batch)
+	short=$(grep -oE -- "-[a-zA-Z], $o( |\$)" <<<"$help" | cut -c1-2)
+	check "man SYNOPSIS names $o${short:+ (or $short)}" \
+		grep -qE -- "$re${short:+|(^|[^a-zA-Z-])$short([^a-zA-Z-]|\$)}" <<<"$synopsis"
+	check "man OPTIONS has an entry (.TP and .B) for $o" grep -qE -- "$re" <<<"$entries"
+	check "README's options table names $o" grep -qE -- "$re" <<<"$table"
+done
+
 # The capabilities named once, the same four everywhere: --help, README, the man page, the unit.
 CAPS="CAP_BPF, CAP_PERFMON, CAP_DAC_READ_SEARCH and CAP_SYS_ADMIN"
 check "--help names the capabilities: $CAPS" grep -qF "$CAPS" <<<"$help"
