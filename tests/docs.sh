@@ -32,6 +32,55 @@ for o in $opts; do
 	check "README's options table names $o" grep -qE -- "$re" <<<"$table"
 done
 
+# --help and the man page's --stacks name every stacks table the collectors declare.
+help_stacks=$(sed -n '/--stacks FILE/,/--stacks-weight/p' <<<"$help")
+man_stacks=$(man_section OPTIONS | awk '/^\.BI --stacks "/ { on = 1; next } on && /^\.TP/ { exit } on' | sed 's/\\f[BIRP]//g')
+for t in $(grep -rhoE '\.name = "[a-z_]+\.stacks"' collectors | cut -d'"' -f2 | sort -u); do
+	check "--help's --stacks names the table $t" grep -qF "$t" <<<"$help_stacks"
+	check "the man page's --stacks names the table $t" grep -qF "$t" <<<"$man_stacks"
+done
+
+# Each vendor pane's count of tables in the man page ("NVIDIA pane: Seven tables") is its declaration's
+# (tui/pane_*.c: the names of .tables).
+while read -r title n; do
+	word=$(man_section "THE INTERFACE" | awk -v h=".B $title pane" 'found { print $1; exit } $0 == h { found = 1 }')
+	[ -n "$word" ] || continue
+	num=$(awk -v w="${word,,}" 'BEGIN { split("one two three four five six seven eight nine", a, " "); for (i in a) if (a[i] == w) print i }')
+	check "man page: the $title pane has $n tables (it says '$word')" test "$num" = "$n"
+done < <(awk '/pane_decl .* = \{/ { title = ""; n = 0; on = 0 } /\.title = "/ { split($0, q, "\""); title = q[2] }
+	/\.tables = \{/ { on = 1 } on { n += gsub(/"[a-z_]+\.[a-z_]+"/, "") } on && /\}/ { on = 0 }
+	/^\};/ && title != "" { print title, n }' tui/pane_*.c)
+
+# Every key of the help screen (tui/draw_detail.c, draw_help: the first 16 cells of each line, up to
+# its blank line) is in the man page's KEYS: among the names its entries are headed by ("h, ?, F1":
+# h, ?, F1; "Up/Down"; "+ (=), -"); a setting of more words (vi_keys = yes) in its text.
+help_keys=$(awk '/^void draw_help\(/ { f = 1 } f && /const char \*lines\[\] = \{/ { on = 1; start = 1; next }
+	on && /^\t\};/ { exit }
+	on { if (start && match($0, /^\t+"/)) { k = substr($0, RLENGTH + 1, 16); if (k ~ /^"/) exit; print k }
+	     start = ($0 ~ /",$/ || $0 ~ /^\t+[a-z_]+,$/) }' tui/draw_detail.c | sed 's/ *$//')
+keys_text=$(man_section KEYS | sed 's/\\f[BIRP]//g')
+key_names=" $(awk 'prev == ".TP" && /^\.B[IR]? / { sub(/^\.B[IR]? /, ""); gsub(/"/, ""); gsub(/,/, " "); print } { prev = $0 }' \
+	<<<"$keys_text" | tr -s ' \n' '  ') "
+check "the help screen's keys read from tui/draw_detail.c ($(wc -l <<<"$help_keys") lines)" test "$(wc -l <<<"$help_keys")" -ge 20
+while IFS= read -r line; do
+	[ -n "$line" ] || continue
+	for part in $(sed 's/, /\n/g' <<<"$line" | tr ' ' '\a'); do
+		part=$(tr '\a' ' ' <<<"$part")
+		case $part in
+		*" ("*")") names="${part%% (*} $(sed 's/.*(\(.*\))/\1/' <<<"$part")" ;; # "+ (=)": + and =
+		?*/?*) names=$(tr / ' ' <<<"$part") ;;                                  # Up/Down
+		*) names=$part ;;
+		esac
+		if [[ $part == *" "* && $names == "$part" ]]; then
+			check "help key '$part' is in the man page's KEYS" grep -qF -- "$part" <<<"$keys_text"
+			continue
+		fi
+		for k in $names; do
+			check "help key '$k' heads an entry of the man page's KEYS" grep -qF -- " $k " <<<"$key_names"
+		done
+	done
+done <<<"$help_keys"
+
 # The capabilities named once, the same four everywhere: --help, README, the man page, the unit.
 CAPS="CAP_BPF, CAP_PERFMON, CAP_DAC_READ_SEARCH and CAP_SYS_ADMIN"
 check "--help names the capabilities: $CAPS" grep -qF "$CAPS" <<<"$help"
