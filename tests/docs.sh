@@ -81,6 +81,29 @@ while IFS= read -r line; do
 	done
 done <<<"$help_keys"
 
+# Every jq example of the README and the man page gives something on a committed recording: as many
+# snapshots as the command takes (its -n, else 1), the recording's last (a GPU at work, as when the
+# example is run), replayed from examples/ with -b -J, each recording in turn until one gives output
+# that is neither empty nor null, [], {} or "".
+jq_examples=$( (grep -h '| jq ' README.md; man_section EXAMPLES | grep '^\.B .*| jq ' | sed 's/^\.B //') |
+	sed -e 's/  *#.*//' -e 's/^ *//')
+check "jq examples found in README.md and the man page ($(grep -c . <<<"$jq_examples"))" test "$(grep -c . <<<"$jq_examples")" -ge 2
+while IFS= read -r ex; do
+	[ -n "$ex" ] || continue
+	filter=${ex#*| jq }
+	case $filter in "'"*) filter=${filter#\'}; filter=${filter%%\'*} ;; *) filter=${filter%% *} ;; esac
+	n=$(grep -oE -- '(-n|--iterations) [0-9]+' <<<"${ex%%| jq*}" | grep -oE '[0-9]+$')
+	gave=
+	for rec in examples/*.jsonl; do
+		out=$("$BIN" --replay "$rec" -b -J 2>/dev/null | tail -n "${n:-1}" | jq -c "$filter" 2>/dev/null)
+		if [ -n "$out" ] && ! grep -qxE 'null|\[\]|\{\}|""' <<<"$out"; then
+			gave=$rec
+			break
+		fi
+	done
+	check "the example '$ex' gives output on a recording${gave:+ ($gave)}" test -n "$gave"
+done <<<"$jq_examples"
+
 # The capabilities named once, the same four everywhere: --help, README, the man page, the unit.
 CAPS="CAP_BPF, CAP_PERFMON, CAP_DAC_READ_SEARCH and CAP_SYS_ADMIN"
 check "--help names the capabilities: $CAPS" grep -qF "$CAPS" <<<"$help"
