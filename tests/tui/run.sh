@@ -545,6 +545,17 @@ for cols in 80 160; do
 	check "${cols}x24, no GPU: says so, why, and which recording to play, to its last word" \
 		bash -c "$T capture-pane -p -t t | tr -s ' \n' '  ' | grep -qE 'No supported GPU here: no GPU driver loaded .*gputop-bpf --replay [^ ]*/sysfs-fixtures\.jsonl( | .* scheduler\)\. )Rings \('"
 done
+# installed (PREFIX/bin/gputop-bpf beside PREFIX/share/gputop-bpf/examples, make install's layout): the
+# hint names the installed recordings, not the source tree's
+mkdir -p "$TMP/prefix/bin" "$TMP/prefix/share/gputop-bpf/examples"
+cp "$BIN" "$TMP/prefix/bin/gputop-bpf"
+B=$BIN
+BIN=$TMP/prefix/bin/gputop-bpf
+start 160 24 --replay "$TMP/nogpu.jsonl" -d 60
+BIN=$B
+until_shows "Processes (0)" 5
+check "installed under a PREFIX, no GPU: the hint plays PREFIX/share/gputop-bpf/examples/sysfs-fixtures.jsonl" \
+	bash -c "$T capture-pane -p -t t | tr -s ' \n' '  ' | grep -qF -- '--replay $TMP/prefix/share/gputop-bpf/examples/sysfs-fixtures.jsonl'"
 # the same, as an unprivileged start records it: the BPF collectors unavailable for want of privilege
 head -2 "$SYSREC" | jq -c '.collectors |= map(if (.name | IN("drm_sched", "irq", "display", "calls")) then .state = "unavailable" |
 	.reason = "it needs root or CAP_BPF, CAP_PERFMON, CAP_DAC_READ_SEARCH and CAP_SYS_ADMIN (it loads BPF programs)" else . end)' \
