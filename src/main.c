@@ -311,7 +311,7 @@ static int run_batch(const struct options *o, const struct feed *feed, FILE *out
 		fail(o, "%s", feed->ops->error(feed->impl));
 		return EXIT_FAILURE_RUN;
 	}
-	if (feed->replay && o->pid && !pid_seen && printed) /* a note: the rows shown were all there was */
+	if (rc == EXIT_OK && feed->replay && o->pid && !pid_seen && printed) /* the rows shown were all there was */
 		fprintf(stderr, PROG ": -p %u: process %u was not seen in %s\n", o->pid, o->pid,
 			feed->ops->finished(feed->impl) ? "the recording" : "the snapshots played");
 	return rc;
