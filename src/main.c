@@ -528,15 +528,15 @@ static int close_trace(const struct options *o, int rc)
 /*
  * The interface opens on a recording's first snapshot: an empty recording, or one whose first
  * line is bad, is said before it (exit 1, as in batch mode), not on a screen the user must quit.
- * *open: false where there is nothing to open it on (that, or a signal came first).
+ * *opens: false where there is nothing to open it on (that, or a signal came first).
  */
-static int replay_first(const struct options *o, const struct feed *feed, bool *open)
+static int replay_first(const struct options *o, const struct feed *feed, bool *opens)
 {
 	const struct snapshot *s = NULL;
 
 	while (!stop_requested && !(s = feed->ops->take(feed->impl, 0, 200)) && !feed->ops->finished(feed->impl))
 		;
-	*open = s != NULL;
+	*opens = s != NULL;
 	if (s) /* kept by the replay: the interface's first take gets it again */
 		feed->ops->release(feed->impl, s);
 	if (s || !*feed->ops->error(feed->impl))
@@ -551,7 +551,7 @@ static int run_replay(const struct options *o, FILE **out)
 	struct replay *r;
 	struct feed feed;
 	char err[320];
-	bool open = true;
+	bool opens = true;
 	int rc;
 
 	r = replay_open(o->replay, !o->batch || serves_only(o), o->delay_given ? o->delay_s : 0, err, sizeof(err));
@@ -570,7 +570,7 @@ static int run_replay(const struct options *o, FILE **out)
 	}
 	replay_set_pid_filter(r, o->pid);
 	replay_feed(r, &feed);
-	if (o->batch || serves_only(o) || ((rc = replay_first(o, &feed, &open)) == EXIT_OK && open))
+	if (o->batch || serves_only(o) || ((rc = replay_first(o, &feed, &opens)) == EXIT_OK && opens))
 		rc = run_front_end(o, &feed, *out);
 	if (o->stacks) { /* the recording's stacks tables as the --stacks file */
 		char msg[4352]; /* a path and the end line */
