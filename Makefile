@@ -311,6 +311,7 @@ test-unit: $(UNIT_BINS) $(B)/tests/symfix/.done $(B)/tests/symbolize $(B)/gputop
 	$(Q)tests/long-functions.sh
 	$(Q)tests/run-unit.sh $(UNIT_BINS)
 	$(Q)tests/replay/text.sh $(B)/gputop-bpf examples/mockgpu-7.3.jsonl
+	$(Q)tests/cli.sh $(B)/gputop-bpf examples/mockgpu-7.3.jsonl
 	$(Q)tests/symbols/live.sh $(B)/tests/symbolize $(B)/tests/symfix
 	$(Q)tests/perfetto/run.sh $(B)/tests/perfetto-example $(B)/gputop-bpf
 	$(Q)tests/stacks/replay.sh $(B)/gputop-bpf

@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include "core/sysroot.h"
 #include "core/privileges.h"
 #include "collectors/collector.h"
 #include "collectors/kit/link_reaper.h"
@@ -107,6 +109,44 @@ void collectors_unprivileged(void)
 	unprivileged = true;
 }
 
+/* Whether none of the collector's modules is loaded ("" in why), or which are not, in why. */
+static bool modules_absent(const struct collector *c, char *why, size_t size)
+{
+	const char *const *m = c->ops->modules;
+	char path[256];
+	size_t n = 0;
+
+	for (; m && m[n]; n++)
+		if (sys_path(path, sizeof(path), "module/%s", m[n]) && !access(path, F_OK))
+			return false;
+	if (n == 1)
+		snprintf(why, size, "the %s module is not loaded", m[0]);
+	else if (n == 2)
+		snprintf(why, size, "neither %s nor %s is loaded", m[0], m[1]);
+	else if (n)
+		snprintf(why, size, "none of its modules is loaded (%s ...)", m[0]);
+	return n > 0;
+}
+
+/*
+ * An unprivileged start, of a collector that loads BPF programs: where the kernel modules it
+ * watches are not loaded, that; else what root or the capabilities add.
+ */
+static void set_unprivileged(struct collector *c)
+{
+	char why[128], fix[256];
+
+	if (modules_absent(c, why, sizeof(why))) {
+		snprintf(fix, sizeof(fix), "%s; then run 'sudo gputop-bpf' (it loads BPF programs)",
+			 c->ops->modules_fix ? c->ops->modules_fix : "load the module");
+		collector_set_state(c, COLLECTOR_UNAVAILABLE, why, fix);
+		return;
+	}
+	collector_set_state(c, COLLECTOR_UNAVAILABLE, PRIVILEGES_BPF_REASON,
+			    "run 'sudo gputop-bpf', or grant them once: sudo setcap " PRIVILEGES_SETCAP
+			    " $(command -v gputop-bpf)");
+}
+
 void collector_start(struct collector *c)
 {
 	collector_status_clear(&c->status);
@@ -118,9 +158,7 @@ void collector_start(struct collector *c)
 	snprintf(c->info.description, sizeof(c->info.description), "%s", c->ops->description);
 	c->info.state = COLLECTOR_ATTACHED;
 	if (unprivileged && !c->ops->unprivileged) {
-		collector_set_state(c, COLLECTOR_UNAVAILABLE, PRIVILEGES_BPF_REASON,
-				    "run 'sudo gputop-bpf', or grant them once: sudo setcap " PRIVILEGES_SETCAP
-				    " $(command -v gputop-bpf)");
+		set_unprivileged(c);
 		publish_info(c);
 		return;
 	}

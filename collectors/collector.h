@@ -37,6 +37,13 @@ struct collector_ops {
 	bool attaches_later;
 	/* It needs no privilege (sysfs, /proc, the user's own files): it runs in an unprivileged start too. */
 	bool unprivileged;
+	/*
+	 * The kernel modules its tracepoints live in, any one of them enough (NULL: none, the core
+	 * kernel's), and what loads them: where none is loaded (/sys/module), an unprivileged start
+	 * says so, not that it needs root, for root would not make it run either.
+	 */
+	const char *const *modules;
+	const char *modules_fix;
 	void (*probe)(struct collector *c); /* fills status; UNAVAILABLE + reason + fix if unusable */
 	int (*open)(struct collector *c); /* open and load; on error sets status FAILED */
 	int (*attach)(struct collector *c); /* on error sets status FAILED */

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include "core/decimal.h"
 #include "core/delay.h"
 
 /* the whole range of -d, its ends included: + and - reach what -d accepts, no more */
@@ -13,6 +14,8 @@ int delay_parse(const char *text, double *out)
 	char *end;
 	double v;
 
+	if (!decimal_text(text)) /* strtod would take "0x10" (16), "1e3", "inf" */
+		return -1;
 	errno = 0;
 	v = strtod(text, &end);
 	if (errno || end == text || *end || !isfinite(v) || v < DELAY_MIN_S || v > DELAY_MAX_S)

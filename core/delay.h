@@ -11,7 +11,7 @@
 #define DELAY_MAX_S 3600.0
 #define DELAY_RANGE_TEXT "0.05 and 3600" /* for messages: "seconds between " DELAY_RANGE_TEXT */
 
-/* Seconds, fractions allowed, within [DELAY_MIN_S, DELAY_MAX_S]: 0 and *out set; -1 otherwise. */
+/* Seconds as a plain decimal (decimal_text), within [DELAY_MIN_S, DELAY_MAX_S]: 0 and *out set; -1 otherwise. */
 int delay_parse(const char *text, double *out);
 /*
  * The next interval of the +/- list (DELAY_MIN_S to DELAY_MAX_S, the range of -d)

@@ -41,6 +41,24 @@ void snapshot_filter_pid(struct snapshot *s, uint32_t pid)
 	}
 }
 
+bool snapshot_has_pid(const struct snapshot *s, uint32_t pid)
+{
+	for (size_t i = 0; i < s->ntables; i++) {
+		const struct table *t = s->tables[i];
+		int col = table_col(t->desc, "pid");
+
+		if (!table_pid_filtered(t->desc))
+			continue;
+		for (size_t r = 0; r < t->nrows; r++) {
+			const struct cell *c = table_cell(t, r, (unsigned int)col);
+
+			if (c->known && c->u == pid)
+				return true;
+		}
+	}
+	return false;
+}
+
 int snapshot_derive(struct snapshot *s)
 {
 	for (size_t i = 0; i < s->ntables; i++)

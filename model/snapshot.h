@@ -91,6 +91,8 @@ struct snapshot {
 void snapshot_free(struct snapshot *s);
 /* Keeps only the rows of process pid in every table -p filters (table_pid_filtered). */
 void snapshot_filter_pid(struct snapshot *s, uint32_t pid);
+/* Whether a table -p filters has a row of process pid (-p of a PID a recording never saw says so). */
+bool snapshot_has_pid(const struct snapshot *s, uint32_t pid);
 /*
  * What every snapshot gets from its own tables, live and in replay alike: its
  * quantiles clamped to their exact maxima, nvidia.process_gpus' joined columns

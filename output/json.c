@@ -124,6 +124,22 @@ char *snapshot_to_json_noted(const struct snapshot *s, const struct empty_contex
 	return jsonw_finish(&w);
 }
 
+char *collectors_list_json(const struct collector_status *cs, size_t n)
+{
+	struct jsonw w;
+
+	jsonw_init(&w);
+	jsonw_object_begin(&w);
+	jsonw_str_member(&w, "version", GPUTOP_VERSION);
+	jsonw_key(&w, "collectors", strlen("collectors"));
+	jsonw_array_begin(&w);
+	for (size_t i = 0; i < n; i++)
+		collector_json(&w, &cs[i]);
+	jsonw_array_end(&w);
+	jsonw_object_end(&w);
+	return jsonw_finish(&w);
+}
+
 char *json_error(const char *message)
 {
 	struct jsonw w;

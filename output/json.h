@@ -10,6 +10,11 @@
 char *snapshot_to_json(const struct snapshot *s);
 /* The same with "empty": what each table without a row says in its place (-J; a recording has none). */
 char *snapshot_to_json_noted(const struct snapshot *s, const struct empty_context *empty);
+/*
+ * --list -J: one object, {"version", "collectors": [...]}, each collector as a snapshot's
+ * "collectors" has it (name, state, description, reason, fix, detail, tracepoints). NULL out of memory.
+ */
+char *collectors_list_json(const struct collector_status *cs, size_t n);
 /* {"error": "..."} for failures under -J. */
 char *json_error(const char *message);
 

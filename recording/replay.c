@@ -270,6 +270,9 @@ static void *parser_main(void *arg)
 		if (s) {
 			s->seq = ++r->seq;
 			r->next = s;
+		} else if (!why[0] && !r->seq) { /* the end, before any snapshot: nothing to play is no replay */
+			snprintf(r->error, sizeof(r->error), "%s: the recording is empty (no snapshot in it)", r->path);
+			r->eof = true;
 		} else {
 			snprintf(r->error, sizeof(r->error), "%s", why);
 			r->eof = true;

@@ -70,6 +70,7 @@ void exporter_stop(struct exporter *e)
 #include <sys/socket.h>
 #include <unistd.h>
 #include <microhttpd.h>
+#include "core/listen_addr.h"
 #include "output/metrics.h"
 #include "src/web_config.h"
 
@@ -281,68 +282,6 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
 	(void)ap;
 }
 
-static int parse_port(const char *s, unsigned int *port)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || *s == '-' || *s == '+' || v > 65535)
-		return -1;
-	*port = (unsigned int)v;
-	return 0;
-}
-
-/* "[ADDR:]PORT" to a socket address. */
-static int parse_listen(const char *spec, struct sockaddr_storage *ss, socklen_t *len, char *err,
-			size_t errlen)
-{
-	char host[64] = "127.0.0.1";
-	const char *port_s = spec, *colon;
-	unsigned int port;
-	struct sockaddr_in *v4 = (struct sockaddr_in *)ss;
-	struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)ss;
-
-	if (spec[0] == '[') { /* [v6]:port */
-		const char *close = strchr(spec, ']');
-
-		if (!close || close[1] != ':' || (size_t)(close - spec - 1) >= sizeof(host))
-			goto bad;
-		snprintf(host, sizeof(host), "%.*s", (int)(close - spec - 1), spec + 1);
-		port_s = close + 2;
-	} else if ((colon = strrchr(spec, ':'))) {
-		if ((size_t)(colon - spec) >= sizeof(host))
-			goto bad;
-		snprintf(host, sizeof(host), "%.*s", (int)(colon - spec), spec);
-		if (!*host)
-			snprintf(host, sizeof(host), "0.0.0.0");
-		else if (!strcmp(host, "localhost"))
-			snprintf(host, sizeof(host), "127.0.0.1");
-		port_s = colon + 1;
-	}
-	if (parse_port(port_s, &port))
-		goto bad;
-	memset(ss, 0, sizeof(*ss));
-	if (inet_pton(AF_INET, host, &v4->sin_addr) == 1) {
-		v4->sin_family = AF_INET;
-		v4->sin_port = htons((uint16_t)port);
-		*len = sizeof(*v4);
-		return 0;
-	}
-	if (inet_pton(AF_INET6, host, &v6->sin6_addr) == 1) {
-		v6->sin6_family = AF_INET6;
-		v6->sin6_port = htons((uint16_t)port);
-		*len = sizeof(*v6);
-		return 0;
-	}
-bad:
-	snprintf(err, errlen,
-		 "invalid --listen '%.80s': expected [ADDRESS:]PORT with an IP address, e.g. 9464, 0.0.0.0:9464 or [::1]:9464",
-		 spec);
-	return -1;
-}
-
 static int open_listener(const char *spec, char *address, size_t addrlen, char *err, size_t errlen)
 {
 	struct sockaddr_storage ss, got;
@@ -351,8 +290,10 @@ static int open_listener(const char *spec, char *address, size_t addrlen, char *
 	int fd, one = 1, zero = 0;
 	unsigned int port;
 
-	if (parse_listen(spec, &ss, &len, err, errlen))
+	if (listen_addr_parse(spec, &ss, &len)) { /* options_parse refused it already */
+		snprintf(err, errlen, "invalid --listen '%.80s': expected " LISTEN_ADDR_FORM, spec);
 		return -1;
+	}
 	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		snprintf(err, errlen, "--listen: cannot create a socket: %s", strerror(errno));

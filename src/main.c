@@ -51,6 +51,7 @@ static bool verbose;
 static struct exporter *exporter; /* --listen */
 static struct web_config web; /* --web-config, for the exporter's life */
 static struct capture *trace; /* --trace */
+static char notice[160]; /* a line the interface's status line says at the start (pid_notice) */
 static struct {
 	FILE *out; /* --trace FILE.svg: the user's file; the trace goes to buf first */
 	char *buf;
@@ -81,7 +82,7 @@ static void fail(const struct options *o, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	fprintf(stderr, PROG ": %s\n", msg);
-	if (o && o->json && !o->list) {
+	if (o && o->json) {
 		char *line = json_error(msg);
 
 		if (line) {
@@ -272,7 +273,7 @@ static int run_batch(const struct options *o, const struct feed *feed, FILE *out
 	uint64_t seq = 0;
 	long printed = 0;
 	double start_s = -1;
-	bool done = false;
+	bool done = false, pid_seen = false;
 	int rc = EXIT_OK;
 
 	while (!stop_requested && !done && (!o->iterations || printed < o->iterations) &&
@@ -286,6 +287,7 @@ static int run_batch(const struct options *o, const struct feed *feed, FILE *out
 		}
 		seq = s->seq;
 		table_seen_update(seen, s);
+		pid_seen = pid_seen || (o->pid && snapshot_has_pid(s, o->pid));
 		if (prints_snapshots(o))
 			emit(out, o, s, &empty);
 		done = duration_reached(o, s, &start_s);
@@ -309,6 +311,9 @@ static int run_batch(const struct options *o, const struct feed *feed, FILE *out
 		fail(o, "%s", feed->ops->error(feed->impl));
 		return EXIT_FAILURE_RUN;
 	}
+	if (rc == EXIT_OK && feed->replay && o->pid && !pid_seen && printed) /* the rows shown were all there was */
+		fprintf(stderr, PROG ": -p %u: process %u was not seen in %s\n", o->pid, o->pid,
+			feed->ops->finished(feed->impl) ? "the recording" : "the snapshots played");
 	return rc;
 }
 
@@ -367,6 +372,7 @@ static int run_front_end(const struct options *o, struct feed *feed, FILE *out)
 		.theme = o->theme,
 		.no_color = o->no_color || getenv("NO_COLOR"),
 		.pid = o->pid,
+		.notice = notice,
 		.stop = &stop_requested,
 	};
 
@@ -519,12 +525,33 @@ static int close_trace(const struct options *o, int rc)
 	return rc;
 }
 
+/*
+ * The interface opens on a recording's first snapshot: an empty recording, or one whose first
+ * line is bad, is said before it (exit 1, as in batch mode), not on a screen the user must quit.
+ * *opens: false where there is nothing to open it on (that, or a signal came first).
+ */
+static int replay_first(const struct options *o, const struct feed *feed, bool *opens)
+{
+	const struct snapshot *s = NULL;
+
+	while (!stop_requested && !(s = feed->ops->take(feed->impl, 0, 200)) && !feed->ops->finished(feed->impl))
+		;
+	*opens = s != NULL;
+	if (s) /* kept by the replay: the interface's first take gets it again */
+		feed->ops->release(feed->impl, s);
+	if (s || !*feed->ops->error(feed->impl))
+		return EXIT_OK;
+	fail(o, "%s", feed->ops->error(feed->impl));
+	return EXIT_FAILURE_RUN;
+}
+
 /* --replay: no privileges, no BPF, no collectors. */
 static int run_replay(const struct options *o, FILE **out)
 {
 	struct replay *r;
 	struct feed feed;
 	char err[320];
+	bool opens = true;
 	int rc;
 
 	r = replay_open(o->replay, !o->batch || serves_only(o), o->delay_given ? o->delay_s : 0, err, sizeof(err));
@@ -543,7 +570,8 @@ static int run_replay(const struct options *o, FILE **out)
 	}
 	replay_set_pid_filter(r, o->pid);
 	replay_feed(r, &feed);
-	rc = run_front_end(o, &feed, *out);
+	if (o->batch || serves_only(o) || ((rc = replay_first(o, &feed, &opens)) == EXIT_OK && opens))
+		rc = run_front_end(o, &feed, *out);
 	if (o->stacks) { /* the recording's stacks tables as the --stacks file */
 		char msg[4352]; /* a path and the end line */
 
@@ -641,17 +669,25 @@ static int start_collectors(const struct options *o, struct live_run *run)
 	return 0;
 }
 
-/* --list: each collector's state printed. */
-static int list_collectors(const struct live_run *run)
+/* --list: each collector's state printed, as text or (-J) one JSON object. */
+static int list_collectors(const struct options *o, const struct live_run *run)
 {
 	struct collector_status *st = calloc(run->n, sizeof(*st));
+	char *json = NULL;
 
 	for (size_t i = 0; st && i < run->n; i++)
 		st[i] = run->cs[i].status;
-	if (st)
+	if (st && o->json && (json = collectors_list_json(st, run->n)))
+		printf("%s\n", json);
+	else if (st && !o->json)
 		collectors_print_list(stdout, st, run->n);
+	free(json);
 	free(st);
-	return st ? EXIT_OK : EXIT_FAILURE_RUN;
+	if (!st || (o->json && !json)) {
+		fail(o, "out of memory");
+		return EXIT_FAILURE_RUN;
+	}
+	return fflush(stdout) ? EXIT_FAILURE_RUN : EXIT_OK;
 }
 
 /* --record, -o and --trace opened, only now that the run is known to start; with the user's own rights. */
@@ -671,6 +707,25 @@ static int open_files(const struct options *o, struct live_run *run)
 	return open_output(o, &run->out) || open_trace(o) ? -1 : 0;
 }
 
+/*
+ * -p of a PID that is not running: top and htop take it and show no process; this run does
+ * too (a PID is given anew, and one that exits while watched leaves the same empty rows), but
+ * says so, on standard error and in the interface's status line.
+ */
+static void pid_notice(const struct options *o)
+{
+	char path[64];
+	struct stat st;
+
+	if (!o->pid || (proc_path(path, sizeof(path), "%u", o->pid) && !stat(path, &st)))
+		return;
+	if (!kill((pid_t)o->pid, 0) || errno == EPERM) /* there, but hidden (/proc mounted hidepid=2) */
+		return;
+	snprintf(notice, sizeof(notice), "-p %u: no process %u is running; its rows show if one starts", o->pid,
+		 o->pid);
+	fprintf(stderr, PROG ": %s\n", notice);
+}
+
 /* The live run: collectors, files, the model and its poller, the front end until it ends; the exit status. */
 static int run_live(const struct options *o, struct live_run *run)
 {
@@ -681,7 +736,7 @@ static int run_live(const struct options *o, struct live_run *run)
 	if (start_collectors(o, run))
 		return EXIT_FAILURE_RUN;
 	if (o->list)
-		return list_collectors(run);
+		return list_collectors(o, run);
 	if (run->config.stacks && !o->batch) /* armed for the c key, or --stacks' */
 		stacks_key_init(&stacks_key, run->config.stacks, collector_attached(run->cs, run->n, "nvidia"),
 				run->config.sched_stream);
@@ -696,6 +751,7 @@ static int run_live(const struct options *o, struct live_run *run)
 	}
 	host_names(run->model);
 	model_set_pid_filter(run->model, o->pid);
+	pid_notice(o);
 	run->poller = poller_start(run->cs, run->n, run->model, o->delay_s, run->recorder);
 	if (!run->poller) {
 		fail(o, "cannot start the poller thread");

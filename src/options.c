@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/decimal.h"
 #include "core/delay.h"
+#include "core/listen_addr.h"
 #include "core/privileges.h"
 #include "src/options.h"
 #include "symbols/stack_file.h"
@@ -63,7 +65,7 @@ void options_usage(FILE *out)
 	      "  -o, --output FILE      write snapshots to FILE instead of stdout\n"
 	      "  -p, --pid PID          show only this process's rows (rings stay system-wide)\n"
 	      "      --list             list every collector and tracepoint: attached, available or\n"
-	      "                         missing, with the reason and the fix; then exit\n"
+	      "                         missing, with the reason and the fix; then exit (-J: as JSON)\n"
 	      "      --all-irqs         report every interrupt line, not only the GPU drivers'\n"
 	      "      --programs         batch text: also gputop-bpf's own BPF programs (self.programs;\n"
 	      "                         JSON always has them)\n"
@@ -74,8 +76,9 @@ void options_usage(FILE *out)
 	      "                         libcuda.so.1 and those running processes have mapped)\n"
 	      "      --stacks FILE      take the CPU call stacks of CUDA launches, of DRM scheduler\n"
 	      "                         jobs (their ring the leaf) or of GPU ioctls, fence waits and\n"
-	      "                         CUDA syncs (the call the leaf): launches and jobs live in the\n"
-	      "                         tables nvidia.stacks and drm_sched.stacks (-J, --record), and\n"
+	      "                         CUDA syncs (the call the leaf): live in the tables\n"
+	      "                         nvidia.stacks (launches, syncs), drm_sched.stacks (jobs) and\n"
+	      "                         calls.stacks (ioctls, fence waits) (-J, --record), and\n"
 	      "                         all into FILE at the end as folded stacks (flamegraph.pl,\n"
 	      "                         inferno); a FILE ending in .svg gets a flame graph; FILE - :\n"
 	      "                         the tables only; with --replay: FILE from the recording's\n"
@@ -141,7 +144,6 @@ static int parse_long(const char *s, long min, long max, long *out)
 /* --duration SECONDS (more than 0, at most a week) and --trace-max-mb N (1 to 1048576). */
 static int parse_trace_limit(int c, const char *arg, struct options *o, char *err, size_t errlen)
 {
-	char *end;
 	double d;
 
 	if (c == OPT_TRACE_MAX_MB) {
@@ -152,13 +154,13 @@ static int parse_trace_limit(int c, const char *arg, struct options *o, char *er
 		return -1;
 	}
 	errno = 0;
-	d = strtod(arg, &end);
-	if (!errno && end != arg && !*end && d > 0 && d <= 7 * 86400.0) {
+	d = decimal_text(arg) ? strtod(arg, NULL) : 0; /* strtod alone takes "0x10" and "1e3" */
+	if (d > 0 && !errno && d <= 7 * 86400.0) {
 		o->duration_s = d;
 		return 0;
 	}
-	snprintf(err, errlen, "invalid --duration '%s': expected seconds, more than 0 (e.g. 10)",
-		 arg);
+	snprintf(err, errlen,
+		 "invalid --duration '%s': expected seconds as " DECIMAL_TEXT_FORM ", more than 0 (e.g. 10)", arg);
 	return -1;
 }
 
@@ -210,7 +212,8 @@ static int parse_number(int c, const char *arg, struct options *o, char *err, si
 	if (c == 'd') {
 		if (delay_parse(arg, &o->delay_s)) {
 			snprintf(err, errlen,
-				 "invalid delay '%s': expected seconds between " DELAY_RANGE_TEXT " (e.g. -d 0.5)",
+				 "invalid delay '%s': expected seconds as " DECIMAL_TEXT_FORM
+				 " between " DELAY_RANGE_TEXT " (e.g. -d 0.5)",
 				 arg);
 			return -1;
 		}
@@ -280,6 +283,20 @@ static int parse_choice(int c, const char *arg, struct options *o, char *err, si
 	return 0;
 }
 
+/* --listen [ADDR:]PORT: a bad one is refused here, as any bad value (exit 2), not when it is bound. */
+static int parse_listen(const char *arg, struct options *o, char *err, size_t errlen)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+
+	if (listen_addr_parse(arg, &ss, &len)) {
+		snprintf(err, errlen, "invalid --listen '%.80s': expected " LISTEN_ADDR_FORM, arg);
+		return -1;
+	}
+	o->listen = arg;
+	return 0;
+}
+
 /* One option getopt_long returned (its value in optarg): 0, or -1 with err said. */
 static int parse_option(int c, char **argv, struct options *o, char *err, size_t errlen)
 {
@@ -315,12 +332,7 @@ static int parse_option(int c, char **argv, struct options *o, char *err, size_t
 	case OPT_SCHED_DESIGN:
 		return parse_choice(c, optarg, o, err, errlen);
 	case OPT_LISTEN:
-		if (!*optarg) {
-			snprintf(err, errlen, "option '--listen' needs [ADDR:]PORT, e.g. 9464");
-			return -1;
-		}
-		o->listen = optarg;
-		return 0;
+		return parse_listen(optarg, o, err, errlen);
 	case ':':
 		snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
 		return -1;

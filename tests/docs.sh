@@ -15,6 +15,95 @@ for o in $(grep -oE -- '\\-\\-[a-z]([a-z]|\\-)*' man/gputop-bpf.8 | sed 's/\\//g
 done
 check "man page renders without warnings" bash -c "! groff -man -ww -z man/gputop-bpf.8 2>&1 | grep -q ."
 
+# man_section NAME: the man page's section NAME, its escapes for '-' undone
+man_section() { awk -v s=".SH $1" '$0 == s { on = 1; next } /^\.SH / { on = 0 } on' man/gputop-bpf.8 | sed 's/\\-/-/g'; }
+# Every long option of --help: in the SYNOPSIS, as an OPTIONS entry (a .TP, then the .B, .BR or .BI
+# line that names it) and in the README's table of options; a whole option, not one it begins.
+synopsis=$(man_section SYNOPSIS)
+entries=$(man_section OPTIONS | awk 'prev == ".TP" && /^\.B[IR]? / { print } { prev = $0 }')
+table=$(grep '^| `-' README.md)
+for o in $opts; do
+	re="${o}([^a-z-]|\$)"
+	# the SYNOPSIS gives an option of a short form by that one (-b for --batch)
+	short=$(grep -oE -- "-[a-zA-Z], $o( |\$)" <<<"$help" | cut -c1-2)
+	check "man SYNOPSIS names $o${short:+ (or $short)}" \
+		grep -qE -- "$re${short:+|(^|[^a-zA-Z-])$short([^a-zA-Z-]|\$)}" <<<"$synopsis"
+	check "man OPTIONS has an entry (.TP and .B) for $o" grep -qE -- "$re" <<<"$entries"
+	check "README's options table names $o" grep -qE -- "$re" <<<"$table"
+done
+
+# --help and the man page's --stacks name every stacks table the collectors declare.
+help_stacks=$(sed -n '/--stacks FILE/,/--stacks-weight/p' <<<"$help")
+man_stacks=$(man_section OPTIONS | awk '/^\.BI --stacks "/ { on = 1; next } on && /^\.TP/ { exit } on' | sed 's/\\f[BIRP]//g')
+for t in $(grep -rhoE '\.name = "[a-z_]+\.stacks"' collectors | cut -d'"' -f2 | sort -u); do
+	check "--help's --stacks names the table $t" grep -qF "$t" <<<"$help_stacks"
+	check "the man page's --stacks names the table $t" grep -qF "$t" <<<"$man_stacks"
+done
+
+# Each vendor pane's count of tables in the man page ("NVIDIA pane: Seven tables") is its declaration's
+# (tui/pane_*.c: the names of .tables).
+while read -r title n; do
+	word=$(man_section "THE INTERFACE" | awk -v h=".B $title pane" 'found { print $1; exit } $0 == h { found = 1 }')
+	[ -n "$word" ] || continue
+	num=$(awk -v w="${word,,}" 'BEGIN { split("one two three four five six seven eight nine", a, " "); for (i in a) if (a[i] == w) print i }')
+	check "man page: the $title pane has $n tables (it says '$word')" test "$num" = "$n"
+done < <(awk '/pane_decl .* = \{/ { title = ""; n = 0; on = 0 } /\.title = "/ { split($0, q, "\""); title = q[2] }
+	/\.tables = \{/ { on = 1 } on { n += gsub(/"[a-z_]+\.[a-z_]+"/, "") } on && /\}/ { on = 0 }
+	/^\};/ && title != "" { print title, n }' tui/pane_*.c)
+
+# Every key of the help screen (tui/draw_detail.c, draw_help: the first 16 cells of each line, up to
+# its blank line) is in the man page's KEYS: among the names its entries are headed by ("h, ?, F1":
+# h, ?, F1; "Up/Down"; "+ (=), -"); a setting of more words (vi_keys = yes) in its text.
+help_keys=$(awk '/^void draw_help\(/ { f = 1 } f && /const char \*lines\[\] = \{/ { on = 1; start = 1; next }
+	on && /^\t\};/ { exit }
+	on { if (start && match($0, /^\t+"/)) { k = substr($0, RLENGTH + 1, 16); if (k ~ /^"/) exit; print k }
+	     start = ($0 ~ /",$/ || $0 ~ /^\t+[a-z_]+,$/) }' tui/draw_detail.c | sed 's/ *$//')
+keys_text=$(man_section KEYS | sed 's/\\f[BIRP]//g')
+key_names=" $(awk 'prev == ".TP" && /^\.B[IR]? / { sub(/^\.B[IR]? /, ""); gsub(/"/, ""); gsub(/,/, " "); print } { prev = $0 }' \
+	<<<"$keys_text" | tr -s ' \n' '  ') "
+check "the help screen's keys read from tui/draw_detail.c ($(wc -l <<<"$help_keys") lines)" test "$(wc -l <<<"$help_keys")" -ge 20
+while IFS= read -r line; do
+	[ -n "$line" ] || continue
+	for part in $(sed 's/, /\n/g' <<<"$line" | tr ' ' '\a'); do
+		part=$(tr '\a' ' ' <<<"$part")
+		case $part in
+		*" ("*")") names="${part%% (*} $(sed 's/.*(\(.*\))/\1/' <<<"$part")" ;; # "+ (=)": + and =
+		?*/?*) names=$(tr / ' ' <<<"$part") ;;                                  # Up/Down
+		*) names=$part ;;
+		esac
+		if [[ $part == *" "* && $names == "$part" ]]; then
+			check "help key '$part' is in the man page's KEYS" grep -qF -- "$part" <<<"$keys_text"
+			continue
+		fi
+		for k in $names; do
+			check "help key '$k' heads an entry of the man page's KEYS" grep -qF -- " $k " <<<"$key_names"
+		done
+	done
+done <<<"$help_keys"
+
+# Every jq example of the README and the man page gives something on a committed recording: as many
+# snapshots as the command takes (its -n, else 1), the recording's last (a GPU at work, as when the
+# example is run), replayed from examples/ with -b -J, each recording in turn until one gives output
+# that is neither empty nor null, [], {} or "".
+jq_examples=$( (grep -h '| jq ' README.md; man_section EXAMPLES | grep '^\.B .*| jq ' | sed 's/^\.B //') |
+	sed -e 's/  *#.*//' -e 's/^ *//')
+check "jq examples found in README.md and the man page ($(grep -c . <<<"$jq_examples"))" test "$(grep -c . <<<"$jq_examples")" -ge 2
+while IFS= read -r ex; do
+	[ -n "$ex" ] || continue
+	filter=${ex#*| jq }
+	case $filter in "'"*) filter=${filter#\'}; filter=${filter%%\'*} ;; *) filter=${filter%% *} ;; esac
+	n=$(grep -oE -- '(-n|--iterations) [0-9]+' <<<"${ex%%| jq*}" | grep -oE '[0-9]+$')
+	gave=
+	for rec in examples/*.jsonl; do
+		out=$("$BIN" --replay "$rec" -b -J 2>/dev/null | tail -n "${n:-1}" | jq -c "$filter" 2>/dev/null)
+		if [ -n "$out" ] && ! grep -qxE 'null|\[\]|\{\}|""' <<<"$out"; then
+			gave=$rec
+			break
+		fi
+	done
+	check "the example '$ex' gives output on a recording${gave:+ ($gave)}" test -n "$gave"
+done <<<"$jq_examples"
+
 # The capabilities named once, the same four everywhere: --help, README, the man page, the unit.
 CAPS="CAP_BPF, CAP_PERFMON, CAP_DAC_READ_SEARCH and CAP_SYS_ADMIN"
 check "--help names the capabilities: $CAPS" grep -qF "$CAPS" <<<"$help"

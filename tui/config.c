@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "core/decimal.h"
 #include "core/delay.h"
 #include "core/privileges.h"
 #include "tui/config.h"
@@ -209,7 +210,7 @@ static const char *parse_line(char *line, struct tui_prefs *p)
 		snprintf(p->theme, sizeof(p->theme), "%s", val);
 	} else if (!strcmp(key, "delay")) {
 		if (delay_parse(val, &p->delay_s))
-			return "delay must be seconds between " DELAY_RANGE_TEXT;
+			return "delay must be seconds as " DECIMAL_TEXT_FORM " between " DELAY_RANGE_TEXT;
 	} else if (!strcmp(key, "ring_sort") || !strcmp(key, "process_sort")) {
 		bool ring = key[0] == 'r';
 		const char *col = sort_key(ring, val);

@@ -261,6 +261,10 @@ void draw_help(struct view *v)
 		"",
 		"header 'self'   what gputop-bpf costs: its CPU and memory, and its BPF programs' run time (per "
 		"program: JSON self.programs)",
+		"column UVM      NVIDIA: of a process's ioctls, those on /dev/nvidia-uvm (CUDA's unified memory: "
+		"managed allocations, page faults, migrations)",
+		"column SYNC T   NVIDIA: the time its threads spent blocked in cu*Synchronize since start (SYNC%: "
+		"per interval)",
 	};
 	int n = (int)(sizeof(lines) / sizeof(lines[0])), w = COLS < 100 ? COLS : 100, h = 0, y, rows, i, above;
 	struct rect in;

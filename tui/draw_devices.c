@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "core/share_dir.h"
 #include "core/pci.h"
 #include "format/cell_format.h"
 #include "tui/draw.h"
@@ -465,16 +466,26 @@ static void detail_line(struct view *v, const struct device_snap *d, int y, int 
 	(void)x;
 }
 
-/* Where the example recordings are: installed (the package's, make install's), else the source tree's. */
+/*
+ * Where the example recordings are: beside the binary where it is installed (PREFIX/share/gputop-bpf/
+ * examples, make install's, the package's); else, run from the source tree, an installed copy or the
+ * tree's own (examples/).
+ */
 static const char *examples_dir(void)
 {
 	static const char *const dirs[] = { "/usr/share/gputop-bpf/examples",
 					    "/usr/local/share/gputop-bpf/examples" };
+	static char own[256]; /* a longer PREFIX: the fixed places, then the tree's */
+	static const char *found;
 
+	if (found)
+		return found;
+	if (share_dir("examples", own, sizeof(own)))
+		return found = own;
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
 		if (!access(dirs[i], R_OK))
-			return dirs[i];
-	return "examples";
+			return found = dirs[i];
+	return found = "examples";
 }
 
 void draw_devices(struct view *v, struct rect r)
@@ -492,7 +503,7 @@ void draw_devices(struct view *v, struct rect r)
 		/* no GPU: say so and what to try, the longest telling that fits whole */
 		const char *why = c && c->info->reason[0] ? c->info->reason : "no device found";
 		const char *dir = examples_dir();
-		char text[3][700];
+		char text[3][1024];
 		int k;
 
 		snprintf(text[0], sizeof(text[0]),

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/privileges.h"
 #include "model/histories.h"
 #include "model/table_seen.h"
 #include "format/cell_format.h"
@@ -197,23 +198,27 @@ static void unavailable_line(struct view *v, const struct collector_status *c, s
 {
 	char text[600], hint[64];
 	const char *state = collector_state_name(c->info->state);
-	int len = (int)strlen(c->info->reason);
+	/* an unprivileged start's: the fix first, so that what fits names it (the capabilities: --list) */
+	const char *reason = strcmp(c->info->reason, PRIVILEGES_BPF_REASON) ?
+				     c->info->reason :
+				     "it needs root: sudo gputop-bpf (or " PRIVILEGES_NAMES ")";
+	int len = (int)strlen(reason);
 
 	other_screen(v, hint, sizeof(hint));
 	while (len > 0) {
-		bool cut = c->info->reason[len] || c->info->fix[0];
+		bool cut = reason[len] || c->info->fix[0];
 
-		snprintf(text, sizeof(text), "%s %s: %.*s%s%s", c->info->name, state, len, c->info->reason, hint,
+		snprintf(text, sizeof(text), "%s %s: %.*s%s%s", c->info->name, state, len, reason, hint,
 			 cut ? " (--list: why, and the fix)" : "");
 		if (put_whole(in.y, in.x, in.w, ROLE_WARNING, text))
 			return;
-		snprintf(text, sizeof(text), "%s %s: %.*s%s", c->info->name, state, len, c->info->reason, hint);
+		snprintf(text, sizeof(text), "%s %s: %.*s%s", c->info->name, state, len, reason, hint);
 		if (put_whole(in.y, in.x, in.w, ROLE_WARNING, text))
 			return;
-		snprintf(text, sizeof(text), "%s %s: %.*s", c->info->name, state, len, c->info->reason);
+		snprintf(text, sizeof(text), "%s %s: %.*s", c->info->name, state, len, reason);
 		if (put_whole(in.y, in.x, in.w, ROLE_WARNING, text))
 			return;
-		while (--len > 0 && strncmp(c->info->reason + len, " (", 2) && strncmp(c->info->reason + len, ": ", 2))
+		while (--len > 0 && strncmp(reason + len, " (", 2) && strncmp(reason + len, ": ", 2))
 			;
 	}
 	snprintf(text, sizeof(text), "%s %s", c->info->name, state);

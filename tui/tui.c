@@ -141,6 +141,8 @@ static void load_settings(struct view *v, const struct tui_settings *ts)
 		v->prefs.delay_s = ts->delay_given ? ts->delay_s : v->prefs.delay_s;
 	v->replay_paced = v->feed->replay && ts->delay_given;
 	v->pid_filter = ts->pid;
+	if (ts->notice && ts->notice[0])
+		view_message(v, true, "%s", ts->notice);
 	if (ts->theme && strlen(ts->theme) >= sizeof(v->prefs.theme))
 		view_message(v, true, "theme: the path is longer than %zu bytes: not loaded",
 			     sizeof(v->prefs.theme) - 1);

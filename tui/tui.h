@@ -37,6 +37,7 @@ struct tui_settings {
 	const char *theme; /* --theme, or NULL: the config file's, else default */
 	bool no_color; /* -C or NO_COLOR */
 	uint32_t pid; /* -p: only this process's rows (0: all), for the empty tables to say so */
+	const char *notice; /* NULL, or a line for the status line at the start (-p of a PID not running) */
 	volatile sig_atomic_t *stop; /* set by SIGINT/SIGTERM */
 	const struct tui_capture *capture; /* NULL: none here (the key says so) */
 	const struct tui_stacks_key *stacks_key; /* c: NULL: none here (the key says so) */

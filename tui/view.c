@@ -102,7 +102,12 @@ bool view_refresh(struct view *v, int timeout_ms)
 		}
 		if (!*err && v->feed->replay && v->feed->ops->finished(v->feed->impl) && !v->ended) {
 			v->ended = true;
-			view_message(v, false, "end of the recording: q quits");
+			if (v->pid_filter && !v->pid_seen)
+				view_message(v, true,
+					     "end of the recording: process %u (-p) was not seen in it; q quits",
+					     v->pid_filter);
+			else
+				view_message(v, false, "end of the recording: q quits");
 			return true;
 		}
 		return false;
@@ -111,6 +116,7 @@ bool view_refresh(struct view *v, int timeout_ms)
 	if (v->snap)
 		v->feed->ops->release(v->feed->impl, v->snap);
 	v->snap = s;
+	v->pid_seen = v->pid_seen || (v->pid_filter && snapshot_has_pid(s, v->pid_filter));
 	histories_update(v->histories, s);
 	table_seen_update(v->seen, s);
 	gpu_drill_seen(v->seen, s);

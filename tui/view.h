@@ -79,6 +79,7 @@ struct view {
 	bool tree; /* process tables show their processes under their containers ('t', F5) */
 	bool ended; /* the end of a replay was announced */
 	uint32_t pid_filter; /* -p */
+	bool pid_seen; /* a row of pid_filter's was shown: a replay's end says when none was */
 	bool replay_paced; /* a replay played at a pace of the user's (-d, + -), not the recording's */
 	double config_delay_s; /* the live refresh the config file gave: what W saves in a replay */
 	const void *said; /* this frame: the collector (its info) whose reason a table has shown */

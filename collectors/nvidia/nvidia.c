@@ -842,10 +842,12 @@ static void nvidia_close(struct collector *c)
 }
 
 static const struct collector_ops nvidia_collector = {
-	.name = "nvidia",
-	.attaches_later = true, /* libcuda found in a process's maps, searched every 10 s */ /* id */
+	.name = "nvidia", /* id */
+	.attaches_later = true, /* libcuda found in a process's maps, searched every 10 s */
 	.order = 50,
 	.description = "CUDA launches, device memory, sync stalls and ioctls per process; Xid errors; NVML",
+	.modules = (const char *const[]){ "nvidia", NULL },
+	.modules_fix = "load the nvidia module (NVIDIA's driver)",
 	.probe = nvidia_probe, /* libcuda files, /proc/devices, the Xid tracepoint, NVML */
 	.open = nvidia_open,
 	.attach = nvidia_attach,

@@ -380,8 +380,12 @@ taken=$ADDR
 code=$?
 [ "$code" = 1 ] && grep -q 'port is in use' "$TMP/err2" && pass "a port in use: exit 1, '$(cat "$TMP/err2")'" ||
 	fail "a port in use: exit $code, '$(cat "$TMP/err2")'"
-"$1" --replay "$REC" --listen 127.0.0.1:99999 </dev/null >/dev/null 2>"$TMP/err3"
-code=$?
-[ "$code" = 1 ] && grep -q 'expected \[ADDRESS:\]PORT' "$TMP/err3" && pass "a bad --listen: exit 1" ||
-	fail "a bad --listen: exit $code, '$(cat "$TMP/err3")'"
+# a bad value is a bad command line: exit 2 and the --help line, as every usage error
+for spec in 127.0.0.1:99999 99999 abc ""; do
+	"$1" --replay "$REC" --listen "$spec" </dev/null >/dev/null 2>"$TMP/err3"
+	code=$?
+	[ "$code" = 2 ] && grep -q 'expected \[ADDRESS:\]PORT' "$TMP/err3" && grep -q "^Try 'gputop-bpf --help'" "$TMP/err3" &&
+		pass "a bad --listen '$spec': exit 2 with the --help line" ||
+		fail "a bad --listen '$spec': exit $code, '$(cat "$TMP/err3")'"
+done
 finish

@@ -555,6 +555,17 @@ for cols in 80 160; do
 	check "${cols}x24, no GPU: says so, why, and which recording to play, to its last word" \
 		bash -c "$T capture-pane -p -t t | tr -s ' \n' '  ' | grep -qE 'No supported GPU here: no GPU driver loaded .*gputop-bpf --replay [^ ]*/sysfs-fixtures\.jsonl( | .* scheduler\)\. )(Rings \(|Not here: )'"
 done
+# installed (PREFIX/bin/gputop-bpf beside PREFIX/share/gputop-bpf/examples, make install's layout): the
+# hint names the installed recordings, not the source tree's
+mkdir -p "$TMP/prefix/bin" "$TMP/prefix/share/gputop-bpf/examples"
+cp "$BIN" "$TMP/prefix/bin/gputop-bpf"
+B=$BIN
+BIN=$TMP/prefix/bin/gputop-bpf
+start 160 24 --replay "$TMP/nogpu.jsonl" -d 60
+BIN=$B
+until_shows "Processes (0)" 5
+check "installed under a PREFIX, no GPU: the hint plays PREFIX/share/gputop-bpf/examples/sysfs-fixtures.jsonl" \
+	bash -c "$T capture-pane -p -t t | tr -s ' \n' '  ' | grep -qF -- '--replay $TMP/prefix/share/gputop-bpf/examples/sysfs-fixtures.jsonl'"
 # the same, as an unprivileged start records it: the BPF collectors unavailable for want of privilege
 head -2 "$SYSREC" | jq -c '.collectors |= map(if (.name | IN("drm_sched", "irq", "display", "calls")) then .state = "unavailable" |
 	.reason = "it needs root or CAP_BPF, CAP_PERFMON, CAP_DAC_READ_SEARCH and CAP_SYS_ADMIN (it loads BPF programs)" else . end)' \
@@ -563,6 +574,11 @@ start 120 30 --replay "$TMP/unprivileged.jsonl" -d 60
 until_shows "REPLAY" 5
 check "unprivileged: the header says once what root adds" \
 	bash -c "$T capture-pane -p -t t | head -1 | grep -qF '| no privilege: 4 collectors need root (sudo)'"
+for cols in 120 80; do
+	[ "$cols" = 80 ] && start 80 24 --replay "$TMP/unprivileged.jsonl" -d 60 && until_shows "REPLAY" 5
+	check "${cols} columns, unprivileged: the Rings line gives the reason with its fix, whole: it needs root: sudo gputop-bpf" \
+		bash -c "$T capture-pane -p -t t | grep -A1 '^ Rings (0)' | grep -qE '^  drm_sched unavailable: it needs root: sudo gputop-bpf( |;|\$)'"
+done
 $T kill-server 2>/dev/null
 
 echo "== signals from the interface (F9, k): live, on the fixture trees"
@@ -1373,6 +1389,17 @@ check "a theme path over 511 bytes: said, the default theme kept" until_shows "l
 $T kill-server 2>/dev/null
 
 echo "== bad input"
+# an empty recording at a terminal: said before the interface opens, exit 1 as with -b, no screen to quit
+start 100 24 --replay /dev/null
+for _ in $(seq 50); do [ -s "$TMP/exit" ] && break; sleep 0.1; done
+check "--replay /dev/null at a terminal: exit 1 ($(cat "$TMP/exit" 2>/dev/null)), the recording said empty, no interface" \
+	bash -c "[ \"\$(cat '$TMP/exit' 2>/dev/null)\" = 1 ] && $T capture-pane -p -t t | grep -qxF 'gputop-bpf: /dev/null: the recording is empty (no snapshot in it)' &&
+		! $T capture-pane -p -t t | grep -q 'F1Help'"
+# -p of a process the recording never shows: the replay plays, and its end says so
+start 120 30 --replay "$REC" -d 0.05 -p 4194304
+check "--replay -p 4194304: played to the end, which says the process was not seen in it" \
+	until_shows "end of the recording: process 4194304 (-p) was not seen in it; q quits" 30
+$T kill-server 2>/dev/null
 start_s=$(date +%s%N)
 timeout 20 "$BIN" --replay /dev/zero -b -n 1 >/dev/null 2>"$TMP/zero.err"
 rc=$? ms=$((($(date +%s%N) - start_s) / 1000000))

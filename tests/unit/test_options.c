@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "tests/unit/cmocka_all.h"
 #include <string.h>
+#include "core/decimal.h"
 #include "core/delay.h"
 #include "src/options.h"
 #include "symbols/stack_file.h"
@@ -110,6 +111,56 @@ static void bad_values_are_rejected_with_a_message(void **state)
 	assert_int_equal(o.stacks_weight, STACK_WEIGHT_GPU_TIME);
 }
 
+/* -d and --duration: seconds as people write them; strtod's other forms ("0x10" as 16 s) refused, saying the form. */
+static void seconds_are_plain_decimals(void **state)
+{
+	static const char *const bad[] = { "0x10", "0X1p4", "1e1", "1E1",  "inf", "nan",
+					   "+1",   " 1",    "1 ",  "1..5", ".",	  "" };
+	struct options o;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_false(decimal_text(bad[i]));
+		assert_int_equal(parse(&o, err, "-d", bad[i], NULL), -1);
+		if (!strstr(err, "invalid delay") || !strstr(err, DECIMAL_TEXT_FORM))
+			fail_msg("-d '%s': '%s'", bad[i], err);
+		assert_int_equal(parse(&o, err, "--trace=t", "--duration", bad[i], NULL), -1);
+		if (!strstr(err, "invalid --duration") || !strstr(err, DECIMAL_TEXT_FORM))
+			fail_msg("--duration '%s': '%s'", bad[i], err);
+	}
+	assert_int_equal(parse(&o, err, "-d", ".5", NULL), 0);
+	assert_true(o.delay_s == 0.5);
+	assert_int_equal(parse(&o, err, "-d", "2.", NULL), 0);
+	assert_true(o.delay_s == 2.0);
+	assert_int_equal(parse(&o, err, "-d", "16", NULL), 0);
+	assert_true(o.delay_s == 16.0);
+	assert_int_equal(parse(&o, err, "--trace=t", "--duration", "0.25", NULL), 0);
+	assert_true(o.duration_s == 0.25);
+}
+
+/* --listen: a bad [ADDR:]PORT is a usage error found while parsing, not when the port is bound. */
+static void listen_values(void **state)
+{
+	static const char *const good[] = { "9464", ":9464", "0.0.0.0:0", "localhost:9464", "[::1]:9464", "[::]:65535" };
+	static const char *const bad[] = { "abc", "99999", "65536",    "+80",	    "-1",     " 80",
+					   "",	  ":",	   "1.2.3:80", "[::1]9464", "host:80" };
+	struct options o;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		if (parse(&o, err, "--listen", good[i], NULL))
+			fail_msg("--listen '%s' refused: %s", good[i], err);
+		assert_string_equal(o.listen, good[i]);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(parse(&o, err, "--listen", bad[i], NULL), -1);
+		if (!strstr(err, "invalid --listen") || !strstr(err, "[ADDRESS:]PORT"))
+			fail_msg("--listen '%s': '%s'", bad[i], err);
+	}
+}
+
 /* The +/- keys: the next step of the list either way, wherever the delay stands. */
 /* --trace, --duration, --trace-max-mb: values, defaults, and what they need. */
 static void trace_options(void **state)
@@ -175,6 +226,8 @@ int main(void)
 		cmocka_unit_test(every_option),
 		cmocka_unit_test(bad_values_are_rejected_with_a_message),
 		cmocka_unit_test(trace_options),
+		cmocka_unit_test(listen_values),
+		cmocka_unit_test(seconds_are_plain_decimals),
 	};
 	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
 }
