@@ -191,13 +191,21 @@ static bool nvml_line(struct view *v, const struct device_snap *d, int y, int *e
 
 	for (size_t i = 0; t && d->bus_id[0] && i < t->nrows; i++) {
 		double u = table_num(t, i, "mem_used_bytes"), all = table_num(t, i, "mem_total_bytes");
+		char text[40];
 
 		if (!pci_same(table_str(t, i, "bus_id"), d->bus_id) || isnan(u) || isnan(all) || all <= 0)
 			continue;
-		x += put(y, x, right - x, ROLE_LABEL, "  VRAM ");
-		x += meter(y, x, right - x, u / all, v->utf8);
-		x += putf(y, x, right - x, ROLE_VALUE, "%s/%s", format_bytes(u, used, sizeof(used)),
-			  format_bytes(all, total, sizeof(total)));
+		snprintf(text, sizeof(text), "%s/%s", format_bytes(u, used, sizeof(used)),
+			 format_bytes(all, total, sizeof(total)));
+		/* whole or not at all: "79.6Gi" reads as another size */
+		if (x + 7 + 9 + (int)strlen(text) <= right) {
+			x += put(y, x, right - x, ROLE_LABEL, "  VRAM ");
+			x += meter(y, x, right - x, u / all, v->utf8);
+			x += put(y, x, right - x, ROLE_VALUE, text);
+		} else if (x + 7 + (int)strlen(text) <= right) {
+			x += put(y, x, right - x, ROLE_LABEL, "  VRAM ");
+			x += put(y, x, right - x, ROLE_VALUE, text);
+		}
 		*slack = 8 - (int)strlen(used); /* "620.8MiB" (1000 to 1023.9 of a unit take one more) */
 		*end = x;
 		return true;
@@ -488,14 +496,40 @@ static const char *examples_dir(void)
 	return found = "examples";
 }
 
+/* A device's line at y, within right: the device, its memory, its sensors, then its work; each part whole. */
+static void device_line(struct view *v, const struct device_snap *d, int y, int right_end, int dw, bool expanded)
+{
+	const struct snapshot *s = v->snap;
+	int x = 1, slack = 0, right;
+	char part[64], a[16];
+	bool cut;
+
+	x += putf(y, x, right_end - x, ROLE_VALUE, "%-8s", d->name);
+	x += putf(y, x, right_end - x, ROLE_NORMAL, " %-*.*s %-12s", dw, dw, d->driver[0] ? d->driver : "-", d->bus_id);
+	if (!nvml_line(v, d, y, &x, right_end, &slack) && !memory_line(v, d, y, &x, right_end, true, false))
+		x += put_whole(y, x, right_end - x, ROLE_DIM, "  (no memory reported)");
+	x += sensors_part(v, d, y, x, right_end, slack, &cut);
+	right = cut ? x : right_end; /* nothing after a reading left out: it would come and go in its place */
+	memory_line(v, d, y, &x, right, false, !expanded);
+	/* its work where a collector measures it: no ring or line of it, nothing said (never 0) */
+	if (!isnan(ring_jobs(s, d->bus_id))) {
+		snprintf(part, sizeof(part), "  done/s %s", fmt_rate(ring_jobs(s, d->bus_id), a, sizeof(a)));
+		x += put_whole(y, x, right - x, ROLE_LABEL, part);
+	}
+	if (!isnan(driver_irqs(s, d->driver))) {
+		snprintf(part, sizeof(part), "  IRQ/s %s", fmt_rate(driver_irqs(s, d->driver), a, sizeof(a)));
+		put_whole(y, x, right - x, ROLE_LABEL, part);
+	}
+}
+
 void draw_devices(struct view *v, struct rect r)
 {
 	const struct snapshot *s = v->snap;
 	const struct collector_status *c = snapshot_collector(s, "devices");
 	const char *extra[RING_ONLY_MAX];
-	char a[16], b[16];
+	char more[32];
 	bool expanded;
-	int y = r.y, nextra, dw = 6;
+	int y = r.y, nextra, dw = 6, total, left;
 
 	for (int i = 0; i < r.h; i++)
 		fill(r.y + i, r.x, r.w, ROLE_NORMAL);
@@ -525,38 +559,24 @@ void draw_devices(struct view *v, struct rect r)
 	for (size_t i = 0; i < s->ndevices; i++)
 		if ((int)strlen(s->devices[i].driver) > dw)
 			dw = strlen(s->devices[i].driver) > 16 ? 16 : (int)strlen(s->devices[i].driver);
+	nextra = ring_only_devices(s, extra);
+	/* a line each while they last; where not all fit, the last row's right end says how many more */
+	total = (int)s->ndevices + nextra;
+	left = expanded || total <= r.h ? 0 : total - r.h;
+	snprintf(more, sizeof(more), " +%d more", left);
 	for (size_t i = 0; i < s->ndevices && y < r.y + r.h; i++, y++) {
-		const struct device_snap *d = &s->devices[i];
-		int x = 1, slack = 0, right;
-		bool cut;
-		char part[64];
+		int rw = left && y == r.y + r.h - 1 ? r.w - (int)strlen(more) : r.w;
 
-		if (expanded && has_detail(s, d))
-			detail_line(v, d, y + 1, r.w);
-
-		/* by need: the device, its memory, its sensors, then its work; each part whole */
-		x += putf(y, x, r.w - x, ROLE_VALUE, "%-8s", d->name);
-		x += putf(y, x, r.w - x, ROLE_NORMAL, " %-*.*s %-12s", dw, dw, d->driver[0] ? d->driver : "-", d->bus_id);
-		if (!nvml_line(v, d, y, &x, r.w, &slack) && !memory_line(v, d, y, &x, r.w, true, false))
-			x += put_whole(y, x, r.w - x, ROLE_DIM, "  (no memory reported)");
-		x += sensors_part(v, d, y, x, r.w, slack, &cut);
-		right = cut ? x : r.w; /* nothing after a reading left out: it would come and go in its place */
-		memory_line(v, d, y, &x, right, false, !expanded);
-		/* its work where a collector measures it: no ring or line of it, nothing said (never 0) */
-		if (!isnan(ring_jobs(s, d->bus_id))) {
-			snprintf(part, sizeof(part), "  done/s %s", fmt_rate(ring_jobs(s, d->bus_id), a, sizeof(a)));
-			x += put_whole(y, x, right - x, ROLE_LABEL, part);
-		}
-		if (!isnan(driver_irqs(s, d->driver))) {
-			snprintf(part, sizeof(part), "  IRQ/s %s", fmt_rate(driver_irqs(s, d->driver), b, sizeof(b)));
-			put_whole(y, x, right - x, ROLE_LABEL, part);
-		}
-		if (expanded && has_detail(s, d))
+		if (expanded && has_detail(s, &s->devices[i]))
+			detail_line(v, &s->devices[i], y + 1, r.w);
+		device_line(v, &s->devices[i], y, rw, dw, expanded);
+		if (expanded && has_detail(s, &s->devices[i]))
 			y++;
 	}
-	nextra = ring_only_devices(s, extra);
 	for (int i = 0; i < nextra && y < r.y + r.h; i++, y++)
-		ring_only_line(v, extra[i], y, r.w);
+		ring_only_line(v, extra[i], y, left && y == r.y + r.h - 1 ? r.w - (int)strlen(more) : r.w);
+	if (left)
+		put(r.y + r.h - 1, r.w - (int)strlen(more), (int)strlen(more), ROLE_DIM, more);
 }
 
 /* A declared pane's summary: a few columns of its table, the first history as a sparkline. */

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "core/privileges.h"
 #include "tui/draw.h"
+#include "tui/layout.h"
 #include "tui/overview_fit.h"
 
 /* Whether the collector cannot run on this machine (not for lack of privilege: that pane says why). */
@@ -63,12 +64,41 @@ void overview_fit(const struct view *v, struct overview_fit *f)
 		absent(f, PANE_DISPLAY, "display");
 }
 
+int overview_fit_no_room(struct overview_fit *f, const bool *panes, const struct layout *l)
+{
+	static const char *const names[3] = { "MEMORY", "INTERRUPTS", "DISPLAY" };
+
+	f->nroom = 0;
+	for (int i = 0; i < 3; i++)
+		if (panes[PANE_MEMORY + i] && !l->side[i].h)
+			f->no_room[f->nroom++] = names[i];
+	return f->nroom;
+}
+
+/* "; no room for MEMORY, DISPLAY" at x, whole or nothing; cells used. */
+static int no_room_part(const struct overview_fit *f, int y, int x, int right)
+{
+	char text[96];
+	size_t len;
+
+	snprintf(text, sizeof(text), "%sno room for ", f->n ? "; " : "");
+	for (int i = 0; i < f->nroom; i++) {
+		len = strlen(text);
+		snprintf(text + len, sizeof(text) - len, "%s%s", i ? ", " : "", f->no_room[i]);
+	}
+	return put_whole(y, x, right - x, ROLE_DIM, text);
+}
+
 void overview_fit_draw(const struct view *v, const struct overview_fit *f, struct rect r)
 {
 	const char *why = v->feed->replay ? "; why: --replay FILE -b" : "; why: gputop-bpf --list";
 	int x = r.x + 1, right = r.x + r.w, shown = 0;
 
 	fill(r.y, r.x, r.w, ROLE_NORMAL);
+	if (!f->n) { /* only panes without room */
+		no_room_part(f, r.y, x, right);
+		return;
+	}
 	x += put_whole(r.y, x, right - x, ROLE_DIM, "Not here: ");
 	for (int i = 0; i < f->n; i++) {
 		char item[96], more[16];
@@ -88,5 +118,7 @@ void overview_fit_draw(const struct view *v, const struct overview_fit *f, struc
 		snprintf(more, sizeof(more), " +%d", f->n - shown);
 		x += put_whole(r.y, x, right - x, ROLE_DIM, more);
 	}
+	if (f->nroom)
+		x += no_room_part(f, r.y, x, right);
 	put_whole(r.y, x, right - x, ROLE_DIM, why);
 }

@@ -50,6 +50,12 @@ void view_draw(struct view *v)
 	in.absent_line = v->fit.n > 0;
 	in.history_rows = gpu_history_rows(v);
 	layout_compute(&in, &v->layout);
+	/* side panes the terminal has no room for: named on that line too (a line taken for it) */
+	if (overview_fit_no_room(&v->fit, in.panes, &v->layout) && !in.absent_line) {
+		in.absent_line = true;
+		layout_compute(&in, &v->layout);
+		overview_fit_no_room(&v->fit, in.panes, &v->layout);
+	}
 	erase();
 	if (v->layout.too_small) {
 		putf(LINES / 2, 0, COLS, ROLE_WARNING, "Terminal too small: %dx%d", COLS, LINES);

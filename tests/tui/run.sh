@@ -860,7 +860,28 @@ if [ -f "$NVREC" ]; then
 		replay_at 120 40 "$NV2" 20
 		check "120x40, two H100s: both GPUs' history, use, memory and power each" \
 			bash -c "[ \$($T capture-pane -p -t t | grep -cE '^ [01] (use%|memory|power W) ') -eq 6 ]"
+		# 60x15: one device line, the other counted; its memory whole or not at all; the side
+		# box that has no room named
+		replay_at 60 15 "$NV2" 20
+		check "60x15, two H100s: nvidia0's line ends '+1 more', its memory whole, the MEMORY box named as without room" \
+			bash -c "$T capture-pane -p -t t | grep -qE '^ nvidia0 .*620\.8MiB/79\.6GiB +\+1 more\$' &&
+				$T capture-pane -p -t t | grep -qF 'no room for MEMORY'"
 	fi
+	# the H200 recording made with this code (tests/gpu/record-example.sh): an unmodified PyTorch
+	# training loop, snapshot 40: python3 at 98 % with 1.2GiB and 18.1k launches/s
+	H200=$(dirname "$NVREC")/nvidia-h200.jsonl
+	for size in 80x24 120x40 200x60; do
+		[ -f "$H200" ] || break
+		replay_at "${size%x*}" "${size#*x}" "$H200" 40
+		$T capture-pane -p -t t >"$TMP/h200-$size.txt"
+		check "$size, H200 snapshot 40: one line says what is absent; python3 98.0 % 1.2GiB 18.1k launches/s; NVML's 1.2GiB of 140.4GiB" \
+			bash -c "[ \$(grep -cE 'unavailable|Not here' '$TMP/h200-$size.txt') -eq 1 ] &&
+				grep -qE '^ +924 python3 +nvidia0 +98\.0 +1\.2GiB +18\.1k ' '$TMP/h200-$size.txt' &&
+				grep -qE '│ +0 +1\.2GiB +140\.4GiB ' '$TMP/h200-$size.txt'"
+	done
+	replay_at 60 15 "$REC" 40
+	check "60x15, the mock recording: the devices left out counted ('+3 more'), MEMORY and DISPLAY named as without room" \
+		bash -c "$T capture-pane -p -t t | grep -qE '^ card0 .* \+3 more\$' && $T capture-pane -p -t t | grep -qF 'no room for MEMORY, DISPLAY'"
 fi
 
 replay_at 80 24 "$REC" 2
