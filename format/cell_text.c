@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Text that is safe on a terminal and fits a number of cells (cell_text.h). */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
@@ -213,4 +214,31 @@ int text_fit_list(const char *in, int width, bool utf8, char *out, size_t outsiz
 	memcpy(head, in, end);
 	snprintf(head + end, sizeof(head) - end, " +%zu", items - taken);
 	return text_fit(head, width, utf8, out, outsize);
+}
+
+static bool id_edge(char c)
+{
+	return !c || c == '/' || c == '-' || c == '.' || c == ':';
+}
+
+void text_short_ids(const char *in, char *out, size_t outsize)
+{
+	size_t w = 0;
+
+	if (!outsize)
+		return;
+	for (size_t i = 0; in[i] && w + 1 < outsize;) {
+		size_t n = 0;
+
+		while ((!i || id_edge(in[i - 1])) && isxdigit((unsigned char)in[i + n]))
+			n++;
+		if (n >= 32 && id_edge(in[i + n])) { /* a whole component of hex: its first 12 */
+			for (size_t k = 0; k < 12 && w + 1 < outsize; k++)
+				out[w++] = in[i + k];
+			i += n;
+			continue;
+		}
+		out[w++] = in[i++];
+	}
+	out[w] = '\0';
 }

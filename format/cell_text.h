@@ -36,6 +36,13 @@ int text_fit_apart(const char *in, size_t from, int width, bool utf8, char *out,
  */
 int text_fit_list(const char *in, int width, bool utf8, char *out, size_t outsize);
 
+/*
+ * in with every run of 32 or more hex digits that makes a whole path component (between '/', '-',
+ * '.', ':' or the ends) cut to its first 12, as docker shows container ids
+ * ("/process_api/4b8bac99558e25ac6038c499b576acff" -> "/process_api/4b8bac99558e").
+ */
+void text_short_ids(const char *in, char *out, size_t outsize);
+
 /* Greedy word wrap: the length in bytes of the first line of text that fits width cells. */
 size_t wrap_line(const char *text, int width);
 

@@ -51,6 +51,7 @@ enum col_flags {
 	COL_WITH_PREV = 1 << 8, /* on screen only beside the column before it (a limit beside its value) */
 	COL_HEX = 1 << 9, /* a number shown in hex (an ioctl command), kept a number in JSON */
 	COL_LONG = 1 << 10, /* text up to TABLE_LONG_STR_MAX (a call stack), not TABLE_STR_MAX */
+	COL_SHORT_IDS = 1 << 11, /* on screen, a path's 32-or-more hex ids cut to 12 (as docker shows them) */
 };
 
 struct col_desc {

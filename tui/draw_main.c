@@ -71,9 +71,19 @@ static void draw_tabs(const struct view *v, int y, int w)
 	int x = 1;
 
 	fill(y, 0, w, ROLE_NORMAL);
-	for (int i = 0; i < pane_screen_count(); i++)
-		x += putf(y, x, w - x, i == v->screen ? ROLE_SELECTED : ROLE_LABEL, " %d %s ", i + 1,
-			  pane_for_screen(i)->title) + 1;
+	for (int i = 0; i < pane_screen_count(); i++) { /* each tab whole: "5 Displa" names no pane */
+		char tab[48], more[16];
+		int left = pane_screen_count() - i - 1;
+
+		snprintf(tab, sizeof(tab), " %d %s ", i + 1, pane_for_screen(i)->title);
+		snprintf(more, sizeof(more), " %d-%d", i + 2, pane_screen_count());
+		if (x + (int)strlen(tab) + (left ? (int)strlen(more) : 0) > w && i != v->screen) {
+			snprintf(more, sizeof(more), " %d-%d", i + 1, pane_screen_count());
+			x += put_whole(y, x, w - x, ROLE_DIM, more); /* the keys of those left out */
+			break;
+		}
+		x += put_whole(y, x, w - x, i == v->screen ? ROLE_SELECTED : ROLE_LABEL, tab) + 1;
+	}
 	/* the filter, then the theme, only whole: a part cut mid-word reads as something else */
 	if (v->filter[0]) {
 		char f[96];

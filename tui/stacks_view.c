@@ -274,16 +274,17 @@ static void draw_stacks(struct view *v, const struct table *unused, long row, st
 {
 	struct stacks_state *st = &v->stacks;
 	struct rect in = { a.y, a.x + 1, a.h, a.w - 2 };
-	char what[300], title[400], fit[TEXT_CELL_MAX], val[48];
-	int y = a.y, col_w, rows;
+	char what[300], title[400], val[48];
+	int y = a.y, col_w, rows, x;
 
 	(void)unused, (void)row;
 	clear_rect(a);
 	cache_update(v);
 	subject(v, what, sizeof(what));
-	snprintf(title, sizeof(title), "Stacks: CPU call stacks of %s   (Esc goes back)", what);
-	text_fit(title, in.w, v->utf8, fit, sizeof(fit));
-	put(y++, in.x, in.w, ROLE_TITLE, fit);
+	/* the subject cut at a word where it must, the hint only whole */
+	snprintf(title, sizeof(title), "Stacks: CPU call stacks of %s", what);
+	x = put_cut(y, in.x, in.w, ROLE_TITLE, title);
+	put_whole(y++, in.x + x, in.w - x, ROLE_DIM, "   (Esc goes back)");
 	if (!cache.built || !cache.nlines) {
 		draw_empty(v, (struct rect){ y, in.x, in.h - 1, in.w });
 		return;
@@ -293,9 +294,10 @@ static void draw_stacks(struct view *v, const struct table *unused, long row, st
 	col_w = col_w < 13 ? 13 : col_w;
 	snprintf(title, sizeof(title), "INCL %s", tree_weight_name(cache.weight));
 	snprintf(what, sizeof(what), "SELF %s", tree_weight_name(cache.weight));
-	putf(y++, in.x, in.w, ROLE_HEADER, "%*s %*s %-*s CALL TREE  (line %zu of %zu)", col_w, title, col_w, what,
-	     in.w - 2 * col_w > BAR_CELLS + 22 ? BAR_CELLS : 0, in.w - 2 * col_w > BAR_CELLS + 22 ? "SHARE" : "",
-	     st->sel + 1, cache.nlines);
+	x = putf(y, in.x, in.w, ROLE_HEADER, "%*s %*s %-*s CALL TREE", col_w, title, col_w, what,
+		 in.w - 2 * col_w > BAR_CELLS + 22 ? BAR_CELLS : 0, in.w - 2 * col_w > BAR_CELLS + 22 ? "SHARE" : "");
+	snprintf(val, sizeof(val), "  (line %zu of %zu)", st->sel + 1, cache.nlines);
+	put_whole(y++, in.x + x, in.w - x, ROLE_HEADER, val); /* whole, or not at all */
 	rows = in.y + in.h - y;
 	if (rows <= 0)
 		return;

@@ -22,6 +22,12 @@ static void draw_cell(struct view *v, int y, int x, int width, const struct col_
 	int cells;
 
 	cell_format(col, c, raw, sizeof(raw));
+	if (col->flags & COL_SHORT_IDS) {
+		char full[TABLE_STR_MAX];
+
+		memcpy(full, raw, sizeof(full));
+		text_short_ids(full, raw, sizeof(raw));
+	}
 	cells = apart		     ? text_fit_apart(raw, apart, width, v->utf8, fit, sizeof(fit)) :
 		col->type == COL_STR ? text_fit_list(raw, width, v->utf8, fit, sizeof(fit)) :
 				       text_fit(raw, width, v->utf8, fit, sizeof(fit));

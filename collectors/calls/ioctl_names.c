@@ -230,6 +230,52 @@ static const char *const xe_names[DRM_COMMAND_END - DRM_COMMAND_BASE] = {
 	[0x0f] = "XE_VM_GET_PROPERTY",
 };
 
+/*
+ * The NVIDIA driver's escapes (ioctl type 'F'), as the open driver's headers name them
+ * (nv_escape.h: the resource manager's; nv-ioctl-numbers.h: the device file's, from 200).
+ */
+#define NV_IOCTL_TYPE 'F'
+static const char *const nvidia_names[256] = {
+	[0x27] = "RM_ALLOC_MEMORY",
+	[0x28] = "RM_ALLOC_OBJECT",
+	[0x29] = "RM_FREE",
+	[0x2a] = "RM_CONTROL",
+	[0x2b] = "RM_ALLOC",
+	[0x32] = "RM_CONFIG_GET",
+	[0x33] = "RM_CONFIG_SET",
+	[0x34] = "RM_DUP_OBJECT",
+	[0x35] = "RM_SHARE",
+	[0x37] = "RM_CONFIG_GET_EX",
+	[0x38] = "RM_CONFIG_SET_EX",
+	[0x39] = "RM_I2C_ACCESS",
+	[0x41] = "RM_IDLE_CHANNELS",
+	[0x4a] = "RM_VID_HEAP_CONTROL",
+	[0x4d] = "RM_ACCESS_REGISTRY",
+	[0x4e] = "RM_MAP_MEMORY",
+	[0x4f] = "RM_UNMAP_MEMORY",
+	[0x52] = "RM_GET_EVENT_DATA",
+	[0x54] = "RM_ALLOC_CONTEXT_DMA2",
+	[0x56] = "RM_ADD_VBLANK_CALLBACK",
+	[0x57] = "RM_MAP_MEMORY_DMA",
+	[0x58] = "RM_UNMAP_MEMORY_DMA",
+	[0x59] = "RM_BIND_CONTEXT_DMA",
+	[0x5c] = "RM_EXPORT_OBJECT_TO_FD",
+	[0x5d] = "RM_IMPORT_OBJECT_FROM_FD",
+	[0x5e] = "RM_UPDATE_DEVICE_MAPPING_INFO",
+	[200] = "CARD_INFO",
+	[201] = "REGISTER_FD",
+	[206] = "ALLOC_OS_EVENT",
+	[207] = "FREE_OS_EVENT",
+	[209] = "STATUS_CODE",
+	[210] = "CHECK_VERSION_STR",
+	[211] = "IOCTL_XFER_CMD",
+	[212] = "ATTACH_GPUS_TO_FD",
+	[213] = "QUERY_DEVICE_INTR",
+	[214] = "SYS_PARAMS",
+	[217] = "EXPORT_TO_DMABUF_FD",
+	[218] = "WAIT_OPEN_COMPLETE",
+};
+
 static const struct {
 	const char *driver;
 	const char *const *names;
@@ -245,7 +291,10 @@ void ioctl_command_name(enum ioctl_device kind, const char *driver, uint32_t cmd
 	unsigned int type = (cmd >> 8) & 0xff, nr = cmd & 0xff;
 
 	if (kind == IOCTL_DEVICE_NVIDIA) {
-		snprintf(buf, size, "nvidia 0x%02x", nr);
+		if (type == NV_IOCTL_TYPE && nvidia_names[nr])
+			snprintf(buf, size, "nvidia %s", nvidia_names[nr]);
+		else
+			snprintf(buf, size, "nvidia 0x%02x", nr);
 		return;
 	}
 	if (type != DRM_IOCTL_TYPE) {

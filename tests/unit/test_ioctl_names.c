@@ -48,7 +48,11 @@ static void other_commands(void **state)
 {
 	(void)state;
 	assert_string_equal(name(IOCTL_DEVICE_DRM, "", IOC(1, 'b', 0x02, 8)), "type 0x62 nr 0x02");
-	assert_string_equal(name(IOCTL_DEVICE_NVIDIA, "nvidia", IOC(3, 'F', 0x2a, 32)), "nvidia 0x2a");
+	/* the driver's escapes by the names of the open driver's headers; others by number */
+	assert_string_equal(name(IOCTL_DEVICE_NVIDIA, "nvidia", IOC(3, 'F', 0x2a, 32)), "nvidia RM_CONTROL");
+	assert_string_equal(name(IOCTL_DEVICE_NVIDIA, "nvidia", IOC(3, 'F', 210, 64)), "nvidia CHECK_VERSION_STR");
+	assert_string_equal(name(IOCTL_DEVICE_NVIDIA, "nvidia", IOC(3, 'F', 0x30, 32)), "nvidia 0x30");
+	assert_string_equal(name(IOCTL_DEVICE_NVIDIA, "nvidia", IOC(3, 'T', 0x2a, 4)), "nvidia 0x2a");
 }
 
 static void amdgpu_names(void **state)

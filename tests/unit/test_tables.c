@@ -851,7 +851,7 @@ static void names_alike_are_cut_apart(void **state)
 	assert_string_equal(out, other);
 }
 
-/* A list cut at a comma with the count of the items left out, never mid-name. */
+/* A list cut at a comma with the count of the items left out, never mid-name; long hex ids cut as docker does. */
 static void lists_are_cut_at_items(void **state)
 {
 	char out[256];
@@ -870,6 +870,15 @@ static void lists_are_cut_at_items(void **state)
 	assert_string_equal(out, "nvidia0\xe2\x80\xa6");
 	text_fit_list("a name, with spaces", 8, false, out, sizeof(out));
 	assert_string_equal(out, "a name,~");
+	/* ids of 32 hex or more, whole components, cut to 12 as docker shows them; shorter ones kept */
+	text_short_ids("/process_api/4b8bac99558e25ac6038c499b576acff", out, sizeof(out));
+	assert_string_equal(out, "/process_api/4b8bac99558e");
+	text_short_ids(
+		"/kubepods/pod1234/cri-containerd-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope",
+		out, sizeof(out));
+	assert_string_equal(out, "/kubepods/pod1234/cri-containerd-0123456789ab.scope");
+	text_short_ids("/user.slice/deadbeef/x0123456789abcdef0123456789abcdef", out, sizeof(out));
+	assert_string_equal(out, "/user.slice/deadbeef/x0123456789abcdef0123456789abcdef");
 }
 
 /* docs/json.md (read from the top of the tree, where make runs the tests) lists every table. */
