@@ -879,6 +879,21 @@ if [ -f "$NVREC" ]; then
 				grep -qE '^ +924 python3 +nvidia0 +98\.0 +1\.2GiB +18\.1k ' '$TMP/h200-$size.txt' &&
 				grep -qE '│ +0 +1\.2GiB +140\.4GiB ' '$TMP/h200-$size.txt'"
 	done
+	# the CONTAINER column: the cgroup's 32-hex id cut to 12, as docker shows ids
+	replay_at 220 60 "$NVREC" 21
+	check "220x60, H100: CONTAINER shows /process_api/4b8bac99558e (12 hex), not the whole id" \
+		bash -c "$T capture-pane -p -t t | grep -qE '^ +534 python3 .* /process_api/4b8bac99558e ' && ! $T capture-pane -p -t t | grep -qF '4b8bac99558e25'"
+	# 52 columns: the tabs whole (the rest by their keys), the Stacks view's header words whole
+	SREC=$(dirname "$NVREC")/nvidia-stacks-h100.jsonl
+	if [ -f "$SREC" ]; then
+		replay_at 52 20 "$SREC" 30
+		check "52x20: the tabs whole, those left out by their keys ('5-7')" \
+			bash -c "$T capture-pane -p -t t | sed -n 2p | grep -qxE '  1 Overview   2 AMD   3 Intel   4 NVIDIA   5-7 *'"
+		keys S
+		check "52x20 Stacks: its title and column header end at whole words (no '(Esc g', no '(line 1 of')" \
+			bash -c "$T capture-pane -p -t t | grep -qxE ' Stacks: CPU call stacks of process python3 460 *' &&
+				$T capture-pane -p -t t | grep -qxE ' INCL launches SELF launches  CALL TREE *' && ! $T capture-pane -p -t t | grep -q '…'"
+	fi
 	replay_at 60 15 "$REC" 40
 	check "60x15, the mock recording: the devices left out counted ('+3 more'), MEMORY and DISPLAY named as without room" \
 		bash -c "$T capture-pane -p -t t | grep -qE '^ card0 .* \+3 more\$' && $T capture-pane -p -t t | grep -qF 'no room for MEMORY, DISPLAY'"
