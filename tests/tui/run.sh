@@ -1168,8 +1168,9 @@ if [ -f "$NVREC" ]; then
 	until_shows "REPLAY" 5
 	step_to "$NV"
 	nvcg=$(jq -r '.tables["nvidia.processes"][] | select(.comm == "python3") | .cgroup' <<<"$NVSNAP")
-	check "220x60 Overview: the container column widened into the spare room, $nvcg whole" \
-		until_shows " $nvcg "
+	nvshort=$(sed -E 's#/([0-9a-f]{12})[0-9a-f]{20,}#/\1#' <<<"$nvcg")
+	check "220x60 Overview: the container column widened into the spare room, $nvshort whole (its id at 12 hex)" \
+		until_shows " $nvshort "
 	keys 4
 	check "220x60 NVIDIA pane: the CGROUP column of the CUDA processes whole too" \
 		bash -c "$T capture-pane -p -t t | grep -qE ' python3 +${nvcg//\//\\/} +[0-9]'"
