@@ -1142,6 +1142,12 @@ if [ -f "$NVREC" ]; then
 	keys Left
 	keys Enter
 	check "Enter on the empty Fence waits table says so" shows "Enter: Fence waits has no row now"
+	# rows equal in the sort column by their totals, then PID: the Calls pane's ioctls at 0.0/s
+	replay_at 120 40 "$NVREC" 20
+	keys 7
+	check "Calls pane, rows at 0.0 CALLS/S: by their CALLS, the larger first (python3's 226 above 1-call rows), then by PID" \
+		bash -c "$T capture-pane -p -t t | awk 'match(\$0, / 0\\.0 +[0-9]+ +[0-9.]+ /) { split(substr(\$0, RSTART, RLENGTH), f, / +/); n++
+			if (n > 1 && (f[3] > c || (f[3] == c && \$1 < p))) bad = 1; c = f[3]; p = \$1 } END { exit bad || n < 5 }'"
 	# One Xid added to that snapshot: a synthetic recording, and named so.
 	jq -c '.tables["nvidia.xids"] = [{seq: 1, time: "2026-11-22 17:00:00", dev: "0000:00:06.0", xid: 79,
 		msg: "GPU has fallen off the bus.", users: "python3[4242]", pid: 77, comm: "irq/45-nvidia"}]' <<<"$NVSNAP" >"$TMP/nvidia-xid-synthetic.jsonl"
