@@ -48,6 +48,7 @@ void view_draw(struct view *v)
 	for (int i = 0; i < PANE_COUNT; i++)
 		in.panes[i] = v->prefs.panes[i] && !v->fit.absent[i];
 	in.absent_line = v->fit.n > 0;
+	view_focus_shown(v);
 	in.history_rows = gpu_history_rows(v);
 	layout_compute(&in, &v->layout);
 	erase();

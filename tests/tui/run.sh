@@ -316,7 +316,8 @@ sys.exit("no bottom")' "$1"
 }
 replay_at 80 24 "$REC" 40
 keys F6
-check "F6 at 80x24: the sort menu alone on its lines, no cut word of the tables beside it" box_alone "Sort Rings by"
+check "F6 at 80x24: the sort menu (the processes', as htop's F6) alone on its lines, no cut word of the tables beside it" \
+	box_alone "Sort Processes by"
 keys Escape
 keys Right
 keys F2
@@ -950,6 +951,59 @@ until_shows "GPU%" 5
 check "started again: the processes smallest GPU% first (▲), the rings largest first (▼)" \
 	bash -c "$T capture-pane -p -t t | grep -qF '▲GPU%' && $T capture-pane -p -t t | grep -qF '▼DONE/S'"
 
+echo "== htop's keys on the Overview: the process table, though the rings have the keys at the start"
+for k in F6 P M N I t k F9; do
+	replay_at 120 36 "$REC" $N
+	keys "$k"
+	case $k in
+	F6) check "F6: the processes' sort menu, not the rings'" shows "Sort Processes by" ;;
+	P) check "P: the processes sorted by GPU% (as htop's P by CPU%)" shows "Processes sorted by GPU%" ;;
+	M) check "M: the processes sorted by GPU MEM" shows "Processes sorted by GPU MEM" ;;
+	N) check "N: the processes sorted by PID" shows "Processes sorted by PID" ;;
+	I) check "I (htop's invert): the processes' order reversed, their arrow up" \
+		bash -c "$T capture-pane -p -t t | grep -q 'Processes: order reversed' && $T capture-pane -p -t t | grep -qF '▲GPU%'" ;;
+	t) check "t: the processes' tree, not 'select a process table'" shows "tree: processes under their container" ;;
+	*) keys Enter
+		check "$k in a replay: no signal, and the keys went to the processes (Enter opens a process, not a ring)" \
+			bash -c "$T capture-pane -p -t t | grep -q '(Esc goes back)' && ! $T capture-pane -p -t t | grep -q '^ Ring '" ;;
+	esac
+done
+XDG_CONFIG_HOME=$TMP/hidecfg start 120 36 --replay "$REC" -d 60
+until_shows "REPLAY" 5
+step_to $N
+until_shows "Rings (3)" 5
+keys F2 Down Space Escape
+check "F2 hides the rings: the processes have the keys (s sorts them)" \
+	bash -c "! $T capture-pane -p -t t | grep -q 'Rings (3)' && $T send-keys -t t s && sleep 0.4 && $T capture-pane -p -t t | grep -q 'Sort Processes by'"
+keys Escape
+keys Left
+check "Left toward the hidden rings: says why, the keys stay on the processes" \
+	shows "Rings: hidden (F2 setup shows it); the keys stay where they are"
+
+echo "== htop's and nvtop's keys: Z freezes, \\ filters, F12 saves; the others say what to use"
+XDG_CONFIG_HOME=$TMP/habitcfg start 120 36 --replay "$REC" -d 0.2
+until_shows "gfx_0.0.0" 10
+keys Z
+check "Z (htop's freeze): paused, the header says so" bash -c "$T capture-pane -p -t t | head -1 | grep -q 'PAUSED'"
+frozen=$(screen | head -1)
+sleep 1
+check "Z: the data frozen (the replay's place stays)" bash -c "[ \"\$($T capture-pane -p -t t | head -1)\" = '$frozen' ]"
+keys Z
+check "Z again: it plays on" bash -c "$T capture-pane -p -t t | head -1 | grep -q 'REPLAY'"
+keys Space
+keys -l '\'
+check "\\ (htop's filter): the filter prompt" shows "Filter (name, device, comm or PID"
+keys Escape
+keys F12
+check "F12 (nvtop's save): the settings saved" \
+	bash -c "$T capture-pane -p -t t | grep -q 'settings saved to' && test -f '$TMP/habitcfg/gputop-bpf/config'"
+for k in u H K F7 F; do
+	keys "$k"
+	check "$k: not in gputop-bpf, and what to use instead (not 'no such key')" \
+		bash -c "$T capture-pane -p -t t | grep -qE '^ $k \\(htop: [^)]*\\): not in gputop-bpf[;,] .*use ' && ! $T capture-pane -p -t t | grep -q 'no such key'"
+done
+$T kill-server 2>/dev/null
+
 echo "== pause, resize, quit (live-speed replay)"
 start 120 36 --replay "$REC" -d 0.2
 until_shows "gfx_0.0.0" 10
@@ -1073,9 +1127,12 @@ if [ -f "$NVREC" ]; then
 		bash -c "$T capture-pane -p -t t | grep -q '(Esc goes back)' && ! $T capture-pane -p -t t | grep -q 'Rings is not available here'"
 	keys Escape
 	keys Left
+	check "h100x2 120x40: Left toward the rings, not drawn here (no DRM scheduler): says so, the keys stay" \
+		shows "Rings: not on this machine; the keys stay where they are"
 	keys Enter
-	check "h100x2 120x40: Left still reaches the rings (Enter says they are not available)" \
-		shows "Rings is not available here"
+	check "h100x2 120x40: ... Enter still opens the selected process, never the rings not drawn" \
+		bash -c "$T capture-pane -p -t t | grep -q '(Esc goes back)' && ! $T capture-pane -p -t t | grep -q 'Rings is not available here'"
+	keys Escape
 	start 80 24 --replay "$NVREC" -d 60
 	until_shows "REPLAY" 5
 	step_to "$NV"
@@ -1128,12 +1185,10 @@ if [ -f "$NVREC" ]; then
 	check "no drm_sched here: the Overview's keys start on the processes, which have rows, not on the empty rings" \
 		bash -c "$T capture-pane -p -t t | grep -q 'Processes ([0-9]*)  <Enter> opens the selected row'"
 	keys Left
-	keys Enter
-	check "Enter on the unavailable rings says why nothing opens" \
-		shows "Enter: Rings is not available here (its collector is not attached)"
-	keys F6
-	check "F6 on them: no sort menu, and why" \
-		bash -c "$T capture-pane -p -t t | grep -q 'sort: Rings is not available here, nothing to sort' && ! $T capture-pane -p -t t | grep -q 'Sort Rings by'"
+	keys s
+	check "s after Left: the rings are not drawn (Not here: DRM scheduler), the processes keep the keys: their sort menu" \
+		bash -c "$T capture-pane -p -t t | grep -q 'Sort Processes by' && ! $T capture-pane -p -t t | grep -q 'Sort Rings by'"
+	keys Escape
 	keys 4
 	keys Right
 	keys Enter
