@@ -41,6 +41,8 @@ struct stacks_state {
 	size_t sel, top; /* the selected line, the first shown */
 	uint64_t sel_path; /* the selected node's identity, kept across snapshots */
 	bool all_open; /* '*': every node open, but those toggled */
+	char filter[64]; /* '/': only the stacks with a node that has this text (stack_filter) */
+	bool editing; /* the filter being typed: every key goes to it */
 	uint64_t toggled[STACKS_TOGGLED_MAX]; /* nodes opened or closed against the default, oldest first */
 	size_t ntoggled;
 	/* what Esc goes back to: the drill-down it was opened from, or none */

@@ -1730,6 +1730,31 @@ for size in "80 24" "220 60"; do
 		bash -c "$(declare -f screen); T='$T'; screen | $SC names '$SF' && screen | $SC sums"
 	$T kill-server 2>/dev/null
 done
+# / in the view: the stacks with a frame (or leaf, or process) that has the text, their sum the fixture's
+sgemm=$(jq -r '[.tables[] | .[]? | objects | select(.source == "launch" and ((.frames + ";" + .leaf) | test("sgemm"; "i"))) | .count] | add' <<<"$(tail -1 "$SF")")
+replay_at 120 40 "$SF" 3
+keys S S '*'
+keys /
+$T send-keys -t t -l SGEMM
+sleep 0.4
+check "/ in the Stacks view: the filter as it is typed, under the title" \
+	shows "Filter (a frame, leaf or COMM PID; Enter keeps, Esc clears): SGEMM_"
+keys Enter
+check "/SGEMM: only the stacks through an sgemm frame ($sgemm launches, the fixture's, trainer's too), the paths to them kept, the rest hidden" \
+	bash -c "$(declare -f screen shows); T='$T'; shows 'Filter: SGEMM   (/ edits, Esc clears)' && shows 'Weight: launches ($sgemm in all)' &&
+		screen | grep -qE '^ +$sgemm +0 .*▾ trainer 4242' && shows 'ampere_sgemm_128x64_nn' && shows 'ampere_sgemm_128x64_tn' &&
+		shows '▾ train_step' && ! shows 'reduce_kernel' && ! shows 'mockgpu-submit'"
+check "/SGEMM: inclusive = self + children's" tree sums
+keys / BSpace BSpace BSpace BSpace BSpace
+$T send-keys -t t -l zzz
+keys Enter
+check "/zzz: nothing matches, and it says so" shows 'No stack has a frame, leaf or process matching "zzz". Esc clears the filter.'
+keys Escape
+check "Esc clears the filter: every launch again (757), the view still open" \
+	bash -c "$(declare -f screen shows); T='$T'; shows 'Weight: launches (757 in all)' && ! shows 'Filter:'"
+keys Escape
+check "Esc again goes back" bash -c "$(declare -f screen shows); T='$T'; ! shows 'CPU call stacks'"
+$T kill-server 2>/dev/null
 replay_at 80 24 "$REC" 40
 keys S
 check "S on a recording without stacks tables: says so, and how to have them (--stacks FILE)" \
