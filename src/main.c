@@ -368,6 +368,7 @@ static int run_front_end(const struct options *o, struct feed *feed, FILE *out)
 		.no_color = o->no_color || getenv("NO_COLOR"),
 		.pid = o->pid,
 		.stop = &stop_requested,
+		.record = o->record,
 	};
 
 	if (exporter && serves_only(o)) {

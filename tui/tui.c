@@ -166,6 +166,7 @@ int tui_run(const struct feed *feed, const struct tui_settings *ts)
 	v.color = !ts->no_color;
 	v.capture = ts->capture;
 	v.stacks_key = ts->stacks_key;
+	v.record = ts->record;
 	if (!feed->replay || ts->delay_given)
 		feed->ops->set_delay(feed->impl, v.prefs.delay_s);
 

@@ -91,6 +91,7 @@ struct view {
 	bool message_error;
 	const struct tui_capture *capture; /* T: NULL when none is offered */
 	const struct tui_stacks_key *stacks_key; /* c: NULL when none is offered */
+	const char *record; /* --record's file: "REC name" in the header; NULL: none */
 	bool capturing; /* one runs: capture_line is its progress */
 	char capture_line[320];
 	struct layout layout; /* last drawn, for mouse clicks */

@@ -621,6 +621,16 @@ keys F9
 keys Escape
 check "Esc closes the menu, nothing sent" bash -c "! $T capture-pane -p -t t | grep -q 'Signal ' && kill -0 $ROOTS"
 kill $ROOTS $VICTIM 2>/dev/null
+# --record: the header says it records, and which file
+RECD=$(mktemp -d) # not under $TMP: nobody writes the recording
+chmod 1777 "$RECD"
+BIN="$AS $B"
+start 140 30 --sysfs "$TREES/mixed" -d 1 --record "$RECD/live.jsonl"
+BIN=$B
+check "--record: the header says REC and the file's name while it records" until_shows "| LIVE | REC live.jsonl |" 20
+check "... and the file has the snapshots" bash -c "sleep 1; [ \$(grep -c . '$RECD/live.jsonl') -ge 1 ]"
+$T kill-server 2>/dev/null
+rm -rf "$RECD"
 rm -rf "$TREES"
 start 120 30 --replay "$REC" -d 60
 until_shows "REPLAY" 5
