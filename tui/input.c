@@ -502,7 +502,10 @@ static void act_stacks_start(struct view *v, int key)
 
 	(void)key;
 	if (!v->stacks_key) {
-		view_message(v, true, "c: no stack capture here");
+		view_message(v, true,
+			     v->feed->replay ? "c: no stack capture in a replay: a recording has the stacks "
+					       "it was made with (--stacks FILE while recording)" :
+					       "c: no stack capture here");
 		return;
 	}
 	ok = v->stacks_key->start(v->stacks_key->impl, msg, sizeof(msg));

@@ -145,6 +145,14 @@ static void subject(const struct view *v, char *buf, size_t size)
 		snprintf(buf, size, "all processes");
 }
 
+/* Whether c can start stacks here: live, with the nvidia collector attached (it takes them). */
+static bool c_key_works(const struct view *v)
+{
+	const struct collector_status *c = snapshot_collector(v->snap, "nvidia");
+
+	return v->stacks_key && c && c->info->state == COLLECTOR_ATTACHED;
+}
+
 /* Why there is nothing to show, in a. */
 static void draw_empty(struct view *v, struct rect a)
 {
@@ -158,13 +166,17 @@ static void draw_empty(struct view *v, struct rect a)
 			 "No stack has a frame, leaf or process matching \"%s\". Esc clears the filter.",
 			 v->stacks.filter);
 		why = text;
-	} else if (!cache.tree.tables)
-		why = v->feed && v->feed->replay ?
-			      "This recording has no stacks: it was made without the stack capture. Record with "
-			      "--stacks FILE to have the CPU call stacks of CUDA launches and DRM scheduler jobs." :
-			      "No stacks: the stack capture is not on. Press c to take the CPU call stacks of CUDA "
-			      "launches from now on, or start gputop-bpf with --stacks FILE (or --stacks -, the "
-			      "tables only) for those of DRM scheduler jobs too.";
+	} else if (!cache.tree.tables && v->feed && v->feed->replay)
+		why = "This recording has no stacks: it was made without the stack capture. Record with "
+		      "--stacks FILE to have the CPU call stacks of CUDA launches and DRM scheduler jobs.";
+	else if (!cache.tree.tables && c_key_works(v)) /* c offered only where it can start them */
+		why = "No stacks: the stack capture is not on. Press c to take the CPU call stacks of CUDA "
+		      "launches from now on, or start gputop-bpf with --stacks FILE (or --stacks -, the "
+		      "tables only) for those of DRM scheduler jobs too.";
+	else if (!cache.tree.tables)
+		why = "No stacks: the stack capture is not on. Start gputop-bpf with --stacks FILE (or --stacks -, "
+		      "the tables only) to have the CPU call stacks of DRM scheduler jobs, and of CUDA launches "
+		      "where the nvidia collector runs (not here).";
 	else if (v->stacks.ring[0])
 		why = "No job on this ring has a stack since the capture began.";
 	else if (v->stacks.pid) {

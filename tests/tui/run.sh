@@ -621,7 +621,7 @@ keys F9
 keys Escape
 check "Esc closes the menu, nothing sent" bash -c "! $T capture-pane -p -t t | grep -q 'Signal ' && kill -0 $ROOTS"
 kill $ROOTS $VICTIM 2>/dev/null
-# --record: the header says it records, and which file
+# --record: the header says it records, and which file; the stacks key c where no nvidia collector runs
 RECD=$(mktemp -d) # not under $TMP: nobody writes the recording
 chmod 1777 "$RECD"
 BIN="$AS $B"
@@ -629,6 +629,13 @@ start 140 30 --sysfs "$TREES/mixed" -d 1 --record "$RECD/live.jsonl"
 BIN=$B
 check "--record: the header says REC and the file's name while it records" until_shows "| LIVE | REC live.jsonl |" 20
 check "... and the file has the snapshots" bash -c "sleep 1; [ \$(grep -c . '$RECD/live.jsonl') -ge 1 ]"
+keys S
+check "S live without the nvidia collector: no 'Press c' (c cannot start stacks here), --stacks named instead" \
+	bash -c "$(declare -f screen shows); T='$T'; shows 'Start gputop-bpf with --stacks FILE' && ! shows 'Press c'"
+keys Escape
+keys c
+check "c there: the status line says why not (the nvidia collector is not running)" \
+	shows "c: no stacks: the nvidia collector is not running"
 $T kill-server 2>/dev/null
 rm -rf "$RECD"
 rm -rf "$TREES"
@@ -637,6 +644,9 @@ until_shows "REPLAY" 5
 keys Right
 keys F9
 check "F9 in a replay: refused, and why" shows "no signals in a replay: its processes are not on this machine"
+keys c
+check "c in a replay: no stack capture, and why (the recording has the stacks it was made with)" \
+	shows "c: no stack capture in a replay: a recording has the stacks it was made with"
 
 echo "== clicks: pane tabs, the key bar, column titles"
 # xterm's SGR mouse reports, as a terminal sends a click (press and release) at a column and row (1-based)
