@@ -252,47 +252,119 @@ const char *table_str(const struct table *t, size_t row, const char *key)
 	return table_str_at(t, row, table_col(t->desc, key));
 }
 
-/* qsort_r has no portable context argument: sort state for one call, per thread. */
-static __thread const struct table *sort_table;
-static __thread unsigned int sort_col;
-static __thread int sort_sign;
+/*
+ * How rows are ordered: the sort column, then the rows' totals (a rate's own
+ * count since the start, else the table's first count), then the key columns
+ * ascending, then the order they came in. Ties never fall to chance: a
+ * 210-call row sits above 1-call rows when both do 0.0/s.
+ */
+#define SORT_KEYS_MAX 8
+
+struct sort_keys {
+	const struct table *t;
+	unsigned int col[SORT_KEYS_MAX];
+	int sign[SORT_KEYS_MAX]; /* 1: smallest first */
+	unsigned int n;
+};
+
+/* qsort_r has no portable context argument: the keys of one call, per thread. */
+static __thread struct sort_keys sort_keys;
+
+static bool ends_with(const char *s, const char *end)
+{
+	size_t n = strlen(s), m = strlen(end);
+
+	return n >= m && !strcmp(s + n - m, end);
+}
+
+/* A count since the start: "x_total", or a counter flagged so. */
+static bool is_count_total(const struct col_desc *c)
+{
+	return c->unit == UNIT_COUNT && c->type != COL_STR &&
+	       (ends_with(c->key, "_total") || (c->flags & COL_CUMULATIVE));
+}
+
+/* The totals that order rows equal in col: a rate's ("calls_per_s": "calls_total"), else the first count; -1. */
+static int tie_total(const struct table_desc *d, unsigned int col)
+{
+	const char *k = d->cols[col].key;
+	char name[128];
+	int c;
+
+	if (ends_with(k, "_per_s") && strlen(k) < sizeof(name) - 8) {
+		snprintf(name, sizeof(name), "%.*s_total", (int)(strlen(k) - 6), k);
+		if ((c = table_col(d, name)) >= 0)
+			return c;
+	}
+	for (unsigned int i = 0; i < d->ncols; i++)
+		if (i != col && is_count_total(&d->cols[i]))
+			return (int)i;
+	return -1;
+}
+
+static void sort_key_add(struct sort_keys *k, unsigned int col, int sign)
+{
+	for (unsigned int i = 0; i < k->n; i++)
+		if (k->col[i] == col)
+			return;
+	if (k->n < SORT_KEYS_MAX) {
+		k->col[k->n] = col;
+		k->sign[k->n++] = sign;
+	}
+}
+
+/* Rows ra and rb by one column: unknown last whatever the direction. */
+static int cmp_col(const struct table *t, size_t ra, size_t rb, unsigned int col, int sign)
+{
+	const struct cell *x = table_cell(t, ra, col), *y = table_cell(t, rb, col);
+	int r;
+
+	if (x->known != y->known)
+		return x->known ? -1 : 1;
+	if (!x->known)
+		return 0;
+	if (t->desc->cols[col].type == COL_STR) {
+		r = strcmp(x->s, y->s);
+	} else {
+		double dx = cell_number(t->desc, table_row(t, ra), col);
+		double dy = cell_number(t->desc, table_row(t, rb), col);
+
+		r = dx < dy ? -1 : dx > dy;
+	}
+	return r * sign;
+}
 
 static int cmp_rows(const void *a, const void *b)
 {
 	size_t ra = *(const size_t *)a, rb = *(const size_t *)b;
-	const struct cell *x = table_cell(sort_table, ra, sort_col);
-	const struct cell *y = table_cell(sort_table, rb, sort_col);
-	int r;
 
-	if (x->known != y->known)
-		return x->known ? -1 : 1; /* unknown last, whatever the direction */
-	if (!x->known)
-		r = 0;
-	else if (sort_table->desc->cols[sort_col].type == COL_STR)
-		r = strcmp(x->s, y->s);
-	else {
-		double dx = cell_number(sort_table->desc, table_row(sort_table, ra), sort_col);
-		double dy = cell_number(sort_table->desc, table_row(sort_table, rb), sort_col);
+	for (unsigned int i = 0; i < sort_keys.n; i++) {
+		int r = cmp_col(sort_keys.t, ra, rb, sort_keys.col[i], sort_keys.sign[i]);
 
-		r = dx < dy ? -1 : dx > dy;
+		if (r)
+			return r;
 	}
-	if (r)
-		return r * sort_sign;
 	return ra < rb ? -1 : ra > rb; /* stable */
 }
 
 void table_sort(const struct table *t, unsigned int col, bool reverse, size_t *out)
 {
-	bool ascending;
+	const struct table_desc *d = t->desc;
+	struct sort_keys k = { .t = t };
+	int total;
 
 	for (size_t i = 0; i < t->nrows; i++)
 		out[i] = i;
-	if (col >= t->desc->ncols)
+	if (col >= d->ncols)
 		return;
-	ascending = t->desc->cols[col].flags & COL_ASCENDING;
-	sort_table = t;
-	sort_col = col;
-	sort_sign = (ascending != reverse) ? 1 : -1;
+	sort_key_add(&k, col, ((d->cols[col].flags & COL_ASCENDING) != 0) != reverse ? 1 : -1);
+	total = tie_total(d, col);
+	if (total >= 0) /* the larger total first, unless reversed */
+		sort_key_add(&k, (unsigned int)total, reverse ? 1 : -1);
+	for (unsigned int c = 0; c < d->ncols; c++)
+		if (d->cols[c].flags & COL_KEY && d->cols[c].type != COL_HIST)
+			sort_key_add(&k, c, 1);
+	sort_keys = k;
 	if (t->nrows > 1)
 		qsort(out, t->nrows, sizeof(*out), cmp_rows);
 }

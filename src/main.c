@@ -374,6 +374,7 @@ static int run_front_end(const struct options *o, struct feed *feed, FILE *out)
 		.pid = o->pid,
 		.notice = notice,
 		.stop = &stop_requested,
+		.record = o->record,
 	};
 
 	if (exporter && serves_only(o)) {

@@ -119,7 +119,7 @@ struct header_marks {
 	int xid, warn, lostat, paceat, pidat;
 };
 
-#define HEADER_PARTS 13
+#define HEADER_PARTS 14
 #define HEADER_PART_MAX 320
 
 static void tally_collectors(const struct snapshot *s, struct header_tally *h)
@@ -164,6 +164,9 @@ static int header_parts(const struct view *v, const struct header_tally *h, char
 		snprintf(state, sizeof(state), "%s", v->paused ? "PAUSED" : "LIVE");
 	snprintf(parts[n++], HEADER_PART_MAX, " gputop-bpf %s", GPUTOP_VERSION);
 	snprintf(parts[n++], HEADER_PART_MAX, " | %s", state);
+	if (v->record) /* --record: the file written, by its name (its folders take room the numbers need) */
+		snprintf(parts[n++], HEADER_PART_MAX, " | REC %s",
+			 strrchr(v->record, '/') ? strrchr(v->record, '/') + 1 : v->record);
 	if (v->feed->replay && s) /* where the replay is: the snapshot's place in the recording */
 		replay_place(v, s, parts[n++], HEADER_PART_MAX);
 	if (v->pid_filter) { /* tables with a PID show its rows only: said before anything else is */

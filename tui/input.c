@@ -31,7 +31,7 @@ static void open_selected(struct view *v)
 	const size_t *rows;
 	size_t n;
 
-	if (!name) {
+	if (!name || !view_table_shown(v, v->screen, f)) {
 		view_message(v, false, "Enter: no table here to open a row of");
 		return;
 	}
@@ -219,7 +219,8 @@ static bool header_click(struct view *v, const MEVENT *ev)
 		struct table_fit fit;
 		int cx;
 
-		if (!d || !ts->width || ev->y != ts->drawn_y + 1 || ev->x < ts->drawn_x || ev->x >= ts->drawn_x + ts->width)
+		if (!d || !ts->width || !view_table_shown(v, v->screen, i) || ev->y != ts->drawn_y + 1 ||
+		    ev->x < ts->drawn_x || ev->x >= ts->drawn_x + ts->width)
 			continue;
 		table_fit_sorted(d, snapshot_table(v->snap, d->name), ts->width, &v->prefs,
 				 ts->sort_set ? ts->sort_col : d->sort_col, &fit); /* as drawn */
@@ -333,15 +334,33 @@ static void act_move(struct view *v, int key)
 static void act_focus(struct view *v, int key)
 {
 	const struct pane_decl *p = pane_for_screen(v->screen);
-	int *f = &v->table_focus[v->screen];
+	int *f = &v->table_focus[v->screen], to = *f + (key == KEY_LEFT ? -1 : 1);
+	const struct table_desc *d;
 
 	if (!p)
 		return;
 	v->focus_chosen[v->screen] = true;
-	if (key == KEY_LEFT && *f > 0)
-		(*f)--;
-	else if (key == KEY_RIGHT && pane_table_name(p, *f + 1, v->grouped))
-		(*f)++;
+	if (to < 0 || !pane_table_name(p, to, v->grouped))
+		return;
+	if (!view_table_shown(v, v->screen, to)) { /* the keys never go to a table not drawn */
+		d = table_desc_find(pane_table_name(p, to, v->grouped));
+		view_message(v, false, "%s: %s; the keys stay where they are", d ? d->title : "that table",
+			     view_table_hidden_why(v, to));
+		return;
+	}
+	*f = to;
+}
+
+/*
+ * htop's keys (F6, P, M, N, I, t, F5, k, F9) act on the processes, as there: on
+ * the Overview they take the keys to its process table, unless Left, Right or a
+ * click chose the rings since the Overview was entered.
+ */
+static void htop_focus(struct view *v)
+{
+	if (v->screen == SCREEN_MAIN && !v->focus_chosen[SCREEN_MAIN] &&
+	    view_table_shown(v, SCREEN_MAIN, MAIN_PROCESSES))
+		v->table_focus[SCREEN_MAIN] = MAIN_PROCESSES;
 }
 
 static void act_open(struct view *v, int key)
@@ -380,11 +399,13 @@ static void act_screen(struct view *v, int key)
 static void act_sort_menu(struct view *v, int key)
 {
 	const struct table_desc *d;
-	struct table_state *ts = view_focused_table(v, &d);
+	struct table_state *ts;
 	unsigned int cols[TABLE_FIT_MAX_COLS], cur;
 	int n;
 
-	(void)key;
+	if (key == KEY_F(6)) /* htop's; s sorts the table that has the keys */
+		htop_focus(v);
+	ts = view_focused_table(v, &d);
 	if (!ts)
 		return;
 	if (!snapshot_table(v->snap, d->name) || !snapshot_table(v->snap, d->name)->nrows) {
@@ -401,17 +422,20 @@ static void act_sort_menu(struct view *v, int key)
 			v->sort_menu_sel = i;
 }
 
+/* r: the order of the table that has the keys reversed; I (htop's invert): the processes'. */
 static void act_reverse(struct view *v, int key)
 {
 	const struct table_desc *d;
-	struct table_state *ts = view_focused_table(v, &d);
+	struct table_state *ts;
 	bool rev;
 
-	(void)key;
+	if (key == 'I')
+		htop_focus(v);
+	ts = view_focused_table(v, &d);
 	if (!ts)
 		return;
 	rev = ts->reverse = !ts->reverse;
-	view_message(v, false, "order %s", rev ? "reversed" : "normal");
+	view_message(v, false, "%s: order %s", d->title, rev ? "reversed" : "normal");
 }
 
 static void act_filter(struct view *v, int key)
@@ -478,7 +502,10 @@ static void act_stacks_start(struct view *v, int key)
 
 	(void)key;
 	if (!v->stacks_key) {
-		view_message(v, true, "c: no stack capture here");
+		view_message(v, true,
+			     v->feed->replay ? "c: no stack capture in a replay: a recording has the stacks "
+					       "it was made with (--stacks FILE while recording)" :
+					       "c: no stack capture here");
 		return;
 	}
 	ok = v->stacks_key->start(v->stacks_key->impl, msg, sizeof(msg));
@@ -537,9 +564,11 @@ static void act_setup(struct view *v, int key)
 static void act_tree(struct view *v, int key)
 {
 	const struct table_desc *d = NULL;
-	struct table_state *ts = view_focused_table(v, &d);
+	struct table_state *ts;
 
 	(void)key;
+	htop_focus(v);
+	ts = view_focused_table(v, &d);
 	if (!ts || !d || !table_tree_applies(d)) {
 		view_message(v, false, "t (tree): %s has no processes with containers; select a process table",
 			     d ? d->title : "this screen");
@@ -550,13 +579,18 @@ static void act_tree(struct view *v, int key)
 						   "flat: one line per process");
 }
 
-/* F9, K (and k, as in htop, unless vi_keys makes it "up"): the signal menu. */
+/* F9 and k, as in htop (K where vi_keys makes k "up"): the signal menu, for the processes. */
 static void act_kill(struct view *v, int key)
 {
 	if (key == 'k' && v->prefs.vi_keys) {
 		act_move(v, key);
 		return;
 	}
+	if (key == 'K' && !v->prefs.vi_keys) { /* htop's K hides kernel threads */
+		view_message(v, false, "%s", habit_hint(key));
+		return;
+	}
+	htop_focus(v);
 	kill_menu_open(v);
 }
 
@@ -595,17 +629,20 @@ static int first_col(const struct table_desc *d, const char *const *keys)
 	return -1;
 }
 
-/* M: by memory, P: by GPU use (htop's memory and processor keys), where the table has one. */
+/* M: by memory, P: by GPU use, N: by PID (htop's memory, processor and PID keys), where the table has one. */
 static void act_sort_shortcut(struct view *v, int key)
 {
 	static const char *const mem[] = { "mem_bytes", "resident_bytes", "vram_bytes", "total_bytes",
 					   "mem_used_bytes", "used_bytes", NULL };
 	static const char *const gpu[] = { "gpu_pct", "busy_pct", "util_pct", "sm_pct", NULL };
+	static const char *const pid[] = { "pid", NULL };
+	const char *const *cols = key == 'M' ? mem : key == 'N' ? pid : gpu;
+	const char *why = key == 'M' ? "M (memory)" : key == 'N' ? "N (PID)" : "P (GPU use)";
 	const struct table_desc *d;
 
-	if (!view_focused_table(v, &d))
-		return;
-	sort_by(v, first_col(d, key == 'M' ? mem : gpu), key == 'M' ? "M (memory)" : "P (GPU use)");
+	htop_focus(v);
+	if (view_focused_table(v, &d))
+		sort_by(v, first_col(d, cols), why);
 }
 
 /* < and >: the sort column moves to the shown column left or right of it. */
@@ -667,6 +704,18 @@ static const struct {
 	{ 'c', act_stacks_start },
 };
 
+/* Keys other monitors taught, bound to what does the same here (habits.c: those not here). */
+static const struct {
+	int key;
+	void (*act)(struct view *v, int key);
+} habit_bindings[] = {
+	{ 'Z', act_pause }, /* htop: freeze */
+	{ 'I', act_reverse }, /* htop: invert the sort */
+	{ 'N', act_sort_shortcut }, /* htop: sort by PID */
+	{ '\\', act_filter }, /* htop: filter */
+	{ KEY_F(12), act_save }, /* nvtop: save the settings */
+};
+
 void view_key(struct view *v, int key)
 {
 	if (v->editing_filter) {
@@ -705,6 +754,7 @@ void view_key(struct view *v, int key)
 	}
 	if (key != KEY_RESIZE && key != KEY_MOUSE)
 		v->message[0] = '\0';
+	view_focus_shown(v);
 	if (stacks_view_shown(v) && stacks_view_key(v, key))
 		return;
 	for (size_t i = 0; i < sizeof(bindings) / sizeof(bindings[0]); i++) {
@@ -713,6 +763,14 @@ void view_key(struct view *v, int key)
 			return;
 		}
 	}
-	if (key != KEY_RESIZE && key != ERR) /* said, not silently ignored */
+	for (size_t i = 0; i < sizeof(habit_bindings) / sizeof(habit_bindings[0]); i++) {
+		if (habit_bindings[i].key == key) {
+			habit_bindings[i].act(v, key);
+			return;
+		}
+	}
+	if (habit_hint(key)) /* another monitor's key: what to use here */
+		view_message(v, false, "%s", habit_hint(key));
+	else if (key != KEY_RESIZE && key != ERR) /* said, not silently ignored */
 		view_message(v, false, "%s: no such key here (F1 lists the keys)", keyname(key) ? keyname(key) : "?");
 }

@@ -241,10 +241,23 @@ static void note_add(struct stack_tree *t, const char *note)
 		snprintf(t->notes[t->nnotes++], sizeof(t->notes[0]), "%s", note);
 }
 
+/* Whether a node of row r has f's text: one of its frames, its leaf, or its process ("COMM PID"). */
+static bool row_has_text(const struct table *t, size_t r, const char *text)
+{
+	char proc[64];
+
+	snprintf(proc, sizeof(proc), "%.31s %.0f", table_str(t, r, "comm"), table_num(t, r, "pid"));
+	/* frames are joined by ';': a text without one matches within a frame */
+	return strcasestr(table_str(t, r, "frames"), text) || strcasestr(table_str(t, r, "leaf"), text) ||
+	       strcasestr(proc, text);
+}
+
 /* Whether f keeps row r of t. */
 static bool row_kept(const struct table *t, size_t r, const struct stack_filter *f)
 {
 	if (f->pid && table_num(t, r, "pid") != f->pid)
+		return false;
+	if (f->text[0] && !row_has_text(t, r, f->text))
 		return false;
 	return !f->ring[0] || (!strcmp(table_str(t, r, "source"), "job") && !strcmp(table_str(t, r, "leaf"), f->ring));
 }

@@ -54,10 +54,16 @@ struct stack_tree {
 	size_t tables; /* "*.stacks" tables the snapshot has */
 };
 
-/* Which rows: pid 0 all processes; ring non-empty: only job rows whose leaf is that ring ("DEV NAME"). */
+/*
+ * Which rows: pid 0 all processes; ring non-empty: only job rows whose leaf is
+ * that ring ("DEV NAME"); text non-empty: only rows with a node that has it
+ * (case-insensitive: a frame, the leaf, or the process "COMM PID"), so the
+ * tree keeps the nodes that match, the paths to them and what is under them.
+ */
 struct stack_filter {
 	uint32_t pid;
 	char ring[160];
+	char text[64];
 };
 
 /* An empty tree (its root only); false out of memory. */

@@ -4,7 +4,8 @@
  * as a top-down call tree (stack_tree.c) of a process, a ring's jobs or all
  * processes: per node its inclusive and self weight and a bar of its inclusive
  * share; Enter, Right and Left open and close, + and - likewise, * opens all,
- * w switches the weight, S again shows all processes, Esc goes back.
+ * w switches the weight, S again shows all processes, / filters the stacks by
+ * a frame's text, Esc clears the filter, then goes back.
  */
 #include <curses.h>
 #include <math.h>
@@ -54,11 +55,11 @@ static long toggled_at(const struct stacks_state *st, uint64_t path)
 	return -1;
 }
 
-/* Open: processes by default, every node after '*'; a toggled node the other way. */
+/* Open: processes by default, every node after '*' or while filtered; a toggled node the other way. */
 static bool node_open(void *ctx, const struct stack_node *n)
 {
 	const struct stacks_state *st = ctx;
-	bool def = st->all_open || n->kind == SK_PROCESS;
+	bool def = st->all_open || st->filter[0] || n->kind == SK_PROCESS;
 
 	return toggled_at(st, n->path) >= 0 ? !def : def;
 }
@@ -97,6 +98,7 @@ static void cache_update(struct view *v)
 	struct stack_filter f = { .pid = st->pid };
 
 	snprintf(f.ring, sizeof(f.ring), "%s", st->ring);
+	snprintf(f.text, sizeof(f.text), "%s", st->filter);
 	if (!cache.built || cache.seq != (v->snap ? v->snap->seq : 0) || memcmp(&f, &cache.filter, sizeof(f))) {
 		stacks_view_free();
 		cache.built = stack_tree_build(&cache.tree, v->snap, &f);
@@ -143,6 +145,14 @@ static void subject(const struct view *v, char *buf, size_t size)
 		snprintf(buf, size, "all processes");
 }
 
+/* Whether c can start stacks here: live, with the nvidia collector attached (it takes them). */
+static bool c_key_works(const struct view *v)
+{
+	const struct collector_status *c = snapshot_collector(v->snap, "nvidia");
+
+	return v->stacks_key && c && c->info->state == COLLECTOR_ATTACHED;
+}
+
 /* Why there is nothing to show, in a. */
 static void draw_empty(struct view *v, struct rect a)
 {
@@ -151,13 +161,22 @@ static void draw_empty(struct view *v, struct rect a)
 
 	if (!cache.built)
 		why = "Out of memory while building the call tree.";
+	else if (cache.tree.tables && v->stacks.filter[0]) {
+		snprintf(text, sizeof(text),
+			 "No stack has a frame, leaf or process matching \"%s\". Esc clears the filter.",
+			 v->stacks.filter);
+		why = text;
+	} else if (!cache.tree.tables && v->feed && v->feed->replay)
+		why = "This recording has no stacks: it was made without the stack capture. Record with "
+		      "--stacks FILE to have the CPU call stacks of CUDA launches and DRM scheduler jobs.";
+	else if (!cache.tree.tables && c_key_works(v)) /* c offered only where it can start them */
+		why = "No stacks: the stack capture is not on. Press c to take the CPU call stacks of CUDA "
+		      "launches from now on, or start gputop-bpf with --stacks FILE (or --stacks -, the "
+		      "tables only) for those of DRM scheduler jobs too.";
 	else if (!cache.tree.tables)
-		why = v->feed && v->feed->replay ?
-			      "This recording has no stacks: it was made without the stack capture. Record with "
-			      "--stacks FILE to have the CPU call stacks of CUDA launches and DRM scheduler jobs." :
-			      "No stacks: the stack capture is not on. Press c to take the CPU call stacks of CUDA "
-			      "launches from now on, or start gputop-bpf with --stacks FILE (or --stacks -, the "
-			      "tables only) for those of DRM scheduler jobs too.";
+		why = "No stacks: the stack capture is not on. Start gputop-bpf with --stacks FILE (or --stacks -, "
+		      "the tables only) to have the CPU call stacks of DRM scheduler jobs, and of CUDA launches "
+		      "where the nvidia collector runs (not here).";
 	else if (v->stacks.ring[0])
 		why = "No job on this ring has a stack since the capture began.";
 	else if (v->stacks.pid) {
@@ -203,7 +222,8 @@ static int draw_head(struct view *v, struct rect a)
 	ptr[1] = "+ - likewise";
 	ptr[2] = "*: open all";
 	ptr[3] = "S: all processes";
-	y += put_parts((struct rect){ y, a.x, a.y + a.h - y, a.w }, ROLE_DIM, ptr, 4, 3);
+	ptr[4] = "/: filter";
+	y += put_parts((struct rect){ y, a.x, a.y + a.h - y, a.w }, ROLE_DIM, ptr, 5, 3);
 	return y - a.y;
 }
 
@@ -284,7 +304,15 @@ static void draw_stacks(struct view *v, const struct table *unused, long row, st
 	/* the subject cut at a word where it must, the hint only whole */
 	snprintf(title, sizeof(title), "Stacks: CPU call stacks of %s", what);
 	x = put_cut(y, in.x, in.w, ROLE_TITLE, title);
-	put_whole(y++, in.x + x, in.w - x, ROLE_DIM, "   (Esc goes back)");
+	snprintf(val, sizeof(val), "   (Esc %s)", st->filter[0] ? "clears the filter" : "goes back");
+	put_whole(y++, in.x + x, in.w - x, ROLE_DIM, val);
+	if (st->filter[0] || st->editing) { /* the filter, said above the tree */
+		snprintf(title, sizeof(title),
+			 st->editing ? "Filter (a frame, leaf or COMM PID; Enter keeps, Esc clears): %s_" :
+				       "Filter: %s   (/ edits, Esc clears)",
+			 st->filter);
+		put_cut(y++, in.x, in.w, ROLE_VALUE, title);
+	}
 	if (!cache.built || !cache.nlines) {
 		draw_empty(v, (struct rect){ y, in.x, in.h - 1, in.w });
 		return;
@@ -349,6 +377,27 @@ static void open_close(struct view *v, int key)
 	}
 }
 
+/* A key while the filter is typed: Enter keeps it, Esc clears it, the rest edit it (live). */
+static void filter_edit(struct stacks_state *st, int key)
+{
+	size_t len = strlen(st->filter);
+
+	if (key == '\n' || key == KEY_ENTER) {
+		st->editing = false;
+	} else if (key == KEY_ESC) {
+		st->filter[0] = '\0';
+		st->editing = false;
+	} else if ((key == KEY_BACKSPACE || key == 127 || key == 8) && len) {
+		st->filter[len - 1] = '\0';
+	} else if (key >= 32 && key < 127 && len + 1 < sizeof(st->filter)) {
+		st->filter[len] = (char)key;
+		st->filter[len + 1] = '\0';
+	} else {
+		return;
+	}
+	st->ntoggled = 0; /* what was opened or closed was of another tree */
+}
+
 static void go_back(struct view *v)
 {
 	struct stacks_state *st = &v->stacks;
@@ -364,6 +413,10 @@ bool stacks_view_key(struct view *v, int key)
 	long page = LINES > 12 ? LINES - 10 : 2;
 	const struct stack_node *n = selected(v);
 
+	if (st->editing) {
+		filter_edit(st, key);
+		return true;
+	}
 	if (key == KEY_UP || key == KEY_DOWN || key == KEY_PPAGE || key == KEY_NPAGE || key == KEY_HOME ||
 	    key == KEY_END)
 		select_line(v, key == KEY_UP ? (long)st->sel - 1 : key == KEY_DOWN ? (long)st->sel + 1 :
@@ -387,6 +440,10 @@ bool stacks_view_key(struct view *v, int key)
 	} else if (key == 'S') {
 		st->pid = 0;
 		st->ring[0] = '\0';
+	} else if (key == '/') {
+		st->editing = true;
+	} else if (key == KEY_ESC && st->filter[0]) {
+		filter_edit(st, key);
 	} else if (key == KEY_ESC || key == KEY_BACKSPACE || key == 127 || key == 8)
 		go_back(v);
 	else

@@ -495,7 +495,8 @@ static long selected_row(struct view *v, const struct table **out, struct table_
 	size_t n;
 	long row = -1;
 
-	if (!pane_table_name(p, v->table_focus[v->screen], v->grouped))
+	if (!pane_table_name(p, v->table_focus[v->screen], v->grouped) ||
+	    !view_table_shown(v, v->screen, v->table_focus[v->screen]))
 		return -1;
 	t = snapshot_table(v->snap, pane_table_name(p, v->table_focus[v->screen], v->grouped));
 	*ts = &v->tstate[v->screen][v->table_focus[v->screen]];

@@ -48,6 +48,7 @@ void view_draw(struct view *v)
 	for (int i = 0; i < PANE_COUNT; i++)
 		in.panes[i] = v->prefs.panes[i] && !v->fit.absent[i];
 	in.absent_line = v->fit.n > 0;
+	view_focus_shown(v);
 	in.history_rows = gpu_history_rows(v);
 	layout_compute(&in, &v->layout);
 	/* side panes the terminal has no room for: named on that line too (a line taken for it) */
@@ -173,6 +174,7 @@ int tui_run(const struct feed *feed, const struct tui_settings *ts)
 	v.color = !ts->no_color;
 	v.capture = ts->capture;
 	v.stacks_key = ts->stacks_key;
+	v.record = ts->record;
 	if (!feed->replay || ts->delay_given)
 		feed->ops->set_delay(feed->impl, v.prefs.delay_s);
 

@@ -41,6 +41,7 @@ struct tui_settings {
 	volatile sig_atomic_t *stop; /* set by SIGINT/SIGTERM */
 	const struct tui_capture *capture; /* NULL: none here (the key says so) */
 	const struct tui_stacks_key *stacks_key; /* c: NULL: none here (the key says so) */
+	const char *record; /* --record's file, or NULL: the header says it records */
 };
 
 /* Runs until q, F10 or a stop signal; restores the terminal. 0, or -1 if curses failed. */

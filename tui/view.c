@@ -18,11 +18,43 @@ void view_message(struct view *v, bool error, const char *fmt, ...)
 	v->message_error = error;
 }
 
+/* The Overview's tables and the panes that show them. */
+static const enum pane main_panes[] = { PANE_RINGS, PANE_PROCESSES };
+
+bool view_table_shown(const struct view *v, int screen, int i)
+{
+	if (screen != SCREEN_MAIN || i < 0 || i >= (int)(sizeof(main_panes) / sizeof(main_panes[0])))
+		return true;
+	return v->prefs.panes[main_panes[i]] && !v->fit.absent[main_panes[i]];
+}
+
+const char *view_table_hidden_why(const struct view *v, int i)
+{
+	if (view_table_shown(v, SCREEN_MAIN, i))
+		return NULL;
+	return v->fit.absent[main_panes[i]] ? "not on this machine" : "hidden (F2 setup shows it)";
+}
+
+void view_focus_shown(struct view *v)
+{
+	int *f = &v->table_focus[SCREEN_MAIN];
+
+	if (view_table_shown(v, SCREEN_MAIN, *f))
+		return;
+	for (int i = 0; pane_table_name(pane_for_screen(SCREEN_MAIN), i, v->grouped); i++)
+		if (view_table_shown(v, SCREEN_MAIN, i)) {
+			*f = i;
+			return;
+		}
+}
+
 struct table_state *view_focused_table(struct view *v, const struct table_desc **d)
 {
 	const struct pane_decl *p = pane_for_screen(v->screen);
 	const char *name = pane_table_name(p, v->table_focus[v->screen], v->grouped);
 
+	if (!view_table_shown(v, v->screen, v->table_focus[v->screen]))
+		name = NULL; /* no key acts on a table not drawn */
 	*d = name ? table_desc_find(name) : NULL;
 	return *d ? &v->tstate[v->screen][v->table_focus[v->screen]] : NULL;
 }

@@ -15,6 +15,7 @@
 #include "tui/theme.h"
 
 #define KEY_ESC 27 /* curses names no key for it */
+#define MAIN_PROCESSES 1 /* the Overview's process table: its second (pane_sched.c), below the rings */
 
 enum overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_SORT, OVERLAY_ROW, OVERLAY_KILL, OVERLAY_SETUP };
 
@@ -40,6 +41,8 @@ struct stacks_state {
 	size_t sel, top; /* the selected line, the first shown */
 	uint64_t sel_path; /* the selected node's identity, kept across snapshots */
 	bool all_open; /* '*': every node open, but those toggled */
+	char filter[64]; /* '/': only the stacks with a node that has this text (stack_filter) */
+	bool editing; /* the filter being typed: every key goes to it */
 	uint64_t toggled[STACKS_TOGGLED_MAX]; /* nodes opened or closed against the default, oldest first */
 	size_t ntoggled;
 	/* what Esc goes back to: the drill-down it was opened from, or none */
@@ -89,6 +92,7 @@ struct view {
 	bool message_error;
 	const struct tui_capture *capture; /* T: NULL when none is offered */
 	const struct tui_stacks_key *stacks_key; /* c: NULL when none is offered */
+	const char *record; /* --record's file: "REC name" in the header; NULL: none */
 	bool capturing; /* one runs: capture_line is its progress */
 	char capture_line[320];
 	struct layout layout; /* last drawn, for mouse clicks */
@@ -104,8 +108,19 @@ struct view {
 
 void view_message(struct view *v, bool error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * Whether table i of a screen is drawn: on the Overview, the rings or the
+ * processes are not where F2 hid their pane or this machine lacks its source
+ * (overview_fit); no key acts on such a table. Why not (for the status line), or NULL.
+ */
+bool view_table_shown(const struct view *v, int screen, int i);
+const char *view_table_hidden_why(const struct view *v, int i);
+/* The Overview's keys moved off a table not drawn, to the first that is. */
+void view_focus_shown(struct view *v);
 /* The table the keys act on (the focused one of the screen) and its state; NULL when none. */
 struct table_state *view_focused_table(struct view *v, const struct table_desc **d);
+/* What another monitor's key (htop's, nvtop's) not bound here means there and what to use; NULL: none. */
+const char *habit_hint(int key);
 /* Handles one key (curses key code); may set v->quit. */
 void view_key(struct view *v, int key);
 /* The selected row of the focused table (or the open drill-down's) and its table; -1 when none. */

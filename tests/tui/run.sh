@@ -316,7 +316,8 @@ sys.exit("no bottom")' "$1"
 }
 replay_at 80 24 "$REC" 40
 keys F6
-check "F6 at 80x24: the sort menu alone on its lines, no cut word of the tables beside it" box_alone "Sort Rings by"
+check "F6 at 80x24: the sort menu (the processes', as htop's F6) alone on its lines, no cut word of the tables beside it" \
+	box_alone "Sort Processes by"
 keys Escape
 keys Right
 keys F2
@@ -636,12 +637,32 @@ keys F9
 keys Escape
 check "Esc closes the menu, nothing sent" bash -c "! $T capture-pane -p -t t | grep -q 'Signal ' && kill -0 $ROOTS"
 kill $ROOTS $VICTIM 2>/dev/null
+# --record: the header says it records, and which file; the stacks key c where no nvidia collector runs
+RECD=$(mktemp -d) # not under $TMP: nobody writes the recording
+chmod 1777 "$RECD"
+BIN="$AS $B"
+start 140 30 --sysfs "$TREES/mixed" -d 1 --record "$RECD/live.jsonl"
+BIN=$B
+check "--record: the header says REC and the file's name while it records" until_shows "| LIVE | REC live.jsonl |" 20
+check "... and the file has the snapshots" bash -c "sleep 1; [ \$(grep -c . '$RECD/live.jsonl') -ge 1 ]"
+keys S
+check "S live without the nvidia collector: no 'Press c' (c cannot start stacks here), --stacks named instead" \
+	bash -c "$(declare -f screen shows); T='$T'; shows 'Start gputop-bpf with --stacks FILE' && ! shows 'Press c'"
+keys Escape
+keys c
+check "c there: the status line says why not (the nvidia collector is not running)" \
+	shows "c: no stacks: the nvidia collector is not running"
+$T kill-server 2>/dev/null
+rm -rf "$RECD"
 rm -rf "$TREES"
 start 120 30 --replay "$REC" -d 60
 until_shows "REPLAY" 5
 keys Right
 keys F9
 check "F9 in a replay: refused, and why" shows "no signals in a replay: its processes are not on this machine"
+keys c
+check "c in a replay: no stack capture, and why (the recording has the stacks it was made with)" \
+	shows "c: no stack capture in a replay: a recording has the stacks it was made with"
 
 echo "== clicks: pane tabs, the key bar, column titles"
 # xterm's SGR mouse reports, as a terminal sends a click (press and release) at a column and row (1-based)
@@ -1015,6 +1036,59 @@ until_shows "GPU%" 5
 check "started again: the processes smallest GPU% first (▲), the rings largest first (▼)" \
 	bash -c "$T capture-pane -p -t t | grep -qF '▲GPU%' && $T capture-pane -p -t t | grep -qF '▼DONE/S'"
 
+echo "== htop's keys on the Overview: the process table, though the rings have the keys at the start"
+for k in F6 P M N I t k F9; do
+	replay_at 120 36 "$REC" $N
+	keys "$k"
+	case $k in
+	F6) check "F6: the processes' sort menu, not the rings'" shows "Sort Processes by" ;;
+	P) check "P: the processes sorted by GPU% (as htop's P by CPU%)" shows "Processes sorted by GPU%" ;;
+	M) check "M: the processes sorted by GPU MEM" shows "Processes sorted by GPU MEM" ;;
+	N) check "N: the processes sorted by PID" shows "Processes sorted by PID" ;;
+	I) check "I (htop's invert): the processes' order reversed, their arrow up" \
+		bash -c "$T capture-pane -p -t t | grep -q 'Processes: order reversed' && $T capture-pane -p -t t | grep -qF '▲GPU%'" ;;
+	t) check "t: the processes' tree, not 'select a process table'" shows "tree: processes under their container" ;;
+	*) keys Enter
+		check "$k in a replay: no signal, and the keys went to the processes (Enter opens a process, not a ring)" \
+			bash -c "$T capture-pane -p -t t | grep -q '(Esc goes back)' && ! $T capture-pane -p -t t | grep -q '^ Ring '" ;;
+	esac
+done
+XDG_CONFIG_HOME=$TMP/hidecfg start 120 36 --replay "$REC" -d 60
+until_shows "REPLAY" 5
+step_to $N
+until_shows "Rings (3)" 5
+keys F2 Down Space Escape
+check "F2 hides the rings: the processes have the keys (s sorts them)" \
+	bash -c "! $T capture-pane -p -t t | grep -q 'Rings (3)' && $T send-keys -t t s && sleep 0.4 && $T capture-pane -p -t t | grep -q 'Sort Processes by'"
+keys Escape
+keys Left
+check "Left toward the hidden rings: says why, the keys stay on the processes" \
+	shows "Rings: hidden (F2 setup shows it); the keys stay where they are"
+
+echo "== htop's and nvtop's keys: Z freezes, \\ filters, F12 saves; the others say what to use"
+XDG_CONFIG_HOME=$TMP/habitcfg start 120 36 --replay "$REC" -d 0.2
+until_shows "gfx_0.0.0" 10
+keys Z
+check "Z (htop's freeze): paused, the header says so" bash -c "$T capture-pane -p -t t | head -1 | grep -q 'PAUSED'"
+frozen=$(screen | head -1)
+sleep 1
+check "Z: the data frozen (the replay's place stays)" bash -c "[ \"\$($T capture-pane -p -t t | head -1)\" = '$frozen' ]"
+keys Z
+check "Z again: it plays on" bash -c "$T capture-pane -p -t t | head -1 | grep -q 'REPLAY'"
+keys Space
+keys -l '\'
+check "\\ (htop's filter): the filter prompt" shows "Filter (name, device, comm or PID"
+keys Escape
+keys F12
+check "F12 (nvtop's save): the settings saved" \
+	bash -c "$T capture-pane -p -t t | grep -q 'settings saved to' && test -f '$TMP/habitcfg/gputop-bpf/config'"
+for k in u H K F7 F; do
+	keys "$k"
+	check "$k: not in gputop-bpf, and what to use instead (not 'no such key')" \
+		bash -c "$T capture-pane -p -t t | grep -qE '^ $k \\(htop: [^)]*\\): not in gputop-bpf[;,] .*use ' && ! $T capture-pane -p -t t | grep -q 'no such key'"
+done
+$T kill-server 2>/dev/null
+
 echo "== pause, resize, quit (live-speed replay)"
 start 120 36 --replay "$REC" -d 0.2
 until_shows "gfx_0.0.0" 10
@@ -1138,9 +1212,12 @@ if [ -f "$NVREC" ]; then
 		bash -c "$T capture-pane -p -t t | grep -q '(Esc goes back)' && ! $T capture-pane -p -t t | grep -q 'Rings is not available here'"
 	keys Escape
 	keys Left
+	check "h100x2 120x40: Left toward the rings, not drawn here (no DRM scheduler): says so, the keys stay" \
+		shows "Rings: not on this machine; the keys stay where they are"
 	keys Enter
-	check "h100x2 120x40: Left still reaches the rings (Enter says they are not available)" \
-		shows "Rings is not available here"
+	check "h100x2 120x40: ... Enter still opens the selected process, never the rings not drawn" \
+		bash -c "$T capture-pane -p -t t | grep -q '(Esc goes back)' && ! $T capture-pane -p -t t | grep -q 'Rings is not available here'"
+	keys Escape
 	start 80 24 --replay "$NVREC" -d 60
 	until_shows "REPLAY" 5
 	step_to "$NV"
@@ -1194,12 +1271,10 @@ if [ -f "$NVREC" ]; then
 	check "no drm_sched here: the Overview's keys start on the processes, which have rows, not on the empty rings" \
 		bash -c "$T capture-pane -p -t t | grep -q 'Processes ([0-9]*)  <Enter> opens the selected row'"
 	keys Left
-	keys Enter
-	check "Enter on the unavailable rings says why nothing opens" \
-		shows "Enter: Rings is not available here (its collector is not attached)"
-	keys F6
-	check "F6 on them: no sort menu, and why" \
-		bash -c "$T capture-pane -p -t t | grep -q 'sort: Rings is not available here, nothing to sort' && ! $T capture-pane -p -t t | grep -q 'Sort Rings by'"
+	keys s
+	check "s after Left: the rings are not drawn (Not here: DRM scheduler), the processes keep the keys: their sort menu" \
+		bash -c "$T capture-pane -p -t t | grep -q 'Sort Processes by' && ! $T capture-pane -p -t t | grep -q 'Sort Rings by'"
+	keys Escape
 	keys 4
 	keys Right
 	keys Enter
@@ -1208,6 +1283,12 @@ if [ -f "$NVREC" ]; then
 	keys Left
 	keys Enter
 	check "Enter on the empty Fence waits table says so" shows "Enter: Fence waits has no row now"
+	# rows equal in the sort column by their totals, then PID: the Calls pane's ioctls at 0.0/s
+	replay_at 120 40 "$NVREC" 20
+	keys 7
+	check "Calls pane, rows at 0.0 CALLS/S: by their CALLS, the larger first (python3's 226 above 1-call rows), then by PID" \
+		bash -c "$T capture-pane -p -t t | awk 'match(\$0, / 0\\.0 +[0-9]+ +[0-9.]+ /) { split(substr(\$0, RSTART, RLENGTH), f, / +/); n++
+			if (n > 1 && (f[3] > c || (f[3] == c && \$1 < p))) bad = 1; c = f[3]; p = \$1 } END { exit bad || n < 5 }'"
 	# One Xid added to that snapshot: a synthetic recording, and named so.
 	jq -c '.tables["nvidia.xids"] = [{seq: 1, time: "2026-11-22 17:00:00", dev: "0000:00:06.0", xid: 79,
 		msg: "GPU has fallen off the bus.", users: "python3[4242]", pid: 77, comm: "irq/45-nvidia"}]' <<<"$NVSNAP" >"$TMP/nvidia-xid-synthetic.jsonl"
@@ -1746,6 +1827,31 @@ for size in "80 24" "220 60"; do
 		bash -c "$(declare -f screen); T='$T'; screen | $SC names '$SF' && screen | $SC sums"
 	$T kill-server 2>/dev/null
 done
+# / in the view: the stacks with a frame (or leaf, or process) that has the text, their sum the fixture's
+sgemm=$(jq -r '[.tables[] | .[]? | objects | select(.source == "launch" and ((.frames + ";" + .leaf) | test("sgemm"; "i"))) | .count] | add' <<<"$(tail -1 "$SF")")
+replay_at 120 40 "$SF" 3
+keys S S '*'
+keys /
+$T send-keys -t t -l SGEMM
+sleep 0.4
+check "/ in the Stacks view: the filter as it is typed, under the title" \
+	shows "Filter (a frame, leaf or COMM PID; Enter keeps, Esc clears): SGEMM_"
+keys Enter
+check "/SGEMM: only the stacks through an sgemm frame ($sgemm launches, the fixture's, trainer's too), the paths to them kept, the rest hidden" \
+	bash -c "$(declare -f screen shows); T='$T'; shows 'Filter: SGEMM   (/ edits, Esc clears)' && shows 'Weight: launches ($sgemm in all)' &&
+		screen | grep -qE '^ +$sgemm +0 .*▾ trainer 4242' && shows 'ampere_sgemm_128x64_nn' && shows 'ampere_sgemm_128x64_tn' &&
+		shows '▾ train_step' && ! shows 'reduce_kernel' && ! shows 'mockgpu-submit'"
+check "/SGEMM: inclusive = self + children's" tree sums
+keys / BSpace BSpace BSpace BSpace BSpace
+$T send-keys -t t -l zzz
+keys Enter
+check "/zzz: nothing matches, and it says so" shows 'No stack has a frame, leaf or process matching "zzz". Esc clears the filter.'
+keys Escape
+check "Esc clears the filter: every launch again (757), the view still open" \
+	bash -c "$(declare -f screen shows); T='$T'; shows 'Weight: launches (757 in all)' && ! shows 'Filter:'"
+keys Escape
+check "Esc again goes back" bash -c "$(declare -f screen shows); T='$T'; ! shows 'CPU call stacks'"
+$T kill-server 2>/dev/null
 replay_at 80 24 "$REC" 40
 keys S
 check "S on a recording without stacks tables: says so, and how to have them (--stacks FILE)" \

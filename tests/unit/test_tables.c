@@ -675,6 +675,41 @@ static void rows_sort_filter_and_keys(void **state)
 	table_free(t);
 }
 
+/* Rows equal in the sort column: by their totals (a rate's own), then by their key columns ascending. */
+static void ties_by_total_then_key(void **state)
+{
+	enum { C_PID, C_RATE, C_TOTAL, C_PCT, C_COLS };
+	static const struct col_desc cols[C_COLS] = {
+		[C_PID] = { "pid", "PID", "process", COL_U64, UNIT_NONE, 7, COL_KEY | COL_ASCENDING },
+		[C_RATE] = { "calls_per_s", "CALLS/S", "rate", COL_F64, UNIT_PER_S, 8, 0 },
+		[C_TOTAL] = { "calls_total", "CALLS", "count", COL_U64, UNIT_COUNT, 8, 0 },
+		[C_PCT] = { "time_pct", "TIME%", "share", COL_F64, UNIT_PCT, 6, 0 },
+	};
+	static const struct table_desc d = { .name = "test.ties", .title = "Ties", .cols = cols, .ncols = C_COLS };
+	/* pid, calls/s, calls: the 210-call row came last, two rows alike but their PIDs */
+	const double rows_in[][3] = { { 9, 0, 1 }, { 7, 0, 1 }, { 8, 5, 3 }, { 3, 0, 210 }, { 5, 0, 1 } };
+	const size_t want[] = { 2, 3, 4, 1, 0 }, want_rev[] = { 4, 1, 0, 3, 2 }, by_pct[] = { 3, 2, 4, 1, 0 };
+	struct table *t = table_new(&d);
+	size_t order[5];
+
+	(void)state;
+	for (size_t i = 0; i < 5; i++) {
+		struct cell *row = table_row_add(t);
+
+		cell_set_u64(row, C_PID, (uint64_t)rows_in[i][0]);
+		cell_set_f64(row, C_RATE, rows_in[i][1]);
+		cell_set_u64(row, C_TOTAL, (uint64_t)rows_in[i][2]);
+		cell_set_f64(row, C_PCT, 0);
+	}
+	table_sort(t, C_RATE, false, order);
+	assert_memory_equal(order, want, sizeof(want));
+	table_sort(t, C_RATE, true, order); /* reversed: totals too, the PIDs still ascending */
+	assert_memory_equal(order, want_rev, sizeof(want_rev));
+	table_sort(t, C_PCT, false, order); /* not a rate: the table's count, then the PIDs */
+	assert_memory_equal(order, by_pct, sizeof(by_pct));
+	table_free(t);
+}
+
 static struct snapshot *one_crtc(uint64_t seq, unsigned int crtc, double hz)
 {
 	const struct table_desc *d = &test_things;
@@ -921,6 +956,7 @@ int main(void)
 		cmocka_unit_test(cells_format_by_unit),
 		cmocka_unit_test(numbers_formatted_as_printf_formats_them),
 		cmocka_unit_test(rows_sort_filter_and_keys),
+		cmocka_unit_test(ties_by_total_then_key),
 		cmocka_unit_test(histories_follow_rows),
 		cmocka_unit_test(columns_fit_whole_and_spark_takes_the_rest),
 		cmocka_unit_test(wide_columns_last),

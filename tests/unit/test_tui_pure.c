@@ -151,9 +151,10 @@ static void rows_sort_and_filter(void **state)
 	assert_string_equal(table_str(r, idx[0], "name"), "sdma0");
 
 	ts = (struct table_state){ 0 };
-	n = table_rows(p, &ts, NULL, idx); /* default: GPU % */
+	n = table_rows(p, &ts, NULL, idx); /* default: GPU %, 0 for both in a first sample: by their jobs */
 	assert_int_equal(n, 2);
-	assert_true(table_num(p, idx[0], "pid") == 300);
+	assert_true(table_num(p, idx[0], "gpu_pct") == 0 && table_num(p, idx[1], "gpu_pct") == 0);
+	assert_true(table_num(p, idx[0], "pid") == 42); /* Xorg's 50 jobs since start above blender's 30 */
 	ts = (struct table_state){ .sort_set = true, .sort_col = (unsigned int)table_col(p->desc, "pid") };
 	table_rows(p, &ts, NULL, idx);
 	assert_true(table_num(p, idx[0], "pid") == 42);
