@@ -57,8 +57,9 @@ done < <(awk '/pane_decl .* = \{/ { title = ""; n = 0; on = 0 } /\.title = "/ { 
 help_keys=$(awk '/^void draw_help\(/ { f = 1 } f && /const char \*lines\[\] = \{/ { on = 1; start = 1; next }
 	on && /^\t\};/ { exit }
 	on { if (start && match($0, /^\t+"/)) { k = substr($0, RLENGTH + 1, 16); if (k ~ /^"/) exit; print k }
-	     start = ($0 ~ /",$/ || $0 ~ /^\t+[a-z_]+,$/) }' tui/draw_detail.c | sed 's/ *$//')
-keys_text=$(man_section KEYS | sed 's/\\f[BIRP]//g')
+	     start = ($0 ~ /",$/ || $0 ~ /^\t+[a-z_]+,$/) }' tui/draw_detail.c | sed 's/ *$//; s/\\\\/\\/g')
+# (the C source's "\\" is one backslash on the screen; the man page writes it \e)
+keys_text=$(man_section KEYS | sed 's/\\f[BIRP]//g; s/\\e/\\/g')
 key_names=" $(awk 'prev == ".TP" && /^\.B[IR]? / { sub(/^\.B[IR]? /, ""); gsub(/"/, ""); gsub(/,/, " "); print } { prev = $0 }' \
 	<<<"$keys_text" | tr -s ' \n' '  ') "
 check "the help screen's keys read from tui/draw_detail.c ($(wc -l <<<"$help_keys") lines)" test "$(wc -l <<<"$help_keys")" -ge 20
