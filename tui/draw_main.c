@@ -399,10 +399,10 @@ static void summary_rows(struct view *v, int y, struct rect in, const struct tab
 	size_t listed = 0, quiet, busy = 0;
 
 	for (size_t r = 0; r < t->nrows; r++)
-		busy += qc < 0 || num_or_0(t, r, p->summary_quiet_col) > 0;
+		busy += qc < 0 || table_num_at(t, r, qc) > 0;
 	quiet = t->nrows - busy;
 	for (size_t r = 0; r < t->nrows && y < end; r++) {
-		if (qc >= 0 && num_or_0(t, r, p->summary_quiet_col) <= 0)
+		if (qc >= 0 && !(table_num_at(t, r, qc) > 0)) /* 0, or unknown: quiet */
 			continue;
 		if (y == end - 1 && listed + 1 < busy + (quiet ? 1 : 0))
 			break; /* the last row says what is left */
@@ -486,9 +486,8 @@ static void draw_nvml_memory(struct view *v, struct rect in)
 
 static void draw_side(struct view *v, int which, struct rect r)
 {
-	static const char *const titles[3] = { "MEMORY", "INTERRUPTS", "DISPLAY" };
 	bool nvml = which == SIDE_MEMORY && overview_nvml_memory(v);
-	struct rect in = frame(r, nvml ? "MEMORY (NVML)" : titles[which], v->utf8);
+	struct rect in = frame(r, nvml ? "MEMORY (NVML)" : side_title(which), v->utf8);
 
 	if (!in.h)
 		return;

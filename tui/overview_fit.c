@@ -9,7 +9,7 @@
 /* Whether the collector cannot run on this machine (not for lack of privilege: that pane says why). */
 static bool source_absent(const struct view *v, const char *collector)
 {
-	const struct collector_status *c = snapshot_collector(v->snap, collector);
+	const struct collector_status *c = collector ? snapshot_collector(v->snap, collector) : NULL;
 
 	return c && c->info->state != COLLECTOR_ATTACHED && strcmp(c->info->reason, PRIVILEGES_BPF_REASON);
 }
@@ -47,31 +47,37 @@ static void absent(struct overview_fit *f, enum pane p, const char *what)
 		f->what[f->n++] = what;
 }
 
+/* The collector that feeds a pane of the Overview: the main screen's for the rings, a side pane's own. */
+static const char *pane_source(enum pane p)
+{
+	const struct pane_decl *d = p == PANE_RINGS ? pane_for_screen(SCREEN_MAIN) : pane_for_side(p - PANE_MEMORY);
+
+	return d ? d->collector : NULL;
+}
+
 void overview_fit(const struct view *v, struct overview_fit *f)
 {
 	memset(f, 0, sizeof(*f));
 	if (!v->snap)
 		return;
-	if (source_absent(v, "drm_sched"))
+	if (source_absent(v, pane_source(PANE_RINGS)))
 		absent(f, PANE_RINGS, "DRM scheduler");
-	if (source_absent(v, "memory") && !overview_nvml_memory(v))
+	if (source_absent(v, pane_source(PANE_MEMORY)) && !overview_nvml_memory(v))
 		absent(f, PANE_MEMORY, "GPU memory");
-	if (source_absent(v, "irq"))
+	if (source_absent(v, pane_source(PANE_INTERRUPTS)))
 		absent(f, PANE_INTERRUPTS, "GPU interrupts");
 	else if (irqs_quiet(v, f->buf, sizeof(f->buf)))
 		absent(f, PANE_INTERRUPTS, f->buf);
-	if (source_absent(v, "display"))
+	if (source_absent(v, pane_source(PANE_DISPLAY)))
 		absent(f, PANE_DISPLAY, "display");
 }
 
 int overview_fit_no_room(struct overview_fit *f, const bool *panes, const struct layout *l)
 {
-	static const char *const names[3] = { "MEMORY", "INTERRUPTS", "DISPLAY" };
-
 	f->nroom = 0;
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < SIDE_COUNT; i++)
 		if (panes[PANE_MEMORY + i] && !l->side[i].h)
-			f->no_room[f->nroom++] = names[i];
+			f->no_room[f->nroom++] = side_title(i);
 	return f->nroom;
 }
 

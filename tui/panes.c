@@ -58,6 +58,13 @@ const struct pane_decl *pane_for_side(int side)
 	return NULL;
 }
 
+const char *side_title(int side)
+{
+	static const char *const titles[SIDE_COUNT] = { "MEMORY", "INTERRUPTS", "DISPLAY" };
+
+	return side >= 0 && side < SIDE_COUNT ? titles[side] : "";
+}
+
 const char *pane_table_name(const struct pane_decl *p, int i, bool grouped)
 {
 	if (!p || i < 0 || i >= PANE_MAX_TABLES || !p->tables[i])

@@ -58,6 +58,8 @@ int pane_screen_count(void);
 /* The screen index of pane p, or -1 (a side pane only). */
 int pane_screen_index(const struct pane_decl *p);
 const struct pane_decl *pane_for_side(int side);
+/* A side pane's box title: "MEMORY", "INTERRUPTS", "DISPLAY" (enum side_pane). */
+const char *side_title(int side);
 /* The name of the pane's i-th table (its grouped alternative while grouped), NULL past the last. */
 const char *pane_table_name(const struct pane_decl *p, int i, bool grouped);
 /* Whether any table of the pane has a grouped alternative. */
