@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -77,29 +79,46 @@ static void close_all_but(const int *kept, size_t n)
 	}
 }
 
-/* A child that holds the links of no module and ends, closing them, once this process has gone. */
-static bool leave_to_child(struct kept *k)
+/*
+ * A child that holds the links of no module and ends, closing them, once this process has closed
+ * its own copies: it waits for the end of a pipe whose writing end is *done's. Whichever closes a
+ * link last waits for the kernel's release (seconds for uprobes): the child must be last. It
+ * was not always: a child that ended at once left the release to this process, 5 to 10 s of a
+ * quit on the H200 one time in three. -1 in *done where no child was made.
+ */
+static void leave_to_child(struct kept *k, int *done)
 {
-	int *fds = calloc(k->n ? k->n : 1, sizeof(*fds));
+	int *fds = calloc(k->n + 1, sizeof(*fds)), p[2];
 	sigset_t all;
+	char c;
 	pid_t pid;
 
-	if (!fds)
-		return false;
+	*done = -1;
+	if (!fds || pipe2(p, O_CLOEXEC)) {
+		free(fds);
+		return;
+	}
 	for (size_t i = 0; i < k->n; i++)
 		fds[i] = bpf_link__fd(k->links[i]);
-	qsort(fds, k->n, sizeof(*fds), fd_cmp);
+	fds[k->n] = p[0];
+	qsort(fds, k->n + 1, sizeof(*fds), fd_cmp);
 	pid = fork();
 	if (pid == 0) {
 		sigfillset(&all);
 		sigprocmask(SIG_SETMASK, &all, NULL); /* no Ctrl-C of the terminal's, no SIGPIPE */
 		setsid();
 		prctl(PR_SET_NAME, CHILD_NAME);
-		close_all_but(fds, k->n);
+		close_all_but(fds, k->n + 1);
+		while (read(p[0], &c, 1) < 0 && errno == EINTR) /* the end: our parent closed its copies */
+			;
 		_exit(0); /* the kernel releases the links as this exits */
 	}
 	free(fds);
-	return pid > 0;
+	close(p[0]);
+	if (pid > 0)
+		*done = p[1];
+	else
+		close(p[1]);
 }
 
 pid_t link_reaper_earlier(void)
@@ -129,6 +148,7 @@ pid_t link_reaper_earlier(void)
 void link_reaper_flush(bool last)
 {
 	struct kept h, f;
+	int done = -1;
 
 	pthread_mutex_lock(&lock);
 	h = here;
@@ -139,9 +159,12 @@ void link_reaper_flush(bool last)
 	for (size_t i = 0; i < h.n; i++)
 		bpf_link__destroy(h.links[i]);
 	if (last && f.n)
-		leave_to_child(&f); /* whether or not: our own copies go below, at once where a child holds them */
+		leave_to_child(&f,
+			       &done); /* whether or not: our own copies go below, at once where a child holds them */
 	for (size_t i = 0; i < f.n; i++)
 		bpf_link__destroy(f.links[i]);
+	if (done >= 0)
+		close(done); /* the child may end: it holds the last of them */
 	free(f.links);
 	free(h.links);
 }
