@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "core/clock.h"
 #include "core/sysroot.h"
 #include "core/privileges.h"
 #include "collectors/collector.h"
@@ -149,10 +150,14 @@ static void set_unprivileged(struct collector *c)
 
 void collector_start(struct collector *c)
 {
+	bool opened = true;
+	uint64_t t;
+
 	collector_status_clear(&c->status);
 	collector_info_clear(&c->info);
 	memset(&c->status, 0, sizeof(c->status));
 	memset(&c->info, 0, sizeof(c->info));
+	memset(c->start_ns, 0, sizeof(c->start_ns));
 	c->status.info = &c->info; /* while it starts (the poller's thread alone looks) */
 	snprintf(c->info.name, sizeof(c->info.name), "%s", c->ops->name);
 	snprintf(c->info.description, sizeof(c->info.description), "%s", c->ops->description);
@@ -162,10 +167,19 @@ void collector_start(struct collector *c)
 		publish_info(c);
 		return;
 	}
+	t = mono_ns();
 	c->ops->probe(c);
-	if (c->info.state == COLLECTOR_ATTACHED && (!c->ops->open || !c->ops->open(c)) &&
-	    c->ops->attach)
+	c->start_ns[0] = mono_ns() - t;
+	if (c->info.state == COLLECTOR_ATTACHED && c->ops->open) {
+		t = mono_ns();
+		opened = !c->ops->open(c);
+		c->start_ns[1] = mono_ns() - t;
+	}
+	if (c->info.state == COLLECTOR_ATTACHED && opened && c->ops->attach) {
+		t = mono_ns();
 		c->ops->attach(c);
+		c->start_ns[2] = mono_ns() - t;
+	}
 	publish_info(c);
 }
 

@@ -9,6 +9,7 @@
 #define GPUTOP_COLLECTOR_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <linux/types.h>
 #include "model/job_sink.h"
 #include "model/model.h"
@@ -64,6 +65,7 @@ struct collector {
 	void *priv; /* the collector's own state (skeleton ...) */
 	struct collector_info **published; /* every copy of info snapshots were given */
 	size_t npublished;
+	uint64_t start_ns[3]; /* the last start's probe, open and attach, each its time (-v says them) */
 };
 
 /* The compiled-in collectors, in display order. */

@@ -48,6 +48,7 @@ enum exit_code {
 
 static volatile sig_atomic_t stop_requested;
 static bool verbose;
+static uint64_t began_ns; /* main's first step (-v's start times) */
 static struct exporter *exporter; /* --listen */
 static struct web_config web; /* --web-config, for the exporter's life */
 static struct capture *trace; /* --trace */
@@ -632,6 +633,22 @@ static void set_up_process(struct options *o)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+/* -v: what each collector's start took, where a slow start goes (probe, load and verify, attach). */
+static void say_start_times(const struct collector *cs, size_t n)
+{
+	uint64_t all = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const uint64_t *t = cs[i].start_ns;
+
+		all += t[0] + t[1] + t[2];
+		fprintf(stderr, PROG ": %s started in %.1f ms (probe %.1f, open %.1f, attach %.1f)\n", cs[i].ops->name,
+			(t[0] + t[1] + t[2]) / 1e6, t[0] / 1e6, t[1] / 1e6, t[2] / 1e6);
+	}
+	fprintf(stderr, PROG ": %zu collectors started in %.1f ms; %.1f ms since main began\n", n, all / 1e6,
+		(mono_ns() - began_ns) / 1e6);
+}
+
 /* Every compiled-in collector started with the options' settings (out of memory: the process ends). */
 static int start_collectors(const struct options *o, struct live_run *run)
 {
@@ -667,6 +684,8 @@ static int start_collectors(const struct options *o, struct live_run *run)
 		run->cs[i].config = config;
 		collector_start(&run->cs[i]);
 	}
+	if (verbose)
+		say_start_times(run->cs, run->n);
 	return 0;
 }
 
@@ -770,12 +789,21 @@ static int run_live(const struct options *o, struct live_run *run)
 /* Everything the run started stopped, its files closed; rc, or a failure where closing failed. */
 static int end_run(const struct options *o, struct live_run *run, int rc)
 {
+	uint64_t t[4];
+
+	t[0] = mono_ns();
 	exporter_stop(exporter); /* before the poller it follows */
 	web_config_free(&web);
 	poller_stop(run->poller);
+	t[1] = mono_ns();
 	for (size_t i = 0; i < run->n; i++)
 		collector_stop(&run->cs[i]);
+	t[2] = mono_ns();
 	link_reaper_flush(true); /* the uprobes' slow release left to a child: quitting is quick */
+	t[3] = mono_ns();
+	if (verbose)
+		fprintf(stderr, PROG ": stopping: poller %.1f ms, collectors %.1f ms, probes handed on %.1f ms\n",
+			(t[1] - t[0]) / 1e6, (t[2] - t[1]) / 1e6, (t[3] - t[2]) / 1e6);
 	free(run->cs);
 	if (run->stats_fd >= 0)
 		close(run->stats_fd);
@@ -800,6 +828,7 @@ int main(int argc, char **argv)
 	int rc = EXIT_FAILURE_RUN;
 	char err[256];
 
+	began_ns = mono_ns();
 	if (options_parse(argc, argv, &o, err, sizeof(err))) {
 		fprintf(stderr, PROG ": %s\nTry '" PROG " --help' for more information.\n", err);
 		return EXIT_USAGE;

@@ -118,7 +118,7 @@ void options_usage(FILE *out)
 	      "                         (default), or each event streamed and matched in user space\n"
 	      "                         (the default with --trace and --stacks: the jobs come from it)\n"
 	      "  -C, --no-color         no colours (also when NO_COLOR is set)\n"
-	      "  -v, --verbose          show libbpf's own messages (verifier log on failure)\n"
+	      "  -v, --verbose          libbpf's own messages (verifier log on failure); start and quit times\n"
 	      "  -h, --help             show this help and exit\n"
 	      "  -V, --version          show the version and the collectors built in, and exit\n"
 	      "\n"

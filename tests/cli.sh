@@ -95,6 +95,15 @@ check "--list -J: every tracepoint and probe --list prints, with its state ($(gr
 	diff <(jq -r '.collectors[].tracepoints[] | "\(.state) \(.group):\(.event)"' "$TMP/list.json") \
 	<(awk '/^  (attached|available|missing|failed) / { print $1, $2 }' "$TMP/list.txt")
 
+# -v: each collector's start time by stage, the total, and the quit's stages, each in ms
+"$BIN" --list -v </dev/null >/dev/null 2>"$TMP/verbose.err"
+check "--list -v: a start line for each of the $(grep -c '^[a-z_]*: [a-z]* - ' "$TMP/list.txt") collectors, with its stages in ms" \
+	diff <(grep -E '^gputop-bpf: [a-z_]+ started in [0-9.]+ ms \(probe [0-9.]+, open [0-9.]+, attach [0-9.]+\)$' \
+		"$TMP/verbose.err" | cut -d' ' -f2) <(sed -n 's/^\([a-z_]*\): [a-z]* - .*/\1/p' "$TMP/list.txt")
+check "--list -v: the collectors' total and the quit's stages" \
+	bash -c "grep -qE '^gputop-bpf: [0-9]+ collectors started in [0-9.]+ ms; [0-9.]+ ms since main began$' '$TMP/verbose.err' &&
+		grep -qE '^gputop-bpf: stopping: poller [0-9.]+ ms, collectors [0-9.]+ ms, probes handed on [0-9.]+ ms$' '$TMP/verbose.err'"
+
 # unprivileged --list: a collector whose kernel modules are not loaded says that, not that it needs root;
 # where one is (a sysfs tree of /sys/module/gpu_sched and drm), that it needs root
 if [ "$(id -u)" = 0 ] && [ ${#AS[@]} -eq 0 ]; then
