@@ -104,6 +104,8 @@ check "launches within 1 % of $N ($launched)" awk -v a="$launched" -v b=$N 'BEGI
 check "device memory within 10 % of reserved ($mem_alloc vs $res_alloc)" awk -v a="$mem_alloc" -v b="$res_alloc" 'BEGIN { exit !(b > 0 && a >= b * 0.9 && a <= b * 1.1) }'
 check "after freeing, within 10 % of the peak of what PyTorch still reserves ($mem_freed vs $res_freed)" \
 	awk -v a="$mem_freed" -v b="$res_freed" -v p="$res_alloc" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= p * 0.1) }'
+check "the workload's waits about 2 ms each, the probes' own cost small beside them ($sync_wl ns over $SYNCS)" \
+	awk -v a="$sync_wl" -v n=$SYNCS 'BEGIN { exit !(a >= n * 1000000) }'
 check "sync time within 20 % ($sync_mon vs $sync_wl)" awk -v a="$sync_mon" -v b="$sync_wl" 'BEGIN { exit !(b > 0 && a >= b * 0.8 && a <= b * 1.2) }'
 check "ioctls counted for the workload's PID ($ioctls)" test "$ioctls" -gt 0
 # its GPU kernels: every launch under one of them (named or not), and the names PyTorch asked for

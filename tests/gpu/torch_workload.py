@@ -27,11 +27,15 @@ def main():
     x = torch.zeros(1024, device="cuda")
     for _ in range(100):
         x.add_(1)
-    # cycles for ~2 ms at the GPU's clock: measured, not assumed
-    t0 = time.perf_counter()
-    torch.cuda._sleep(1_000_000)
+    # cycles for ~2 ms at the GPU's clock: measured, not assumed, once the spin kernel is loaded
+    # (its first launch loads it: timed with it, the waits came out ~50 us, where the probes' own
+    # cost and Python's around each call are a large share, and the check below failed)
+    torch.cuda._sleep(1000)
     torch.cuda.synchronize()
-    cycles = int(1_000_000 * 0.002 / max(time.perf_counter() - t0, 1e-4))
+    t0 = time.perf_counter()
+    torch.cuda._sleep(10_000_000)
+    torch.cuda.synchronize()
+    cycles = int(10_000_000 * 0.002 / max(time.perf_counter() - t0, 1e-4))
     say("ready")
 
     for _ in range(n):
