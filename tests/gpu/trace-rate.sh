@@ -6,11 +6,17 @@
 # (tests/perfetto/calls.sh, with protoc). Not a test: the figures for the lead's comparison, in
 # OUTDIR/summary.txt: written + left out after the end should be the loop's launches within the
 # capture, with nothing lost.
-#   tests/gpu/trace-rate.sh BINARY OUTDIR [REFRESH_S]   (root, an NVIDIA GPU, PyTorch)
+# LOOPS loops run side by side (each its own process and CUDA context; on one GPU an H200 takes about
+# 110,000 launches/s from one), their counts summed.
+# RATE paces each loop to that many launches/s (0: as fast as it goes). TRACE_ARGS in the environment
+# are added to the monitor's (--trace-max-mb 256 ...).
+#   tests/gpu/trace-rate.sh BINARY OUTDIR [REFRESH_S] [LOOPS] [RATE]   (root, an NVIDIA GPU, PyTorch)
 set -u
 BIN=$(readlink -f "$1")
 OUT=$2
 D=${3:-1}
+LOOPS=${4:-1}
+RATE=${5:-0}
 HERE=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$OUT"
 [ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
@@ -18,7 +24,7 @@ mkdir -p "$OUT"
 cat >"$OUT/loop.py" <<'EOF'
 import json, os, sys, time
 import torch
-gate, seconds = sys.argv[1], float(sys.argv[2])
+gate, seconds, rate = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
 x = torch.zeros(16, device="cuda")
 for _ in range(2000):
     x.add_(1)
@@ -30,20 +36,30 @@ while time.perf_counter() - t0 < seconds:
     for _ in range(1000):
         x.add_(1)
     n += 1000
+    ahead = n / rate - (time.perf_counter() - t0) if rate else 0
+    if ahead > 0:
+        time.sleep(ahead)
 torch.cuda.synchronize()
 t = time.perf_counter() - t0
 print(json.dumps({"launches": n, "seconds": t, "launches_per_s": n / t}), flush=True)
 EOF
-python3 "$OUT/loop.py" "$OUT/gate" 20 >"$OUT/loop.json" 2>"$OUT/loop.err" &
-LOOP=$!
+PIDS=()
+for i in $(seq "$LOOPS"); do
+	python3 "$OUT/loop.py" "$OUT/gate" 20 "$RATE" >"$OUT/loop$i.json" 2>"$OUT/loop$i.err" &
+	PIDS+=($!)
+done
 sleep 5 # CUDA up, the loop waiting at its gate
 touch "$OUT/gate"
 sleep 1 # the loop at full speed before the monitor starts
-"$BIN" -b -J -d "$D" --duration 10 --trace "$OUT/rate.pftrace" -o "$OUT/monitor.jsonl" 2>"$OUT/monitor.err"
+# shellcheck disable=SC2086 # TRACE_ARGS: words
+"$BIN" -b -J -d "$D" ${TRACE_ARGS:-} --duration 10 --trace "$OUT/rate.pftrace" -o "$OUT/monitor.jsonl" 2>"$OUT/monitor.err"
 echo "monitor exit $?" >>"$OUT/monitor.err"
-wait $LOOP
+wait "${PIDS[@]}"
 {
-	echo "loop: $(cat "$OUT/loop.json")"
+	for i in $(seq "$LOOPS"); do echo "loop $i: $(cat "$OUT/loop$i.json")"; done
+	python3 -c 'import json, sys
+r = [json.load(open(f)) for f in sys.argv[1:]]
+print("loops: %d launches, %.0f launches/s together" % (sum(x["launches"] for x in r), sum(x["launches_per_s"] for x in r)))' "$OUT"/loop*.json
 	cat "$OUT/monitor.err"
 	ls -l "$OUT/rate.pftrace"
 	if command -v protoc >/dev/null; then
