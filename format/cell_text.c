@@ -54,9 +54,17 @@ static bool fits_whole(const char *in, int width, char *out, size_t outsize, int
 
 	for (const char *p = in; *p;) {
 		int c;
-		size_t n = char_at(p, &c);
-		bool ctl = is_control(p, c);
+		size_t n;
+		bool ctl;
 
+		if ((unsigned char)*p >= 0x20 && (unsigned char)*p < 0x7f) { /* printable ASCII: a cell, a byte */
+			if (++used > width || w + 1 >= outsize)
+				return false;
+			out[w++] = *p++;
+			continue;
+		}
+		n = char_at(p, &c);
+		ctl = is_control(p, c);
 		used += ctl ? 1 : c;
 		if (used > width || w + (ctl ? 1 : n) >= outsize)
 			return false;

@@ -397,13 +397,17 @@ static uint64_t count_snapshots(FILE *f, const char *path)
 	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || !(c = fopen(path, "re")))
 		return 0;
 	while ((got = fread(buf, 1, sizeof(buf), c)) > 0) {
-		for (size_t i = 0; i < got; i++) {
-			if (buf[i] == '\n') {
-				n += text;
-				text = false;
-			} else if (!strchr(" \t\r", buf[i])) {
-				text = true;
-			}
+		for (size_t i = 0; i < got;) {
+			const char *nl;
+
+			while (!text && i < got && buf[i] != '\n') /* blank so far: look for its text */
+				text = !strchr(" \t\r", buf[i++]);
+			nl = memchr(buf + i, '\n', got - i); /* the rest of the line: its end alone */
+			if (!nl)
+				break;
+			n += text;
+			text = false;
+			i = (size_t)(nl - buf) + 1;
 		}
 	}
 	fclose(c);
