@@ -24,7 +24,8 @@ void snapshot_free(struct snapshot *s)
 	free(s);
 }
 
-void snapshot_filter_pid(struct snapshot *s, uint32_t pid)
+/* Rows of tables with a PID removed: those of pid (mine false) or those of every other (mine true). */
+static void remove_rows(struct snapshot *s, uint32_t pid, bool mine)
 {
 	for (size_t i = 0; i < s->ntables; i++) {
 		struct table *t = s->tables[i];
@@ -35,10 +36,25 @@ void snapshot_filter_pid(struct snapshot *s, uint32_t pid)
 		for (size_t r = t->nrows; r-- > 0;) {
 			const struct cell *c = table_cell(t, r, (unsigned int)col);
 
-			if (!c->known || c->u != pid)
+			if ((c->known && c->u == pid) != mine)
 				table_row_remove(t, r);
 		}
 	}
+}
+
+void snapshot_filter_pid(struct snapshot *s, uint32_t pid)
+{
+	remove_rows(s, pid, true);
+}
+
+void snapshot_drop_recorder(struct snapshot *s)
+{
+	const struct table *self = snapshot_table(s, "self.process");
+	int col = self ? table_col(self->desc, "pid") : -1;
+	const struct cell *c = col >= 0 && self->nrows ? table_cell(self, 0, (unsigned int)col) : NULL;
+
+	if (c && c->known && c->u)
+		remove_rows(s, (uint32_t)c->u, false);
 }
 
 bool snapshot_has_pid(const struct snapshot *s, uint32_t pid)

@@ -91,6 +91,12 @@ struct snapshot {
 void snapshot_free(struct snapshot *s);
 /* Keeps only the rows of process pid in every table -p filters (table_pid_filtered). */
 void snapshot_filter_pid(struct snapshot *s, uint32_t pid);
+
+/*
+ * A recording's rows of its recorder's own PID (self.process) removed: a monitor counts nothing of
+ * its own, and recordings made before it left itself out hold them.
+ */
+void snapshot_drop_recorder(struct snapshot *s);
 /* Whether a table -p filters has a row of process pid (-p of a PID a recording never saw says so). */
 bool snapshot_has_pid(const struct snapshot *s, uint32_t pid);
 /*

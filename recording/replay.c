@@ -204,6 +204,7 @@ static struct snapshot *parse_line(struct replay *r, struct parser *p, ssize_t n
 			 p->buf[n - 1] != '\n' ? " (truncated last line)" : "");
 		return NULL;
 	}
+	snapshot_drop_recorder(s); /* before the tables derived from its rows */
 	if (snapshot_derive(s)) {
 		snprintf(why, whylen, "%s:%lu: out of memory", r->path, line);
 		snapshot_free(s);

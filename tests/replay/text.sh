@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The batch text and -J of a replay say what the interface says (model/table_seen.c): a table
 # empty now after rows says so, never that nothing happened; -p keeps one process's rows in every
-# table with a PID and says it is on; the recorder's own cost is said to be the recorder's.
+# table with a PID and says it is on; the recorder's own cost is said to be the recorder's, and its
+# own rows in an older recording are left out.
 #   tests/replay/text.sh BINARY RECORDING
 set -u
 SUITE="replay text"
@@ -52,4 +53,16 @@ check "-p $pid: no row of another process in any table with a PID ($others), its
 	test "$others" -eq 0 -a "$mine" -gt 0
 check "-p $pid: the text's header line says it is on" \
 	bash -c "'$BIN' --replay '$REC' -b -n 1 -p $pid | head -1 | grep -qF -- '-p $pid: its rows only, in tables with a PID'"
+
+# a recording made before the monitor left its own calls out (examples/nvidia-h100.jsonl: its
+# recorder's ioctls and CUDA row): a replay shows none of the recorder's rows, in any table
+OLD="$(dirname "$0")/../../examples/nvidia-h100.jsonl"
+me=$(jq -s '.[-1].tables["self.process"][0].pid' "$OLD")
+held=$(jq -s --argjson p "$me" '[.[] | .tables | to_entries[] | select(.key | startswith("self.") | not) |
+	.value[] | select(.pid? == $p)] | length' "$OLD")
+"$BIN" --replay "$OLD" -b -J >"$TMP/old.json"
+shown=$(jq -s --argjson p "$me" '[.[] | .tables | to_entries[] | select(.key | startswith("self.") | not) |
+	.value[] | select(.pid? == $p)] | length' "$TMP/old.json")
+check "nvidia-h100.jsonl: its recorder ($me) has rows in it ($held): the check below can fail" test "$held" -gt 0
+check "nvidia-h100.jsonl replayed: no row of its recorder ($me) outside self.* ($shown)" test "$shown" -eq 0
 finish
