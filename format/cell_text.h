@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define TEXT_CELL_MAX 1024 /* bytes of one cell's text, after escaping */
+#define TEXT_CELL_MAX 16384 /* bytes of one cell's text, after escaping: 4095 of 4-byte characters whole */
 
 /*
  * Text of at most width terminal cells: control characters become '?', invalid

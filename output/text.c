@@ -34,11 +34,17 @@ static void print_collectors(FILE *out, const struct snapshot *s)
 	}
 }
 
-/* The cells each shown column needs: its title's or its widest cell's, so every row lines up. */
+#define LONG_COL_WIDTH 100 /* a long text column's (COL_LONG) cells at most: a longer cell goes on whole */
+
+/*
+ * The cells each shown column needs: its title's or its widest cell's, so every row lines up; a long
+ * text column (a kernel's or a stack's name, to 4095 bytes) at most LONG_COL_WIDTH, its longer cells
+ * printed whole past it, pushing the rest of their row.
+ */
 static void column_widths(const struct table *t, const size_t *order, bool u8, int *width)
 {
 	const struct table_desc *d = t->desc;
-	char buf[TABLE_STR_MAX], fit[TEXT_CELL_MAX];
+	char buf[TABLE_LONG_STR_MAX], fit[TEXT_CELL_MAX];
 
 	for (unsigned int c = 0; c < d->ncols; c++) {
 		width[c] = (int)strlen(d->cols[c].title);
@@ -47,6 +53,8 @@ static void column_widths(const struct table *t, const size_t *order, bool u8, i
 
 			cell_format(&d->cols[c], table_cell(t, order[r], c), buf, sizeof(buf));
 			w = text_fit(buf, TEXT_CELL_MAX, u8, fit, sizeof(fit));
+			if (d->cols[c].flags & COL_LONG && w > LONG_COL_WIDTH)
+				w = LONG_COL_WIDTH;
 			if (w > width[c])
 				width[c] = w;
 		}
@@ -65,7 +73,8 @@ static void print_title(FILE *out, const struct table_desc *d, bool replay)
 /* Every collector table, its columns as on screen (JSON has the drill-down ones), in its default order. */
 static void print_tables(FILE *out, const struct snapshot *s, const struct text_settings *ts)
 {
-	char buf[TABLE_STR_MAX], empty[600];
+	char buf[TABLE_LONG_STR_MAX];
+	char empty[600];
 	bool u8 = utf8();
 
 	for (size_t i = 0; i < s->ntables; i++) {

@@ -65,4 +65,13 @@ shown=$(jq -s --argjson p "$me" '[.[] | .tables | to_entries[] | select(.key | s
 	.value[] | select(.pid? == $p)] | length' "$TMP/old.json")
 check "nvidia-h100.jsonl: its recorder ($me) has rows in it ($held): the check below can fail" test "$held" -gt 0
 check "nvidia-h100.jsonl replayed: no row of its recorder ($me) outside self.* ($shown)" test "$shown" -eq 0
+
+# kernel names longer than a cell's 255 bytes (up to 4095): whole in the batch text, as in -J
+H200="$(dirname "$0")/../../examples/nvidia-h200.jsonl"
+"$BIN" --replay "$H200" -b -J -n 41 2>/dev/null | tail -1 | jq -r '.tables["nvidia.kernels"][].kernel' >"$TMP/knames"
+"$BIN" --replay "$H200" -b -n 41 >"$TMP/ktext"
+long=$(awk 'length($0) > 255' "$TMP/knames" | wc -l) whole=0
+while IFS= read -r k; do grep -qF -- "$k" "$TMP/ktext" && whole=$((whole + 1)); done <"$TMP/knames"
+check "nvidia-h200.jsonl snapshot 41: every kernel name whole in the batch text ($whole of $(wc -l <"$TMP/knames"), $long past 255 bytes)" \
+	test "$long" -gt 0 -a "$whole" -eq "$(wc -l <"$TMP/knames")"
 finish
