@@ -284,18 +284,30 @@ static bool is_count_total(const struct col_desc *c)
 	       (ends_with(c->key, "_total") || (c->flags & COL_CUMULATIVE));
 }
 
-/* The totals that order rows equal in col: a rate's ("calls_per_s": "calls_total"), else the first count; -1. */
-static int tie_total(const struct table_desc *d, unsigned int col)
+/* The total of a rate column ("calls_per_s": "calls_total"); -1 where it has none. */
+static int total_of_rate(const struct table_desc *d, unsigned int col)
 {
 	const char *k = d->cols[col].key;
 	char name[128];
+
+	if (!ends_with(k, "_per_s") || strlen(k) >= sizeof(name) - 8)
+		return -1;
+	snprintf(name, sizeof(name), "%.*s_total", (int)(strlen(k) - 6), k);
+	return table_col(d, name);
+}
+
+/*
+ * The totals that order rows equal in col: a rate's own, else the total of the table's default order
+ * (GPU kernels: launches_total, not the handles counted before it), else the first count; -1.
+ */
+static int tie_total(const struct table_desc *d, unsigned int col)
+{
 	int c;
 
-	if (ends_with(k, "_per_s") && strlen(k) < sizeof(name) - 8) {
-		snprintf(name, sizeof(name), "%.*s_total", (int)(strlen(k) - 6), k);
-		if ((c = table_col(d, name)) >= 0)
-			return c;
-	}
+	if ((c = total_of_rate(d, col)) >= 0)
+		return c;
+	if (d->sort_col < d->ncols && d->sort_col != col && (c = total_of_rate(d, d->sort_col)) >= 0)
+		return c;
 	for (unsigned int i = 0; i < d->ncols; i++)
 		if (i != col && is_count_total(&d->cols[i]))
 			return (int)i;

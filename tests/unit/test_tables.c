@@ -710,6 +710,42 @@ static void ties_by_total_then_key(void **state)
 	table_free(t);
 }
 
+/* Ties in a column not a rate: by the total of the table's default order, not a count before it (GPU kernels' handles). */
+static void ties_by_default_orders_total(void **state)
+{
+	enum { C_PID, C_NAME, C_HANDLES, C_RATE, C_TOTAL, C_COLS };
+	static const struct col_desc cols[C_COLS] = {
+		[C_PID] = { "pid", "PID", "process", COL_U64, UNIT_NONE, 7, COL_KEY | COL_ASCENDING },
+		[C_NAME] = { "kernel", "KERNEL", "name", COL_STR, UNIT_NONE, 8, COL_KEY | COL_ASCENDING },
+		[C_HANDLES] = { "handles", "HANDLES", "handles", COL_U64, UNIT_COUNT, 4, COL_CUMULATIVE },
+		[C_RATE] = { "launches_per_s", "LAUNCH/S", "rate", COL_F64, UNIT_PER_S, 8, 0 },
+		[C_TOTAL] = { "launches_total", "LAUNCHES", "count", COL_U64, UNIT_COUNT, 8, 0 },
+	};
+	static const struct table_desc d = {
+		.name = "test.kernel_ties", .title = "Kernel ties", .cols = cols, .ncols = C_COLS, .sort_col = C_RATE
+	};
+	/* one PID; names a, b, c with 488, 976 and 488 launches, one handle each */
+	const char *names[] = { "a", "b", "c" };
+	const uint64_t launches[] = { 488, 976, 488 };
+	const size_t want[] = { 1, 0, 2 };
+	struct table *t = table_new(&d);
+	size_t order[3];
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		struct cell *row = table_row_add(t);
+
+		cell_set_u64(row, C_PID, 924);
+		cell_set_str(row, C_NAME, names[i]);
+		cell_set_u64(row, C_HANDLES, 1);
+		cell_set_f64(row, C_RATE, 0);
+		cell_set_u64(row, C_TOTAL, launches[i]);
+	}
+	table_sort(t, C_PID, false, order);
+	assert_memory_equal(order, want, sizeof(want));
+	table_free(t);
+}
+
 static struct snapshot *one_crtc(uint64_t seq, unsigned int crtc, double hz)
 {
 	const struct table_desc *d = &test_things;
@@ -957,6 +993,7 @@ int main(void)
 		cmocka_unit_test(numbers_formatted_as_printf_formats_them),
 		cmocka_unit_test(rows_sort_filter_and_keys),
 		cmocka_unit_test(ties_by_total_then_key),
+		cmocka_unit_test(ties_by_default_orders_total),
 		cmocka_unit_test(histories_follow_rows),
 		cmocka_unit_test(columns_fit_whole_and_spark_takes_the_rest),
 		cmocka_unit_test(wide_columns_last),
