@@ -107,6 +107,30 @@ static void more_tables(struct view *v, const struct pane_decl *p, int first, co
 	put_whole(r.y, r.x, r.w, ROLE_DIM, text);
 }
 
+/*
+ * The last table shown has no blank line after it: the row its need counted for one goes to a table
+ * shown short of its rows (the focused one first), not left blank below the last.
+ */
+static void give_last_blank(const int *need, int *h, int n, int focus)
+{
+	int last = -1;
+
+	for (int i = 0; i < n; i++)
+		if (h[i] > 0)
+			last = i;
+	if (last < 0 || h[last] < need[last])
+		return;
+	for (int k = 0; k < n; k++) {
+		int i = (focus + k) % n;
+
+		if (i != last && h[i] > 0 && h[i] < need[i]) {
+			h[last]--;
+			h[i]++;
+			return;
+		}
+	}
+}
+
 /* A declared pane: the collector's state, then its tables, each given the rows it needs while they last. */
 static void draw_declared(struct view *v, struct rect a, const struct pane_decl *p,
 			  const struct collector_status *c, struct rect title)
@@ -130,6 +154,7 @@ static void draw_declared(struct view *v, struct rect a, const struct pane_decl 
 	while (first < v->table_focus[v->screen] && min_rows(need + first, v->table_focus[v->screen] - first + 1) > avail)
 		first++;
 	layout_share(need + first, ntables - first, v->table_focus[v->screen] - first, avail, TABLE_MIN_ROWS, h + first);
+	give_last_blank(need + first, h + first, ntables - first, v->table_focus[v->screen] - first);
 	if (first || hidden(h + first, ntables - first)) { /* where the others are: below, where a line is free */
 		int used = 0;
 

@@ -552,11 +552,10 @@ void draw_bottom(struct view *v)
 	if (v->editing_filter)
 		putf(l->status.y, 1, l->status.w - 1, ROLE_VALUE,
 		     "Filter (name, device, comm or PID; Enter applies, Esc clears): %s_", v->edit);
-	else if (v->message[0])
-		put(l->status.y, 1, l->status.w - 1, v->message_error ? ROLE_ERROR : ROLE_LABEL,
-		    v->message);
+	else if (v->message[0]) /* whole, or cut at a word with an ellipsis: never mid-word */
+		put_cut(l->status.y, 1, l->status.w - 1, v->message_error ? ROLE_ERROR : ROLE_LABEL, v->message);
 	else if (v->capturing)
-		put(l->status.y, 1, l->status.w - 1, ROLE_WARNING, v->capture_line);
+		put_cut(l->status.y, 1, l->status.w - 1, ROLE_WARNING, v->capture_line);
 	else if (v->ended) /* lasting: paused or not, nothing comes after the end */
 		put(l->status.y, 1, l->status.w - 1, ROLE_LABEL, "end of the recording: q quits");
 	else if (v->paused)

@@ -62,6 +62,18 @@ bool table_tree_starts_group(const struct table *t, const size_t *rows, size_t i
 	return i == 0 || strcmp(group_of(t, rows[i]), group_of(t, rows[i - 1]));
 }
 
+size_t table_tree_lines(const struct table *t)
+{
+	size_t *rows = t->nrows ? calloc(t->nrows, sizeof(*rows)) : NULL, lines = t->nrows;
+
+	for (size_t i = 0; rows && i < t->nrows; i++)
+		rows[i] = i;
+	if (rows && table_tree_order(t, rows, t->nrows))
+		lines = table_tree_line_of(t, rows, t->nrows - 1) + 1;
+	free(rows);
+	return lines;
+}
+
 size_t table_tree_line_of(const struct table *t, const size_t *rows, size_t i)
 {
 	size_t line = i;

@@ -19,6 +19,8 @@ bool table_tree_order(const struct table *t, size_t *rows, size_t n);
 bool table_tree_starts_group(const struct table *t, const size_t *rows, size_t i);
 /* The screen lines rows[0..i] take, their containers' lines included, less one: row i's line. */
 size_t table_tree_line_of(const struct table *t, const size_t *rows, size_t i);
+/* The screen lines all of t's rows take in the tree, their containers' lines included (its rows where out of memory). */
+size_t table_tree_lines(const struct table *t);
 /* How many rows from i on share row i's container. */
 size_t table_tree_group_size(const struct table *t, const size_t *rows, size_t n, size_t i);
 

@@ -431,6 +431,24 @@ static void draw_empty(struct view *v, const struct table_desc *d, const struct 
 		put_wrapped(in, ROLE_DIM, e);
 }
 
+/*
+ * A sparkline's title: its column's and its scale, or less of them where that does not fit, never
+ * "history" alone (beside another column's title it read as that column's: "GFX MHz history").
+ */
+static void spark_title(const struct col_desc *col, struct rect r)
+{
+	const char *forms[] = { "%s history%s", "%s history", "%s hist.", "%s" };
+	char what[64];
+
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		snprintf(what, sizeof(what), forms[i], col->title, spark_max(col) > 0 ? " 0-100" : " (row max)");
+		if ((int)strlen(what) <= r.w) {
+			put(r.y, r.x, r.w, ROLE_HEADER, what);
+			return;
+		}
+	}
+}
+
 void table_view_draw(struct view *v, const struct table_desc *d, const struct table *t,
 		     struct table_state *ts, struct rect r, bool focused,
 		     const struct collector_status *c)
@@ -471,16 +489,8 @@ void table_view_draw(struct view *v, const struct table_desc *d, const struct ta
 			put(y, ax, 1, ROLE_VALUE, sort_arrow(col, ts->reverse, v->utf8));
 		cx += (unsigned int)w + 1;
 	}
-	if (fit.spark_col >= 0) { /* what it draws, and on what scale where it has one */
-		char what[64];
-
-		snprintf(what, sizeof(what), "%s history%s", d->cols[fit.spark_col].title,
-			 spark_max(&d->cols[fit.spark_col]) > 0 ? " 0-100" : " (row max)");
-		if ((int)strlen(what) > fit.spark_w) /* the scale, then the title, go first */
-			snprintf(what, sizeof(what), "%s history", d->cols[fit.spark_col].title);
-		put(y, r.x + fit.spark_x, fit.spark_w, ROLE_HEADER,
-		    (int)strlen(what) <= fit.spark_w ? what : "history");
-	}
+	if (fit.spark_col >= 0) /* what it draws, and on what scale where it has one */
+		spark_title(&d->cols[fit.spark_col], (struct rect){ y, r.x + fit.spark_x, 1, fit.spark_w });
 	y++;
 	draw_title(v, d, t, ts, n, draw_body(v, t, ts, rows, n, &fit, (struct rect){ y, r.x, r.y + r.h - y, r.w }, focused),
 		   r, focused);

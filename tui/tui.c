@@ -10,6 +10,7 @@
 #include "tui/draw.h"
 #include "tui/overview_fit.h"
 #include "tui/tui.h"
+#include "tui/table_tree.h"
 
 #define TICK_MS 100 /* input latency; snapshots arrive at the refresh interval */
 
@@ -31,7 +32,9 @@ static int main_table_rows(const struct view *v, int i)
 	const struct pane_decl *p = pane_for_screen(SCREEN_MAIN);
 	const struct table *t = p && p->tables[i] ? snapshot_table(v->snap, p->tables[i]) : NULL;
 
-	return t && t->nrows ? (int)t->nrows : 0;
+	if (!t || !t->nrows)
+		return 0;
+	return v->tree && table_tree_applies(t->desc) ? (int)table_tree_lines(t) : (int)t->nrows;
 }
 
 void view_draw(struct view *v)

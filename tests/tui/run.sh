@@ -878,6 +878,13 @@ if [ -f "$NVREC" ]; then
 			bash -c "$T capture-pane -p -t t | grep -qE '^ +3549 python3 +nvidia0 \+1 ' && ! $T capture-pane -p -t t | grep -q 'nvid…'"
 		check "80x24, two H100s: the GPU history says it shows 1 of 2 GPUs" \
 			shows "GPU history (NVML): 1 of 2 GPUs (a taller terminal shows all)"
+		# the NVIDIA pane: the last table has no blank line after it; that row goes to a table
+		# shown short (here NVML's processes: both GPUs' python3, not "rows 1-1 of 2")
+		replay_at 80 24 "$NV2" 21
+		keys 4
+		until_shows "Processes per GPU (NVML) (2)" 5
+		check "80x24, two H100s, NVIDIA pane at snapshot 21: NVML's processes both shown, the last table's blank row given to them" \
+			bash -c "[ \$($T capture-pane -p -t t | grep -cE '^ +[01] +3549 python3 ') -eq 2 ] && ! $T capture-pane -p -t t | grep -q 'rows 1-1 of 2'"
 		replay_at 120 40 "$NV2" 20
 		check "120x40, two H100s: both GPUs' history, use, memory and power each" \
 			bash -c "[ \$($T capture-pane -p -t t | grep -cE '^ [01] (use%|memory|power W) ') -eq 6 ]"
@@ -900,6 +907,27 @@ if [ -f "$NVREC" ]; then
 				grep -qE '^ +924 python3 +nvidia0 +98\.0 +1\.2GiB +18\.1k ' '$TMP/h200-$size.txt' &&
 				grep -qE '│ +0 +1\.2GiB +140\.4GiB ' '$TMP/h200-$size.txt'"
 	done
+	# t: the tree's container lines count in the rows the process table gets, not its processes alone
+	if [ -f "$H200" ]; then
+		replay_at 120 40 "$H200" 41
+		keys t
+		check "120x40, H200 snapshot 41, t: the container's line and python3 under it, nothing scrolled out" \
+			bash -c "$T capture-pane -p -t t | grep -qE '^  ▾ /process_api/' && $T capture-pane -p -t t | grep -qE '^ +924 python3 ' &&
+				! $T capture-pane -p -t t | grep -qE 'Processes \(1\).* lines [0-9]+-[0-9]+ of'"
+	fi
+	# a sparkline's title names its own column where the whole does not fit, never "history" alone
+	# beside another column's title (120x40, NVIDIA GPUs: "GFX MHz history" read as the clock's)
+	replay_at 120 40 "$NVREC" 41
+	keys 4
+	check "120x40, H100 NVIDIA GPUs: the sparkline titled 'UTIL% hist.', not 'GFX MHz history'" \
+		bash -c "$T capture-pane -p -t t | grep -qE ' GFX MHz UTIL% hist\.\$' && ! $T capture-pane -p -t t | grep -q 'GFX MHz history'"
+	# a status line longer than the terminal: cut at a word and marked, never mid-word
+	if [ -f "$H200" ]; then
+		replay_at 80 24 "$H200" 41
+		keys c
+		check "80x24, c in a replay: its status line cut at a word with an ellipsis ('... made with …'), not '(-'" \
+			bash -c "$T capture-pane -p -t t | grep -qE '^ c: no stack capture in a replay: .* with …\$' && ! $T capture-pane -p -t t | grep -qF '(-'"
+	fi
 	# the CONTAINER column: the cgroup's 32-hex id cut to 12, as docker shows ids
 	replay_at 220 60 "$NVREC" 21
 	check "220x60, H100: CONTAINER shows /process_api/4b8bac99558e (12 hex), not the whole id" \
@@ -1191,7 +1219,8 @@ if [ -f "$NVREC" ]; then
 		bash -c "$(declare -f line_of before screen); T='$T'; before 'NVIDIA GPUs' 'Processes per GPU' && before 'Processes per GPU' 'CUDA processes' && before 'CUDA processes' 'Xid errors'"
 	check "NVIDIA pane: no Xid in this recording, and it says so" shows "No Xid error since start."
 	check "header: no Xid alert without Xids" bash -c "! $T capture-pane -p -t t | head -1 | grep -q Xid"
-	cuda_pids=$(jq -r '[.tables["nvidia.processes"][].pid] | map(tostring) | join(" ")' <<<"$NVSNAP")
+	cuda_pids=$(jq -r '.tables["self.process"][0].pid as $me | [.tables["nvidia.processes"][].pid | select(. != $me)] |
+	map(tostring) | join(" ")' <<<"$NVSNAP") # the recorder's own row is left out of a replay
 	# the first snapshot where python3's GPU% is unknown after it was known twice: the newest two samples unknown
 	gone=$(jq -r '[.tables["gpu.processes"][]? | select(.comm == "python3") | .gpu_pct] | .[0] // "x"' "$NVREC" |
 		awk '$1 == "x" && p == "x" && pp != "x" && pp != "" { print NR; exit } { pp = p; p = $1 }')
