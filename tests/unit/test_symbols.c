@@ -15,6 +15,7 @@
 #include "symbols/perf_map.h"
 #include "symbols/proc_maps.h"
 #include "symbols/text.h"
+#include "tests/unit/utf8_judge.h"
 
 static int line(const char *s, struct map *m, char *path)
 {
@@ -249,6 +250,31 @@ static void escaping(void **state)
 	assert_string_equal(out, "...");
 }
 
+/* Bytes that start no UTF-8 character (a stray continuation, Latin-1, an overlong, a cut one): U+FFFD each. */
+static void escaping_not_utf8(void **state)
+{
+	static const char *const names[] = { "a\x80"
+					     "b",
+					     "caf\xe9", "\xc0\xaf", "x\xe2\x82", "\xed\xa0\x80;\xff" };
+	char out[128], *line = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	folded_escape("caf\xe9 \xc3\xa9", out, sizeof(out));
+	assert_string_equal(out, "caf\xef\xbf\xbd \xc3\xa9");
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		folded_escape(names[i], out, sizeof(out));
+		assert_true(utf8_judge_valid(out, strlen(out)));
+	}
+	f = open_memstream(&line, &len); /* a recording's joined text, written as it is but for these */
+	assert_non_null(f);
+	folded_put_joined(f, "main;caf\xe9\x01\\x3b;\xf4\x90\x80\x80");
+	fclose(f);
+	assert_string_equal(line, "main;caf\xef\xbf\xbd\\x01\\x3b;\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+	free(line);
+}
+
 static char *folded(const struct frame *f, size_t n, bool truncated, uint64_t weight)
 {
 	char *buf = NULL;
@@ -392,12 +418,10 @@ static void symtab_limits(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(maps_lines),	   cmocka_unit_test(maps_lines_bad),
-		cmocka_unit_test(maps_table),	   cmocka_unit_test(hex_fields),
-		cmocka_unit_test(perf_maps),	   cmocka_unit_test(kallsyms_text),
-		cmocka_unit_test(escaping),	   cmocka_unit_test(folded_lines),
-		cmocka_unit_test(folded_too_deep), cmocka_unit_test(cache_bounds),
-		cmocka_unit_test(symtab_limits),
+		cmocka_unit_test(maps_lines),	   cmocka_unit_test(maps_lines_bad),	cmocka_unit_test(maps_table),
+		cmocka_unit_test(hex_fields),	   cmocka_unit_test(perf_maps),		cmocka_unit_test(kallsyms_text),
+		cmocka_unit_test(escaping),	   cmocka_unit_test(escaping_not_utf8), cmocka_unit_test(folded_lines),
+		cmocka_unit_test(folded_too_deep), cmocka_unit_test(cache_bounds),	cmocka_unit_test(symtab_limits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
