@@ -359,6 +359,7 @@ static void cache_bounds(void **state)
 	struct elf_cache c;
 	struct elf_cache_stats st;
 	struct elf_key other = { .dev_major = 8, .inode = 1, .build_id_len = 1, .build_id = { 7 } };
+	struct elf_entry *e;
 
 	(void)state;
 	assert_int_equal(elf_cache_init(&c, 3, 1u << 20), 0);
@@ -387,9 +388,13 @@ static void cache_bounds(void **state)
 	assert_int_equal(st.entries, 1);
 	assert_int_equal(st.evictions, 1);
 	assert_true(cached(&c, 2));
-	/* one larger than the bound alone is not kept */
+	/* one larger than the bound alone: kept without its symbols, "too large" (not read again) */
 	put_file(&c, 3, 200000);
-	assert_false(cached(&c, 3));
+	e = elf_cache_get(&c, &(struct elf_key){ .dev_major = 8, .inode = 3 });
+	assert_non_null(e);
+	assert_true(e->too_large);
+	assert_int_equal(e->syms.n, 0);
+	assert_int_equal(elf_cache_stats(&c).too_large, 1);
 	assert_true(elf_cache_stats(&c).bytes <= 1u << 20);
 	elf_cache_free(&c);
 }
