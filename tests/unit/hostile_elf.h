@@ -3,7 +3,7 @@
  * Hostile ELF files for the tests, written from <elf.h> (no toolchain): a
  * 64-bit shared object of the sections given, each at the address of its file
  * offset under one PT_LOAD that covers the whole file, and a process that maps
- * it as the monitor would have captured it (the unwinder fixture's PID, above
+ * such files as the monitor would have captured it (the unwinder fixture's PID, above
  * any pid_max: the file opened by its path, checked by device and inode).
  */
 #ifndef GPUTOP_TESTS_HOSTILE_ELF_H
@@ -92,22 +92,31 @@ static inline int hostile_elf_write(const char *path, struct hostile_section *se
 	return fclose(f) ? -1 : 0;
 }
 
-/* A process that maps path whole, executable, at start: p as the monitor would have captured it. 0, or -1. */
-static inline int hostile_process(struct sym_process *p, const char *path, uint64_t start)
+#define HOSTILE_MAP_STEP 0x10000000ull
+
+/*
+ * A process that maps each of paths[0..n) whole, executable, the first at start,
+ * each next HOSTILE_MAP_STEP further: p as the monitor would have captured it. 0, or -1.
+ */
+static inline int hostile_process(struct sym_process *p, const char *const *paths, size_t n, uint64_t start)
 {
-	char line[4200];
+	char text[4 * 4200] = "";
+	size_t len = 0;
 	struct stat st;
 
-	if (stat(path, &st))
-		return -1;
-	snprintf(line, sizeof(line), "%llx-%llx r-xp 00000000 %02x:%02x %llu %s\n", (unsigned long long)start,
-		 (unsigned long long)(start + ((st.st_size + 0xfff) & ~0xfffll)), major(st.st_dev), minor(st.st_dev),
-		 (unsigned long long)st.st_ino, path);
+	for (size_t i = 0; i < n; i++, start += HOSTILE_MAP_STEP) {
+		if (stat(paths[i], &st) || len >= sizeof(text))
+			return -1;
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%llx-%llx r-xp 00000000 %02x:%02x %llu %s\n",
+					(unsigned long long)start,
+					(unsigned long long)(start + ((st.st_size + 0xfff) & ~0xfffll)),
+					major(st.st_dev), minor(st.st_dev), (unsigned long long)st.st_ino, paths[i]);
+	}
 	memset(p, 0, sizeof(*p));
 	p->pid = UNWIND_FIXTURE_PID;
 	p->uid = getuid();
 	p->perf_err = 1;
-	return proc_maps_parse(&p->maps, line, strlen(line)) ? -1 : 0;
+	return len < sizeof(text) && !proc_maps_parse(&p->maps, text, len) ? 0 : -1;
 }
 
 #endif

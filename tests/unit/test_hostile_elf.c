@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Hostile ELF files (issue 41) cost the symbolizer bounded time: crafted here
- * (tests/unit/hostile_elf.h) and symbolized for many frames, each run's CPU
- * time measured (CLOCK_PROCESS_CPUTIME_ID) against a bound today's code passed.
+ * Hostile ELF files (issue 41) cost the symbolizer and the unwinder bounded
+ * time: crafted here (tests/unit/hostile_elf.h) and symbolized or unwound many
+ * times, the CPU time measured (CLOCK_PROCESS_CPUTIME_ID) against a bound the
+ * code before the fix passed many times over; the CFI check's bounds one by one.
  */
 #include "tests/unit/cmocka_all.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <dwarf.h>
+#include <fcntl.h>
+#include "symbols/cfi_check.h"
+#include "symbols/elf_file.h"
+#include "symbols/stack_procs.h"
 #include "symbols/symbolizer.h"
+#include "symbols/unwind.h"
 #include "tests/unit/hostile_elf.h"
 
 static char dir[] = "/tmp/gputop-hostile-XXXXXX";
@@ -78,7 +85,7 @@ static void symtab_too_large_read_once(void **state)
 	snprintf(path, sizeof(path), "%s/libbig.so", dir);
 	write_big_symtab(path);
 	assert_int_equal(symbolizer_init(&s, NULL), 0);
-	assert_int_equal(hostile_process(&p, path, BIG_START), 0);
+	assert_int_equal(hostile_process(&p, (const char *const[]){ path }, 1, BIG_START), 0);
 	t0 = cpu_ms();
 	symbolize_user(&s, &p, BIG_START + HOSTILE_DATA_START + 16, &f);
 	first = cpu_ms() - t0;
@@ -99,6 +106,231 @@ static void symtab_too_large_read_once(void **state)
 	unlink(path);
 }
 
+/* .eh_frame: a CIE (zR, udata4 locations; CFA rsp+8, the return address at CFA-8) and one FDE over text. */
+static size_t put_u32(uint8_t *b, size_t o, uint32_t v)
+{
+	memcpy(b + o, &v, 4);
+	return o + 4;
+}
+
+static uint8_t *eh_frame_of(uint32_t text_addr, uint32_t text_size, const uint8_t *prog, size_t len, size_t *size)
+{
+	static const uint8_t cie[] = {
+		0, 0, 0, 0, 1, 'z', 'R', 0, 1, 0x78, 16, 1, DW_EH_PE_udata4, DW_CFA_def_cfa, 7, 8, DW_CFA_offset | 16,
+		1, 0, 0
+	};
+	size_t fde_len = (4 + 4 + 4 + 1 + len + 3) & ~(size_t)3, o;
+	uint8_t *b = calloc(1, 4 + sizeof(cie) + 4 + fde_len + 4);
+
+	assert_non_null(b);
+	o = put_u32(b, 0, sizeof(cie));
+	memcpy(b + o, cie, sizeof(cie));
+	o += sizeof(cie);
+	o = put_u32(b, o, (uint32_t)fde_len);
+	o = put_u32(b, o, (uint32_t)o); /* from this field back to the CIE, at 0 */
+	o = put_u32(b, o, text_addr);
+	o = put_u32(b, o, text_size);
+	b[o++] = 0; /* no augmentation data */
+	memcpy(b + o, prog, len); /* then DW_CFA_nop to the FDE's end, and a 0 length: the end */
+	*size = 4 + sizeof(cie) + 4 + fde_len + 4;
+	return b;
+}
+
+/* A shared object whose one function's FDE is prog[0..len); its text's address into *text. */
+static void write_cfi_file(const char *path, const uint8_t *prog, size_t len, uint64_t *text)
+{
+	static uint8_t code[64];
+	struct hostile_section sec[] = {
+		{ .name = ".text",
+		  .type = SHT_PROGBITS,
+		  .flags = SHF_ALLOC | SHF_EXECINSTR,
+		  .data = code,
+		  .size = sizeof(code) },
+		{ .name = ".eh_frame", .type = SHT_PROGBITS, .flags = SHF_ALLOC },
+	};
+	uint8_t *eh;
+
+	memset(code, 0x90, sizeof(code));
+	code[sizeof(code) - 1] = 0xc3;
+	eh = eh_frame_of(HOSTILE_DATA_START, sizeof(code), prog, len, &sec[1].size); /* .text is at the start */
+	sec[1].data = eh;
+	assert_int_equal(hostile_elf_write(path, sec, 2), 0);
+	assert_int_equal(sec[0].addr, HOSTILE_DATA_START);
+	*text = sec[0].addr;
+	free(eh);
+}
+
+#define BOMB_OPS (1u << 20)
+#define BOMB_START 0x7e0000000000ull
+#define BOMB_UNWINDS 20
+
+/*
+ * An FDE of 1 Mi DW_CFA_remember_state (the issue's had 4 Mi: 266 ms a copy):
+ * refused at its first sight, said why, and its frames cost a frame-pointer
+ * step; the stand-in libcuda beside it keeps its CFI.
+ */
+static void cfi_bomb_refused(void **state)
+{
+	uint8_t *prog = malloc(BOMB_OPS), stack[256] = { 0 };
+	char path[128], abs[4096], note[STACK_NOTE_MAX];
+	struct stack_proc sp;
+	const char *why;
+	struct sym_process p;
+	struct unwind_proc *u;
+	struct unwind_result r;
+	uint64_t text;
+	double t0, ms;
+
+	(void)state;
+	assert_non_null(prog);
+	memset(prog, DW_CFA_remember_state, BOMB_OPS);
+	snprintf(path, sizeof(path), "%s/libbomb.so", dir);
+	write_cfi_file(path, prog, BOMB_OPS, &text);
+	free(prog);
+	assert_non_null(realpath(UNWIND_FIXTURE "libcuda.so.1", abs));
+	assert_int_equal(hostile_process(&p, (const char *const[]){ path, abs }, 2, BOMB_START), 0);
+	u = unwind_proc_new(p.pid, &p.maps);
+	assert_non_null(u);
+	t0 = cpu_ms();
+	for (size_t i = 0; i < BOMB_UNWINDS; i++) {
+		unwind_stack(
+			u,
+			&(struct unwind_input){
+				.ip = BOMB_START + text + 8, .sp = 0x7ffd0000, .stack = stack, .len = sizeof(stack) },
+			&r);
+		assert_true(r.n >= 1 && r.ips[0] == BOMB_START + text + 8);
+	}
+	ms = cpu_ms() - t0;
+	print_message("an FDE of %u remember_state: %d unwinds in %.1f ms of CPU\n", BOMB_OPS, BOMB_UNWINDS, ms);
+	assert_int_equal(unwind_cfi_refused(u, &why), 1);
+	assert_string_equal(why, "a CFI program over 65536 bytes");
+	assert_int_equal(unwind_files_opened(u), 2); /* the bomb once (libdwfl asks no more), libcuda once */
+	assert_true(ms < 100.0); /* each was some 54 ms */
+	/* said on the process's DWARF rows, with what was sampled */
+	sp = (struct stack_proc){ .unw = u, .dwarf_events = 5, .dwarf_samples = 2 };
+	stack_proc_sampled(&sp, "launches", note, sizeof(note));
+	assert_string_equal(note,
+			    "DWARF: 2 of 5 launches unwound; 1 file's CFI refused (a CFI program over 65536 bytes)");
+	sp.dwarf_samples = 5;
+	stack_proc_sampled(&sp, "launches", note, sizeof(note));
+	assert_string_equal(note, "DWARF: 1 file's CFI refused (a CFI program over 65536 bytes)");
+	unwind_proc_free(u);
+	sym_process_free(&p);
+	unlink(path);
+}
+
+/* cfi_check_elf's verdict on the file at path. */
+static enum cfi_verdict file_verdict(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	enum cfi_verdict v;
+	Elf *e;
+
+	assert_true(fd >= 0);
+	e = elf_file_open(fd);
+	assert_non_null(e);
+	v = cfi_check_elf(e);
+	elf_end(e);
+	close(fd);
+	return v;
+}
+
+/*
+ * .eh_frame_hdr's table, which libdw searches: an entry must point at an FDE
+ * the check read, not into the middle of an entry (bytes it read as operands).
+ */
+static void cfi_hdr_into_an_entry(void **state)
+{
+	static const uint8_t code[64], prog[] = { DW_CFA_nop };
+	struct hostile_section sec[] = {
+		{ .name = ".text",
+		  .type = SHT_PROGBITS,
+		  .flags = SHF_ALLOC | SHF_EXECINSTR,
+		  .data = code,
+		  .size = sizeof(code) },
+		{ .name = ".eh_frame", .type = SHT_PROGBITS, .flags = SHF_ALLOC },
+		{ .name = ".eh_frame_hdr", .type = SHT_PROGBITS, .flags = SHF_ALLOC },
+	};
+	uint8_t hdr[20] = { 1, DW_EH_PE_pcrel | DW_EH_PE_sdata4, DW_EH_PE_udata4, DW_EH_PE_datarel | DW_EH_PE_sdata4 };
+	uint64_t eh_addr = HOSTILE_DATA_START + sizeof(code), hdr_addr;
+	uint8_t *eh = eh_frame_of(HOSTILE_DATA_START, sizeof(code), prog, sizeof(prog), &sec[1].size);
+	char path[128];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/libhdr.so", dir);
+	hdr_addr = (eh_addr + sec[1].size + 15) & ~15ull; /* where hostile_elf_write puts it */
+	sec[1].data = eh;
+	sec[2].data = hdr;
+	sec[2].size = sizeof(hdr);
+	put_u32(hdr, 4, (uint32_t)(eh_addr - (hdr_addr + 4)));
+	put_u32(hdr, 8, 1);
+	put_u32(hdr, 12, (uint32_t)(HOSTILE_DATA_START - hdr_addr));
+	for (uint32_t fde = 24; fde <= 32; fde += 8) { /* the FDE (after the CIE's 24 bytes), then 8 into it */
+		put_u32(hdr, 16, (uint32_t)(eh_addr + fde - hdr_addr));
+		assert_int_equal(hostile_elf_write(path, sec, 3), 0);
+		assert_int_equal(sec[1].addr, eh_addr);
+		assert_int_equal(sec[2].addr, hdr_addr);
+		assert_int_equal(file_verdict(path), fde == 24 ? CFI_OK : CFI_MALFORMED);
+	}
+	free(eh);
+	unlink(path);
+}
+
+/* Programs past each bound refused; within them, and a real file's, taken. */
+static void cfi_programs(void **state)
+{
+	static const uint8_t high_reg[] = { DW_CFA_offset_extended, 0xc0, 0x84, 0x3d, 1, DW_CFA_remember_state };
+	static const uint8_t ok[] = { DW_CFA_advance_loc | 4,
+				      DW_CFA_def_cfa_offset,
+				      16,
+				      DW_CFA_offset | 6,
+				      2,
+				      DW_CFA_remember_state,
+				      DW_CFA_def_cfa,
+				      7,
+				      8,
+				      DW_CFA_restore_state,
+				      DW_CFA_def_cfa_expression,
+				      2,
+				      0x77,
+				      8,
+				      DW_CFA_nop };
+	static const uint8_t cut[] = { DW_CFA_def_cfa, 7, 0x88 }; /* a LEB128 past the end */
+	static const uint8_t unknown[] = { 0x3f };
+	static uint8_t many[2 * (CFI_REMEMBER_MAX + 1)], deep[CFI_NESTING_MAX + 1], longp[CFI_PROGRAM_MAX + 1];
+
+	(void)state;
+	assert_int_equal(cfi_check_program(ok, sizeof(ok)), CFI_OK);
+	assert_int_equal(cfi_check_program(high_reg, sizeof(high_reg)), CFI_REGISTER_HIGH); /* register 1,000,000 */
+	assert_int_equal(cfi_check_program(cut, sizeof(cut)), CFI_MALFORMED);
+	assert_int_equal(cfi_check_program(unknown, sizeof(unknown)), CFI_MALFORMED);
+	for (size_t i = 0; i < sizeof(many); i += 2)
+		many[i] = DW_CFA_remember_state, many[i + 1] = DW_CFA_restore_state;
+	assert_int_equal(cfi_check_program(many, sizeof(many)), CFI_NESTING_DEEP);
+	assert_int_equal(cfi_check_program(many, sizeof(many) - 2), CFI_OK);
+	memset(deep, DW_CFA_remember_state, sizeof(deep));
+	assert_int_equal(cfi_check_program(deep, sizeof(deep)), CFI_NESTING_DEEP);
+	assert_int_equal(cfi_check_program(deep, sizeof(deep) - 1), CFI_OK);
+	assert_int_equal(cfi_check_program(longp, sizeof(longp)), CFI_PROGRAM_LONG); /* DW_CFA_nop */
+	assert_int_equal(cfi_check_program(longp, sizeof(longp) - 1), CFI_OK);
+	/* the fuzz seed: the stand-in libcuda's .eh_frame as raw bytes; cut, refused as not decoded */
+	{
+		FILE *f = fopen("tests/fuzz/corpus/cfi/libcuda-eh_frame", "rb");
+		static uint8_t seed[1 << 16];
+		size_t n;
+
+		assert_non_null(f);
+		n = fread(seed, 1, sizeof(seed), f);
+		fclose(f);
+		assert_true(n > 64);
+		assert_int_equal(cfi_check_frames(seed + 1, n - 1, true), CFI_OK);
+		assert_int_equal(cfi_check_frames(seed + 1, 30, true), CFI_MALFORMED);
+	}
+	/* the stand-in libcuda (gcc -O2) and the fixture's client: every entry read, taken */
+	assert_int_equal(file_verdict(UNWIND_FIXTURE "libcuda.so.1"), CFI_OK);
+	assert_int_equal(file_verdict(UNWIND_FIXTURE "cuda-client"), CFI_OK);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -115,6 +347,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(symtab_too_large_read_once),
+		cmocka_unit_test(cfi_bomb_refused),
+		cmocka_unit_test(cfi_programs),
+		cmocka_unit_test(cfi_hdr_into_an_entry),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
