@@ -164,59 +164,101 @@ static void write_cfi_file(const char *path, const uint8_t *prog, size_t len, ui
 #define BOMB_START 0x7e0000000000ull
 #define BOMB_UNWINDS 20
 
+/* A process mapping a file of one FDE, prog[0..len), beside the stand-in libcuda. */
+struct cfi_run {
+	char path[128];
+	struct sym_process p;
+	struct unwind_proc *u;
+	double ms; /* CPU time of BOMB_UNWINDS unwinds at the FDE's function */
+};
+
+static void cfi_run(struct cfi_run *c, const char *name, const uint8_t *prog, size_t len)
+{
+	static const uint8_t stack[256];
+	struct unwind_result r;
+	char abs[4096];
+	uint64_t text, ip;
+	double t0;
+
+	snprintf(c->path, sizeof(c->path), "%s/%s", dir, name);
+	write_cfi_file(c->path, prog, len, &text);
+	assert_non_null(realpath(UNWIND_FIXTURE "libcuda.so.1", abs));
+	assert_int_equal(hostile_process(&c->p, (const char *const[]){ c->path, abs }, 2, BOMB_START), 0);
+	c->u = unwind_proc_new(c->p.pid, &c->p.maps);
+	assert_non_null(c->u);
+	ip = BOMB_START + text + 8;
+	t0 = cpu_ms();
+	for (size_t i = 0; i < BOMB_UNWINDS; i++) {
+		unwind_stack(c->u,
+			     &(struct unwind_input){ .ip = ip, .sp = 0x7ffd0000, .stack = stack, .len = sizeof(stack) },
+			     &r);
+		assert_true(r.n >= 1 && r.ips[0] == ip);
+	}
+	c->ms = cpu_ms() - t0;
+	print_message("%s, an FDE of %zu bytes: %d unwinds in %.1f ms of CPU\n", name, len, BOMB_UNWINDS, c->ms);
+}
+
+static void cfi_run_end(struct cfi_run *c)
+{
+	unwind_proc_free(c->u);
+	sym_process_free(&c->p);
+	unlink(c->path);
+}
+
 /*
- * An FDE of 1 Mi DW_CFA_remember_state (the issue's had 4 Mi: 266 ms a copy):
+ * An FDE of 1 Mi DW_CFA_remember_state (the issue's had 4 Mi: 274 ms a copy):
  * refused at its first sight, said why, and its frames cost a frame-pointer
  * step; the stand-in libcuda beside it keeps its CFI.
  */
 static void cfi_bomb_refused(void **state)
 {
-	uint8_t *prog = malloc(BOMB_OPS), stack[256] = { 0 };
-	char path[128], abs[4096], note[STACK_NOTE_MAX];
+	uint8_t *prog = malloc(BOMB_OPS);
+	char note[STACK_NOTE_MAX];
 	struct stack_proc sp;
+	struct cfi_run c;
 	const char *why;
-	struct sym_process p;
-	struct unwind_proc *u;
-	struct unwind_result r;
-	uint64_t text;
-	double t0, ms;
 
 	(void)state;
 	assert_non_null(prog);
 	memset(prog, DW_CFA_remember_state, BOMB_OPS);
-	snprintf(path, sizeof(path), "%s/libbomb.so", dir);
-	write_cfi_file(path, prog, BOMB_OPS, &text);
+	cfi_run(&c, "libbomb.so", prog, BOMB_OPS);
 	free(prog);
-	assert_non_null(realpath(UNWIND_FIXTURE "libcuda.so.1", abs));
-	assert_int_equal(hostile_process(&p, (const char *const[]){ path, abs }, 2, BOMB_START), 0);
-	u = unwind_proc_new(p.pid, &p.maps);
-	assert_non_null(u);
-	t0 = cpu_ms();
-	for (size_t i = 0; i < BOMB_UNWINDS; i++) {
-		unwind_stack(
-			u,
-			&(struct unwind_input){
-				.ip = BOMB_START + text + 8, .sp = 0x7ffd0000, .stack = stack, .len = sizeof(stack) },
-			&r);
-		assert_true(r.n >= 1 && r.ips[0] == BOMB_START + text + 8);
-	}
-	ms = cpu_ms() - t0;
-	print_message("an FDE of %u remember_state: %d unwinds in %.1f ms of CPU\n", BOMB_OPS, BOMB_UNWINDS, ms);
-	assert_int_equal(unwind_cfi_refused(u, &why), 1);
+	assert_int_equal(unwind_cfi_refused(c.u, &why), 1);
 	assert_string_equal(why, "a CFI program over 65536 bytes");
-	assert_int_equal(unwind_files_opened(u), 2); /* the bomb once (libdwfl asks no more), libcuda once */
-	assert_true(ms < 100.0); /* each was some 54 ms */
+	assert_int_equal(unwind_files_opened(c.u), 2); /* the bomb once (libdwfl asks no more), libcuda once */
+	assert_true(c.ms < 100.0); /* each was some 54 ms */
 	/* said on the process's DWARF rows, with what was sampled */
-	sp = (struct stack_proc){ .unw = u, .dwarf_events = 5, .dwarf_samples = 2 };
+	sp = (struct stack_proc){ .unw = c.u, .dwarf_events = 5, .dwarf_samples = 2 };
 	stack_proc_sampled(&sp, "launches", note, sizeof(note));
 	assert_string_equal(note,
 			    "DWARF: 2 of 5 launches unwound; 1 file's CFI refused (a CFI program over 65536 bytes)");
 	sp.dwarf_samples = 5;
 	stack_proc_sampled(&sp, "launches", note, sizeof(note));
 	assert_string_equal(note, "DWARF: 1 file's CFI refused (a CFI program over 65536 bytes)");
-	unwind_proc_free(u);
-	sym_process_free(&p);
-	unlink(path);
+	cfi_run_end(&c);
+}
+
+/*
+ * A program at the bounds, taken: 256 registers, 2,048 remember_state, the
+ * rest DW_CFA_nop to 65,532 bytes (and 3 of padding): libdw runs it at each
+ * frame, within a bound of CPU time (0.16 to 0.3 ms a frame measured).
+ */
+static void cfi_at_bounds_taken(void **state)
+{
+	uint8_t *prog = malloc(CFI_PROGRAM_MAX - 3);
+	struct cfi_run c;
+
+	(void)state;
+	assert_non_null(prog);
+	memset(prog, DW_CFA_nop, CFI_PROGRAM_MAX - 3);
+	prog[0] = DW_CFA_offset_extended, prog[1] = 0xff, prog[2] = 0x01, prog[3] = 1; /* register 255 */
+	for (size_t i = 0; i < CFI_REMEMBER_MAX; i++)
+		prog[4 + 2 * i] = DW_CFA_remember_state, prog[5 + 2 * i] = DW_CFA_restore_state;
+	cfi_run(&c, "libbounds.so", prog, CFI_PROGRAM_MAX - 3);
+	free(prog);
+	assert_int_equal(unwind_cfi_refused(c.u, NULL), 0);
+	assert_true(c.ms < BOMB_UNWINDS * 15.0); /* 15 ms a frame at most (the sanitizer build: some 4.4 ms) */
+	cfi_run_end(&c);
 }
 
 /* cfi_check_elf's verdict on the file at path. */
@@ -346,9 +388,8 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(symtab_too_large_read_once),
-		cmocka_unit_test(cfi_bomb_refused),
-		cmocka_unit_test(cfi_programs),
+		cmocka_unit_test(symtab_too_large_read_once), cmocka_unit_test(cfi_bomb_refused),
+		cmocka_unit_test(cfi_at_bounds_taken),	      cmocka_unit_test(cfi_programs),
 		cmocka_unit_test(cfi_hdr_into_an_entry),
 	};
 
