@@ -2,6 +2,7 @@
 #include <string.h>
 #include <strings.h>
 #include "core/svg.h"
+#include "core/utf8_clean.h"
 
 bool svg_path(const char *path)
 {
@@ -10,26 +11,48 @@ bool svg_path(const char *path)
 	return n > 4 && !strcasecmp(path + n - 4, ".svg");
 }
 
+/* One character of s (left bytes) as XML text; the bytes it took. */
+static size_t put_char(FILE *out, const char *s, size_t left)
+{
+	unsigned char c = (unsigned char)*s;
+	size_t n = utf8_char_len((const unsigned char *)s, left);
+
+	switch (n ? c : 0x80) {
+	case '&':
+		fputs("&amp;", out);
+		break;
+	case '<':
+		fputs("&lt;", out);
+		break;
+	case '>':
+		fputs("&gt;", out);
+		break;
+	case '"':
+		fputs("&quot;", out);
+		break;
+	case '\'':
+		fputs("&apos;", out);
+		break;
+	case 0x80: /* a byte that starts no character */
+		fputs(UTF8_REPLACEMENT, out);
+		break;
+	default:
+		if (c < 0x20 || c == 0x7f) /* XML 1.0 allows no control character but tab and newlines */
+			fputc('?', out);
+		else
+			fwrite(s, 1, n, out);
+	}
+	return n ? n : 1;
+}
+
 void svg_put_text(FILE *out, const char *s, size_t max)
 {
-	size_t chars = 0, total = 0;
+	size_t chars = 0, total = 0, left = strlen(s), n;
 
-	for (const char *p = s; *p; p++)
-		total += ((unsigned char)*p & 0xc0) != 0x80;
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if ((c & 0xc0) != 0x80 && ++chars > (total > max ? max - 2 : max))
-			break;
-		switch (c) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&apos;", out); break;
-		default: fputc(c < 0x20 || c == 0x7f ? '?' : c, out);
-		}
-	}
+	for (size_t i = 0; i < left; i += n, total++)
+		n = utf8_char_len((const unsigned char *)s + i, left - i) ?: 1;
+	for (; left && ++chars <= (total > max ? max - 2 : max); s += n, left -= n)
+		n = put_char(out, s, left);
 	if (total > max)
 		fputs("..", out);
 }

@@ -13,7 +13,10 @@
  * background, and an open centred <text> of title_px at title_y for the caller's title and </text>.
  */
 void svg_begin(FILE *out, double width, double height, int font_px, int title_px, int title_y);
-/* s into SVG text: XML's five escaped, control bytes as '?', cut to max characters with "..". */
+/*
+ * s into SVG text: XML's five escaped, control bytes as '?', bytes that are not UTF-8 as U+FFFD (XML
+ * takes only UTF-8 here), cut to max characters with "..".
+ */
 void svg_put_text(FILE *out, const char *s, size_t max);
 /* Whether a file a user named is to hold a picture: its name ends in .svg (any case). */
 bool svg_path(const char *path);

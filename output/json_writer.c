@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "format/utf8_clean.h"
+#include "core/utf8_clean.h"
 #include "core/decimal.h"
 #include "output/json_writer.h"
 

@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "format/utf8_clean.h"
+#include "core/utf8_clean.h"
 #include "output/perfetto.h"
 #include "output/perfetto_packet.h"
 

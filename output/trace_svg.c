@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/array.h"
-#include "format/utf8_clean.h"
+#include "core/utf8_clean.h"
 #include "output/pb_read.h"
 #include "output/trace_svg_model.h"
 

@@ -170,6 +170,11 @@ static int close_stacks(const struct options *o, int rc)
 			PROG ": stacks '%s': %llu copies unwound in %.1f ms of CPU (%.1f \u00b5s each)\n",
 			o->stacks, (unsigned long long)cost.copies, (double)cost.cpu_ns / 1e6,
 			(double)cost.cpu_ns / 1e3 / (double)cost.copies);
+	if (cost.cfi_refused) /* symbols/cfi_check.h */
+		fprintf(stderr,
+			PROG ": stacks '%s': CFI refused %llu times (a file once a process: programs past the "
+			     "bounds libdw is given), their frames unwound by frame pointers\n",
+			o->stacks, (unsigned long long)cost.cfi_refused);
 	return rc;
 }
 

@@ -55,11 +55,13 @@ struct elf_entry *elf_cache_put(struct elf_cache *c, const struct elf_key *key,
 				const struct elf_info *info, struct symtab *syms)
 {
 	size_t bytes = symtab_bytes(syms) + sizeof(struct elf_entry);
+	bool too_large = bytes > c->max_bytes;
 	struct elf_entry *e;
 
-	if (bytes > c->max_bytes) {
+	if (too_large) { /* kept without them: read once, not at every address in the file */
 		symtab_free(syms);
-		return NULL;
+		bytes = sizeof(struct elf_entry);
+		c->stats.too_large++;
 	}
 	while (c->n && (c->n >= c->max_entries || c->bytes + bytes > c->max_bytes))
 		evict_oldest(c);
@@ -68,6 +70,7 @@ struct elf_entry *elf_cache_put(struct elf_cache *c, const struct elf_key *key,
 	e->info = *info;
 	e->syms = *syms;
 	memset(syms, 0, sizeof(*syms));
+	e->too_large = too_large;
 	e->bytes = bytes;
 	e->used = ++c->clock;
 	c->bytes += bytes;

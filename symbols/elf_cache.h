@@ -2,7 +2,9 @@
 /*
  * What was read of each ELF file, kept per file: keyed by (device, inode,
  * build id), bounded in entries and bytes, the least recently used evicted
- * first, with counters of hits, misses and evictions.
+ * first, with counters of hits, misses and evictions. A file whose symbols
+ * alone pass the byte bound is kept without them ("too large"), so that it is
+ * not read again at every address that falls in it.
  */
 #ifndef GPUTOP_SYMBOLS_ELF_CACHE_H
 #define GPUTOP_SYMBOLS_ELF_CACHE_H
@@ -23,13 +25,15 @@ struct elf_key {
 struct elf_entry {
 	struct elf_key key;
 	struct elf_info info;
-	struct symtab syms; /* empty when the file has none */
+	struct symtab syms; /* empty when the file has none, or they were too large */
+	bool too_large; /* its symbols passed the byte bound: not kept (the file is not read again) */
 	size_t bytes;
 	uint64_t used; /* the cache's clock when last returned */
 };
 
 struct elf_cache_stats {
 	uint64_t hits, misses, evictions;
+	uint64_t too_large; /* files whose symbols passed the byte bound (kept without them) */
 	size_t entries, bytes;
 };
 
@@ -46,8 +50,9 @@ int elf_cache_init(struct elf_cache *c, size_t max_entries, size_t max_bytes);
 struct elf_entry *elf_cache_get(struct elf_cache *c, const struct elf_key *key);
 /*
  * Takes info and syms (syms is emptied either way) as key's entry, evicting the
- * least recently used until the bounds hold. NULL (syms freed) when it alone
- * is larger than the byte bound. Valid until the next put.
+ * least recently used until the bounds hold. Where syms alone are larger than
+ * the byte bound they are freed and the entry is kept without them, too_large.
+ * Valid until the next put.
  */
 struct elf_entry *elf_cache_put(struct elf_cache *c, const struct elf_key *key,
 				const struct elf_info *info, struct symtab *syms);

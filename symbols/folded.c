@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
+#include "core/utf8_clean.h"
 #include "symbols/folded.h"
 
 static bool needs_escape(unsigned char c)
@@ -9,54 +10,54 @@ static bool needs_escape(unsigned char c)
 	return c < 0x20 || c == 0x7f || c == ';' || c == '\\';
 }
 
-/* Bytes of the UTF-8 character that starts with c (1 for a stray byte: it is kept alone). */
-static size_t char_len(const unsigned char *s, size_t left)
+static const char hex[] = "0123456789abcdef";
+
+/*
+ * The next character of s (left bytes): *n bytes of it taken, the bytes it
+ * writes returned: an escape (4), a valid UTF-8 character as it is, or U+FFFD
+ * (3) for a byte that starts none.
+ */
+static size_t next_char(const unsigned char *s, size_t left, size_t *n)
 {
-	size_t n = 1, i;
-
-	if ((s[0] & 0xe0) == 0xc0)
-		n = 2;
-	else if ((s[0] & 0xf0) == 0xe0)
-		n = 3;
-	else if ((s[0] & 0xf8) == 0xf0)
-		n = 4;
-
-	if (n > left)
-		return 1;
-	for (i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 1;
-	return n;
+	if (needs_escape(*s))
+		return *n = 1, 4;
+	*n = utf8_char_len(s, left);
+	if (!*n)
+		return *n = 1, UTF8_REPLACEMENT_LEN;
+	return *n;
 }
 
-static const char hex[] = "0123456789abcdef";
+/* The character next_char measured, written at out. */
+static void put_char(const unsigned char *s, size_t n, size_t w, char *out)
+{
+	if (w == 4 && n == 1)
+		out[0] = '\\', out[1] = 'x', out[2] = hex[*s >> 4], out[3] = hex[*s & 15];
+	else if (w == UTF8_REPLACEMENT_LEN && n == 1)
+		memcpy(out, UTF8_REPLACEMENT, UTF8_REPLACEMENT_LEN);
+	else
+		memcpy(out, s, n);
+}
 
 size_t folded_escape(const char *in, char *out, size_t size)
 {
 	const unsigned char *s = (const unsigned char *)in;
-	size_t o = 0, left = strlen(in), need = 0, i;
+	size_t o = 0, left = strlen(in), need = 0, n, i;
 
 	if (size < 4) /* room for "..." at least */
 		return size ? (out[0] = '\0', 0) : 0;
 	if (!left)
 		in = "[unknown]", s = (const unsigned char *)in, left = strlen(in);
-	for (i = 0; i < left; i++)
-		need += needs_escape(s[i]) ? 4 : 1;
+	for (i = 0; i < left; i += n)
+		need += next_char(s + i, left - i, &n);
 	while (left) {
-		size_t n = needs_escape(*s) ? 1 : char_len(s, left);
-		size_t w = needs_escape(*s) ? 4 : n;
+		size_t w = next_char(s, left, &n);
 
 		if (o + w + (need > size - 1 ? 3 : 0) > size - 1) {
 			memcpy(out + o, "...", 3);
 			o += 3;
 			break;
 		}
-		if (needs_escape(*s)) {
-			out[o] = '\\', out[o + 1] = 'x', out[o + 2] = hex[*s >> 4],
-			out[o + 3] = hex[*s & 15];
-		} else {
-			memcpy(out + o, s, n);
-		}
+		put_char(s, n, w, out + o);
 		o += w, s += n, left -= n;
 	}
 	out[o] = '\0';
@@ -118,9 +119,15 @@ int folded_write(FILE *f, const struct frame *frames, size_t n, bool truncated, 
 
 void folded_put_joined(FILE *f, const char *joined)
 {
-	for (const unsigned char *s = (const unsigned char *)joined; *s; s++)
-		if (*s < 0x20 || *s == 0x7f)
-			fprintf(f, "\\x%c%c", hex[*s >> 4], hex[*s & 15]);
-		else
-			fputc(*s, f);
+	const unsigned char *s = (const unsigned char *)joined;
+	size_t left = strlen(joined), n;
+	char c[4];
+
+	for (; left; s += n, left -= n) {
+		/* control bytes escaped; ';' and '\\' kept: the text is joined and escaped already */
+		size_t w = *s == ';' || *s == '\\' ? (n = 1) : next_char(s, left, &n);
+
+		put_char(s, n, w, c);
+		fwrite(c, 1, w, f);
+	}
 }

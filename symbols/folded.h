@@ -4,7 +4,8 @@
  * "root;caller;leaf weight\n". A frame's text comes from other users' files, so
  * every byte that could break a line apart is escaped as \xNN: ';' (the frame
  * separator), '\\' (so the escaping reads back one way), control bytes (a
- * newline would start a new stack). A stack cut short: its joined frames start
+ * newline would start a new stack); a byte that starts no UTF-8 character
+ * becomes U+FFFD, so that the file is UTF-8 whatever the names held. A stack cut short: its joined frames start
  * with [truncated], which the file's line puts right after the command (the
  * root), where the missing root-most frames would be.
  */
@@ -43,7 +44,8 @@ bool folded_join(const struct frame *frames, size_t n, bool truncated, char *out
 int folded_write(FILE *f, const struct frame *frames, size_t n, bool truncated, uint64_t weight);
 /*
  * A joined text (folded_join's, or a recording's claim of one) written as it
- * is, but for the bytes that would break the line (control bytes: \xNN).
+ * is, but for the bytes that would break the line (control bytes: \xNN) and
+ * those that start no UTF-8 character (U+FFFD).
  */
 void folded_put_joined(FILE *f, const char *joined);
 

@@ -39,6 +39,7 @@ struct map {
 	uint8_t build_id_len;
 	bool elf_known; /* build_id read (or found absent) */
 	bool open_failed; /* not opened, or not an ELF file: not tried again */
+	bool syms_too_large; /* its symbols passed the cache's byte bound: not read again */
 };
 
 struct proc_maps {

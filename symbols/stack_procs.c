@@ -56,11 +56,18 @@ void stack_proc_count(struct stack_proc *p, uint64_t events, uint64_t samples)
 
 void stack_proc_sampled(const struct stack_proc *p, const char *unit, char *out, size_t size)
 {
+	const char *why = "";
+	uint64_t refused = p && p->unw ? unwind_cfi_refused(p->unw, &why) : 0;
+	int n = 0;
+
 	if (size)
 		out[0] = 0;
 	if (p && p->dwarf_samples < p->dwarf_events)
-		snprintf(out, size, "DWARF: %" PRIu64 " of %" PRIu64 " %s unwound", p->dwarf_samples,
-			 p->dwarf_events, unit);
+		n = snprintf(out, size, "DWARF: %" PRIu64 " of %" PRIu64 " %s unwound", p->dwarf_samples,
+			     p->dwarf_events, unit);
+	if (refused && n >= 0 && (size_t)n < size) /* where its CFI was refused: by frame pointers */
+		snprintf(out + n, size - (size_t)n, "%s%" PRIu64 " %s CFI refused (%s)", n ? "; " : "DWARF: ", refused,
+			 refused == 1 ? "file's" : "files'", why);
 }
 
 void stack_procs_free(struct stack_procs *ps)

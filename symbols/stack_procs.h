@@ -37,7 +37,11 @@ void stack_procs_frame(struct symbolizer *sym, struct stack_proc *p, uint64_t ad
 void stack_procs_count_reset(struct stack_procs *ps);
 /* One key of p (NULL: none) with events, unwound in samples copies (0: no DWARF chain). */
 void stack_proc_count(struct stack_proc *p, uint64_t events, uint64_t samples);
-/* What was sampled of p's events (unit: "jobs", ...) for its DWARF rows: "DWARF: S of E jobs unwound", or "". */
+/*
+ * What was sampled of p's events (unit: "jobs", ...) for its DWARF rows: "DWARF: S of E jobs unwound", then
+ * where files' CFI was refused (unwind.h) "; N file's CFI refused (why)"; or "". out: STACK_NOTE_MAX bytes.
+ */
+#define STACK_NOTE_MAX 192
 void stack_proc_sampled(const struct stack_proc *p, const char *unit, char *out, size_t size);
 void stack_procs_free(struct stack_procs *ps);
 

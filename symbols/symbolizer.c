@@ -11,6 +11,8 @@
 /* A file's symbols at most (libtorch_cuda.so's .dynsym has some hundreds of thousands). */
 #define FILE_SYMS_MAX (4u << 20)
 #define FILE_NAMES_MAX (256u << 20)
+/* A file's module name where its symbols passed the cache's byte bound (elf_cache.h). */
+#define SYMS_TOO_LARGE " [symbols too large]"
 
 static void copy_str(char *dst, size_t size, const char *src)
 {
@@ -114,6 +116,8 @@ static struct elf_entry *file_entry(struct symbolizer *s, struct sym_process *p,
 	key = map_key(m);
 	if (m->elf_known && (entry = elf_cache_get(&s->cache, &key)))
 		return entry;
+	if (m->syms_too_large) /* read once, its entry evicted since: not read again */
+		return NULL;
 	fd = map_file_open(p->pid, m, map_path(&p->maps, m));
 	s->files_opened++;
 	if (fd >= 0)
@@ -131,6 +135,7 @@ static struct elf_entry *file_entry(struct symbolizer *s, struct sym_process *p,
 		file_syms(s, e, &info, &t);
 		entry = elf_cache_put(&s->cache, &key, &info, &t);
 	}
+	m->syms_too_large = entry && entry->too_large;
 out:
 	if (e)
 		elf_end(e);
@@ -153,8 +158,14 @@ static void file_frame(struct symbolizer *s, struct sym_process *p, struct map *
 	uint64_t off = map_file_offset(m, addr), vaddr;
 	struct elf_entry *e = file_entry(s, p, m);
 	const struct sym *sym;
+	const char *name = base ? base + 1 : path;
 
-	copy_str(out->module, sizeof(out->module), base ? base + 1 : path);
+	m->syms_too_large |= e && e->too_large; /* the entry another process's mapping made */
+	if (m->syms_too_large) /* said in the frame: "libx.so [symbols too large]+0x..." */
+		snprintf(out->module, sizeof(out->module), "%.*s" SYMS_TOO_LARGE,
+			 (int)(sizeof(out->module) - sizeof(SYMS_TOO_LARGE)), name);
+	else
+		copy_str(out->module, sizeof(out->module), name);
 	out->module_offset = true;
 	out->offset = off;
 	if (!e || !elf_offset_to_vaddr(&e->info, off, &vaddr))

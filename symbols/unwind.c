@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <elfutils/libdwfl.h>
+#include "symbols/cfi_check.h"
 #include "symbols/elf_file.h"
 #include "symbols/file_open.h"
 #include "symbols/unwind.h"
@@ -25,9 +26,30 @@ struct unwind_proc {
 	struct unwind_result *res;
 	bool beyond; /* the walk read above the copied bytes */
 	uint64_t files_opened;
+	uint64_t cfi_refused; /* files whose CFI cfi_check refused: unwound by frame pointers there */
+	enum cfi_verdict cfi_why; /* the first one's reason */
 };
 
-/* The module's file, opened as the symbolizer opens it; libdwfl owns fd and Elf after. */
+/*
+ * Whether libdw may interpret e's CFI (cfi_check.h): else the module is given
+ * no file, and libdwfl unwinds its frames by the frame pointer (its backend's
+ * fallback where a module has no CFI).
+ */
+static bool cfi_usable(struct unwind_proc *u, Elf *e)
+{
+	enum cfi_verdict v = cfi_check_elf(e);
+
+	if (v == CFI_OK || v == CFI_NONE)
+		return true;
+	if (!u->cfi_refused++)
+		u->cfi_why = v;
+	return false;
+}
+
+/*
+ * The module's file, opened as the symbolizer opens it, its CFI checked once
+ * (libdwfl asks once a module); libdwfl owns fd and Elf after.
+ */
 static int find_elf(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr base,
 		    char **file_name, Elf **elfp)
 {
@@ -40,6 +62,10 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_A
 	if (fd < 0)
 		return -1;
 	*elfp = elf_file_open(fd); /* pread, never mapped: the owner may truncate it */
+	if (*elfp && !cfi_usable(um->u, *elfp)) {
+		elf_end(*elfp);
+		*elfp = NULL;
+	}
 	if (!*elfp) {
 		close(fd);
 		return -1;
@@ -187,6 +213,13 @@ void unwind_proc_free(struct unwind_proc *u)
 uint64_t unwind_files_opened(const struct unwind_proc *u)
 {
 	return u->files_opened;
+}
+
+uint64_t unwind_cfi_refused(const struct unwind_proc *u, const char **why)
+{
+	if (why)
+		*why = cfi_verdict_text(u->cfi_why);
+	return u->cfi_refused;
 }
 
 static int frame_cb(Dwfl_Frame *state, void *arg)

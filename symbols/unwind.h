@@ -6,7 +6,8 @@
  * the modules of the process's mappings captured while it lived, their
  * .eh_frame / .debug_frame CFI. Each mapped file is another user's: opened as
  * the symbolizer opens it (file_open.h: the very file mapped), read with
- * pread (elf_file.h), and only when a frame falls in it.
+ * pread (elf_file.h), and only when a frame falls in it; its CFI checked
+ * then, once, and refused past bounds (cfi_check.h).
  */
 #ifndef GPUTOP_SYMBOLS_UNWIND_H
 #define GPUTOP_SYMBOLS_UNWIND_H
@@ -46,5 +47,11 @@ void unwind_proc_free(struct unwind_proc *u);
 void unwind_stack(struct unwind_proc *u, const struct unwind_input *in, struct unwind_result *r);
 /* Mapped files opened by u so far (each at most once). */
 uint64_t unwind_files_opened(const struct unwind_proc *u);
+/*
+ * Of those, the files whose CFI was refused (symbols/cfi_check.h: a program
+ * past a bound; their frames unwound by frame pointers); *why (may be NULL)
+ * the first one's reason ("" when none).
+ */
+uint64_t unwind_cfi_refused(const struct unwind_proc *u, const char **why);
 
 #endif

@@ -202,7 +202,7 @@ struct sum_rows {
 	struct sched_stacks *ss;
 	struct sched_stack_sum *e; /* the sum whose rows these are */
 	int stacks_fd;
-	char note[96]; /* what was sampled of its process's jobs, on its DWARF rows */
+	char note[STACK_NOTE_MAX]; /* what was sampled of its process's jobs, on its DWARF rows */
 	stack_row_fn fn;
 	void *arg;
 	struct stack_row row; /* the sum's: pid, comm, leaf */

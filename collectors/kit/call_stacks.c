@@ -147,7 +147,7 @@ struct sum_rows {
 	const struct call_stack_key *k;
 	int stacks_fd;
 	struct stack_row row; /* the sum's: pid, comm, source, leaf */
-	char note[96]; /* what was sampled of its process's calls, on its DWARF rows */
+	char note[STACK_NOTE_MAX]; /* what was sampled of its process's calls, on its DWARF rows */
 	stack_row_fn fn;
 	void *arg;
 };

@@ -25,6 +25,7 @@ bool stack_copy_unwind(struct stack_proc *p, const struct user_stack *s, size_t 
 struct stack_copy_cost {
 	uint64_t copies; /* copies unwound by stack_copy_unwind */
 	uint64_t cpu_ns; /* the unwinding threads' CPU time in it (CLOCK_THREAD_CPUTIME_ID), ns */
+	uint64_t cfi_refused; /* mapped files whose CFI was refused (unwind.h), each process's count */
 };
 /* Thread-safe; the time read covers at least the copies read. */
 struct stack_copy_cost stack_copy_cost_read(void);

@@ -297,7 +297,7 @@ static void row_out(struct rows_arg *a, struct stack_proc *p, const struct nv_st
 		    bool dwarf, uint64_t count)
 {
 	const struct stack_kernel *sk = kernel_find(a->ls, k->tgid, k->handle);
-	char note[96] = "";
+	char note[STACK_NOTE_MAX] = "";
 
 	if (!frames_text)
 		return;

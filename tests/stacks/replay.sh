@@ -3,7 +3,7 @@
 # snapshots of the same cumulative rows) written as the folded file and the flame graph a live run
 # writes: the last snapshot's rows (not their sum over snapshots), the command the root, a cut
 # stack's [truncated] right after it, lines of one text summed, hostile bytes escaped, each weight
-# exact; --stacks - refused; a recording without stacks rows says so. No root needed.
+# exact, bytes that are not UTF-8 as U+FFFD; --stacks - refused; a recording without stacks rows says so. No root needed.
 # Usage: tests/stacks/replay.sh GPUTOP-BINARY
 set -u
 SUITE="stacks from a replay"
@@ -69,6 +69,17 @@ check "--stacks FILE.svg: a well-formed SVG titled with every launch and job ($c
 check "--stacks FILE.svg: the commands the roots, [truncated] a box under one" \
 	bash -c "grep -q '<title>trainer (' '$work/s.svg' && grep -q '<title>mockgpu-submit (' '$work/s.svg' &&
 		grep -q '<title>\[truncated\] (' '$work/s.svg'"
+
+# names with bytes that are not UTF-8 (a frame, a kernel): U+FFFD in both files, each valid UTF-8
+LC_ALL=C sed 's/pwned/pwn\xff\xc0ed/; s/ampere_sgemm_128x64_tn/ampere_\xe9sgemm_128x64_tn/' "$REC" >"$work/bytes.jsonl"
+"$BIN" --replay "$work/bytes.jsonl" -b --stacks "$work/bytes.folded" >/dev/null 2>&1
+check "bytes that are not UTF-8 in names: the folded file valid UTF-8 (iconv), U+FFFD for each" \
+	bash -c "iconv -f UTF-8 -t UTF-8 '$work/bytes.folded' >/dev/null &&
+		grep -qF \"pwn$(printf '\357\277\275\357\277\275')ed\" '$work/bytes.folded' &&
+		grep -qF \"ampere_$(printf '\357\277\275')sgemm_128x64_tn 200\" '$work/bytes.folded'"
+"$BIN" --replay "$work/bytes.jsonl" -b --stacks "$work/bytes.svg" >/dev/null 2>&1
+check "bytes that are not UTF-8 in names: the flame graph parsed by xmllint (UTF-8 as it declares)" \
+	xmllint --noout "$work/bytes.svg"
 
 # refused, and a recording without stacks rows
 "$BIN" --replay "$REC" -b --stacks - >/dev/null 2>"$work/dash.err"

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "symbols/flame_svg.h"
+#include "tests/unit/utf8_judge.h"
 
 /* The SVG of the folded text in; the caller frees it. */
 static char *svg_of(const char *in)
@@ -68,6 +69,18 @@ static void hostile_text_escaped(void **state)
 	free(svg);
 }
 
+/* Bytes that are not UTF-8 in a frame (XML takes none): U+FFFD each, the document valid UTF-8. */
+static void not_utf8_replaced(void **state)
+{
+	char *svg = svg_of("caf\xe9;\x80x\xc0\xaf;\xed\xa0\x80 2\n");
+
+	(void)state;
+	assert_true(utf8_judge_valid(svg, strlen(svg)));
+	assert_non_null(strstr(svg, "<title>caf\xef\xbf\xbd (2, 100.00%)"));
+	assert_non_null(strstr(svg, "<title>\xef\xbf\xbdx\xef\xbf\xbd\xef\xbf\xbd (2,"));
+	free(svg);
+}
+
 static void long_names_cut_to_their_box(void **state)
 {
 	char name[400], line[500];
@@ -94,6 +107,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(widths_are_shares),
 		cmocka_unit_test(hostile_text_escaped),
+		cmocka_unit_test(not_utf8_replaced),
 		cmocka_unit_test(long_names_cut_to_their_box),
 	};
 

@@ -3,7 +3,7 @@
 #include "tests/unit/cmocka_all.h"
 #include <stdlib.h>
 #include <string.h>
-#include "format/utf8_clean.h"
+#include "core/utf8_clean.h"
 #include "output/pb.h"
 #include "tests/unit/utf8_judge.h"
 

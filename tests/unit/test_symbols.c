@@ -15,6 +15,7 @@
 #include "symbols/perf_map.h"
 #include "symbols/proc_maps.h"
 #include "symbols/text.h"
+#include "tests/unit/utf8_judge.h"
 
 static int line(const char *s, struct map *m, char *path)
 {
@@ -249,6 +250,29 @@ static void escaping(void **state)
 	assert_string_equal(out, "...");
 }
 
+/* Bytes that start no UTF-8 character (a stray continuation, Latin-1, an overlong, a cut one): U+FFFD each. */
+static void escaping_not_utf8(void **state)
+{
+	static const char *const names[] = { "a\x80z", "caf\xe9", "\xc0\xaf", "x\xe2\x82", "\xed\xa0\x80;\xff" };
+	char out[128], *line = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	folded_escape("caf\xe9 \xc3\xa9", out, sizeof(out));
+	assert_string_equal(out, "caf\xef\xbf\xbd \xc3\xa9");
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		folded_escape(names[i], out, sizeof(out));
+		assert_true(utf8_judge_valid(out, strlen(out)));
+	}
+	f = open_memstream(&line, &len); /* a recording's joined text, written as it is but for these */
+	assert_non_null(f);
+	folded_put_joined(f, "main;caf\xe9\x01\\x3b;\xf4\x90\x80\x80");
+	fclose(f);
+	assert_string_equal(line, "main;caf\xef\xbf\xbd\\x01\\x3b;\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+	free(line);
+}
+
 static char *folded(const struct frame *f, size_t n, bool truncated, uint64_t weight)
 {
 	char *buf = NULL;
@@ -333,6 +357,7 @@ static void cache_bounds(void **state)
 	struct elf_cache c;
 	struct elf_cache_stats st;
 	struct elf_key other = { .dev_major = 8, .inode = 1, .build_id_len = 1, .build_id = { 7 } };
+	struct elf_entry *e;
 
 	(void)state;
 	assert_int_equal(elf_cache_init(&c, 3, 1u << 20), 0);
@@ -361,9 +386,13 @@ static void cache_bounds(void **state)
 	assert_int_equal(st.entries, 1);
 	assert_int_equal(st.evictions, 1);
 	assert_true(cached(&c, 2));
-	/* one larger than the bound alone is not kept */
+	/* one larger than the bound alone: kept without its symbols, "too large" (not read again) */
 	put_file(&c, 3, 200000);
-	assert_false(cached(&c, 3));
+	e = elf_cache_get(&c, &(struct elf_key){ .dev_major = 8, .inode = 3 });
+	assert_non_null(e);
+	assert_true(e->too_large);
+	assert_int_equal(e->syms.n, 0);
+	assert_int_equal(elf_cache_stats(&c).too_large, 1);
 	assert_true(elf_cache_stats(&c).bytes <= 1u << 20);
 	elf_cache_free(&c);
 }
@@ -392,12 +421,10 @@ static void symtab_limits(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(maps_lines),	   cmocka_unit_test(maps_lines_bad),
-		cmocka_unit_test(maps_table),	   cmocka_unit_test(hex_fields),
-		cmocka_unit_test(perf_maps),	   cmocka_unit_test(kallsyms_text),
-		cmocka_unit_test(escaping),	   cmocka_unit_test(folded_lines),
-		cmocka_unit_test(folded_too_deep), cmocka_unit_test(cache_bounds),
-		cmocka_unit_test(symtab_limits),
+		cmocka_unit_test(maps_lines),	   cmocka_unit_test(maps_lines_bad),	cmocka_unit_test(maps_table),
+		cmocka_unit_test(hex_fields),	   cmocka_unit_test(perf_maps),		cmocka_unit_test(kallsyms_text),
+		cmocka_unit_test(escaping),	   cmocka_unit_test(escaping_not_utf8), cmocka_unit_test(folded_lines),
+		cmocka_unit_test(folded_too_deep), cmocka_unit_test(cache_bounds),	cmocka_unit_test(symtab_limits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

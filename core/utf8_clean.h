@@ -12,6 +12,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#define UTF8_REPLACEMENT "\xef\xbf\xbd" /* U+FFFD, what a byte that starts no character becomes */
+#define UTF8_REPLACEMENT_LEN 3
+
 /*
  * in[0..in_len) as valid UTF-8 without NUL into out (out_size > 0 bytes, NUL-
  * terminated). Returns the bytes written (without the NUL); *cut (may be NULL)

@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Valid UTF-8 from any bytes, locale-independent (utf8_clean.h). */
 #include <string.h>
-#include "format/utf8_clean.h"
-
-#define REPLACEMENT "\xef\xbf\xbd" /* U+FFFD */
-#define REPLACEMENT_LEN 3
+#include "core/utf8_clean.h"
 
 /* Allowed range of the second byte after lead byte b (RFC 3629's table); 0 when b leads nothing. */
 static size_t lead_range(unsigned char b, unsigned char *lo, unsigned char *hi)
@@ -55,8 +52,8 @@ size_t utf8_clean(const char *in, size_t in_len, char *out, size_t out_size, boo
 
 	while (i < in_len) {
 		size_t n = utf8_char_len(p + i, in_len - i);
-		const char *src = n ? in + i : REPLACEMENT;
-		size_t put = n ? n : REPLACEMENT_LEN;
+		const char *src = n ? in + i : UTF8_REPLACEMENT;
+		size_t put = n ? n : UTF8_REPLACEMENT_LEN;
 
 		if (w + put + 1 > out_size)
 			break;
