@@ -77,6 +77,44 @@ static void walk_hands_over_each_entry_once_and_deletes_after(void **state)
 	close(fd);
 }
 
+/* Every entry chosen; meanwhile the "program" deletes the odd keys the walk has passed (calls that returned). */
+struct meanwhile {
+	int fd;
+	uint32_t prev;
+	bool any;
+	long taken; /* deleted by the "program" */
+};
+
+static bool taken_meanwhile(const void *key, void *value, void *arg)
+{
+	struct meanwhile *m = arg;
+
+	(void)value;
+	if (m->any && m->prev % 2) { /* not the key the walk stands on: that would restart it */
+		assert_int_equal(bpf_map_delete_elem(m->fd, &m->prev), 0);
+		m->taken++;
+	}
+	m->prev = *(const uint32_t *)key;
+	m->any = true;
+	return true;
+}
+
+static void walk_counts_only_what_it_deleted(void **state)
+{
+	int fd = new_map(sizeof(uint32_t), sizeof(struct counters));
+	struct meanwhile m = { .fd = fd };
+	long deleted;
+	uint32_t k;
+
+	(void)state;
+	for (k = 0; k < 100; k++)
+		put(fd, k, k + 1);
+	deleted = map_walk(fd, sizeof(uint32_t), 0, taken_meanwhile, &m);
+	assert_true(m.taken >= 49);
+	assert_int_equal(deleted, 100 - m.taken); /* the 100 chosen, less those gone before its deletes */
+	close(fd);
+}
+
 struct seen_delta {
 	uint64_t before[16], now[16], state[16];
 	bool aligned;
@@ -168,6 +206,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(walk_hands_over_each_entry_once_and_deletes_after),
+		cmocka_unit_test(walk_counts_only_what_it_deleted),
 		cmocka_unit_test(delta_keeps_the_last_read_and_state),
 		cmocka_unit_test(sweep_removes_exited_threads_only),
 	};
