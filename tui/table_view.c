@@ -18,12 +18,12 @@
 static void draw_cell(struct view *v, int y, int x, int width, const struct col_desc *col,
 		      const struct cell *c, enum role role, size_t apart)
 {
-	char raw[TABLE_STR_MAX], fit[TABLE_STR_MAX * 2];
+	char raw[TABLE_LONG_STR_MAX], fit[TABLE_LONG_STR_MAX * 2]; /* a kernel's name whole to its cut */
 	int cells;
 
 	cell_format(col, c, raw, sizeof(raw));
 	if (col->flags & COL_SHORT_IDS) {
-		char full[TABLE_STR_MAX];
+		char full[TABLE_LONG_STR_MAX];
 
 		memcpy(full, raw, sizeof(full));
 		text_short_ids(full, raw, sizeof(raw));
@@ -45,7 +45,8 @@ static size_t cell_apart(const struct view *v, const struct table *t, const size
 			 unsigned int c, int width)
 {
 	const struct col_desc *col = &t->desc->cols[c];
-	char raw[TABLE_STR_MAX], fit[TABLE_STR_MAX * 2], other[TABLE_STR_MAX], ofit[TABLE_STR_MAX * 2];
+	char raw[TABLE_LONG_STR_MAX], fit[TABLE_LONG_STR_MAX * 2], other[TABLE_LONG_STR_MAX],
+		ofit[TABLE_LONG_STR_MAX * 2];
 	size_t from = 0;
 
 	if (col->type != COL_STR)
@@ -560,7 +561,7 @@ static void field_value(const struct table *t, long row, int c, bool utf8, char 
 /* The lines field c takes: its value and its meaning each wrapped to their widths. */
 static int field_lines(const struct table *t, long row, int c, bool utf8, int valw, int helpw)
 {
-	char raw[TABLE_STR_MAX];
+	char raw[TABLE_LONG_STR_MAX];
 	int v, h;
 
 	field_value(t, row, c, utf8, raw, sizeof(raw));
@@ -604,7 +605,7 @@ void draw_row_overlay(struct view *v)
 	 * leaving the meanings half of what is left (16 to 24 cells); both wrap at words; the box as wide
 	 * and tall as they need, up to the screen's */
 	for (c = 0; c < n; c++) {
-		char raw[TABLE_STR_MAX], fit[TABLE_STR_MAX * 2];
+		char raw[TABLE_LONG_STR_MAX], fit[TABLE_LONG_STR_MAX * 2];
 		int vw, hw = text_fit(t->desc->cols[c].help, 1 << 20, v->utf8, fit, sizeof(fit));
 
 		field_value(t, row, c, v->utf8, raw, sizeof(raw));
@@ -634,7 +635,7 @@ void draw_row_overlay(struct view *v)
 	for (c = v->row_top; c < n && y < in.y + rows; c++) {
 		const struct col_desc *col = &t->desc->cols[c];
 		int l = field_lines(t, row, c, v->utf8, valw, helpw), x = in.x + 1;
-		char raw[TABLE_STR_MAX], fit[TABLE_STR_MAX * 2];
+		char raw[TABLE_LONG_STR_MAX], fit[TABLE_STR_MAX * 2];
 
 		if (y + l > in.y + rows && c > v->row_top)
 			break; /* whole fields only, but the first */

@@ -927,6 +927,12 @@ if [ -f "$NVREC" ]; then
 		keys c
 		check "80x24, c in a replay: its status line cut at a word with an ellipsis ('... made with …'), not '(-'" \
 			bash -c "$T capture-pane -p -t t | grep -qE '^ c: no stack capture in a replay: .* with …\$' && ! $T capture-pane -p -t t | grep -qF '(-'"
+		# a kernel's name past 255 bytes: cut to its column with an ellipsis, not at byte 255 unmarked
+		replay_at 200 60 "$H200" 41
+		keys 4
+		check "200x60, H200 GPU kernels: the multi-tensor multiplies kernel's long name ends in an ellipsis at its column, not mid-word at byte 255" \
+			bash -c "$T capture-pane -p -t t | grep -E '^ +924 python3 .*multiplies<float>' | grep -qE '…multiplies<float>.*… +[0-9]+ ' &&
+				! $T capture-pane -p -t t | grep -qE '\(anonymous nam +[0-9]'"
 	fi
 	# the CONTAINER column: the cgroup's 32-hex id cut to 12, as docker shows ids
 	replay_at 220 60 "$NVREC" 21
