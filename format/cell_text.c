@@ -180,18 +180,24 @@ static void put_spaces(FILE *out, int n)
 		fwrite_unlocked(spaces, 1, n < (int)sizeof(spaces) - 1 ? (size_t)n : sizeof(spaces) - 1, out);
 }
 
-int text_print_cell(FILE *out, const char *in, int width, bool left, bool utf8)
+int text_put_fitted(FILE *out, const char *fitted, size_t bytes, int cells, int width, bool left)
 {
-	char buf[TEXT_CELL_MAX];
-	int cells = text_fit(in, (int)sizeof(buf) / 4, utf8, buf, sizeof(buf));
 	int pad = width > cells ? width - cells : 0;
 
 	if (!left)
 		put_spaces(out, pad);
-	fputs_unlocked(buf, out);
+	fwrite_unlocked(fitted, 1, bytes, out);
 	if (left)
 		put_spaces(out, pad);
 	return cells + pad;
+}
+
+int text_print_cell(FILE *out, const char *in, int width, bool left, bool utf8)
+{
+	char buf[TEXT_CELL_MAX];
+	int cells = text_fit(in, (int)sizeof(buf) / 4, utf8, buf, sizeof(buf));
+
+	return text_put_fitted(out, buf, strlen(buf), cells, width, left);
 }
 
 int text_fit_list(const char *in, int width, bool utf8, char *out, size_t outsize)

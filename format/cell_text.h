@@ -50,5 +50,7 @@ size_t wrap_line(const char *text, int width);
  * Returns the cells written. Written unlocked: the caller holds out's lock (flockfile) where
  * another thread may write to it. */
 int text_print_cell(FILE *out, const char *in, int width, bool left, bool utf8);
+/* Text text_fit made (its bytes, of cells cells), padded as text_print_cell pads it. Returns the cells written. */
+int text_put_fitted(FILE *out, const char *fitted, size_t bytes, int cells, int width, bool left);
 
 #endif

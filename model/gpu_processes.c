@@ -13,6 +13,7 @@
 #include "core/array.h"
 #include "core/key_index.h"
 #include "core/pci.h"
+#include "core/text_copy.h"
 #include "model/gpu_processes.h"
 #include "model/row_index.h"
 
@@ -240,7 +241,7 @@ static struct on_gpu *gpu_of(struct merge *m, struct proc *p, const char *dev)
 	char name[NAME_LEN];
 	struct on_gpu *g;
 
-	snprintf(name, sizeof(name), "%s", order < s->ndevices ? s->devices[order].name : dev[0] ? dev : "?");
+	text_copy(name, sizeof(name), order < s->ndevices ? s->devices[order].name : dev[0] ? dev : "?");
 	EACH_GPU(m, p, on)
 	if (!strcmp(on->dev, name))
 		return on;
@@ -257,7 +258,7 @@ static struct on_gpu *gpu_of(struct merge *m, struct proc *p, const char *dev)
 			      .fdinfo_mem = NAN,
 			      .nvml_mem = NAN,
 			      .kfd_mem = NAN };
-	snprintf(g->dev, sizeof(g->dev), "%s", name);
+	text_copy(g->dev, sizeof(g->dev), name);
 	if (p->ngpus++)
 		m->gpus[p->last_gpu].next = (uint32_t)(m->ngpus - 1);
 	else
@@ -432,8 +433,11 @@ static void gpu_names(const struct merge *m, const struct proc *p, char *out, si
 		by_order[k] = g;
 	}
 	*out = '\0';
-	for (int i = 0; i < n && len < size; i++)
-		len += (size_t)snprintf(out + len, size - len, "%s%s", len ? "," : "", by_order[i]->dev);
+	for (int i = 0; i < n && len + 1 < size; i++) {
+		if (len)
+			out[len++] = ',';
+		len += text_copy(out + len, size - len, by_order[i]->dev);
+	}
 }
 
 static void write_row(const struct merge *m, struct table *t, const struct proc *p)
@@ -455,11 +459,14 @@ static void write_row(const struct merge *m, struct table *t, const struct proc 
 	/* else what its calls allocated and kept, at most what the GPUs hold (a context's end frees it) */
 	if (isnan(mem) && !isnan(p->cuda_mem))
 		mem = isnan(m->nvidia_used) ? p->cuda_mem : fmin(p->cuda_mem, m->nvidia_used);
-	for (int k = 0, n = 0; k < SRC_COUNT; k++)
-		if (p->sources & (1u << k))
-			n += snprintf(sources + n, sizeof(sources) - (size_t)n, "%s%s", n ? "," : "", source_names[k]);
+	for (size_t k = 0, n = 0; k < SRC_COUNT; k++)
+		if (p->sources & (1u << k) && n + 1 < sizeof(sources)) {
+			if (n)
+				sources[n++] = ',';
+			n += text_copy(sources + n, sizeof(sources) - n, source_names[k]);
+		}
 	cell_set_u64(row, GP_PID, p->pid);
-	snprintf(comm, sizeof(comm), "%s", p->comm);
+	text_copy(comm, sizeof(comm), p->comm);
 	cell_set_str(row, GP_COMM, comm);
 	if (gpus[0])
 		cell_set_str(row, GP_GPUS, gpus);

@@ -260,11 +260,19 @@ const char *table_str(const struct table *t, size_t row, const char *key)
  */
 #define SORT_KEYS_MAX 8
 
+/* A row's sort key read once before sorting: the comparisons read these, not the cells. */
+struct sort_val {
+	const char *s; /* a text column's */
+	double d; /* a number's */
+	bool known;
+};
+
 struct sort_keys {
 	const struct table *t;
 	unsigned int col[SORT_KEYS_MAX];
 	int sign[SORT_KEYS_MAX]; /* 1: smallest first */
 	unsigned int n;
+	const struct sort_val *vals; /* nrows x n */
 };
 
 /* qsort_r has no portable context argument: the keys of one call, per thread. */
@@ -325,33 +333,27 @@ static void sort_key_add(struct sort_keys *k, unsigned int col, int sign)
 	}
 }
 
-/* Rows ra and rb by one column: unknown last whatever the direction. */
-static int cmp_col(const struct table *t, size_t ra, size_t rb, unsigned int col, int sign)
+/* Two rows' values of one key: unknown last whatever the direction. */
+static int cmp_val(const struct sort_val *x, const struct sort_val *y, bool text, int sign)
 {
-	const struct cell *x = table_cell(t, ra, col), *y = table_cell(t, rb, col);
 	int r;
 
 	if (x->known != y->known)
 		return x->known ? -1 : 1;
 	if (!x->known)
 		return 0;
-	if (t->desc->cols[col].type == COL_STR) {
-		r = strcmp(x->s, y->s);
-	} else {
-		double dx = cell_number(t->desc, table_row(t, ra), col);
-		double dy = cell_number(t->desc, table_row(t, rb), col);
-
-		r = dx < dy ? -1 : dx > dy;
-	}
+	r = text ? strcmp(x->s, y->s) : x->d < y->d ? -1 : x->d > y->d;
 	return r * sign;
 }
 
 static int cmp_rows(const void *a, const void *b)
 {
 	size_t ra = *(const size_t *)a, rb = *(const size_t *)b;
+	const struct sort_keys *k = &sort_keys;
 
-	for (unsigned int i = 0; i < sort_keys.n; i++) {
-		int r = cmp_col(sort_keys.t, ra, rb, sort_keys.col[i], sort_keys.sign[i]);
+	for (unsigned int i = 0; i < k->n; i++) {
+		int r = cmp_val(&k->vals[ra * k->n + i], &k->vals[rb * k->n + i],
+				k->t->desc->cols[k->col[i]].type == COL_STR, k->sign[i]);
 
 		if (r)
 			return r;
@@ -359,15 +361,36 @@ static int cmp_rows(const void *a, const void *b)
 	return ra < rb ? -1 : ra > rb; /* stable */
 }
 
+/* Each row's keys, read once; NULL when memory ran out. */
+static struct sort_val *sort_vals(const struct sort_keys *k)
+{
+	const struct table *t = k->t;
+	struct sort_val *v = calloc(t->nrows * k->n, sizeof(*v));
+
+	for (size_t r = 0; v && r < t->nrows; r++)
+		for (unsigned int i = 0; i < k->n; i++) {
+			const struct cell *c = table_cell(t, r, k->col[i]);
+			struct sort_val *o = &v[r * k->n + i];
+
+			o->known = c->known;
+			if (t->desc->cols[k->col[i]].type == COL_STR)
+				o->s = c->s;
+			else
+				o->d = cell_number(t->desc, table_row(t, r), k->col[i]);
+		}
+	return v;
+}
+
 void table_sort(const struct table *t, unsigned int col, bool reverse, size_t *out)
 {
 	const struct table_desc *d = t->desc;
 	struct sort_keys k = { .t = t };
+	struct sort_val *vals;
 	int total;
 
 	for (size_t i = 0; i < t->nrows; i++)
 		out[i] = i;
-	if (col >= d->ncols)
+	if (col >= d->ncols || t->nrows < 2)
 		return;
 	sort_key_add(&k, col, ((d->cols[col].flags & COL_ASCENDING) != 0) != reverse ? 1 : -1);
 	total = tie_total(d, col);
@@ -376,9 +399,13 @@ void table_sort(const struct table *t, unsigned int col, bool reverse, size_t *o
 	for (unsigned int c = 0; c < d->ncols; c++)
 		if (d->cols[c].flags & COL_KEY && d->cols[c].type != COL_HIST)
 			sort_key_add(&k, c, 1);
+	k.vals = vals = sort_vals(&k);
+	if (!vals) /* out of memory: the rows as they came */
+		return;
 	sort_keys = k;
-	if (t->nrows > 1)
-		qsort(out, t->nrows, sizeof(*out), cmp_rows);
+	qsort(out, t->nrows, sizeof(*out), cmp_rows);
+	sort_keys.vals = NULL;
+	free(vals);
 }
 
 extern const struct table_desc *const __start_gputop_tables[] __attribute__((weak));

@@ -36,29 +36,80 @@ static void print_collectors(FILE *out, const struct snapshot *s)
 
 #define LONG_COL_WIDTH 100 /* a long text column's (COL_LONG) cells at most: a longer cell goes on whole */
 
+/* A table's shown cells, each formatted and made safe once: its text in a pool, and its cells. */
+struct fitted {
+	char *pool;
+	size_t len, cap;
+	size_t *off; /* rows x shown columns */
+	size_t *bytes;
+	int *cells;
+};
+
+static bool pool_add(struct fitted *f, const char *text, size_t n)
+{
+	if (f->len + n + 1 > f->cap) {
+		size_t cap = f->cap ? f->cap : 1 << 16;
+		char *p;
+
+		while (cap < f->len + n + 1)
+			cap *= 2;
+		if (!(p = realloc(f->pool, cap)))
+			return false;
+		f->pool = p;
+		f->cap = cap;
+	}
+	memcpy(f->pool + f->len, text, n + 1);
+	f->len += n + 1;
+	return true;
+}
+
 /*
- * The cells each shown column needs: its title's or its widest cell's, so every row lines up; a long
- * text column (a kernel's or a stack's name, to 4095 bytes) at most LONG_COL_WIDTH, its longer cells
- * printed whole past it, pushing the rest of their row.
+ * Formats and fits every shown cell of t in order, once, into f; and the cells each shown column needs:
+ * its title's or its widest cell's, so every row lines up; a long text column (a kernel's or a stack's
+ * name, to 4095 bytes) at most LONG_COL_WIDTH, its longer cells printed whole past it, pushing the rest of
+ * their row. false when memory ran out.
  */
-static void column_widths(const struct table *t, const size_t *order, bool u8, int *width)
+static bool fit_cells(const struct table *t, const size_t *order, unsigned int nshown, bool u8, int *width,
+		      struct fitted *f)
 {
 	const struct table_desc *d = t->desc;
 	char buf[TABLE_LONG_STR_MAX], fit[TEXT_CELL_MAX];
+	size_t i = 0;
 
-	for (unsigned int c = 0; c < d->ncols; c++) {
+	f->off = calloc(t->nrows * nshown, sizeof(*f->off));
+	f->bytes = calloc(t->nrows * nshown, sizeof(*f->bytes));
+	f->cells = calloc(t->nrows * nshown, sizeof(*f->cells));
+	if (!f->off || !f->bytes || !f->cells)
+		return false;
+	for (unsigned int c = 0; c < d->ncols; c++)
 		width[c] = (int)strlen(d->cols[c].title);
-		for (size_t r = 0; !(d->cols[c].flags & COL_DETAIL) && r < t->nrows; r++) {
+	for (size_t r = 0; r < t->nrows; r++)
+		for (unsigned int c = 0; c < d->ncols; c++) {
 			int w;
 
+			if (d->cols[c].flags & COL_DETAIL)
+				continue;
 			cell_format(&d->cols[c], table_cell(t, order[r], c), buf, sizeof(buf));
-			w = text_fit(buf, TEXT_CELL_MAX, u8, fit, sizeof(fit));
+			w = f->cells[i] = text_fit(buf, TEXT_CELL_MAX / 4, u8, fit, sizeof(fit));
+			f->off[i] = f->len;
+			f->bytes[i] = strlen(fit);
+			if (!pool_add(f, fit, f->bytes[i]))
+				return false;
+			i++;
 			if (d->cols[c].flags & COL_LONG && w > LONG_COL_WIDTH)
 				w = LONG_COL_WIDTH;
 			if (w > width[c])
 				width[c] = w;
 		}
-	}
+	return true;
+}
+
+static void fitted_free(struct fitted *f)
+{
+	free(f->pool);
+	free(f->off);
+	free(f->bytes);
+	free(f->cells);
 }
 
 /* Its title, and where a replay shows the recorder's own figures (self.*), that they are the recorder's. */
@@ -70,16 +121,44 @@ static void print_title(FILE *out, const struct table_desc *d, bool replay)
 		fprintf(out, "\n%s (%s)\n", d->title, d->name);
 }
 
+/* The titles and the rows of a table with rows, from its fitted cells: text left, numbers right. */
+static void print_rows(FILE *out, const struct table *t, const int *width, const struct fitted *f, bool u8)
+{
+	const struct table_desc *d = t->desc;
+	size_t i = 0;
+
+	for (unsigned int c = 0, x = 0; c < d->ncols; c++)
+		if (!(d->cols[c].flags & COL_DETAIL)) {
+			if (x++)
+				fputc_unlocked(' ', out);
+			text_print_cell(out, d->cols[c].title, width[c], d->cols[c].type == COL_STR, u8);
+		}
+	fputc_unlocked('\n', out);
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (unsigned int c = 0, x = 0; c < d->ncols; c++) {
+			if (d->cols[c].flags & COL_DETAIL)
+				continue;
+			if (x++)
+				fputc_unlocked(' ', out);
+			text_put_fitted(out, f->pool + f->off[i], f->bytes[i], f->cells[i], width[c],
+					d->cols[c].type == COL_STR);
+			i++;
+		}
+		fputc_unlocked('\n', out);
+	}
+}
+
 /* Every collector table, its columns as on screen (JSON has the drill-down ones), in its default order. */
 static void print_tables(FILE *out, const struct snapshot *s, const struct text_settings *ts)
 {
-	char buf[TABLE_LONG_STR_MAX];
 	char empty[600];
 	bool u8 = utf8();
 
 	for (size_t i = 0; i < s->ntables; i++) {
 		const struct table *t = s->tables[i];
 		const struct table_desc *d = t->desc;
+		struct fitted f = { 0 };
+		unsigned int nshown = 0;
 		size_t *order;
 		int *width;
 
@@ -90,34 +169,16 @@ static void print_tables(FILE *out, const struct snapshot *s, const struct text_
 			fprintf(out, "  %s\n", table_empty_text(d, t, &ts->empty, empty, sizeof(empty)));
 			continue;
 		}
+		for (unsigned int c = 0; c < d->ncols; c++)
+			nshown += !(d->cols[c].flags & COL_DETAIL);
 		order = calloc(t->nrows, sizeof(*order));
 		width = calloc(d->ncols, sizeof(*width));
-		if (!order || !width) {
-			free(order);
-			free(width);
-			continue;
-		}
-		table_sort(t, d->sort_col, false, order);
-		column_widths(t, order, u8, width);
-		/* titles as the cells: text left, numbers right */
-		for (unsigned int c = 0, x = 0; c < d->ncols; c++)
-			if (!(d->cols[c].flags & COL_DETAIL)) {
-				if (x++)
-					fputc_unlocked(' ', out);
-				text_print_cell(out, d->cols[c].title, width[c], d->cols[c].type == COL_STR, u8);
-			}
-		fputc_unlocked('\n', out);
-		for (size_t r = 0; r < t->nrows; r++) {
-			for (unsigned int c = 0, x = 0; c < d->ncols; c++) {
-				if (d->cols[c].flags & COL_DETAIL)
-					continue;
-				cell_format(&d->cols[c], table_cell(t, order[r], c), buf, sizeof(buf));
-				if (x++)
-					fputc_unlocked(' ', out);
-				text_print_cell(out, buf, width[c], d->cols[c].type == COL_STR, u8);
-			}
-			fputc_unlocked('\n', out);
-		}
+		if (order && width &&
+		    (table_sort(t, d->sort_col, false, order), fit_cells(t, order, nshown, u8, width, &f)))
+			print_rows(out, t, width, &f, u8);
+		else
+			fputs("  (not printed: out of memory)\n", out);
+		fitted_free(&f);
 		free(width);
 		free(order);
 	}
