@@ -109,13 +109,13 @@ static struct elf_entry *file_entry(struct symbolizer *s, struct sym_process *p,
 	struct elf_key key;
 	struct symtab t;
 	Elf *e = NULL;
-	int fd;
+	int fd = -1;
 
 	if (m->open_failed)
 		return NULL;
 	key = map_key(m);
 	if (m->elf_known && (entry = elf_cache_get(&s->cache, &key)))
-		return entry;
+		goto out; /* a hit: the entry may be another process's mapping's */
 	if (m->syms_too_large) /* read once, its entry evicted since: not read again */
 		return NULL;
 	fd = map_file_open(p->pid, m, map_path(&p->maps, m));
@@ -135,8 +135,8 @@ static struct elf_entry *file_entry(struct symbolizer *s, struct sym_process *p,
 		file_syms(s, e, &info, &t);
 		entry = elf_cache_put(&s->cache, &key, &info, &t);
 	}
-	m->syms_too_large = entry && entry->too_large;
 out:
+	m->syms_too_large |= entry && entry->too_large;
 	if (e)
 		elf_end(e);
 	if (fd >= 0)
@@ -160,7 +160,6 @@ static void file_frame(struct symbolizer *s, struct sym_process *p, struct map *
 	const struct sym *sym;
 	const char *name = base ? base + 1 : path;
 
-	m->syms_too_large |= e && e->too_large; /* the entry another process's mapping made */
 	if (m->syms_too_large) /* said in the frame: "libx.so [symbols too large]+0x..." */
 		snprintf(out->module, sizeof(out->module), "%.*s" SYMS_TOO_LARGE,
 			 (int)(sizeof(out->module) - sizeof(SYMS_TOO_LARGE)), name);
