@@ -364,6 +364,7 @@ test-bpf: $(B)/gputop-bpf $(B)/cuda/cuda-client $(B)/cuda/launch-loop $(B)/cuda-
 	$(Q)tests/bpf/tui-capture.sh $(B)/gputop-bpf
 	$(Q)tests/bpf/stacks-key.sh $(B)/cuda $(B)/gputop-bpf
 	$(Q)tests/bpf/exit.sh $(B)/cuda $(B)/gputop-bpf
+	$(Q)tests/bpf/sym-child.sh $(B)/cuda build/default-test/gputop-bpf
 	$(Q)tests/bpf/hostile-maps.sh $(B)/cuda $(B)/gputop-bpf
 
 # The VM's scenario holds the scheduler's programs (GPUTOP_TEST_SPIN_NS) and points the NVIDIA

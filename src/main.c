@@ -37,6 +37,7 @@
 #include "core/sysroot.h"
 #include "core/version.h"
 #include "symbols/stack_file.h"
+#include "symbols/sym_child.h"
 
 #define PROG "gputop-bpf"
 
@@ -139,6 +140,21 @@ static int open_stacks(const struct options *o, struct collector_config *config)
 	return 0;
 }
 
+/* The symbolizing child ended (symbols/sym_child.h), and a line where one ended early or frames went unknown. */
+static void close_symbolizer(const char *stacks)
+{
+	struct sym_child_stats st = sym_child_stats();
+
+	sym_child_stop();
+	if (st.died || st.frames_lost || st.unwinds_lost)
+		fprintf(stderr,
+			PROG
+			": stacks '%s': the symbolizing child ended %llu times (the last: %s), %llu started in all; "
+			"%llu frames and %llu stack copies it owed shown [unknown]\n",
+			stacks, (unsigned long long)st.died, st.why[0] ? st.why : "-", (unsigned long long)st.started,
+			(unsigned long long)st.frames_lost, (unsigned long long)st.unwinds_lost);
+}
+
 /*
  * The stacks file's end (the SVG drawn); a line on what it holds, and one on the
  * copies unwound where there were some. Returns rc, or a failure.
@@ -153,7 +169,7 @@ static int close_stacks(const struct options *o, int rc)
 	if (!stacks_file.open) /* not opened: --list, or it failed and said so */
 		return rc;
 	if (!stacks_file.out) /* "-": the tables only */
-		return stack_file_close(&stacks_file), rc;
+		return stack_file_close(&stacks_file), sym_child_stop(), rc;
 	err = stack_file_close(&stacks_file);
 	if (err) {
 		fprintf(stderr, PROG ": writing the stacks '%s' failed: %s\n", o->stacks,
@@ -175,6 +191,7 @@ static int close_stacks(const struct options *o, int rc)
 			PROG ": stacks '%s': CFI refused %llu times (a file once a process: programs past the "
 			     "bounds libdw is given), their frames unwound by frame pointers\n",
 			o->stacks, (unsigned long long)cost.cfi_refused);
+	close_symbolizer(o->stacks);
 	return rc;
 }
 

@@ -11,6 +11,13 @@
 #include "symbols/elf_file.h"
 #include "symbols/file_open.h"
 
+static const struct file_broker *broker; /* the symbolizing child's: it asks, the monitor opens */
+
+void file_open_broker(const struct file_broker *b)
+{
+	broker = b;
+}
+
 /* Keeps fd if it is a regular file with the mapping's device and inode. */
 static int check_same(int fd, const struct map *m)
 {
@@ -69,6 +76,8 @@ int map_file_open(pid_t pid, const struct map *m, const char *path)
 
 	if (m->kind != MAP_KIND_FILE)
 		return -EINVAL;
+	if (broker)
+		return broker->map_file(broker->ctx, pid, m);
 	fd = check_same(open_map_files(pid, m), m);
 	if (fd >= 0 || m->deleted)
 		return fd;
@@ -87,6 +96,8 @@ int debug_file_open(const char *debug_dir, const uint8_t *build_id, size_t len)
 	struct stat st;
 	int fd, n;
 
+	if (broker)
+		return broker->debug_file(broker->ctx, build_id, len);
 	if (len < 2 || len > BUILD_ID_MAX)
 		return -EINVAL;
 	build_id_hex(build_id, len, hex);
@@ -109,6 +120,8 @@ int perf_map_file_open(const char *dir, pid_t pid, uid_t owner, size_t max_bytes
 	struct stat st;
 	int dfd, fd, err = 0;
 
+	if (broker)
+		return broker->perf_map(broker->ctx, pid);
 	snprintf(name, sizeof(name), "perf-%d.map", (int)pid);
 	dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)

@@ -31,6 +31,18 @@ int debug_file_open(const char *debug_dir, const uint8_t *build_id, size_t len);
  * An fd, or -errno (-EPERM: another owner; -EFBIG: too large; -EINVAL: not a regular file).
  */
 int perf_map_file_open(const char *dir, pid_t pid, uid_t owner, size_t max_bytes);
+/*
+ * In the symbolizing child (sym_server.c), which opens nothing itself: each
+ * open above asks the monitor, which opens it as above and passes the
+ * descriptor. NULL: open here (the monitor's own calls).
+ */
+struct file_broker {
+	int (*map_file)(void *ctx, pid_t pid, const struct map *m);
+	int (*debug_file)(void *ctx, const uint8_t *build_id, size_t len);
+	int (*perf_map)(void *ctx, pid_t pid);
+	void *ctx;
+};
+void file_open_broker(const struct file_broker *b);
 /* The effective user of a process (the owner of /proc/PID). 0, or -errno. */
 int proc_owner(pid_t pid, uid_t *uid);
 

@@ -36,15 +36,14 @@ size_t stack_kernel_frames(struct symbolizer *sym, const uint64_t *ips, size_t d
 	return n;
 }
 
-size_t stack_user_frames(struct symbolizer *sym, struct stack_proc *p, const uint64_t *ips,
-			 size_t depth, uint64_t caller, struct frame *out)
+size_t stack_user_frames(struct stack_proc *p, const uint64_t *ips, size_t depth, uint64_t caller, struct frame *out)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < depth && ips[i]; i++) {
-		stack_procs_frame(sym, p, ips[i], &out[n++]);
+		stack_procs_frame(p, ips[i], &out[n++]);
 		if (i == 0 && caller && (depth < 2 || ips[1] != caller))
-			stack_procs_frame(sym, p, caller, &out[n++]);
+			stack_procs_frame(p, caller, &out[n++]);
 	}
 	return n;
 }

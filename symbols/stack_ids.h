@@ -25,7 +25,6 @@ size_t stack_kernel_frames(struct symbolizer *sym, const uint64_t *ips, size_t d
  * syscall wrapper's caller a frame-pointer walk leaves out (0: none), put back
  * after the first. Their number.
  */
-size_t stack_user_frames(struct symbolizer *sym, struct stack_proc *p, const uint64_t *ips,
-			 size_t depth, uint64_t caller, struct frame *out);
+size_t stack_user_frames(struct stack_proc *p, const uint64_t *ips, size_t depth, uint64_t caller, struct frame *out);
 
 #endif

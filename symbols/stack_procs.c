@@ -5,6 +5,7 @@
 #include <string.h>
 #include "core/array.h"
 #include "symbols/stack_procs.h"
+#include "symbols/sym_child.h"
 
 struct stack_proc *stack_procs_find(struct stack_procs *ps, uint32_t pid)
 {
@@ -28,11 +29,10 @@ struct stack_proc *stack_procs_add(struct stack_procs *ps, uint32_t pid, const c
 	return p;
 }
 
-void stack_procs_frame(struct symbolizer *sym, struct stack_proc *p, uint64_t addr,
-		       struct frame *out)
+void stack_procs_frame(struct stack_proc *p, uint64_t addr, struct frame *out)
 {
 	if (p && p->captured)
-		symbolize_user(sym, &p->sp, addr, out);
+		sym_child_frame(&p->sp, addr, out); /* their files parsed away from our privileges */
 	else
 		memset(out, 0, sizeof(*out)); /* "[unknown]": it exited before it was seen */
 }
@@ -56,8 +56,8 @@ void stack_proc_count(struct stack_proc *p, uint64_t events, uint64_t samples)
 
 void stack_proc_sampled(const struct stack_proc *p, const char *unit, char *out, size_t size)
 {
-	const char *why = "";
-	uint64_t refused = p && p->unw ? unwind_cfi_refused(p->unw, &why) : 0;
+	const char *why = p ? p->cfi_why : "";
+	uint64_t refused = p ? p->cfi_refused : 0;
 	int n = 0;
 
 	if (size)
@@ -73,9 +73,10 @@ void stack_proc_sampled(const struct stack_proc *p, const char *unit, char *out,
 void stack_procs_free(struct stack_procs *ps)
 {
 	for (size_t i = 0; i < ps->n; i++) {
-		unwind_proc_free(ps->procs[i].unw);
-		if (ps->procs[i].captured)
-			sym_process_free(&ps->procs[i].sp);
+		if (!ps->procs[i].captured)
+			continue;
+		sym_child_forget(&ps->procs[i].sp);
+		sym_process_free(&ps->procs[i].sp);
 	}
 	free(ps->procs);
 	memset(ps, 0, sizeof(*ps));

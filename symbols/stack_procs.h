@@ -11,14 +11,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "symbols/symbolizer.h"
-#include "symbols/unwind.h"
 
 struct stack_proc {
 	uint32_t pid;
 	bool captured; /* its mappings were read (it may have exited before) */
 	char comm[16];
 	struct sym_process sp;
-	struct unwind_proc *unw; /* its DWARF unwinder, made at its first stack copy (NULL: none) */
+	uint64_t cfi_refused; /* its files whose CFI was refused (unwind.h), as its last unwind said */
+	char cfi_why[64]; /* the first one's reason */
 	uint64_t events, dwarf_events, dwarf_samples; /* at the end: all (launches, jobs), those of keys with chains, their samples */
 };
 
@@ -31,8 +31,7 @@ struct stack_proc *stack_procs_find(struct stack_procs *ps, uint32_t pid);
 /* pid at its first sight: its mappings captured now, comm ("" or NULL: "?") kept; NULL when seen before or out of memory. */
 struct stack_proc *stack_procs_add(struct stack_procs *ps, uint32_t pid, const char *comm);
 /* The frame of a user address of p: "[unknown]" when p is NULL or its mappings were not read. */
-void stack_procs_frame(struct symbolizer *sym, struct stack_proc *p, uint64_t addr,
-		       struct frame *out);
+void stack_procs_frame(struct stack_proc *p, uint64_t addr, struct frame *out);
 /* Before a source's rows: every process's counts (events, dwarf_events, dwarf_samples) zeroed. */
 void stack_procs_count_reset(struct stack_procs *ps);
 /* One key of p (NULL: none) with events, unwound in samples copies (0: no DWARF chain). */

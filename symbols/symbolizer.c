@@ -43,7 +43,10 @@ int sym_process_capture(struct sym_process *p, pid_t pid)
 {
 	int err;
 
+	static _Atomic uint64_t captures;
+
 	memset(p, 0, sizeof(*p));
+	p->id = ++captures;
 	p->pid = pid;
 	p->perf_err = 1;
 	err = proc_maps_capture(&p->maps, pid);

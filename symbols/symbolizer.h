@@ -40,6 +40,7 @@ struct symbolizer {
 
 /* One process as first seen: its mappings and its user, and its perf map when first needed. */
 struct sym_process {
+	uint64_t id; /* this capture's, unique in the monitor (the symbolizing child knows it by it) */
 	pid_t pid;
 	uid_t uid;
 	struct proc_maps maps;

@@ -166,8 +166,7 @@ static char *fp_text(struct sched_stacks *ss, const struct sched_stack_sum *e, i
 
 	if (!depth)
 		stack_frame_named(&frames[n++], "%s%s", "[no stack]", "");
-	n += stack_user_frames(&ss->sf->sym, stack_procs_find(&ss->procs, e->tgid), ips, SCHED_STACK_DEPTH, e->caller,
-			       &frames[n]);
+	n += stack_user_frames(stack_procs_find(&ss->procs, e->tgid), ips, SCHED_STACK_DEPTH, e->caller, &frames[n]);
 	folded_join(frames, n, ktrunc || depth == SCHED_STACK_DEPTH, text);
 	return strdup(text);
 }
@@ -181,7 +180,7 @@ static char *chain_text(struct sched_stacks *ss, const struct sched_stack_sum *e
 	size_t n = sum_kernel(ss, e, stacks_fd, true, frames, &ktrunc);
 
 	for (size_t j = 0; j < c->n; j++)
-		stack_procs_frame(&ss->sf->sym, p, c->ips[j], &frames[n++]);
+		stack_procs_frame(p, c->ips[j], &frames[n++]);
 	folded_join(frames, n, ktrunc || c->truncated, text);
 	return strdup(text);
 }
@@ -290,8 +289,8 @@ size_t sched_stacks_frames(struct sched_stacks *ss, int stacks_fd, const struct 
 		n += stack_kernel_frames(&ss->sf->sym, ips, SCHED_STACK_DEPTH, false, out);
 	memset(ips, 0, sizeof(ips));
 	if (s->ustack_id >= 0 && !bpf_map_lookup_elem(stacks_fd, &s->ustack_id, ips))
-		n += stack_user_frames(&ss->sf->sym, stack_procs_find(&ss->procs, s->pid), ips, SCHED_STACK_DEPTH,
-				       s->caller, &out[n]);
+		n += stack_user_frames(stack_procs_find(&ss->procs, s->pid), ips, SCHED_STACK_DEPTH, s->caller,
+				       &out[n]);
 	return n;
 }
 

@@ -117,8 +117,7 @@ static const char *fp_text(struct call_stacks *cs, const struct call_stack_key *
 	n = kernel_frames(cs, k, stacks_fd, &truncated);
 	if (!(depth = user_depth(k, stacks_fd)))
 		stack_frame_named(&frames[n++], "%s%s", "[no stack]", "");
-	n += stack_user_frames(&cs->sf->sym, stack_procs_find(&cs->procs, k->tgid), ips, CALL_STACK_DEPTH,
-			       k->caller, &frames[n]);
+	n += stack_user_frames(stack_procs_find(&cs->procs, k->tgid), ips, CALL_STACK_DEPTH, k->caller, &frames[n]);
 	if (k->source == CALL_STACK_SYNC && n)
 		*leaf = key_text_put(&cs->leaves, k, frames[first++].name);
 	folded_join(&frames[first], n - first, truncated || depth == CALL_STACK_DEPTH, text);
@@ -137,7 +136,7 @@ static const char *chain_text(struct call_stacks *cs, const struct call_stack_ke
 		return c->text;
 	n = kernel_frames(cs, k, stacks_fd, &truncated);
 	for (size_t j = k->source == CALL_STACK_SYNC ? 1 : 0; j < c->n; j++)
-		stack_procs_frame(&cs->sf->sym, p, c->ips[j], &frames[n++]);
+		stack_procs_frame(p, c->ips[j], &frames[n++]);
 	folded_join(frames, n, truncated || c->truncated, text);
 	return c->text = strdup(text);
 }

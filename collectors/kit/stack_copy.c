@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <stdatomic.h>
 #include <stddef.h>
+#include <string.h>
 #include "collectors/kit/stack_copy.h"
-#include "core/clock.h"
+#include "symbols/sym_child.h"
 
 /*
  * What unwinding has cost, every thread that unwinds together: the time is
@@ -15,25 +16,24 @@ bool stack_copy_unwind(struct stack_proc *p, const struct user_stack *s, size_t 
 		       struct unwind_result *r)
 {
 	const size_t head = offsetof(struct user_stack, data);
-	uint64_t t0, refused;
+	struct sym_child_unwound u;
 
 	if (size < head || s->size > size - head || !p || !p->captured)
 		return false;
-	t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID); /* the unwinder's making (files opened) included */
-	if (!p->unw && !(p->unw = unwind_proc_new((pid_t)p->pid, &p->sp.maps)))
+	if (!sym_child_unwind(&p->sp,
+			      &(struct unwind_input){ .ip = s->ip,
+						      .sp = s->sp,
+						      .bp = s->bp,
+						      .stack = s->data,
+						      .len = s->size,
+						      .cut = s->flags & USER_STACK_CUT },
+			      r, &u))
 		return false;
-	refused = unwind_cfi_refused(p->unw, NULL);
-	unwind_stack(p->unw,
-		     &(struct unwind_input){ .ip = s->ip,
-					     .sp = s->sp,
-					     .bp = s->bp,
-					     .stack = s->data,
-					     .len = s->size,
-					     .cut = s->flags & USER_STACK_CUT },
-		     r);
-	atomic_fetch_add_explicit(&cfi_refused, unwind_cfi_refused(p->unw, NULL) - refused, memory_order_relaxed);
-	atomic_fetch_add_explicit(&unwind_cpu_ns, clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0,
-				  memory_order_relaxed);
+	atomic_fetch_add_explicit(&cfi_refused, u.cfi_refused - p->cfi_refused, memory_order_relaxed);
+	p->cfi_refused = u.cfi_refused;
+	memcpy(p->cfi_why, u.cfi_why, sizeof(p->cfi_why));
+	atomic_fetch_add_explicit(&unwind_cpu_ns, u.cpu_ns,
+				  memory_order_relaxed); /* the child's, its files' reading included */
 	atomic_fetch_add_explicit(&unwound, 1, memory_order_release);
 	return true;
 }

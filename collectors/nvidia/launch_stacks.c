@@ -16,6 +16,7 @@
 #include "collectors/nvidia/nv_kernels.h"
 #include "core/array.h"
 #include "symbols/folded.h"
+#include "symbols/stack_ids.h"
 
 /* How long a stack copy waits for the reader at most (a key's first wakes it at once). */
 #define LAUNCH_STACKS_READ_MS 100
@@ -243,21 +244,6 @@ static size_t fp_stack(int stacks_fd, const struct nv_stack_key *k, uint64_t *ip
 	return n;
 }
 
-/* The frames of k's frame-pointer stack ips (depth of them) into out, leaf first: how many. */
-static size_t fp_frames(struct launch_stacks *ls, struct stack_proc *p, const struct nv_stack_key *k,
-			const uint64_t *ips, size_t depth, struct frame *out)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < depth; i++) {
-		stack_procs_frame(&ls->sf->sym, p, ips[i], &out[n++]);
-		/* the caller at the function's entry, where the walk (frame pointers) left it out */
-		if (i == 0 && k->caller && (depth < 2 || ips[1] != k->caller))
-			stack_procs_frame(&ls->sf->sym, p, k->caller, &out[n++]);
-	}
-	return n;
-}
-
 /* k's frame-pointer stack as text, symbolized now. */
 static void fp_symbolize(struct rows_arg *a, struct stack_proc *p, const struct nv_stack_key *k)
 {
@@ -266,7 +252,7 @@ static void fp_symbolize(struct rows_arg *a, struct stack_proc *p, const struct 
 
 	if (!depth)
 		named_frame(&frames[n++], "[no stack]");
-	n += fp_frames(a->ls, p, k, ips, depth, &frames[n]);
+	n += stack_user_frames(p, ips, depth, k->caller, &frames[n]);
 	folded_join(frames, n, depth == NV_STACK_DEPTH, text);
 }
 
@@ -282,12 +268,12 @@ static const char *fp_text(struct rows_arg *a, struct stack_proc *p, const struc
 }
 
 /* A DWARF chain's text, symbolized at its first use only; NULL: no memory. */
-static const char *chain_text(struct rows_arg *a, struct stack_proc *p, struct dwarf_chain *c)
+static const char *chain_text(struct stack_proc *p, struct dwarf_chain *c)
 {
 	if (c->text)
 		return c->text;
 	for (size_t j = 0; j < c->n; j++)
-		stack_procs_frame(&a->ls->sf->sym, p, c->ips[j], &frames[j]);
+		stack_procs_frame(p, c->ips[j], &frames[j]);
 	folded_join(frames, c->n, c->truncated, text);
 	return c->text = strdup(text);
 }
@@ -327,7 +313,7 @@ static void key_part(void *arg, struct dwarf_chain *c, const uint64_t *w)
 {
 	struct key_arg *ka = arg;
 
-	row_out(ka->a, ka->p, ka->k, c ? chain_text(ka->a, ka->p, c) : fp_text(ka->a, ka->p, ka->k), c, w[0]);
+	row_out(ka->a, ka->p, ka->k, c ? chain_text(ka->p, c) : fp_text(ka->a, ka->p, ka->k), c, w[0]);
 }
 
 /* One (process, stack, kernel): by its DWARF chains where it has some, else by its frame pointers. */
@@ -368,9 +354,9 @@ static size_t frames_of(struct launch_stacks *ls, int stacks_fd, const struct st
 		if (!best || c[i].samples > best->samples)
 			best = &c[i];
 	if (!best || (!best->complete && depth > best->n)) /* as key_rows chooses */
-		return fp_frames(ls, p, &k, ips, depth, out);
+		return stack_user_frames(p, ips, depth, k.caller, out);
 	for (size_t j = 0; j < best->n; j++)
-		stack_procs_frame(&ls->sf->sym, p, best->ips[j], &out[n++]);
+		stack_procs_frame(p, best->ips[j], &out[n++]);
 	return n;
 }
 

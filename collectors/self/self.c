@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "collectors/kit/prog_stats.h"
 #include "collectors/kit/stack_copy.h"
+#include "symbols/sym_child.h"
 #include "collectors/collector.h"
 #include "collectors/self/self_tables.h"
 
@@ -93,6 +94,8 @@ static int self_read(struct collector *c, struct model *m)
 	if (!row)
 		return -1;
 	now.cpu_known = cpu_ticks(&now.cpu_ticks);
+	if (now.clk_tck > 0) /* and its symbolizing child's (symbols/sym_child.h), the dead ones' too */
+		now.cpu_ticks += sym_child_stats().cpu_ns / (1000000000ull / (uint64_t)now.clk_tck);
 	if (bpf_cost_available(NULL) && progs) {
 		now.bpf_cpu_pct = 0;
 		for (size_t i = 0; i < progs->nrows; i++) {

@@ -4,14 +4,14 @@
 #include "core/counter.h"
 
 static const struct col_desc proc_cols[SELF_COLS] = {
-	[SELF_CPU] = { "cpu_pct", "CPU%", "the monitor's own CPU time, % of one CPU", COL_F64, UNIT_PCT,
-		       6, COL_HISTORY },
+	[SELF_CPU] = { "cpu_pct", "CPU%", "the monitor's own CPU time (its symbolizing child's included), % of one CPU",
+		       COL_F64, UNIT_PCT, 6, COL_HISTORY },
 	[SELF_RSS] = { "rss_bytes", "RSS", "the monitor's resident memory", COL_U64, UNIT_BYTES, 9, 0 },
-	[SELF_BPF_CPU] = { "bpf_cpu_pct", "BPF CPU%", "its BPF programs' run time, % of one CPU",
-			   COL_F64, UNIT_PCT, 8, 0 },
+	[SELF_BPF_CPU] = { "bpf_cpu_pct", "BPF CPU%", "its BPF programs' run time, % of one CPU", COL_F64, UNIT_PCT, 8,
+			   0 },
 	[SELF_UNWIND_CPU] = { "unwind_cpu_pct", "UNWIND%",
-			      "its DWARF unwinding of --stacks' stack copies, % of one CPU", COL_F64,
-			      UNIT_PCT, 7, 0 },
+			      "its DWARF unwinding of --stacks' stack copies (in its symbolizing child), % of one CPU",
+			      COL_F64, UNIT_PCT, 7, 0 },
 	[SELF_PID] = { "pid", "PID", "the monitor's process", COL_U64, UNIT_NONE, 7, COL_DETAIL },
 };
 

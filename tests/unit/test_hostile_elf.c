@@ -228,7 +228,8 @@ static void cfi_bomb_refused(void **state)
 	assert_int_equal(unwind_files_opened(c.u), 2); /* the bomb once (libdwfl asks no more), libcuda once */
 	assert_true(c.ms < 100.0); /* each was some 54 ms */
 	/* said on the process's DWARF rows, with what was sampled */
-	sp = (struct stack_proc){ .unw = c.u, .dwarf_events = 5, .dwarf_samples = 2 };
+	sp = (struct stack_proc){ .cfi_refused = 1, .dwarf_events = 5, .dwarf_samples = 2 };
+	snprintf(sp.cfi_why, sizeof(sp.cfi_why), "%s", why);
 	stack_proc_sampled(&sp, "launches", note, sizeof(note));
 	assert_string_equal(note,
 			    "DWARF: 2 of 5 launches unwound; 1 file's CFI refused (a CFI program over 65536 bytes)");

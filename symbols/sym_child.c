@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "core/array.h"
+#include "symbols/file_open.h"
+#include "symbols/perf_map.h"
+#include "symbols/sym_child.h"
+#include "symbols/sym_server.h"
+#include "symbols/sym_wire.h"
+
+#define CHILD_NAME "gputop-bpf-sym"
+#define DEADLINE_MS 5000 /* one request's answer, the files it asked for included */
+#define DEATHS_HELD 3 /* this many deaths within DEATHS_WINDOW_S: no child for DEATHS_WINDOW_S */
+#define DEATHS_WINDOW_S 60
+#define ANSWER_MAX sizeof(struct sym_wire_unwind_done) /* the child's largest message */
+
+/* A process the child was sent: the monitor's own copy of its maps, the only ones its files open from. */
+struct sent {
+	uint64_t id;
+	pid_t pid;
+	uid_t uid;
+	struct proc_maps maps;
+	uint64_t gen; /* the child that has it (0: none yet) */
+};
+
+static struct {
+	pthread_mutex_t lock;
+	pid_t pid;
+	int sock;
+	uint64_t gen; /* children started: each one's number */
+	struct sym_child_stats st;
+	uint64_t dead_cpu_ns;
+	time_t deaths[DEATHS_HELD]; /* the last ones, a ring */
+	char debug_dir[512], perf_map_dir[512];
+	struct sent *sent;
+	size_t nsent, sent_cap;
+	void *buf;
+	size_t bufcap;
+	uint64_t requests; /* frames and unwinds asked for, all children together */
+} c = { .lock = PTHREAD_MUTEX_INITIALIZER, .sock = -1 };
+
+/* Locked. */
+static void set_dirs(const struct symbolizer_config *cfg)
+{
+	snprintf(c.debug_dir, sizeof(c.debug_dir), "%s", cfg && cfg->debug_dir ? cfg->debug_dir : "/usr/lib/debug");
+	snprintf(c.perf_map_dir, sizeof(c.perf_map_dir), "%s", cfg && cfg->perf_map_dir ? cfg->perf_map_dir : "/tmp");
+}
+
+void sym_child_config(const struct symbolizer_config *cfg)
+{
+	pthread_mutex_lock(&c.lock);
+	set_dirs(cfg);
+	pthread_mutex_unlock(&c.lock);
+}
+
+/* The CPU a child used so far (it lives, or is a zombie not yet reaped), in ns; 0 when unknown. */
+static uint64_t child_cpu_ns(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long ut = 0, st = 0;
+	long tck = sysconf(_SC_CLK_TCK);
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (!(f = fopen(path, "re")))
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	if (!(p = strrchr(buf, ')')) || tck <= 0 ||
+	    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
+		return 0;
+	return (ut + st) * (1000000000ull / (unsigned long long)tck);
+}
+
+/* The child is ended (why: its reason, "" at the monitor's own stop): killed, reaped, its CPU kept. */
+static void end_child(const char *why)
+{
+	int status = 0;
+
+	if (!c.pid)
+		return;
+	c.dead_cpu_ns += child_cpu_ns(c.pid);
+	kill(c.pid, SIGKILL); /* it holds nothing to save, and may hang */
+	close(c.sock);
+	while (waitpid(c.pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (why[0]) {
+		c.st.died++;
+		c.deaths[c.st.died % DEATHS_HELD] = time(NULL);
+		if (WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL) /* it died before our kill: say how */
+			snprintf(c.st.why, sizeof(c.st.why), "%s, by signal %d (%s)", why, WTERMSIG(status),
+				 strsignal(WTERMSIG(status)));
+		else if (WIFEXITED(status))
+			snprintf(c.st.why, sizeof(c.st.why), "%s, exit status %d", why, WEXITSTATUS(status));
+		else
+			snprintf(c.st.why, sizeof(c.st.why), "%s", why);
+	}
+	c.pid = 0;
+	c.sock = -1;
+}
+
+/* Every shared mapping the fork left it (BPF maps, ring buffers): unmapped, so it can touch none. */
+static void unmap_shared(void)
+{
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long start, end;
+		char perms[8];
+
+		if (sscanf(line, "%llx-%llx %7s", &start, &end, perms) == 3 && perms[3] == 's')
+			munmap((void *)(uintptr_t)start, (size_t)(end - start));
+	}
+	if (f)
+		fclose(f);
+}
+
+/* In the child, just forked: its own session, only its channel left, then the server. */
+__attribute__((noreturn)) static void child_main(int sock, pid_t parent)
+{
+	struct symbolizer_config cfg = { .debug_dir = c.debug_dir, .perf_map_dir = c.perf_map_dir };
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent || null < 0)
+		_exit(2);
+	prctl(PR_SET_NAME, CHILD_NAME);
+	setsid(); /* no terminal's signals: the monitor's Ctrl-C is its own, and it still needs frames */
+	signal(SIGPIPE, SIG_IGN);
+	dup2(null, 0);
+	dup2(null, 1);
+	dup2(null, 2);
+	if (dup2(sock, 3) != 3 || close_range(4, ~0u, 0))
+		_exit(2);
+	unmap_shared();
+	sym_server_run(3, &cfg);
+}
+
+/* A child, unless three died within the last minute. 0, or -errno. */
+static int start_child(void)
+{
+	pid_t parent = getpid(), pid;
+	int sv[2];
+
+	if (c.pid)
+		return 0;
+	if (c.st.died >= DEATHS_HELD && time(NULL) - c.deaths[(c.st.died + 1) % DEATHS_HELD] < DEATHS_WINDOW_S)
+		return -EAGAIN;
+	if (!c.debug_dir[0])
+		set_dirs(NULL);
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		close(sv[0]);
+		close(sv[1]);
+		snprintf(c.st.why, sizeof(c.st.why), "fork: %s", strerror(errno));
+		return -errno;
+	}
+	if (!pid)
+		child_main(sv[1], parent);
+	close(sv[1]);
+	c.pid = pid;
+	c.sock = sv[0];
+	c.gen++;
+	c.st.started++;
+	return 0;
+}
+
+static struct sent *sent_find(uint64_t id)
+{
+	for (size_t i = c.nsent; i-- > 0;) /* the latest first: the one in use */
+		if (c.sent[i].id == id)
+			return &c.sent[i];
+	return NULL;
+}
+
+/* The monitor's copy of p's maps, made at its first request. */
+static struct sent *sent_of(const struct sym_process *p)
+{
+	struct sent *s = sent_find(p->id);
+
+	if (s)
+		return s;
+	if (!p->maps.pool_len || !(s = array_push(&c.sent, &c.nsent, &c.sent_cap, sizeof(*s))))
+		return NULL;
+	memset(s, 0, sizeof(*s));
+	s->id = p->id;
+	s->pid = p->pid;
+	s->uid = p->uid;
+	s->maps.pid = p->pid;
+	s->maps.maps = malloc(p->maps.n * sizeof(struct map) + 1);
+	s->maps.pool = malloc(p->maps.pool_len);
+	if (!s->maps.maps || !s->maps.pool) {
+		proc_maps_free(&s->maps);
+		c.nsent--;
+		return NULL;
+	}
+	memcpy(s->maps.maps, p->maps.maps, p->maps.n * sizeof(struct map));
+	memcpy(s->maps.pool, p->maps.pool, p->maps.pool_len);
+	s->maps.n = s->maps.cap = p->maps.n;
+	s->maps.pool_len = s->maps.pool_cap = p->maps.pool_len;
+	return s;
+}
+
+/* The descriptor of the file the child asked for, opened here from the monitor's copy; -errno. */
+static int open_asked(const struct sym_wire_file_ask *a)
+{
+	struct sent *s = sent_find(a->id);
+
+	if (!s)
+		return -ESRCH;
+	switch (a->kind) {
+	case SYM_FILE_MAP:
+		if (a->map >= s->maps.n)
+			return -EINVAL;
+		return map_file_open(s->pid, &s->maps.maps[a->map], map_path(&s->maps, &s->maps.maps[a->map]));
+	case SYM_FILE_DEBUG:
+		return debug_file_open(c.debug_dir, a->build_id, a->build_id_len < 20 ? a->build_id_len : 20);
+	case SYM_FILE_PERF_MAP:
+		return perf_map_file_open(c.perf_map_dir, s->pid, s->uid, PERF_MAP_FILE_MAX);
+	default:
+		return -EINVAL;
+	}
+}
+
+/* Answers one SYM_FILE; 0, or -errno (the channel failed). */
+static int serve_file(size_t len)
+{
+	struct sym_wire_file_ask a;
+	int32_t answer;
+	int fd, err;
+
+	if (len != sizeof(a))
+		return -EPROTO;
+	memcpy(&a, c.buf, sizeof(a));
+	fd = open_asked(&a);
+	answer = fd < 0 ? fd : 0;
+	err = sym_wire_send(c.sock, SYM_FILE_FD, &answer, sizeof(answer), NULL, 0, fd);
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The child's answer of type want (want_len bytes) into out, serving its files meanwhile. 0, or why (static). */
+static const char *wait_answer(uint32_t want, void *out, size_t want_len)
+{
+	long long deadline = now_ms() + DEADLINE_MS;
+
+	for (;;) {
+		long long left = deadline - now_ms();
+		uint32_t type;
+		size_t len;
+		int fd, err;
+
+		if (left <= 0)
+			return "no answer within 5 s (killed)";
+		err = sym_wire_recv(c.sock, (int)left, &type, &c.buf, &c.bufcap, ANSWER_MAX, &len, &fd);
+		if (fd >= 0)
+			close(fd); /* the child passes none */
+		if (err == -ETIMEDOUT)
+			return "no answer within 5 s (killed)";
+		if (err == -EPIPE)
+			return "it ended";
+		if (err)
+			return "a message out of bounds (killed)";
+		if (type == SYM_FILE) {
+			if (serve_file(len))
+				return "a file request out of turn (killed)";
+			continue;
+		}
+		if (type != want || len != want_len)
+			return "an answer out of turn (killed)";
+		memcpy(out, c.buf, want_len);
+		return NULL;
+	}
+}
+
+#ifdef GPUTOP_TEST_HOOKS
+/* A test build's: GPUTOP_TEST_SYM_CRASH_AT=N,M,... crashes the child at those requests (1 the first). */
+static bool crash_now(void)
+{
+	const char *at = getenv("GPUTOP_TEST_SYM_CRASH_AT");
+
+	while (at && *at) {
+		char *end;
+		unsigned long long n = strtoull(at, &end, 10);
+
+		if (end == at)
+			return false;
+		if (n == c.requests)
+			return true;
+		at = *end == ',' ? end + 1 : end;
+	}
+	return false;
+}
+#endif
+
+/* One request about p, answered into out; false when no child could answer (it is ended then). */
+static bool call(const struct sym_process *p, uint32_t type, const void *a, size_t alen, const void *b, size_t blen,
+		 uint32_t want, void *out, size_t want_len)
+{
+	struct sent *s = sent_of(p);
+	const char *why = NULL;
+
+	if (!s || start_child())
+		return false;
+	if (s->gen != c.gen) {
+		struct sym_wire_proc h = {
+			.id = s->id, .pid = s->pid, .uid = s->uid, .nmaps = s->maps.n, .pool_len = s->maps.pool_len
+		};
+		size_t maps_len = s->maps.n * sizeof(struct map);
+		char *msg = malloc(sizeof(h) + maps_len);
+
+		if (!msg)
+			return false;
+		memcpy(msg, &h, sizeof(h));
+		memcpy(msg + sizeof(h), s->maps.maps, maps_len);
+		if (sym_wire_send(c.sock, SYM_PROC, msg, sizeof(h) + maps_len, s->maps.pool, s->maps.pool_len, -1))
+			why = "it ended";
+		free(msg);
+		s->gen = c.gen;
+	}
+	c.requests++;
+#ifdef GPUTOP_TEST_HOOKS
+	if (!why && crash_now()) /* the child aborts: the monitor must go on, the request lost and counted */
+		sym_wire_send(c.sock, SYM_CRASH, NULL, 0, NULL, 0, -1);
+#endif
+	if (!why && sym_wire_send(c.sock, type, a, alen, b, blen, -1))
+		why = "it ended";
+	if (!why)
+		why = wait_answer(want, out, want_len);
+	if (why)
+		end_child(why);
+	return !why;
+}
+
+void sym_child_frame(struct sym_process *p, uint64_t addr, struct frame *out)
+{
+	struct sym_wire_frame_ask a = { .id = p->id, .addr = addr };
+
+	pthread_mutex_lock(&c.lock);
+	if (call(p, SYM_FRAME, &a, sizeof(a), NULL, 0, SYM_FRAME_DONE, out, sizeof(*out))) {
+		out->name[sizeof(out->name) - 1] = '\0'; /* the child's text: ended here */
+		out->module[sizeof(out->module) - 1] = '\0';
+	} else {
+		memset(out, 0, sizeof(*out));
+		c.st.frames_lost++;
+	}
+	pthread_mutex_unlock(&c.lock);
+}
+
+bool sym_child_unwind(struct sym_process *p, const struct unwind_input *in, struct unwind_result *r,
+		      struct sym_child_unwound *u)
+{
+	struct sym_wire_unwind_ask a = {
+		.id = p->id, .ip = in->ip, .sp = in->sp, .bp = in->bp, .len = in->len, .cut = in->cut
+	};
+	struct sym_wire_unwind_done d;
+	bool ok;
+
+	pthread_mutex_lock(&c.lock);
+	ok = call(p, SYM_UNWIND, &a, sizeof(a), in->stack, in->len, SYM_UNWIND_DONE, &d, sizeof(d)) &&
+	     d.r.n <= UNWIND_FRAMES_MAX;
+	if (ok) {
+		*r = d.r;
+		u->files_opened = d.files_opened;
+		u->cfi_refused = d.cfi_refused;
+		u->cpu_ns = d.cpu_ns;
+		memcpy(u->cfi_why, d.cfi_why, sizeof(u->cfi_why));
+		u->cfi_why[sizeof(u->cfi_why) - 1] = '\0';
+	} else {
+		c.st.unwinds_lost++;
+	}
+	pthread_mutex_unlock(&c.lock);
+	return ok;
+}
+
+void sym_child_forget(const struct sym_process *p)
+{
+	struct sent *s;
+
+	pthread_mutex_lock(&c.lock);
+	if ((s = sent_find(p->id))) {
+		if (c.pid && s->gen == c.gen && sym_wire_send(c.sock, SYM_FORGET, &s->id, sizeof(s->id), NULL, 0, -1))
+			end_child("it ended");
+		proc_maps_free(&s->maps);
+		*s = c.sent[--c.nsent];
+	}
+	pthread_mutex_unlock(&c.lock);
+}
+
+struct sym_child_stats sym_child_stats(void)
+{
+	struct sym_child_stats st;
+
+	pthread_mutex_lock(&c.lock);
+	st = c.st;
+	st.pid = c.pid;
+	st.cpu_ns = c.dead_cpu_ns + (c.pid ? child_cpu_ns(c.pid) : 0);
+	pthread_mutex_unlock(&c.lock);
+	return st;
+}
+
+void sym_child_stop(void)
+{
+	pthread_mutex_lock(&c.lock);
+	end_child("");
+	for (size_t i = 0; i < c.nsent; i++)
+		proc_maps_free(&c.sent[i].maps);
+	free(c.sent);
+	c.sent = NULL;
+	c.nsent = c.sent_cap = 0;
+	free(c.buf);
+	c.buf = NULL;
+	c.bufcap = 0;
+	pthread_mutex_unlock(&c.lock);
+}

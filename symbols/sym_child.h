@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Symbolization and unwinding of other users' processes, away from the
+ * monitor's privileges (issue 41): a child process, forked at the first
+ * stack, confined (sym_confine.h), that reads their ELF and DWARF; the monitor
+ * sends it a process's maps, its stack copies and addresses, and opens for it
+ * each file it asks for, with file_open.h's checks, from the maps the monitor
+ * captured (never a path of the child's). A child that dies, hangs past a
+ * deadline or answers out of turn is killed; the frames and copies it owed
+ * come back unknown and are counted; the next request starts another, unless
+ * three died within a minute (then none for a minute). One child for the
+ * monitor; its calls are serialized.
+ */
+#ifndef GPUTOP_SYMBOLS_SYM_CHILD_H
+#define GPUTOP_SYMBOLS_SYM_CHILD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "symbols/symbolizer.h"
+#include "symbols/unwind.h"
+
+struct sym_child_stats {
+	pid_t pid; /* the live child's; 0: none */
+	uint64_t started, died; /* children started; of them, killed or ended before the monitor closed */
+	uint64_t frames_lost, unwinds_lost; /* requests a dead or absent child left unanswered */
+	uint64_t cpu_ns; /* the children's CPU, the dead ones' included */
+	char why[160]; /* the last death's reason, or the start's failure; "" */
+};
+
+/* What an unwind also told of its process: files opened, those whose CFI was refused, the first reason. */
+struct sym_child_unwound {
+	uint64_t files_opened, cfi_refused, cpu_ns;
+	char cfi_why[64];
+};
+
+/* The directories the child's files are opened from (separate debug files, perf maps): NULL, the defaults. */
+void sym_child_config(const struct symbolizer_config *cfg);
+/* The frame of a user address of p, through the child; "[unknown]" (all zero) when it cannot answer. */
+void sym_child_frame(struct sym_process *p, uint64_t addr, struct frame *out);
+/* One stack copy of p unwound by the child; false (counted) when it cannot answer. */
+bool sym_child_unwind(struct sym_process *p, const struct unwind_input *in, struct unwind_result *r,
+		      struct sym_child_unwound *u);
+/* p is freed: the child forgets it. */
+void sym_child_forget(const struct sym_process *p);
+struct sym_child_stats sym_child_stats(void);
+/* Ends the child (at the monitor's end): its channel closed, then it is reaped. */
+void sym_child_stop(void);
+
+#endif
