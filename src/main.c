@@ -140,18 +140,17 @@ static int open_stacks(const struct options *o, struct collector_config *config)
 	return 0;
 }
 
-/* The symbolizing child ended (symbols/sym_child.h), and a line where one ended early or frames went unknown. */
-static void close_symbolizer(const char *stacks)
+/* The symbolizing child (symbols/sym_child.h) ended; a line where one ended early or what it owed went unknown. */
+static void close_symbolizer(void)
 {
 	struct sym_child_stats st = sym_child_stats();
 
 	sym_child_stop();
 	if (st.died || st.frames_lost || st.unwinds_lost)
 		fprintf(stderr,
-			PROG
-			": stacks '%s': the symbolizing child ended %llu times (the last: %s), %llu started in all; "
-			"%llu frames and %llu stack copies it owed shown [unknown]\n",
-			stacks, (unsigned long long)st.died, st.why[0] ? st.why : "-", (unsigned long long)st.started,
+			PROG ": the symbolizing child ended %llu times (the last: %s), %llu started in all; "
+			     "%llu frames and %llu stack copies it owed shown [unknown]\n",
+			(unsigned long long)st.died, st.why[0] ? st.why : "-", (unsigned long long)st.started,
 			(unsigned long long)st.frames_lost, (unsigned long long)st.unwinds_lost);
 }
 
@@ -169,7 +168,7 @@ static int close_stacks(const struct options *o, int rc)
 	if (!stacks_file.open) /* not opened: --list, or it failed and said so */
 		return rc;
 	if (!stacks_file.out) /* "-": the tables only */
-		return stack_file_close(&stacks_file), sym_child_stop(), rc;
+		return stack_file_close(&stacks_file), rc;
 	err = stack_file_close(&stacks_file);
 	if (err) {
 		fprintf(stderr, PROG ": writing the stacks '%s' failed: %s\n", o->stacks,
@@ -191,7 +190,6 @@ static int close_stacks(const struct options *o, int rc)
 			PROG ": stacks '%s': CFI refused %llu times (a file once a process: programs past the "
 			     "bounds libdw is given), their frames unwound by frame pointers\n",
 			o->stacks, (unsigned long long)cost.cfi_refused);
-	close_symbolizer(o->stacks);
 	return rc;
 }
 
@@ -832,6 +830,7 @@ static int end_run(const struct options *o, struct live_run *run, int rc)
 	model_free(run->model);
 	rc = close_stacks(o, rc);
 	rc = close_trace(o, rc);
+	close_symbolizer(); /* after the last frames named */
 	if (run->recorder && fclose(run->recorder) && rc == EXIT_OK) {
 		fprintf(stderr, PROG ": closing '%s' failed: %s\n", o->record, strerror(errno));
 		rc = EXIT_FAILURE_RUN;

@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,7 +24,10 @@
 #define DEADLINE_MS 5000 /* one request's answer, the files it asked for included */
 #define DEATHS_HELD 3 /* this many deaths within DEATHS_WINDOW_S: no child for DEATHS_WINDOW_S */
 #define DEATHS_WINDOW_S 60
-#define ANSWER_MAX sizeof(struct sym_wire_unwind_done) /* the child's largest message */
+#define LARGER(a, b) ((a) > (b) ? (a) : (b))
+#define ANSWER_MAX /* the child's largest message */                                                \
+	LARGER(LARGER(sizeof(struct sym_wire_elf_funcs_done), sizeof(struct sym_wire_unwind_done)), \
+	       LARGER(sizeof(struct frame), sizeof(struct sym_wire_file_ask)))
 
 /* A process the child was sent: the monitor's own copy of its maps, the only ones its files open from. */
 struct sent {
@@ -318,37 +322,20 @@ static bool crash_now(void)
 }
 #endif
 
-/* One request about p, answered into out; false when no child could answer (it is ended then). */
-static bool call(const struct sym_process *p, uint32_t type, const void *a, size_t alen, const void *b, size_t blen,
-		 uint32_t want, void *out, size_t want_len)
+/* One request (fd beside it where >= 0), answered into out; false when no child could answer (it is ended). */
+static bool call(uint32_t type, const void *a, size_t alen, const void *b, size_t blen, int fd, uint32_t want,
+		 void *out, size_t want_len)
 {
-	struct sent *s = sent_of(p);
 	const char *why = NULL;
 
-	if (!s || start_child())
+	if (start_child())
 		return false;
-	if (s->gen != c.gen) {
-		struct sym_wire_proc h = {
-			.id = s->id, .pid = s->pid, .uid = s->uid, .nmaps = s->maps.n, .pool_len = s->maps.pool_len
-		};
-		size_t maps_len = s->maps.n * sizeof(struct map);
-		char *msg = malloc(sizeof(h) + maps_len);
-
-		if (!msg)
-			return false;
-		memcpy(msg, &h, sizeof(h));
-		memcpy(msg + sizeof(h), s->maps.maps, maps_len);
-		if (sym_wire_send(c.sock, SYM_PROC, msg, sizeof(h) + maps_len, s->maps.pool, s->maps.pool_len, -1))
-			why = "it ended";
-		free(msg);
-		s->gen = c.gen;
-	}
 	c.requests++;
 #ifdef GPUTOP_TEST_HOOKS
-	if (!why && crash_now()) /* the child aborts: the monitor must go on, the request lost and counted */
+	if (crash_now()) /* the child aborts: the monitor must go on, the request lost and counted */
 		sym_wire_send(c.sock, SYM_CRASH, NULL, 0, NULL, 0, -1);
 #endif
-	if (!why && sym_wire_send(c.sock, type, a, alen, b, blen, -1))
+	if (sym_wire_send(c.sock, type, a, alen, b, blen, fd))
 		why = "it ended";
 	if (!why)
 		why = wait_answer(want, out, want_len);
@@ -357,12 +344,43 @@ static bool call(const struct sym_process *p, uint32_t type, const void *a, size
 	return !why;
 }
 
+/* p sent to the live child (its maps, once a child); false when it could not be. */
+static bool proc_sent(const struct sym_process *p)
+{
+	struct sent *s = sent_of(p);
+	struct sym_wire_proc h;
+	size_t maps_len;
+	char *msg;
+	int err;
+
+	if (!s || start_child())
+		return false;
+	if (s->gen == c.gen)
+		return true;
+	h = (struct sym_wire_proc){
+		.id = s->id, .pid = s->pid, .uid = s->uid, .nmaps = s->maps.n, .pool_len = s->maps.pool_len
+	};
+	maps_len = s->maps.n * sizeof(struct map);
+	if (!(msg = malloc(sizeof(h) + maps_len)))
+		return false;
+	memcpy(msg, &h, sizeof(h));
+	memcpy(msg + sizeof(h), s->maps.maps, maps_len);
+	err = sym_wire_send(c.sock, SYM_PROC, msg, sizeof(h) + maps_len, s->maps.pool, s->maps.pool_len, -1);
+	free(msg);
+	if (err) {
+		end_child("it ended");
+		return false;
+	}
+	s->gen = c.gen;
+	return true;
+}
+
 void sym_child_frame(struct sym_process *p, uint64_t addr, struct frame *out)
 {
 	struct sym_wire_frame_ask a = { .id = p->id, .addr = addr };
 
 	pthread_mutex_lock(&c.lock);
-	if (call(p, SYM_FRAME, &a, sizeof(a), NULL, 0, SYM_FRAME_DONE, out, sizeof(*out))) {
+	if (proc_sent(p) && call(SYM_FRAME, &a, sizeof(a), NULL, 0, -1, SYM_FRAME_DONE, out, sizeof(*out))) {
 		out->name[sizeof(out->name) - 1] = '\0'; /* the child's text: ended here */
 		out->module[sizeof(out->module) - 1] = '\0';
 	} else {
@@ -382,7 +400,7 @@ bool sym_child_unwind(struct sym_process *p, const struct unwind_input *in, stru
 	bool ok;
 
 	pthread_mutex_lock(&c.lock);
-	ok = call(p, SYM_UNWIND, &a, sizeof(a), in->stack, in->len, SYM_UNWIND_DONE, &d, sizeof(d)) &&
+	ok = proc_sent(p) && call(SYM_UNWIND, &a, sizeof(a), in->stack, in->len, -1, SYM_UNWIND_DONE, &d, sizeof(d)) &&
 	     d.r.n <= UNWIND_FRAMES_MAX;
 	if (ok) {
 		*r = d.r;
@@ -396,6 +414,34 @@ bool sym_child_unwind(struct sym_process *p, const struct unwind_input *in, stru
 	}
 	pthread_mutex_unlock(&c.lock);
 	return ok;
+}
+
+int sym_child_elf_funcs(int fd, const char *const *names, size_t n, uint64_t *offsets)
+{
+	struct sym_wire_elf_funcs_done d;
+	char list[SYM_ELF_FUNCS_MAX * 64];
+	size_t len = 0;
+	struct stat st;
+	bool ok;
+
+	if (n > SYM_ELF_FUNCS_MAX || fstat(fd, &st))
+		return -1;
+	for (size_t k = 0; k < n; k++) {
+		size_t l = strlen(names[k]) + 1;
+
+		if (len + l > sizeof(list))
+			return -1;
+		memcpy(list + len, names[k], l);
+		len += l;
+	}
+	pthread_mutex_lock(&c.lock);
+	ok = call(SYM_ELF_FUNCS, list, len, NULL, 0, fd, SYM_ELF_FUNCS_DONE, &d, sizeof(d));
+	pthread_mutex_unlock(&c.lock);
+	if (!ok || d.err || d.n != n)
+		return -1;
+	for (size_t k = 0; k < n; k++) /* the child's word: an offset inside the file, else none */
+		offsets[k] = d.offsets[k] < (uint64_t)st.st_size ? d.offsets[k] : 0;
+	return 0;
 }
 
 void sym_child_forget(const struct sym_process *p)

@@ -41,6 +41,11 @@ void sym_child_frame(struct sym_process *p, uint64_t addr, struct frame *out);
 /* One stack copy of p unwound by the child; false (counted) when it cannot answer. */
 bool sym_child_unwind(struct sym_process *p, const struct unwind_input *in, struct unwind_result *r,
 		      struct sym_child_unwound *u);
+/*
+ * The file offsets of the functions names[0..n) that the library open as fd defines (0: none; elf_funcs.h),
+ * read by the child; 0, or -1 (not ELF, or no child answered).
+ */
+int sym_child_elf_funcs(int fd, const char *const *names, size_t n, uint64_t *offsets);
 /* p is freed: the child forgets it. */
 void sym_child_forget(const struct sym_process *p);
 struct sym_child_stats sym_child_stats(void);

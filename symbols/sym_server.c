@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include "core/array.h"
 #include "symbols/cfi_check.h"
+#include "symbols/elf_funcs.h"
 #include "symbols/file_open.h"
 #include "symbols/sym_confine.h"
 #include "symbols/sym_server.h"
@@ -199,6 +200,26 @@ static int answer_unwind(struct server *sv, size_t len)
 	return sym_wire_send(sv->sock, SYM_UNWIND_DONE, &d, sizeof(d), NULL, 0, -1);
 }
 
+/* The offsets of the functions named (NUL-ended names) in the file fd (elf_funcs.h). */
+static int answer_elf_funcs(struct server *sv, size_t len, int fd)
+{
+	struct sym_wire_elf_funcs_done d = { .err = -1 };
+	const char *names[SYM_ELF_FUNCS_MAX];
+	const char *b = sv->buf;
+
+	for (size_t at = 0; at < len && d.n < SYM_ELF_FUNCS_MAX;) {
+		const char *end = memchr(b + at, '\0', len - at);
+
+		if (!end)
+			break;
+		names[d.n++] = b + at;
+		at = (size_t)(end - b) + 1;
+	}
+	if (fd >= 0)
+		d.err = elf_func_offsets(fd, names, d.n, d.offsets);
+	return sym_wire_send(sv->sock, SYM_ELF_FUNCS_DONE, &d, sizeof(d), NULL, 0, -1);
+}
+
 void sym_server_run(int sock, const struct symbolizer_config *cfg)
 {
 	struct server sv = { .sock = sock };
@@ -215,8 +236,10 @@ void sym_server_run(int sock, const struct symbolizer_config *cfg)
 
 		if (err)
 			_exit(err == -EPIPE ? 0 : 1);
+		if (type == SYM_ELF_FUNCS)
+			err = answer_elf_funcs(&sv, len, fd);
 		if (fd >= 0)
-			close(fd); /* no request brings one */
+			close(fd); /* the file of SYM_ELF_FUNCS, read; no other request brings one */
 		if (type == SYM_PROC)
 			take_proc(&sv, len);
 		else if (type == SYM_FORGET)

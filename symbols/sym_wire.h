@@ -25,10 +25,20 @@ enum sym_msg {
 	SYM_UNWIND, /* struct sym_wire_unwind_ask, then the stack bytes -> SYM_UNWIND_DONE */
 	SYM_FILE_FD, /* int32_t -errno, or 0 with the descriptor beside it: the answer to SYM_FILE */
 	SYM_CRASH, /* a test build's hook (make TEST_HOOKS=1): the child dies at once */
+	SYM_ELF_FUNCS, /* the names wanted, each ended by NUL, the file beside -> SYM_ELF_FUNCS_DONE */
 	/* the child's */
 	SYM_FRAME_DONE = 32, /* struct frame */
 	SYM_UNWIND_DONE, /* struct sym_wire_unwind_done */
 	SYM_FILE, /* struct sym_wire_file_ask: a file it needs, while it answers a request */
+	SYM_ELF_FUNCS_DONE, /* struct sym_wire_elf_funcs_done */
+};
+
+#define SYM_ELF_FUNCS_MAX 64
+
+struct sym_wire_elf_funcs_done {
+	int32_t err; /* 0, or -1: not ELF */
+	uint32_t n;
+	uint64_t offsets[SYM_ELF_FUNCS_MAX];
 };
 
 struct sym_wire_proc {

@@ -3,8 +3,6 @@
 #include <dirent.h>
 #include <elf.h>
 #include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +13,7 @@
 #include "collectors/nvidia/cuda_libs.h"
 #include "symbols/file_open.h"
 #include "symbols/proc_maps.h"
+#include "symbols/sym_child.h"
 
 #if defined(__x86_64__)
 #define OUR_MACHINE EM_X86_64
@@ -170,38 +169,6 @@ void cuda_libs_free(struct cuda_libs *l)
 	memset(l, 0, sizeof(*l));
 }
 
-/* Defined functions of one symbol table whose names are wanted. */
-static void offsets_from(Elf *e, Elf_Scn *symtab, const char *const *names, size_t n, size_t *offsets)
-{
-	Elf_Data *d = elf_getdata(symtab, NULL);
-	GElf_Shdr sh;
-	size_t count;
-
-	if (!d || !gelf_getshdr(symtab, &sh) || !sh.sh_entsize)
-		return;
-	count = sh.sh_size / sh.sh_entsize;
-	for (size_t i = 0; i < count; i++) {
-		GElf_Sym sym;
-		GElf_Shdr text;
-		Elf_Scn *in;
-		const char *name;
-
-		if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-		    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE)
-			continue;
-		name = elf_strptr(e, sh.sh_link, sym.st_name);
-		if (!name)
-			continue;
-		for (size_t k = 0; k < n; k++) {
-			if (offsets[k] || strcmp(name, names[k]))
-				continue;
-			in = elf_getscn(e, sym.st_shndx);
-			if (in && gelf_getshdr(in, &text) && sym.st_value >= text.sh_addr)
-				offsets[k] = sym.st_value - text.sh_addr + text.sh_offset;
-		}
-	}
-}
-
 /*
  * A function that starts with endbr64 (CET): probe the instruction after it. The
  * kernel cannot emulate endbr64, so a uprobe on it single-steps a copy (a second
@@ -225,24 +192,20 @@ static void skip_endbr(int fd, size_t *offsets, size_t n)
 int cuda_lib_offsets(const char *path, const char *const *names, size_t n, size_t *offsets)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	Elf_Scn *scn = NULL;
-	Elf *e;
+	uint64_t got[CUDA_LIB_FUNCS_MAX];
+	int err;
 
 	memset(offsets, 0, n * sizeof(*offsets));
-	if (fd < 0)
-		return -1;
-	if (elf_version(EV_CURRENT) == EV_NONE || !(e = elf_begin(fd, ELF_C_READ, NULL))) {
-		close(fd);
+	if (fd < 0 || n > CUDA_LIB_FUNCS_MAX) {
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-
-		if (gelf_getshdr(scn, &sh) && (sh.sh_type == SHT_DYNSYM || sh.sh_type == SHT_SYMTAB))
-			offsets_from(e, scn, names, n, offsets);
-	}
-	elf_end(e);
-	skip_endbr(fd, offsets, n);
+	err = sym_child_elf_funcs(fd, names, n, got); /* another user's ELF: parsed in the confined child */
+	for (size_t k = 0; !err && k < n; k++)
+		offsets[k] = (size_t)got[k];
+	if (!err)
+		skip_endbr(fd, offsets, n);
 	close(fd);
-	return 0;
+	return err ? -1 : 0;
 }

@@ -45,8 +45,10 @@ int cuda_libs_from_maps(struct cuda_libs *l);
 void cuda_libs_free(struct cuda_libs *l);
 /*
  * The file offsets (what a uprobe takes) of the functions names[0..n) that the
- * library defines, 0 for those it does not; -1 when it cannot be read as ELF.
+ * library defines, 0 for those it does not; -1 when it cannot be read as ELF,
+ * or the symbolizing child that reads it could not answer (symbols/sym_child.h).
  */
+#define CUDA_LIB_FUNCS_MAX 64
 int cuda_lib_offsets(const char *path, const char *const *names, size_t n, size_t *offsets);
 
 #endif

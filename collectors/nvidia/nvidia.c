@@ -101,6 +101,7 @@ static const struct cuda_fn {
 	{ "cuDeviceGetPCIBusId", NV_BUS_ID_OF },
 };
 #define NFNS (sizeof(cuda_fns) / sizeof(cuda_fns[0]))
+_Static_assert(NFNS <= CUDA_LIB_FUNCS_MAX, "cuda_lib_offsets reads at most CUDA_LIB_FUNCS_MAX functions");
 
 static const char *const drop_names[NV_DROP_MAX] = {
 	[NV_DROP_PROCS_FULL] = "process_table_full",
@@ -149,6 +150,7 @@ struct nvidia_priv {
 	int alias_of[NFNS]; /* another name of cuda_fns[alias_of - 1] in the last library, or 0 */
 	char lib_note[160]; /* what the libcuda search found, or why nothing */
 	bool uprobes; /* some libcuda to probe */
+	unsigned int unread_libs; /* libcuda files whose symbols the symbolizing child could not read */
 	__u32 majors[NV_MAJORS];
 	uint64_t next_scan_ns, next_sweep_ns;
 	struct nvml *nvml;
@@ -375,8 +377,10 @@ static void attach_lib(struct nvidia_priv *p, struct cuda_lib *lib)
 	lib->attached = true;
 	for (size_t i = 0; i < NFNS; i++)
 		names[i] = cuda_fns[i].name;
-	if (cuda_lib_offsets(lib->path, names, NFNS, off))
+	if (cuda_lib_offsets(lib->path, names, NFNS, off)) {
+		p->unread_libs++;
 		return;
+	}
 	for (size_t i = 0; i < NFNS; i++) {
 		const struct cuda_fn *fn = &cuda_fns[i];
 		bool timed = fn->call > NV_GRAPH_LAUNCH, alias = false;
@@ -502,6 +506,9 @@ static int nvidia_attach(struct collector *c)
 			snprintf(note, sizeof(note), "uprobe%s in %u file%s",
 				 cuda_fns[i].call <= NV_GRAPH_LAUNCH ? "" : " + uretprobe",
 				 p->fn_attached[i], p->fn_attached[i] == 1 ? "" : "s");
+		else if (p->unread_libs)
+			snprintf(note, sizeof(note), "not found: the symbols of %u libcuda file%s could not be read",
+				 p->unread_libs, p->unread_libs == 1 ? "" : "s");
 		else
 			snprintf(note, sizeof(note), "not exported by the libcuda found");
 		collector_set_tracepoint(c, "libcuda", cuda_fns[i].name,
@@ -512,9 +519,12 @@ static int nvidia_attach(struct collector *c)
 	p->drv = nv_driver_start(c);
 	if (!n && !p->nulinks && !p->nvml && p->uprobes) {
 		collector_set_state(c, COLLECTOR_FAILED,
+				    p->unread_libs ?
+					    "libcuda's symbols could not be read (the symbolizing child ended)" :
 				    p->uprobes ? "no uprobe could be attached to libcuda" :
 						 "nothing could be attached",
-				    "run with -v to see libbpf's messages");
+				    p->unread_libs ? "see the line on the symbolizing child at the end" :
+						     "run with -v to see libbpf's messages");
 		return -1;
 	}
 	set_detail(c, p);

@@ -80,4 +80,12 @@ check "a crashing child: the folded file still weighs every launch ($launched)" 
 	awk -v want="$launched" '{ s += $NF } END { exit s != want }' "$D/crash.folded"
 check "a crashing child: restarted, nearly every launch on its symbolized chain (at most 2 lines differ)" \
 	awk '!/;main;child;phase_[ab];cuLaunchKernel/ { bad++ } END { exit bad > 2 }' "$D/crash.folded"
+# 3. the NVIDIA collector's read of libcuda's symbols (to place its uprobes) goes through the child too:
+# the child crashing at that first request leaves no function probed, said so, and the monitor lives
+env GPUTOP_TEST_SYM_CRASH_AT=1 "$BIN" -b -J -d 0.3 -n 2 --libcuda "$D/lib/libcuda.so.1" >"$D/elf.mon" 2>"$D/elf.err"
+check "libcuda's symbols read by the child: its crash there leaves no uprobe, the reason said, exit 0 ($?)" \
+	jq -e -s '.[-1].collectors[] | select(.name == "nvidia") | .reason == "libcuda'"'"'s symbols could not be read (the symbolizing child ended)" and
+		(.tracepoints[] | select(.event == "cuLaunchKernel") | .note | test("could not be read"))' "$D/elf.mon"
+check "libcuda's symbols read by the child: the end line says it ended once ($(grep -o 'symbolizing child ended.*' "$D/elf.err"))" \
+	grep -qE "symbolizing child ended 1 times .*, 1 started in all" "$D/elf.err"
 finish
