@@ -97,10 +97,13 @@ static void end_child(const char *why)
 	if (!c.pid)
 		return;
 	c.dead_cpu_ns += child_cpu_ns(c.pid);
-	kill(c.pid, SIGKILL); /* it holds nothing to save, and may hang */
 	close(c.sock);
-	while (waitpid(c.pid, &status, 0) < 0 && errno == EINTR)
-		;
+	if (!kill(c.pid, SIGKILL)) { /* it holds nothing to save, and may hang */
+		while (waitpid(c.pid, &status, 0) < 0 && errno == EINTR)
+			;
+	} else { /* not ours to kill (never: its saved user is ours): it ends with us (PR_SET_PDEATHSIG) */
+		waitpid(c.pid, &status, WNOHANG);
+	}
 	if (why[0]) {
 		c.st.died++;
 		c.deaths[c.st.died % DEATHS_HELD] = time(NULL);
@@ -303,12 +306,14 @@ static const char *wait_answer(uint32_t want, void *out, size_t want_len)
 }
 
 #ifdef GPUTOP_TEST_HOOKS
-/* A test build's: GPUTOP_TEST_SYM_CRASH_AT=N,M,... crashes the child at those requests (1 the first). */
-static bool crash_now(void)
+/* A test build's: GPUTOP_TEST_SYM_<what>_AT=N,M,... at those requests (1 the first). */
+static bool hook_now(const char *what)
 {
-	const char *at = getenv("GPUTOP_TEST_SYM_CRASH_AT");
+	char name[48];
+	const char *at;
 
-	while (at && *at) {
+	snprintf(name, sizeof(name), "GPUTOP_TEST_SYM_%s_AT", what);
+	for (at = getenv(name); at && *at;) {
 		char *end;
 		unsigned long long n = strtoull(at, &end, 10);
 
@@ -332,8 +337,10 @@ static bool call(uint32_t type, const void *a, size_t alen, const void *b, size_
 		return false;
 	c.requests++;
 #ifdef GPUTOP_TEST_HOOKS
-	if (crash_now()) /* the child aborts: the monitor must go on, the request lost and counted */
+	if (hook_now("CRASH")) /* the child crashes: the monitor must go on, the request lost and counted */
 		sym_wire_send(c.sock, SYM_CRASH, NULL, 0, NULL, 0, -1);
+	if (hook_now("HANG")) /* it spins: killed at the deadline */
+		sym_wire_send(c.sock, SYM_HANG, NULL, 0, NULL, 0, -1);
 #endif
 	if (sym_wire_send(c.sock, type, a, alen, b, blen, fd))
 		why = "it ended";

@@ -89,7 +89,13 @@ static int drop_privileges(void)
 	if (geteuid() == 0 || getuid() == 0) {
 		gid_t none = NOBODY;
 
-		if (setgroups(1, &none) || setresgid(NOBODY, NOBODY, NOBODY) || setresuid(NOBODY, NOBODY, NOBODY))
+		/* a child started after the monitor gave up CAP_SETUID keeps root's user, with no capability */
+		/*
+		 * The saved user stays root's so that the monitor, which gives up CAP_KILL, may still kill it (a
+		 * user matches a process's real or saved one); the seccomp filter forbids any change of user back.
+		 */
+		if ((setgroups(1, &none) || setresgid(NOBODY, NOBODY, NOBODY) || setresuid(NOBODY, NOBODY, 0)) &&
+		    errno != EPERM)
 			return -errno;
 	}
 	if (syscall(SYS_capset, &h, d))

@@ -250,7 +250,10 @@ void sym_server_run(int sock, const struct symbolizer_config *cfg)
 			err = answer_unwind(&sv, len);
 #ifdef GPUTOP_TEST_HOOKS
 		else if (type == SYM_CRASH)
-			abort(); /* a test build's hook: the monitor must live on */
+			__builtin_trap(); /* a test build's hook: the monitor must live on */
+		else if (type == SYM_HANG)
+			for (volatile int spin = 1; spin;) /* a test build's: the monitor must kill it */
+				;
 #endif
 		if (err)
 			_exit(1);

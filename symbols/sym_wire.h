@@ -25,6 +25,7 @@ enum sym_msg {
 	SYM_UNWIND, /* struct sym_wire_unwind_ask, then the stack bytes -> SYM_UNWIND_DONE */
 	SYM_FILE_FD, /* int32_t -errno, or 0 with the descriptor beside it: the answer to SYM_FILE */
 	SYM_CRASH, /* a test build's hook (make TEST_HOOKS=1): the child dies at once */
+	SYM_HANG, /* a test build's hook: the child spins for ever */
 	SYM_ELF_FUNCS, /* the names wanted, each ended by NUL, the file beside -> SYM_ELF_FUNCS_DONE */
 	/* the child's */
 	SYM_FRAME_DONE = 32, /* struct frame */

@@ -80,6 +80,17 @@ check "a crashing child: the folded file still weighs every launch ($launched)" 
 	awk -v want="$launched" '{ s += $NF } END { exit s != want }' "$D/crash.folded"
 check "a crashing child: restarted, nearly every launch on its symbolized chain (at most 2 lines differ)" \
 	awk '!/;main;child;phase_[ab];cuLaunchKernel/ { bad++ } END { exit bad > 2 }' "$D/crash.folded"
+# 2b. a child that hangs (spins) at its 3rd request: killed at the 5 s deadline by the monitor (which
+# has given up CAP_KILL by then: the child's saved user is still the monitor's), the run goes on
+start=$(date +%s)
+run hang GPUTOP_TEST_SYM_HANG_AT=3
+took=$(($(date +%s) - start))
+said=$(grep 'symbolizing child ended' "$D/hang.err")
+check "a hanging child: killed after 5 s, the monitor exits 0 in $took s ($said)" \
+	bash -c "test \"\$(cat $D/hang.exit)\" = 0 && test $took -lt 30 && grep -q 'ended 1 times (the last: no answer within 5 s (killed)' <<<'$said'"
+launched=$(jq -s '[.[].launches] | add' "$D/hang.client")
+check "a hanging child: the folded file still weighs every launch ($launched)" \
+	awk -v want="$launched" '{ s += $NF } END { exit s != want }' "$D/hang.folded"
 # 3. the NVIDIA collector's read of libcuda's symbols (to place its uprobes) goes through the child too:
 # the child crashing at that first request leaves no function probed, said so, and the monitor lives
 env GPUTOP_TEST_SYM_CRASH_AT=1 "$BIN" -b -J -d 0.3 -n 2 --libcuda "$D/lib/libcuda.so.1" >"$D/elf.mon" 2>"$D/elf.err"
