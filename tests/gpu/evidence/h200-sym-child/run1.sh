@@ -3,8 +3,8 @@
 # this build and with the build before the child (in-process unwinding, 9910de1), the unwinding's cost
 # from each monitor's end line; the child's /proc status while it runs; stacks-tables.sh and
 # profiler-names.sh with this build.
-B=build/portable/gputop-bpf
-OLD=build/portable-old/gputop-bpf
+B=build/dev/gputop-bpf
+OLD=build/dev/gputop-bpf-old
 mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 exec >"$OUT/run1.txt" 2>&1
 nvidia-smi -L
