@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -119,41 +118,41 @@ static void end_child(const char *why)
 	c.sock = -1;
 }
 
-/* Every shared mapping the fork left it (BPF maps, ring buffers): unmapped, so it can touch none. */
-static void unmap_shared(void)
+#define CHILD_ARG "--gputop-bpf-symbolizer-child" /* argv[1] of the program run again as the child */
+
+/*
+ * In the child, just forked: only async-signal-safe calls (the monitor's other threads may have held any
+ * lock), then the program itself run again, new, as the child (sym_child_entry): no lock, mapping or
+ * descriptor of the monitor's goes with it but its channel, as 3, and /dev/null as 0-2.
+ */
+__attribute__((noreturn)) static void child_exec(int sock, pid_t parent, char *const argv[])
 {
-	char line[512];
-	FILE *f = fopen("/proc/self/maps", "re");
-
-	while (f && fgets(line, sizeof(line), f)) {
-		unsigned long long start, end;
-		char perms[8];
-
-		if (sscanf(line, "%llx-%llx %7s", &start, &end, perms) == 3 && perms[3] == 's')
-			munmap((void *)(uintptr_t)start, (size_t)(end - start));
-	}
-	if (f)
-		fclose(f);
-}
-
-/* In the child, just forked: its own session, only its channel left, then the server. */
-__attribute__((noreturn)) static void child_main(int sock, pid_t parent)
-{
-	struct symbolizer_config cfg = { .debug_dir = c.debug_dir, .perf_map_dir = c.perf_map_dir };
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	prctl(PR_SET_PDEATHSIG, SIGKILL); /* kept across the exec */
 	if (getppid() != parent || null < 0)
 		_exit(2);
-	prctl(PR_SET_NAME, CHILD_NAME);
 	setsid(); /* no terminal's signals: the monitor's Ctrl-C is its own, and it still needs frames */
-	signal(SIGPIPE, SIG_IGN);
-	dup2(null, 0);
-	dup2(null, 1);
-	dup2(null, 2);
-	if (dup2(sock, 3) != 3 || close_range(4, ~0u, 0))
+	prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); /* the exec gains nothing (file capabilities) */
+	if (dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0 || dup2(sock, 3) != 3 || close_range(4, ~0u, 0))
 		_exit(2);
-	unmap_shared();
+	execv("/proc/self/exe", argv);
+	_exit(2);
+}
+
+/*
+ * The program run again as the child: before main (a constructor is given argc and argv by glibc), so
+ * the monitor's binary and any test's that links this file serve alike; never returns there.
+ */
+__attribute__((constructor)) static void sym_child_entry(int argc, char **argv)
+{
+	struct symbolizer_config cfg;
+
+	if (argc != 4 || strcmp(argv[1], CHILD_ARG))
+		return;
+	prctl(PR_SET_NAME, CHILD_NAME);
+	signal(SIGPIPE, SIG_IGN);
+	cfg = (struct symbolizer_config){ .debug_dir = argv[2], .perf_map_dir = argv[3] };
 	sym_server_run(3, &cfg);
 }
 
@@ -179,7 +178,7 @@ static int start_child(void)
 		return -errno;
 	}
 	if (!pid)
-		child_main(sv[1], parent);
+		child_exec(sv[1], parent, (char *const[]){ CHILD_NAME, CHILD_ARG, c.debug_dir, c.perf_map_dir, NULL });
 	close(sv[1]);
 	c.pid = pid;
 	c.sock = sv[0];

@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-/* 0, or -errno with what failed in why: the child must not go on unconfined. */
+/* 0, or -errno with what failed in why: the child must not go on unconfined. Its data may grow data_bytes more. */
 int sym_confine(size_t data_bytes, char *why, size_t size);
 
 #endif
