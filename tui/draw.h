@@ -70,6 +70,8 @@ void pane_table_draw(struct view *v, const struct pane_decl *p, int i, struct re
 /* Every column of the selected row of the focused table, over the screen. */
 void draw_row_overlay(struct view *v);
 void draw_main(struct view *v);
+/* The rows side pane which (SIDE_*) uses in a frame w wide: all it shows, and the least it shows (layout_input). */
+void side_rows_need(const struct view *v, int which, int w, int *need, int *least);
 /* The Overview's GPU blocks (draw_devices.c) in r. */
 void draw_devices(struct view *v, struct rect r);
 /* The GPU history's rows wanted (a title, a row per GPU and metric; 0: no GPU with one), and the drawing. */

@@ -54,6 +54,9 @@ void view_draw(struct view *v)
 	view_focus_shown(v);
 	in.history_rows = gpu_history_rows(v);
 	layout_compute(&in, &v->layout);
+	for (int i = 0; i < SIDE_COUNT; i++) /* the rows each side pane uses at the width it got: the rest to others */
+		side_rows_need(v, i, v->layout.side[i].w, &in.side_need[i], &in.side_least[i]);
+	layout_compute(&in, &v->layout);
 	/* side panes the terminal has no room for: named on that line too (a line taken for it) */
 	if (overview_fit_no_room(&v->fit, in.panes, &v->layout) && !in.absent_line) {
 		in.absent_line = true;

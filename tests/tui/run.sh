@@ -876,7 +876,13 @@ if [ -f "$NVREC" ]; then
 		replay_at 80 24 "$NV2" 20
 		check "80x24, two H100s: python3's GPUS 'nvidia0 +1', no name cut" \
 			bash -c "$T capture-pane -p -t t | grep -qE '^ +3549 python3 +nvidia0 \+1 ' && ! $T capture-pane -p -t t | grep -q 'nvid…'"
-		check "80x24, two H100s: the GPU history says it shows 1 of 2 GPUs" \
+		# the side boxes keep no row they do not use: MEMORY (NVML) as tall as its GPUs (its processes
+		# have no room), the rows it leaves to the GPU history, both GPUs there
+		check "80x24, two H100s: both GPUs' history (6 rows), the MEMORY box without a blank row" \
+			bash -c "[ \$($T capture-pane -p -t t | grep -cE '^ [01] (use%|memory|power W) ') -eq 6 ] &&
+				! $T capture-pane -p -t t | grep -q 'of 2 GPUs' && ! $T capture-pane -p -t t | grep -qE '^│ +│\$'"
+		replay_at 80 19 "$NV2" 20
+		check "80x19, two H100s: the GPU history says it shows 1 of 2 GPUs" \
 			shows "GPU history (NVML): 1 of 2 GPUs (a taller terminal shows all)"
 		# the NVIDIA pane: the last table has no blank line after it; that row goes to a table
 		# shown short (here NVML's processes: both GPUs' python3, not "rows 1-1 of 2")
@@ -888,6 +894,11 @@ if [ -f "$NVREC" ]; then
 		replay_at 120 40 "$NV2" 20
 		check "120x40, two H100s: both GPUs' history, use, memory and power each" \
 			bash -c "[ \$($T capture-pane -p -t t | grep -cE '^ [01] (use%|memory|power W) ') -eq 6 ]"
+		check "120x40, two H100s: the MEMORY box's sparklines titled 'history' where 'MEM USED history' does not fit" \
+			bash -c "$T capture-pane -p -t t | grep -qE '│GPU MEM USED MEM TOTAL +MEM% +history│'"
+		check "120x40, two H100s: the MEMORY box as tall as its rows (one blank line, between GPUs and processes)" \
+			bash -c "$T capture-pane -p -t t | grep -A1 -E '│ +3549 +1 612\.0MiB python3 +│\$' | tail -1 | grep -qE '└─+┘\$' &&
+				[ \$($T capture-pane -p -t t | grep -cE '│ +│\$') -eq 1 ]"
 		# 60x15: one device line, the other counted; its memory whole or not at all; the side
 		# box that has no room named
 		replay_at 60 15 "$NV2" 20
