@@ -19,6 +19,11 @@ static int collector_lines(struct view *v, const struct pane_decl *p, struct rec
 		snprintf(text, sizeof(text), "%s: %s", c->info->name, c->detail);
 		return put_wrapped(a, ROLE_NORMAL, text);
 	}
+	if (c && view_pane_instead(v, p)) { /* what the tables below stand in for, on one line */
+		snprintf(text, sizeof(text), "%s: %s", p->instead_absent, c->info->reason);
+		put_cut(y, a.x, a.w, ROLE_DIM, text);
+		return 1;
+	}
 	if (c)
 		v->said = c->info; /* the tables below say "(above)", not the reason again */
 	snprintf(text, sizeof(text), "The %s collector %s not available on %s machine.", c ? c->info->name : p->collector,
@@ -61,7 +66,7 @@ static int hidden(const int *h, int n)
 /* Table i's title ("" where no descriptor has its name). */
 static const char *table_title(struct view *v, const struct pane_decl *p, int i)
 {
-	const struct table_desc *d = table_desc_find(pane_table_name(p, i, v->grouped));
+	const struct table_desc *d = table_desc_find(view_table_name(v, p, i));
 
 	return d ? d->title : "";
 }
@@ -137,7 +142,7 @@ static void draw_declared(struct view *v, struct rect a, const struct pane_decl 
 {
 	int ntables = 0, first = 0, last = 0, y, avail, need[PANE_MAX_TABLES], h[PANE_MAX_TABLES];
 
-	while (pane_table_name(p, ntables, v->grouped))
+	while (view_table_name(v, p, ntables))
 		ntables++;
 	/*
 	 * A collector that is not attached: its reason, fix and what it shows come first, whole, and its

@@ -48,6 +48,7 @@ void view_draw(struct view *v)
 	in.nrings = main_table_rows(v, 0);
 	in.nprocs = main_table_rows(v, 1);
 	overview_fit(v, &v->fit);
+	view_instead_changes(v);
 	for (int i = 0; i < PANE_COUNT; i++)
 		in.panes[i] = v->prefs.panes[i] && !v->fit.absent[i];
 	in.absent_line = v->fit.n > 0;

@@ -819,8 +819,19 @@ if [ -f "$NVREC" ]; then
 		check "80x24, H100 snapshot 47, pane $pane: tables left out only when no two blank lines are left (an empty table takes its title, its text and one blank line)" \
 			bash -c "$T capture-pane -p -t t | sed -n '3,22p' | awk '/^ *\$/ { if (++b >= 2) twice = 1; next } { b = 0 } /more tables? below/ { more = 1 } END { exit twice && more }'"
 	done
-	check "80x24, H100 snapshot 47, Memory pane: all four tables, Client memory by region the last" \
-		bash -c "$T capture-pane -p -t t | grep -q '^ Client memory by region (0)' && ! $T capture-pane -p -t t | grep -q 'more table'"
+	check "80x24, H100 snapshot 47, Memory pane: NVML's two tables (GPUs, processes per GPU), none left out" \
+		bash -c "$T capture-pane -p -t t | grep -q '^ Processes per GPU (NVML) (0)' && ! $T capture-pane -p -t t | grep -q 'more table'"
+	# no DRM memory source on an NVIDIA machine: the Memory screen shows what NVML has, per GPU and per
+	# process, and says on one line which source is absent, not "memory unavailable" four times
+	for size in 80x24 120x40 200x60; do
+		replay_at "${size%x*}" "${size#*x}" "$NVREC" 21
+		keys 6
+		check "$size, H100 snapshot 21, Memory pane: one line says the DRM memory source is absent; NVML's 620.8MiB of 79.6GiB on GPU 0, python3's 612.0MiB" \
+			bash -c "[ \$($T capture-pane -p -t t | grep -cE 'unavailable|No DRM memory source') -eq 1 ] &&
+				$T capture-pane -p -t t | grep -qE '^ No DRM memory source \(fdinfo, sysfs\): no DRM device' &&
+				$T capture-pane -p -t t | grep -qE '^ +0 NVIDIA H100 80GB HBM3 .* 620\.8MiB +79\.6GiB ' &&
+				$T capture-pane -p -t t | grep -qE '^ +0 +534 python3 +612\.0MiB '"
+	done
 fi
 
 echo "== a steady device line"
