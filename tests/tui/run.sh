@@ -750,13 +750,25 @@ echo "== 80x24: hints and a collector's text whole"
 if [ -f "$NVREC" ]; then
 	replay_at 80 24 "$NVREC" 21
 	keys 4
-	check "80x24, NVIDIA pane: the hidden tables' hint whole (their count and the key, no title cut)" \
-		bash -c "$T capture-pane -p -t t | sed -n 3p | grep -qE '[0-9] more tables below: →\$'"
-	check "the man page shows that hint as the screen does at 80 columns: a count and the key, no titles" \
-		bash -c "sed 's/\\\\(->/→/g' man/gputop-bpf.8 | tr '\n' ' ' | grep -qE '\"[0-9]+ more tables below: →\"'"
+	check "80x24, NVIDIA pane: the hidden tables' hint whole (where they are, their counts and the key, no title cut)" \
+		bash -c "$T capture-pane -p -t t | sed -n 3p | grep -qE 'tables: 1 empty, 2 below →\$'"
+	check "the man page shows that hint as the screen does at 80 columns: counts and the key, no titles" \
+		bash -c "sed 's/\\\\(->/→/g' man/gputop-bpf.8 | tr '\n' ' ' | grep -qE '\"tables: [0-9]+ empty, [0-9]+ below →\"'"
+	# an empty table gives its rows up to one with rows: GPU kernels drawn, the empty Xid table not, and
+	# the hint says where each is (MIG devices empty, between; Xid errors and Driver functions below)
+	check "80x24, NVIDIA pane, H100 snapshot 21: GPU kernels drawn with its rows, not the empty Xid errors; nothing called below that is not" \
+		bash -c "$T capture-pane -p -t t | grep -qF 'GPU kernels (CUDA launches) (3)' && ! $T capture-pane -p -t t | grep -qF 'Xid errors (0)' &&
+			! $T capture-pane -p -t t | grep -qF 'MIG devices (0)'"
 	keys 5
 	check "80x24, Display unavailable: its whole text wrapped onto the free lines, nothing cut" \
 		bash -c "$(declare -f words_whole); T='$T'; words_whole 'gaps; per client events, delivery latency and missed frames.' && ! $T capture-pane -p -t t | grep -q '…'"
+	start 140 24 --replay "$NVREC" -d 60
+	until_shows "REPLAY" 5
+	step_to 21
+	sleep 0.5
+	keys 4
+	check "140x24, NVIDIA pane: the hint names each table where it is: 'MIG devices' empty, not drawn; Xid errors and Driver functions below" \
+		bash -c "$T capture-pane -p -t t | grep -qF '1 table empty, not drawn: MIG devices; 2 more tables below: → Xid errors, Driver functions'"
 fi
 
 echo "== jobs done on rings, jobs submitted by processes: each titled for what it counts"
@@ -1793,7 +1805,7 @@ if [ -f "$NVREC" ]; then
 	keys 4
 	for _ in 1 2 3 4 5; do keys Right; done
 	check "80x24 NVIDIA pane, its sixth table: the tables above and below said whole beside the pane's title, no ellipsis" \
-		bash -c "$(declare -f screen); T='$T'; screen | grep -E '^ NVIDIA +\(Tab' | grep -qE '([0-9]+ more tables? above: ←; [0-9]+ more tables? below: →|tables: [0-9]+ above ←, [0-9]+ below →) *\$'"
+		bash -c "$(declare -f screen); T='$T'; screen | grep -E '^ NVIDIA +\(Tab' | grep -qE '([0-9]+ more tables? above: ←; ([0-9]+ tables? empty, not drawn; )?[0-9]+ more tables? below: →|tables: [0-9]+ above ←, ([0-9]+ empty, )?[0-9]+ below →) *\$'"
 	$T kill-server 2>/dev/null
 fi
 replay_at 80 24 "$REC" 40
