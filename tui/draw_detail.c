@@ -329,13 +329,14 @@ void draw_help(struct view *v)
 		"G               a GPU's processes (the Overview's first GPU; G again: the next); Esc back",
 		"S               Stacks: the call tree of the CPU stacks that made GPU work, of the selected process "
 		"or ring (else all; S again: all); Enter, Left/Right, + - open and close, * all, w the weight",
-		"s, F6           choose the sort column; r reverses; < > the next one; ties: totals, then PID",
+		"s, F6           choose the sort column (on the Overview: the processes'); r reverses; < > the next "
+		"one; ties: totals, then PID",
 		"/, \\, F3, F4    filter by ring, device, command or PID (a process by its rings too; in Stacks, "
 		"frames); Esc clears",
 		"k, F9           send a signal to the selected process (TERM, KILL ...), live only",
 		"space, Z        pause (data frozen, the interface stays live)",
-		"P, M, N, I      as htop: sort by GPU %, memory, PID; I inverts. On the Overview these, F6, t and k act "
-		"on the processes unless Left/Right chose the rings",
+		"P, M, N, I      as htop: sort by GPU %, memory, PID; I inverts. On the Overview these, s, F6, t and k "
+		"act on the processes unless Left/Right chose the rings",
 		"F7, F8, u, H, K htop's keys not here (and F, l, a, i): the status line says what to use instead",
 		"n, .            one snapshot forward while paused (a replay's single step)",
 		"+ (=), -        slower / faster refresh, in steps between " DELAY_RANGE_TEXT " s (as -d)",

@@ -352,7 +352,7 @@ static void act_focus(struct view *v, int key)
 }
 
 /*
- * htop's keys (F6, P, M, N, I, t, F5, k, F9) act on the processes, as there: on
+ * htop's keys (s, F6, P, M, N, I, t, F5, k, F9) act on the processes, as there: on
  * the Overview they take the keys to its process table, unless Left, Right or a
  * click chose the rings since the Overview was entered.
  */
@@ -403,8 +403,8 @@ static void act_sort_menu(struct view *v, int key)
 	unsigned int cols[TABLE_FIT_MAX_COLS], cur;
 	int n;
 
-	if (key == KEY_F(6)) /* htop's; s sorts the table that has the keys */
-		htop_focus(v);
+	(void)key;
+	htop_focus(v); /* s as F6 (htop's): the processes on the Overview, unless Left/Right chose the rings */
 	ts = view_focused_table(v, &d);
 	if (!ts)
 		return;

@@ -112,7 +112,12 @@ check "side panes: their columns titled over them, and what the sparkline draws"
 
 check "the sorted column's title has its arrow: completed jobs/s (DONE/S), largest first" shows "▼DONE/S"
 keys s
-check "s opens the sort menu" shows "Sort Rings by"
+check "s on the Overview: the processes' sort menu, as F6 (htop's), not the rings' that had the keys" \
+	bash -c "$T capture-pane -p -t t | grep -q 'Sort Processes by' && ! $T capture-pane -p -t t | grep -q 'Sort Rings by'"
+keys Escape
+keys Left
+keys s
+check "s after Left chose the rings: the rings' sort menu" shows "Sort Rings by"
 check "the sort menu: the columns on screen by their titles and meaning, the sorted one marked" \
 	bash -c "$T capture-pane -p -t t | grep -qE '▼ DONE/S +jobs completed per second' && ! $T capture-pane -p -t t | grep -qE 'completed_per_s|exec_ns.max|EXEC HIST'"
 keys Home
@@ -769,6 +774,12 @@ if [ -f "$NVREC" ]; then
 	keys 4
 	check "140x24, NVIDIA pane: the hint names each table where it is: 'MIG devices' empty, not drawn; Xid errors and Driver functions below" \
 		bash -c "$T capture-pane -p -t t | grep -qF '1 table empty, not drawn: MIG devices; 2 more tables below: → Xid errors, Driver functions'"
+	replay_at 120 40 "$NVREC" 21
+	keys 4
+	# a recording made before the CUDA processes kept a name: PID 707 is '?' there, nvidia-smi in calls.ioctls
+	check "120x40, NVIDIA pane, H100 snapshot 21: CUDA processes name PID 707 nvidia-smi (as its ioctls do), not '?'" \
+		bash -c "[ \$(sed -n 21p '$NVREC' | jq -r '.tables[\"nvidia.processes\"][] | select(.pid == 707) | .comm') = '?' ] &&
+			$T capture-pane -p -t t | grep -qE '^ +707 nvidia-smi +[0-9]' && ! $T capture-pane -p -t t | grep -qE '^ +707 \? '"
 fi
 
 echo "== jobs done on rings, jobs submitted by processes: each titled for what it counts"
