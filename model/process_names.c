@@ -41,7 +41,8 @@ static int index_names(const struct snapshot *s, struct key_index *names)
 		const struct table *t = s->tables[i];
 
 		for (size_t r = 0; name_cols(t, &pid, &comm) && r < t->nrows && r < (1u << ROW_BITS); r++) {
-			const struct cell *p = table_cell(t, r, (unsigned int)pid), *c = table_cell(t, r, (unsigned int)comm);
+			const struct cell *p = table_cell(t, r, (unsigned int)pid),
+					  *c = table_cell(t, r, (unsigned int)comm);
 
 			if (!p->known || !c->known || !c->s[0] || unnamed(c) || key_index_get(names, p->u, &at))
 				continue;
@@ -77,7 +78,9 @@ int process_names_fill(struct snapshot *s)
 			from = s->tables[at >> ROW_BITS];
 			was = row[comm].s;
 			cell_set_str(row, (unsigned int)comm,
-				     table_cell(from, at & ((1u << ROW_BITS) - 1), (unsigned int)table_col(from->desc, "comm"))->s);
+				     table_cell(from, at & ((1u << ROW_BITS) - 1),
+						(unsigned int)table_col(from->desc, "comm"))
+					     ->s);
 			if (!row[comm].known) { /* out of memory: the "?" kept */
 				row[comm] = (struct cell){ .known = true, .s = was };
 				rc = -1;

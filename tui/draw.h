@@ -79,6 +79,13 @@ int gpu_history_rows(const struct view *v);
 void draw_gpu_history(struct view *v, struct rect r);
 /* The lines the GPU blocks list: the devices, and those only the scheduler's rings name. */
 int devices_count(const struct view *v);
+#define RING_ONLY_MAX 8
+/*
+ * The devices the scheduler's rings name that no device line is (a driver with
+ * no DRM card, as the mock GPU): their jobs are shown on a line of their own,
+ * never summed into nothing. Up to RING_ONLY_MAX into out; how many.
+ */
+int ring_only_devices(const struct snapshot *s, const char **out);
 /* The rows the expanded GPU blocks take (a device with no detail takes one). */
 int devices_rows(const struct view *v);
 void draw_vendor(struct view *v, struct rect area);

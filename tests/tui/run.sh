@@ -776,6 +776,9 @@ if [ -f "$NVREC" ]; then
 		bash -c "$T capture-pane -p -t t | grep -qF '1 table empty, not drawn: MIG devices; 2 more tables below: → Xid errors, Driver functions'"
 	replay_at 120 40 "$NVREC" 21
 	keys 4
+	# a replay's --list hint is the recorder's machine's: --list here describes this one
+	check "120x40, NVIDIA pane of a replay: Driver functions' hint names the recording's machine's --list, not this one's" \
+		bash -c "$T capture-pane -p -t t | grep -qF \"No nvidia.ko function probed: --list on the recording's machine says why\""
 	# a recording made before the CUDA processes kept a name: PID 707 is '?' there, nvidia-smi in calls.ioctls
 	check "120x40, NVIDIA pane, H100 snapshot 21: CUDA processes name PID 707 nvidia-smi (as its ioctls do), not '?'" \
 		bash -c "[ \$(sed -n 21p '$NVREC' | jq -r '.tables[\"nvidia.processes\"][] | select(.pid == 707) | .comm') = '?' ] &&
@@ -1821,8 +1824,21 @@ if [ -f "$NVREC" ]; then
 fi
 replay_at 80 24 "$REC" 40
 keys G
-check "80x24 G: the GPU view's note wrapped whole, not cut mid-word" \
-	bash -c "$(declare -f words_whole); T='$T'; words_whole \"Its processes as NVML sees them, their CUDA calls on it, and every process a source sees on it.\""
+check "80x24 G on card0 (vgem, not NVIDIA): the GPU view's note wrapped whole, not cut mid-word; no NVIDIA table said missing" \
+	bash -c "$(declare -f words_whole); T='$T'; words_whole \"Every process a source sees on it (not an NVIDIA GPU: NVML and CUDA have nothing of it).\" &&
+		! $T capture-pane -p -t t | grep -qE 'nvidia\.(gpu_processes|process_gpus)'"
+# G goes through every line of the device list: the DRM cards, then the scheduler's device with no card (mockgpu)
+mockgpu_pids=$(sed -n 21p "$REC" | jq -r '[.tables["gpu.processes"][] | select(.gpus == "mockgpu") | .pid] | sort | map(tostring) | join(" ")')
+replay_at 120 30 "$REC" 21
+keys G
+keys G
+keys G
+keys G
+check "120x30 G four times: card0, card1, card2, then mockgpu (no DRM card) with its processes ($mockgpu_pids)" \
+	bash -c "$T capture-pane -p -t t | grep -qF \"GPU mockgpu  - (no DRM card: its scheduler's rings)\" && [ -n '$mockgpu_pids' ] &&
+		for p in $mockgpu_pids; do $T capture-pane -p -t t | grep -qE \"^ +\$p mockgpu-submit +mockgpu \" || exit 1; done"
+keys G
+check "G a fifth time: back to the first, card0" shows "GPU card0  faux_driver vgem"
 $T kill-server 2>/dev/null
 # The help at 80x24, paged: the 'self' entry whole on the page that shows it (its last row was on no page).
 replay_at 80 24 "$REC" 40
