@@ -921,13 +921,15 @@ if [ -f "$NVREC" ]; then
 		replay_at 80 19 "$NV2" 20
 		check "80x19, two H100s: the GPU history says it shows 1 of 2 GPUs" \
 			shows "GPU history (NVML): 1 of 2 GPUs (a taller terminal shows all)"
-		# the NVIDIA pane: the last table has no blank line after it; that row goes to a table
-		# shown short (here NVML's processes: both GPUs' python3, not "rows 1-1 of 2")
+		# the NVIDIA pane: the tables with rows get the rows first (the empty MIG devices gives its
+		# up), and the last table drawn has no blank line after it
 		replay_at 80 24 "$NV2" 21
 		keys 4
 		until_shows "Processes per GPU (NVML) (2)" 5
-		check "80x24, two H100s, NVIDIA pane at snapshot 21: NVML's processes both shown, the last table's blank row given to them" \
-			bash -c "[ \$($T capture-pane -p -t t | grep -cE '^ +[01] +3549 python3 ') -eq 2 ] && ! $T capture-pane -p -t t | grep -q 'rows 1-1 of 2'"
+		check "80x24, two H100s, NVIDIA pane at snapshot 21: every table with rows drawn (GPUs, NVML's and CUDA processes, GPU kernels), not the empty MIG devices; no blank line at the foot" \
+			bash -c "for t in 'NVIDIA GPUs (2)' 'Processes per GPU (NVML) (2)' 'CUDA processes (1)' 'GPU kernels (CUDA launches) (3)'; do
+					$T capture-pane -p -t t | grep -qF \"\$t\" || exit 1; done &&
+				! $T capture-pane -p -t t | grep -qF 'MIG devices (0)' && $T capture-pane -p -t t | sed -n 22p | grep -q '[^ ]'"
 		replay_at 120 40 "$NV2" 20
 		check "120x40, two H100s: both GPUs' history, use, memory and power each" \
 			bash -c "[ \$($T capture-pane -p -t t | grep -cE '^ [01] (use%|memory|power W) ') -eq 6 ]"
