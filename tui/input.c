@@ -541,6 +541,11 @@ static void act_group(struct view *v, int key)
 	const struct pane_decl *p = pane_for_screen(v->screen);
 
 	(void)key;
+	if (view_pane_instead(v, pane_for_side(SIDE_MEMORY)) && (!pane_can_group(p) || view_pane_instead(v, p))) {
+		/* the Memory screen shows NVML's tables: no DRM client to group by container */
+		view_message(v, false, "nothing to group here: no DRM process to group by container (Memory: NVML's)");
+		return;
+	}
 	if (!pane_can_group(p)) {
 		view_message(v, false, "nothing to group here (6: Memory groups processes by container)");
 		return;

@@ -845,6 +845,9 @@ if [ -f "$NVREC" ]; then
 		check "80x24, H100 snapshot 47, pane $pane: tables left out only when no two blank lines are left (an empty table takes its title, its text and one blank line)" \
 			bash -c "$T capture-pane -p -t t | sed -n '3,22p' | awk '/^ *\$/ { if (++b >= 2) twice = 1; next } { b = 0 } /more tables? below/ { more = 1 } END { exit twice && more }'"
 	done
+	keys g
+	check "80x24, H100 snapshot 47, Memory pane of NVML's tables: g says there is nothing to group, not 'grouped by cgroup'" \
+		bash -c "$T capture-pane -p -t t | grep -qF 'nothing to group here' && ! $T capture-pane -p -t t | grep -qF 'grouped by'"
 	check "80x24, H100 snapshot 47, Memory pane: NVML's two tables (GPUs, processes per GPU), none left out" \
 		bash -c "$T capture-pane -p -t t | grep -q '^ Processes per GPU (NVML) (0)' && ! $T capture-pane -p -t t | grep -q 'more table'"
 	# no DRM memory source on an NVIDIA machine: the Memory screen shows what NVML has, per GPU and per
