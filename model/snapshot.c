@@ -4,6 +4,7 @@
 #include <string.h>
 #include "model/gpu_processes.h"
 #include "model/process_gpu_join.h"
+#include "model/process_names.h"
 #include "model/snapshot.h"
 #include "model/table_seen.h"
 
@@ -79,7 +80,7 @@ int snapshot_derive(struct snapshot *s)
 {
 	for (size_t i = 0; i < s->ntables; i++)
 		table_clamp_quantiles(s->tables[i]);
-	if (process_gpu_join(s))
+	if (process_names_fill(s) || process_gpu_join(s))
 		return -1;
 	return gpu_processes_derive(s);
 }

@@ -133,6 +133,14 @@ bool table_pid_keyed(const struct table_desc *d)
 	return col >= 0 && (d->cols[col].flags & COL_KEY);
 }
 
+/* empty with "--list" said of the recording's machine ("--list on the recording's machine says why"), into text. */
+static void replay_list_hint(const char *empty, char *text, size_t size)
+{
+	const char *at = strstr(empty, "--list") + strlen("--list");
+
+	snprintf(text, size, "%.*s on the recording's machine%s", (int)(at - empty), empty, at);
+}
+
 const char *table_empty_text(const struct table_desc *d, const struct table *t, const struct empty_context *ctx,
 			     char *text, size_t size)
 {
@@ -159,6 +167,9 @@ const char *table_empty_text(const struct table_desc *d, const struct table *t, 
 	else if (set && set->n) /* its empty text is of a table never filled */
 		snprintf(text, size, "None now: %s%zu row%s shown here earlier %s gone.", *least ? least : "the ",
 			 set->n, set->n == 1 ? "" : "s", set->n == 1 && !*least ? "is" : "are");
+	else if (ctx->replay && d->empty &&
+		 strstr(d->empty, "--list")) /* this machine's --list is not the recorder's */
+		replay_list_hint(d->empty, text, size);
 	else
 		return d->empty ? d->empty : "Nothing yet.";
 	return text;

@@ -70,6 +70,8 @@ void pane_table_draw(struct view *v, const struct pane_decl *p, int i, struct re
 /* Every column of the selected row of the focused table, over the screen. */
 void draw_row_overlay(struct view *v);
 void draw_main(struct view *v);
+/* The rows side pane which (SIDE_*) uses in a frame w wide: all it shows, and the least it shows (layout_input). */
+void side_rows_need(const struct view *v, int which, int w, int *need, int *least);
 /* The Overview's GPU blocks (draw_devices.c) in r. */
 void draw_devices(struct view *v, struct rect r);
 /* The GPU history's rows wanted (a title, a row per GPU and metric; 0: no GPU with one), and the drawing. */
@@ -77,6 +79,13 @@ int gpu_history_rows(const struct view *v);
 void draw_gpu_history(struct view *v, struct rect r);
 /* The lines the GPU blocks list: the devices, and those only the scheduler's rings name. */
 int devices_count(const struct view *v);
+#define RING_ONLY_MAX 8
+/*
+ * The devices the scheduler's rings name that no device line is (a driver with
+ * no DRM card, as the mock GPU): their jobs are shown on a line of their own,
+ * never summed into nothing. Up to RING_ONLY_MAX into out; how many.
+ */
+int ring_only_devices(const struct snapshot *s, const char **out);
 /* The rows the expanded GPU blocks take (a device with no detail takes one). */
 int devices_rows(const struct view *v);
 void draw_vendor(struct view *v, struct rect area);

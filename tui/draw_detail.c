@@ -19,6 +19,11 @@ static int collector_lines(struct view *v, const struct pane_decl *p, struct rec
 		snprintf(text, sizeof(text), "%s: %s", c->info->name, c->detail);
 		return put_wrapped(a, ROLE_NORMAL, text);
 	}
+	if (c && view_pane_instead(v, p)) { /* what the tables below stand in for, on one line */
+		snprintf(text, sizeof(text), "%s: %s", p->instead_absent, c->info->reason);
+		put_cut(y, a.x, a.w, ROLE_DIM, text);
+		return 1;
+	}
 	if (c)
 		v->said = c->info; /* the tables below say "(above)", not the reason again */
 	snprintf(text, sizeof(text), "The %s collector %s not available on %s machine.", c ? c->info->name : p->collector,
@@ -61,50 +66,79 @@ static int hidden(const int *h, int n)
 /* Table i's title ("" where no descriptor has its name). */
 static const char *table_title(struct view *v, const struct pane_decl *p, int i)
 {
-	const struct table_desc *d = table_desc_find(pane_table_name(p, i, v->grouped));
+	const struct table_desc *d = table_desc_find(view_table_name(v, p, i));
 
 	return d ? d->title : "";
 }
 
-/* The tables not drawn, by their titles, and the key that reaches them: a dim line at the pane's foot. */
+/*
+ * Table i's place among those not drawn: 0 drawn, 1 above (scrolled off), 2 empty and left out between tables
+ * drawn, 3 left out between them with rows, 4 below.
+ */
+static int not_drawn(struct view *v, const struct pane_decl *p, int i, int first, const int *h, int n)
+{
+	const struct table *t;
+	int last = -1;
+
+	for (int k = first; k < n; k++)
+		if (h[k] > 0)
+			last = k;
+	if (i < first)
+		return 1;
+	if (h[i] > 0)
+		return 0;
+	if (i > last)
+		return 4;
+	t = snapshot_table(v->snap, view_table_name(v, p, i));
+	return t && t->nrows ? 3 : 2;
+}
+
+/*
+ * The tables at place where (not_drawn), after another part where after: "2 more tables below: → A, B"
+ * (style 2), without their names (1), or "2 below →" (0); nothing where none is.
+ */
+static size_t not_drawn_part(struct view *v, const struct pane_decl *p, int where, int style, int first, const int *h,
+			     int n, char *out, size_t size, bool after)
+{
+	static const char *const places[] = { "", "above", "empty, not drawn", "not drawn", "below" };
+	static const char *const short_places[] = { "", "above", "empty", "not drawn", "below" };
+	const char *key = where == 1 ? (v->utf8 ? "←" : "Left") : where == 4 ? (v->utf8 ? "→" : "Right") : "";
+	char names[400] = "";
+	int count = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (not_drawn(v, p, i, first, h, n) != where)
+			continue;
+		if (style == 2)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", count ? ", " : " ",
+				 table_title(v, p, i));
+		count++;
+	}
+	if (!count)
+		return 0;
+	if (!style)
+		return (size_t)snprintf(out, size, "%s%d %s%s%s", after ? ", " : "tables: ", count, short_places[where],
+					key[0] ? " " : "", key);
+	return (size_t)snprintf(out, size, "%s%d %stable%s %s%s%s%s%s", after ? "; " : "", count,
+				where == 1 || where == 4 ? "more " : "", count == 1 ? "" : "s", places[where],
+				key[0] || names[0] ? ":" : "", key[0] ? " " : "", key, names);
+}
+
+/* The tables not drawn, by their titles and where they are (above, left out between, below), and the keys to them. */
 static void more_tables(struct view *v, const struct pane_decl *p, int first, const int *h, int n, struct rect r)
 {
-	char text[512], names[400];
-	int below = hidden(h + first, n - first);
+	char text[1024];
 
-	/* with the tables' titles where they fit whole, else their count and the key alone (never cut) */
-	for (int named = 1; named >= 0; named--) {
+	/* with the tables' titles where they fit whole, else their counts and the keys alone (never cut) */
+	for (int style = 2; style >= 0; style--) {
 		size_t len = 0;
 
 		text[0] = '\0';
-		if (first) {
-			names[0] = '\0';
-			for (int i = 0; named && i < first; i++)
-				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
-					 i ? ", " : " ", table_title(v, p, i));
-			len += (size_t)snprintf(text + len, sizeof(text) - len, "%d more table%s above: %s%s",
-						first, first == 1 ? "" : "s",
-						v->utf8 ? "←" : named ? "Left:" : "Left", names);
-		}
-		if (below) {
-			names[0] = '\0';
-			for (int i = first, k = 0; named && i < n; i++)
-				if (h[i] <= 0)
-					snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
-						 k++ ? ", " : " ", table_title(v, p, i));
-			snprintf(text + len, sizeof(text) - len, "%s%d more table%s below: %s%s", len ? "; " : "",
-				 below, below == 1 ? "" : "s", v->utf8 ? "→" : named ? "Right:" : "Right", names);
-		}
+		for (int where = 1; where <= 4; where++)
+			len += not_drawn_part(v, p, where, style, first, h, n, text + len, sizeof(text) - len, len > 0);
 		if (put_whole(r.y, r.x, r.w, ROLE_DIM, text))
 			return;
 	}
-	/* the shortest: the counts, each with its key, still whole */
-	snprintf(names, sizeof(names), "%d above %s", first, v->utf8 ? "←" : "Left");
-	snprintf(text, sizeof(text), "tables: %s%s%d below %s", first ? names : "", first && below ? ", " : "", below,
-		 v->utf8 ? "→" : "Right");
-	if (!below)
-		snprintf(text, sizeof(text), "tables: %s", names);
-	put_whole(r.y, r.x, r.w, ROLE_DIM, text);
 }
 
 /*
@@ -131,13 +165,38 @@ static void give_last_blank(const int *need, int *h, int n, int focus)
 	}
 }
 
+/*
+ * Rows for tables first.. of n in avail: those with rows (and the focused one) first, each what it needs while
+ * they last (layout_share); an empty one then, in order, whole where the rest has room for it: an empty
+ * table never keeps rows a table with rows wants.
+ */
+static void share_rows(struct view *v, const struct pane_decl *p, const int *need, int n, int first, int avail, int *h)
+{
+	int focus = v->table_focus[v->screen], with_rows[PANE_MAX_TABLES];
+
+	for (int i = 0; i < n; i++) {
+		const struct table *t = snapshot_table(v->snap, view_table_name(v, p, i));
+
+		with_rows[i] = (t && t->nrows) || i == focus ? need[i] : 0;
+		h[i] = 0;
+	}
+	layout_share(with_rows + first, n - first, focus - first, avail, TABLE_MIN_ROWS, h + first);
+	for (int i = first; i < n; i++)
+		avail -= h[i];
+	for (int i = first; i < n; i++)
+		if (!with_rows[i] && need[i] <= avail) {
+			h[i] = need[i];
+			avail -= need[i];
+		}
+}
+
 /* A declared pane: the collector's state, then its tables, each given the rows it needs while they last. */
 static void draw_declared(struct view *v, struct rect a, const struct pane_decl *p,
 			  const struct collector_status *c, struct rect title)
 {
 	int ntables = 0, first = 0, last = 0, y, avail, need[PANE_MAX_TABLES], h[PANE_MAX_TABLES];
 
-	while (pane_table_name(p, ntables, v->grouped))
+	while (view_table_name(v, p, ntables))
 		ntables++;
 	/*
 	 * A collector that is not attached: its reason, fix and what it shows come first, whole, and its
@@ -153,7 +212,7 @@ static void draw_declared(struct view *v, struct rect a, const struct pane_decl 
 	/* the focused table always shows: those above it go first where all cannot (Left brings them back) */
 	while (first < v->table_focus[v->screen] && min_rows(need + first, v->table_focus[v->screen] - first + 1) > avail)
 		first++;
-	layout_share(need + first, ntables - first, v->table_focus[v->screen] - first, avail, TABLE_MIN_ROWS, h + first);
+	share_rows(v, p, need, ntables, first, avail, h);
 	give_last_blank(need + first, h + first, ntables - first, v->table_focus[v->screen] - first);
 	if (first || hidden(h + first, ntables - first)) { /* where the others are: below, where a line is free */
 		int used = 0;
@@ -270,13 +329,14 @@ void draw_help(struct view *v)
 		"G               a GPU's processes (the Overview's first GPU; G again: the next); Esc back",
 		"S               Stacks: the call tree of the CPU stacks that made GPU work, of the selected process "
 		"or ring (else all; S again: all); Enter, Left/Right, + - open and close, * all, w the weight",
-		"s, F6           choose the sort column; r reverses; < > the next one; ties: totals, then PID",
+		"s, F6           choose the sort column (on the Overview: the processes'); r reverses; < > the next "
+		"one; ties: totals, then PID",
 		"/, \\, F3, F4    filter by ring, device, command or PID (a process by its rings too; in Stacks, "
 		"frames); Esc clears",
 		"k, F9           send a signal to the selected process (TERM, KILL ...), live only",
 		"space, Z        pause (data frozen, the interface stays live)",
-		"P, M, N, I      as htop: sort by GPU %, memory, PID; I inverts. On the Overview these, F6, t and k act "
-		"on the processes unless Left/Right chose the rings",
+		"P, M, N, I      as htop: sort by GPU %, memory, PID; I inverts. On the Overview these, s, F6, t and k "
+		"act on the processes unless Left/Right chose the rings",
 		"F7, F8, u, H, K htop's keys not here (and F, l, a, i): the status line says what to use instead",
 		"n, .            one snapshot forward while paused (a replay's single step)",
 		"+ (=), -        slower / faster refresh, in steps between " DELAY_RANGE_TEXT " s (as -d)",

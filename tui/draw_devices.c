@@ -29,14 +29,7 @@ static double ring_jobs(const struct snapshot *s, const char *dev)
 	return sum;
 }
 
-#define RING_ONLY_MAX 8
-
-/*
- * The devices the scheduler's rings name that no device line is (a driver with
- * no DRM card, as the mock GPU): their jobs are shown on a line of their own,
- * never summed into nothing. Up to RING_ONLY_MAX into out; how many.
- */
-static int ring_only_devices(const struct snapshot *s, const char **out)
+int ring_only_devices(const struct snapshot *s, const char **out)
 {
 	const struct table *t = snapshot_table(s, "drm_sched.rings");
 	int n = 0;

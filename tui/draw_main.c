@@ -339,12 +339,14 @@ static int summary_header(struct rect in, const struct table_desc *d, const stru
 			scale = spark_max(&d->cols[col]) > 0 ? " 0-100" : " (row max)";
 		}
 	}
-	if (spark) { /* the scale where it fits, then the title alone */
+	if (spark) { /* the scale where it fits, then the title alone, then "history" alone over its cells */
 		char what[64];
 
 		snprintf(what, sizeof(what), "%s history%s", spark, scale);
 		if (!put_whole(in.y, x, in.x + in.w - x, ROLE_HEADER, what) && in.x + in.w - x >= (int)strlen(spark) + 8)
 			putf(in.y, x, in.x + in.w - x, ROLE_HEADER, "%s history", spark);
+		else if (in.x + in.w - x < (int)strlen(spark) + 8 && in.x + in.w - x >= 7)
+			put_whole(in.y, in.x + in.w - 7, 7, ROLE_HEADER, "history");
 	}
 	return 1;
 }
@@ -419,42 +421,72 @@ static void summary_rows(struct view *v, int y, struct rect in, const struct tab
 		putf(y, in.x, in.w, ROLE_DIM, "+%zu %s", quiet, p->summary_quiet_text);
 }
 
+/*
+ * The text a summary shows instead of rows, into buf: its collector's state where it is not attached
+ * (ROLE_WARNING), what its empty table says (ROLE_DIM); false where it has rows to show.
+ */
+static bool summary_text(const struct view *v, const struct pane_decl *p, char *buf, size_t size, enum role *role)
+{
+	const struct table *t = snapshot_table(v->snap, p->summary_table);
+	const struct table_desc *d = table_desc_find(p->summary_table);
+	const struct collector_status *c = snapshot_collector(v->snap, p->collector);
+	char empty[300];
+
+	if (c && c->info->state != COLLECTOR_ATTACHED) {
+		snprintf(buf, size, "%s unavailable: %s", c->info->name, c->info->reason);
+		*role = ROLE_WARNING;
+		return true;
+	}
+	if (t && t->nrows)
+		return false;
+	snprintf(buf, size, "%s%s%s%s%s%s", view_empty_text(v, d, t, NULL, empty, sizeof(empty)),
+		 c && c->detail[0] ? " [" : "", c ? c->info->name : "", c && c->detail[0] ? ": " : "",
+		 c && c->detail[0] ? c->detail : "", c && c->detail[0] ? "]" : "");
+	*role = ROLE_DIM;
+	return true;
+}
+
+/* The rows a summary uses in w columns: its text's lines, or the titles, the rows listed and the line after them. */
+static int summary_need(const struct view *v, const struct pane_decl *p, int w)
+{
+	const struct table *t = snapshot_table(v->snap, p->summary_table);
+	int qc = p->summary_quiet_col && t ? table_col(t->desc, p->summary_quiet_col) : -1;
+	size_t busy = 0;
+	char text[400];
+	enum role role;
+
+	if (!table_desc_find(p->summary_table))
+		return 0;
+	if (summary_text(v, p, text, sizeof(text), &role))
+		return wrapped_rows(text, w);
+	for (size_t r = 0; r < t->nrows; r++)
+		busy += qc < 0 || table_num_at(t, r, qc) > 0;
+	return 1 + (int)busy + (busy < t->nrows);
+}
+
 static void draw_summary(struct view *v, struct rect in, const struct pane_decl *p)
 {
 	const struct table *t = snapshot_table(v->snap, p->summary_table);
 	const struct table_desc *d = table_desc_find(p->summary_table);
 	const struct collector_status *c = snapshot_collector(v->snap, p->collector);
-	int y = in.y;
+	char text[400];
+	enum role role;
 
 	if (!d)
 		return;
-	if (c && c->info->state != COLLECTOR_ATTACHED) {
-		char why[320];
-
-		snprintf(why, sizeof(why), "%s unavailable: %s", c->info->name, c->info->reason);
-		if (!put_wrapped(in, ROLE_WARNING, why)) { /* no room for the reason: the state alone */
-			snprintf(why, sizeof(why), "%s unavailable", c->info->name);
-			put_whole(in.y, in.x, in.w, ROLE_WARNING, why);
+	if (summary_text(v, p, text, sizeof(text), &role)) {
+		if (!put_wrapped(in, role, text) && role == ROLE_WARNING) { /* no room for the reason: the state */
+			snprintf(text, sizeof(text), "%s unavailable", c->info->name);
+			put_whole(in.y, in.x, in.w, ROLE_WARNING, text);
 		}
-		return;
-	}
-	if (!t || !t->nrows) {
-		char text[400], empty[300];
-
-		snprintf(text, sizeof(text), "%s%s%s%s%s", view_empty_text(v, d, t, NULL, empty, sizeof(empty)),
-			 c && c->detail[0] ? " [" : "", c ? c->info->name : "", c && c->detail[0] ? ": " : "",
-			 c && c->detail[0] ? c->detail : "");
-		if (c && c->detail[0])
-			strncat(text, "]", sizeof(text) - strlen(text) - 1);
-		put_wrapped(in, ROLE_DIM, text);
 		return;
 	}
 	if (in.h < 2) { /* no room for the titles over the values: beside them */
 		summary_pairs(v, in, t, p);
 		return;
 	}
-	y += summary_header(in, d, p); /* the columns' titles (their units) over them, and the sparkline's */
-	summary_rows(v, y, in, t, p);
+	/* the columns' titles (their units) over them, and the sparkline's; the rows */
+	summary_rows(v, in.y + summary_header(in, d, p), in, t, p);
 }
 
 /* NVML's memory, where no DRM source is: per GPU, then per process where NVML lists any. */
@@ -482,6 +514,30 @@ static void draw_nvml_memory(struct view *v, struct rect in)
 	draw_summary(v, (struct rect){ in.y, in.x, gh, in.w }, &nvml_gpus_side);
 	if (p && p->nrows && in.h - gh >= 3) /* a blank line, the titles, a row at least */
 		draw_summary(v, (struct rect){ in.y + gh + 1, in.x, in.h - gh - 1, in.w }, &nvml_procs_side);
+}
+
+/*
+ * The rows side pane which (SIDE_*) uses in a frame w columns wide, the frame included (0: as many as it gets),
+ * into *need; into *least those it uses when it cannot have them all (0: as many as it gets): NVML's memory
+ * per GPU without its processes (those need a blank line, their titles and a row more).
+ */
+void side_rows_need(const struct view *v, int which, int w, int *need, int *least)
+{
+	const struct pane_decl *p = pane_for_side(which);
+	const struct table *np = snapshot_table(v->snap, "nvidia.gpu_processes");
+	int n;
+
+	*need = *least = 0;
+	if (w <= 2)
+		return;
+	if (which == SIDE_MEMORY && overview_nvml_memory(v)) {
+		*need = *least = 2 + summary_need(v, &nvml_gpus_side, w - 2);
+		if (np && np->nrows)
+			*need += 1 + summary_need(v, &nvml_procs_side, w - 2);
+		return;
+	}
+	if (p && (n = summary_need(v, p, w - 2)))
+		*need = 2 + n;
 }
 
 static void draw_side(struct view *v, int which, struct rect r)

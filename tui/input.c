@@ -24,7 +24,7 @@ static void open_selected(struct view *v)
 {
 	const struct pane_decl *p = pane_for_screen(v->screen);
 	int f = v->table_focus[v->screen];
-	const char *name = pane_table_name(p, f, v->grouped);
+	const char *name = view_table_name(v, p, f);
 	const struct table *t = name ? snapshot_table(v->snap, name) : NULL;
 	struct table_state *ts = &v->tstate[v->screen][f];
 	const struct table_desc *d;
@@ -213,9 +213,9 @@ static bool header_click(struct view *v, const MEVENT *ev)
 {
 	const struct pane_decl *p = pane_for_screen(v->screen);
 
-	for (int i = 0; p && i < PANE_MAX_TABLES && pane_table_name(p, i, v->grouped); i++) {
+	for (int i = 0; p && i < PANE_MAX_TABLES && view_table_name(v, p, i); i++) {
 		struct table_state *ts = &v->tstate[v->screen][i];
-		const struct table_desc *d = table_desc_find(pane_table_name(p, i, v->grouped));
+		const struct table_desc *d = table_desc_find(view_table_name(v, p, i));
 		struct table_fit fit;
 		int cx;
 
@@ -340,10 +340,10 @@ static void act_focus(struct view *v, int key)
 	if (!p)
 		return;
 	v->focus_chosen[v->screen] = true;
-	if (to < 0 || !pane_table_name(p, to, v->grouped))
+	if (to < 0 || !view_table_name(v, p, to))
 		return;
 	if (!view_table_shown(v, v->screen, to)) { /* the keys never go to a table not drawn */
-		d = table_desc_find(pane_table_name(p, to, v->grouped));
+		d = table_desc_find(view_table_name(v, p, to));
 		view_message(v, false, "%s: %s; the keys stay where they are", d ? d->title : "that table",
 			     view_table_hidden_why(v, to));
 		return;
@@ -352,7 +352,7 @@ static void act_focus(struct view *v, int key)
 }
 
 /*
- * htop's keys (F6, P, M, N, I, t, F5, k, F9) act on the processes, as there: on
+ * htop's keys (s, F6, P, M, N, I, t, F5, k, F9) act on the processes, as there: on
  * the Overview they take the keys to its process table, unless Left, Right or a
  * click chose the rings since the Overview was entered.
  */
@@ -403,8 +403,8 @@ static void act_sort_menu(struct view *v, int key)
 	unsigned int cols[TABLE_FIT_MAX_COLS], cur;
 	int n;
 
-	if (key == KEY_F(6)) /* htop's; s sorts the table that has the keys */
-		htop_focus(v);
+	(void)key;
+	htop_focus(v); /* s as F6 (htop's): the processes on the Overview, unless Left/Right chose the rings */
 	ts = view_focused_table(v, &d);
 	if (!ts)
 		return;
@@ -541,6 +541,11 @@ static void act_group(struct view *v, int key)
 	const struct pane_decl *p = pane_for_screen(v->screen);
 
 	(void)key;
+	if (view_pane_instead(v, pane_for_side(SIDE_MEMORY)) && (!pane_can_group(p) || view_pane_instead(v, p))) {
+		/* the Memory screen shows NVML's tables: no DRM client to group by container */
+		view_message(v, false, "nothing to group here: no DRM process to group by container (Memory: NVML's)");
+		return;
+	}
 	if (!pane_can_group(p)) {
 		view_message(v, false, "nothing to group here (6: Memory groups processes by container)");
 		return;

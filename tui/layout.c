@@ -69,6 +69,50 @@ static void split_tables(const struct layout_input *in, struct layout *out, int 
 	}
 }
 
+/* The rows side pane which uses of avail (layout_input's side_need and side_least). */
+static int side_used(const struct layout_input *in, int which, int avail)
+{
+	int need = in->side_need[which], least = in->side_least[which];
+
+	if (need <= 0 || avail >= need)
+		return need > 0 ? need : avail;
+	return least <= 0 || avail >= least + 3 ? avail : min_i(least, avail);
+}
+
+/*
+ * The wide layout's side column: body rows shared evenly between the n side panes, each at most
+ * what it uses; the rows one leaves go to those that want more (the rest stays blank, below).
+ */
+static void stack_sides(const struct layout_input *in, struct layout *out, const int *idx, int n, int y, int body,
+			int x, int w)
+{
+	int h[3] = { 0 }, left = body, open = n;
+
+	while (left > 0 && open > 0) {
+		int each = left / open, extra = left % open, given = 0;
+
+		open = 0;
+		for (int k = 0; k < n; k++) {
+			int want = side_used(in, idx[k], body) - h[k], add = min_i(want, each + (extra > 0));
+
+			if (want <= 0)
+				continue;
+			extra -= extra > 0;
+			h[k] += add;
+			given += add;
+			open += h[k] < side_used(in, idx[k], body);
+		}
+		left -= given;
+		if (!given)
+			break;
+	}
+	for (int k = 0; k < n; k++) {
+		h[k] = side_used(in, idx[k], h[k]); /* short of its need: what it uses of that */
+		out->side[idx[k]] = rect(y, x, h[k], w);
+		y += h[k];
+	}
+}
+
 void layout_compute(const struct layout_input *in, struct layout *out)
 {
 	int y, body, nside = 0, side_idx[3];
@@ -104,19 +148,18 @@ void layout_compute(const struct layout_input *in, struct layout *out)
 
 	if (nside && in->cols >= LAYOUT_WIDE_COLS) {
 		/* Wide: the side panes stack to the right of the tables. */
-		int sw = min_i(48, in->cols / 3), tw = in->cols - sw, sy = y;
+		int sw = min_i(48, in->cols / 3), tw = in->cols - sw;
 
-		for (int k = 0; k < nside; k++) {
-			int sh = body / nside + (k < body % nside);
-
-			out->side[side_idx[k]] = rect(sy, tw, sh, sw);
-			sy += sh;
-		}
+		stack_sides(in, out, side_idx, nside, y, body, tw, sw);
 		split_tables(in, out, y, body, 0, tw);
 	} else if (nside && body >= 3 + 8) {
 		/* Narrow: a row of small panes under the tables, when there is room: what the tables leave */
 		int want = tables_need(in) + (in->history_rows ? min_i(in->history_rows, body / 3) : 0);
-		int sh = max_i(3, min_i(body - want, body - 5)), x = 0;
+		int sh = max_i(3, min_i(body - want, body - 5)), x = 0, use = 0;
+
+		for (int k = 0; k < nside; k++) /* side by side: as tall as the tallest needs, the rest to the tables */
+			use = max_i(use, side_used(in, side_idx[k], sh));
+		sh = max_i(3, use);
 
 		split_tables(in, out, y, body - sh, 0, in->cols);
 		for (int k = 0; k < nside; k++) {

@@ -21,6 +21,12 @@ struct layout_input {
 	bool panes[PANE_COUNT];
 	bool absent_line; /* one line naming the panes whose source the machine lacks (overview_fit) */
 	int history_rows; /* rows the GPU history wants (0: none); it gets what the tables leave */
+	/*
+	 * Rows a side pane (memory, interrupts, display) uses, its frame included: side_need[i] where it has
+	 * them (0: all it gets); given fewer, all it gets where that is side_least[i] + 3 or more (room for
+	 * its second part's blank line, titles and a row), else side_least[i] (0: all it gets).
+	 */
+	int side_need[3], side_least[3];
 };
 
 struct layout {

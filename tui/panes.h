@@ -40,6 +40,13 @@ struct pane_decl {
 	int side; /* enum side_pane it fills on the main screen, or SIDE_NONE */
 	const char *summary_table; /* the table the side pane lists */
 	const char *summary_cols[PANE_MAX_SUMMARY]; /* its columns (keys), NULL ends */
+	/*
+	 * Shown instead of tables[] while the pane's collector is not attached and instead[0] has rows (the
+	 * Memory screen: NVML's memory per GPU and per process where no DRM memory source is); the screen's
+	 * first line then says what is absent: "<instead_absent>: <the collector's reason>".
+	 */
+	const char *instead[PANE_MAX_TABLES];
+	const char *instead_absent;
 	/* rows 0 in this column (NULL: none) are counted, not listed: "+N <summary_quiet_text>" */
 	const char *summary_quiet_col, *summary_quiet_text;
 };

@@ -105,7 +105,7 @@ static const struct collector_status *table_collector(const struct view *v, cons
 
 void pane_table_draw(struct view *v, const struct pane_decl *p, int i, struct rect r)
 {
-	const char *name = pane_table_name(p, i, v->grouped);
+	const char *name = view_table_name(v, p, i);
 	const struct table_desc *d = name ? table_desc_find(name) : NULL;
 	const struct collector_status *c = table_collector(v, p, name, d);
 	int s = pane_screen_index(p);
@@ -378,7 +378,7 @@ static bool empty_on_title(const struct view *v, const struct table_desc *d, con
 
 int pane_table_need(const struct view *v, const struct pane_decl *p, int i, int w)
 {
-	const char *name = pane_table_name(p, i, v->grouped);
+	const char *name = view_table_name(v, p, i);
 	const struct table_desc *d = name ? table_desc_find(name) : NULL;
 	const struct collector_status *c = table_collector(v, p, name, d);
 	const struct table *t = name ? snapshot_table(v->snap, name) : NULL;
@@ -506,10 +506,10 @@ static long selected_row(struct view *v, const struct table **out, struct table_
 	size_t n;
 	long row = -1;
 
-	if (!pane_table_name(p, v->table_focus[v->screen], v->grouped) ||
+	if (!view_table_name(v, p, v->table_focus[v->screen]) ||
 	    !view_table_shown(v, v->screen, v->table_focus[v->screen]))
 		return -1;
-	t = snapshot_table(v->snap, pane_table_name(p, v->table_focus[v->screen], v->grouped));
+	t = snapshot_table(v->snap, view_table_name(v, p, v->table_focus[v->screen]));
 	*ts = &v->tstate[v->screen][v->table_focus[v->screen]];
 	if (!t || !t->nrows)
 		return -1;

@@ -48,11 +48,15 @@ void view_draw(struct view *v)
 	in.nrings = main_table_rows(v, 0);
 	in.nprocs = main_table_rows(v, 1);
 	overview_fit(v, &v->fit);
+	view_instead_changes(v);
 	for (int i = 0; i < PANE_COUNT; i++)
 		in.panes[i] = v->prefs.panes[i] && !v->fit.absent[i];
 	in.absent_line = v->fit.n > 0;
 	view_focus_shown(v);
 	in.history_rows = gpu_history_rows(v);
+	layout_compute(&in, &v->layout);
+	for (int i = 0; i < SIDE_COUNT; i++) /* the rows each side pane uses at the width it got: the rest to others */
+		side_rows_need(v, i, v->layout.side[i].w, &in.side_need[i], &in.side_least[i]);
 	layout_compute(&in, &v->layout);
 	/* side panes the terminal has no room for: named on that line too (a line taken for it) */
 	if (overview_fit_no_room(&v->fit, in.panes, &v->layout) && !in.absent_line) {

@@ -41,7 +41,7 @@ void view_focus_shown(struct view *v)
 
 	if (view_table_shown(v, SCREEN_MAIN, *f))
 		return;
-	for (int i = 0; pane_table_name(pane_for_screen(SCREEN_MAIN), i, v->grouped); i++)
+	for (int i = 0; view_table_name(v, pane_for_screen(SCREEN_MAIN), i); i++)
 		if (view_table_shown(v, SCREEN_MAIN, i)) {
 			*f = i;
 			return;
@@ -51,7 +51,7 @@ void view_focus_shown(struct view *v)
 struct table_state *view_focused_table(struct view *v, const struct table_desc **d)
 {
 	const struct pane_decl *p = pane_for_screen(v->screen);
-	const char *name = pane_table_name(p, v->table_focus[v->screen], v->grouped);
+	const char *name = view_table_name(v, p, v->table_focus[v->screen]);
 
 	if (!view_table_shown(v, v->screen, v->table_focus[v->screen]))
 		name = NULL; /* no key acts on a table not drawn */
@@ -91,18 +91,49 @@ static void focus_first_rows(struct view *v, const struct snapshot *s, bool firs
 		const struct pane_decl *p = pane_for_screen(i);
 		const struct table *t;
 
-		if (v->table_focus[i] || v->focus_chosen[i] || !pane_table_name(p, 0, v->grouped))
+		if (v->table_focus[i] || v->focus_chosen[i] || !view_table_name(v, p, 0))
 			continue;
-		t = snapshot_table(s, pane_table_name(p, 0, v->grouped));
+		t = snapshot_table(s, view_table_name(v, p, 0));
 		if (t && (t->nrows || !first))
 			continue;
-		for (int k = 1; k < PANE_MAX_TABLES && pane_table_name(p, k, v->grouped); k++) {
-			t = snapshot_table(s, pane_table_name(p, k, v->grouped));
+		for (int k = 1; k < PANE_MAX_TABLES && view_table_name(v, p, k); k++) {
+			t = snapshot_table(s, view_table_name(v, p, k));
 			if (t && t->nrows) {
 				v->table_focus[i] = k;
 				break;
 			}
 		}
+	}
+}
+
+bool view_pane_instead(const struct view *v, const struct pane_decl *p)
+{
+	const struct collector_status *c = p && p->instead[0] ? snapshot_collector(v->snap, p->collector) : NULL;
+	const struct table *t = c ? snapshot_table(v->snap, p->instead[0]) : NULL;
+
+	return c && c->info->state != COLLECTOR_ATTACHED && t && t->nrows;
+}
+
+const char *view_table_name(const struct view *v, const struct pane_decl *p, int i)
+{
+	if (p && i >= 0 && i < PANE_MAX_TABLES && view_pane_instead(v, p))
+		return p->instead[i];
+	return pane_table_name(p, i, v->grouped);
+}
+
+void view_instead_changes(struct view *v)
+{
+	for (int i = 0; i < pane_screen_count() && i < SCREEN_MAX; i++) {
+		bool on = view_pane_instead(v, pane_for_screen(i));
+
+		if (on == v->instead_shown[i])
+			continue;
+		v->instead_shown[i] = on;
+		/* a sort column of the other tables means nothing here */
+		memset(v->tstate[i], 0, sizeof(v->tstate[i]));
+		for (int k = 0; k < PANE_MAX_TABLES; k++)
+			v->order[i][k].valid = false;
+		v->table_focus[i] = 0;
 	}
 }
 

@@ -103,11 +103,18 @@ struct view {
 	struct table_state tstate[SCREEN_MAX][PANE_MAX_TABLES]; /* per declared table */
 	struct row_order order[SCREEN_MAX][PANE_MAX_TABLES]; /* their rows' order, as last sorted */
 	int table_focus[SCREEN_MAX]; /* which declared table of a screen has the keys */
+	bool instead_shown[SCREEN_MAX]; /* the screen shows its pane's instead[] tables (as last drawn) */
 	bool focus_chosen[SCREEN_MAX]; /* by the user (Left/Right, a click) since the screen was entered */
 };
 
 void view_message(struct view *v, bool error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Whether pane p shows its instead[] tables now: its collector not attached, instead[0] with rows. */
+bool view_pane_instead(const struct view *v, const struct pane_decl *p);
+/* The name of pane p's table i as shown now (instead[], the grouped alternative, or its own), NULL past the last. */
+const char *view_table_name(const struct view *v, const struct pane_decl *p, int i);
+/* A screen whose tables changed (instead[] came or went): their states, order and focus start again. */
+void view_instead_changes(struct view *v);
 /*
  * Whether table i of a screen is drawn: on the Overview, the rings or the
  * processes are not where F2 hid their pane or this machine lacks its source

@@ -112,7 +112,12 @@ check "side panes: their columns titled over them, and what the sparkline draws"
 
 check "the sorted column's title has its arrow: completed jobs/s (DONE/S), largest first" shows "▼DONE/S"
 keys s
-check "s opens the sort menu" shows "Sort Rings by"
+check "s on the Overview: the processes' sort menu, as F6 (htop's), not the rings' that had the keys" \
+	bash -c "$T capture-pane -p -t t | grep -q 'Sort Processes by' && ! $T capture-pane -p -t t | grep -q 'Sort Rings by'"
+keys Escape
+keys Left
+keys s
+check "s after Left chose the rings: the rings' sort menu" shows "Sort Rings by"
 check "the sort menu: the columns on screen by their titles and meaning, the sorted one marked" \
 	bash -c "$T capture-pane -p -t t | grep -qE '▼ DONE/S +jobs completed per second' && ! $T capture-pane -p -t t | grep -qE 'completed_per_s|exec_ns.max|EXEC HIST'"
 keys Home
@@ -750,13 +755,34 @@ echo "== 80x24: hints and a collector's text whole"
 if [ -f "$NVREC" ]; then
 	replay_at 80 24 "$NVREC" 21
 	keys 4
-	check "80x24, NVIDIA pane: the hidden tables' hint whole (their count and the key, no title cut)" \
-		bash -c "$T capture-pane -p -t t | sed -n 3p | grep -qE '[0-9] more tables below: →\$'"
-	check "the man page shows that hint as the screen does at 80 columns: a count and the key, no titles" \
-		bash -c "sed 's/\\\\(->/→/g' man/gputop-bpf.8 | tr '\n' ' ' | grep -qE '\"[0-9]+ more tables below: →\"'"
+	check "80x24, NVIDIA pane: the hidden tables' hint whole (where they are, their counts and the key, no title cut)" \
+		bash -c "$T capture-pane -p -t t | sed -n 3p | grep -qE 'tables: 1 empty, 2 below →\$'"
+	check "the man page shows that hint as the screen does at 80 columns: counts and the key, no titles" \
+		bash -c "sed 's/\\\\(->/→/g' man/gputop-bpf.8 | tr '\n' ' ' | grep -qE '\"tables: [0-9]+ empty, [0-9]+ below →\"'"
+	# an empty table gives its rows up to one with rows: GPU kernels drawn, the empty Xid table not, and
+	# the hint says where each is (MIG devices empty, between; Xid errors and Driver functions below)
+	check "80x24, NVIDIA pane, H100 snapshot 21: GPU kernels drawn with its rows, not the empty Xid errors; nothing called below that is not" \
+		bash -c "$T capture-pane -p -t t | grep -qF 'GPU kernels (CUDA launches) (3)' && ! $T capture-pane -p -t t | grep -qF 'Xid errors (0)' &&
+			! $T capture-pane -p -t t | grep -qF 'MIG devices (0)'"
 	keys 5
 	check "80x24, Display unavailable: its whole text wrapped onto the free lines, nothing cut" \
 		bash -c "$(declare -f words_whole); T='$T'; words_whole 'gaps; per client events, delivery latency and missed frames.' && ! $T capture-pane -p -t t | grep -q '…'"
+	start 140 24 --replay "$NVREC" -d 60
+	until_shows "REPLAY" 5
+	step_to 21
+	sleep 0.5
+	keys 4
+	check "140x24, NVIDIA pane: the hint names each table where it is: 'MIG devices' empty, not drawn; Xid errors and Driver functions below" \
+		bash -c "$T capture-pane -p -t t | grep -qF '1 table empty, not drawn: MIG devices; 2 more tables below: → Xid errors, Driver functions'"
+	replay_at 120 40 "$NVREC" 21
+	keys 4
+	# a replay's --list hint is the recorder's machine's: --list here describes this one
+	check "120x40, NVIDIA pane of a replay: Driver functions' hint names the recording's machine's --list, not this one's" \
+		bash -c "$T capture-pane -p -t t | grep -qF \"No nvidia.ko function probed: --list on the recording's machine says why\""
+	# a recording made before the CUDA processes kept a name: PID 707 is '?' there, nvidia-smi in calls.ioctls
+	check "120x40, NVIDIA pane, H100 snapshot 21: CUDA processes name PID 707 nvidia-smi (as its ioctls do), not '?'" \
+		bash -c "[ \$(sed -n 21p '$NVREC' | jq -r '.tables[\"nvidia.processes\"][] | select(.pid == 707) | .comm') = '?' ] &&
+			$T capture-pane -p -t t | grep -qE '^ +707 nvidia-smi +[0-9]' && ! $T capture-pane -p -t t | grep -qE '^ +707 \? '"
 fi
 
 echo "== jobs done on rings, jobs submitted by processes: each titled for what it counts"
@@ -819,8 +845,22 @@ if [ -f "$NVREC" ]; then
 		check "80x24, H100 snapshot 47, pane $pane: tables left out only when no two blank lines are left (an empty table takes its title, its text and one blank line)" \
 			bash -c "$T capture-pane -p -t t | sed -n '3,22p' | awk '/^ *\$/ { if (++b >= 2) twice = 1; next } { b = 0 } /more tables? below/ { more = 1 } END { exit twice && more }'"
 	done
-	check "80x24, H100 snapshot 47, Memory pane: all four tables, Client memory by region the last" \
-		bash -c "$T capture-pane -p -t t | grep -q '^ Client memory by region (0)' && ! $T capture-pane -p -t t | grep -q 'more table'"
+	keys g
+	check "80x24, H100 snapshot 47, Memory pane of NVML's tables: g says there is nothing to group, not 'grouped by cgroup'" \
+		bash -c "$T capture-pane -p -t t | grep -qF 'nothing to group here' && ! $T capture-pane -p -t t | grep -qF 'grouped by'"
+	check "80x24, H100 snapshot 47, Memory pane: NVML's two tables (GPUs, processes per GPU), none left out" \
+		bash -c "$T capture-pane -p -t t | grep -q '^ Processes per GPU (NVML) (0)' && ! $T capture-pane -p -t t | grep -q 'more table'"
+	# no DRM memory source on an NVIDIA machine: the Memory screen shows what NVML has, per GPU and per
+	# process, and says on one line which source is absent, not "memory unavailable" four times
+	for size in 80x24 120x40 200x60; do
+		replay_at "${size%x*}" "${size#*x}" "$NVREC" 21
+		keys 6
+		check "$size, H100 snapshot 21, Memory pane: one line says the DRM memory source is absent; NVML's 620.8MiB of 79.6GiB on GPU 0, python3's 612.0MiB" \
+			bash -c "[ \$($T capture-pane -p -t t | grep -cE 'unavailable|No DRM memory source') -eq 1 ] &&
+				$T capture-pane -p -t t | grep -qE '^ No DRM memory source \(fdinfo, sysfs\): no DRM device' &&
+				$T capture-pane -p -t t | grep -qE '^ +0 NVIDIA H100 80GB HBM3 .* 620\.8MiB +79\.6GiB ' &&
+				$T capture-pane -p -t t | grep -qE '^ +0 +534 python3 +612\.0MiB '"
+	done
 fi
 
 echo "== a steady device line"
@@ -876,18 +916,31 @@ if [ -f "$NVREC" ]; then
 		replay_at 80 24 "$NV2" 20
 		check "80x24, two H100s: python3's GPUS 'nvidia0 +1', no name cut" \
 			bash -c "$T capture-pane -p -t t | grep -qE '^ +3549 python3 +nvidia0 \+1 ' && ! $T capture-pane -p -t t | grep -q 'nvid…'"
-		check "80x24, two H100s: the GPU history says it shows 1 of 2 GPUs" \
+		# the side boxes keep no row they do not use: MEMORY (NVML) as tall as its GPUs (its processes
+		# have no room), the rows it leaves to the GPU history, both GPUs there
+		check "80x24, two H100s: both GPUs' history (6 rows), the MEMORY box without a blank row" \
+			bash -c "[ \$($T capture-pane -p -t t | grep -cE '^ [01] (use%|memory|power W) ') -eq 6 ] &&
+				! $T capture-pane -p -t t | grep -q 'of 2 GPUs' && ! $T capture-pane -p -t t | grep -qE '^│ +│\$'"
+		replay_at 80 19 "$NV2" 20
+		check "80x19, two H100s: the GPU history says it shows 1 of 2 GPUs" \
 			shows "GPU history (NVML): 1 of 2 GPUs (a taller terminal shows all)"
-		# the NVIDIA pane: the last table has no blank line after it; that row goes to a table
-		# shown short (here NVML's processes: both GPUs' python3, not "rows 1-1 of 2")
+		# the NVIDIA pane: the tables with rows get the rows first (the empty MIG devices gives its
+		# up), and the last table drawn has no blank line after it
 		replay_at 80 24 "$NV2" 21
 		keys 4
 		until_shows "Processes per GPU (NVML) (2)" 5
-		check "80x24, two H100s, NVIDIA pane at snapshot 21: NVML's processes both shown, the last table's blank row given to them" \
-			bash -c "[ \$($T capture-pane -p -t t | grep -cE '^ +[01] +3549 python3 ') -eq 2 ] && ! $T capture-pane -p -t t | grep -q 'rows 1-1 of 2'"
+		check "80x24, two H100s, NVIDIA pane at snapshot 21: every table with rows drawn (GPUs, NVML's and CUDA processes, GPU kernels), not the empty MIG devices; no blank line at the foot" \
+			bash -c "for t in 'NVIDIA GPUs (2)' 'Processes per GPU (NVML) (2)' 'CUDA processes (1)' 'GPU kernels (CUDA launches) (3)'; do
+					$T capture-pane -p -t t | grep -qF \"\$t\" || exit 1; done &&
+				! $T capture-pane -p -t t | grep -qF 'MIG devices (0)' && $T capture-pane -p -t t | sed -n 22p | grep -q '[^ ]'"
 		replay_at 120 40 "$NV2" 20
 		check "120x40, two H100s: both GPUs' history, use, memory and power each" \
 			bash -c "[ \$($T capture-pane -p -t t | grep -cE '^ [01] (use%|memory|power W) ') -eq 6 ]"
+		check "120x40, two H100s: the MEMORY box's sparklines titled 'history' where 'MEM USED history' does not fit" \
+			bash -c "$T capture-pane -p -t t | grep -qE '│GPU MEM USED MEM TOTAL +MEM% +history│'"
+		check "120x40, two H100s: the MEMORY box as tall as its rows (one blank line, between GPUs and processes)" \
+			bash -c "$T capture-pane -p -t t | grep -A1 -E '│ +3549 +1 612\.0MiB python3 +│\$' | tail -1 | grep -qE '└─+┘\$' &&
+				[ \$($T capture-pane -p -t t | grep -cE '│ +│\$') -eq 1 ]"
 		# 60x15: one device line, the other counted; its memory whole or not at all; the side
 		# box that has no room named
 		replay_at 60 15 "$NV2" 20
@@ -1771,13 +1824,26 @@ if [ -f "$NVREC" ]; then
 	keys 4
 	for _ in 1 2 3 4 5; do keys Right; done
 	check "80x24 NVIDIA pane, its sixth table: the tables above and below said whole beside the pane's title, no ellipsis" \
-		bash -c "$(declare -f screen); T='$T'; screen | grep -E '^ NVIDIA +\(Tab' | grep -qE '([0-9]+ more tables? above: ←; [0-9]+ more tables? below: →|tables: [0-9]+ above ←, [0-9]+ below →) *\$'"
+		bash -c "$(declare -f screen); T='$T'; screen | grep -E '^ NVIDIA +\(Tab' | grep -qE '([0-9]+ more tables? above: ←; ([0-9]+ tables? empty, not drawn; )?[0-9]+ more tables? below: →|tables: [0-9]+ above ←, ([0-9]+ empty, )?[0-9]+ below →) *\$'"
 	$T kill-server 2>/dev/null
 fi
 replay_at 80 24 "$REC" 40
 keys G
-check "80x24 G: the GPU view's note wrapped whole, not cut mid-word" \
-	bash -c "$(declare -f words_whole); T='$T'; words_whole \"Its processes as NVML sees them, their CUDA calls on it, and every process a source sees on it.\""
+check "80x24 G on card0 (vgem, not NVIDIA): the GPU view's note wrapped whole, not cut mid-word; no NVIDIA table said missing" \
+	bash -c "$(declare -f words_whole); T='$T'; words_whole \"Every process a source sees on it (not an NVIDIA GPU: NVML and CUDA have nothing of it).\" &&
+		! $T capture-pane -p -t t | grep -qE 'nvidia\.(gpu_processes|process_gpus)'"
+# G goes through every line of the device list: the DRM cards, then the scheduler's device with no card (mockgpu)
+mockgpu_pids=$(sed -n 21p "$REC" | jq -r '[.tables["gpu.processes"][] | select(.gpus == "mockgpu") | .pid] | sort | map(tostring) | join(" ")')
+replay_at 120 30 "$REC" 21
+keys G
+keys G
+keys G
+keys G
+check "120x30 G four times: card0, card1, card2, then mockgpu (no DRM card) with its processes ($mockgpu_pids)" \
+	bash -c "$T capture-pane -p -t t | grep -qF \"GPU mockgpu  - (no DRM card: its scheduler's rings)\" && [ -n '$mockgpu_pids' ] &&
+		for p in $mockgpu_pids; do $T capture-pane -p -t t | grep -qE \"^ +\$p mockgpu-submit +mockgpu \" || exit 1; done"
+keys G
+check "G a fifth time: back to the first, card0" shows "GPU card0  faux_driver vgem"
 $T kill-server 2>/dev/null
 # The help at 80x24, paged: the 'self' entry whole on the page that shows it (its last row was on no page).
 replay_at 80 24 "$REC" 40

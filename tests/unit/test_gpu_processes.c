@@ -7,7 +7,7 @@
  * it is derived (a replayed snapshot that has one already). And nvidia.process_gpus'
  * joined columns: a process's ioctls on its GPU's own device file (by the GPU's
  * minor number, never its index) and NVML's memory of it there, unknown where
- * not known, a recorded value never kept.
+ * not known, a recorded value never kept. A "?" name takes another table's name of the pid.
  */
 #include "tests/unit/cmocka_all.h"
 #include <math.h>
@@ -141,6 +141,10 @@ static void merged_by_pid(void **state)
 	assert_true(isnan(table_num(t, pid_row(t, 500), "mem_bytes")));
 	assert_string_equal(table_str(t, pid_row(t, 500), "comm"), "cuda-none");
 	assert_string_equal(table_str(t, pid_row(t, 500), "sources"), "cuda"); /* calls: a name, not a source */
+	/* the CUDA processes' own "?" named too, from calls.ioctls of the same snapshot (process_names.c) */
+	assert_string_equal(table_str(snapshot_table(s, "nvidia.processes"),
+				      pid_row(snapshot_table(s, "nvidia.processes"), 500), "comm"),
+			    "cuda-none");
 	assert_true(isnan(table_num(t, r, "gpu_pct"))); /* unknown, not 0 */
 	assert_string_equal(table_str(t, r, "gpus"), "");
 	snapshot_free(s);

@@ -75,6 +75,44 @@ static void layout_shows_everything_at_80x24(void **state)
 	assert_true(l.side[0].x > 0 && l.side[0].x == l.rings.w); /* wide: to the right */
 }
 
+/* Side panes keep no row they do not use: the narrow row of boxes as tall as the tallest needs, the wide column's
+ * boxes each as tall as it needs, a box short of its need its least (NVML's GPUs without the processes). */
+static void layout_side_panes_take_what_they_use(void **state)
+{
+	struct layout_input in = { .rows = 24, .cols = 80, .ndevices = 2, .device_rows = 4, .nprocs = 1 };
+	struct layout l;
+
+	(void)state;
+	in.panes[PANE_DEVICES] = in.panes[PANE_PROCESSES] = in.panes[PANE_MEMORY] = true;
+	in.absent_line = true;
+	in.history_rows = 7; /* two GPUs: a title and three rows each */
+	layout_compute(&in, &l);
+	assert_int_equal(l.side[0].h, 7); /* what the tables and a third for the history leave */
+	assert_int_equal(l.history.h, 5);
+	in.side_need[0] = 9, in.side_least[0] = 5; /* its processes do not fit in 7: it uses 5 */
+	layout_compute(&in, &l);
+	assert_int_equal(l.side[0].h, 5);
+	assert_int_equal(l.history.h, 7); /* both GPUs */
+	assert_int_equal(l.side[0].y, l.history.y + l.history.h);
+	in.side_need[0] = 4, in.side_least[0] = 0;
+	layout_compute(&in, &l);
+	assert_int_equal(l.side[0].h, 4);
+
+	in.rows = 40, in.cols = 120; /* wide: a column of boxes at the right */
+	in.panes[PANE_DISPLAY] = true;
+	in.side_need[0] = 5, in.side_need[2] = 0;
+	layout_compute(&in, &l);
+	assert_int_equal(l.side[0].h, 5);
+	assert_int_equal(l.side[2].h, 40 - 4 - 4 - 1 - 5); /* the rest to the one that takes all it gets */
+	in.side_need[2] = 4;
+	layout_compute(&in, &l);
+	assert_int_equal(l.side[2].h, 4);
+	assert_int_equal(l.side[2].y, l.side[0].y + 5);
+	in.side_need[0] = 40, in.side_least[0] = 5, in.side_need[2] = 40; /* short of its need: all it gets */
+	layout_compute(&in, &l);
+	assert_int_equal(l.side[0].h + l.side[2].h, 40 - 4 - 4 - 1);
+}
+
 static void sparkline_scales_to_the_maximum(void **state)
 {
 	double v[] = { 0, 1, 2, 4, 8 };
@@ -288,6 +326,7 @@ int main(void)
 		cmocka_unit_test(layout_invariants_at_every_size),
 		cmocka_unit_test(stacked_tables_share_rows),
 		cmocka_unit_test(layout_shows_everything_at_80x24),
+		cmocka_unit_test(layout_side_panes_take_what_they_use),
 		cmocka_unit_test(sparkline_scales_to_the_maximum),
 		cmocka_unit_test(rows_sort_and_filter),
 		cmocka_unit_test(themes_builtin_and_bad_lines),
