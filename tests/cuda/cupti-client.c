@@ -4,8 +4,8 @@
  *
  *   cupti-client run DONE    cuInit (which loads CUDA_INJECTION64_PATH), launches, waits for the
  *                            file DONE to exist, returns from main (the library's exit flush runs)
- *   cupti-client fork DONE   the same, forking after cuInit; the child waits for DONE and exits
- *                            through exit(); the parent waits for it, then returns
+ *   cupti-client fork DONE   the same, forking once the file DONE.fork exists; the child waits for
+ *                            DONE and exits through exit(); the parent waits for it, then returns
  *
  * Prints "ready PID" on stdout once cuInit has returned.
  */
@@ -43,7 +43,14 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	for (int i = 0; i < 100; i++)
 		cuLaunchKernel(NULL, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL);
-	if (!strcmp(argv[1], "fork") && (child = fork()) == 0) {
+	if (!strcmp(argv[1], "fork")) {
+		char gate[4096];
+
+		snprintf(gate, sizeof(gate), "%s.fork", argv[2]);
+		wait_for(gate);
+		child = fork();
+	}
+	if (child == 0) {
 		wait_for(argv[2]);
 		printf("child %d\n", (int)getpid());
 		fflush(stdout);

@@ -18,7 +18,7 @@ trap 'rm -rf "$T"' EXIT
 start() {
 	local name=$1
 	shift
-	rm -f "$T/$name".* "$T/done"
+	rm -f "$T/$name".* "$T/done" "$T/done.fork"
 	env CUDA_INJECTION64_PATH="$LIB" LD_LIBRARY_PATH="${LDP-$B/cupti-fake:$B/cuda}" \
 		GPUTOP_TEST_CUPTI_ASK="$T/ask" GPUTOP_TEST_CUPTI_LOG="$T/$name.log" FAKE_CUPTI_CALLS="$T/$name.calls" "$@" \
 		"$B/cuda/cupti-client" "${MODE:-run}" "$T/done" >"$T/$name.out" 2>"$T/$name.err" &
@@ -177,7 +177,9 @@ check "busy: said on stderr and to the monitor" grep -q "held by another profile
 
 echo "== fork: the child stays dormant"
 MODE=fork start fork FAKE_CUPTI_KERNELS=4
-until_in "$T/fork.log" '^rec kind=1 corr=103 '
+until_in "$T/fork.log" '^rec kind=1 corr=103 ' # on when it forks
+touch "$T/done.fork"
+until_in "$T/fork.out" '^child'
 finish_client
 child=$(sed -n 's/^child //p' "$T/fork.out")
 check "fork: parent and child exited 0" test "$RC" = 0
