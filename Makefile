@@ -295,6 +295,12 @@ $(B)/tests/kit: tests/bpf/kit.c $(B)/libgputop.a
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BASE_LIBS) -lcmocka
 
+# The GPU time BPF program on the CUPTI companion library (tests/bpf/cupti.c; root).
+$(B)/tests/cupti-probe: tests/bpf/cupti-probe.c $(B)/cupti.skel.h $(B)/libgputop.a
+	$(call msg,TEST-CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.c,$^) $(B)/libgputop.a $(BASE_LIBS)
+
 # A Perfetto trace of known content, decoded by protoc against tests/perfetto/trace.proto.
 $(B)/tests/perfetto-example: tests/perfetto/example.c $(B)/libgputop.a
 	$(call msg,TEST-CC,$@)
@@ -393,7 +399,8 @@ fuzz:
 
 # The CUDA suite counts ioctls on /dev/null as NVIDIA's: a test build (TEST_HOOKS=1) does that.
 test-bpf: $(B)/gputop-bpf $(B)/cuda/cuda-client $(B)/cuda/launch-loop $(B)/cuda-nofp/cuda-client $(B)/nvml/libnvidia-ml.so.1 \
-	$(B)/nvml/no-mig/libnvidia-ml.so.1 $(B)/tests/fd-census $(B)/tests/decode $(B)/tests/kit
+	$(B)/nvml/no-mig/libnvidia-ml.so.1 $(B)/tests/fd-census $(B)/tests/decode $(B)/tests/kit \
+	$(B)/tests/cupti-probe $(CUPTI_LIB) $(B)/cupti-fake/libcupti.so $(B)/cuda/cupti-client
 	$(Q)$(MAKE) --no-print-directory SAN=1 build/san/gputop-bpf
 	$(Q)$(MAKE) --no-print-directory TEST_HOOKS=1 build/default-test/gputop-bpf
 	$(Q)$(MAKE) --no-print-directory SAN=1 TEST_HOOKS=1 build/san-test/gputop-bpf
@@ -409,6 +416,7 @@ test-bpf: $(B)/gputop-bpf $(B)/cuda/cuda-client $(B)/cuda/launch-loop $(B)/cuda-
 	$(Q)tests/bpf/stacks-key.sh $(B)/cuda $(B)/gputop-bpf
 	$(Q)tests/bpf/exit.sh $(B)/cuda $(B)/gputop-bpf
 	$(Q)tests/bpf/hostile-maps.sh $(B)/cuda $(B)/gputop-bpf
+	$(Q)tests/bpf/cupti.sh $(B)/tests/cupti-probe $(CUPTI_LIB) $(B)
 
 # The VM's scenario holds the scheduler's programs (GPUTOP_TEST_SPIN_NS) and points the NVIDIA
 # collector at stand-ins: a static test build (TEST_HOOKS=1); the endpoint is the sanitizer build.

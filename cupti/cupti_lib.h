@@ -14,7 +14,7 @@
 #include <cupti_activity.h>
 #include <cupti_callbacks.h>
 
-#include "cupti/gputop_cupti.h"
+#include "core/cupti_abi.h"
 
 #define LIB_API __attribute__((visibility("default")))
 
@@ -46,7 +46,7 @@ void CUPTIAPI activity_buffer_requested(uint8_t **buffer, size_t *size, size_t *
 void CUPTIAPI activity_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer, size_t size, size_t valid);
 void status_send(uint32_t state, const char *detail);
 
-/* The probe functions (gputop_cupti.h) */
+/* The probe functions (core/cupti_abi.h) */
 LIB_API void gputop_cupti_records(const struct gputop_cupti_batch *batch, const struct gputop_cupti_record *records);
 LIB_API void gputop_cupti_name(uint32_t id, const char *name, uint32_t len, uint32_t cut);
 LIB_API void gputop_cupti_status(uint32_t state, const char *detail);

@@ -21,6 +21,11 @@
 #define POLL_MS 100
 #define RETRY_POLLS 100 /* after CUPTI was busy or failed: asked again 10 s later */
 #define EXIT_WAIT_MS 500
+/*
+ * While on, every name is sent again at its next use this often (10 s): a monitor that came while
+ * another was attached does not raise the semaphore (the kernel counts probe points, not monitors).
+ */
+#define NAMES_AGAIN_POLLS 100
 
 /* The USDT-style semaphore: a counter the kernel raises for each uprobe attached with its offset. */
 LIB_API __attribute__((section(".probes"), used)) volatile unsigned short gputop_cupti_semaphore;
@@ -33,7 +38,7 @@ static CUpti_SubscriberHandle subscriber;
 static int loaded; /* 0: not tried, 1: loaded, -1: none (not tried again) */
 static int on;
 static int retry_in; /* polls before activation is tried again */
-static unsigned short last_asked;
+static int names_in; /* polls before every name is sent again */
 
 static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t state_cond; /* on CLOCK_MONOTONIC: InitializeInjection */
@@ -128,7 +133,7 @@ static unsigned short asked(void)
 	return v;
 }
 
-/* One look at the semaphore: on, off, or names sent again to a monitor that came since. */
+/* One look at the semaphore: on, off, or every name sent again (NAMES_AGAIN_POLLS). */
 static void poll_once(void)
 {
 	unsigned short want = asked();
@@ -141,10 +146,11 @@ static void poll_once(void)
 	} else if (!on && retry_in-- <= 0) {
 		on = !activate();
 		retry_in = on ? 0 : RETRY_POLLS;
-	} else if (on && want > last_asked) {
-		activity_start(&api); /* one more monitor: every name is sent again */
+		names_in = NAMES_AGAIN_POLLS;
+	} else if (on && --names_in <= 0) {
+		activity_start(&api);
+		names_in = NAMES_AGAIN_POLLS;
 	}
-	last_asked = want;
 }
 
 static void *poller(void *arg)

@@ -5,10 +5,16 @@
  * probe functions' own arguments; little-endian, as the process that calls them. A new field goes
  * at the end of a struct and raises GPUTOP_CUPTI_ABI.
  */
-#ifndef GPUTOP_CUPTI_H
-#define GPUTOP_CUPTI_H
+#ifndef GPUTOP_CORE_CUPTI_ABI_H
+#define GPUTOP_CORE_CUPTI_ABI_H
 
+#ifdef __bpf__ /* the monitor's BPF program reads these too (bpf/cupti.bpf.c) */
+#include <linux/types.h>
+typedef __u64 uint64_t;
+typedef __u32 uint32_t;
+#else
 #include <stdint.h>
+#endif
 
 #define GPUTOP_CUPTI_ABI 1
 /* Records per call of gputop_cupti_records: the monitor's BPF loop reads at most this many. */

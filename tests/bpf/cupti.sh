@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# The CUPTI companion library's product build woken by a real monitor (root): the GPU time BPF
+# program (bpf/cupti.bpf.c, through tests/bpf/cupti-probe.c) attaches its records uprobe with the
+# library's semaphore as ref_ctr_offset; the kernel raises it in each process that maps the
+# library, the library turns CUPTI's activity on, and the program's tables are exact against the
+# stand-in libcupti's script (tests/cuda/fake_libcupti.c). Detached, the library flushes and
+# gives CUPTI up.
+#   cupti.sh PROBE LIB BUILD   (BUILD: the folder of cuda/ and cupti-fake/)
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+SUITE="cupti bpf"
+. tests/lib.sh
+needs_root_and_jq "the GPU time probes need root"
+PROBE=$1
+LIB=$(realpath "$2")
+B=$3
+T=$(mktemp -d)
+PIDS=()
+cleanup() {
+	exec 7>&- 8>&- 2>/dev/null
+	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	[ -n "${KEEP:-}" ] && echo "kept $T" || rm -rf "$T"
+}
+trap cleanup EXIT
+
+# monitor FD NAME: a cupti-probe reading commands from FD (a FIFO), its output in $T/NAME.out.
+monitor() {
+	mkfifo "$T/$2.in"
+	"$PROBE" "$LIB" <"$T/$2.in" >>"$T/$2.out" 2>&1 & # appending: dump empties the file
+	PIDS+=($!)
+	eval "exec $1>\"$T/$2.in\""
+	until_in "$T/$2.out" '^attached' || fail "$2: the probe did not attach: $(cat "$T/$2.out")"
+}
+# dump FD NAME: the monitor's tables, kernel lines without the pid, sorted, in $T/NAME.dump.
+dump() {
+	: >"$T/$2.out"
+	echo dump >&"$1"
+	until_in "$T/$2.out" '^end$'
+	grep -a '^kernel' "$T/$2.out" | sed 's/ pid=[0-9]*//' | LC_ALL=C sort >"$T/$2.dump"
+}
+until_in() {
+	for _ in $(seq 500); do grep -qE -- "$2" "$1" 2>/dev/null && return 0; sleep 0.01; done
+	return 1
+}
+# client NAME VAR=VALUE...: the CUDA program with the product library; its calls in $T/NAME.calls.
+client() {
+	local name=$1
+	shift
+	env CUDA_INJECTION64_PATH="$LIB" LD_LIBRARY_PATH="$B/cupti-fake:$B/cuda" FAKE_CUPTI_CALLS="$T/$name.calls" \
+		"$@" "$B/cuda/cupti-client" run "$T/$name.done" >"$T/$name.cout" 2>&1 &
+	CPID=$!
+	PIDS+=($CPID)
+	until_in "$T/$name.cout" '^ready'
+}
+# expected K C: the tables the stand-in's script of K kernels, C memcpys and C memsets makes
+# (computed from the script's description), as dump lines.
+expected() {
+	awk -v k="$1" -v c="$2" -v long="$(printf 'k%.0s' $(seq 512))" '
+	function add(key, d, b, q) {
+		n[key]++; t[key] += d; if (d > m[key]) m[key] = d; by[key] += b
+		if (q) { qn[key]++; qt[key] += q; if (q > qm[key]) qm[key] = q }
+	}
+	BEGIN {
+		split("kernel_a|ns::kernel_b(int)|void at::native::elementwise_kernel<128, 4>(int, at::native::Loop)", nm, "|")
+		nm[4] = long
+		for (i = 0; i < k; i++)
+			add("dev=" i % 2 " kind=1 name=" nm[i % 4 + 1], 1000 + i, 0, 500)
+		for (j = 0; j < c; j++) {
+			add("dev=0 kind=2 name=", 300, 4096 * (j + 1), 0)
+			add("dev=0 kind=3 name=", 100, 256 * (j + 1), 0)
+		}
+		for (key in n)
+			printf "kernel %s count=%d total_ns=%d max_ns=%d bytes=%d queued=%d queue_total_ns=%d queue_max_ns=%d\n",
+				key, n[key], t[key], m[key], by[key], qn[key], qt[key], qm[key]
+	}' | LC_ALL=C sort
+}
+calls() { sed -n "s/^$2 //p" "$T/$1.calls" 2>/dev/null; }
+
+echo "== no monitor: the product library stays dormant"
+client idle FAKE_CUPTI_KERNELS=6
+sleep 0.5
+check "idle: no libcupti loaded, no CUPTI call" test ! -e "$T/idle.calls"
+touch "$T/idle.done"
+
+echo "== a monitor before the program: woken at its start, every kernel exact"
+monitor 7 m1
+sem_off=$(sed -n 's/^attached semaphore_offset=//p' "$T/m1.out")
+client first FAKE_CUPTI_KERNELS=2000 FAKE_CUPTI_COPIES=50 FAKE_CUPTI_DROPPED=3
+until_in "$T/first.calls" 'cuptiActivityEnable 2'
+sleep 0.5
+dump 7 m1
+check "first: the semaphore ($sem_off in the file) raised in the new process: CUPTI on" grep -q 'cuptiActivityEnable 10' "$T/first.calls"
+check "first: per device, kind and kernel: count, total, max, bytes, queue times exact" \
+	test "$(cat "$T/m1.dump")" = "$(expected 2000 50)"
+check "first: 2100 records read, none missed, CUPTI's 3 drops, state on" \
+	grep -aq "^proc pid=$CPID batches=[0-9]* records=2100 missed=0 cupti_dropped=3 library_dropped=0 state=1 abi=1$" "$T/m1.out"
+check "first: no drop in the BPF program" grep -aqx 'drops kernels_full=0 names_full=0 procs_full=0 read=0' "$T/m1.out"
+echo "  ($(grep -ac '^kernel' "$T/m1.out") rows; $(grep -a '^proc' "$T/m1.out"))"
+
+echo "== a second monitor, then the first goes (the kernel counts probe points, not monitors: the semaphore stays 1)"
+monitor 8 m2
+sleep 0.3
+echo detach >&7
+sleep 0.4
+check "two: one monitor left, CUPTI still on" test -z "$(calls first "$CPID" | grep cuptiActivityDisable)"
+echo detach >&8
+until_in "$T/first.calls" 'cuptiUnsubscribe'
+check "none left: disabled, flushed, unsubscribed" \
+	test "$(calls first "$CPID" | tail -n 5 | tr '\n' ' ')" = \
+	"cuptiActivityDisable 10 cuptiActivityDisable 1 cuptiActivityDisable 2 cuptiActivityFlushAll 1 cuptiUnsubscribe "
+touch "$T/first.done"
+
+echo "== a program before the monitor: dormant, then woken"
+client late FAKE_CUPTI_KERNELS=8
+sleep 0.5
+check "late: dormant before the monitor" test ! -e "$T/late.calls"
+echo attach >&8
+until_in "$T/late.calls" 'cuptiActivityEnable 2'
+sleep 0.5
+dump 8 m2
+check "late: woken by the monitor's attach, its 8 kernels exact" test "$(grep -v '^$' "$T/m2.dump")" = "$(expected 8 0)"
+check "late: its records, none missed" grep -aq "^proc pid=$CPID batches=[0-9]* records=8 missed=0 " "$T/m2.out"
+touch "$T/late.done"
+finish
