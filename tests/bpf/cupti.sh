@@ -5,7 +5,8 @@
 # library, the library turns CUPTI's activity on, and the program's tables are exact against the
 # stand-in libcupti's script (tests/cuda/fake_libcupti.c). Detached, the library flushes and
 # gives CUPTI up.
-#   cupti.sh PROBE LIB BUILD   (BUILD: the folder of cuda/ and cupti-fake/)
+# Then the same through gputop-bpf's gpu_time collector (nvidia.gpu_time, -J).
+#   cupti.sh PROBE LIB BUILD GPUTOP   (BUILD: the folder of cuda/ and cupti-fake/)
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 SUITE="cupti bpf"
@@ -14,6 +15,7 @@ needs_root_and_jq "the GPU time probes need root"
 PROBE=$1
 LIB=$(realpath "$2")
 B=$3
+GPUTOP=$4
 T=$(mktemp -d)
 PIDS=()
 cleanup() {
@@ -122,4 +124,28 @@ dump 8 m2
 check "late: woken by the monitor's attach, its 8 kernels exact" test "$(grep -v '^$' "$T/m2.dump")" = "$(expected 8 0)"
 check "late: its records, none missed" grep -aq "^proc pid=$CPID batches=[0-9]* records=8 missed=0 " "$T/m2.out"
 touch "$T/late.done"
+
+echo "== gputop-bpf's gpu_time collector: a running program found, woken, its table exact"
+exec 8>&- 7>&-
+client top FAKE_CUPTI_KERNELS=2000 FAKE_CUPTI_COPIES=50 FAKE_CUPTI_DROPPED=3
+sleep 0.3
+check "top: dormant before the monitor" test ! -e "$T/top.calls"
+timeout --preserve-status -s INT 4 "$GPUTOP" -b -J -d 0.25 >"$T/top.json" 2>"$T/top.err"
+check "top: the monitor exited 0 at SIGINT" test "$?" = 0
+until_in "$T/top.calls" 'cuptiUnsubscribe'
+check "top: the monitor gone, the library flushed and gave CUPTI up" \
+	test "$(calls top "$CPID" | tail -n 2 | tr '\n' ' ')" = "cuptiActivityFlushAll 1 cuptiUnsubscribe "
+tail -n 1 "$T/top.json" | jq -r --argjson pid "$CPID" '.tables["nvidia.gpu_time"][] | select(.pid == $pid) |
+	"kernel dev=\(.cuda_device) kind=\({kernel: 1, memcpy: 2, memset: 3}[.kind]) name=\(.kernel | sub("\\.\\.\\.\\[cut\\]$"; ""))" +
+	" count=\(.count_total) total_ns=\(.gpu_ns_total) max_ns=\(.max_ns) bytes=\(.bytes_total)" +
+	" queued=\(if .queue_mean_ns then .count_total else 0 end)" +
+	" queue_total_ns=\(if .queue_mean_ns then .queue_mean_ns * .count_total | round else 0 end)" +
+	" queue_max_ns=\(.queue_max_ns // 0)"' | LC_ALL=C sort >"$T/top.rows"
+check "top: nvidia.gpu_time: per device, kind and kernel, every count, time, max, byte and queue time exact" \
+	test "$(cat "$T/top.rows")" = "$(expected 2000 50)"
+check "top: the long name marked cut" grep -q '"kernel":"k*\.\.\.\[cut\]"' "$T/top.json"
+check "top: CUPTI's 3 drops in the collector's, none of its own" test "$(tail -n 1 "$T/top.json" | jq -c \
+	'.collectors[] | select(.name == "gpu_time") | .drops')" = \
+	'{"gpu_time_rows_full":0,"gpu_time_names_full":0,"gpu_time_processes_full":0,"gpu_time_unreadable":0,"gpu_time_cupti_dropped":3,"gpu_time_library_dropped":0,"gpu_time_missed":0}'
+touch "$T/top.done"
 finish
