@@ -143,9 +143,23 @@ tail -n 1 "$T/top.json" | jq -r --argjson pid "$CPID" '.tables["nvidia.gpu_time"
 	" queue_max_ns=\(.queue_max_ns // 0)"' | LC_ALL=C sort >"$T/top.rows"
 check "top: nvidia.gpu_time: per device, kind and kernel, every count, time, max, byte and queue time exact" \
 	test "$(cat "$T/top.rows")" = "$(expected 2000 50)"
+check "top: each row's mean the total over the count" jq -e -s --argjson pid "$CPID" \
+	'last | [.tables["nvidia.gpu_time"][] | select(.pid == $pid)] | length == 6 and
+	all((.mean_ns * .count_total - .gpu_ns_total) | fabs < 0.01)' "$T/top.json"
 check "top: the long name marked cut" grep -q '"kernel":"k*\.\.\.\[cut\]"' "$T/top.json"
 check "top: CUPTI's 3 drops in the collector's, none of its own" test "$(tail -n 1 "$T/top.json" | jq -c \
 	'.collectors[] | select(.name == "gpu_time") | .drops')" = \
 	'{"gpu_time_rows_full":0,"gpu_time_names_full":0,"gpu_time_processes_full":0,"gpu_time_unreadable":0,"gpu_time_cupti_dropped":3,"gpu_time_library_dropped":0,"gpu_time_missed":0}'
 touch "$T/top.done"
+
+echo "== gputop-bpf first, the program after: found by the monitor's rescan"
+timeout --preserve-status -s INT 5 "$GPUTOP" -b -J -d 0.25 >"$T/after.json" 2>"$T/after.err" &
+MPID=$!
+sleep 0.5
+client after FAKE_CUPTI_KERNELS=8
+wait "$MPID"
+check "after: the monitor exited 0" test "$?" = 0
+check "after: woken by the monitor's rescan, its 8 kernels in nvidia.gpu_time" jq -e -s --argjson pid "$CPID" \
+	'last | [.tables["nvidia.gpu_time"][] | select(.pid == $pid) | .count_total] | add == 8' "$T/after.json"
+touch "$T/after.done"
 finish
