@@ -26,6 +26,8 @@
  * another was attached does not raise the semaphore (the kernel counts probe points, not monitors).
  */
 #define NAMES_AGAIN_POLLS 100
+/* While on, CUPTI's completed records are asked for this often (1 s): it hands over only full buffers. */
+#define FLUSH_POLLS 10
 
 /* The USDT-style semaphore: a counter the kernel raises for each uprobe attached with its offset. */
 LIB_API __attribute__((section(".probes"), used)) volatile unsigned short gputop_cupti_semaphore;
@@ -39,6 +41,7 @@ static int loaded; /* 0: not tried, 1: loaded, -1: none (not tried again) */
 static int on;
 static int retry_in; /* polls before activation is tried again */
 static int names_in; /* polls before every name is sent again */
+static int flush_in; /* polls before the completed records are asked for */
 
 static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t state_cond; /* on CLOCK_MONOTONIC: InitializeInjection */
@@ -133,7 +136,7 @@ static unsigned short asked(void)
 	return v;
 }
 
-/* One look at the semaphore: on, off, or every name sent again (NAMES_AGAIN_POLLS). */
+/* One look at the semaphore: on, off; while on, the records flushed and the names sent again now and then. */
 static void poll_once(void)
 {
 	unsigned short want = asked();
@@ -147,9 +150,16 @@ static void poll_once(void)
 		on = !activate();
 		retry_in = on ? 0 : RETRY_POLLS;
 		names_in = NAMES_AGAIN_POLLS;
-	} else if (on && --names_in <= 0) {
-		activity_start(&api);
-		names_in = NAMES_AGAIN_POLLS;
+		flush_in = FLUSH_POLLS;
+	} else if (on) {
+		if (--names_in <= 0) {
+			activity_start(&api);
+			names_in = NAMES_AGAIN_POLLS;
+		}
+		if (--flush_in <= 0) {
+			api.flush_all(0);
+			flush_in = FLUSH_POLLS;
+		}
 	}
 }
 

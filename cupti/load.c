@@ -13,7 +13,7 @@
 
 #include "cupti/cupti_lib.h"
 
-#define DIRS 8
+#define DIRS 10
 
 struct loaded_dirs {
 	char dir[DIRS][PATH_MAX];
@@ -49,6 +49,7 @@ static int note_object(struct dl_phdr_info *info, size_t size, void *arg)
 		add_dir(d, path, len, "");
 		add_dir(d, path, len, "/../extras/CUPTI/lib64"); /* a toolkit's lib64 */
 		add_dir(d, path, len, "/../../nvidia/cuda_cupti/lib"); /* torch/lib in a wheel's site-packages */
+		add_dir(d, path, len, "/../../nvidia/cu13/lib"); /* the same, CUDA 13's wheels */
 		add_dir(d, path, len, "/../../cuda_cupti/lib"); /* nvidia/cuda_runtime/lib */
 	}
 	return 0;
@@ -74,7 +75,7 @@ static int find_in_dir(const char *dir, char *out)
 
 static void *open_found(char *path)
 {
-	static const char *const names[] = { "libcupti.so", "libcupti.so.12", "libcupti.so.11.8" };
+	static const char *const names[] = { "libcupti.so", "libcupti.so.13", "libcupti.so.12", "libcupti.so.11.8" };
 	struct loaded_dirs d = { .n = 0 };
 	const char *env = getenv("GPUTOP_CUPTI_LIBRARY");
 	void *h;

@@ -4,7 +4,8 @@
  * functions in every libgputop-cupti.so file found (gpu_time_libs.c), the records' with the
  * library's semaphore, which wakes the library in each process that maps it. Per process, CUDA
  * device, kind and kernel: count, GPU time, mean, max, queue times (nvidia.gpu_time). A process
- * gone takes its rows with it; its drop counts stay in the collector's.
+ * gone is shown once more (its last records come with its exit), then its rows go; its drop counts
+ * stay in the collector's.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,6 +21,7 @@
 #include "cupti.skel.h"
 
 #define RESCAN_TICKS 4 /* processes started with the library since: found this often */
+#define GONE_MAX 256 /* processes gone shown once more at one read; past that their rows go at once */
 
 static const char *const installed[] = { "/usr/lib/gputop-bpf/" GPU_TIME_LIB_NAME,
 					 "/usr/local/lib/gputop-bpf/" GPU_TIME_LIB_NAME };
@@ -37,9 +39,32 @@ struct gpu_time_priv {
 	unsigned int ticks;
 	/* the library's counts of processes gone, and of those running at this read */
 	uint64_t gone[3], now[3]; /* CUPTI's drops, the library's, records this program missed */
-	struct model *m;
 	struct table *t;
+	/* processes seen gone at the last read (their rows go now), and at this one (shown once more) */
+	__u32 gone_last[GONE_MAX], gone_next[GONE_MAX];
+	size_t n_gone_last, n_gone_next;
 };
+
+enum proc_state { PROC_ALIVE, PROC_GONE_NOW, PROC_GONE_BEFORE };
+
+/* Gone now: noted for the next read, shown this once (unless GONE_MAX are already). */
+static enum proc_state proc_state(struct gpu_time_priv *p, __u32 pid)
+{
+	size_t i;
+
+	if (!proc_gone(pid))
+		return PROC_ALIVE;
+	for (i = 0; i < p->n_gone_last; i++)
+		if (p->gone_last[i] == pid)
+			return PROC_GONE_BEFORE;
+	for (i = 0; i < p->n_gone_next; i++)
+		if (p->gone_next[i] == pid)
+			return PROC_GONE_NOW;
+	if (p->n_gone_next == GONE_MAX)
+		return PROC_GONE_BEFORE;
+	p->gone_next[p->n_gone_next++] = pid;
+	return PROC_GONE_NOW;
+}
 
 static void gpu_time_probe(struct collector *c)
 {
@@ -85,12 +110,12 @@ static int gpu_time_attach(struct collector *c)
 	return 0;
 }
 
-/* A process's entry: its counts kept; deleted when it is gone (they join p->gone). */
+/* A process's entry: its counts kept; deleted the read after it is gone (they join p->gone). */
 static bool proc_entry(const void *key, void *value, void *arg)
 {
 	const struct cupti_proc_val *v = value;
 	struct gpu_time_priv *p = arg;
-	uint64_t *to = proc_gone(*(const __u32 *)key) ? p->gone : p->now;
+	uint64_t *to = proc_state(p, *(const __u32 *)key) == PROC_GONE_BEFORE ? p->gone : p->now;
 
 	to[0] += v->cupti_dropped;
 	to[1] += v->library_dropped;
@@ -100,8 +125,8 @@ static bool proc_entry(const void *key, void *value, void *arg)
 
 static bool name_entry(const void *key, void *value, void *arg)
 {
-	(void)value, (void)arg;
-	return proc_gone(((const struct cupti_name_key *)key)->tgid);
+	(void)value;
+	return proc_state(arg, ((const struct cupti_name_key *)key)->tgid) == PROC_GONE_BEFORE;
 }
 
 /* The name of id in process tgid, into buf: cut ones marked, unknown ones said. */
@@ -126,7 +151,7 @@ static bool kernel_entry(const void *key, void *value, void *arg)
 	char comm[64], name[GPUTOP_CUPTI_NAME_MAX + 16];
 	struct cell *row;
 
-	if (proc_gone(k->tgid))
+	if (proc_state(p, k->tgid) == PROC_GONE_BEFORE)
 		return true;
 	row = p->t ? table_row_add(p->t) : NULL;
 	if (!row)
@@ -150,6 +175,9 @@ static int gpu_time_read(struct collector *c, struct model *m)
 	map_walk(bpf_map__fd(p->skel->maps.cupti_procs), sizeof(__u32), sizeof(struct cupti_proc_val), proc_entry, p);
 	map_walk(bpf_map__fd(p->skel->maps.cupti_names), sizeof(struct cupti_name_key), sizeof(struct cupti_name_val),
 		 name_entry, p);
+	memcpy(p->gone_last, p->gone_next, p->n_gone_next * sizeof(p->gone_next[0]));
+	p->n_gone_last = p->n_gone_next;
+	p->n_gone_next = 0;
 	collector_set_drops(c, drop_names, p->skel->bss->drops, CUPTI_DROP_MAX);
 	collector_set_drop(c, "gpu_time_cupti_dropped", p->gone[0] + p->now[0]);
 	collector_set_drop(c, "gpu_time_library_dropped", p->gone[1] + p->now[1]);

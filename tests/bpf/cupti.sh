@@ -18,6 +18,7 @@ B=$3
 GPUTOP=$4
 T=$(mktemp -d)
 PIDS=()
+PROBES=()
 cleanup() {
 	exec 7>&- 8>&- 2>/dev/null
 	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
@@ -31,6 +32,7 @@ monitor() {
 	mkfifo "$T/$2.in"
 	"$PROBE" "$LIB" <"$T/$2.in" >>"$T/$2.out" 2>&1 & # appending: dump empties the file
 	PIDS+=($!)
+	PROBES+=($!)
 	eval "exec $1>\"$T/$2.in\""
 	until_in "$T/$2.out" '^attached' || fail "$2: the probe did not attach: $(cat "$T/$2.out")"
 }
@@ -78,6 +80,19 @@ expected() {
 	}' | LC_ALL=C sort
 }
 calls() { sed -n "s/^$2 //p" "$T/$1.calls" 2>/dev/null; }
+# bg_monitor NAME: gputop-bpf -J in the background (MPID), once it has written its first snapshot.
+bg_monitor() {
+	"$GPUTOP" -b -J -d 0.25 >"$T/$1.json" 2>"$T/$1.err" &
+	MPID=$!
+	PIDS+=($MPID)
+	for _ in $(seq 300); do [ -s "$T/$1.json" ] && return; sleep 0.05; done
+}
+# snapshots_more NAME N: waits for N more snapshots of the monitor (10 s at most).
+snapshots_more() {
+	local want=$(($(wc -l <"$T/$1.json") + $2))
+	for _ in $(seq 200); do [ "$(wc -l <"$T/$1.json")" -ge "$want" ] && return; sleep 0.05; done
+}
+
 
 echo "== no monitor: the product library stays dormant"
 client idle FAKE_CUPTI_KERNELS=6
@@ -127,10 +142,15 @@ touch "$T/late.done"
 
 echo "== gputop-bpf's gpu_time collector: a running program found, woken, its table exact"
 exec 8>&- 7>&-
+wait "${PROBES[@]}" # their uprobes gone: the semaphore at 0
 client top FAKE_CUPTI_KERNELS=2000 FAKE_CUPTI_COPIES=50 FAKE_CUPTI_DROPPED=3
 sleep 0.3
 check "top: dormant before the monitor" test ! -e "$T/top.calls"
-timeout --preserve-status -s INT 4 "$GPUTOP" -b -J -d 0.25 >"$T/top.json" 2>"$T/top.err"
+bg_monitor top
+until_in "$T/top.calls" 'cuptiActivityFlushAll 0' # on, and its records asked for
+snapshots_more top 2
+kill -INT "$MPID"
+wait "$MPID"
 check "top: the monitor exited 0 at SIGINT" test "$?" = 0
 until_in "$T/top.calls" 'cuptiUnsubscribe'
 check "top: the monitor gone, the library flushed and gave CUPTI up" \
@@ -153,13 +173,30 @@ check "top: CUPTI's 3 drops in the collector's, none of its own" test "$(tail -n
 touch "$T/top.done"
 
 echo "== gputop-bpf first, the program after: found by the monitor's rescan"
-timeout --preserve-status -s INT 5 "$GPUTOP" -b -J -d 0.25 >"$T/after.json" 2>"$T/after.err" &
-MPID=$!
-sleep 0.5
+bg_monitor after
 client after FAKE_CUPTI_KERNELS=8
+until_in "$T/after.calls" 'cuptiActivityFlushAll 0' # on, and its records asked for
+snapshots_more after 2
+kill -INT "$MPID"
 wait "$MPID"
 check "after: the monitor exited 0" test "$?" = 0
 check "after: woken by the monitor's rescan, its 8 kernels in nvidia.gpu_time" jq -e -s --argjson pid "$CPID" \
 	'last | [.tables["nvidia.gpu_time"][] | select(.pid == $pid) | .count_total] | add == 8' "$T/after.json"
 touch "$T/after.done"
+
+echo "== a program that exits while watched: its last records flushed at exit, shown once, then gone"
+bg_monitor exit
+client gone FAKE_CUPTI_KERNELS=8 FAKE_CUPTI_HOLD=1
+until_in "$T/gone.calls" 'cuptiActivityEnable 2'
+touch "$T/gone.done" # exits at once: the held buffer goes out only in its exit's flush
+wait "$CPID"
+snapshots_more exit 3
+kill -INT "$MPID"
+wait "$MPID"
+check "exit: the monitor exited 0" test "$?" = 0
+check "exit: one snapshot after the exit shows its 8 kernels" jq -e -s --argjson pid "$CPID" \
+	'map([.tables["nvidia.gpu_time"][] | select(.pid == $pid) | .count_total] | add) | map(select(. == 8)) | length == 1' \
+	"$T/exit.json"
+check "exit: the last snapshot has none of its rows" jq -e -s --argjson pid "$CPID" \
+	'last | [.tables["nvidia.gpu_time"][] | select(.pid == $pid)] | length == 0' "$T/exit.json"
 finish

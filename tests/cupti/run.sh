@@ -197,6 +197,13 @@ finish_client
 check "held: the program exited 0" test "$RC" = 0
 check "held: every record flushed at exit, exact" test "$(grep '^rec' "$T/held.log")" = "$(expected 6 2)"
 
+echo "== records held in a buffer: asked for every second while the program runs"
+start periodic FAKE_CUPTI_KERNELS=6 FAKE_CUPTI_HOLD=1
+until_in "$T/periodic.log" '^rec kind=1 corr=105 '
+check "periodic: the held records came before the exit" test "$(grep -c '^rec' "$T/periodic.log")" = 6
+check "periodic: by an unforced flush (cuptiActivityFlushAll 0)" grep -q "^$PID cuptiActivityFlushAll 0$" "$T/periodic.calls"
+finish_client
+
 echo "== exit while CUPTI's flush hangs"
 start hang FAKE_CUPTI_KERNELS=6 FAKE_CUPTI_HOLD=1 FAKE_CUPTI_FLUSH_HANG=1
 until_in "$T/hang.calls" 'cuptiActivityEnable 2'
