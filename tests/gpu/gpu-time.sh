@@ -3,7 +3,8 @@
 # device machine; not in make test): the program's own libcupti found, dormant without a monitor
 # (nothing on stderr), woken by gputop-bpf, nvidia.gpu_time's counts of known kernels exact, and a
 # launch-bound loop's rate without the library, with it dormant and with the monitor on, in
-# interleaved rounds.
+# interleaved rounds; with FLOOR_LIB (the library's TEST_HOOKS=1 build) also CUPTI's floor: the same
+# activity kinds enabled, the records read and passed to probe functions no monitor probes.
 # Usage: tests/gpu/gpu-time.sh BINARY LIB OUTDIR   (root; skips loudly without a GPU or PyTorch)
 set -u
 SUITE="gpu time on the GPU"
@@ -34,18 +35,20 @@ echo "== woken by gputop-bpf: nvidia.gpu_time"
 "$BIN" -b -J -d 0.5 >"$OUT/monitor.jsonl" 2>"$OUT/monitor.err" &
 M=$!
 sleep 1
-rm -f "$OUT/gate"
+rm -f "$OUT/gate" "$OUT/gate.done"
 CUDA_INJECTION64_PATH=$LIB "$PY" "$HERE/gpu_time_workload.py" "$OUT/gate" $N $S $CYCLES >"$OUT/on.out" 2>"$OUT/on.err" &
 W=$!
 waitfor "$OUT/on.err" 'GPU time from CUPTI' 150
 check "on: the library woke and said which libcupti: $(head -c 200 "$OUT/on.err")" grep -q 'GPU time from CUPTI' "$OUT/on.err"
 touch "$OUT/gate"
-wait $W
-check "on: the workload ran (exit 0)" test $? = 0
-sleep 1.5
+waitfor "$OUT/on.out" '"pid"' 600
+sleep 3 # the library's flush each second, then the monitor's reads
 kill -INT $M
 wait $M
 check "on: the monitor exited 0" test $? = 0
+touch "$OUT/gate.done"
+wait $W
+check "on: the workload ran (exit 0)" test $? = 0
 "$PY" - "$OUT/monitor.jsonl" "$OUT/on.out" >"$OUT/rows.txt" <<'PYEOF'
 import json, sys
 snaps = [json.loads(l) for l in open(sys.argv[1]) if l.strip().startswith("{")]
@@ -67,7 +70,7 @@ check "on: the spins counted exactly ($S)" grep -q "^SPINS $S want $S " "$OUT/ro
 
 echo "== cost: launches per second, interleaved rounds (none, library dormant, library and monitor on)"
 for r in $(seq "$ROUNDS"); do
-	for mode in none dormant on; do
+	for mode in none dormant ${FLOOR_LIB:+floor} on; do
 		rm -f "$OUT/cg.1" "$OUT/c.err"
 		M=
 		if [ "$mode" = on ]; then # the monitor only for these: it wakes every library it finds
@@ -76,11 +79,15 @@ for r in $(seq "$ROUNDS"); do
 		fi
 		if [ "$mode" = none ]; then
 			"$PY" "$HERE/launch_loop.py" "$OUT/cg" 1 >"$OUT/c.out" 2>"$OUT/c.err" &
+		elif [ "$mode" = floor ]; then # the test build, asked through its file: no uprobe anywhere
+			echo 1 >"$OUT/ask"
+			CUDA_INJECTION64_PATH=$(readlink -f "$FLOOR_LIB") GPUTOP_TEST_CUPTI_ASK=$OUT/ask \
+				"$PY" "$HERE/launch_loop.py" "$OUT/cg" 1 >"$OUT/c.out" 2>"$OUT/c.err" &
 		else
 			CUDA_INJECTION64_PATH=$LIB "$PY" "$HERE/launch_loop.py" "$OUT/cg" 1 >"$OUT/c.out" 2>"$OUT/c.err" &
 		fi
 		W=$!
-		[ "$mode" = on ] && waitfor "$OUT/c.err" 'GPU time from CUPTI' 150
+		case $mode in on | floor) waitfor "$OUT/c.err" 'GPU time from CUPTI' 150 ;; esac
 		touch "$OUT/cg.1"
 		wait $W
 		[ -n "$M" ] && kill -INT $M && wait $M

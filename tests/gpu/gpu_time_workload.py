@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 """Known GPU work for tests/gpu/gpu-time.sh: after a warm-up of multiplies, waits for the file GATE
 (when not "-"), then N adds of a 16-float tensor and S torch.cuda._sleep(CYCLES) spins, one kernel
-each; prints one JSON line: its pid, N, S, CYCLES and the wall time of the spins."""
+each; prints one JSON line: its pid, N, S, CYCLES and the wall time of the spins; then waits for the
+file GATE.done (when GATE is not "-"), so that a monitor still sees it."""
 import json
 import os
 import sys
@@ -26,3 +27,5 @@ for _ in range(s):
 torch.cuda.synchronize()
 spin_s = time.perf_counter() - t0
 print(json.dumps({"pid": os.getpid(), "adds": n, "spins": s, "cycles": cycles, "spin_wall_s": spin_s}), flush=True)
+while gate != "-" and not os.path.exists(gate + ".done"):
+    time.sleep(0.01)
