@@ -417,6 +417,7 @@ test-bpf: $(B)/gputop-bpf $(B)/cuda/cuda-client $(B)/cuda/launch-loop $(B)/cuda-
 	$(Q)tests/bpf/exit.sh $(B)/cuda $(B)/gputop-bpf
 	$(Q)tests/bpf/hostile-maps.sh $(B)/cuda $(B)/gputop-bpf
 	$(Q)tests/bpf/cupti.sh $(B)/tests/cupti-probe $(CUPTI_LIB) $(B) $(B)/gputop-bpf
+	$(Q)tests/bpf/cupti.sh $(B)/tests/cupti-probe $(CUPTI_LIB) $(B) build/san/gputop-bpf
 
 # The VM's scenario holds the scheduler's programs (GPUTOP_TEST_SPIN_NS) and points the NVIDIA
 # collector at stand-ins: a static test build (TEST_HOOKS=1); the endpoint is the sanitizer build.

@@ -6,7 +6,8 @@
 # stand-in libcupti's script (tests/cuda/fake_libcupti.c). Detached, the library flushes and
 # gives CUPTI up.
 # Then the same through gputop-bpf's gpu_time collector (nvidia.gpu_time, -J).
-#   cupti.sh PROBE LIB BUILD GPUTOP   (BUILD: the folder of cuda/ and cupti-fake/)
+#   cupti.sh PROBE LIB BUILD GPUTOP   (BUILD: the folder of cuda/ and cupti-fake/; GPUTOP: the default or
+#   the sanitizer build)
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 SUITE="cupti bpf"
@@ -17,6 +18,7 @@ LIB=$(realpath "$2")
 B=$3
 GPUTOP=$4
 T=$(mktemp -d)
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 PIDS=()
 PROBES=()
 cleanup() {
