@@ -59,7 +59,7 @@ struct gputop_cupti_batch {
 	uint32_t count; /* records in this chunk, <= GPUTOP_CUPTI_CHUNK */
 	uint64_t sent; /* records handed to the probe before this chunk */
 	uint64_t cupti_dropped; /* records CUPTI said it dropped (cuptiActivityGetNumDroppedRecords) */
-	uint64_t library_dropped; /* records the library could not pass on (a buffer refused, a bad record) */
+	uint64_t library_dropped; /* records the library did not pass on: unreadable, or unfinished (no end) */
 	/* CUPTI's clock against CLOCK_MONOTONIC: cupti_ns read between mono_before and mono_after. */
 	uint64_t cupti_ns;
 	uint64_t mono_before;

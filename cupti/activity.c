@@ -106,7 +106,10 @@ static void from_memset(struct gputop_cupti_record *r, const CUpti_ActivityMemse
 	};
 }
 
-/* One record into the chunk (sent when full); other kinds than ours are left out, uncounted. */
+/*
+ * One record into the chunk (sent when full); other kinds than ours are left out, uncounted. One
+ * without an end (a forced flush hands over activities not finished) is counted as the library's drop.
+ */
 static void take(const CUpti_Activity *a)
 {
 	struct gputop_cupti_record *r = &chunk[batch.count];
@@ -123,6 +126,10 @@ static void take(const CUpti_Activity *a)
 		from_memset(r, (const CUpti_ActivityMemset *)a);
 		break;
 	default:
+		return;
+	}
+	if (!r->start || r->end < r->start) {
+		batch.library_dropped++;
 		return;
 	}
 	if (++batch.count == GPUTOP_CUPTI_CHUNK)

@@ -10,6 +10,7 @@
  *   FAKE_CUPTI_BUSY     cuptiSubscribe refuses: another subscriber holds CUPTI
  *   FAKE_CUPTI_HOLD     the last buffer is completed only by cuptiActivityFlushAll
  *   FAKE_CUPTI_FLUSH_HANG  cuptiActivityFlushAll never returns
+ *   FAKE_CUPTI_UNFINISHED  the first kernel has no end (0), as a forced flush may hand one over
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -77,7 +78,7 @@ static void script_kernel(CUpti_ActivityKernel4 *k, long i)
 	k->kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
 	k->correlationId = (uint32_t)(100 + i);
 	k->start = 1000000 + (uint64_t)i * 10000;
-	k->end = k->start + 1000 + (uint64_t)i;
+	k->end = i == 0 && env("FAKE_CUPTI_UNFINISHED") ? 0 : k->start + 1000 + (uint64_t)i;
 	k->queued = k->start - 500;
 	k->submitted = k->start - 200;
 	k->deviceId = (uint32_t)(i % 2);

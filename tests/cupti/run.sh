@@ -122,6 +122,14 @@ check "many: no chunk above 16, each chunk's 'sent' the records before it" awk '
 	END { exit bad || n != 20200 }' "$T/many.log"
 check "many: four names sent once" test "$(grep -c '^name' "$T/many.log")" = 4
 
+echo "== an unfinished record (no end): counted as the library's drop, not passed on"
+start unfinished FAKE_CUPTI_KERNELS=6 FAKE_CUPTI_UNFINISHED=1
+until_in "$T/unfinished.log" '^rec kind=1 corr=105 '
+finish_client
+check "unfinished: the other 5 exact" test "$(grep '^rec' "$T/unfinished.log")" = "$(expected 6 0 | sed 1d)"
+check "unfinished: library_dropped=1" grep -q "^batch pid=$PID count=5 sent=0 cupti_dropped=0 library_dropped=1 " \
+	"$T/unfinished.log"
+
 echo "== the monitor stops and comes back"
 echo 1 >"$T/ask"
 start again FAKE_CUPTI_KERNELS=4
