@@ -210,7 +210,8 @@ $(B)/fuzz/%: tests/fuzz/%.c $(TABLE_OBJS) $(B)/libgputop.a
 # The CUPTI companion library (cupti/, docs/gpu-time.md), loaded by CUDA programs with
 # CUDA_INJECTION64_PATH. CUPTI's headers: a CUDA toolkit's, Debian's libcupti-dev installed, or the
 # one `make deps` unpacks into deps/cupti (tests/fetch-cupti-headers.sh); cuda.h, where no toolkit
-# has one, the few types of cupti/cuda_shim (searched after the system's folders).
+# has one, the few types of cupti/cuda_shim (searched after the system's folders). Never with the
+# sanitizers (SAN=1): a sanitized shared library needs their runtime loaded before the program starts.
 CUDA_HOME ?= /usr/local/cuda
 CUPTI_HEADER := $(firstword $(wildcard $(CUDA_HOME)/extras/CUPTI/include/cupti_activity.h \
 	$(CUDA_HOME)/include/cupti_activity.h \
@@ -228,7 +229,7 @@ $(CUPTI_LIB): $(CUPTI_SRCS) $(wildcard cupti/*.h) $(CUPTI_HEADER) | $(B)
 	$(Q)[ -n "$(CUPTI_INCLUDE)" ] || { echo "cupti: CUPTI's headers are missing: run 'make deps'"; exit 1; }
 	$(call msg,CC-SO,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(CUPTI_CFLAGS) $(SAN_FLAGS) -shared -Wl,-soname,libgputop-cupti.so -Wl,--no-undefined -Wl,-z,relro,-z,now -o $@ \
+	$(Q)$(CC) $(CUPTI_CFLAGS) -shared -Wl,-soname,libgputop-cupti.so -Wl,--no-undefined -Wl,-z,relro,-z,now -o $@ \
 		$(CUPTI_SRCS) -ldl -lpthread
 
 # The NVIDIA collector's tests: a stand-in libcuda.so.1 and a client of known behaviour.
@@ -359,12 +360,13 @@ test-unit: $(UNIT_BINS) $(B)/tests/symfix/.done $(B)/tests/symbolize $(B)/gputop
 	$(Q)tests/symbols/live.sh $(B)/tests/symbolize $(B)/tests/symfix
 	$(Q)tests/perfetto/run.sh $(B)/tests/perfetto-example $(B)/gputop-bpf
 	$(Q)tests/stacks/replay.sh $(B)/gputop-bpf
-	$(Q)$(MAKE) --no-print-directory test-cupti
+	$(Q)# the CUPTI library is never sanitized (see CUPTI_CFLAGS): its suite runs in the default build only
+	$(Q)$(if $(SAN_FLAGS),true,$(MAKE) --no-print-directory test-cupti)
 
 # The CUPTI companion library on the stand-ins, through its test build's hooks (no root).
 test-cupti: $(CUPTI_LIB) $(B)/cupti-fake/libcupti.so $(B)/cuda/cupti-client
-	$(Q)$(MAKE) --no-print-directory TEST_HOOKS=1 build/default-test/cupti/libgputop-cupti.so
-	$(Q)tests/cupti/run.sh build/default-test/cupti/libgputop-cupti.so $(CUPTI_LIB) $(B)
+	$(Q)$(MAKE) --no-print-directory TEST_HOOKS=1 $(B)-test/cupti/libgputop-cupti.so
+	$(Q)tests/cupti/run.sh $(B)-test/cupti/libgputop-cupti.so $(CUPTI_LIB) $(B)
 
 # The C lines changed since tests/format-base follow .clang-format (tests/format-check.sh).
 format-check:
