@@ -110,10 +110,10 @@ PANE_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard tui/pane_*.c))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 
-.PHONY: all gputop-bpf clean deps soak test test-exporter test-unit test-san test-docs test-bpf test-vm \
+.PHONY: all gputop-bpf cupti clean deps soak test test-exporter test-unit test-cupti test-san test-docs test-bpf test-vm \
 	install static-check format-check bench bench-replay cpu-cost test-tui example-recording example-trace example-sysfs-recording fuzz deb test-package
 
-all: gputop-bpf
+all: gputop-bpf $(CUPTI_LIB)
 
 # The binary at the top is a copy of the last variant built.
 gputop-bpf: $(B)/gputop-bpf
@@ -207,6 +207,31 @@ $(B)/fuzz/%: tests/fuzz/%.c $(TABLE_OBJS) $(B)/libgputop.a
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $^ $(BASE_LIBS) $(TEST_LIBS_$*)
 
+# The CUPTI companion library (cupti/, docs/gpu-time.md), loaded by CUDA programs with
+# CUDA_INJECTION64_PATH. CUPTI's headers: a CUDA toolkit's, Debian's libcupti-dev installed, or the
+# one `make deps` unpacks into deps/cupti (tests/fetch-cupti-headers.sh); cuda.h, where no toolkit
+# has one, the few types of cupti/cuda_shim (searched after the system's folders). Never with the
+# sanitizers (SAN=1): a sanitized shared library needs their runtime loaded before the program starts.
+CUDA_HOME ?= /usr/local/cuda
+CUPTI_HEADER := $(firstword $(wildcard $(CUDA_HOME)/extras/CUPTI/include/cupti_activity.h \
+	$(CUDA_HOME)/include/cupti_activity.h \
+	/usr/include/cupti_activity.h deps/cupti/usr/include/cupti_activity.h))
+CUPTI_INCLUDE ?= $(patsubst %/,%,$(dir $(CUPTI_HEADER)))
+CUPTI_LIB := $(B)/cupti/libgputop-cupti.so
+CUPTI_SRCS := $(filter-out cupti/test_hooks.c,$(wildcard cupti/*.c)) $(if $(HOOK_FLAGS),cupti/test_hooks.c)
+CUPTI_CFLAGS := -std=gnu11 -O2 -g -D_FORTIFY_SOURCE=2 -fPIC -fvisibility=hidden -Wall -Wextra -Werror -I. $(HOOK_FLAGS) \
+	-D_GNU_SOURCE $(if $(CUPTI_INCLUDE),-I$(CUPTI_INCLUDE)) $(if $(wildcard $(CUDA_HOME)/include/cuda.h),\
+	-idirafter $(CUDA_HOME)/include) -idirafter cupti/cuda_shim
+
+cupti: $(CUPTI_LIB)
+
+$(CUPTI_LIB): $(CUPTI_SRCS) $(wildcard cupti/*.h) $(CUPTI_HEADER) | $(B)
+	$(Q)[ -n "$(CUPTI_INCLUDE)" ] || { echo "cupti: CUPTI's headers are missing: run 'make deps'"; exit 1; }
+	$(call msg,CC-SO,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CUPTI_CFLAGS) -shared -Wl,-soname,libgputop-cupti.so -Wl,--no-undefined -Wl,-z,relro,-z,now -o $@ \
+		$(CUPTI_SRCS) -ldl -lpthread
+
 # The NVIDIA collector's tests: a stand-in libcuda.so.1 and a client of known behaviour.
 $(B)/cuda/libcuda.so.1: tests/cuda/fake_libcuda.c | $(B)
 	$(call msg,CC,$@)
@@ -216,6 +241,19 @@ $(B)/cuda/libcuda.so.1: tests/cuda/fake_libcuda.c | $(B)
 $(B)/cuda/cuda-client: tests/cuda/cuda-client.c $(B)/cuda/libcuda.so.1
 	$(call msg,CC,$@)
 	$(Q)$(CC) -O2 -fno-omit-frame-pointer -Wall -Wextra -Werror -o $@ $< -L$(B)/cuda -l:libcuda.so.1 -lpthread
+
+# The companion library's tests (tests/cupti/run.sh): a stand-in libcupti.so of known records,
+# built on CUPTI's headers, and a program on the stand-in libcuda that loads the library.
+$(B)/cupti-fake/libcupti.so: tests/cuda/fake_libcupti.c | $(B)
+	$(Q)[ -n "$(CUPTI_INCLUDE)" ] || { echo "cupti: CUPTI's headers are missing: run 'make deps'"; exit 1; }
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) -O2 -fPIC -shared -Wall -Wextra -Werror -I$(CUPTI_INCLUDE) -idirafter cupti/cuda_shim \
+		-Wl,-soname,libcupti.so -o $@ $< -lpthread
+
+$(B)/cuda/cupti-client: tests/cuda/cupti-client.c $(B)/cuda/libcuda.so.1
+	$(call msg,CC,$@)
+	$(Q)$(CC) -O2 -Wall -Wextra -Werror -o $@ $< -L$(B)/cuda -l:libcuda.so.1
 
 # A loop of N launches as fast as the stand-in takes them (tests/bpf/cuda.sh: --trace at a high rate).
 $(B)/cuda/launch-loop: bench/launch_loop.c $(B)/cuda/libcuda.so.1
@@ -257,6 +295,12 @@ $(B)/tests/kit: tests/bpf/kit.c $(B)/libgputop.a
 	$(call msg,TEST-CC,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BASE_LIBS) -lcmocka
+
+# The GPU time BPF program on the CUPTI companion library (tests/bpf/cupti.c; root).
+$(B)/tests/cupti-probe: tests/bpf/cupti-probe.c $(B)/cupti.skel.h $(B)/libgputop.a
+	$(call msg,TEST-CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.c,$^) $(B)/libgputop.a $(BASE_LIBS)
 
 # A Perfetto trace of known content, decoded by protoc against tests/perfetto/trace.proto.
 $(B)/tests/perfetto-example: tests/perfetto/example.c $(B)/libgputop.a
@@ -301,6 +345,7 @@ BENCH_DEPS := bpftrace
 
 deps:
 	$(Q)./tests/install-deps.sh $(BUILD_DEPS) $(VM_DEPS) $(if $(filter 1,$(BENCH)),$(BENCH_DEPS))
+	$(Q)./tests/fetch-cupti-headers.sh deps/cupti
 
 # ---- tests ----
 test: test-unit test-san test-docs test-package test-tui test-exporter test-bpf test-vm fuzz
@@ -315,6 +360,13 @@ test-unit: $(UNIT_BINS) $(B)/tests/symfix/.done $(B)/tests/symbolize $(B)/gputop
 	$(Q)tests/symbols/live.sh $(B)/tests/symbolize $(B)/tests/symfix
 	$(Q)tests/perfetto/run.sh $(B)/tests/perfetto-example $(B)/gputop-bpf
 	$(Q)tests/stacks/replay.sh $(B)/gputop-bpf
+	$(Q)# the CUPTI library is never sanitized (see CUPTI_CFLAGS): its suite runs in the default build only
+	$(Q)$(if $(SAN_FLAGS),true,$(MAKE) --no-print-directory test-cupti)
+
+# The CUPTI companion library on the stand-ins, through its test build's hooks (no root).
+test-cupti: $(CUPTI_LIB) $(B)/cupti-fake/libcupti.so $(B)/cuda/cupti-client
+	$(Q)$(MAKE) --no-print-directory TEST_HOOKS=1 $(B)-test/cupti/libgputop-cupti.so
+	$(Q)tests/cupti/run.sh $(B)-test/cupti/libgputop-cupti.so $(CUPTI_LIB) $(B)
 
 # The C lines changed since tests/format-base follow .clang-format (tests/format-check.sh).
 format-check:
@@ -349,7 +401,8 @@ fuzz:
 
 # The CUDA suite counts ioctls on /dev/null as NVIDIA's: a test build (TEST_HOOKS=1) does that.
 test-bpf: $(B)/gputop-bpf $(B)/cuda/cuda-client $(B)/cuda/launch-loop $(B)/cuda-nofp/cuda-client $(B)/nvml/libnvidia-ml.so.1 \
-	$(B)/nvml/no-mig/libnvidia-ml.so.1 $(B)/tests/fd-census $(B)/tests/decode $(B)/tests/kit
+	$(B)/nvml/no-mig/libnvidia-ml.so.1 $(B)/tests/fd-census $(B)/tests/decode $(B)/tests/kit \
+	$(B)/tests/cupti-probe $(CUPTI_LIB) $(B)/cupti-fake/libcupti.so $(B)/cuda/cupti-client
 	$(Q)$(MAKE) --no-print-directory SAN=1 build/san/gputop-bpf
 	$(Q)$(MAKE) --no-print-directory TEST_HOOKS=1 build/default-test/gputop-bpf
 	$(Q)$(MAKE) --no-print-directory SAN=1 TEST_HOOKS=1 build/san-test/gputop-bpf
@@ -366,6 +419,8 @@ test-bpf: $(B)/gputop-bpf $(B)/cuda/cuda-client $(B)/cuda/launch-loop $(B)/cuda-
 	$(Q)tests/bpf/exit.sh $(B)/cuda $(B)/gputop-bpf
 	$(Q)tests/bpf/sym-child.sh $(B)/cuda build/default-test/gputop-bpf
 	$(Q)tests/bpf/hostile-maps.sh $(B)/cuda $(B)/gputop-bpf
+	$(Q)tests/bpf/cupti.sh $(B)/tests/cupti-probe $(CUPTI_LIB) $(B) $(B)/gputop-bpf
+	$(Q)tests/bpf/cupti.sh $(B)/tests/cupti-probe $(CUPTI_LIB) $(B) build/san/gputop-bpf
 
 # The VM's scenario holds the scheduler's programs (GPUTOP_TEST_SPIN_NS) and points the NVIDIA
 # collector at stand-ins: a static test build (TEST_HOOKS=1); the endpoint is the sanitizer build.
@@ -425,21 +480,22 @@ example-sysfs-recording: $(B)/gputop-bpf
 VERSION := $(shell sed -n 's/.*GPUTOP_VERSION "\(.*\)"/\1/p' core/version.h)
 
 # A Debian binary package of the default (dynamic) build: build/deb/gputop-bpf_$(VERSION)_<arch>.deb.
-deb: $(B)/gputop-bpf
-	$(Q)dist/deb/build.sh $(B)/gputop-bpf $(VERSION) build/deb
+deb: $(B)/gputop-bpf $(CUPTI_LIB)
+	$(Q)dist/deb/build.sh $(B)/gputop-bpf $(VERSION) build/deb $(CUPTI_LIB)
 
 # The package: lintian, its contents, no test hooks in the product; as root also installed with
 # dpkg -i, run from /usr/bin and purged; the default and static binaries have no test hooks either.
-test-package: $(B)/gputop-bpf
+test-package: $(B)/gputop-bpf $(CUPTI_LIB)
 	$(Q)$(MAKE) --no-print-directory STATIC=1 build/static/gputop-bpf
-	$(Q)tests/package/run.sh $(B)/gputop-bpf $(VERSION) build/static/gputop-bpf
+	$(Q)tests/package/run.sh $(B)/gputop-bpf $(VERSION) $(CUPTI_LIB) build/static/gputop-bpf
 
 static-check: format-check
 	$(Q)$(MAKE) --no-print-directory STATIC=1
 	$(Q)file gputop-bpf | grep -q 'statically linked' && echo "gputop-bpf: statically linked"
 
-install: gputop-bpf
+install: gputop-bpf $(CUPTI_LIB)
 	install -D -m 0755 gputop-bpf $(DESTDIR)$(PREFIX)/bin/gputop-bpf
+	install -D -m 0644 $(CUPTI_LIB) $(DESTDIR)$(PREFIX)/lib/gputop-bpf/libgputop-cupti.so
 	install -D -m 0644 man/gputop-bpf.8 $(DESTDIR)$(PREFIX)/share/man/man8/gputop-bpf.8
 	install -d $(DESTDIR)$(PREFIX)/share/gputop-bpf/themes
 	install -m 0644 themes/*.theme $(DESTDIR)$(PREFIX)/share/gputop-bpf/themes/

@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # A Debian binary package of gputop-bpf, without a debian/ source tree:
-#   build.sh BINARY VERSION OUTDIR
-# BINARY is the default dynamic build (build/default/gputop-bpf, from `make`); the package is
+#   build.sh BINARY VERSION OUTDIR CUPTI_LIB
+# BINARY is the default dynamic build (build/default/gputop-bpf, from `make`), CUPTI_LIB the CUPTI
+# companion library of the same build (build/default/cupti/libgputop-cupti.so); the package is
 # OUTDIR/gputop-bpf_VERSION_ARCH.deb, made from the staging tree OUTDIR/gputop-bpf_VERSION_ARCH/.
 set -euo pipefail
 
-if [ $# -ne 3 ]; then
-	echo "usage: $0 BINARY VERSION OUTDIR" >&2
+if [ $# -ne 4 ]; then
+	echo "usage: $0 BINARY VERSION OUTDIR CUPTI_LIB" >&2
 	exit 2
 fi
 BINARY=$1
 VERSION=$2
 OUTDIR=$3
+CUPTI_LIB=$4
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 ARCH=$(dpkg --print-architecture)
 MAINTAINER="gputop-bpf developers <gputop-bpf@example.org>"
@@ -24,12 +26,16 @@ DEB=$ROOT.deb
 rm -rf "$ROOT" "$DEB"
 DOC=$ROOT/usr/share/doc/gputop-bpf
 SHARE=$ROOT/usr/share/gputop-bpf
-mkdir -p "$ROOT/DEBIAN" "$ROOT/usr/bin" "$ROOT/usr/share/man/man8" "$ROOT/lib/systemd/system" \
+mkdir -p "$ROOT/DEBIAN" "$ROOT/usr/bin" "$ROOT/usr/lib/gputop-bpf" "$ROOT/usr/share/man/man8" "$ROOT/lib/systemd/system" \
 	"$SHARE/themes" "$SHARE/grafana" "$SHARE/examples" "$DOC"
 
 # The binary, stripped on the staged copy (the build's own keeps its symbols).
 cp "$BINARY" "$ROOT/usr/bin/gputop-bpf"
 strip --remove-section=.comment --remove-section=.note --strip-unneeded "$ROOT/usr/bin/gputop-bpf"
+# The library CUDA programs load with CUDA_INJECTION64_PATH (docs/gpu-time.md): its dynamic symbols
+# (the probes the monitor attaches to, the semaphore) stay.
+cp "$CUPTI_LIB" "$ROOT/usr/lib/gputop-bpf/libgputop-cupti.so"
+strip --remove-section=.comment --remove-section=.note --strip-unneeded "$ROOT/usr/lib/gputop-bpf/libgputop-cupti.so"
 
 gzip -9n <"$TOP/man/gputop-bpf.8" >"$ROOT/usr/share/man/man8/gputop-bpf.8.gz"
 cp "$TOP"/themes/*.theme "$SHARE/themes/"
@@ -62,7 +68,7 @@ SCRATCH=$(mktemp -d)
 trap 'rm -rf "$SCRATCH"' EXIT
 mkdir "$SCRATCH/debian"
 printf 'Source: gputop-bpf\n\nPackage: gputop-bpf\nArchitecture: any\n' >"$SCRATCH/debian/control"
-DEPENDS=$(cd "$SCRATCH" && dpkg-shlibdeps -O "$ROOT/usr/bin/gputop-bpf" | sed -n 's/^shlibs:Depends=//p')
+DEPENDS=$(cd "$SCRATCH" && dpkg-shlibdeps -O "$ROOT/usr/bin/gputop-bpf" "$ROOT/usr/lib/gputop-bpf/libgputop-cupti.so" | sed -n 's/^shlibs:Depends=//p')
 if [ -z "$DEPENDS" ]; then
 	echo "$0: dpkg-shlibdeps found no dependencies for $BINARY" >&2
 	exit 1

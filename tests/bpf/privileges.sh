@@ -109,8 +109,8 @@ prm=$(awk '/^CapPrm:/ { print $2 }' /proc/$M/status)
 kill -INT $M
 wait $M
 want=$(((1 << 39) | (1 << 38) | (1 << 19) | (1 << 2))) what="BPF, PERFMON, SYS_PTRACE, DAC_READ_SEARCH"
-if head -1 "$D/mon.json" | jq -e '.collectors[] | select(.name == "nvidia") | .state == "attached"' >/dev/null; then
-	want=$((want | (1 << 21))) what="$what, SYS_ADMIN (nvidia attached: uprobes on libraries found later)"
+if head -1 "$D/mon.json" | jq -e 'any(.collectors[]; (.name == "nvidia" or .name == "gpu_time") and .state == "attached")' >/dev/null; then
+	want=$((want | (1 << 21))) what="$what, SYS_ADMIN (nvidia or gpu_time attached: uprobes on libraries found later)"
 fi
 wantprm=$want
 if head -1 "$D/mon.json" | jq -e 'any(.collectors[]; .state == "unavailable")' >/dev/null; then

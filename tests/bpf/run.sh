@@ -154,11 +154,11 @@ test_errors() {
 			jq -e '[.collectors[] | select(.state == "attached") | .name] | (index("sensors") and index("self")) and all(IN("devices", "memory", "self", "sensors"))' "$TMP/unpriv.json"
 		# (one whose kernel modules are not loaded says that instead: root would not make it run)
 		check "not root: every BPF collector unavailable with the capabilities and the setcap fix, or its module not loaded" \
-			jq -e '[.collectors[] | select(.name | IN("drm_sched", "irq", "calls", "display", "amdgpu", "intel", "nvidia"))] | length == 7 and all(.state == "unavailable" and (((.reason | test("needs root or CAP_BPF, CAP_PERFMON, CAP_DAC_READ_SEARCH and CAP_SYS_ADMIN")) and (.fix | test("setcap cap_bpf,cap_perfmon,cap_dac_read_search,cap_sys_admin[+]ep"))) or ((.reason | test("module is not loaded$|^neither .* is loaded$")) and (.fix | test("then run .sudo gputop-bpf.")))))' "$TMP/unpriv.json"
+			jq -e '[.collectors[] | select(.name | IN("drm_sched", "irq", "calls", "display", "amdgpu", "intel", "nvidia", "gpu_time"))] | length == 8 and all(.state == "unavailable" and (((.reason | test("needs root or CAP_BPF, CAP_PERFMON, CAP_DAC_READ_SEARCH and CAP_SYS_ADMIN")) and (.fix | test("setcap cap_bpf,cap_perfmon,cap_dac_read_search,cap_sys_admin[+]ep"))) or ((.reason | test("module is not loaded$|^neither .* is loaded$")) and (.fix | test("then run .sudo gputop-bpf.")))))' "$TMP/unpriv.json"
 		setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
 			"$TMP/unpriv" --list >"$TMP/unpriv.list" 2>&1; rc=$?
 		check "not root: --list runs (exit 0) and says per collector what it lacks" \
-			bash -c "[ $rc -eq 0 ] && grep -q '^sensors: attached' '$TMP/unpriv.list' && [ \$(grep -cE 'reason: (it needs root or CAP_BPF|.* is not loaded$|neither .* is loaded$)' '$TMP/unpriv.list') -eq 7 ]"
+			bash -c "[ $rc -eq 0 ] && grep -q '^sensors: attached' '$TMP/unpriv.list' && [ \$(grep -cE 'reason: (it needs root or CAP_BPF|.* is not loaded$|neither .* is loaded$)' '$TMP/unpriv.list') -eq 8 ]"
 		check "not root, --sysfs on the fixture tree: the sensors read as for root" \
 			bash -c "tests/fixtures/sysfs/make-trees.sh '$TMP/utrees' && chmod -R a+rX '$TMP/utrees' &&
 				setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all '$TMP/unpriv' -b -J -n 1 --sysfs '$TMP/utrees/mixed' 2>/dev/null |

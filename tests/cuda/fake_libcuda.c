@@ -10,7 +10,9 @@
  * and 0000:17:00.0 (the reverse of PCI order, as CUDA's default fastest-first
  * order may be); a primary context each, contexts created on either, and each
  * thread's stack of current contexts, as the real library keeps them.
+ * cuInit loads the library CUDA_INJECTION64_PATH names and calls its InitializeInjection, once, as CUDA does.
  */
+#include <dlfcn.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -225,9 +227,28 @@ static int devices(void)
 	return v < 0 ? 0 : v > MAX_DEVICES ? MAX_DEVICES : v;
 }
 
+/* As CUDA does at the first cuInit: the library CUDA_INJECTION64_PATH names loaded, its InitializeInjection called. */
+static void inject(void)
+{
+	static int done;
+	const char *path = getenv("CUDA_INJECTION64_PATH");
+	void *h;
+	int (*init)(void);
+
+	if (done++ || !path || !*path)
+		return;
+	h = dlopen(path, RTLD_NOW);
+	*(void **)&init = h ? dlsym(h, "InitializeInjection") : NULL;
+	if (init)
+		init();
+	else
+		fprintf(stderr, "fake libcuda: no InitializeInjection in %s\n", path);
+}
+
 API CUresult cuInit(unsigned int flags)
 {
 	(void)flags;
+	inject();
 	return count(16);
 }
 

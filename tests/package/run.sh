@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Debian package, end to end:
-#   run.sh BINARY VERSION [PRODUCT_BINARY...]
+#   run.sh BINARY VERSION CUPTI_LIB [PRODUCT_BINARY...]
 # Builds the .deb from BINARY (dist/deb/build.sh), runs lintian on it (no errors), reads its
 # contents and checks that the binary holds no test hook. As root it also installs it, runs the
 # installed binary, finds the man page and the unit, purges it and checks nothing is left.
@@ -11,7 +11,8 @@ SUITE="package tests"
 . tests/lib.sh
 BIN=$1
 VERSION=$2
-shift 2
+CUPTI_LIB=$3
+shift 3
 TMP=$(mktemp -d)
 INSTALLED=0
 # Purges the package if the test installed it and stopped before purging it (a failed check).
@@ -37,7 +38,7 @@ prints_version() {
 man_finds() { man -aw gputop-bpf | grep -qx /usr/share/man/man8/gputop-bpf.8.gz; }
 not_installed() { ! dpkg -s gputop-bpf >/dev/null 2>&1; }
 
-check "dist/deb/build.sh builds the package" dist/deb/build.sh "$BIN" "$VERSION" "$TMP"
+check "dist/deb/build.sh builds the package" dist/deb/build.sh "$BIN" "$VERSION" "$TMP" "$CUPTI_LIB"
 DEB=$TMP/gputop-bpf_${VERSION}_$(dpkg --print-architecture).deb
 if [ ! -f "$DEB" ]; then
 	fail "no $(basename "$DEB") to test"
@@ -58,6 +59,7 @@ check "lintian runs and reports no error (E:)" no_lintian_error
 dpkg-deb -c "$DEB" >"$TMP/contents.txt"
 awk '{print $6}' "$TMP/contents.txt" >"$TMP/paths.txt"
 check "package holds /usr/bin/gputop-bpf" listed /usr/bin/gputop-bpf
+check "package holds the CUPTI companion library" listed /usr/lib/gputop-bpf/libgputop-cupti.so
 check "package holds the man page" listed /usr/share/man/man8/gputop-bpf.8.gz
 check "package holds the systemd unit" listed /lib/systemd/system/gputop-bpf.service
 check "package holds the Grafana dashboard" listed /usr/share/gputop-bpf/grafana/gputop-bpf.json
@@ -76,7 +78,10 @@ dpkg-deb -x "$DEB" "$TMP/x"
 SHIPPED=$TMP/x/usr/bin/gputop-bpf
 check "the packaged binary is stripped" stripped
 check "the packaged binary has no GPUTOP_TEST_ string" no_test_hooks
-for b in "$BIN" "$@"; do
+check "the packaged CUPTI library has no GPUTOP_TEST_ string" no_test_hooks "$TMP/x/usr/lib/gputop-bpf/libgputop-cupti.so"
+check "the packaged CUPTI library keeps its probes and semaphore" sh -c \
+	"nm -D --defined-only '$TMP/x/usr/lib/gputop-bpf/libgputop-cupti.so' | grep -c ' gputop_cupti_' | grep -qx 4"
+for b in "$BIN" "$CUPTI_LIB" "$@"; do
 	check "$b (and the BPF objects in it) has no GPUTOP_TEST_ string" no_test_hooks "$b"
 done
 

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Plain data shared by cupti.bpf.c and its user-space reader: GPU time per process, device and
+ * kernel from the CUPTI companion library's probe functions (core/cupti_abi.h, docs/gpu-time.md).
+ */
+#ifndef GPUTOP_BPF_CUPTI_H
+#define GPUTOP_BPF_CUPTI_H
+
+#include <linux/types.h>
+#include "core/cupti_abi.h"
+
+#define CUPTI_KERNELS_MAX 16384 /* (process, device, kind, name) rows */
+#define CUPTI_NAMES_MAX 8192 /* (process, name id) names */
+#define CUPTI_PROCS_MAX 1024
+
+struct cupti_kernel_key {
+	__u32 tgid;
+	__u32 device;
+	__u32 kind; /* enum gputop_cupti_kind */
+	__u32 name_id; /* the process's name id (kernels), 0 for copies and sets */
+};
+
+struct cupti_kernel_val {
+	__u64 count;
+	__u64 total_ns; /* sum of end - start */
+	__u64 max_ns;
+	__u64 bytes; /* copies and sets */
+	__u64 queued_count; /* records with a queued time */
+	__u64 queue_total_ns; /* sum of start - queued */
+	__u64 queue_max_ns;
+};
+
+struct cupti_name_key {
+	__u32 tgid;
+	__u32 id;
+};
+
+struct cupti_name_val {
+	__u32 len; /* bytes of name, <= GPUTOP_CUPTI_NAME_MAX */
+	__u32 cut; /* the library cut a longer name */
+	char name[GPUTOP_CUPTI_NAME_MAX];
+};
+
+struct cupti_proc_val {
+	__u64 batches;
+	__u64 records; /* read here */
+	__u64 missed; /* records the library sent that no call here read (its 'sent' jumped) */
+	__u64 next_sent; /* the 'sent' the next call should carry */
+	__u64 cupti_dropped; /* the library's counts, as last seen */
+	__u64 library_dropped;
+	__u32 state; /* gputop_cupti_status's last, enum gputop_cupti_state */
+	__u32 abi;
+};
+
+enum cupti_drop {
+	CUPTI_DROP_KERNELS_FULL, /* a record whose row did not fit */
+	CUPTI_DROP_NAMES_FULL,
+	CUPTI_DROP_PROCS_FULL,
+	CUPTI_DROP_READ, /* a batch or record not readable */
+	CUPTI_DROP_MAX,
+};
+
+#endif

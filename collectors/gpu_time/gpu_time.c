@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * GPU time on NVIDIA from the CUPTI companion library (docs/gpu-time.md): uprobes on its probe
+ * functions in every libgputop-cupti.so file found (gpu_time_libs.c), the records' with the
+ * library's semaphore, which wakes the library in each process that maps it. Per process, CUDA
+ * device, kind and kernel: count, GPU time, mean, max, queue times (nvidia.gpu_time). A process
+ * gone is shown once more (its last records come with its exit), then its rows go; its drop counts
+ * stay in the collector's.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "collectors/collector.h"
+#include "collectors/gpu_time/gpu_time_libs.h"
+#include "collectors/gpu_time/gpu_time_tables.h"
+#include "collectors/kit/map_walk.h"
+#include "collectors/kit/proc_info.h"
+#include "cupti.skel.h"
+
+#define RESCAN_TICKS 4 /* processes started with the library since: found this often */
+#define GONE_MAX 256 /* processes gone shown once more at one read; past that their rows go at once */
+
+static const char *const installed[] = { "/usr/lib/gputop-bpf/" GPU_TIME_LIB_NAME,
+					 "/usr/local/lib/gputop-bpf/" GPU_TIME_LIB_NAME };
+
+static const char *const drop_names[CUPTI_DROP_MAX] = {
+	[CUPTI_DROP_KERNELS_FULL] = "gpu_time_rows_full",
+	[CUPTI_DROP_NAMES_FULL] = "gpu_time_names_full",
+	[CUPTI_DROP_PROCS_FULL] = "gpu_time_processes_full",
+	[CUPTI_DROP_READ] = "gpu_time_unreadable",
+};
+
+struct gpu_time_priv {
+	struct cupti_bpf *skel;
+	struct gpu_time_libs libs;
+	unsigned int ticks;
+	/* the library's counts of processes gone, and of those running at this read */
+	uint64_t gone[3], now[3]; /* CUPTI's drops, the library's, records this program missed */
+	struct table *t;
+	/* processes seen gone at the last read (their rows go now), and at this one (shown once more) */
+	__u32 gone_last[GONE_MAX], gone_next[GONE_MAX];
+	size_t n_gone_last, n_gone_next;
+};
+
+enum proc_state { PROC_ALIVE, PROC_GONE_NOW, PROC_GONE_BEFORE };
+
+/* Gone now: noted for the next read, shown this once (unless GONE_MAX are already). */
+static enum proc_state proc_state(struct gpu_time_priv *p, __u32 pid)
+{
+	size_t i;
+
+	if (!proc_gone(pid))
+		return PROC_ALIVE;
+	for (i = 0; i < p->n_gone_last; i++)
+		if (p->gone_last[i] == pid)
+			return PROC_GONE_BEFORE;
+	for (i = 0; i < p->n_gone_next; i++)
+		if (p->gone_next[i] == pid)
+			return PROC_GONE_NOW;
+	if (p->n_gone_next == GONE_MAX)
+		return PROC_GONE_BEFORE;
+	p->gone_next[p->n_gone_next++] = pid;
+	return PROC_GONE_NOW;
+}
+
+static void gpu_time_probe(struct collector *c)
+{
+	c->priv = calloc(1, sizeof(struct gpu_time_priv));
+	if (!c->priv)
+		collector_set_state(c, COLLECTOR_FAILED, "out of memory", NULL);
+}
+
+static void rescan(struct collector *c)
+{
+	struct gpu_time_priv *p = c->priv;
+
+	gpu_time_libs_scan(&p->libs, p->skel);
+	snprintf(c->status.detail, sizeof(c->status.detail), "%zu %s file%s probed%s", p->libs.n, GPU_TIME_LIB_NAME,
+		 p->libs.n == 1 ? "" : "s", p->libs.failed ? ", some could not be" : "");
+}
+
+static int gpu_time_open(struct collector *c)
+{
+	struct gpu_time_priv *p = c->priv;
+	int err;
+
+	p->skel = cupti_bpf__open();
+	if (!p->skel) {
+		collector_load_failed(c, -ENOMEM);
+		return -1;
+	}
+	err = cupti_bpf__load(p->skel);
+	if (err) {
+		collector_load_failed(c, err);
+		return -1;
+	}
+	return 0;
+}
+
+static int gpu_time_attach(struct collector *c)
+{
+	struct gpu_time_priv *p = c->priv;
+
+	for (size_t i = 0; i < sizeof(installed) / sizeof(installed[0]); i++)
+		gpu_time_lib_add(&p->libs, p->skel, installed[i]);
+	rescan(c);
+	return 0;
+}
+
+/* A process's entry: its counts kept; deleted the read after it is gone (they join p->gone). */
+static bool proc_entry(const void *key, void *value, void *arg)
+{
+	const struct cupti_proc_val *v = value;
+	struct gpu_time_priv *p = arg;
+	uint64_t *to = proc_state(p, *(const __u32 *)key) == PROC_GONE_BEFORE ? p->gone : p->now;
+
+	to[0] += v->cupti_dropped;
+	to[1] += v->library_dropped;
+	to[2] += v->missed;
+	return to == p->gone;
+}
+
+static bool name_entry(const void *key, void *value, void *arg)
+{
+	(void)value;
+	return proc_state(arg, ((const struct cupti_name_key *)key)->tgid) == PROC_GONE_BEFORE;
+}
+
+/* The name of id in process tgid, into buf: cut ones marked, unknown ones said. */
+static void name_of(struct gpu_time_priv *p, const struct cupti_kernel_key *k, char *buf, size_t size)
+{
+	struct cupti_name_key nk = { .tgid = k->tgid, .id = k->name_id };
+	struct cupti_name_val v;
+
+	if (k->kind != GPUTOP_CUPTI_KERNEL)
+		snprintf(buf, size, "%s", "");
+	else if (bpf_map_lookup_elem(bpf_map__fd(p->skel->maps.cupti_names), &nk, &v))
+		snprintf(buf, size, "[name %u]", k->name_id);
+	else
+		snprintf(buf, size, "%.*s%s", (int)(v.len <= GPUTOP_CUPTI_NAME_MAX ? v.len : 0), v.name,
+			 v.cut ? "...[cut]" : "");
+}
+
+static bool kernel_entry(const void *key, void *value, void *arg)
+{
+	const struct cupti_kernel_key *k = key;
+	struct gpu_time_priv *p = arg;
+	char comm[64], name[GPUTOP_CUPTI_NAME_MAX + 16];
+	struct cell *row;
+
+	if (proc_state(p, k->tgid) == PROC_GONE_BEFORE)
+		return true;
+	row = p->t ? table_row_add(p->t) : NULL;
+	if (!row)
+		return false;
+	proc_comm(k->tgid, comm, sizeof(comm));
+	name_of(p, k, name, sizeof(name));
+	gpu_time_row(row, k, value, comm, name);
+	return false;
+}
+
+static int gpu_time_read(struct collector *c, struct model *m)
+{
+	struct gpu_time_priv *p = c->priv;
+
+	if (++p->ticks % RESCAN_TICKS == 0)
+		rescan(c);
+	p->t = model_table(m, &nvidia_gpu_time);
+	memset(p->now, 0, sizeof(p->now));
+	map_walk(bpf_map__fd(p->skel->maps.cupti_kernels), sizeof(struct cupti_kernel_key),
+		 sizeof(struct cupti_kernel_val), kernel_entry, p);
+	map_walk(bpf_map__fd(p->skel->maps.cupti_procs), sizeof(__u32), sizeof(struct cupti_proc_val), proc_entry, p);
+	map_walk(bpf_map__fd(p->skel->maps.cupti_names), sizeof(struct cupti_name_key), sizeof(struct cupti_name_val),
+		 name_entry, p);
+	memcpy(p->gone_last, p->gone_next, p->n_gone_next * sizeof(p->gone_next[0]));
+	p->n_gone_last = p->n_gone_next;
+	p->n_gone_next = 0;
+	collector_set_drops(c, drop_names, p->skel->bss->drops, CUPTI_DROP_MAX);
+	collector_set_drop(c, "gpu_time_cupti_dropped", p->gone[0] + p->now[0]);
+	collector_set_drop(c, "gpu_time_library_dropped", p->gone[1] + p->now[1]);
+	collector_set_drop(c, "gpu_time_missed", p->gone[2] + p->now[2]);
+	return 0;
+}
+
+static void gpu_time_close(struct collector *c)
+{
+	struct gpu_time_priv *p = c->priv;
+
+	if (!p)
+		return;
+	gpu_time_libs_detach(&p->libs);
+	cupti_bpf__destroy(p->skel);
+	free(p);
+}
+
+static const struct collector_ops gpu_time_collector = {
+	.name = "gpu_time", /* id */
+	.order = 25,
+	.description = "GPU time per CUDA kernel, from CUPTI through libgputop-cupti.so",
+	.attaches_later = true, /* uprobes on library files found later */
+	.probe = gpu_time_probe,
+	.open = gpu_time_open,
+	.attach = gpu_time_attach, /* the installed libraries, those processes map */
+	.read = gpu_time_read, /* rows; processes gone swept; rescans */
+	.close = gpu_time_close,
+};
+COLLECTOR_REGISTER(gpu_time_collector);

@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# The CUPTI companion library's product build woken by a real monitor (root): the GPU time BPF
+# program (bpf/cupti.bpf.c, through tests/bpf/cupti-probe.c) attaches its records uprobe with the
+# library's semaphore as ref_ctr_offset; the kernel raises it in each process that maps the
+# library, the library turns CUPTI's activity on, and the program's tables are exact against the
+# stand-in libcupti's script (tests/cuda/fake_libcupti.c). Detached, the library flushes and
+# gives CUPTI up.
+# Then the same through gputop-bpf's gpu_time collector (nvidia.gpu_time, -J).
+#   cupti.sh PROBE LIB BUILD GPUTOP   (BUILD: the folder of cuda/ and cupti-fake/; GPUTOP: the default or
+#   the sanitizer build)
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+SUITE="cupti bpf"
+. tests/lib.sh
+needs_root_and_jq "the GPU time probes need root"
+PROBE=$1
+LIB=$(realpath "$2")
+B=$3
+GPUTOP=$4
+T=$(mktemp -d)
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+PIDS=()
+PROBES=()
+cleanup() {
+	exec 7>&- 8>&- 2>/dev/null
+	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	[ -n "${KEEP:-}" ] && echo "kept $T" || rm -rf "$T"
+}
+trap cleanup EXIT
+
+# monitor FD NAME: a cupti-probe reading commands from FD (a FIFO), its output in $T/NAME.out.
+monitor() {
+	mkfifo "$T/$2.in"
+	"$PROBE" "$LIB" <"$T/$2.in" >>"$T/$2.out" 2>&1 & # appending: dump empties the file
+	PIDS+=($!)
+	PROBES+=($!)
+	eval "exec $1>\"$T/$2.in\""
+	until_in "$T/$2.out" '^attached' || fail "$2: the probe did not attach: $(cat "$T/$2.out")"
+}
+# dump FD NAME: the monitor's tables, kernel lines without the pid, sorted, in $T/NAME.dump.
+dump() {
+	: >"$T/$2.out"
+	echo dump >&"$1"
+	until_in "$T/$2.out" '^end$'
+	grep -a '^kernel' "$T/$2.out" | sed 's/ pid=[0-9]*//' | LC_ALL=C sort >"$T/$2.dump"
+}
+until_in() {
+	for _ in $(seq 500); do grep -qE -- "$2" "$1" 2>/dev/null && return 0; sleep 0.01; done
+	return 1
+}
+# client NAME VAR=VALUE...: the CUDA program with the product library; its calls in $T/NAME.calls.
+client() {
+	local name=$1
+	shift
+	env CUDA_INJECTION64_PATH="$LIB" LD_LIBRARY_PATH="$B/cupti-fake:$B/cuda" FAKE_CUPTI_CALLS="$T/$name.calls" \
+		"$@" "$B/cuda/cupti-client" run "$T/$name.done" >"$T/$name.cout" 2>&1 &
+	CPID=$!
+	PIDS+=($CPID)
+	until_in "$T/$name.cout" '^ready'
+}
+# expected K C: the tables the stand-in's script of K kernels, C memcpys and C memsets makes
+# (computed from the script's description), as dump lines.
+expected() {
+	awk -v k="$1" -v c="$2" -v long="$(printf 'k%.0s' $(seq 512))" '
+	function add(key, d, b, q) {
+		n[key]++; t[key] += d; if (d > m[key]) m[key] = d; by[key] += b
+		if (q) { qn[key]++; qt[key] += q; if (q > qm[key]) qm[key] = q }
+	}
+	BEGIN {
+		split("kernel_a|ns::kernel_b(int)|void at::native::elementwise_kernel<128, 4>(int, at::native::Loop)", nm, "|")
+		nm[4] = long
+		for (i = 0; i < k; i++)
+			add("dev=" i % 2 " kind=1 name=" nm[i % 4 + 1], 1000 + i, 0, 500)
+		for (j = 0; j < c; j++) {
+			add("dev=0 kind=2 name=", 300, 4096 * (j + 1), 0)
+			add("dev=0 kind=3 name=", 100, 256 * (j + 1), 0)
+		}
+		for (key in n)
+			printf "kernel %s count=%d total_ns=%d max_ns=%d bytes=%d queued=%d queue_total_ns=%d queue_max_ns=%d\n",
+				key, n[key], t[key], m[key], by[key], qn[key], qt[key], qm[key]
+	}' | LC_ALL=C sort
+}
+calls() { sed -n "s/^$2 //p" "$T/$1.calls" 2>/dev/null; }
+# bg_monitor NAME: gputop-bpf -J in the background (MPID), once it has written its first snapshot.
+bg_monitor() {
+	"$GPUTOP" -b -J -d 0.25 >"$T/$1.json" 2>"$T/$1.err" &
+	MPID=$!
+	PIDS+=($MPID)
+	for _ in $(seq 300); do [ -s "$T/$1.json" ] && return; sleep 0.05; done
+}
+# snapshots_more NAME N: waits for N more snapshots of the monitor (10 s at most).
+snapshots_more() {
+	local want=$(($(wc -l <"$T/$1.json") + $2))
+	for _ in $(seq 200); do [ "$(wc -l <"$T/$1.json")" -ge "$want" ] && return; sleep 0.05; done
+}
+
+
+echo "== no monitor: the product library stays dormant"
+client idle FAKE_CUPTI_KERNELS=6
+sleep 0.5
+check "idle: no libcupti loaded, no CUPTI call" test ! -e "$T/idle.calls"
+touch "$T/idle.done"
+
+echo "== a monitor before the program: woken at its start, every kernel exact"
+monitor 7 m1
+sem_off=$(sed -n 's/^attached semaphore_offset=//p' "$T/m1.out")
+client first FAKE_CUPTI_KERNELS=2000 FAKE_CUPTI_COPIES=50 FAKE_CUPTI_DROPPED=3
+until_in "$T/first.calls" 'cuptiActivityEnable 2'
+sleep 0.5
+dump 7 m1
+check "first: the semaphore ($sem_off in the file) raised in the new process: CUPTI on" grep -q 'cuptiActivityEnable 10' "$T/first.calls"
+check "first: per device, kind and kernel: count, total, max, bytes, queue times exact" \
+	test "$(cat "$T/m1.dump")" = "$(expected 2000 50)"
+check "first: 2100 records read, none missed, CUPTI's 3 drops, state on" \
+	grep -aq "^proc pid=$CPID batches=[0-9]* records=2100 missed=0 cupti_dropped=3 library_dropped=0 state=1 abi=1$" "$T/m1.out"
+check "first: no drop in the BPF program" grep -aqx 'drops kernels_full=0 names_full=0 procs_full=0 read=0' "$T/m1.out"
+echo "  ($(grep -ac '^kernel' "$T/m1.out") rows; $(grep -a '^proc' "$T/m1.out"))"
+
+echo "== a second monitor, then the first goes (the kernel counts probe points, not monitors: the semaphore stays 1)"
+monitor 8 m2
+sleep 0.3
+echo detach >&7
+sleep 0.4
+check "two: one monitor left, CUPTI still on" test -z "$(calls first "$CPID" | grep cuptiActivityDisable)"
+echo detach >&8
+until_in "$T/first.calls" 'cuptiUnsubscribe'
+check "none left: disabled, flushed, unsubscribed" \
+	test "$(calls first "$CPID" | tail -n 5 | tr '\n' ' ')" = \
+	"cuptiActivityDisable 10 cuptiActivityDisable 1 cuptiActivityDisable 2 cuptiActivityFlushAll 1 cuptiUnsubscribe "
+touch "$T/first.done"
+
+echo "== a program before the monitor: dormant, then woken"
+client late FAKE_CUPTI_KERNELS=8
+sleep 0.5
+check "late: dormant before the monitor" test ! -e "$T/late.calls"
+echo attach >&8
+until_in "$T/late.calls" 'cuptiActivityEnable 2'
+sleep 0.5
+dump 8 m2
+check "late: woken by the monitor's attach, its 8 kernels exact" test "$(grep -v '^$' "$T/m2.dump")" = "$(expected 8 0)"
+check "late: its records, none missed" grep -aq "^proc pid=$CPID batches=[0-9]* records=8 missed=0 " "$T/m2.out"
+touch "$T/late.done"
+
+echo "== gputop-bpf's gpu_time collector: a running program found, woken, its table exact"
+exec 8>&- 7>&-
+wait "${PROBES[@]}" # their uprobes gone: the semaphore at 0
+client top FAKE_CUPTI_KERNELS=2000 FAKE_CUPTI_COPIES=50 FAKE_CUPTI_DROPPED=3
+sleep 0.3
+check "top: dormant before the monitor" test ! -e "$T/top.calls"
+bg_monitor top
+until_in "$T/top.calls" 'cuptiActivityFlushAll 0' # on, and its records asked for
+snapshots_more top 2
+kill -INT "$MPID"
+wait "$MPID"
+check "top: the monitor exited 0 at SIGINT" test "$?" = 0
+until_in "$T/top.calls" 'cuptiUnsubscribe'
+check "top: the monitor gone, the library flushed and gave CUPTI up" \
+	test "$(calls top "$CPID" | tail -n 2 | tr '\n' ' ')" = "cuptiActivityFlushAll 1 cuptiUnsubscribe "
+tail -n 1 "$T/top.json" | jq -r --argjson pid "$CPID" '.tables["nvidia.gpu_time"][] | select(.pid == $pid) |
+	"kernel dev=\(.cuda_device) kind=\({kernel: 1, memcpy: 2, memset: 3}[.kind]) name=\(.kernel | sub("\\.\\.\\.\\[cut\\]$"; ""))" +
+	" count=\(.count_total) total_ns=\(.gpu_ns_total) max_ns=\(.max_ns) bytes=\(.bytes_total)" +
+	" queued=\(if .queue_mean_ns then .count_total else 0 end)" +
+	" queue_total_ns=\(if .queue_mean_ns then .queue_mean_ns * .count_total | round else 0 end)" +
+	" queue_max_ns=\(.queue_max_ns // 0)"' | LC_ALL=C sort >"$T/top.rows"
+check "top: nvidia.gpu_time: per device, kind and kernel, every count, time, max, byte and queue time exact" \
+	test "$(cat "$T/top.rows")" = "$(expected 2000 50)"
+check "top: each row's mean the total over the count" jq -e -s --argjson pid "$CPID" \
+	'last | [.tables["nvidia.gpu_time"][] | select(.pid == $pid)] | length == 6 and
+	all((.mean_ns * .count_total - .gpu_ns_total) | fabs < 0.01)' "$T/top.json"
+check "top: the long name marked cut" grep -q '"kernel":"k*\.\.\.\[cut\]"' "$T/top.json"
+check "top: CUPTI's 3 drops in the collector's, none of its own" test "$(tail -n 1 "$T/top.json" | jq -c \
+	'.collectors[] | select(.name == "gpu_time") | .drops')" = \
+	'{"gpu_time_rows_full":0,"gpu_time_names_full":0,"gpu_time_processes_full":0,"gpu_time_unreadable":0,"gpu_time_cupti_dropped":3,"gpu_time_library_dropped":0,"gpu_time_missed":0}'
+touch "$T/top.done"
+
+echo "== gputop-bpf first, the program after: found by the monitor's rescan"
+bg_monitor after
+client after FAKE_CUPTI_KERNELS=8
+until_in "$T/after.calls" 'cuptiActivityFlushAll 0' # on, and its records asked for
+snapshots_more after 2
+kill -INT "$MPID"
+wait "$MPID"
+check "after: the monitor exited 0" test "$?" = 0
+check "after: woken by the monitor's rescan, its 8 kernels in nvidia.gpu_time" jq -e -s --argjson pid "$CPID" \
+	'last | [.tables["nvidia.gpu_time"][] | select(.pid == $pid) | .count_total] | add == 8' "$T/after.json"
+touch "$T/after.done"
+
+echo "== a program that exits while watched: its last records flushed at exit, shown once, then gone"
+bg_monitor exit
+client gone FAKE_CUPTI_KERNELS=8 FAKE_CUPTI_HOLD=1
+until_in "$T/gone.calls" 'cuptiActivityEnable 2'
+touch "$T/gone.done" # exits at once: the held buffer goes out only in its exit's flush
+wait "$CPID"
+snapshots_more exit 3
+kill -INT "$MPID"
+wait "$MPID"
+check "exit: the monitor exited 0" test "$?" = 0
+check "exit: one snapshot after the exit shows its 8 kernels" jq -e -s --argjson pid "$CPID" \
+	'map([.tables["nvidia.gpu_time"][] | select(.pid == $pid) | .count_total] | add) | map(select(. == 8)) | length == 1' \
+	"$T/exit.json"
+check "exit: the last snapshot has none of its rows" jq -e -s --argjson pid "$CPID" \
+	'last | [.tables["nvidia.gpu_time"][] | select(.pid == $pid)] | length == 0' "$T/exit.json"
+finish

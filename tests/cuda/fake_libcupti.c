@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * A stand-in for CUPTI's libcupti.so in the tests of the companion library (tests/cupti/run.sh):
+ * the activity and subscriber functions it calls, with CUPTI's own signatures and record layouts
+ * (its headers), producing a script of records of known values (script_kernel and the others
+ * below) from a thread of its own, as CUPTI's worker completes buffers. Every call is written, with
+ * the caller's pid, to the file FAKE_CUPTI_CALLS names (and "load" when loaded). Set by the test:
+ *   FAKE_CUPTI_KERNELS, FAKE_CUPTI_COPIES  kernels, and memcpys and memsets each, once enabled (0)
+ *   FAKE_CUPTI_DROPPED  the drop count the first cuptiActivityGetNumDroppedRecords says
+ *   FAKE_CUPTI_BUSY     cuptiSubscribe refuses: another subscriber holds CUPTI
+ *   FAKE_CUPTI_HOLD     the last buffer is completed only by cuptiActivityFlushAll
+ *   FAKE_CUPTI_FLUSH_HANG  cuptiActivityFlushAll never returns
+ *   FAKE_CUPTI_UNFINISHED  the first kernel has no end (0), as a forced flush may hand one over
+ */
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cupti_activity.h>
+#include <cupti_callbacks.h>
+
+#define API __attribute__((visibility("default")))
+
+static CUpti_BuffersCallbackRequestFunc requested;
+static CUpti_BuffersCallbackCompleteFunc completed;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_t worker;
+static int working, subscribed;
+static uint8_t *held;
+static size_t held_valid;
+static size_t dropped_once;
+
+static long env(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v ? atol(v) : 0;
+}
+
+static void called(const char *fmt, ...)
+{
+	const char *path = getenv("FAKE_CUPTI_CALLS");
+	char line[256];
+	va_list ap;
+	int fd, n;
+
+	if (!path || (fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644)) < 0)
+		return;
+	n = snprintf(line, sizeof(line), "%d ", (int)getpid());
+	va_start(ap, fmt);
+	n += vsnprintf(line + n, sizeof(line) - (size_t)n - 1, fmt, ap);
+	va_end(ap);
+	line[n++] = '\n';
+	if (write(fd, line, (size_t)n) < 0)
+		n = 0;
+	close(fd);
+}
+
+__attribute__((constructor)) static void loaded(void)
+{
+	dropped_once = (size_t)env("FAKE_CUPTI_DROPPED");
+	called("load");
+}
+
+/* The script: kernel i of 4 names (the last 600 bytes long), and memcpy and memset j. */
+static char long_name[601];
+static const char *const names[] = { "kernel_a", "ns::kernel_b(int)",
+				     "void at::native::elementwise_kernel<128, 4>(int, at::native::Loop)", long_name };
+
+static void script_kernel(CUpti_ActivityKernel4 *k, long i)
+{
+	memset(k, 0, sizeof(*k));
+	k->kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+	k->correlationId = (uint32_t)(100 + i);
+	k->start = 1000000 + (uint64_t)i * 10000;
+	k->end = i == 0 && env("FAKE_CUPTI_UNFINISHED") ? 0 : k->start + 1000 + (uint64_t)i;
+	k->queued = k->start - 500;
+	k->submitted = k->start - 200;
+	k->deviceId = (uint32_t)(i % 2);
+	k->contextId = (uint32_t)(1 + i % 2);
+	k->streamId = (uint32_t)(7 + i % 3);
+	k->gridX = (int32_t)(i + 1), k->gridY = 2, k->gridZ = 1;
+	k->blockX = 128, k->blockY = 1, k->blockZ = 1;
+	k->name = names[i % 4];
+}
+
+static void script_memcpy(CUpti_ActivityMemcpy *m, long j)
+{
+	memset(m, 0, sizeof(*m));
+	m->kind = CUPTI_ACTIVITY_KIND_MEMCPY;
+	m->copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_HTOD;
+	m->correlationId = (uint32_t)(5000 + j);
+	m->start = 2000000 + (uint64_t)j * 1000;
+	m->end = m->start + 300;
+	m->bytes = 4096 * (uint64_t)(j + 1);
+	m->contextId = 1;
+	m->streamId = 7;
+}
+
+static void script_memset(CUpti_ActivityMemset *m, long j)
+{
+	memset(m, 0, sizeof(*m));
+	m->kind = CUPTI_ACTIVITY_KIND_MEMSET;
+	m->correlationId = (uint32_t)(6000 + j);
+	m->start = 3000000 + (uint64_t)j * 1000;
+	m->end = m->start + 100;
+	m->bytes = 256 * (uint64_t)(j + 1);
+	m->contextId = 1;
+	m->streamId = 7;
+}
+
+static size_t record_size(CUpti_ActivityKind kind)
+{
+	return kind == CUPTI_ACTIVITY_KIND_MEMCPY ? sizeof(CUpti_ActivityMemcpy) :
+	       kind == CUPTI_ACTIVITY_KIND_MEMSET ? sizeof(CUpti_ActivityMemset) :
+						    sizeof(CUpti_ActivityKernel4);
+}
+
+/* Record n of the script (kernels, then memcpys, then memsets) into P. */
+static void script(void *p, long n, long kernels, long copies)
+{
+	if (n < kernels)
+		script_kernel(p, n);
+	else if (n < kernels + copies)
+		script_memcpy(p, n - kernels);
+	else
+		script_memset(p, n - kernels - copies);
+}
+
+static void *work(void *arg)
+{
+	long kernels = env("FAKE_CUPTI_KERNELS"), copies = env("FAKE_CUPTI_COPIES"), total = kernels + 2 * copies;
+	long n = 0;
+
+	(void)arg;
+	while (n < total) {
+		uint8_t *buf = NULL;
+		size_t size = 0, max = 0, used = 0;
+
+		requested(&buf, &size, &max);
+		if (!buf)
+			break;
+		for (; n < total; n++) {
+			size_t rs = record_size(n < kernels	     ? CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL :
+						n < kernels + copies ? CUPTI_ACTIVITY_KIND_MEMCPY :
+								       CUPTI_ACTIVITY_KIND_MEMSET);
+			if (used + rs > size)
+				break;
+			script(buf + used, n, kernels, copies);
+			used += rs;
+		}
+		if (n == total && env("FAKE_CUPTI_HOLD")) {
+			held = buf, held_valid = used;
+			break;
+		}
+		completed(NULL, 0, buf, size, used);
+	}
+	return NULL;
+}
+
+API CUptiResult cuptiSubscribe(CUpti_SubscriberHandle *sub, CUpti_CallbackFunc cb, void *data)
+{
+	(void)cb, (void)data;
+	called("cuptiSubscribe");
+	if (env("FAKE_CUPTI_BUSY") || subscribed)
+		return CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
+	subscribed = 1;
+	*sub = (CUpti_SubscriberHandle)&subscribed;
+	return CUPTI_SUCCESS;
+}
+
+API CUptiResult cuptiUnsubscribe(CUpti_SubscriberHandle sub)
+{
+	(void)sub;
+	called("cuptiUnsubscribe");
+	subscribed = 0;
+	return CUPTI_SUCCESS;
+}
+
+API CUptiResult cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFunc req,
+					       CUpti_BuffersCallbackCompleteFunc done)
+{
+	called("cuptiActivityRegisterCallbacks");
+	requested = req, completed = done;
+	return CUPTI_SUCCESS;
+}
+
+API CUptiResult cuptiActivityEnableLatencyTimestamps(uint8_t enable)
+{
+	called("cuptiActivityEnableLatencyTimestamps %u", enable);
+	return CUPTI_SUCCESS;
+}
+
+API CUptiResult cuptiActivityEnable(CUpti_ActivityKind kind)
+{
+	called("cuptiActivityEnable %d", (int)kind);
+	pthread_mutex_lock(&lock);
+	if (kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && !working && requested)
+		working = !pthread_create(&worker, NULL, work, NULL);
+	pthread_mutex_unlock(&lock);
+	return CUPTI_SUCCESS;
+}
+
+API CUptiResult cuptiActivityDisable(CUpti_ActivityKind kind)
+{
+	called("cuptiActivityDisable %d", (int)kind);
+	return CUPTI_SUCCESS;
+}
+
+API CUptiResult cuptiActivityFlushAll(uint32_t flag)
+{
+	called("cuptiActivityFlushAll %u", flag);
+	if (env("FAKE_CUPTI_FLUSH_HANG"))
+		for (;;)
+			pause();
+	pthread_mutex_lock(&lock);
+	if (working)
+		pthread_join(worker, NULL);
+	working = 0;
+	pthread_mutex_unlock(&lock);
+	if (held) {
+		uint8_t *b = held;
+
+		held = NULL;
+		completed(NULL, 0, b, held_valid, held_valid);
+	}
+	return CUPTI_SUCCESS;
+}
+
+API CUptiResult cuptiActivityGetNextRecord(uint8_t *buffer, size_t valid, CUpti_Activity **record)
+{
+	uint8_t *p = *record ? (uint8_t *)*record + record_size((*record)->kind) : buffer;
+
+	if (p >= buffer + valid)
+		return CUPTI_ERROR_MAX_LIMIT_REACHED;
+	*record = (CUpti_Activity *)p;
+	return CUPTI_SUCCESS;
+}
+
+API CUptiResult cuptiActivityGetNumDroppedRecords(CUcontext ctx, uint32_t stream, size_t *dropped)
+{
+	(void)ctx, (void)stream;
+	*dropped = __atomic_exchange_n(&dropped_once, 0, __ATOMIC_SEQ_CST);
+	return CUPTI_SUCCESS;
+}
+
+API CUptiResult cuptiGetTimestamp(uint64_t *t)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	*t = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return CUPTI_SUCCESS;
+}
+
+__attribute__((constructor)) static void fill_long_name(void)
+{
+	memset(long_name, 'k', sizeof(long_name) - 1);
+}

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# The CUPTI companion library and the gpu_time collector on a real NVIDIA GPU with PyTorch (the
+# device machine; not in make test): the program's own libcupti found, dormant without a monitor
+# (nothing on stderr), woken by gputop-bpf, nvidia.gpu_time's counts of known kernels exact, and a
+# launch-bound loop's rate without the library, with it dormant and with the monitor on, in
+# interleaved rounds; with FLOOR_LIB (the library's TEST_HOOKS=1 build) also CUPTI's floor: the same
+# activity kinds enabled, the records read and passed to probe functions no monitor probes.
+# Usage: tests/gpu/gpu-time.sh BINARY LIB OUTDIR   (root; skips loudly without a GPU or PyTorch)
+set -u
+SUITE="gpu time on the GPU"
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/../lib.sh"
+BIN=$(readlink -f "$1")
+LIB=$(readlink -f "$2")
+OUT=$3
+mkdir -p "$OUT"
+PY=${PYTHON:-python3}
+N=5000 S=20 CYCLES=1000000 ROUNDS=${ROUNDS:-3}
+if [ "$(id -u)" != 0 ]; then skip "needs root"; finish; exit; fi
+if [ ! -e /dev/nvidiactl ]; then skip "no NVIDIA GPU here (/dev/nvidiactl missing)"; finish; exit; fi
+if ! "$PY" -c 'import torch, sys; sys.exit(not torch.cuda.is_available())' 2>/dev/null; then
+	skip "no PyTorch with CUDA for $PY"; finish; exit
+fi
+[ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+"$PY" -c 'import torch; print("torch", torch.__version__, torch.version.cuda)'
+find / -xdev -name 'libcupti.so*' 2>/dev/null | head -5
+waitfor() { for _ in $(seq "$3"); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
+
+echo "== dormant: the library loaded, no monitor"
+CUDA_INJECTION64_PATH=$LIB "$PY" "$HERE/gpu_time_workload.py" - $N $S $CYCLES >"$OUT/dormant.out" 2>"$OUT/dormant.err"
+check "dormant: the workload ran (exit 0)" test $? = 0
+check "dormant: the library said nothing (no CUPTI loaded by it)" test ! -s "$OUT/dormant.err"
+
+echo "== woken by gputop-bpf: nvidia.gpu_time"
+"$BIN" -b -J -d 0.5 >"$OUT/monitor.jsonl" 2>"$OUT/monitor.err" &
+M=$!
+sleep 1
+rm -f "$OUT/gate" "$OUT/gate.done"
+CUDA_INJECTION64_PATH=$LIB "$PY" "$HERE/gpu_time_workload.py" "$OUT/gate" $N $S $CYCLES >"$OUT/on.out" 2>"$OUT/on.err" &
+W=$!
+waitfor "$OUT/on.err" 'GPU time from CUPTI' 150
+check "on: the library woke and said which libcupti: $(head -c 200 "$OUT/on.err")" grep -q 'GPU time from CUPTI' "$OUT/on.err"
+touch "$OUT/gate"
+waitfor "$OUT/on.out" '"pid"' 600
+sleep 3 # the library's flush each second, then the monitor's reads
+kill -INT $M
+wait $M
+check "on: the monitor exited 0" test $? = 0
+touch "$OUT/gate.done"
+wait $W
+check "on: the workload ran (exit 0)" test $? = 0
+"$PY" - "$OUT/monitor.jsonl" "$OUT/on.out" >"$OUT/rows.txt" <<'PYEOF'
+import json, sys
+snaps = [json.loads(l) for l in open(sys.argv[1]) if l.strip().startswith("{")]
+w = [json.loads(l) for l in open(sys.argv[2])][-1]
+rows = [r for r in snaps[-1]["tables"].get("nvidia.gpu_time", []) if r["pid"] == w["pid"]]
+for r in sorted(rows, key=lambda r: -r["gpu_ns_total"]):
+    print(r["kind"], r["cuda_device"], r["count_total"], r["gpu_ns_total"], r["mean_ns"], r["max_ns"],
+          r["queue_mean_ns"], r["queue_max_ns"], r["kernel"][:100])
+adds = sum(r["count_total"] for r in rows if "add" in r["kernel"].lower() and r["kind"] == "kernel")
+spins = [r for r in rows if "spin_kernel" in r["kernel"]]
+print("ADDS", adds, "want", w["adds"])
+print("SPINS", sum(r["count_total"] for r in spins), "want", w["spins"],
+      "mean_ns", spins[0]["mean_ns"] if spins else None, "wall_per_spin_ns", 1e9 * w["spin_wall_s"] / w["spins"])
+print("DROPS", [c["drops"] for c in snaps[-1]["collectors"] if c["name"] == "gpu_time"])
+PYEOF
+cat "$OUT/rows.txt"
+check "on: the adds counted exactly ($N)" grep -q "^ADDS $N want $N$" "$OUT/rows.txt"
+check "on: the spins counted exactly ($S)" grep -q "^SPINS $S want $S " "$OUT/rows.txt"
+
+echo "== cost: launches per second, interleaved rounds (none, library dormant, library and monitor on)"
+for r in $(seq "$ROUNDS"); do
+	for mode in none dormant ${FLOOR_LIB:+floor} on; do
+		rm -f "$OUT/cg.1" "$OUT/c.err"
+		M=
+		if [ "$mode" = on ]; then # the monitor only for these: it wakes every library it finds
+			"$BIN" -b -J -d 1 >/dev/null 2>&1 &
+			M=$!
+		fi
+		if [ "$mode" = none ]; then
+			"$PY" "$HERE/launch_loop.py" "$OUT/cg" 1 >"$OUT/c.out" 2>"$OUT/c.err" &
+		elif [ "$mode" = floor ]; then # the test build, asked through its file: no uprobe anywhere
+			echo 1 >"$OUT/ask"
+			CUDA_INJECTION64_PATH=$(readlink -f "$FLOOR_LIB") GPUTOP_TEST_CUPTI_ASK=$OUT/ask \
+				"$PY" "$HERE/launch_loop.py" "$OUT/cg" 1 >"$OUT/c.out" 2>"$OUT/c.err" &
+		else
+			CUDA_INJECTION64_PATH=$LIB "$PY" "$HERE/launch_loop.py" "$OUT/cg" 1 >"$OUT/c.out" 2>"$OUT/c.err" &
+		fi
+		W=$!
+		case $mode in on | floor) waitfor "$OUT/c.err" 'GPU time from CUPTI' 150 ;; esac
+		touch "$OUT/cg.1"
+		wait $W
+		[ -n "$M" ] && kill -INT $M && wait $M
+		echo "round $r $mode $(cat "$OUT/c.out") $(head -c 120 "$OUT/c.err")" | tee -a "$OUT/cost.txt"
+	done
+done
+finish
