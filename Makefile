@@ -113,7 +113,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 .PHONY: all gputop-bpf cupti clean deps soak test test-exporter test-unit test-cupti test-san test-docs test-bpf test-vm \
 	install static-check format-check bench bench-replay cpu-cost test-tui example-recording example-trace example-sysfs-recording fuzz deb test-package
 
-all: gputop-bpf $(CUPTI_LIB)
+all: gputop-bpf cupti
 
 # The binary at the top is a copy of the last variant built.
 gputop-bpf: $(B)/gputop-bpf
