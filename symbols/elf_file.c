@@ -178,32 +178,6 @@ int elf_file_syms(Elf *e, struct symtab *t)
 	return t->n ? 0 : -ENOENT;
 }
 
-int elf_dynsym_file_offset(Elf *e, const char *name, uint64_t *offset)
-{
-	size_t i, n, entsize = gelf_fsize(e, ELF_T_SYM, 1, EV_CURRENT);
-	GElf_Shdr sh, in;
-	Elf_Scn *scn = find_table(e, SHT_DYNSYM, &sh), *sec;
-	Elf_Data *data = scn && sizes_ok(e, &sh) ? elf_getdata(scn, NULL) : NULL;
-	GElf_Sym s;
-
-	if (!data || !entsize || data->d_type != ELF_T_SYM)
-		return -ENOENT;
-	n = data->d_size / entsize;
-	for (i = 1; i < n && i < ELF_SYMS_SCAN_MAX && gelf_getsym(data, (int)i, &s); i++) {
-		const char *sym = elf_strptr(e, sh.sh_link, s.st_name);
-
-		if (!sym || strcmp(sym, name) || s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE)
-			continue;
-		sec = elf_getscn(e, s.st_shndx);
-		if (!sec || !gelf_getshdr(sec, &in) || in.sh_type == SHT_NOBITS || s.st_value < in.sh_addr ||
-		    s.st_value - in.sh_addr >= in.sh_size)
-			return -EINVAL;
-		*offset = s.st_value - in.sh_addr + in.sh_offset;
-		return 0;
-	}
-	return -ENOENT;
-}
-
 bool elf_offset_to_vaddr(const struct elf_info *info, uint64_t offset, uint64_t *vaddr)
 {
 	size_t i;

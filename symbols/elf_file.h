@@ -45,11 +45,6 @@ Elf *elf_file_memory(char *image, size_t size);
 int elf_file_info(Elf *e, struct elf_info *info);
 /* Its function symbols into t (sorted): .symtab, else .dynsym. 0, -ENOENT (none), -ENOMEM. */
 int elf_file_syms(Elf *e, struct symtab *t);
-/*
- * The file offset of the dynamic symbol called name (in a section with bytes in the file: a
- * USDT-style semaphore's, for a uprobe's ref_ctr_offset). 0, -ENOENT, or -EINVAL (not in its section).
- */
-int elf_dynsym_file_offset(Elf *e, const char *name, uint64_t *offset);
 /* The address in the ELF's own terms of a file offset: through the PT_LOAD that holds it. */
 bool elf_offset_to_vaddr(const struct elf_info *info, uint64_t offset, uint64_t *vaddr);
 /* The build id in hex into buf (2 * len + 1 bytes). */

@@ -4,7 +4,7 @@
 #include <string.h>
 #include "symbols/elf_funcs.h"
 
-/* Defined functions of one symbol table whose names are wanted. */
+/* Defined functions and data objects of one symbol table whose names are wanted. */
 static void offsets_from(Elf *e, Elf_Scn *symtab, const char *const *names, size_t n, uint64_t *offsets)
 {
 	Elf_Data *d = elf_getdata(symtab, NULL);
@@ -20,7 +20,8 @@ static void offsets_from(Elf *e, Elf_Scn *symtab, const char *const *names, size
 		Elf_Scn *in;
 		const char *name;
 
-		if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+		if (!gelf_getsym(d, (int)i, &sym) ||
+		    (GELF_ST_TYPE(sym.st_info) != STT_FUNC && GELF_ST_TYPE(sym.st_info) != STT_OBJECT) ||
 		    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE)
 			continue;
 		name = elf_strptr(e, sh.sh_link, sym.st_name);

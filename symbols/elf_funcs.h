@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * The file offsets of named functions a shared library defines (what a uprobe
- * takes): its .dynsym and .symtab read with libelf. Another user's file: run in
+ * The file offsets of named functions (and data objects: a USDT semaphore) a
+ * shared library defines (what a uprobe takes): its .dynsym and .symtab read
+ * with libelf. Another user's file: run in
  * the symbolizing child (sym_child_elf_funcs), never in the monitor.
  */
 #ifndef GPUTOP_SYMBOLS_ELF_FUNCS_H

@@ -10,36 +10,41 @@
 #include <bpf/libbpf.h>
 #include "collectors/gpu_time/gpu_time_libs.h"
 #include "core/cupti_abi.h"
-#include "symbols/elf_file.h"
+#include "symbols/sym_child.h"
 #include "cupti.skel.h"
 
-static int semaphore_offset(const char *path, uint64_t *off)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err = -ENOENT;
-	Elf *e = fd >= 0 ? elf_file_open(fd) : NULL;
+enum { OFF_NAME, OFF_STATUS, OFF_RECORDS, OFF_SEMAPHORE, OFFS };
 
-	if (e) {
-		err = elf_dynsym_file_offset(e, GPUTOP_CUPTI_SEMAPHORE, off);
-		elf_end(e);
-	}
-	if (fd >= 0)
-		close(fd);
+/* The probes' and the semaphore's file offsets: another user's ELF, read by the symbolizing child. */
+static int lib_offsets(const char *path, uint64_t *off)
+{
+	static const char *const names[OFFS] = { [OFF_NAME] = GPUTOP_CUPTI_NAME_FN,
+						 [OFF_STATUS] = GPUTOP_CUPTI_STATUS_FN,
+						 [OFF_RECORDS] = GPUTOP_CUPTI_RECORDS_FN,
+						 [OFF_SEMAPHORE] = GPUTOP_CUPTI_SEMAPHORE };
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK), err;
+
+	if (fd < 0)
+		return -1;
+	err = sym_child_elf_funcs(fd, names, OFFS, off);
+	close(fd);
+	for (int i = 0; !err && i < OFFS; i++)
+		if (!off[i])
+			err = -1;
 	return err;
 }
 
 /* The name and status probes first, the records' last with the semaphore: the library wakes then. */
-static int attach(struct gpu_time_lib *lib, struct cupti_bpf *skel, uint64_t sem)
+static int attach(struct gpu_time_lib *lib, struct cupti_bpf *skel, const uint64_t *off)
 {
 	LIBBPF_OPTS(bpf_uprobe_opts, o);
 
-	o.func_name = GPUTOP_CUPTI_NAME_FN;
-	lib->links[0] = bpf_program__attach_uprobe_opts(skel->progs.cupti_name, -1, lib->path, 0, &o);
-	o.func_name = GPUTOP_CUPTI_STATUS_FN;
-	lib->links[1] = bpf_program__attach_uprobe_opts(skel->progs.cupti_status, -1, lib->path, 0, &o);
-	o.func_name = GPUTOP_CUPTI_RECORDS_FN;
-	o.ref_ctr_offset = sem;
+	lib->links[0] = bpf_program__attach_uprobe_opts(skel->progs.cupti_name, -1, lib->path, off[OFF_NAME], &o);
+	lib->links[1] = bpf_program__attach_uprobe_opts(skel->progs.cupti_status, -1, lib->path, off[OFF_STATUS], &o);
+	o.ref_ctr_offset = off[OFF_SEMAPHORE];
 	if (lib->links[0] && lib->links[1])
-		lib->links[2] = bpf_program__attach_uprobe_opts(skel->progs.cupti_records, -1, lib->path, 0, &o);
+		lib->links[2] =
+			bpf_program__attach_uprobe_opts(skel->progs.cupti_records, -1, lib->path, off[OFF_RECORDS], &o);
 	if (lib->links[2])
 		return 0;
 	for (int i = 0; i < 2; i++) {
@@ -52,22 +57,22 @@ static int attach(struct gpu_time_lib *lib, struct cupti_bpf *skel, uint64_t sem
 int gpu_time_lib_add(struct gpu_time_libs *l, struct cupti_bpf *skel, const char *path)
 {
 	struct gpu_time_lib *lib;
+	uint64_t off[OFFS];
 	struct stat st;
-	uint64_t sem;
 
 	if (stat(path, &st) || !S_ISREG(st.st_mode))
 		return -1;
 	for (size_t i = 0; i < l->n; i++)
 		if (l->v[i].dev == st.st_dev && l->v[i].ino == st.st_ino)
 			return 0;
-	if (l->n == GPU_TIME_LIBS_MAX || strlen(path) >= sizeof(lib->path) || semaphore_offset(path, &sem)) {
+	if (l->n == GPU_TIME_LIBS_MAX || strlen(path) >= sizeof(lib->path) || lib_offsets(path, off)) {
 		l->failed++;
 		return -1;
 	}
 	lib = &l->v[l->n];
 	*lib = (struct gpu_time_lib){ .dev = st.st_dev, .ino = st.st_ino };
 	strcpy(lib->path, path);
-	if (attach(lib, skel, sem)) {
+	if (attach(lib, skel, off)) {
 		l->failed++;
 		return -1;
 	}

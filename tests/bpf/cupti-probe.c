@@ -19,19 +19,17 @@
 #include <bpf/bpf.h>
 #include "cupti.skel.h"
 #include "bpf/cupti.h"
-#include "symbols/elf_file.h"
+#include "symbols/elf_funcs.h"
 
 static struct bpf_link *links[3];
 
 static int semaphore_offset(const char *lib, uint64_t *off)
 {
+	static const char *const name[1] = { GPUTOP_CUPTI_SEMAPHORE };
 	int fd = open(lib, O_RDONLY | O_CLOEXEC), err = -ENOENT;
-	Elf *e = fd >= 0 ? elf_file_open(fd) : NULL;
 
-	if (e) {
-		err = elf_dynsym_file_offset(e, GPUTOP_CUPTI_SEMAPHORE, off);
-		elf_end(e);
-	}
+	if (fd >= 0 && !elf_func_offsets(fd, name, 1, off) && *off)
+		err = 0;
 	if (fd >= 0)
 		close(fd);
 	return err;
