@@ -38,7 +38,6 @@ void nv_kernels_free(struct nv_kernels *k)
 	known_forget_all(k);
 	map_delta_free(&k->launches);
 	free(k->rows);
-	free(k->sums);
 }
 
 /* text[0..] into out[size], cut at a character's start to leave room for the mark naming handle. */
@@ -178,26 +177,6 @@ static bool name_of_gone(const void *key, void *value, void *arg)
 	return is_gone(arg, ((const struct nv_kernel_key *)key)->tgid);
 }
 
-/* The first n rows (sorted by pid) summed per process into sums: the launches nvidia.kernels shows of each. */
-static void sum_by_pid(struct nv_kernels *k, size_t n)
-{
-	k->nsums = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct nv_kernel_sum *s = k->nsums ? &k->sums[k->nsums - 1] : NULL;
-
-		if (!s || s->pid != k->rows[i].pid) {
-			s = array_push(&k->sums, &k->nsums, &k->sums_cap, sizeof(*s));
-			if (!s) {
-				k->failed = true;
-				return;
-			}
-			s->pid = k->rows[i].pid;
-		}
-		s->now += k->rows[i].now;
-		s->before += k->rows[i].before;
-	}
-}
-
 static void write_rows(struct nv_kernels *k, struct model *m)
 {
 	struct table *t = model_table(m, &nvidia_kernels);
@@ -226,30 +205,9 @@ static void write_rows(struct nv_kernels *k, struct model *m)
 		nvidia_kernel_row(row, r->pid, pe && pe->comm[0] ? pe->comm : "?", r->name, r->handles, r->now,
 				  r->before, iv);
 	}
-	sum_by_pid(k, w);
 	for (size_t i = 0; i < w; i++)
 		free(k->rows[i].name);
 	k->n = 0;
-}
-
-bool nv_kernels_pid_launches(const struct nv_kernels *k, uint32_t pid, uint64_t *now, uint64_t *before)
-{
-	size_t lo = 0, hi = k->nsums;
-
-	while (!k->failed && lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (k->sums[mid].pid == pid) {
-			*now = k->sums[mid].now;
-			*before = k->sums[mid].before;
-			return true;
-		}
-		if (k->sums[mid].pid < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
 }
 
 void nv_kernels_read(struct nv_kernels *k, int launches_fd, int names_fd, struct proc_cache *pcache,

@@ -24,16 +24,8 @@ struct nv_kernel_known {
 	char *name;
 };
 
-/* One process's launches this tick, summed over its kernels from the same read of kernel_launches. */
-struct nv_kernel_sum {
-	uint32_t pid;
-	uint64_t now, before;
-};
-
 struct nv_kernels {
 	struct map_delta launches;
-	struct nv_kernel_sum *sums; /* this tick's, by pid ascending */
-	size_t nsums, sums_cap;
 	struct nv_kernel_known *known;
 	size_t nknown, known_cap;
 	struct key_index known_index; /* (tgid, handle) mixed -> known[] */
@@ -63,11 +55,6 @@ int nv_kernels_init(struct nv_kernels *k);
  */
 void nv_kernels_read(struct nv_kernels *k, int launches_fd, int names_fd, struct proc_cache *pcache,
 		     const uint32_t *gone, size_t ngone, struct model *m);
-/*
- * Process pid's launches in the last nv_kernels_read, summed over its kernels (now, and the read
- * before): what nvidia.kernels adds up to for it. False where the read had no kernel of it, or failed.
- */
-bool nv_kernels_pid_launches(const struct nv_kernels *k, uint32_t pid, uint64_t *now, uint64_t *before);
 void nv_kernels_free(struct nv_kernels *k);
 
 #endif

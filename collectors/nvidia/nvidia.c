@@ -22,7 +22,6 @@
 #include "collectors/kit/call_stacks.h"
 #include "collectors/kit/char_devices.h"
 #include "collectors/kit/map_delta.h"
-#include "collectors/kit/cells.h"
 #include "collectors/kit/map_walk.h"
 #include "collectors/kit/span_frames.h"
 #include "collectors/kit/pid_list.h"
@@ -572,29 +571,6 @@ static struct proc_gpus_maps gpu_maps(const struct nvidia_priv *p)
 					.procs = bpf_map__fd(p->skel->maps.procs) };
 }
 
-/*
- * Each process's launches as nvidia.kernels adds them up, from the same read of kernel_launches: the
- * procs map, read before it, counts the launches made meanwhile too (3 to 8 more at 18k launches/s).
- * Both count every launch, so they are one count; but not where the kernel table ever was full (the
- * launches it could not count are in the procs map only): then the procs map's, exact on its own.
- */
-static void launches_as_kernels(struct nvidia_priv *p)
-{
-	uint64_t now, before;
-
-	if (!p->t || p->skel->bss->drops[NV_DROP_KERNELS_FULL])
-		return;
-	for (size_t i = 0; i < p->t->nrows; i++) {
-		struct cell *row = table_row(p->t, i);
-
-		if (!row[NVP_PID].known ||
-		    !nv_kernels_pid_launches(&p->kernels, (uint32_t)row[NVP_PID].u, &now, &before))
-			continue;
-		cell_set_rate(row, NVP_LAUNCH_PER_S, now, before, p->iv);
-		cell_set_u64(row, NVP_LAUNCHES, now);
-	}
-}
-
 static void read_procs(struct nvidia_priv *p, struct model *m)
 {
 	struct proc_gpus_maps maps = gpu_maps(p);
@@ -606,7 +582,6 @@ static void read_procs(struct nvidia_priv *p, struct model *m)
 	map_delta_read(&p->procs, bpf_map__fd(p->skel->maps.procs), proc_row, p);
 	nv_kernels_read(&p->kernels, bpf_map__fd(p->skel->maps.kernel_launches),
 			bpf_map__fd(p->skel->maps.kernel_names), &p->pcache, p->gone, p->ngone, m);
-	launches_as_kernels(p);
 	proc_gpus_read(&p->proc_gpus, &maps, &p->nvml_gpus, &p->pcache, p->gone, p->ngone, m);
 	proc_cache_tick(&p->pcache);
 	if (p->ngone)
