@@ -53,18 +53,11 @@ static struct {
 	uint64_t requests; /* frames and unwinds asked for, all children together */
 } c = { .lock = PTHREAD_MUTEX_INITIALIZER, .sock = -1 };
 
-/* Locked. */
-static void set_dirs(const struct symbolizer_config *cfg)
+/* The directories the child's files are opened from: the symbolizer's defaults. Locked. */
+static void set_dirs(void)
 {
-	snprintf(c.debug_dir, sizeof(c.debug_dir), "%s", cfg && cfg->debug_dir ? cfg->debug_dir : "/usr/lib/debug");
-	snprintf(c.perf_map_dir, sizeof(c.perf_map_dir), "%s", cfg && cfg->perf_map_dir ? cfg->perf_map_dir : "/tmp");
-}
-
-void sym_child_config(const struct symbolizer_config *cfg)
-{
-	pthread_mutex_lock(&c.lock);
-	set_dirs(cfg);
-	pthread_mutex_unlock(&c.lock);
+	snprintf(c.debug_dir, sizeof(c.debug_dir), "%s", "/usr/lib/debug");
+	snprintf(c.perf_map_dir, sizeof(c.perf_map_dir), "%s", "/tmp");
 }
 
 /* The CPU a child used so far (it lives, or is a zombie not yet reaped), in ns; 0 when unknown. */
@@ -167,7 +160,7 @@ static int start_child(void)
 	if (c.st.died >= DEATHS_HELD && time(NULL) - c.deaths[(c.st.died + 1) % DEATHS_HELD] < DEATHS_WINDOW_S)
 		return -EAGAIN;
 	if (!c.debug_dir[0])
-		set_dirs(NULL);
+		set_dirs();
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		return -errno;
 	pid = fork();

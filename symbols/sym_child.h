@@ -34,8 +34,6 @@ struct sym_child_unwound {
 	char cfi_why[64];
 };
 
-/* The directories the child's files are opened from (separate debug files, perf maps): NULL, the defaults. */
-void sym_child_config(const struct symbolizer_config *cfg);
 /* The frame of a user address of p, through the child; "[unknown]" (all zero) when it cannot answer. */
 void sym_child_frame(struct sym_process *p, uint64_t addr, struct frame *out);
 /* One stack copy of p unwound by the child; false (counted) when it cannot answer. */
