@@ -199,7 +199,7 @@ $(B)/tests/symbolize: tests/symbols/symbolize.c $(B)/libgputop.a
 
 # libFuzzer targets (make FUZZ=1): each links the library with one LLVMFuzzerTestOneInput.
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
-FUZZ_SECONDS ?= 60
+FUZZ_SECONDS ?= 45
 TEST_LIBS_fuzz_theme := $(CURSES_LIBS)
 TEST_LIBS_fuzz_config := $(CURSES_LIBS)
 $(B)/fuzz/%: tests/fuzz/%.c $(TABLE_OBJS) $(B)/libgputop.a
