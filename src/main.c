@@ -146,12 +146,14 @@ static void close_symbolizer(void)
 	struct sym_child_stats st = sym_child_stats();
 
 	sym_child_stop();
-	if (st.died || st.frames_lost || st.unwinds_lost)
+	if (st.died || st.frames_lost || st.unwinds_lost || st.skipped)
 		fprintf(stderr,
 			PROG ": the symbolizing child ended %llu times (the last: %s), %llu started in all; "
-			     "%llu frames and %llu stack copies it owed shown [unknown]\n",
+			     "%llu frames and %llu stack copies it owed shown [unknown]; "
+			     "%llu requests made while it was late not asked, shown [unknown]\n",
 			(unsigned long long)st.died, st.why[0] ? st.why : "-", (unsigned long long)st.started,
-			(unsigned long long)st.frames_lost, (unsigned long long)st.unwinds_lost);
+			(unsigned long long)st.frames_lost, (unsigned long long)st.unwinds_lost,
+			(unsigned long long)st.skipped);
 }
 
 /*

@@ -21,6 +21,16 @@
 
 #define CHILD_NAME "gputop-bpf-sym"
 #define DEADLINE_MS 5000 /* one request's answer, the files it asked for included */
+/*
+ * What the monitor's threads may spend waiting for the child: a request is awaited for what is left
+ * of BUDGET_MS (BUDGET_REFILL_MS more each second, at least WAIT_MIN_MS); past that its answer is
+ * still owed, but the caller goes on, the request shown unknown, and no other is asked until it
+ * comes (then dropped) or its deadline passes (then the child is killed): a hostile file costs the
+ * poller about a quarter of its time, never seconds at once.
+ */
+#define BUDGET_MS 1000
+#define BUDGET_REFILL_MS 250
+#define WAIT_MIN_MS 20
 #define DEATHS_HELD 3 /* this many deaths within DEATHS_WINDOW_S: no child for DEATHS_WINDOW_S */
 #define DEATHS_WINDOW_S 60
 #define LARGER(a, b) ((a) > (b) ? (a) : (b))
@@ -51,7 +61,22 @@ static struct {
 	void *buf;
 	size_t bufcap;
 	uint64_t requests; /* frames and unwinds asked for, all children together */
+	long long budget_ms, budget_at; /* the wait left, as of budget_at (ms) */
+	struct {
+		bool on; /* an answer is owed by the live child */
+		uint32_t want;
+		size_t len;
+		long long since; /* its request's time (ms) */
+	} owed;
 } c = { .lock = PTHREAD_MUTEX_INITIALIZER, .sock = -1 };
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 /* The directories the child's files are opened from: the symbolizer's defaults. Locked. */
 static void set_dirs(void)
@@ -109,6 +134,7 @@ static void end_child(const char *why)
 	}
 	c.pid = 0;
 	c.sock = -1;
+	c.owed.on = false;
 }
 
 #define CHILD_ARG "--gputop-bpf-symbolizer-child" /* argv[1] of the program run again as the child */
@@ -255,32 +281,25 @@ static int serve_file(size_t len)
 	return err;
 }
 
-static long long now_ms(void)
+static const char AGAIN[] = "no answer within 5 s (killed)"; /* wait_answer: none yet */
+
+/*
+ * The child's answer of type want (want_len bytes) into out (NULL: dropped) by until (ms), serving its
+ * files meanwhile. NULL, AGAIN (none yet), or why it is to be killed (static).
+ */
+static const char *wait_answer(uint32_t want, void *out, size_t want_len, long long until)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* The child's answer of type want (want_len bytes) into out, serving its files meanwhile. 0, or why (static). */
-static const char *wait_answer(uint32_t want, void *out, size_t want_len)
-{
-	long long deadline = now_ms() + DEADLINE_MS;
-
 	for (;;) {
-		long long left = deadline - now_ms();
+		long long left = until - now_ms();
 		uint32_t type;
 		size_t len;
 		int fd, err;
 
-		if (left <= 0)
-			return "no answer within 5 s (killed)";
-		err = sym_wire_recv(c.sock, (int)left, &type, &c.buf, &c.bufcap, ANSWER_MAX, &len, &fd);
+		err = sym_wire_recv(c.sock, left > 0 ? (int)left : 0, &type, &c.buf, &c.bufcap, ANSWER_MAX, &len, &fd);
 		if (fd >= 0)
 			close(fd); /* the child passes none */
 		if (err == -ETIMEDOUT)
-			return "no answer within 5 s (killed)";
+			return AGAIN;
 		if (err == -EPIPE)
 			return "it ended";
 		if (err)
@@ -292,9 +311,53 @@ static const char *wait_answer(uint32_t want, void *out, size_t want_len)
 		}
 		if (type != want || len != want_len)
 			return "an answer out of turn (killed)";
-		memcpy(out, c.buf, want_len);
+		if (out)
+			memcpy(out, c.buf, want_len);
 		return NULL;
 	}
+}
+
+/*
+ * Until when (ms) a request sent at since may be awaited from now: the budget left (at least floor_ms),
+ * or its deadline when patient.
+ */
+static long long wait_until(long long since, bool patient, long long floor_ms)
+{
+	long long now = now_ms(), left;
+
+	c.budget_ms += (now - c.budget_at) * BUDGET_REFILL_MS / 1000;
+	if (c.budget_ms > BUDGET_MS || !c.budget_at)
+		c.budget_ms = BUDGET_MS;
+	c.budget_at = now;
+	left = c.budget_ms > floor_ms ? c.budget_ms : floor_ms;
+	return patient || now + left > since + DEADLINE_MS ? since + DEADLINE_MS : now + left;
+}
+
+/* The wait since from: spent from the budget. */
+static void spend(long long from)
+{
+	c.budget_ms -= now_ms() - from;
+}
+
+/*
+ * The answer the child still owes (its request already shown unknown) awaited as wait_until allows,
+ * and dropped; past its deadline the child is killed. True when no answer is owed now.
+ */
+static bool settle(bool patient)
+{
+	long long from = now_ms();
+	const char *why;
+
+	if (!c.owed.on)
+		return true;
+	why = wait_answer(c.owed.want, NULL, c.owed.len, wait_until(c.owed.since, patient, 0));
+	spend(from);
+	if (why == AGAIN && now_ms() < c.owed.since + DEADLINE_MS)
+		return false;
+	c.owed.on = false;
+	if (why)
+		end_child(why);
+	return true;
 }
 
 #ifdef GPUTOP_TEST_HOOKS
@@ -319,10 +382,14 @@ static bool hook_now(const char *what)
 }
 #endif
 
-/* One request (fd beside it where >= 0), answered into out; false when no child could answer (it is ended). */
+/*
+ * One request (fd beside it where >= 0), answered into out; false when no child answered in time: it
+ * ended, or (unless patient) its answer is owed past the budget. The child is free (settle).
+ */
 static bool call(uint32_t type, const void *a, size_t alen, const void *b, size_t blen, int fd, uint32_t want,
-		 void *out, size_t want_len)
+		 void *out, size_t want_len, bool patient)
 {
+	long long since = now_ms();
 	const char *why = NULL;
 
 	if (start_child())
@@ -331,13 +398,21 @@ static bool call(uint32_t type, const void *a, size_t alen, const void *b, size_
 #ifdef GPUTOP_TEST_HOOKS
 	if (hook_now("CRASH")) /* the child crashes: the monitor must go on, the request lost and counted */
 		sym_wire_send(c.sock, SYM_CRASH, NULL, 0, NULL, 0, -1);
-	if (hook_now("HANG")) /* it spins: killed at the deadline */
+	if (hook_now("HANG")) /* it spins: the request owed until its deadline, then the child killed */
 		sym_wire_send(c.sock, SYM_HANG, NULL, 0, NULL, 0, -1);
 #endif
 	if (sym_wire_send(c.sock, type, a, alen, b, blen, fd))
 		why = "it ended";
 	if (!why)
-		why = wait_answer(want, out, want_len);
+		why = wait_answer(want, out, want_len, wait_until(since, patient, WAIT_MIN_MS));
+	spend(since);
+	if (why == AGAIN && now_ms() < since + DEADLINE_MS) { /* owed: the caller goes on */
+		c.owed.on = true;
+		c.owed.want = want;
+		c.owed.len = want_len;
+		c.owed.since = since;
+		return false;
+	}
 	if (why)
 		end_child(why);
 	return !why;
@@ -379,7 +454,11 @@ void sym_child_frame(struct sym_process *p, uint64_t addr, struct frame *out)
 	struct sym_wire_frame_ask a = { .id = p->id, .addr = addr };
 
 	pthread_mutex_lock(&c.lock);
-	if (proc_sent(p) && call(SYM_FRAME, &a, sizeof(a), NULL, 0, -1, SYM_FRAME_DONE, out, sizeof(*out))) {
+	if (!settle(false)) {
+		memset(out, 0, sizeof(*out));
+		c.st.skipped++;
+	} else if (proc_sent(p) &&
+		   call(SYM_FRAME, &a, sizeof(a), NULL, 0, -1, SYM_FRAME_DONE, out, sizeof(*out), false)) {
 		out->name[sizeof(out->name) - 1] = '\0'; /* the child's text: ended here */
 		out->module[sizeof(out->module) - 1] = '\0';
 	} else {
@@ -399,7 +478,13 @@ bool sym_child_unwind(struct sym_process *p, const struct unwind_input *in, stru
 	bool ok;
 
 	pthread_mutex_lock(&c.lock);
-	ok = proc_sent(p) && call(SYM_UNWIND, &a, sizeof(a), in->stack, in->len, -1, SYM_UNWIND_DONE, &d, sizeof(d)) &&
+	if (!settle(false)) {
+		c.st.skipped++;
+		pthread_mutex_unlock(&c.lock);
+		return false;
+	}
+	ok = proc_sent(p) &&
+	     call(SYM_UNWIND, &a, sizeof(a), in->stack, in->len, -1, SYM_UNWIND_DONE, &d, sizeof(d), false) &&
 	     d.r.n <= UNWIND_FRAMES_MAX;
 	if (ok) {
 		*r = d.r;
@@ -434,7 +519,8 @@ int sym_child_elf_funcs(int fd, const char *const *names, size_t n, uint64_t *of
 		len += l;
 	}
 	pthread_mutex_lock(&c.lock);
-	ok = call(SYM_ELF_FUNCS, list, len, NULL, 0, fd, SYM_ELF_FUNCS_DONE, &d, sizeof(d));
+	/* patient: a library left unprobed would cost exact counts, not frames */
+	ok = settle(true) && call(SYM_ELF_FUNCS, list, len, NULL, 0, fd, SYM_ELF_FUNCS_DONE, &d, sizeof(d), true);
 	pthread_mutex_unlock(&c.lock);
 	if (!ok || d.err || d.n != n)
 		return -1;
@@ -462,6 +548,8 @@ struct sym_child_stats sym_child_stats(void)
 	struct sym_child_stats st;
 
 	pthread_mutex_lock(&c.lock);
+	if (c.owed.on && now_ms() >= c.owed.since + DEADLINE_MS) /* each tick: a hung child killed on time */
+		settle(false);
 	st = c.st;
 	st.pid = c.pid;
 	st.cpu_ns = c.dead_cpu_ns + (c.pid ? child_cpu_ns(c.pid) : 0);

@@ -8,8 +8,11 @@
  * captured (never a path of the child's). A child that dies, hangs past a
  * deadline or answers out of turn is killed; the frames and copies it owed
  * come back unknown and are counted; the next request starts another, unless
- * three died within a minute (then none for a minute). One child for the
- * monitor; its calls are serialized.
+ * three died within a minute (then none for a minute). The monitor's threads
+ * wait for it within a budget (about a quarter of their time): a request
+ * answered later is shown unknown, and the requests made while its answer is
+ * owed are not asked (counted). One child for the monitor; its calls are
+ * serialized.
  */
 #ifndef GPUTOP_SYMBOLS_SYM_CHILD_H
 #define GPUTOP_SYMBOLS_SYM_CHILD_H
@@ -23,7 +26,8 @@
 struct sym_child_stats {
 	pid_t pid; /* the live child's; 0: none */
 	uint64_t started, died; /* children started; of them, killed or ended before the monitor closed */
-	uint64_t frames_lost, unwinds_lost; /* requests a dead or absent child left unanswered */
+	uint64_t frames_lost, unwinds_lost; /* requests a dead or absent child left unanswered, or answered late */
+	uint64_t skipped; /* requests not asked: the child still owed an answer past the monitor's wait budget */
 	uint64_t cpu_ns; /* the children's CPU, the dead ones' included */
 	char why[160]; /* the last death's reason, or the start's failure; "" */
 };

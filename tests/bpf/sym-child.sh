@@ -41,7 +41,7 @@ run() {
 		for f in /proc/$child/fd/*; do echo "${f##*/} $(readlink "$f")"; done >"$D/$name.fds"
 		cat "/proc/$child/maps" >"$D/$name.maps"
 	fi
-	sleep 1.2 # a snapshot with every client done
+	sleep "${HOLD:-1.2}" # a snapshot with every client done (HOLD: longer)
 	touch "$D/$name.done"
 	wait $cpid
 	kill -INT $mon
@@ -82,9 +82,10 @@ check "a crashing child: restarted, nearly every launch on its symbolized chain 
 	awk '!/;main;child;phase_[ab];cuLaunchKernel/ { bad++ } END { exit bad > 2 }' "$D/crash.folded"
 # (a sanitizer build's child reports its crash and exits 1 rather than dying by the signal)
 # 2b. a child that hangs (spins) at its 3rd request: killed at the 5 s deadline by the monitor (which
-# has given up CAP_KILL by then: the child's saved user is still the monitor's), the run goes on
+# has given up CAP_KILL by then: the child's saved user is still the monitor's), the run goes on, and
+# the snapshots keep coming meanwhile: the monitor waits for it within its budget only
 start=$(date +%s)
-run hang GPUTOP_TEST_SYM_HANG_AT=3
+HOLD=6.5 run hang GPUTOP_TEST_SYM_HANG_AT=3 # past the deadline: the child killed while the monitor runs
 took=$(($(date +%s) - start))
 said=$(grep 'symbolizing child ended' "$D/hang.err")
 check "a hanging child: killed after 5 s, the monitor exits 0 in $took s ($said)" \
@@ -92,6 +93,12 @@ check "a hanging child: killed after 5 s, the monitor exits 0 in $took s ($said)
 launched=$(jq -s '[.[].launches] | add' "$D/hang.client")
 check "a hanging child: the folded file still weighs every launch ($launched)" \
 	awk -v want="$launched" '{ s += $NF } END { exit s != want }' "$D/hang.folded"
+# while it hangs, the poller waits for it within its budget only: a snapshot still comes about every 0.5 s
+gap=$(jq -s '[.[].timestamp] | [range(1; length) as $i | .[$i] - .[$i - 1]] | max' "$D/hang.mon")
+check "a hanging child: the snapshots kept coming, the longest gap ${gap} s (under 2 s; -d 0.5)" \
+	awk -v g="$gap" 'BEGIN { exit !(g + 0 > 0 && g + 0 < 2) }'
+check "a hanging child: the requests made while it owed an answer were not asked, and said so ($said)" \
+	grep -qE "; [1-9][0-9]* requests made while it was late not asked" <<<"$said"
 # 3. the NVIDIA collector's read of libcuda's symbols (to place its uprobes) goes through the child too:
 # the child crashing at that first request leaves no function probed, said so, and the monitor lives
 env GPUTOP_TEST_SYM_CRASH_AT=1 "$BIN" -b -J -d 0.3 -n 2 --libcuda "$D/lib/libcuda.so.1" >"$D/elf.mon" 2>"$D/elf.err"
