@@ -38,6 +38,13 @@ struct {
 	__type(value, struct cupti_proc_val);
 } cupti_procs SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CUPTI_BUSY_MAX);
+	__type(key, struct cupti_busy_key);
+	__type(value, struct cupti_busy_val);
+} cupti_busy SEC(".maps");
+
 /* Zeroed values to create entries from (never written); a name's scratch. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -48,6 +55,38 @@ struct {
 
 static const struct cupti_kernel_val zero_kernel;
 static const struct cupti_proc_val zero_proc;
+static const struct cupti_busy_val zero_busy;
+
+/* The record's time, and its interval joined to the union of its process's on its device. */
+static __always_inline void busy_add(__u32 tgid, const struct gputop_cupti_record *r, __u64 d)
+{
+	struct cupti_busy_key k = { .tgid = tgid, .device = r->device_id };
+	struct cupti_busy_val *v = lookup_or_init(&cupti_busy, &k, &zero_busy);
+
+	if (!v) {
+		drop_count(drops, CUPTI_DROP_BUSY_FULL, CUPTI_DROP_MAX);
+		return;
+	}
+	/* one process's calls are serialised by the library's lock: plain stores */
+	if (r->kind == GPUTOP_CUPTI_KERNEL)
+		v->kernel_ns += d;
+	else
+		v->copy_ns += d;
+	if (!d)
+		return;
+	if (!v->open_end || r->start > v->open_end) { /* after the open interval: it closes */
+		v->busy_ns += v->open_end - v->open_start;
+		v->open_start = r->start;
+		v->open_end = r->end;
+		return;
+	}
+	if (r->start < v->open_start) { /* what of it lies before the open interval: counted, maybe twice */
+		v->disordered++;
+		v->busy_ns += (r->end < v->open_start ? r->end : v->open_start) - r->start;
+	}
+	if (r->end > v->open_end)
+		v->open_end = r->end;
+}
 
 static __always_inline void take(__u32 tgid, const struct gputop_cupti_record *r)
 {
@@ -55,6 +94,7 @@ static __always_inline void take(__u32 tgid, const struct gputop_cupti_record *r
 	struct cupti_kernel_val *v = lookup_or_init(&cupti_kernels, &k, &zero_kernel);
 	__u64 d = r->end > r->start ? r->end - r->start : 0;
 
+	busy_add(tgid, r, d);
 	if (!v) {
 		drop_count(drops, CUPTI_DROP_KERNELS_FULL, CUPTI_DROP_MAX);
 		return;

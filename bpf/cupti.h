@@ -12,6 +12,7 @@
 #define CUPTI_KERNELS_MAX 16384 /* (process, device, kind, name) rows */
 #define CUPTI_NAMES_MAX 8192 /* (process, name id) names */
 #define CUPTI_PROCS_MAX 1024
+#define CUPTI_BUSY_MAX 4096 /* (process, device) */
 
 struct cupti_kernel_key {
 	__u32 tgid;
@@ -29,6 +30,31 @@ struct cupti_kernel_val {
 	__u64 queue_total_ns; /* sum of start - queued */
 	__u64 queue_max_ns;
 };
+
+/* Per process and CUDA device: its activities' GPU time, and how long the GPU was busy with it. */
+struct cupti_busy_key {
+	__u32 tgid;
+	__u32 device;
+};
+
+struct cupti_busy_val {
+	__u64 kernel_ns; /* its kernels' end - start, summed */
+	__u64 copy_ns; /* its copies' and sets' */
+	/*
+	 * The union of all its activities' intervals: busy_ns those closed, plus [open_start, open_end),
+	 * the one still open. Records come in CUPTI's order: of one that began before the open interval
+	 * (disordered), the part before it is added to busy_ns whole, though it may overlap closed ones.
+	 */
+	__u64 busy_ns;
+	__u64 open_start, open_end;
+	__u64 disordered;
+};
+
+/* The union's length so far: those closed and the open one. */
+static inline __u64 cupti_busy_union_ns(const struct cupti_busy_val *v)
+{
+	return v->busy_ns + (v->open_end - v->open_start);
+}
 
 struct cupti_name_key {
 	__u32 tgid;
@@ -57,6 +83,7 @@ enum cupti_drop {
 	CUPTI_DROP_NAMES_FULL,
 	CUPTI_DROP_PROCS_FULL,
 	CUPTI_DROP_READ, /* a batch or record not readable */
+	CUPTI_DROP_BUSY_FULL, /* a record whose process and device had no busy entry */
 	CUPTI_DROP_MAX,
 };
 

@@ -3,7 +3,8 @@
  * GPU time on NVIDIA from the CUPTI companion library (docs/gpu-time.md): uprobes on its probe
  * functions in every libgputop-cupti.so file found (gpu_time_libs.c), the records' with the
  * library's semaphore, which wakes the library in each process that maps it. Per process, CUDA
- * device, kind and kernel: count, GPU time, mean, max, queue times (nvidia.gpu_time). A process
+ * device, kind and kernel: count, GPU time, mean, max, queue times (nvidia.gpu_time); per process
+ * and device: GPU time, busy time and shares (nvidia.gpu_busy, gpu_busy.c). A process
  * gone is shown once more (its last records come with its exit), then its rows go; its drop counts
  * stay in the collector's.
  */
@@ -14,6 +15,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "collectors/collector.h"
+#include "collectors/gpu_time/gpu_busy.h"
 #include "collectors/gpu_time/gpu_time_libs.h"
 #include "collectors/gpu_time/gpu_time_tables.h"
 #include "collectors/kit/map_walk.h"
@@ -27,10 +29,9 @@ static const char *const installed[] = { "/usr/lib/gputop-bpf/" GPU_TIME_LIB_NAM
 					 "/usr/local/lib/gputop-bpf/" GPU_TIME_LIB_NAME };
 
 static const char *const drop_names[CUPTI_DROP_MAX] = {
-	[CUPTI_DROP_KERNELS_FULL] = "gpu_time_rows_full",
-	[CUPTI_DROP_NAMES_FULL] = "gpu_time_names_full",
-	[CUPTI_DROP_PROCS_FULL] = "gpu_time_processes_full",
-	[CUPTI_DROP_READ] = "gpu_time_unreadable",
+	[CUPTI_DROP_KERNELS_FULL] = "gpu_time_rows_full",    [CUPTI_DROP_NAMES_FULL] = "gpu_time_names_full",
+	[CUPTI_DROP_PROCS_FULL] = "gpu_time_processes_full", [CUPTI_DROP_READ] = "gpu_time_unreadable",
+	[CUPTI_DROP_BUSY_FULL] = "gpu_time_busy_full",
 };
 
 struct gpu_time_priv {
@@ -40,6 +41,7 @@ struct gpu_time_priv {
 	/* the library's counts of processes gone, and of those running at this read */
 	uint64_t gone[3], now[3]; /* CUPTI's drops, the library's, records this program missed */
 	struct table *t;
+	struct gpu_busy busy; /* nvidia.gpu_busy */
 	/* processes seen gone at the last read (their rows go now), and at this one (shown once more) */
 	__u32 gone_last[GONE_MAX], gone_next[GONE_MAX];
 	size_t n_gone_last, n_gone_next;
@@ -66,10 +68,22 @@ static enum proc_state proc_state(struct gpu_time_priv *p, __u32 pid)
 	return PROC_GONE_NOW;
 }
 
+/* Whether pid's rows go now: it was seen gone at the read before. */
+static bool gone_before(void *arg, uint32_t pid)
+{
+	return proc_state(arg, pid) == PROC_GONE_BEFORE;
+}
+
 static void gpu_time_probe(struct collector *c)
 {
-	c->priv = calloc(1, sizeof(struct gpu_time_priv));
-	if (!c->priv)
+	struct gpu_time_priv *p = calloc(1, sizeof(struct gpu_time_priv));
+
+	if (p && gpu_busy_init(&p->busy, gone_before, p)) {
+		free(p);
+		p = NULL;
+	}
+	c->priv = p;
+	if (!p)
 		collector_set_state(c, COLLECTOR_FAILED, "out of memory", NULL);
 }
 
@@ -172,6 +186,7 @@ static int gpu_time_read(struct collector *c, struct model *m)
 	memset(p->now, 0, sizeof(p->now));
 	map_walk(bpf_map__fd(p->skel->maps.cupti_kernels), sizeof(struct cupti_kernel_key),
 		 sizeof(struct cupti_kernel_val), kernel_entry, p);
+	gpu_busy_read(&p->busy, bpf_map__fd(p->skel->maps.cupti_busy), m);
 	map_walk(bpf_map__fd(p->skel->maps.cupti_procs), sizeof(__u32), sizeof(struct cupti_proc_val), proc_entry, p);
 	map_walk(bpf_map__fd(p->skel->maps.cupti_names), sizeof(struct cupti_name_key), sizeof(struct cupti_name_val),
 		 name_entry, p);
@@ -193,6 +208,7 @@ static void gpu_time_close(struct collector *c)
 		return;
 	gpu_time_libs_detach(&p->libs);
 	cupti_bpf__destroy(p->skel);
+	gpu_busy_free(&p->busy);
 	free(p);
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "collectors/gpu_time/gpu_time_tables.h"
+#include "core/counter.h"
 
 static const struct col_desc gpu_time_cols[GT_COLS] = {
 	[GT_PID] = { "pid", "PID", "process ID", COL_U64, UNIT_NONE, 7, COL_KEY | COL_ASCENDING },
@@ -35,6 +36,43 @@ const struct table_desc nvidia_gpu_time = {
 };
 TABLE_REGISTER(nvidia_gpu_time);
 
+static const struct col_desc gpu_busy_cols[GB_COLS] = {
+	[GB_PID] = { "pid", "PID", "process ID", COL_U64, UNIT_NONE, 7, COL_KEY | COL_ASCENDING },
+	[GB_COMM] = { "comm", "COMM", "its command name", COL_STR, UNIT_NONE, 15, COL_ASCENDING },
+	[GB_DEVICE] = { "cuda_device", "DEV", "CUDA device (CUPTI's device id)", COL_U64, UNIT_NONE, 3,
+			COL_KEY | COL_ASCENDING },
+	[GB_KERNEL_NS] = { "kernel_ns_total", "KERNELS",
+			   "its kernels' GPU time (end - start), summed, since the monitor came", COL_U64, UNIT_NS, 9,
+			   0 },
+	[GB_COPY_NS] = { "copy_ns_total", "COPIES", "its copies' and sets' GPU time, summed", COL_U64, UNIT_NS, 9, 0 },
+	[GB_BUSY_NS] = { "busy_ns_total", "BUSY",
+			 "how long the device ran any of its kernels, copies or sets: the union of their intervals "
+			 "(overlaps counted once)",
+			 COL_U64, UNIT_NS, 9, 0 },
+	[GB_BUSY_PCT] = { "busy_pct", "BUSY%",
+			  "that in this interval, as a share of the interval (beside NVML's sampled SM %); "
+			  "activities are counted when CUPTI hands them over, up to a second after they ran",
+			  COL_F64, UNIT_PCT, 6, COL_HISTORY | COL_SPARK },
+	[GB_SHARE_PCT] = { "kernel_share_pct", "SHARE",
+			   "its kernels' GPU time this interval, of all processes' on the device", COL_F64, UNIT_PCT, 6,
+			   0 },
+	[GB_DISORDERED] = { "disordered_total", "DISORD",
+			    "activities CUPTI handed over before one that began earlier: where not 0, BUSY may count "
+			    "an overlap twice",
+			    COL_U64, UNIT_COUNT, 6, COL_WIDE },
+};
+
+const struct table_desc nvidia_gpu_busy = {
+	.name = "nvidia.gpu_busy",
+	.title = "GPU time per process (CUPTI, through libgputop-cupti.so)",
+	.empty = "No GPU time: no process runs with the CUPTI library. Start one with "
+		 "CUDA_INJECTION64_PATH=/usr/lib/gputop-bpf/libgputop-cupti.so (docs/gpu-time.md).",
+	.cols = gpu_busy_cols,
+	.ncols = GB_COLS,
+	.sort_col = GB_KERNEL_NS,
+};
+TABLE_REGISTER(nvidia_gpu_busy);
+
 static const char *const kinds
 	[] = { [GPUTOP_CUPTI_KERNEL] = "kernel", [GPUTOP_CUPTI_MEMCPY] = "memcpy", [GPUTOP_CUPTI_MEMSET] = "memset" };
 
@@ -56,4 +94,24 @@ void gpu_time_row(struct cell *row, const struct cupti_kernel_key *k, const stru
 		cell_set_u64(row, GT_QUEUE_MAX, v->queue_max_ns);
 	}
 	cell_set_u64(row, GT_BYTES, v->bytes);
+}
+
+void gpu_busy_row(struct cell *row, const struct cupti_busy_key *k, const struct cupti_busy_val *now,
+		  const struct cupti_busy_val *before, const char *comm, uint64_t device_kernel_delta,
+		  double interval_s)
+{
+	uint64_t kernel_delta = counter_delta(now->kernel_ns, before->kernel_ns);
+
+	cell_set_u64(row, GB_PID, k->tgid);
+	cell_set_str(row, GB_COMM, comm);
+	cell_set_u64(row, GB_DEVICE, k->device);
+	cell_set_u64(row, GB_KERNEL_NS, now->kernel_ns);
+	cell_set_u64(row, GB_COPY_NS, now->copy_ns);
+	cell_set_u64(row, GB_BUSY_NS, cupti_busy_union_ns(now));
+	if (interval_s > 0)
+		cell_set_f64(row, GB_BUSY_PCT,
+			     counter_pct(cupti_busy_union_ns(now), cupti_busy_union_ns(before), interval_s));
+	if (device_kernel_delta)
+		cell_set_f64(row, GB_SHARE_PCT, 100.0 * (double)kernel_delta / (double)device_kernel_delta);
+	cell_set_u64(row, GB_DISORDERED, now->disordered);
 }

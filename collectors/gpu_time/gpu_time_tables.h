@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* The GPU time collector's table: one row per process, CUDA device, activity kind and kernel. */
+/*
+ * The GPU time collector's tables: nvidia.gpu_time, one row per process, CUDA device, activity kind
+ * and kernel; nvidia.gpu_busy, one per process and device (no kernel name: metrics' labels).
+ */
 #ifndef GPUTOP_GPU_TIME_TABLES_H
 #define GPUTOP_GPU_TIME_TABLES_H
 
@@ -22,10 +25,32 @@ enum gpu_time_col {
 	GT_COLS
 };
 
+enum gpu_busy_col {
+	GB_PID,
+	GB_COMM,
+	GB_DEVICE,
+	GB_KERNEL_NS,
+	GB_COPY_NS,
+	GB_BUSY_NS,
+	GB_BUSY_PCT,
+	GB_SHARE_PCT,
+	GB_DISORDERED,
+	GB_COLS
+};
+
 extern const struct table_desc nvidia_gpu_time;
+extern const struct table_desc nvidia_gpu_busy;
 
 /* An nvidia.gpu_time row: the BPF program's counts of one key, the kernel's name (or ""). */
 void gpu_time_row(struct cell *row, const struct cupti_kernel_key *k, const struct cupti_kernel_val *v,
 		  const char *comm, const char *name);
+
+/*
+ * An nvidia.gpu_busy row: the counts of one key now and at the read before (zeros: new), all processes'
+ * kernel time on the device this interval (counter_delta's, summed), the interval (s).
+ */
+void gpu_busy_row(struct cell *row, const struct cupti_busy_key *k, const struct cupti_busy_val *now,
+		  const struct cupti_busy_val *before, const char *comm, uint64_t device_kernel_delta,
+		  double interval_s);
 
 #endif

@@ -82,9 +82,9 @@ expected() {
 	}' | LC_ALL=C sort
 }
 calls() { sed -n "s/^$2 //p" "$T/$1.calls" 2>/dev/null; }
-# bg_monitor NAME: gputop-bpf -J in the background (MPID), once it has written its first snapshot.
+# bg_monitor NAME [OPTION...]: gputop-bpf -J in the background (MPID), once it has written its first snapshot.
 bg_monitor() {
-	"$GPUTOP" -b -J -d 0.25 >"$T/$1.json" 2>"$T/$1.err" &
+	"$GPUTOP" -b -J -d 0.25 "${@:2}" >"$T/$1.json" 2>"$T/$1.err" &
 	MPID=$!
 	PIDS+=($MPID)
 	for _ in $(seq 300); do [ -s "$T/$1.json" ] && return; sleep 0.05; done
@@ -171,13 +171,53 @@ check "top: each row's mean the total over the count" jq -e -s --argjson pid "$C
 check "top: the long name marked cut" grep -q '"kernel":"k*\.\.\.\[cut\]"' "$T/top.json"
 check "top: CUPTI's 3 drops in the collector's, none of its own" test "$(tail -n 1 "$T/top.json" | jq -c \
 	'.collectors[] | select(.name == "gpu_time") | .drops')" = \
-	'{"gpu_time_rows_full":0,"gpu_time_names_full":0,"gpu_time_processes_full":0,"gpu_time_unreadable":0,"gpu_time_cupti_dropped":3,"gpu_time_library_dropped":0,"gpu_time_missed":0}'
+	'{"gpu_time_rows_full":0,"gpu_time_names_full":0,"gpu_time_processes_full":0,"gpu_time_unreadable":0,"gpu_time_busy_full":0,"gpu_time_cupti_dropped":3,"gpu_time_library_dropped":0,"gpu_time_missed":0}'
+# nvidia.gpu_busy: per device, the kernels' and copies' time; device 1's kernels never overlap (busy = their
+# time); on device 0 the 100 copies and sets come after the kernels but began before the last: disordered,
+# each added whole
+busy_want() {
+	awk -v k="$1" -v c="$2" 'BEGIN { for (i = 0; i < k; i++) kn[i % 2] += 1000 + i
+		printf "dev=0 kernel=%d copy=%d busy=%d disordered=%d\n", kn[0], 400 * c, kn[0] + 400 * c, 2 * c
+		printf "dev=1 kernel=%d copy=0 busy=%d disordered=0\n", kn[1], kn[1] }'
+}
+busy_rows() {
+	tail -n 1 "$T/$1.json" | jq -r --argjson pid "$CPID" '.tables["nvidia.gpu_busy"][] | select(.pid == $pid) |
+		"dev=\(.cuda_device) kernel=\(.kernel_ns_total) copy=\(.copy_ns_total) busy=\(.busy_ns_total) disordered=\(.disordered_total)"' |
+		LC_ALL=C sort
+}
+check "top: nvidia.gpu_busy: per device, kernel and copy time exact, the disordered copies counted ($(busy_rows top | tr '\n' ' '))" \
+	test "$(busy_rows top)" = "$(busy_want 2000 50)"
 touch "$T/top.done"
+
+echo "== overlapping kernels: a device's busy time is their union"
+# kernel i runs 25,000 + i ns from 1,000,000 + 10,000 i on device i % 2: each overlaps its device's next;
+# held until the library's first flush (a second after it starts), so they come in a snapshot shown
+client overlap FAKE_CUPTI_KERNELS=40 FAKE_CUPTI_KERNEL_NS=25000 FAKE_CUPTI_HOLD=1
+PORT=$((20000 + $$ % 20000))
+bg_monitor overlap --listen "127.0.0.1:$PORT"
+until_in "$T/overlap.calls" 'cuptiActivityFlushAll 0'
+for _ in $(seq 100); do grep -q '"kernel_ns_total":500380' "$T/overlap.json" && break; sleep 0.05; done
+snapshots_more overlap 1
+curl -s "http://127.0.0.1:$PORT/metrics" >"$T/overlap.metrics"
+kill -INT "$MPID"
+wait "$MPID"
+check "overlap: the monitor exited 0" test "$?" = 0
+check "overlap: each device busy from its first kernel's start to its last's end, the overlaps once ($(busy_rows overlap | tr '\n' ' '))" \
+	test "$(busy_rows overlap)" = "$(printf 'dev=0 kernel=500380 copy=0 busy=405038 disordered=0\ndev=1 kernel=500400 copy=0 busy=405039 disordered=0')"
+check "overlap: its kernels' share of each device's kernel time 100 % where it ran this interval" jq -e -s --argjson pid "$CPID" \
+	'[.[].tables["nvidia.gpu_busy"][]? | select(.pid == $pid and .kernel_share_pct != null) | .kernel_share_pct] |
+	length > 0 and all(. == 100)' "$T/overlap.json"
+kernel_s=$(grep -E "^gputop_nvidia_gpu_busy_kernel_seconds_total\{[^}]*pid=\"$CPID\"" "$T/overlap.metrics" |
+	grep -oE 'cuda_device="[0-9]+".* [0-9.e+-]+$' | sed -E 's/cuda_device="([0-9]+)".* /\1 /' | LC_ALL=C sort | tr '\n' ' ')
+check "overlap: the metrics' per-process kernel seconds per device, no kernel name in a label ($kernel_s)" \
+	bash -c "test '$kernel_s' = '0 0.00050038 1 0.0005004 ' && ! grep -q 'gpu_busy.*kernel=' '$T/overlap.metrics'"
+touch "$T/overlap.done"
 
 echo "== gputop-bpf first, the program after: found by the monitor's rescan"
 bg_monitor after
 client after FAKE_CUPTI_KERNELS=8
 until_in "$T/after.calls" 'cuptiActivityFlushAll 0' # on, and its records asked for
+for _ in $(seq 200); do grep -q "\"pid\":$CPID," "$T/after.json" && break; sleep 0.05; done # a loaded machine: later
 snapshots_more after 2
 kill -INT "$MPID"
 wait "$MPID"

@@ -11,6 +11,7 @@
  *   FAKE_CUPTI_HOLD     the last buffer is completed only by cuptiActivityFlushAll
  *   FAKE_CUPTI_FLUSH_HANG  cuptiActivityFlushAll never returns
  *   FAKE_CUPTI_UNFINISHED  the first kernel has no end (0), as a forced flush may hand one over
+ *   FAKE_CUPTI_KERNEL_NS  kernel i runs this many ns + i (default 1000; its device's next starts 20000 after)
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -74,11 +75,13 @@ static const char *const names[] = { "kernel_a", "ns::kernel_b(int)",
 
 static void script_kernel(CUpti_ActivityKernel4 *k, long i)
 {
+	long kernel_ns = env("FAKE_CUPTI_KERNEL_NS") ? env("FAKE_CUPTI_KERNEL_NS") : 1000;
+
 	memset(k, 0, sizeof(*k));
 	k->kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
 	k->correlationId = (uint32_t)(100 + i);
 	k->start = 1000000 + (uint64_t)i * 10000;
-	k->end = i == 0 && env("FAKE_CUPTI_UNFINISHED") ? 0 : k->start + 1000 + (uint64_t)i;
+	k->end = i == 0 && env("FAKE_CUPTI_UNFINISHED") ? 0 : k->start + (uint64_t)kernel_ns + (uint64_t)i;
 	k->queued = k->start - 500;
 	k->submitted = k->start - 200;
 	k->deviceId = (uint32_t)(i % 2);

@@ -15,6 +15,7 @@
 #include "collectors/display/display_tables.h"
 #include "collectors/drm_sched/sched_model.h"
 #include "collectors/drm_sched/sched_tables.h"
+#include "collectors/gpu_time/gpu_time_tables.h"
 #include "collectors/intel/intel_tables.h"
 #include "collectors/irq/irq_tables.h"
 #include "collectors/kit/prog_stats.h"
@@ -143,6 +144,17 @@ static void nv_kernel(struct table *t)
 	nvidia_kernel_row(table_row_add(t), 1, "p", "k", 1, NOW, BEFORE, IV);
 }
 
+static void gpu_busy(struct table *t)
+{
+	struct cupti_busy_key k = { 42, 0 };
+	struct cupti_busy_val now, before;
+
+	fill(&now, sizeof(now), NOW);
+	fill(&before, sizeof(before), BEFORE);
+	now.open_start = now.open_end = before.open_start = before.open_end = 0;
+	gpu_busy_row(table_row_add(t), &k, &now, &before, "p", NOW, IV);
+}
+
 static void prog_stats(struct table *t)
 {
 	struct prog_run now = { "c", "p", "tp:ev", NOW, NOW, 0, 0, false, true };
@@ -179,6 +191,7 @@ static const struct rate_case cases[] = {
 	{ &nvidia_process_gpus, nv_proc_gpu },
 	{ &nvidia_driver, nv_driver },
 	{ &nvidia_kernels, nv_kernel },
+	{ &nvidia_gpu_busy, gpu_busy },
 	{ &self_programs_table, prog_stats },
 	{ &self_process_table, self_process },
 };
