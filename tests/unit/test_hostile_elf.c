@@ -346,6 +346,68 @@ static void cfi_programs(void **state)
 	assert_int_equal(file_verdict(UNWIND_FIXTURE "cuda-client"), CFI_OK);
 }
 
+/*
+ * What could not be read is said in the frame: a file whose section headers pass its end, one whose
+ * .symtab lies past it, one cut in its ELF header: "libx.so [not read]+0x..."; the same file whole is named.
+ */
+static void unread_said(void **state)
+{
+	static const uint8_t text[16] = { 0xc3 };
+	static const char strs[] = "\0whole";
+	const Elf64_Sym syms[2] = { { 0 },
+				    { .st_name = 1,
+				      .st_info = ELF64_ST_INFO(STB_GLOBAL, STT_FUNC),
+				      .st_shndx = 1,
+				      .st_value = HOSTILE_DATA_START,
+				      .st_size = 16 } };
+	struct hostile_section sec[] = {
+		{ .name = ".text", .type = SHT_PROGBITS, .flags = SHF_ALLOC | SHF_EXECINSTR, .data = text, .size = 16 },
+		{ .name = ".symtab",
+		  .type = SHT_SYMTAB,
+		  .link = 3,
+		  .info = 1,
+		  .entsize = sizeof(Elf64_Sym),
+		  .data = syms,
+		  .size = sizeof(syms) },
+		{ .name = ".strtab", .type = SHT_STRTAB, .data = strs, .size = sizeof(strs) },
+	};
+	const uint64_t far = 1ull << 40;
+	char path[128], text_out[FRAME_NAME_MAX + FRAME_MODULE_MAX + 32];
+	Elf64_Ehdr eh;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/libcut.so", dir);
+	for (int k = 0; k < 4; k++) { /* whole, section headers cut, .symtab past the end, ELF header cut */
+		struct symbolizer s;
+		struct sym_process p;
+		struct frame fr;
+
+		assert_int_equal(hostile_elf_write(path, sec, 3), 0);
+		assert_non_null(f = fopen(path, "r+b"));
+		assert_int_equal(fread(&eh, sizeof(eh), 1, f), 1);
+		if (k == 2) { /* .symtab's sh_offset */
+			fseek(f, (long)(eh.e_shoff + 2 * sizeof(Elf64_Shdr) + offsetof(Elf64_Shdr, sh_offset)),
+			      SEEK_SET);
+			fwrite(&far, sizeof(far), 1, f);
+		}
+		fclose(f);
+		if (k == 1 || k == 3)
+			assert_int_equal(truncate(path, k == 1 ? (off_t)eh.e_shoff + 80 : 40), 0);
+		assert_int_equal(symbolizer_init(&s, NULL), 0);
+		assert_int_equal(hostile_process(&p, (const char *const[]){ path }, 1, BIG_START), 0);
+		symbolize_user(&s, &p, BIG_START + (k == 3 ? 4 : HOSTILE_DATA_START + 4), &fr); /* 40 bytes: a page */
+		frame_text(&fr, true, text_out, sizeof(text_out));
+		if (k)
+			assert_non_null(strstr(text_out, "libcut.so [not read]+0x"));
+		else
+			assert_string_equal(text_out, "whole+0x4");
+		sym_process_free(&p);
+		symbolizer_free(&s);
+	}
+	unlink(path);
+}
+
 static int setup(void **state)
 {
 	(void)state;
