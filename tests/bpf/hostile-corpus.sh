@@ -33,7 +33,8 @@ if ! command -v python3 >/dev/null; then
 fi
 DELAY=0.25 DELAY_MS=250
 D=$(mktemp -d)
-trap 'pkill -f "$D/" 2>/dev/null; rm -rf "$D"' EXIT
+PIDS= # the monitor and client running (never one reaped: its PID may be another's since), ended at the exit
+trap 'kill -KILL $PIDS 2>/dev/null; rm -rf "$D"' EXIT
 mkdir -p "$D/lib" "$D/bin" "$D/corpus" "$D/secret"
 cp "$CUDA/libcuda.so.1" "$D/lib/" && cp "$CUDA/cuda-client" "$D/bin/"
 # build-id-elsewhere claims the build id of a debug file installed here (none: zeros, a miss)
@@ -50,11 +51,13 @@ run() {
 	env ${MON_ENV:-} "$BIN" -b -J -d $DELAY --libcuda "$D/lib/libcuda.so.1" --stacks "$D/$name.folded" >"$D/$name.mon" \
 		2>"$D/$name.err" &
 	mon=$!
+	PIDS=$mon
 	for i in $(seq 100); do [ -s "$D/$name.mon" ] && break; sleep 0.1; done
 	t0=$(date +%s%N)
 	env LD_LIBRARY_PATH="$D/lib" "$D/bin/cuda-client" map "$D/$name.gate" "$D/$name.done" "$file" "$off" \
 		>"$D/$name.client" &
 	cpid=$!
+	PIDS="$mon $cpid"
 	for i in $(seq 50); do [ -s "$D/$name.client" ] && break; sleep 0.1; done
 	[ -z "$setup" ] || $setup "$file"
 	touch "$D/$name.gate"
@@ -64,12 +67,14 @@ run() {
 	sleep 0.6 # a snapshot after the last launch
 	touch "$D/$name.done"
 	wait $cpid
+	PIDS=$mon
 	t1=$(date +%s%N)
 	kill -INT $mon
 	for i in $(seq 100); do kill -0 $mon 2>/dev/null || break; sleep 0.05; done
-	kill -KILL $mon 2>/dev/null
+	kill -0 $mon 2>/dev/null && kill -KILL $mon # hung: the checks below fail
 	wait $mon
 	rc=$?
+	PIDS=
 	echo "$rc $((($(date +%s%N) - t1) / 1000000)) $(((t1 - t0) / 1000000))" >"$D/$name.exit"
 }
 
@@ -121,6 +126,7 @@ said_of() {
 	long-name) echo 'n{64,511}' ;; # cut: at most the frame's name
 	not-utf8) echo $'bad\xef\xbf\xbd\xef\xbf\xbd name.*end' ;;
 	mangled-bomb) echo '_Z1fP1PIS_IS_.*ES12_E' ;; # as it is: not demangled
+	build-id-elsewhere) echo '.+' ;; # whatever the installed debug file has there, or nothing
 	*) echo "$1\\.so\\+0x[0-9a-f]+" ;; # read, and no symbol there
 	esac
 }
