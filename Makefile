@@ -197,6 +197,12 @@ $(B)/tests/symbolize: tests/symbols/symbolize.c $(B)/libgputop.a
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BASE_LIBS)
 
+# The hostile corpus's writer (tests/bpf/hostile-corpus.sh): crafted ELF and DWARF files, never in the product.
+$(B)/tests/hostile-corpus: tests/bpf/hostile-corpus.c tests/unit/hostile_elf.h | $(B)
+	$(call msg,TEST-CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
 # libFuzzer targets (make FUZZ=1): each links the library with one LLVMFuzzerTestOneInput.
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_SECONDS ?= 45
@@ -402,7 +408,7 @@ fuzz:
 # The CUDA suite counts ioctls on /dev/null as NVIDIA's: a test build (TEST_HOOKS=1) does that.
 test-bpf: $(B)/gputop-bpf $(B)/cuda/cuda-client $(B)/cuda/launch-loop $(B)/cuda-nofp/cuda-client $(B)/nvml/libnvidia-ml.so.1 \
 	$(B)/nvml/no-mig/libnvidia-ml.so.1 $(B)/tests/fd-census $(B)/tests/decode $(B)/tests/kit \
-	$(B)/tests/cupti-probe $(CUPTI_LIB) $(B)/cupti-fake/libcupti.so $(B)/cuda/cupti-client
+	$(B)/tests/cupti-probe $(CUPTI_LIB) $(B)/cupti-fake/libcupti.so $(B)/cuda/cupti-client $(B)/tests/hostile-corpus
 	$(Q)$(MAKE) --no-print-directory SAN=1 build/san/gputop-bpf
 	$(Q)$(MAKE) --no-print-directory TEST_HOOKS=1 build/default-test/gputop-bpf
 	$(Q)$(MAKE) --no-print-directory SAN=1 TEST_HOOKS=1 build/san-test/gputop-bpf
@@ -418,6 +424,7 @@ test-bpf: $(B)/gputop-bpf $(B)/cuda/cuda-client $(B)/cuda/launch-loop $(B)/cuda-
 	$(Q)tests/bpf/stacks-key.sh $(B)/cuda $(B)/gputop-bpf
 	$(Q)tests/bpf/exit.sh $(B)/cuda $(B)/gputop-bpf
 	$(Q)tests/bpf/sym-child.sh $(B)/cuda build/default-test/gputop-bpf
+	$(Q)tests/bpf/hostile-corpus.sh $(B)/cuda $(B)/tests/hostile-corpus build/default-test/gputop-bpf
 	$(Q)tests/bpf/hostile-maps.sh $(B)/cuda $(B)/gputop-bpf
 	$(Q)tests/bpf/cupti.sh $(B)/tests/cupti-probe $(CUPTI_LIB) $(B) $(B)/gputop-bpf
 	$(Q)tests/bpf/cupti.sh $(B)/tests/cupti-probe $(CUPTI_LIB) $(B) build/san/gputop-bpf

@@ -71,6 +71,7 @@ struct elf_entry *elf_cache_put(struct elf_cache *c, const struct elf_key *key,
 	e->syms = *syms;
 	memset(syms, 0, sizeof(*syms));
 	e->too_large = too_large;
+	e->unread = false;
 	e->bytes = bytes;
 	e->used = ++c->clock;
 	c->bytes += bytes;

@@ -27,6 +27,7 @@ struct elf_entry {
 	struct elf_info info;
 	struct symtab syms; /* empty when the file has none, or they were too large */
 	bool too_large; /* its symbols passed the byte bound: not kept (the file is not read again) */
+	bool unread; /* its symbol table could not be read (elf_file_syms' -EIO); set by the caller */
 	size_t bytes;
 	uint64_t used; /* the cache's clock when last returned */
 };

@@ -130,7 +130,7 @@ static int add_syms(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh, struct symtab *t)
 	GElf_Sym s;
 
 	if (!data || !entsize || data->d_type != ELF_T_SYM)
-		return -ENOENT;
+		return -EIO;
 	n = data->d_size / entsize;
 	for (i = 1; i < n && i < ELF_SYMS_SCAN_MAX; i++) {
 		const char *name;
@@ -161,6 +161,22 @@ static Elf_Scn *find_table(Elf *e, uint32_t type, GElf_Shdr *sh)
 	return NULL;
 }
 
+/*
+ * Every section header the ELF header counts can be read (no table at all is no fault: sections may be
+ * stripped); libelf counts none where the table passes the file's end.
+ */
+static bool sections_readable(Elf *e)
+{
+	Elf_Scn *scn;
+	GElf_Ehdr eh;
+	GElf_Shdr sh;
+	size_t n;
+
+	if (!gelf_getehdr(e, &eh) || elf_getshdrnum(e, &n))
+		return false;
+	return n ? (scn = elf_getscn(e, n - 1)) && gelf_getshdr(scn, &sh) : !eh.e_shoff;
+}
+
 int elf_file_syms(Elf *e, struct symtab *t)
 {
 	GElf_Shdr sh;
@@ -170,7 +186,7 @@ int elf_file_syms(Elf *e, struct symtab *t)
 	if (!scn)
 		scn = find_table(e, SHT_DYNSYM, &sh);
 	if (!scn)
-		return -ENOENT;
+		return sections_readable(e) ? -ENOENT : -EIO;
 	err = add_syms(e, scn, &sh, t);
 	if (err)
 		return err;

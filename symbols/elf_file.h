@@ -43,7 +43,10 @@ Elf *elf_file_open(int fd);
 Elf *elf_file_memory(char *image, size_t size);
 /* The segments, build id and whether it has .symtab. 0, or -EINVAL when it is not usable. */
 int elf_file_info(Elf *e, struct elf_info *info);
-/* Its function symbols into t (sorted): .symtab, else .dynsym. 0, -ENOENT (none), -ENOMEM. */
+/*
+ * Its function symbols into t (sorted): .symtab, else .dynsym. 0, -ENOENT (none), -ENOMEM, or -EIO: the
+ * table could not be read (its data past the file's end or the bounds, the section headers cut).
+ */
 int elf_file_syms(Elf *e, struct symtab *t);
 /* The address in the ELF's own terms of a file offset: through the PT_LOAD that holds it. */
 bool elf_offset_to_vaddr(const struct elf_info *info, uint64_t offset, uint64_t *vaddr);

@@ -13,6 +13,8 @@
 #define FILE_NAMES_MAX (256u << 20)
 /* A file's module name where its symbols passed the cache's byte bound (elf_cache.h). */
 #define SYMS_TOO_LARGE " [symbols too large]"
+/* Where the file could not be opened, or libelf could not read it or its symbol table (cut, offsets past its end). */
+#define NOT_READ " [not read]"
 
 static void copy_str(char *dst, size_t size, const char *src)
 {
@@ -93,15 +95,15 @@ static int debug_syms(struct symbolizer *s, const struct elf_info *info, struct 
 	return err;
 }
 
-/* The symbols of an opened ELF: .symtab; where stripped, the debug file's; else .dynsym. */
-static void file_syms(struct symbolizer *s, Elf *e, const struct elf_info *info, struct symtab *t)
+/* The symbols of an opened ELF: .symtab; where stripped, the debug file's; else .dynsym. elf_file_syms' result. */
+static int file_syms(struct symbolizer *s, Elf *e, const struct elf_info *info, struct symtab *t)
 {
 	symtab_init(t, FILE_SYMS_MAX, FILE_NAMES_MAX);
 	if (!info->has_symtab && info->build_id_len && !debug_syms(s, info, t))
-		return;
+		return 0;
 	symtab_free(t);
 	symtab_init(t, FILE_SYMS_MAX, FILE_NAMES_MAX);
-	elf_file_syms(e, t);
+	return elf_file_syms(e, t);
 }
 
 /* The cache's entry of m's file: opened, read and put there at the first miss. */
@@ -135,8 +137,10 @@ static struct elf_entry *file_entry(struct symbolizer *s, struct sym_process *p,
 	key = map_key(m);
 	entry = elf_cache_get(&s->cache, &key);
 	if (!entry) {
-		file_syms(s, e, &info, &t);
-		entry = elf_cache_put(&s->cache, &key, &info, &t);
+		int err = file_syms(s, e, &info, &t);
+
+		if ((entry = elf_cache_put(&s->cache, &key, &info, &t)))
+			entry->unread = err == -EIO;
 	}
 out:
 	m->syms_too_large |= entry && entry->too_large;
@@ -162,12 +166,10 @@ static void file_frame(struct symbolizer *s, struct sym_process *p, struct map *
 	struct elf_entry *e = file_entry(s, p, m);
 	const struct sym *sym;
 	const char *name = base ? base + 1 : path;
+	const char *said = m->syms_too_large ? SYMS_TOO_LARGE : m->open_failed || (e && e->unread) ? NOT_READ : "";
 
-	if (m->syms_too_large) /* said in the frame: "libx.so [symbols too large]+0x..." */
-		snprintf(out->module, sizeof(out->module), "%.*s" SYMS_TOO_LARGE,
-			 (int)(sizeof(out->module) - sizeof(SYMS_TOO_LARGE)), name);
-	else
-		copy_str(out->module, sizeof(out->module), name);
+	/* said in the frame: "libx.so [symbols too large]+0x...", "libx.so [not read]+0x..." */
+	snprintf(out->module, sizeof(out->module), "%.*s%s", (int)(sizeof(out->module) - 1 - strlen(said)), name, said);
 	out->module_offset = true;
 	out->offset = off;
 	if (!e || !elf_offset_to_vaddr(&e->info, off, &vaddr))

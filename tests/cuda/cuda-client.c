@@ -28,6 +28,10 @@
  *   cuda-client long GATE DONE
  *
  * Kernels of long names (long_names, below).
+ *
+ *   cuda-client map GATE DONE FILE OFFSET
+ *
+ * Launches from a frame inside a file it maps (mapped, below).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,6 +40,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -376,12 +382,68 @@ static int long_names(const char *gate, const char *done)
 	return 0;
 }
 
+#define MAPPED_LAUNCHES 200
+
+static void *mapped_fn;
+static unsigned long mapped_launched;
+
+__attribute__((noinline)) static void mapped_launch(void)
+{
+	mapped_launched += !cuLaunchKernel(mapped_fn, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL);
+	__asm__ volatile("" ::: "memory"); /* not a tail call: the frame stays */
+}
+
+/*
+ * cuda-client map GATE DONE FILE OFFSET: maps FILE (private, its whole pages, at least one), writes
+ * at OFFSET a frame-pointer trampoline (endbr64; push %rbp; mov %rsp,%rbp; call *%rdi; pop %rbp;
+ * ret: the file itself unchanged), makes the mapping read and execute only, prints
+ * {"pid":..,"mapped":".."}; after GATE, MAPPED_LAUNCHES launches 5 ms apart, each called from the
+ * trampoline, so that every launch's stack holds a return address in the file (OFFSET + 10);
+ * prints {"pid":..,"launches":N} and waits for DONE.
+ */
+static int mapped(const char *gate, const char *done, const char *file, const char *offset)
+{
+	static const unsigned char tramp[] = { 0xf3, 0x0f, 0x1e, 0xfa, 0x55, 0x48, 0x89, 0xe5, 0xff, 0xd7, 0x5d, 0xc3 };
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), off = strtoul(offset, NULL, 0), len;
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	void (*through)(void (*)(void));
+	unsigned char *m;
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st))
+		return 1;
+	len = st.st_size ? ((size_t)st.st_size + page - 1) & ~(page - 1) : page;
+	m = off + sizeof(tramp) <= len ? mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+	close(fd);
+	if (m == MAP_FAILED)
+		return 1;
+	memcpy(m + off, tramp, sizeof(tramp));
+	if (mprotect(m, len, PROT_READ | PROT_EXEC))
+		return 1;
+	through = (void (*)(void (*)(void)))(m + off);
+	printf("{\"pid\":%d,\"mapped\":\"%p\"}\n", (int)getpid(), (void *)m);
+	fflush(stdout);
+	wait_for(gate);
+	if (cuModuleGetFunction(&mapped_fn, NULL, "_Z14hostile_kernelv"))
+		return 1;
+	for (int k = 0; k < MAPPED_LAUNCHES; k++) {
+		through(mapped_launch);
+		usleep(5000);
+	}
+	printf("{\"pid\":%d,\"launches\":%lu}\n", (int)getpid(), mapped_launched);
+	fflush(stdout);
+	wait_for(done);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int procs = argc == 4 ? atoi(argv[1]) : 0, bad = 0, st;
 
 	if (argc == 4 && !strcmp(argv[1], "long"))
 		return long_names(argv[2], argv[3]);
+	if (argc == 6 && !strcmp(argv[1], "map"))
+		return mapped(argv[2], argv[3], argv[4], argv[5]);
 
 	if (procs < 1 || procs > 64) {
 		fprintf(stderr, "usage: cuda-client PROCS(1-64) GATE DONE\n");

@@ -9,6 +9,7 @@
 #ifndef GPUTOP_TESTS_HOSTILE_ELF_H
 #define GPUTOP_TESTS_HOSTILE_ELF_H
 
+#include <dwarf.h>
 #include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +91,48 @@ static inline int hostile_elf_write(const char *path, struct hostile_section *se
 	fwrite(&eh, sizeof(eh), 1, f);
 	fwrite(&ph, sizeof(ph), 1, f);
 	return fclose(f) ? -1 : 0;
+}
+
+/* P<P<...P<int,int>...>> 40 deep, 287 bytes mangled (g++ of typedef P<T39,T39> T40; void f(T40 *)): demangled, 2^40 */
+#define HOSTILE_MANGLED_EXPONENTIAL                                                                                        \
+	"_Z1fP1PIS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_" \
+	"IS_IS_IS_IS_IiiES0_ES1_ES2_ES3_ES4_ES5_ES6_ES7_ES8_ES9_ESA_ESB_ESC_ESD_ESE_ESF_ESG_ESH_ESI_ESJ_ESK_ESL_ESM_ESN_E" \
+	"SO_ESP_ESQ_ESR_ESS_EST_ESU_ESV_ESW_ESX_ESY_ESZ_ES10_ES11_ES12_E"
+
+static inline size_t hostile_put_u32(uint8_t *b, size_t o, uint32_t v)
+{
+	memcpy(b + o, &v, 4);
+	return o + 4;
+}
+
+/*
+ * .eh_frame: a CIE (zR, udata4 locations; CFA rsp+8, the return address at
+ * CFA-8) and one FDE over text whose program is prog[0..len). Its size into
+ * *size; NULL without memory.
+ */
+static inline uint8_t *hostile_eh_frame(uint32_t text_addr, uint32_t text_size, const uint8_t *prog, size_t len,
+					size_t *size)
+{
+	static const uint8_t cie[] = {
+		0, 0, 0, 0, 1, 'z', 'R', 0, 1, 0x78, 16, 1, DW_EH_PE_udata4, DW_CFA_def_cfa, 7, 8, DW_CFA_offset | 16,
+		1, 0, 0
+	};
+	size_t fde_len = (4 + 4 + 4 + 1 + len + 3) & ~(size_t)3, o;
+	uint8_t *b = calloc(1, 4 + sizeof(cie) + 4 + fde_len + 4);
+
+	if (!b)
+		return NULL;
+	o = hostile_put_u32(b, 0, sizeof(cie));
+	memcpy(b + o, cie, sizeof(cie));
+	o += sizeof(cie);
+	o = hostile_put_u32(b, o, (uint32_t)fde_len);
+	o = hostile_put_u32(b, o, (uint32_t)o); /* from this field back to the CIE, at 0 */
+	o = hostile_put_u32(b, o, text_addr);
+	o = hostile_put_u32(b, o, text_size);
+	b[o++] = 0; /* no augmentation data */
+	memcpy(b + o, prog, len); /* then DW_CFA_nop to the FDE's end, and a 0 length: the end */
+	*size = 4 + sizeof(cie) + 4 + fde_len + 4;
+	return b;
 }
 
 #define HOSTILE_MAP_STEP 0x10000000ull

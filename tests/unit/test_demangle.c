@@ -9,10 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "symbols/demangle.h"
+#include "tests/unit/hostile_elf.h"
 
-/* P<P<...P<int,int>...>> 40 deep, 287 bytes mangled (g++ of typedef P<T39,T39> T40; void f(T40 *)) */
-static const char exponential[] =
-	"_Z1fP1PIS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IS_IiiES0_ES1_ES2_ES3_ES4_ES5_ES6_ES7_ES8_ES9_ESA_ESB_ESC_ESD_ESE_ESF_ESG_ESH_ESI_ESJ_ESK_ESL_ESM_ESN_ESO_ESP_ESQ_ESR_ESS_EST_ESU_ESV_ESW_ESX_ESY_ESZ_ES10_ES11_ES12_E";
+static const char exponential[] = HOSTILE_MANGLED_EXPONENTIAL;
 
 static double cpu_s(void)
 {

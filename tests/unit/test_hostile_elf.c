@@ -106,36 +106,6 @@ static void symtab_too_large_read_once(void **state)
 	unlink(path);
 }
 
-/* .eh_frame: a CIE (zR, udata4 locations; CFA rsp+8, the return address at CFA-8) and one FDE over text. */
-static size_t put_u32(uint8_t *b, size_t o, uint32_t v)
-{
-	memcpy(b + o, &v, 4);
-	return o + 4;
-}
-
-static uint8_t *eh_frame_of(uint32_t text_addr, uint32_t text_size, const uint8_t *prog, size_t len, size_t *size)
-{
-	static const uint8_t cie[] = {
-		0, 0, 0, 0, 1, 'z', 'R', 0, 1, 0x78, 16, 1, DW_EH_PE_udata4, DW_CFA_def_cfa, 7, 8, DW_CFA_offset | 16,
-		1, 0, 0
-	};
-	size_t fde_len = (4 + 4 + 4 + 1 + len + 3) & ~(size_t)3, o;
-	uint8_t *b = calloc(1, 4 + sizeof(cie) + 4 + fde_len + 4);
-
-	assert_non_null(b);
-	o = put_u32(b, 0, sizeof(cie));
-	memcpy(b + o, cie, sizeof(cie));
-	o += sizeof(cie);
-	o = put_u32(b, o, (uint32_t)fde_len);
-	o = put_u32(b, o, (uint32_t)o); /* from this field back to the CIE, at 0 */
-	o = put_u32(b, o, text_addr);
-	o = put_u32(b, o, text_size);
-	b[o++] = 0; /* no augmentation data */
-	memcpy(b + o, prog, len); /* then DW_CFA_nop to the FDE's end, and a 0 length: the end */
-	*size = 4 + sizeof(cie) + 4 + fde_len + 4;
-	return b;
-}
-
 /* A shared object whose one function's FDE is prog[0..len); its text's address into *text. */
 static void write_cfi_file(const char *path, const uint8_t *prog, size_t len, uint64_t *text)
 {
@@ -152,7 +122,8 @@ static void write_cfi_file(const char *path, const uint8_t *prog, size_t len, ui
 
 	memset(code, 0x90, sizeof(code));
 	code[sizeof(code) - 1] = 0xc3;
-	eh = eh_frame_of(HOSTILE_DATA_START, sizeof(code), prog, len, &sec[1].size); /* .text is at the start */
+	eh = hostile_eh_frame(HOSTILE_DATA_START, sizeof(code), prog, len, &sec[1].size); /* .text is at the start */
+	assert_non_null(eh);
 	sec[1].data = eh;
 	assert_int_equal(hostile_elf_write(path, sec, 2), 0);
 	assert_int_equal(sec[0].addr, HOSTILE_DATA_START);
@@ -296,20 +267,21 @@ static void cfi_hdr_into_an_entry(void **state)
 	};
 	uint8_t hdr[20] = { 1, DW_EH_PE_pcrel | DW_EH_PE_sdata4, DW_EH_PE_udata4, DW_EH_PE_datarel | DW_EH_PE_sdata4 };
 	uint64_t eh_addr = HOSTILE_DATA_START + sizeof(code), hdr_addr;
-	uint8_t *eh = eh_frame_of(HOSTILE_DATA_START, sizeof(code), prog, sizeof(prog), &sec[1].size);
+	uint8_t *eh = hostile_eh_frame(HOSTILE_DATA_START, sizeof(code), prog, sizeof(prog), &sec[1].size);
 	char path[128];
 
 	(void)state;
+	assert_non_null(eh);
 	snprintf(path, sizeof(path), "%s/libhdr.so", dir);
 	hdr_addr = (eh_addr + sec[1].size + 15) & ~15ull; /* where hostile_elf_write puts it */
 	sec[1].data = eh;
 	sec[2].data = hdr;
 	sec[2].size = sizeof(hdr);
-	put_u32(hdr, 4, (uint32_t)(eh_addr - (hdr_addr + 4)));
-	put_u32(hdr, 8, 1);
-	put_u32(hdr, 12, (uint32_t)(HOSTILE_DATA_START - hdr_addr));
+	hostile_put_u32(hdr, 4, (uint32_t)(eh_addr - (hdr_addr + 4)));
+	hostile_put_u32(hdr, 8, 1);
+	hostile_put_u32(hdr, 12, (uint32_t)(HOSTILE_DATA_START - hdr_addr));
 	for (uint32_t fde = 24; fde <= 32; fde += 8) { /* the FDE (after the CIE's 24 bytes), then 8 into it */
-		put_u32(hdr, 16, (uint32_t)(eh_addr + fde - hdr_addr));
+		hostile_put_u32(hdr, 16, (uint32_t)(eh_addr + fde - hdr_addr));
 		assert_int_equal(hostile_elf_write(path, sec, 3), 0);
 		assert_int_equal(sec[1].addr, eh_addr);
 		assert_int_equal(sec[2].addr, hdr_addr);
@@ -374,6 +346,68 @@ static void cfi_programs(void **state)
 	assert_int_equal(file_verdict(UNWIND_FIXTURE "cuda-client"), CFI_OK);
 }
 
+/*
+ * What could not be read is said in the frame: a file whose section headers pass its end, one whose
+ * .symtab lies past it, one cut in its ELF header: "libx.so [not read]+0x..."; the same file whole is named.
+ */
+static void unread_said(void **state)
+{
+	static const uint8_t text[16] = { 0xc3 };
+	static const char strs[] = "\0whole";
+	const Elf64_Sym syms[2] = { { 0 },
+				    { .st_name = 1,
+				      .st_info = ELF64_ST_INFO(STB_GLOBAL, STT_FUNC),
+				      .st_shndx = 1,
+				      .st_value = HOSTILE_DATA_START,
+				      .st_size = 16 } };
+	struct hostile_section sec[] = {
+		{ .name = ".text", .type = SHT_PROGBITS, .flags = SHF_ALLOC | SHF_EXECINSTR, .data = text, .size = 16 },
+		{ .name = ".symtab",
+		  .type = SHT_SYMTAB,
+		  .link = 3,
+		  .info = 1,
+		  .entsize = sizeof(Elf64_Sym),
+		  .data = syms,
+		  .size = sizeof(syms) },
+		{ .name = ".strtab", .type = SHT_STRTAB, .data = strs, .size = sizeof(strs) },
+	};
+	const uint64_t far = 1ull << 40;
+	char path[128], text_out[FRAME_NAME_MAX + FRAME_MODULE_MAX + 32];
+	Elf64_Ehdr eh;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/libcut.so", dir);
+	for (int k = 0; k < 4; k++) { /* whole, section headers cut, .symtab past the end, ELF header cut */
+		struct symbolizer s;
+		struct sym_process p;
+		struct frame fr;
+
+		assert_int_equal(hostile_elf_write(path, sec, 3), 0);
+		assert_non_null(f = fopen(path, "r+b"));
+		assert_int_equal(fread(&eh, sizeof(eh), 1, f), 1);
+		if (k == 2) { /* .symtab's sh_offset */
+			fseek(f, (long)(eh.e_shoff + 2 * sizeof(Elf64_Shdr) + offsetof(Elf64_Shdr, sh_offset)),
+			      SEEK_SET);
+			fwrite(&far, sizeof(far), 1, f);
+		}
+		fclose(f);
+		if (k == 1 || k == 3)
+			assert_int_equal(truncate(path, k == 1 ? (off_t)eh.e_shoff + 80 : 40), 0);
+		assert_int_equal(symbolizer_init(&s, NULL), 0);
+		assert_int_equal(hostile_process(&p, (const char *const[]){ path }, 1, BIG_START), 0);
+		symbolize_user(&s, &p, BIG_START + (k == 3 ? 4 : HOSTILE_DATA_START + 4), &fr); /* 40 bytes: a page */
+		frame_text(&fr, true, text_out, sizeof(text_out));
+		if (k)
+			assert_non_null(strstr(text_out, "libcut.so [not read]+0x"));
+		else
+			assert_string_equal(text_out, "whole+0x4");
+		sym_process_free(&p);
+		symbolizer_free(&s);
+	}
+	unlink(path);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -391,7 +425,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(symtab_too_large_read_once), cmocka_unit_test(cfi_bomb_refused),
 		cmocka_unit_test(cfi_at_bounds_taken),	      cmocka_unit_test(cfi_programs),
-		cmocka_unit_test(cfi_hdr_into_an_entry),
+		cmocka_unit_test(cfi_hdr_into_an_entry),      cmocka_unit_test(unread_said),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
