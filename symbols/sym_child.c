@@ -147,8 +147,11 @@ static void end_child(const char *why)
 __attribute__((noreturn)) static void child_exec(int sock, pid_t parent, char *const argv[])
 {
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	sigset_t none;
 
-	prctl(PR_SET_PDEATHSIG, SIGKILL); /* kept across the exec */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL); /* the forker thread's mask blocks all: not the child's */
+	prctl(PR_SET_PDEATHSIG, SIGKILL); /* kept across the exec; the forker thread lives as long as the monitor */
 	if (getppid() != parent || null < 0)
 		_exit(2);
 	setsid(); /* no terminal's signals: the monitor's Ctrl-C is its own, and it still needs frames */
@@ -175,10 +178,75 @@ __attribute__((constructor)) static void sym_child_entry(int argc, char **argv)
 	sym_server_run(3, &cfg);
 }
 
+/*
+ * The thread that forks the children: the kernel's PR_SET_PDEATHSIG follows the thread that forked, not
+ * the process, and the threads that ask (a ring's reader, the poller) may end before the monitor does.
+ * This one lives as long as the monitor, its signals blocked; each fork is asked of it under forker.lock.
+ */
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t cv;
+	bool running, asked;
+	int sock; /* the child's end of the channel, while asked */
+	pid_t pid; /* the answer: the child's, or -errno */
+} forker = { .lock = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
+
+static void *forker_main(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&forker.lock);
+	for (;;) {
+		pid_t parent = getpid(), pid;
+
+		while (!forker.asked)
+			pthread_cond_wait(&forker.cv, &forker.lock);
+		pid = fork();
+		if (!pid)
+			child_exec(forker.sock, parent,
+				   (char *const[]){ CHILD_NAME, CHILD_ARG, c.debug_dir, c.perf_map_dir, NULL });
+		forker.pid = pid < 0 ? -errno : pid;
+		forker.asked = false;
+		pthread_cond_broadcast(&forker.cv);
+	}
+	return NULL;
+}
+
+/* A child forked by the forker thread (started at the first); its pid, or -errno. */
+static pid_t fork_child(int sock)
+{
+	sigset_t all, old;
+	pid_t pid;
+
+	pthread_mutex_lock(&forker.lock);
+	if (!forker.running) {
+		pthread_t t;
+		int err;
+
+		sigfillset(&all);
+		pthread_sigmask(SIG_BLOCK, &all, &old); /* the new thread inherits the mask: no signal of ours */
+		err = pthread_create(&t, NULL, forker_main, NULL);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		if (err) {
+			pthread_mutex_unlock(&forker.lock);
+			return -err;
+		}
+		pthread_detach(t);
+		forker.running = true;
+	}
+	forker.sock = sock;
+	forker.asked = true;
+	pthread_cond_broadcast(&forker.cv);
+	while (forker.asked)
+		pthread_cond_wait(&forker.cv, &forker.lock);
+	pid = forker.pid;
+	pthread_mutex_unlock(&forker.lock);
+	return pid;
+}
+
 /* A child, unless three died within the last minute. 0, or -errno. */
 static int start_child(void)
 {
-	pid_t parent = getpid(), pid;
+	pid_t pid;
 	int sv[2];
 
 	if (c.pid)
@@ -189,16 +257,13 @@ static int start_child(void)
 		set_dirs();
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		return -errno;
-	pid = fork();
+	pid = fork_child(sv[1]);
+	close(sv[1]);
 	if (pid < 0) {
 		close(sv[0]);
-		close(sv[1]);
-		snprintf(c.st.why, sizeof(c.st.why), "fork: %s", strerror(errno));
-		return -errno;
+		snprintf(c.st.why, sizeof(c.st.why), "fork: %s", strerror((int)-pid));
+		return (int)pid;
 	}
-	if (!pid)
-		child_exec(sv[1], parent, (char *const[]){ CHILD_NAME, CHILD_ARG, c.debug_dir, c.perf_map_dir, NULL });
-	close(sv[1]);
 	c.pid = pid;
 	c.sock = sv[0];
 	c.gen++;

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -140,6 +141,7 @@ int sym_confine(size_t data_bytes, char *why, size_t size)
 		snprintf(why, size, "dropping privileges: %s", strerror(-err));
 		return err;
 	}
+	prctl(PR_SET_PDEATHSIG, SIGKILL); /* again: the change of user cleared it; it ends with the monitor */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) {
 		snprintf(why, size, "no_new_privs: %s", strerror(errno));
 		return -errno;

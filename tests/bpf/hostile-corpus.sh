@@ -34,7 +34,7 @@ fi
 DELAY=0.25 DELAY_MS=250
 D=$(mktemp -d)
 PIDS= # the monitor and client running (never one reaped: its PID may be another's since), ended at the exit
-trap 'kill -KILL $PIDS 2>/dev/null; rm -rf "$D"' EXIT
+trap 'kill -KILL $PIDS 2>/dev/null; [ -n "${KEEP:-}" ] && echo "kept $D" || rm -rf "$D"' EXIT
 mkdir -p "$D/lib" "$D/bin" "$D/corpus" "$D/secret"
 cp "$CUDA/libcuda.so.1" "$D/lib/" && cp "$CUDA/cuda-client" "$D/bin/"
 # build-id-elsewhere claims the build id of a debug file installed here (none: zeros, a miss)

@@ -7,6 +7,7 @@
  */
 #include "tests/unit/cmocka_all.h"
 #include <pthread.h>
+#include <unistd.h>
 #include "collectors/kit/stack_copy.h"
 #include "core/clock.h"
 #include "symbols/sym_child.h"
@@ -131,11 +132,47 @@ static void threads(void **state)
 		      (double)cpu_ns / 1e6);
 }
 
+/* One copy unwound by a thread of its own, which then ends. */
+static void *unwind_once(void *arg)
+{
+	struct unwind_result r;
+	struct stack_proc *p = arg;
+
+	return stack_copy_unwind(p, &sample.stack, copy_size, &r) ? arg : NULL;
+}
+
+/*
+ * A child started by a thread that then ended lives on (the kernel's death signal follows the thread
+ * that forked: a ring's reader ends before the monitor); the next copy is unwound, no death counted.
+ */
+static void outlives_the_asking_thread(void **state)
+{
+	struct sym_child_stats st;
+	struct unwind_result r;
+	struct stack_proc p;
+	pthread_t t;
+	void *ok;
+
+	(void)state;
+	sym_child_stop(); /* none: the thread below starts it */
+	assert_int_equal(proc_open(&p), 0);
+	assert_int_equal(pthread_create(&t, NULL, unwind_once, &p), 0);
+	pthread_join(t, &ok);
+	assert_non_null(ok);
+	st = sym_child_stats();
+	usleep(100000); /* a death signal, were one sent, delivered */
+	assert_true(stack_copy_unwind(&p, &sample.stack, copy_size, &r));
+	assert_int_equal(sym_child_stats().died, st.died);
+	assert_int_equal(sym_child_stats().started, st.started);
+	proc_close(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(counted),
 		cmocka_unit_test(threads),
+		cmocka_unit_test(outlives_the_asking_thread),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);
