@@ -63,10 +63,48 @@ print("ADDS", adds, "want", w["adds"])
 print("SPINS", sum(r["count_total"] for r in spins), "want", w["spins"],
       "mean_ns", spins[0]["mean_ns"] if spins else None, "wall_per_spin_ns", 1e9 * w["spin_wall_s"] / w["spins"])
 print("DROPS", [c["drops"] for c in snaps[-1]["collectors"] if c["name"] == "gpu_time"])
+busy = [r for r in snaps[-1]["tables"].get("nvidia.gpu_busy", []) if r["pid"] == w["pid"]]
+kern = sum(r["gpu_ns_total"] for r in rows if r["kind"] == "kernel")
+print("BUSY", [(r["cuda_device"], r["kernel_ns_total"], r["copy_ns_total"], r["busy_ns_total"], r["disordered_total"])
+               for r in busy], "kernels_in_gpu_time", kern)
+print("KERNEL_NS_SAME", sum(r["kernel_ns_total"] for r in busy) == kern and len(busy) > 0)
 PYEOF
 cat "$OUT/rows.txt"
 check "on: the adds counted exactly ($N)" grep -q "^ADDS $N want $N$" "$OUT/rows.txt"
 check "on: the spins counted exactly ($S)" grep -q "^SPINS $S want $S " "$OUT/rows.txt"
+check "on: nvidia.gpu_busy's kernel time the sum of nvidia.gpu_time's kernels ($(grep '^BUSY' "$OUT/rows.txt"))" \
+	grep -qx "KERNEL_NS_SAME True" "$OUT/rows.txt"
+
+echo "== busy time: a GPU busy half the time (duty_workload.py), against its own clock and NVML's SM %"
+"$BIN" -b -J -d 0.5 >"$OUT/busy.jsonl" 2>"$OUT/busy.err" &
+M=$!
+sleep 1
+CUDA_INJECTION64_PATH=$LIB "$PY" "$HERE/duty_workload.py" 6 >"$OUT/duty.json" 2>"$OUT/duty.err"
+sleep 2.5 # its last records (flushed at its exit), then the monitor's reads
+kill -INT $M
+wait $M
+"$PY" - "$OUT/busy.jsonl" "$OUT/duty.json" >"$OUT/busy.txt" <<'PYEOF'
+import json, sys
+snaps = [json.loads(l) for l in open(sys.argv[1]) if l.strip().startswith("{")]
+d = json.loads(open(sys.argv[2]).read().strip().splitlines()[-1])
+rows = [r for s in snaps for r in s["tables"].get("nvidia.gpu_busy", []) if r["pid"] == d["pid"]]
+last = max(rows, key=lambda r: r["busy_ns_total"]) if rows else None
+wall = d["end"] - d["start"]
+sm = [r["sm_pct"] for s in snaps if d["start"] <= s["timestamp"] <= d["end"] + 0.5
+      for r in s["tables"].get("nvidia.gpu_processes", []) if r.get("pid") == d["pid"] and r.get("sm_pct") is not None]
+pct = [r["busy_pct"] for s in snaps if d["start"] + 1 <= s["timestamp"] <= d["end"]
+       for r in s["tables"].get("nvidia.gpu_busy", []) if r["pid"] == d["pid"] and r.get("busy_pct") is not None]
+share = last["busy_ns_total"] / 1e9 / wall if last else -1
+print("WALL_S %.3f ITS_BUSY_SHARE %.3f" % (wall, d["busy_share"]))
+print("GPU_BUSY_SHARE %.3f kernel_s %.3f busy_s %.3f disordered %d" % (share, last["kernel_ns_total"] / 1e9,
+      last["busy_ns_total"] / 1e9, last["disordered_total"]) if last else "GPU_BUSY_SHARE none")
+print("BUSY_PCT_MEAN %.1f over %d snapshots; NVML_SM_PCT_MEAN %s over %d" % (sum(pct) / len(pct) if pct else -1, len(pct),
+      "%.1f" % (sum(sm) / len(sm)) if sm else "none", len(sm)))
+print("WITHIN", last is not None and abs(share - d["busy_share"]) <= 0.1)
+PYEOF
+cat "$OUT/busy.txt"
+check "busy: its GPU busy time over its run within 10 points of the share it measured itself ($(head -2 "$OUT/busy.txt" | tr '\n' ' '))" \
+	grep -qx "WITHIN True" "$OUT/busy.txt"
 
 echo "== cost: launches per second, interleaved rounds (none, library dormant, library and monitor on)"
 for r in $(seq "$ROUNDS"); do
