@@ -75,11 +75,47 @@ check "on: the spins counted exactly ($S)" grep -q "^SPINS $S want $S " "$OUT/ro
 check "on: nvidia.gpu_busy's kernel time the sum of nvidia.gpu_time's kernels ($(grep '^BUSY' "$OUT/rows.txt"))" \
 	grep -qx "KERNEL_NS_SAME True" "$OUT/rows.txt"
 
+echo "== a CUDA graph: its kernels counted as kernels"
+"$BIN" -b -J -d 0.5 >"$OUT/graph.jsonl" 2>"$OUT/graph.err" &
+M=$!
+sleep 1
+rm -f "$OUT/ggate" "$OUT/ggate.done"
+CUDA_INJECTION64_PATH=$LIB "$PY" "$HERE/graph_workload.py" "$OUT/ggate" 50 100 >"$OUT/graph.out" 2>"$OUT/graph.cerr" &
+W=$!
+waitfor "$OUT/graph.cerr" 'GPU time from CUPTI' 150
+waitfor "$OUT/graph.out" 'ready' 600
+sleep 0.5 # the library's thread sees the semaphore within 100 ms and enables CUPTI
+touch "$OUT/ggate"
+waitfor "$OUT/graph.out" '"pid"' 600
+sleep 3 # the library's flush each second, then the monitor's reads
+kill -INT $M
+wait $M
+touch "$OUT/ggate.done"
+wait $W
+"$PY" - "$OUT/graph.jsonl" "$OUT/graph.out" >"$OUT/graph.txt" <<'PYEOF'
+import json, sys
+snaps = [json.loads(l) for l in open(sys.argv[1]) if l.strip().startswith("{")]
+w = [json.loads(l) for l in open(sys.argv[2])][-1]
+rows = [r for r in snaps[-1]["tables"].get("nvidia.gpu_time", []) if r["pid"] == w["pid"]]
+adds = sum(r["count_total"] for r in rows if "add" in r["kernel"].lower() and r["kind"] == "kernel")
+want = w["graph_adds"] * w["replays"] + w["warmup_adds"]
+print("GRAPH_ADDS", adds, "want", want, "(%d replays of %d, %d outside)" % (w["replays"], w["graph_adds"], w["warmup_adds"]))
+PYEOF
+cat "$OUT/graph.txt"
+check "graph: every replayed kernel counted in nvidia.gpu_time ($(head -1 "$OUT/graph.txt"))" \
+	awk '$1 == "GRAPH_ADDS" && $2 == $4 { ok = 1 } END { exit !ok }' "$OUT/graph.txt"
+
 echo "== busy time: a GPU busy half the time (duty_workload.py), against its own clock and NVML's SM %"
 "$BIN" -b -J -d 0.5 >"$OUT/busy.jsonl" 2>"$OUT/busy.err" &
 M=$!
 sleep 1
-CUDA_INJECTION64_PATH=$LIB "$PY" "$HERE/duty_workload.py" 6 >"$OUT/duty.json" 2>"$OUT/duty.err"
+rm -f "$OUT/dgate"
+CUDA_INJECTION64_PATH=$LIB "$PY" "$HERE/duty_workload.py" 6 "$OUT/dgate" >"$OUT/duty.json" 2>"$OUT/duty.err" &
+W=$!
+waitfor "$OUT/duty.err" 'GPU time from CUPTI' 300
+sleep 0.5 # CUPTI enabled within 100 ms of that
+touch "$OUT/dgate"
+wait $W
 sleep 2.5 # its last records (flushed at its exit), then the monitor's reads
 kill -INT $M
 wait $M
@@ -100,11 +136,20 @@ print("GPU_BUSY_SHARE %.3f kernel_s %.3f busy_s %.3f disordered %d" % (share, la
       last["busy_ns_total"] / 1e9, last["disordered_total"]) if last else "GPU_BUSY_SHARE none")
 print("BUSY_PCT_MEAN %.1f over %d snapshots; NVML_SM_PCT_MEAN %s over %d" % (sum(pct) / len(pct) if pct else -1, len(pct),
       "%.1f" % (sum(sm) / len(sm)) if sm else "none", len(sm)))
-print("WITHIN", last is not None and abs(share - d["busy_share"]) <= 0.1)
+k = [r for s in snaps for r in s["tables"].get("nvidia.gpu_time", []) if r["pid"] == d["pid"] and r["kind"] == "kernel"]
+gemm = max(k, key=lambda r: r["gpu_ns_total"]) if k else None
+print("PRODUCT count %s want %d; mean_ns %s, by events %.0f" % (gemm["count_total"] if gemm else None, d["products"],
+      "%.0f" % gemm["mean_ns"] if gemm else None, d["event_mean_ns"]))
+print("DURATION", gemm is not None and gemm["count_total"] == d["products"] and
+      abs(gemm["mean_ns"] - d["event_mean_ns"]) <= max(5000, 0.02 * d["event_mean_ns"]))
+print("UNION", last is not None and last["busy_ns_total"] == last["kernel_ns_total"] + last["copy_ns_total"] and
+      last["disordered_total"] == 0)
 PYEOF
 cat "$OUT/busy.txt"
-check "busy: its GPU busy time over its run within 10 points of the share it measured itself ($(head -2 "$OUT/busy.txt" | tr '\n' ' '))" \
-	grep -qx "WITHIN True" "$OUT/busy.txt"
+check "busy: the products counted and their mean GPU time within 2 % or 5 us of CUDA events' ($(grep '^PRODUCT' "$OUT/busy.txt"))" \
+	grep -qx "DURATION True" "$OUT/busy.txt"
+check "busy: one stream, in order: its busy time its kernels' and copies' time, none disordered ($(grep '^GPU_BUSY' "$OUT/busy.txt"))" \
+	grep -qx "UNION True" "$OUT/busy.txt"
 
 echo "== cost: launches per second, interleaved rounds (none, library dormant, library and monitor on)"
 for r in $(seq "$ROUNDS"); do
