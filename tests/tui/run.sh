@@ -960,6 +960,13 @@ if [ -f "$NVREC" ]; then
 				grep -qE '^ +924 python3 +nvidia0 +98\.0 +1\.2GiB +18\.1k ' '$TMP/h200-$size.txt' &&
 				grep -qE '│ +0 +1\.2GiB +140\.4GiB ' '$TMP/h200-$size.txt'"
 	done
+	# one process, one GPU: the rows the tables leave go to the GPU's temperature, memory bandwidth and
+	# clock history, not to blank rows under its use, memory and power
+	if [ -f "$TMP/h200-80x24.txt" ]; then
+		got=$(sed -n '3,22p' "$TMP/h200-80x24.txt" | sed 's/[│┌┐└┘─ ]//g' | grep -c .)
+		check "80x24, H200 snapshot 40: at least 80 % of the Overview's 20 content rows carry data ($got), the GPU's temperature and clock history among them" \
+			bash -c "[ $got -ge 16 ] && grep -qE '^ 0 temp C +0-48 ' '$TMP/h200-80x24.txt' && grep -qE '^ 0 gfx MHz +0-1980 ' '$TMP/h200-80x24.txt'"
+	fi
 	# t: the tree's container lines count in the rows the process table gets, not its processes alone
 	if [ -f "$H200" ]; then
 		replay_at 120 40 "$H200" 41
