@@ -18,6 +18,8 @@
 #include "core/clock.h"
 #include "core/array.h"
 #include "model/model.h"
+#include "model/gpu_processes.h"
+#include "model/process_names.h"
 #include "recording/json_read.h"
 #include "recording/replay.h"
 
@@ -46,6 +48,7 @@ struct replay {
 	uint64_t due_ns; /* when the next snapshot may be handed out */
 	struct snapshot *cur; /* refs: ours plus the front end's; front end's thread only */
 	uint32_t pid_filter;
+	struct process_names names; /* the names the snapshots handed on gave: a later "?" named by them */
 	struct parser parsers[REPLAY_PARSERS];
 	bool reader_started; /* a parser runs */
 	/* shared with the parsers, under lock */
@@ -270,6 +273,9 @@ static void *parser_main(void *arg)
 		}
 		if (s) {
 			s->seq = ++r->seq;
+			/* a row named here: the processes' table derived again with its name (out of memory: "?") */
+			if (process_names_carry(&r->names, s) > 0)
+				gpu_processes_derive(s);
 			r->next = s;
 		} else if (!why[0] && !r->seq) { /* the end, before any snapshot: nothing to play is no replay */
 			snprintf(r->error, sizeof(r->error), "%s: the recording is empty (no snapshot in it)", r->path);
@@ -481,6 +487,7 @@ void replay_close(struct replay *r)
 	while (r->ngarbage)
 		snapshot_free(r->garbage[--r->ngarbage]);
 	free(r->garbage);
+	process_names_free(&r->names);
 	pthread_cond_destroy(&r->cond);
 	pthread_mutex_destroy(&r->lock);
 	pthread_mutex_destroy(&r->file_lock);
