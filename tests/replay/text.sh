@@ -86,4 +86,11 @@ name=$(sed -n 21p "$REC" | jq -r '.tables["drm_sched.processes"][0].comm')
 got=$("$BIN" --replay "$TMP/unnamed.jsonl" -b -J | tail -1 | jq -r --argjson p "$P" '[.tables | to_entries[] | .value[]? |
 	select(type == "object" and .pid? == $p and has("comm")) | .comm] | unique | join(",")')
 check "pid $P, \"?\" in every table of a snapshot: named $name by the snapshot before it in each ($got)" test "$got" = "$name"
+# NVIDIA ioctls in a recording made before their names (nvidia-h200.jsonl: "nvidia 0x2a" on nvidiactl)
+# named in the replay as the calls collector names them now, the others kept by number
+"$BIN" --replay "$H200" -b -J -n 20 2>/dev/null | tail -1 >"$TMP/ioctls.json"
+recorded=$(sed -n 20p "$H200" | jq -r '[.tables["calls.ioctls"][] | select(.device == "nvidiactl" and .command == "nvidia 0x2a")] | length')
+check "nvidia-h200.jsonl snapshot 20: nvidiactl's 0x2a, recorded 'nvidia 0x2a' ($recorded rows), replayed as 'nvidia RM_CONTROL'" \
+	bash -c "[ $recorded -gt 0 ] && jq -e '[.tables[\"calls.ioctls\"][] | select(.device == \"nvidiactl\" and .cmd % 256 == 42) | .command] |
+		length > 0 and all(. == \"nvidia RM_CONTROL\")' '$TMP/ioctls.json'"
 finish
