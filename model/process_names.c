@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <stdlib.h>
 #include <string.h>
+#include "core/array.h"
 #include "core/key_index.h"
 #include "model/process_names.h"
 
@@ -91,4 +92,91 @@ int process_names_fill(struct snapshot *s)
 	}
 	key_index_free(&names);
 	return rc;
+}
+
+/* pid's name from earlier snapshots, NULL where none named it. */
+static const char *carried(const struct process_names *m, uint64_t pid)
+{
+	uint32_t at;
+
+	return key_index_get(&m->index, pid, &at) ? m->names[at] : NULL;
+}
+
+/* Keeps name as pid's, the latest; -1 out of memory. */
+static int learn(struct process_names *m, uint64_t pid, const char *name)
+{
+	const char *had = carried(m, pid);
+	char *copy, **slot;
+	uint32_t at;
+
+	if (had && !strcmp(had, name))
+		return 0;
+	copy = strdup(name);
+	if (!copy)
+		return -1;
+	if (had) {
+		key_index_get(&m->index, pid, &at);
+		free(m->names[at]);
+		m->names[at] = copy;
+		return 0;
+	}
+	slot = array_push(&m->names, &m->n, &m->cap, sizeof(*m->names));
+	if (!slot || key_index_put(&m->index, pid, (uint32_t)(m->n - 1))) {
+		m->n -= slot != NULL;
+		free(copy);
+		return -1;
+	}
+	*slot = copy;
+	return 0;
+}
+
+/* Table t's "?" named from m (counted in *named), then its names learned into m; -1 out of memory. */
+static int carry_table(struct process_names *m, struct table *t, int *named)
+{
+	int pid, comm;
+
+	for (size_t r = 0; name_cols(t, &pid, &comm) && r < t->nrows; r++) {
+		struct cell *row = table_row(t, r);
+		const char *name;
+		char *was;
+
+		if (!row[pid].known || !row[comm].known || !row[comm].s[0])
+			continue;
+		if (!unnamed(&row[comm])) {
+			if (learn(m, row[pid].u, row[comm].s))
+				return -1;
+			continue;
+		}
+		name = carried(m, row[pid].u);
+		if (!name)
+			continue;
+		was = row[comm].s;
+		cell_set_str(row, (unsigned int)comm, name);
+		if (!row[comm].known) { /* out of memory: the "?" kept */
+			row[comm] = (struct cell){ .known = true, .s = was };
+			return -1;
+		}
+		free(was);
+		(*named)++;
+	}
+	return 0;
+}
+
+int process_names_carry(struct process_names *m, struct snapshot *s)
+{
+	int named = 0;
+
+	for (size_t i = 0; i < s->ntables; i++)
+		if (carry_table(m, s->tables[i], &named))
+			return -1;
+	return named;
+}
+
+void process_names_free(struct process_names *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		free(m->names[i]);
+	free(m->names);
+	key_index_free(&m->index);
+	*m = (struct process_names){ 0 };
 }

@@ -18,6 +18,9 @@
 #include "core/clock.h"
 #include "core/array.h"
 #include "model/model.h"
+#include "model/gpu_processes.h"
+#include "model/ioctl_names.h"
+#include "model/process_names.h"
 #include "recording/json_read.h"
 #include "recording/replay.h"
 
@@ -46,6 +49,7 @@ struct replay {
 	uint64_t due_ns; /* when the next snapshot may be handed out */
 	struct snapshot *cur; /* refs: ours plus the front end's; front end's thread only */
 	uint32_t pid_filter;
+	struct process_names names; /* the names the snapshots handed on gave: a later "?" named by them */
 	struct parser parsers[REPLAY_PARSERS];
 	bool reader_started; /* a parser runs */
 	/* shared with the parsers, under lock */
@@ -192,6 +196,41 @@ static ssize_t take_line(struct replay *r, struct parser *p, unsigned long *line
 	}
 }
 
+/*
+ * NVIDIA ioctls a recorder could not name ("nvidia 0x2a": made before their names were
+ * known) by the names this build knows; a name the recorder gave is kept. -1 out of memory.
+ */
+static int name_nvidia_ioctls(struct table *t)
+{
+	int drv = table_col(t->desc, "driver"), cmd = table_col(t->desc, "cmd"), name = table_col(t->desc, "command");
+	char numbered[32], named[64];
+
+	for (size_t r = 0; drv >= 0 && cmd >= 0 && name >= 0 && r < t->nrows; r++) {
+		struct cell *row = table_row(t, r);
+
+		if (!row[drv].known || strcmp(row[drv].s, "nvidia") || !row[cmd].known || !row[name].known)
+			continue;
+		snprintf(numbered, sizeof(numbered), "nvidia 0x%02x", (unsigned int)(row[cmd].u & 0xff));
+		ioctl_command_name(IOCTL_DEVICE_NVIDIA, "nvidia", (uint32_t)row[cmd].u, named, sizeof(named));
+		if (strcmp(row[name].s, numbered) || !strcmp(named, numbered))
+			continue;
+		free(row[name].s);
+		cell_set_str(row, (unsigned int)name, named);
+		if (!row[name].known)
+			return -1;
+	}
+	return 0;
+}
+
+/* name_nvidia_ioctls on s's calls.ioctls; -1 out of memory. */
+static int name_ioctls(struct snapshot *s)
+{
+	for (size_t i = 0; i < s->ntables; i++)
+		if (!strcmp(s->tables[i]->desc->name, "calls.ioctls") && name_nvidia_ioctls(s->tables[i]))
+			return -1;
+	return 0;
+}
+
 /* The snapshot of line (n bytes in p->buf); NULL with why set at a bad line. */
 static struct snapshot *parse_line(struct replay *r, struct parser *p, ssize_t n, unsigned long line, char *why,
 				   size_t whylen)
@@ -205,7 +244,7 @@ static struct snapshot *parse_line(struct replay *r, struct parser *p, ssize_t n
 		return NULL;
 	}
 	snapshot_drop_recorder(s); /* before the tables derived from its rows */
-	if (snapshot_derive(s)) {
+	if (name_ioctls(s) || snapshot_derive(s)) {
 		snprintf(why, whylen, "%s:%lu: out of memory", r->path, line);
 		snapshot_free(s);
 		return NULL;
@@ -270,6 +309,9 @@ static void *parser_main(void *arg)
 		}
 		if (s) {
 			s->seq = ++r->seq;
+			/* a row named here: the processes' table derived again with its name (out of memory: "?") */
+			if (process_names_carry(&r->names, s) > 0)
+				gpu_processes_derive(s);
 			r->next = s;
 		} else if (!why[0] && !r->seq) { /* the end, before any snapshot: nothing to play is no replay */
 			snprintf(r->error, sizeof(r->error), "%s: the recording is empty (no snapshot in it)", r->path);
@@ -481,6 +523,7 @@ void replay_close(struct replay *r)
 	while (r->ngarbage)
 		snapshot_free(r->garbage[--r->ngarbage]);
 	free(r->garbage);
+	process_names_free(&r->names);
 	pthread_cond_destroy(&r->cond);
 	pthread_mutex_destroy(&r->lock);
 	pthread_mutex_destroy(&r->file_lock);

@@ -74,8 +74,11 @@ void draw_main(struct view *v);
 void side_rows_need(const struct view *v, int which, int w, int *need, int *least);
 /* The Overview's GPU blocks (draw_devices.c) in r. */
 void draw_devices(struct view *v, struct rect r);
-/* The GPU history's rows wanted (a title, a row per GPU and metric; 0: no GPU with one), and the drawing. */
-int gpu_history_rows(const struct view *v);
+/*
+ * The GPU history's rows wanted (a title, a row per GPU and metric; 0: no GPU with one), *least those of its
+ * use, memory and power rows alone; and the drawing.
+ */
+int gpu_history_rows(const struct view *v, int *least);
 void draw_gpu_history(struct view *v, struct rect r);
 /* The lines the GPU blocks list: the devices, and those only the scheduler's rings name. */
 int devices_count(const struct view *v);

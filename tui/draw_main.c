@@ -245,16 +245,20 @@ void draw_header(struct view *v, struct rect r)
 		draw_tabs(v, r.y + 1, r.w);
 }
 
-/* Which of the pane's summary columns fit in w cells (bit k: summary_cols[k]): the first ones. */
-static unsigned int summary_fit(int w, const struct table_desc *d, const struct pane_decl *p)
+/*
+ * Which of the pane's summary columns fit in w cells (bit k: summary_cols[k]): the first ones of
+ * those with a value in t (a column no source of this machine fills gives way to the next).
+ */
+static unsigned int summary_fit(int w, const struct table *t, const struct pane_decl *p)
 {
+	const struct table_desc *d = t->desc;
 	unsigned int shown = 0;
 	int need = 0;
 
 	for (int k = 0; k < PANE_MAX_SUMMARY && p->summary_cols[k]; k++) {
 		int col = table_col(d, p->summary_cols[k]);
 
-		if (col < 0)
+		if (col < 0 || (!(d->cols[col].flags & COL_KEY) && !table_col_known(t, (unsigned int)col)))
 			continue;
 		need += d->cols[col].width + (need ? 1 : 0);
 		if (need > w)
@@ -317,10 +321,11 @@ static void summary_pairs(struct view *v, struct rect in, const struct table *t,
 }
 
 /* The summary's title row: each column's title where its cells go, then "<title> history"; 1 row. */
-static int summary_header(struct rect in, const struct table_desc *d, const struct pane_decl *p)
+static int summary_header(struct rect in, const struct table *t, const struct pane_decl *p)
 {
+	const struct table_desc *d = t->desc;
 	const char *spark = NULL, *scale = "";
-	unsigned int shown = summary_fit(in.w, d, p);
+	unsigned int shown = summary_fit(in.w, t, p);
 	int x = in.x;
 
 	fill(in.y, in.x, in.w, ROLE_HEADER);
@@ -397,7 +402,7 @@ static void summary_row(struct view *v, int y, struct rect in, const struct tabl
 static void summary_rows(struct view *v, int y, struct rect in, const struct table *t, const struct pane_decl *p)
 {
 	int qc = p->summary_quiet_col ? table_col(t->desc, p->summary_quiet_col) : -1, end = in.y + in.h;
-	unsigned int shown = summary_fit(in.w, t->desc, p);
+	unsigned int shown = summary_fit(in.w, t, p);
 	size_t listed = 0, quiet, busy = 0;
 
 	for (size_t r = 0; r < t->nrows; r++)
@@ -486,7 +491,7 @@ static void draw_summary(struct view *v, struct rect in, const struct pane_decl 
 		return;
 	}
 	/* the columns' titles (their units) over them, and the sparkline's; the rows */
-	summary_rows(v, in.y + summary_header(in, d, p), in, t, p);
+	summary_rows(v, in.y + summary_header(in, t, p), in, t, p);
 }
 
 /* NVML's memory, where no DRM source is: per GPU, then per process where NVML lists any. */

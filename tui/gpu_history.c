@@ -1,44 +1,67 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * The Overview's GPU history, where the tables leave room (as nvtop draws it):
- * each NVIDIA GPU's use, memory and power over the last snapshots, one row each.
+ * each NVIDIA GPU's use, memory and power over the last snapshots, one row each;
+ * where rows are left, its temperature, memory bandwidth and graphics clock too
+ * (those that a GPU of the table reports), rather than blank rows.
  */
 #include <stdio.h>
 #include "tui/draw.h"
+#include "tui/table_fit.h"
 
 static const char *const metrics[][2] = {
-	{ "util_pct", "use%" },
-	{ "mem_used_bytes", "memory" },
-	{ "power_w", "power W" },
+	{ "util_pct", "use%" }, { "mem_used_bytes", "memory" }, { "power_w", "power W" },
+	{ "temp_c", "temp C" }, { "mem_util_pct", "membw%" },	{ "gfx_mhz", "gfx MHz" },
 };
 #define METRICS (int)(sizeof(metrics) / sizeof(metrics[0]))
+#define BASE_METRICS 3 /* use, memory, power: every GPU shown has these rows */
 
-int gpu_history_rows(const struct view *v)
+/* The metrics g's GPUs have rows for, into which[]: the base ones, then the others some GPU reports. */
+static int known_metrics(const struct table *g, int *which)
+{
+	int n = 0;
+
+	for (int m = 0; m < METRICS; m++) {
+		int col = table_col(g->desc, metrics[m][0]);
+
+		if (m < BASE_METRICS || (col >= 0 && table_col_known(g, (unsigned int)col)))
+			which[n++] = m;
+	}
+	return n;
+}
+
+int gpu_history_rows(const struct view *v, int *least)
 {
 	const struct table *g = snapshot_table(v->snap, "nvidia.gpus");
+	int which[METRICS];
 
-	return g && g->nrows ? 1 + METRICS * (int)g->nrows : 0;
+	*least = g && g->nrows ? 1 + BASE_METRICS * (int)g->nrows : 0;
+	return g && g->nrows ? 1 + known_metrics(g, which) * (int)g->nrows : 0;
 }
 
 void draw_gpu_history(struct view *v, struct rect r)
 {
 	const struct table *g = snapshot_table(v->snap, "nvidia.gpus");
+	int which[METRICS], nm, each, y = r.y;
 	char title[96];
 	size_t fits;
-	int y = r.y;
 
-	if (!g || !g->nrows || r.h < 1 + METRICS)
+	if (!g || !g->nrows || r.h < 1 + BASE_METRICS)
 		return;
-	fits = (size_t)(r.h - 1) / METRICS; /* whole GPUs: a GPU's rows are never split */
+	nm = known_metrics(g, which);
+	/* whole GPUs, each as many rows as all shown can have: a GPU's rows are never split */
+	each = (r.h - 1) / (int)g->nrows;
+	each = each < BASE_METRICS ? BASE_METRICS : each > nm ? nm : each;
+	fits = (size_t)(r.h - 1) / (size_t)each;
 	if (fits < g->nrows)
 		snprintf(title, sizeof(title), "GPU history (NVML): %zu of %zu GPUs (a taller terminal shows all)",
 			 fits, g->nrows);
 	put_whole(y++, r.x + 1, r.w - 1, ROLE_TITLE, fits < g->nrows ? title : "GPU history (NVML)");
 	for (size_t i = 0; i < g->nrows && i < fits; i++)
-		for (int m = 0; m < METRICS && y < r.y + r.h; m++) {
+		for (int m = 0; m < each && y < r.y + r.h; m++) {
 			char label[16];
 
-			snprintf(label, sizeof(label), "%.0f %s", num_or_0(g, i, "gpu"), metrics[m][1]);
-			draw_spark_row(v, y++, r, label, g, i, metrics[m][0]);
+			snprintf(label, sizeof(label), "%.0f %s", num_or_0(g, i, "gpu"), metrics[which[m]][1]);
+			draw_spark_row(v, y++, r, label, g, i, metrics[which[m]][0]);
 		}
 }

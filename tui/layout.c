@@ -154,7 +154,8 @@ void layout_compute(const struct layout_input *in, struct layout *out)
 		split_tables(in, out, y, body, 0, tw);
 	} else if (nside && body >= 3 + 8) {
 		/* Narrow: a row of small panes under the tables, when there is room: what the tables leave */
-		int want = tables_need(in) + (in->history_rows ? min_i(in->history_rows, body / 3) : 0);
+		int hist = in->history_least ? in->history_least : in->history_rows;
+		int want = tables_need(in) + (hist ? min_i(hist, body / 3) : 0);
 		int sh = max_i(3, min_i(body - want, body - 5)), x = 0, use = 0;
 
 		for (int k = 0; k < nside; k++) /* side by side: as tall as the tallest needs, the rest to the tables */

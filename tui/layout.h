@@ -21,6 +21,7 @@ struct layout_input {
 	bool panes[PANE_COUNT];
 	bool absent_line; /* one line naming the panes whose source the machine lacks (overview_fit) */
 	int history_rows; /* rows the GPU history wants (0: none); it gets what the tables leave */
+	int history_least; /* of those, the rows it must have to be worth a place (0: history_rows) */
 	/*
 	 * Rows a side pane (memory, interrupts, display) uses, its frame included: side_need[i] where it has
 	 * them (0: all it gets); given fewer, all it gets where that is side_least[i] + 3 or more (room for

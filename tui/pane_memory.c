@@ -173,6 +173,7 @@ static const struct pane_decl memory_pane = {
 	.instead_absent = "No DRM memory source (fdinfo, sysfs)",
 	.side = SIDE_MEMORY,
 	.summary_table = "memory.devices",
-	.summary_cols = { "dev", "region", "total_bytes", "used_pct" },
+	/* the clients' total (fdinfo), else what the driver says is used (sysfs): whichever this machine has */
+	.summary_cols = { "dev", "region", "total_bytes", "used_bytes", "used_pct" },
 };
 PANE_REGISTER(memory_pane);

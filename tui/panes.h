@@ -11,7 +11,7 @@
 #include <stdbool.h>
 
 #define PANE_MAX_TABLES 7
-#define PANE_MAX_SUMMARY 4
+#define PANE_MAX_SUMMARY 5
 
 struct view;
 struct rect;

@@ -53,7 +53,7 @@ void view_draw(struct view *v)
 		in.panes[i] = v->prefs.panes[i] && !v->fit.absent[i];
 	in.absent_line = v->fit.n > 0;
 	view_focus_shown(v);
-	in.history_rows = gpu_history_rows(v);
+	in.history_rows = gpu_history_rows(v, &in.history_least);
 	layout_compute(&in, &v->layout);
 	for (int i = 0; i < SIDE_COUNT; i++) /* the rows each side pane uses at the width it got: the rest to others */
 		side_rows_need(v, i, v->layout.side[i].w, &in.side_need[i], &in.side_least[i]);

@@ -15,7 +15,7 @@
 #include "collectors/calls/calls_gate.h"
 #include "collectors/calls/calls_tables.h"
 #include "collectors/collector.h"
-#include "collectors/calls/ioctl_names.h"
+#include "model/ioctl_names.h"
 #include "collectors/kit/call_stacks.h"
 #include "collectors/kit/stack_table.h"
 #include "collectors/kit/capture_rb.h"

@@ -93,12 +93,12 @@ static const struct col_desc gpu_cols[NVG_COLS] = {
 		       "of the driver's samples in it; its last sample period where it keeps none",
 		       COL_F64, UNIT_PCT, 5, COL_HISTORY | COL_SPARK },
 	[NVG_MEM_UTIL] = { "mem_util_pct", "MEMBW%", "share of that time device memory was read or written", COL_F64,
-			   UNIT_PCT, 6, COL_WIDE }, /* narrow, it gives way to POWER W */
-	[NVG_TEMP] = { "temp_c", "TEMP C", "GPU temperature, degrees Celsius", COL_F64, UNIT_CELSIUS, 6, 0 },
+			   UNIT_PCT, 6, COL_WIDE | COL_HISTORY }, /* narrow, it gives way to POWER W */
+	[NVG_TEMP] = { "temp_c", "TEMP C", "GPU temperature, degrees Celsius", COL_F64, UNIT_CELSIUS, 6, COL_HISTORY },
 	[NVG_POWER] = { "power_w", "POWER W", "board power draw, watts", COL_F64, UNIT_WATTS, 7, COL_HISTORY },
 	[NVG_POWER_CAP] = { "power_cap_w", "CAP W", "the power limit the driver enforces, watts", COL_F64, UNIT_WATTS,
 			    6, COL_WIDE | COL_WITH_PREV },
-	[NVG_GFX_MHZ] = { "gfx_mhz", "GFX MHz", "graphics clock", COL_F64, UNIT_MHZ, 7, 0 },
+	[NVG_GFX_MHZ] = { "gfx_mhz", "GFX MHz", "graphics clock", COL_F64, UNIT_MHZ, 7, COL_HISTORY },
 	[NVG_SM_MHZ] = { "sm_mhz", "SM MHz", "streaming multiprocessor clock", COL_F64, UNIT_MHZ, 6, COL_WIDE },
 	[NVG_MEM_MHZ] = { "mem_mhz", "MEM MHz", "memory clock", COL_F64, UNIT_MHZ, 7, COL_WIDE },
 	[NVG_FAN] = { "fan_pct", "FAN%", "fan speed, of its maximum (none on passively cooled boards)", COL_F64,

@@ -74,4 +74,23 @@ long=$(awk 'length($0) > 255' "$TMP/knames" | wc -l) whole=0
 while IFS= read -r k; do grep -qF -- "$k" "$TMP/ktext" && whole=$((whole + 1)); done <"$TMP/knames"
 check "nvidia-h200.jsonl snapshot 41: every kernel name whole in the batch text ($whole of $(wc -l <"$TMP/knames"), $long past 255 bytes)" \
 	test "$long" -gt 0 -a "$whole" -eq "$(wc -l <"$TMP/knames")"
+# a process gone when a collector looked ("?" in every table of a snapshot) named by the snapshots
+# before it, the processes' table derived again with the name: the recording's snapshots 21 and 22,
+# pid P's comm "?" throughout the second
+P=$(sed -n 21p "$REC" | jq -r '.tables["drm_sched.processes"][0].pid')
+name=$(sed -n 21p "$REC" | jq -r '.tables["drm_sched.processes"][0].comm')
+{
+	sed -n 21p "$REC"
+	sed -n 22p "$REC" | jq -c --argjson p "$P" 'walk(if type == "object" and .pid? == $p and has("comm") then .comm = "?" else . end)'
+} >"$TMP/unnamed.jsonl"
+got=$("$BIN" --replay "$TMP/unnamed.jsonl" -b -J | tail -1 | jq -r --argjson p "$P" '[.tables | to_entries[] | .value[]? |
+	select(type == "object" and .pid? == $p and has("comm")) | .comm] | unique | join(",")')
+check "pid $P, \"?\" in every table of a snapshot: named $name by the snapshot before it in each ($got)" test "$got" = "$name"
+# NVIDIA ioctls in a recording made before their names (nvidia-h200.jsonl: "nvidia 0x2a" on nvidiactl)
+# named in the replay as the calls collector names them now, the others kept by number
+"$BIN" --replay "$H200" -b -J -n 20 2>/dev/null | tail -1 >"$TMP/ioctls.json"
+recorded=$(sed -n 20p "$H200" | jq -r '[.tables["calls.ioctls"][] | select(.device == "nvidiactl" and .command == "nvidia 0x2a")] | length')
+check "nvidia-h200.jsonl snapshot 20: nvidiactl's 0x2a, recorded 'nvidia 0x2a' ($recorded rows), replayed as 'nvidia RM_CONTROL'" \
+	bash -c "[ $recorded -gt 0 ] && jq -e '[.tables[\"calls.ioctls\"][] | select(.device == \"nvidiactl\" and .cmd % 256 == 42) | .command] |
+		length > 0 and all(. == \"nvidia RM_CONTROL\")' '$TMP/ioctls.json'"
 finish

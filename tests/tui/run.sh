@@ -521,6 +521,10 @@ check "80x24: card2 (xe) shows its VRAM size, used unknown, and its clock" \
 	bash -c "$T capture-pane -p -t t | grep -E '^ card2 +xe +0000:04:00.0 +VRAM -/12.0GiB  55°C  gclk 2100MHz' >/dev/null"
 check "80x24: every device line ends with a whole part (a unit, not a cut number or bar)" \
 	bash -c "[ \$($T capture-pane -p -t t | sed -n '3,5p' | grep -cE '(°C|W|MHz|%|iB|reported\)|/s [0-9.]+[kM]?)\$') -eq 3 ]"
+# no DRM client here (no fdinfo total): the MEMORY box shows what the driver's sysfs says is used
+vram0=$(jq -r '.tables["memory.devices"][] | select(.region == "vram") | .used_bytes' <<<"$SNAP1" | awk '{ printf "%.1fGiB", $1 / 1073741824 }')
+check "80x24 MEMORY box without fdinfo: card0's vram used as sysfs says ($vram0), not a column of '-'" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^│DEVICE +REGION +USED +USED%' && $T capture-pane -p -t t | grep -qE '^│0000:03:00.0 +vram +$vram0 '"
 keys 2
 check "80x24, AMD pane: the reason said once at the top, its tables point there" \
 	bash -c "[ \$($T capture-pane -p -t t | grep -c 'the amdgpu module is not loaded') = 1 ] && $T capture-pane -p -t t | grep -q 'amdgpu unavailable (above)'"
@@ -960,6 +964,13 @@ if [ -f "$NVREC" ]; then
 				grep -qE '^ +924 python3 +nvidia0 +98\.0 +1\.2GiB +18\.1k ' '$TMP/h200-$size.txt' &&
 				grep -qE '│ +0 +1\.2GiB +140\.4GiB ' '$TMP/h200-$size.txt'"
 	done
+	# one process, one GPU: the rows the tables leave go to the GPU's temperature, memory bandwidth and
+	# clock history, not to blank rows under its use, memory and power
+	if [ -f "$TMP/h200-80x24.txt" ]; then
+		got=$(sed -n '3,22p' "$TMP/h200-80x24.txt" | sed 's/[│┌┐└┘─ ]//g' | grep -c .)
+		check "80x24, H200 snapshot 40: at least 80 % of the Overview's 20 content rows carry data ($got), the GPU's temperature and clock history among them" \
+			bash -c "[ $got -ge 16 ] && grep -qE '^ 0 temp C +0-48 ' '$TMP/h200-80x24.txt' && grep -qE '^ 0 gfx MHz +0-1980 ' '$TMP/h200-80x24.txt'"
+	fi
 	# t: the tree's container lines count in the rows the process table gets, not its processes alone
 	if [ -f "$H200" ]; then
 		replay_at 120 40 "$H200" 41

@@ -4,7 +4,7 @@
 #include "tests/unit/cmocka_all.h"
 #include "collectors/amdgpu/amdgpu_tables.h"
 #include "collectors/intel/intel_tables.h"
-#include "collectors/calls/ioctl_names.h"
+#include "model/ioctl_names.h"
 
 /* The kernel's _IOC encoding: dir << 30 | size << 16 | type << 8 | nr. */
 #define IOC(dir, type, nr, size) ((unsigned int)(dir) << 30 | (size) << 16 | (type) << 8 | (nr))

@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "collectors/calls/ioctl_names.h"
+#include "model/ioctl_names.h"
 
 #define DRM_IOCTL_TYPE 'd'
 #define DRM_COMMAND_BASE 0x40
@@ -285,8 +285,7 @@ static const struct {
 	{ "xe", xe_names },
 };
 
-void ioctl_command_name(enum ioctl_device kind, const char *driver, uint32_t cmd, char *buf,
-			size_t size)
+void ioctl_command_name(enum ioctl_device kind, const char *driver, uint32_t cmd, char *buf, size_t size)
 {
 	unsigned int type = (cmd >> 8) & 0xff, nr = cmd & 0xff;
 
@@ -316,6 +315,5 @@ void ioctl_command_name(enum ioctl_device kind, const char *driver, uint32_t cmd
 			return;
 		}
 	}
-	snprintf(buf, size, "%s+0x%02x", driver && *driver ? driver : "driver",
-		 nr - DRM_COMMAND_BASE);
+	snprintf(buf, size, "%s+0x%02x", driver && *driver ? driver : "driver", nr - DRM_COMMAND_BASE);
 }
