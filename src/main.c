@@ -143,9 +143,10 @@ static int open_stacks(const struct options *o, struct collector_config *config)
 /* The symbolizing child (symbols/sym_child.h) ended; a line where one ended early or what it owed went unknown. */
 static void close_symbolizer(void)
 {
-	struct sym_child_stats st = sym_child_stats();
+	struct sym_child_stats st;
 
-	sym_child_stop();
+	sym_child_stop(); /* first: no thread waits for it then, the counts read are the last */
+	st = sym_child_stats();
 	if (st.died || st.frames_lost || st.unwinds_lost || st.skipped)
 		fprintf(stderr,
 			PROG ": the symbolizing child ended %llu times (the last: %s), %llu started in all; "
@@ -794,6 +795,7 @@ static int run_live(const struct options *o, struct live_run *run)
 	host_names(run->model);
 	model_set_pid_filter(run->model, o->pid);
 	pid_notice(o);
+	sym_child_wait_cap((unsigned int)(o->delay_s * 500)); /* a slow file: half an interval at once */
 	run->poller = poller_start(run->cs, run->n, run->model, o->delay_s, run->recorder);
 	if (!run->poller) {
 		fail(o, "cannot start the poller thread");

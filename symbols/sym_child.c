@@ -28,7 +28,8 @@
  * comes (then dropped) or its deadline passes (then the child is killed): a hostile file costs the
  * poller about a quarter of its time, never seconds at once.
  */
-#define BUDGET_MS 1000
+#define BUDGET_MS 1000 /* at most (sym_child_wait_cap: half the monitor's interval) */
+#define BUDGET_MIN_MS 250
 #define BUDGET_REFILL_MS 250
 #define WAIT_MIN_MS 20
 #define DEATHS_HELD 3 /* this many deaths within DEATHS_WINDOW_S: no child for DEATHS_WINDOW_S */
@@ -62,6 +63,7 @@ static struct {
 	size_t bufcap;
 	uint64_t requests; /* frames and unwinds asked for, all children together */
 	long long budget_ms, budget_at; /* the wait left, as of budget_at (ms) */
+	long long budget_cap; /* its most (0: BUDGET_MS) */
 	struct {
 		bool on; /* an answer is owed by the live child */
 		uint32_t want;
@@ -389,10 +391,11 @@ static const char *wait_answer(uint32_t want, void *out, size_t want_len, long l
 static long long wait_until(long long since, bool patient, long long floor_ms)
 {
 	long long now = now_ms(), left;
+	long long cap = c.budget_cap ? c.budget_cap : BUDGET_MS;
 
 	c.budget_ms += (now - c.budget_at) * BUDGET_REFILL_MS / 1000;
-	if (c.budget_ms > BUDGET_MS || !c.budget_at)
-		c.budget_ms = BUDGET_MS;
+	if (c.budget_ms > cap || !c.budget_at)
+		c.budget_ms = cap;
 	c.budget_at = now;
 	left = c.budget_ms > floor_ms ? c.budget_ms : floor_ms;
 	return patient || now + left > since + DEADLINE_MS ? since + DEADLINE_MS : now + left;
@@ -608,18 +611,41 @@ void sym_child_forget(const struct sym_process *p)
 	pthread_mutex_unlock(&c.lock);
 }
 
+/* The stats as last read under c.lock, for readers that must not wait for the child (the poller's tick). */
+static struct {
+	pthread_mutex_t lock;
+	struct sym_child_stats st;
+	uint64_t dead_cpu_ns;
+} seen = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
 struct sym_child_stats sym_child_stats(void)
 {
 	struct sym_child_stats st;
+	uint64_t dead_cpu_ns;
 
-	pthread_mutex_lock(&c.lock);
-	if (c.owed.on && now_ms() >= c.owed.since + DEADLINE_MS) /* each tick: a hung child killed on time */
-		settle(false);
-	st = c.st;
-	st.pid = c.pid;
-	st.cpu_ns = c.dead_cpu_ns + (c.pid ? child_cpu_ns(c.pid) : 0);
-	pthread_mutex_unlock(&c.lock);
+	if (!pthread_mutex_trylock(&c.lock)) { /* else another thread waits for the child: the last copy */
+		if (c.owed.on && now_ms() >= c.owed.since + DEADLINE_MS) /* a hung child killed on time */
+			settle(false);
+		pthread_mutex_lock(&seen.lock);
+		seen.st = c.st;
+		seen.st.pid = c.pid;
+		seen.dead_cpu_ns = c.dead_cpu_ns;
+		pthread_mutex_unlock(&seen.lock);
+		pthread_mutex_unlock(&c.lock);
+	}
+	pthread_mutex_lock(&seen.lock);
+	st = seen.st;
+	dead_cpu_ns = seen.dead_cpu_ns;
+	pthread_mutex_unlock(&seen.lock);
+	st.cpu_ns = dead_cpu_ns + (st.pid ? child_cpu_ns(st.pid) : 0);
 	return st;
+}
+
+void sym_child_wait_cap(unsigned int ms)
+{
+	pthread_mutex_lock(&c.lock);
+	c.budget_cap = ms < BUDGET_MIN_MS ? BUDGET_MIN_MS : ms > BUDGET_MS ? BUDGET_MS : ms;
+	pthread_mutex_unlock(&c.lock);
 }
 
 void sym_child_stop(void)

@@ -9,7 +9,8 @@
  * deadline or answers out of turn is killed; the frames and copies it owed
  * come back unknown and are counted; the next request starts another, unless
  * three died within a minute (then none for a minute). The monitor's threads
- * wait for it within a budget (about a quarter of their time): a request
+ * wait for it within a budget (half an interval at once, about a quarter of
+ * their time): a request
  * answered later is shown unknown, and the requests made while its answer is
  * owed are not asked (counted). One child for the monitor; its calls are
  * serialized.
@@ -50,7 +51,10 @@ bool sym_child_unwind(struct sym_process *p, const struct unwind_input *in, stru
 int sym_child_elf_funcs(int fd, const char *const *names, size_t n, uint64_t *offsets);
 /* p is freed: the child forgets it. */
 void sym_child_forget(const struct sym_process *p);
+/* Its counts (those of the last read while a thread waits for the child: this never waits for it). */
 struct sym_child_stats sym_child_stats(void);
+/* The most the monitor's threads wait for it at once: ms (the monitor's: half its interval), 0.25 to 1 s. */
+void sym_child_wait_cap(unsigned int ms);
 /* Ends the child (at the monitor's end): its channel closed, then it is reaped. */
 void sym_child_stop(void);
 
