@@ -140,21 +140,27 @@ static int open_stacks(const struct options *o, struct collector_config *config)
 	return 0;
 }
 
-/* The symbolizing child (symbols/sym_child.h) ended; a line where one ended early or what it owed went unknown. */
+/*
+ * The symbolizing child (symbols/sym_child.h) stopped; a line where one ended early, or where what it
+ * owed (ended, or late) or what was not asked of it went unknown.
+ */
 static void close_symbolizer(void)
 {
 	struct sym_child_stats st;
+	char ended[256] = "";
 
 	sym_child_stop(); /* first: no thread waits for it then, the counts read are the last */
 	st = sym_child_stats();
-	if (st.died || st.frames_lost || st.unwinds_lost || st.skipped)
-		fprintf(stderr,
-			PROG ": the symbolizing child ended %llu times (the last: %s), %llu started in all; "
-			     "%llu frames and %llu stack copies it owed shown [unknown]; "
-			     "%llu requests made while it was late not asked, shown [unknown]\n",
-			(unsigned long long)st.died, st.why[0] ? st.why : "-", (unsigned long long)st.started,
-			(unsigned long long)st.frames_lost, (unsigned long long)st.unwinds_lost,
-			(unsigned long long)st.skipped);
+	if (!st.died && !st.frames_lost && !st.unwinds_lost && !st.skipped)
+		return;
+	if (st.died)
+		snprintf(ended, sizeof(ended), "ended %llu times (the last: %s), %llu started in all; ",
+			 (unsigned long long)st.died, st.why[0] ? st.why : "-", (unsigned long long)st.started);
+	fprintf(stderr,
+		PROG ": the symbolizing child %s%llu frames and %llu stack copies it owed shown [unknown]; "
+		     "%llu requests made while it was late not asked, shown [unknown]\n",
+		ended[0] ? ended : "was late: ", (unsigned long long)st.frames_lost,
+		(unsigned long long)st.unwinds_lost, (unsigned long long)st.skipped);
 }
 
 /*
