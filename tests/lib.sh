@@ -50,6 +50,20 @@ folded_sum() {
 		LC_ALL=C sort
 }
 
+# A monitor's attach waits while an earlier one's probes are released by the kernel (its
+# gputop-bpf-exit child: seconds on some kernels, ten and more on a loaded one).
+# reapers_gone: until no such release is running (60 s at most); first_snapshot FILE: until a
+# monitor's -J output FILE has its first snapshot (60 s at most), 1 if not.
+reapers_gone() {
+	local i
+	for i in $(seq 600); do pgrep -x gputop-bpf-exit >/dev/null || return 0; sleep 0.1; done
+}
+first_snapshot() {
+	local i
+	for i in $(seq 600); do [ -s "$1" ] && return 0; sleep 0.1; done
+	return 1
+}
+
 # For suites that drive the interface under tmux: $T is their "tmux -S SOCKET", the session "t".
 # screen: its pane as text; wait_for PATTERN SECONDS: until the pane shows the extended regex
 # (the matching text printed); 1 if not.

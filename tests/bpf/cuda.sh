@@ -53,7 +53,7 @@ run() {
 	[ "$first" = client ] && start_client && sleep 0.5
 	env $MON_ENV "$bin" -b -J -d 0.5 "$@" >"$dir/mon" 2>"$dir/err" &
 	mpid=$!
-	for _ in $(seq 100); do [ -s "$dir/mon" ] && break; sleep 0.1; done
+	first_snapshot "$dir/mon"
 	[ "$first" = monitor ] && start_client
 	if [ "$first" = late ]; then # a library no one had mapped when the monitor started
 		start_client
@@ -354,7 +354,7 @@ check_short_lived() {
 			--stacks "$dir/$what.folded" $([ $what = calls ] && echo --stacks-weight calls) \
 			>"$dir/$what/mon" 2>"$dir/$what/err" &
 		mon=$!
-		for _ in $(seq 200); do [ -s "$dir/$what/mon" ] && break; sleep 0.1; done
+		first_snapshot "$dir/$what/mon"
 		env LD_LIBRARY_PATH="$TMP/nofp/lib" FAKE_CUDA_SYNC_US=$SYNC_US CUDA_CLIENT_LINGER_MS=200 "$TMP/nofp/bin/$IOC" 1 \
 			"$dir/$what/gate" "$dir/$what/done" >"$dir/$what/client"
 		sleep 0.3 # the client gone, the next interval 3 s away
@@ -379,7 +379,7 @@ check_long_names() {
 	mkdir -p "$dir" && rm -f "$dir/gate" "$dir/done"
 	"$bin" -b -J -d 0.5 --libcuda "$TMP/given/libcuda.so.1" >"$dir/mon" 2>"$dir/err" &
 	mon=$!
-	for _ in $(seq 100); do [ -s "$dir/mon" ] && break; sleep 0.1; done
+	first_snapshot "$dir/mon"
 	LD_LIBRARY_PATH="$TMP/given" "$CLIENT" long "$dir/gate" "$dir/done" >"$dir/client" &
 	cpid=$!
 	sleep 0.3
@@ -530,7 +530,7 @@ for bin in "$@"; do
 	cp "$(command -v stty)" "$TMP/brief-stty"
 	"$bin" -b -J -d 0.5 -n 4 >"$TMP/brief.json" 2>"$TMP/brief.err" &
 	bpid=$!
-	for _ in $(seq 100); do [ -s "$TMP/brief.json" ] && break; sleep 0.1; done
+	first_snapshot "$TMP/brief.json"
 	"$TMP/brief-stty" -F /dev/null >/dev/null 2>&1
 	wait $bpid
 	check "a process that exited before the read is named (brief-stty, not ?)" \

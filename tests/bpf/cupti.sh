@@ -87,7 +87,7 @@ bg_monitor() {
 	"$GPUTOP" -b -J -d 0.25 "${@:2}" >"$T/$1.json" 2>"$T/$1.err" &
 	MPID=$!
 	PIDS+=($MPID)
-	for _ in $(seq 300); do [ -s "$T/$1.json" ] && return; sleep 0.05; done
+	first_snapshot "$T/$1.json"
 }
 # snapshots_more NAME N: waits for N more snapshots of the monitor (10 s at most).
 snapshots_more() {

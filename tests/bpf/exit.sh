@@ -19,7 +19,7 @@ exit_children >"$TMP/before"
 
 "$BIN" -b -J -d 0.2 --libcuda "$CUDA/libcuda.so.1" >"$TMP/mon.jsonl" 2>"$TMP/mon.err" &
 MON=$!
-for _ in $(seq 100); do [ -s "$TMP/mon.jsonl" ] && break; sleep 0.1; done
+first_snapshot "$TMP/mon.jsonl"
 uprobes=$(head -1 "$TMP/mon.jsonl" | jq '[.collectors[] | select(.name == "nvidia") | .tracepoints[] |
 	select(.group == "libcuda" and .state == "attached")] | length')
 check "the stand-in libcuda's functions have uprobes ($uprobes)" test "${uprobes:-0}" -ge 20

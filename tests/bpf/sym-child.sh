@@ -29,7 +29,7 @@ run() {
 	env "$@" "$BIN" -b -J -d 0.5 --libcuda "$D/lib/libcuda.so.1" --stacks "$D/$name.folded" >"$D/$name.mon" \
 		2>"$D/$name.err" &
 	mon=$!
-	for i in $(seq 100); do [ -s "$D/$name.mon" ] && break; sleep 0.1; done
+	first_snapshot "$D/$name.mon"
 	env LD_LIBRARY_PATH="$D/lib" "$D/bin/cuda-client" $PROCS "$D/$name.gate" "$D/$name.done" >"$D/$name.client" &
 	local cpid=$!
 	sleep 1

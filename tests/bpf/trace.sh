@@ -37,7 +37,7 @@ monitor() {
 	mkdir -p "$dir"
 	env $menv "$BIN" -b -J -o "$dir/mon" --libcuda "$TMP/libcuda.so.1" "$@" 2>"$dir/err" &
 	MON=$!
-	for _ in $(seq 300); do [ -s "$dir/mon" ] && break; sleep 0.1; done
+	first_snapshot "$dir/mon"
 }
 
 # loop DIR N: N launches as fast as they go (in the background: LOOP), from now
