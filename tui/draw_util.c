@@ -215,8 +215,8 @@ static void spark_axis(const struct col_desc *col, const double *v, size_t n, si
 		snprintf(out, size, "0-%s", cell_format(col, &c, num, sizeof(num)));
 }
 
-void draw_spark_row(struct view *v, int y, struct rect a, const char *label, const struct table *t,
-		    size_t row, const char *key)
+void draw_spark_rows(struct view *v, int y, int bands, struct rect a, const char *label, const struct table *t,
+		     size_t row, const char *key)
 {
 	int col = table_col(t->desc, key);
 	const struct history *h = col < 0 ? NULL : histories_get(v->histories, t, row, (unsigned int)col);
@@ -224,7 +224,7 @@ void draw_spark_row(struct view *v, int y, struct rect a, const char *label, con
 	char spark[512], axis[48];
 	size_t n = h ? history_read(h, vals, HISTORY_LEN) : 0, known = 0;
 	int x = a.x + 1 + putf(y, a.x + 1, a.w, ROLE_LABEL, "%-10s", label), w = a.w - (x - a.x) - 1 - SPARK_AXIS,
-	    cells;
+	    cells = 0;
 
 	for (size_t i = 0; i < n; i++)
 		known += !isnan(vals[i]);
@@ -235,11 +235,20 @@ void draw_spark_row(struct view *v, int y, struct rect a, const char *label, con
 	spark_axis(&t->desc->cols[col], vals, n, (size_t)w, axis, sizeof(axis));
 	put_whole(y, x, SPARK_AXIS - 1, ROLE_DIM, axis);
 	x += SPARK_AXIS;
-	cells = (int)sparkline_render(vals, n, (size_t)w, spark_max(&t->desc->cols[col]), v->utf8, spark,
-				      sizeof(spark));
-	/* the newest sample at the right edge: the rows of a pane share one width and one time axis */
-	put(y, x + w - cells, cells, ROLE_SPARK, spark);
-	spark_unknown_dots(v, y, x + w, vals, n, cells, ROLE_DIM); /* no job ran: a dim dot, not a gap */
+	/* the top band on the label's row, the bottom one (zero's glyph) bands - 1 rows below */
+	for (int b = bands - 1; b >= 0; b--, y++) {
+		cells = (int)sparkline_band(vals, n, (size_t)w, spark_max(&t->desc->cols[col]), b, bands, v->utf8,
+					    spark, sizeof(spark));
+		/* the newest sample at the right edge: the rows of a pane share one width and one time axis */
+		put(y, x + w - cells, cells, ROLE_SPARK, spark);
+	}
+	spark_unknown_dots(v, y - 1, x + w, vals, n, cells, ROLE_DIM); /* no job ran: a dim dot, not a gap */
+}
+
+void draw_spark_row(struct view *v, int y, struct rect a, const char *label, const struct table *t, size_t row,
+		    const char *key)
+{
+	draw_spark_rows(v, y, 1, a, label, t, row, key);
 }
 
 void spark_unknown_dots(const struct view *v, int y, int end, const double *vals, size_t n, int cells,

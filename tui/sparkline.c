@@ -19,8 +19,20 @@ static bool append(char *out, size_t outsize, size_t *len, const char *s)
 	return true;
 }
 
-size_t sparkline_render(const double *v, size_t n, size_t width, double max, bool utf8,
-			char *out, size_t outsize)
+/* The eighths of a cell's column of bands cells that v of max fills: 1 (zero's lowest glyph) to all. */
+static int column_eighths(double v, double max, int bands)
+{
+	int top = 8 * bands - 1, level = 0;
+
+	if (max > 0 && v > 0 && isfinite(v / max)) { /* NaN, Infinity: no cast */
+		level = (int)(v / max * (double)top + 0.5);
+		level = level < 1 ? 1 : level > top ? top : level; /* anything above zero shows */
+	}
+	return level + 1;
+}
+
+size_t sparkline_band(const double *v, size_t n, size_t width, double max, int band, int bands, bool utf8, char *out,
+		      size_t outsize)
 {
 	size_t start = n > width ? n - width : 0, len = 0, cells = 0;
 
@@ -32,28 +44,19 @@ size_t sparkline_render(const double *v, size_t n, size_t width, double max, boo
 			if (v[i] > max)
 				max = v[i];
 	for (size_t i = start; i < n; i++) {
-		int level = 0;
-		char a[2] = { 0 };
+		int e = isnan(v[i]) ? 0 : column_eighths(v[i], max, bands) - 8 * band; /* unknown: blank */
+		char a[2] = { e <= 0 ? ' ' : ascii_levels[e >= 8 ? 7 : e - 1], 0 };
 
-		if (isnan(v[i])) { /* unknown: a blank cell, not a zero */
-			if (!append(out, outsize, &len, " "))
-				break;
-			cells++;
-			continue;
-		}
-		if (max > 0 && v[i] > 0 && isfinite(v[i] / max)) { /* NaN, Infinity: no cast */
-			level = (int)(v[i] / max * 7.0 + 0.5);
-			if (level < 1)
-				level = 1; /* anything above zero shows */
-			if (level > 7)
-				level = 7;
-		}
-		a[0] = ascii_levels[level];
-		if (!append(out, outsize, &len, utf8 ? blocks[level] : a))
+		if (!append(out, outsize, &len, e <= 0 ? " " : utf8 ? blocks[e >= 8 ? 7 : e - 1] : a))
 			break;
 		cells++;
 	}
 	return cells;
+}
+
+size_t sparkline_render(const double *v, size_t n, size_t width, double max, bool utf8, char *out, size_t outsize)
+{
+	return sparkline_band(v, n, width, max, 0, 1, utf8, out, outsize);
 }
 
 size_t bar_render(double frac, size_t width, bool utf8, char *out, size_t outsize)

@@ -971,6 +971,16 @@ if [ -f "$NVREC" ]; then
 		check "80x24, H200 snapshot 40: at least 80 % of the Overview's 20 content rows carry data ($got), the GPU's temperature and clock history among them" \
 			bash -c "[ $got -ge 16 ] && grep -qE '^ 0 temp C +0-48 ' '$TMP/h200-80x24.txt' && grep -qE '^ 0 gfx MHz +0-1980 ' '$TMP/h200-80x24.txt'"
 	fi
+	# larger terminals: the GPU's charts grow into the rows the tables leave (nvtop's habit), so the
+	# left column (beside the side boxes) is not left blank below the tables
+	for size in 120x40 200x60; do
+		[ -f "$TMP/h200-$size.txt" ] || break
+		cols=${size%x*} rows=${size#*x}
+		left=$((cols - (cols / 3 < 48 ? cols / 3 : 48)))
+		got=$(sed -n "3,$((rows - 2))p" "$TMP/h200-$size.txt" | cut -c1-$left | grep -c '[^ ]')
+		check "$size, H200 snapshot 40: the left column's content rows carry data ($got of $((rows - 4))), the charts taller" \
+			bash -c "[ $got -ge $(((rows - 4) * 9 / 10)) ]"
+	done
 	# t: the tree's container lines count in the rows the process table gets, not its processes alone
 	if [ -f "$H200" ]; then
 		replay_at 120 40 "$H200" 41

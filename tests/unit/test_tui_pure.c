@@ -129,6 +129,15 @@ static void sparkline_scales_to_the_maximum(void **state)
 	/* an unknown value is a blank cell, not a zero */
 	assert_int_equal(sparkline_render((double[]){ 4, NAN, 0, 8 }, 4, 4, 0, false, out, sizeof(out)), 4);
 	assert_string_equal(out, "= _#");
+	/* two bands: a column of 16 eighths; zero the bottom band's lowest glyph, blank above */
+	assert_int_equal(sparkline_band((double[]){ 0, 4, 8, NAN }, 4, 4, 8, 0, 2, false, out, sizeof(out)), 4);
+	assert_string_equal(out, "_## ");
+	assert_int_equal(sparkline_band((double[]){ 0, 4, 8, NAN }, 4, 4, 8, 1, 2, false, out, sizeof(out)), 4);
+	assert_string_equal(out, " _# ");
+	assert_int_equal(sparkline_band((double[]){ 1, 2 }, 2, 2, 16, 1, 2, true, out, sizeof(out)), 2);
+	assert_string_equal(out, "  "); /* 1 and 2 of 16: within the bottom band */
+	assert_int_equal(sparkline_band((double[]){ 1, 2 }, 2, 2, 16, 0, 2, true, out, sizeof(out)), 2);
+	assert_string_equal(out, "▂▃"); /* above zero: above its glyph */
 	assert_int_equal(bar_render(0.5, 10, false, out, sizeof(out)), 5);
 	assert_string_equal(out, "#####");
 	assert_int_equal(bar_render(2.0, 4, true, out, sizeof(out)), 4);
