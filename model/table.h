@@ -72,6 +72,7 @@ struct table_desc {
 	unsigned int ncols;
 	unsigned int sort_col; /* default sort column */
 	bool derived; /* built from other tables (gpu.processes): no collector of its own to blame */
+	const char *collector; /* whose it is where not the name's (nvidia.gpu_time: gpu_time's), or NULL */
 };
 
 struct cell {

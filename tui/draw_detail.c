@@ -265,19 +265,15 @@ static int help_rows(const char *line, int w)
 	return strlen(line) > HELP_KEY ? wrapped_rows(line + HELP_KEY, w - 2 - HELP_KEY) : 1;
 }
 
-/* "1 2 3 ...  Overview, AMD ...": the panes, as declared (panes.h) */
+/* "1-8             Overview, AMD ...": the panes' keys and names, as declared (panes.h) */
 static void help_pane_keys(char *keys, size_t size)
 {
+	snprintf(keys, size, "1-%-*d", HELP_KEY - 2, pane_screen_count());
 	for (int i = 0; i < pane_screen_count(); i++) {
 		size_t len = strlen(keys);
 
-		snprintf(keys + len, size - len, "%d ", i + 1);
-	}
-	for (int i = 0; i < pane_screen_count(); i++) {
-		size_t len = strlen(keys);
-
-		snprintf(keys + len, size - len, "%*s%s%s", i ? 0 : (int)(len < 16 ? 16 - len : 1), "",
-			 pane_for_screen(i)->title, i + 1 < pane_screen_count() ? ", " : "");
+		snprintf(keys + len, size - len, "%s%s", pane_for_screen(i)->title,
+			 i + 1 < pane_screen_count() ? ", " : "");
 	}
 }
 

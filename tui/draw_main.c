@@ -65,6 +65,15 @@ static bool self_cost(const struct snapshot *s, bool replay, char *buf, size_t s
 	return true;
 }
 
+/* The keys of the tabs from key first to the last left out: " 8", " 5-8". */
+static void left_out_keys(int first, char *out, size_t size)
+{
+	if (first == pane_screen_count())
+		snprintf(out, size, " %d", first);
+	else
+		snprintf(out, size, " %d-%d", first, pane_screen_count());
+}
+
 /* The header's second line: the panes' tabs, then the filter and the theme, each whole. */
 static void draw_tabs(const struct view *v, int y, int w)
 {
@@ -73,12 +82,13 @@ static void draw_tabs(const struct view *v, int y, int w)
 	fill(y, 0, w, ROLE_NORMAL);
 	for (int i = 0; i < pane_screen_count(); i++) { /* each tab whole: "5 Displa" names no pane */
 		char tab[48], more[16];
-		int left = pane_screen_count() - i - 1;
+		int left = pane_screen_count() - i - 1, tab_w;
 
-		snprintf(tab, sizeof(tab), " %d %s ", i + 1, pane_for_screen(i)->title);
-		snprintf(more, sizeof(more), " %d-%d", i + 2, pane_screen_count());
-		if (x + (int)strlen(tab) + (left ? (int)strlen(more) : 0) > w && i != v->screen) {
-			snprintf(more, sizeof(more), " %d-%d", i + 1, pane_screen_count());
+		tab_w = snprintf(tab, sizeof(tab), " %d %s ", i + 1, pane_for_screen(i)->title);
+		left_out_keys(i + 2, more, sizeof(more));
+		/* the selected tab where it fits, even with no room for the keys after it */
+		if (x + tab_w + (left ? (int)strlen(more) : 0) > w && !(i == v->screen && x + tab_w <= w)) {
+			left_out_keys(i + 1, more, sizeof(more));
 			x += put_whole(y, x, w - x, ROLE_DIM, more); /* the keys of those left out */
 			break;
 		}

@@ -95,7 +95,7 @@ static const struct collector_status *table_collector(const struct view *v, cons
 		const char *cn = v->snap->collectors[k].info->name;
 		size_t len = strlen(cn);
 
-		if (!strncmp(name, cn, len) && name[len] == '.')
+		if (d->collector ? !strcmp(d->collector, cn) : !strncmp(name, cn, len) && name[len] == '.')
 			c = &v->snap->collectors[k];
 		else if (!c && !strcmp(cn, p->collector))
 			c = &v->snap->collectors[k];
@@ -433,12 +433,13 @@ static void draw_empty(struct view *v, const struct table_desc *d, const struct 
 }
 
 /*
- * A sparkline's title: its column's and its scale, or less of them where that does not fit, never
- * "history" alone (beside another column's title it read as that column's: "GFX MHz history").
+ * A sparkline's title: its column's and its scale, or less of them where that does not fit; never
+ * "history" alone (beside another column's title it read as that column's: "GFX MHz history"), nor
+ * its column's title alone (beside that column: "▼TOTAL TOTAL"): none where none fits.
  */
 static void spark_title(const struct col_desc *col, struct rect r)
 {
-	const char *forms[] = { "%s history%s", "%s history", "%s hist.", "%s" };
+	const char *forms[] = { "%s history%s", "%s history", "%s hist." };
 	char what[64];
 
 	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {

@@ -12,14 +12,14 @@ static const struct col_desc gpu_time_cols[GT_COLS] = {
 		      "the kernel's name as CUPTI gives it (mangled), up to 512 bytes, a longer one ending "
 		      "\"...[cut]\"; [name N]: one the library has not sent since the monitor came; "
 		      "empty for copies and sets",
-		      COL_STR, UNIT_NONE, 40, COL_KEY | COL_ASCENDING | COL_LONG },
+		      COL_STR, UNIT_NONE, 20, COL_KEY | COL_ASCENDING | COL_LONG }, /* wider where room is left */
 	[GT_COUNT] = { "count_total", "COUNT", "activities completed on the GPU since the monitor came", COL_U64,
 		       UNIT_COUNT, 8, 0 },
 	[GT_TOTAL] = { "gpu_ns_total", "GPU TIME", "their GPU time (end - start), summed", COL_U64, UNIT_NS, 9, 0 },
-	[GT_MEAN] = { "mean_ns", "MEAN", "mean GPU time of one", COL_F64, UNIT_NS, 8, 0 },
-	[GT_MAX] = { "max_ns", "MAX", "the longest one's GPU time", COL_U64, UNIT_NS, 8, 0 },
+	[GT_MEAN] = { "mean_ns", "MEAN", "mean GPU time of one", COL_F64, UNIT_NS, 8, COL_WIDE },
+	[GT_MAX] = { "max_ns", "MAX", "the longest one's GPU time", COL_U64, UNIT_NS, 8, COL_WIDE },
 	[GT_QUEUE_MEAN] = { "queue_mean_ns", "QUEUE", "mean time from queued to start (CUPTI's latency timestamps)",
-			    COL_F64, UNIT_NS, 8, COL_IF_KNOWN },
+			    COL_F64, UNIT_NS, 8, COL_IF_KNOWN | COL_WIDE },
 	[GT_QUEUE_MAX] = { "queue_max_ns", "QMAX", "the longest time from queued to start", COL_U64, UNIT_NS, 8,
 			   COL_IF_KNOWN | COL_WIDE },
 	[GT_BYTES] = { "bytes_total", "BYTES", "bytes copied or set", COL_U64, UNIT_BYTES, 8, COL_WIDE },
@@ -33,6 +33,7 @@ const struct table_desc nvidia_gpu_time = {
 	.cols = gpu_time_cols,
 	.ncols = GT_COLS,
 	.sort_col = GT_TOTAL,
+	.collector = "gpu_time",
 };
 TABLE_REGISTER(nvidia_gpu_time);
 
@@ -70,6 +71,7 @@ const struct table_desc nvidia_gpu_busy = {
 	.cols = gpu_busy_cols,
 	.ncols = GB_COLS,
 	.sort_col = GB_KERNEL_NS,
+	.collector = "gpu_time",
 };
 TABLE_REGISTER(nvidia_gpu_busy);
 

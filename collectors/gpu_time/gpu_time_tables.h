@@ -14,7 +14,6 @@ enum gpu_time_col {
 	GT_COMM,
 	GT_DEVICE,
 	GT_KIND,
-	GT_NAME,
 	GT_COUNT,
 	GT_TOTAL,
 	GT_MEAN,
@@ -22,6 +21,7 @@ enum gpu_time_col {
 	GT_QUEUE_MEAN,
 	GT_QUEUE_MAX,
 	GT_BYTES,
+	GT_NAME, /* last: the numbers first where the width runs out, the name the rest of the line */
 	GT_COLS
 };
 

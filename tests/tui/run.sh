@@ -199,7 +199,7 @@ keys 2
 check "2: AMD pane: amdgpu attached without an AMD GPU, nothing fired, and it says so" \
 	bash -c "$T capture-pane -p -t t | grep -q 'amdgpu: no event yet (they fire with an AMD GPU at work)' && $T capture-pane -p -t t | grep -q 'No amdgpu submission or job since the start.'"
 keys Tab
-check "Tab: Intel pane" shows "Intel   (Tab or 1-7"
+check "Tab: Intel pane" shows "Intel   (Tab or 1-8"
 keys Tab
 check "Tab: NVIDIA pane says not available, with the reason" \
 	bash -c "$T capture-pane -p -t t | grep -q 'The nvidia collector was not available on the recorded machine.' && $T capture-pane -p -t t | grep -q 'Reason:'"
@@ -211,7 +211,7 @@ check "-: faster refresh, shown in the header" shows "every 30s"
 keys +
 check "+: slower refresh" shows "every 60s"
 keys BTab
-check "Shift-Tab: the Calls pane (the last)" shows "Calls   (Tab or 1-7"
+check "Shift-Tab: the GPU time pane (the last)" shows "GPU time   (Tab or 1-8"
 keys 1
 ring_names=$(screen | sed -n '/^ RING[▲▼ ]/,/^ Processes/p' | sed '1d;$d' | awk '{ print $1 }')
 keys Left
@@ -231,7 +231,7 @@ keys Escape
 keys h
 check "h: help overlay lists the keys" bash -c "$T capture-pane -p -t t | grep -q 'Keys' && $T capture-pane -p -t t | grep -q 'next colour theme'"
 check "h: the help lists the panes from their declarations, with their keys" \
-	shows "1 2 3 4 5 6 7   Overview, AMD, Intel, NVIDIA, Display, Memory, Calls"
+	shows "1-8             Overview, AMD, Intel, NVIDIA, Display, Memory, Calls, GPU"
 check "the help at 120 columns: every word of its lines whole, wrapped beside its key" \
 	words_whole "send a signal to the selected process (TERM, KILL ...), live only each GPU's block expanded (engines, fan, clocks, PCIe) or one line"
 keys x
@@ -453,7 +453,7 @@ check "e: one line per GPU, the engine after the memory" \
 	bash -c "$T capture-pane -p -t t | grep -E 'mockdrm .*MEM [0-9.]+MiB +3d ${dev_busy}%\$' >/dev/null"
 keys e
 keys 6
-check "6: the Memory pane" shows "Memory   (Tab or 1-7"
+check "6: the Memory pane" shows "Memory   (Tab or 1-8"
 check "Memory pane: $nmp processes" shows "GPU memory and engines by process ($nmp)"
 check "Memory pane: devices above processes above clients above regions" \
 	bash -c "[ \$($T capture-pane -p -t t | grep -nE '^ (GPU memory \\(|GPU memory and engines by process|DRM clients|Client memory by region)' | cut -d: -f1 | sort -n | tr '\n' ' ' | wc -w) -eq 4 ]"
@@ -685,7 +685,7 @@ until_shows "REPLAY" 5
 step_to $N
 sleep 0.5
 click $(($(col_of " 4 NVIDIA" 2) + 2)) 2
-check "a click on the tab '4 NVIDIA' shows that pane" shows "NVIDIA   (Tab or 1-7"
+check "a click on the tab '4 NVIDIA' shows that pane" shows "NVIDIA   (Tab or 1-8"
 click $(($(col_of " 1 Overview" 2) + 2)) 2
 ring_row=$(line_of " RING ")
 click $(($(col_of "RING" "$ring_row") + 2)) "$ring_row"
@@ -695,7 +695,7 @@ check "a click on F1Help in the key bar opens the help" shows "next colour theme
 keys x
 check "a replay's key bar offers no F9Kill (no signals in a replay)" bash -c "! $T capture-pane -p -t t | tail -1 | grep -q 'F9Kill'"
 click $(($(col_of "TabPanes" 36) + 2)) 36
-check "a click on TabPanes, where the bar draws it without F9Kill, goes to the next pane" shows "AMD   (Tab or 1-7"
+check "a click on TabPanes, where the bar draws it without F9Kill, goes to the next pane" shows "AMD   (Tab or 1-8"
 keys 1
 
 echo "== the help at 80 columns"
@@ -703,7 +703,7 @@ start 80 30 --replay "$REC" -d 60
 until_shows "REPLAY" 5
 keys h
 check "80x30: long help lines wrap beside their key, every word whole" \
-	words_whole "send a signal to the selected process (TERM, KILL ...), live only each GPU's block expanded (engines, fan, clocks, PCIe) or one line"
+	words_whole "open the selected row (a ring, a process: its pane; else its fields, arrows scroll) each GPU's block expanded (engines, fan, clocks, PCIe) or one line"
 start 80 24 --replay "$REC" -d 60
 until_shows "REPLAY" 5
 keys h
@@ -815,6 +815,10 @@ check "ring pane: done/s for the ring, subm/s and 'submitted' for its processes,
 keys Escape
 
 echo "== sparklines with their scale, byte rates with their unit"
+replay_at 80 24 "$REC" $N
+keys 6
+check "80x24 Memory pane: a sparkline too narrow for 'TOTAL hist.' has no title, not its column's again ('▼TOTAL TOTAL')" \
+	bash -c "$T capture-pane -p -t t | grep -qE 'REGION .*▼TOTAL' && ! $T capture-pane -p -t t | grep -qE 'TOTAL +TOTAL *\$'"
 replay_at 120 40 "$REC" $N
 keys Enter
 check "ring pane: each sparkline with its scale and unit (0-MAX), busy % on 0-100%" \
@@ -1016,8 +1020,8 @@ if [ -f "$NVREC" ]; then
 	SREC=$(dirname "$NVREC")/nvidia-stacks-h100.jsonl
 	if [ -f "$SREC" ]; then
 		replay_at 52 20 "$SREC" 30
-		check "52x20: the tabs whole, those left out by their keys ('5-7')" \
-			bash -c "$T capture-pane -p -t t | sed -n 2p | grep -qxE '  1 Overview   2 AMD   3 Intel   4 NVIDIA   5-7 *'"
+		check "52x20: the tabs whole, those left out by their keys ('5-8')" \
+			bash -c "$T capture-pane -p -t t | sed -n 2p | grep -qxE '  1 Overview   2 AMD   3 Intel   4 NVIDIA   5-8 *'"
 		keys S
 		check "52x20 Stacks: its title and column header end at whole words (no '(Esc g', no '(line 1 of')" \
 			bash -c "$T capture-pane -p -t t | grep -qxE ' Stacks: CPU call stacks of process python3 460 *' &&
@@ -1029,8 +1033,14 @@ if [ -f "$NVREC" ]; then
 fi
 
 replay_at 80 24 "$REC" 2
+keys 9
+check "9 with eight panes: the status line says there is no such pane, not silence" shows "9: no such pane (1-8, Tab)"
+# 80 columns: the last tab has no room whole; its key says it is there, selected or not
 keys 8
-check "8 with seven panes: the status line says there is no such pane, not silence" shows "8: no such pane (1-7, Tab)"
+check "80x24, 8: the GPU time pane, its tab left out by its key ('7 Calls   8')" \
+	bash -c "$T capture-pane -p -t t | grep -q '^ GPU time   (Tab or 1-8' && $T capture-pane -p -t t | sed -n 2p | grep -qE ' 7 Calls +8 *\$'"
+check "80x24, 8 on a recording without GPU time: its tables say the recording has none" \
+	bash -c "$T capture-pane -p -t t | grep -q 'This recording has no nvidia.gpu_busy table'"
 
 replay_at 80 24 "$REC" $N
 keys 4
@@ -1433,6 +1443,20 @@ check "Intel pane: xe exec queue 17 (render) and the shrinker table" \
 	bash -c "$T capture-pane -p -t t | grep -E '^ +0 +17 +render +90\.0' >/dev/null && $T capture-pane -p -t t | grep -q 'i915 memory pressure'"
 $T kill-server 2>/dev/null
 
+echo "== the GPU time pane (tests/fixtures/cupti-gpu-time.jsonl: the CUPTI library on the STAND-IN libcupti)"
+GTREC=$(realpath "$(dirname "$0")/../fixtures/cupti-gpu-time.jsonl")
+GT=$(wc -l <"$GTREC")
+replay_at 80 24 "$GTREC" "$GT"
+keys 8
+# 80 columns: the counts and times before the kernel's name (a name is never all a row shows); the
+# empty text of its collector, not of the nvidia collector its tables' names begin with
+check "80x24, GPU time pane: each kernel's count, GPU time and name; copies and sets; no 'nvidia unavailable'" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^ +[0-9]+ cupti-client +1 kernel +500 +999\.5us ns::kernel_b\(int\) *\$' &&
+		$T capture-pane -p -t t | grep -qE '^ +[0-9]+ cupti-client +0 memcpy +50 +15\.0us ' &&
+		! $T capture-pane -p -t t | grep -q 'nvidia unavailable'"
+check "80x24, GPU time pane: busy time per process and device (KERNELS, COPIES, BUSY)" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^ +[0-9]+ cupti-client +0 +2\.00ms +20\.0us +2\.02ms '"
+
 echo "== a CUDA process on two devices (tests/fixtures/cuda-two-devices.jsonl: STAND-IN libcuda and NVML)"
 CUREC=$(realpath "$(dirname "$0")/../fixtures/cuda-two-devices.jsonl")
 # the last snapshot with every client's three device rows
@@ -1700,7 +1724,7 @@ check "interface: wide and control characters in ring and process names keep the
 	bash -c "grep -q '進程' '$TMP/wide.screen' && python3 '$TMP/border.py' '$TMP/wide.screen'"
 $T kill-server 2>/dev/null
 printf 'theme = light\nbogus line\n' >"$XDG_CONFIG_HOME/gputop-bpf/config"
-start 100 30 --replay "$REC" -d 60
+start 120 30 --replay "$REC" -d 60 # the theme named where the tabs leave room
 check "a bad config line is named by file and line, and it still starts" \
 	until_shows "config:2: expected key = value"
 check "the good lines still apply" shows "theme light"
