@@ -79,7 +79,7 @@ void histories_free(struct histories *h)
 
 static void entry_id(const struct table *t, size_t row, unsigned int col, char *id)
 {
-	char key[128];
+	char key[TABLE_KEY_MAX];
 
 	table_row_key(t, row, key, sizeof(key));
 	snprintf(id, ID_LEN, "%s|%s|%s", t->desc->name, key, t->desc->cols[col].key);
@@ -151,7 +151,7 @@ void histories_update(struct histories *h, const struct snapshot *s)
 			if (t->desc->cols[c].flags & COL_HISTORY)
 				cols[ncols++] = c;
 		for (size_t r = 0; ncols && r < t->nrows; r++) {
-			char key[128], id[ID_LEN];
+			char key[TABLE_KEY_MAX], id[ID_LEN];
 			size_t prefix;
 
 			table_row_key(t, r, key, sizeof(key)); /* once a row, for all its histories */

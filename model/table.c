@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,6 +183,8 @@ static void key_put(char *buf, size_t size, size_t *len, const char *text, size_
 	*len += n;
 }
 
+#define KEY_HASH_HEX 16
+
 /* The row's identity, without printf: it runs for every row of every table once a snapshot. */
 void table_row_key(const struct table *t, size_t row, char *buf, size_t size)
 {
@@ -211,11 +214,13 @@ void table_row_key(const struct table *t, size_t row, char *buf, size_t size)
 			key_put(buf, size, &len, num, n > 0 ? (size_t)n : 0);
 		}
 	}
+	if (len >= size && size > 2 * KEY_HASH_HEX) /* cut: the whole's hash at its end */
+		snprintf(buf + size - KEY_HASH_HEX - 2, KEY_HASH_HEX + 2, "#%016" PRIx64, table_row_key_hash(t, row));
 }
 
 long table_find_row(const struct table *t, const char *key)
 {
-	char buf[256];
+	char buf[TABLE_KEY_MAX];
 
 	for (size_t r = 0; t && r < t->nrows; r++) {
 		table_row_key(t, r, buf, sizeof(buf));

@@ -120,7 +120,11 @@ struct cell *table_row_copy(struct table *dst, const struct table *src, size_t r
 double cell_number(const struct table_desc *d, const struct cell *row, unsigned int col);
 /* The column whose key is key, or -1. */
 int table_col(const struct table_desc *d, const char *key);
-/* The row's identity: its key columns' values joined with '/'. */
+#define TABLE_KEY_MAX 128 /* the bytes of a row's identity as table_row_key writes it (NUL included) */
+/*
+ * The row's identity: its key columns' values joined with '/'; one longer than size ends in '#' and
+ * the hash of the whole (table_row_key_hash), so long names alike in their first bytes stay apart.
+ */
 void table_row_key(const struct table *t, size_t row, char *buf, size_t size);
 /* A 64-bit hash of the row's key cells, exactly as they are (no text made of them). */
 uint64_t table_row_key_hash(const struct table *t, size_t row);

@@ -48,7 +48,7 @@ struct stacks_state {
 	/* what Esc goes back to: the drill-down it was opened from, or none */
 	pane_drill_fn back;
 	const char *back_table;
-	char back_key[128];
+	char back_key[TABLE_KEY_MAX];
 };
 
 struct view {
@@ -70,7 +70,7 @@ struct view {
 	/* A table's drill-down, open over the screen: which table, which row (by identity). */
 	pane_drill_fn detail;
 	const char *detail_table;
-	char detail_key[128];
+	char detail_key[TABLE_KEY_MAX];
 	struct tui_prefs prefs;
 	char config_path[512];
 	char filter[64];

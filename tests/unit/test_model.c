@@ -187,7 +187,7 @@ static void pid_filter_keeps_one_process(void **state)
 static const struct col_desc count_cols[1] = {
 	{ "n", "N", "a count", COL_U64, UNIT_COUNT, 4, COL_KEY },
 };
-static const struct table_desc counts = { "test.counts", "Counts", NULL, count_cols, 1, 0, false };
+static const struct table_desc counts = { .name = "test.counts", .title = "Counts", .cols = count_cols, .ncols = 1 };
 
 static void collectors_devices_and_tables_are_copied(void **state)
 {

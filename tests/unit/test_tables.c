@@ -710,6 +710,40 @@ static void ties_by_total_then_key(void **state)
 	table_free(t);
 }
 
+/* Keys longer than TABLE_KEY_MAX alike in their first bytes (C++ kernels' names): apart, by their hash. */
+static void long_keys_stay_apart(void **state)
+{
+	enum { C_PID, C_NAME, C_COLS };
+	static const struct col_desc cols[C_COLS] = {
+		[C_PID] = { "pid", "PID", "process", COL_U64, UNIT_NONE, 7, COL_KEY | COL_ASCENDING },
+		[C_NAME] = { "kernel", "KERNEL", "name", COL_STR, UNIT_NONE, 8, COL_KEY | COL_ASCENDING | COL_LONG },
+	};
+	static const struct table_desc d = { .name = "test.long_keys", .title = "Long", .cols = cols, .ncols = C_COLS };
+	struct table *t = table_new(&d);
+	char name[300], a[TABLE_KEY_MAX], b[TABLE_KEY_MAX], c[TABLE_KEY_MAX];
+
+	(void)state;
+	memset(name, 'k', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	for (int i = 0; i < 3; i++) {
+		struct cell *row = table_row_add(t);
+
+		cell_set_u64(row, C_PID, 924);
+		name[sizeof(name) - 2] = (char)('a' + i);
+		cell_set_long_str(row, C_NAME, i == 2 ? "short" : name);
+	}
+	table_row_key(t, 0, a, sizeof(a));
+	table_row_key(t, 1, b, sizeof(b));
+	table_row_key(t, 2, c, sizeof(c));
+	assert_int_equal(strlen(a), TABLE_KEY_MAX - 1);
+	assert_string_not_equal(a, b); /* alike for 298 bytes: their hashes differ */
+	assert_memory_equal(a, "924/kkk", 7);
+	assert_int_equal(a[TABLE_KEY_MAX - 18], '#');
+	assert_string_equal(c, "924/short"); /* one that fits: as it is */
+	assert_int_equal(table_find_row(t, b), 1);
+	table_free(t);
+}
+
 /* Ties in a column not a rate: by the total of the table's default order, not a count before it (GPU kernels' handles). */
 static void ties_by_default_orders_total(void **state)
 {
@@ -993,6 +1027,7 @@ int main(void)
 		cmocka_unit_test(numbers_formatted_as_printf_formats_them),
 		cmocka_unit_test(rows_sort_filter_and_keys),
 		cmocka_unit_test(ties_by_total_then_key),
+		cmocka_unit_test(long_keys_stay_apart),
 		cmocka_unit_test(ties_by_default_orders_total),
 		cmocka_unit_test(histories_follow_rows),
 		cmocka_unit_test(columns_fit_whole_and_spark_takes_the_rest),
