@@ -167,6 +167,8 @@ const char *table_empty_text(const struct table_desc *d, const struct table *t, 
 	else if (set && set->n) /* its empty text is of a table never filled */
 		snprintf(text, size, "None now: %s%zu row%s shown here earlier %s gone.", *least ? least : "the ",
 			 set->n, set->n == 1 ? "" : "s", set->n == 1 && !*least ? "is" : "are");
+	else if (ctx->scope && strchr(ctx->scope, '@')) /* a GPU's view: the table's own text is of every GPU */
+		snprintf(text, size, "None on %s since the start.", strchr(ctx->scope, '@') + 1);
 	else if (ctx->replay && d->empty &&
 		 strstr(d->empty, "--list")) /* this machine's --list is not the recorder's */
 		replay_list_hint(d->empty, text, size);

@@ -154,8 +154,8 @@ static void draw_gpu_drill(struct view *v, const struct table *unused, long row,
 			is_nvidia(&g) ? "Its processes as NVML sees them, their CUDA calls on it, and every "
 					"process a source sees on it. There GPU% and GPU MEM are over all of "
 					"a process's GPUs." :
-					"Every process a source sees on it (not an NVIDIA GPU: NVML and CUDA "
-					"have nothing of it). GPU% and GPU MEM are over all of a process's GPUs.");
+					"The processes the DRM scheduler, fdinfo and KFD see on it (Display and "
+					"Calls list their own). GPU% and GPU MEM are over all of a process's GPUs.");
 	first = is_nvidia(&g) ? 0 : GPU_TABLES - 1;
 	for (int k = first; k < GPU_TABLES; k++)
 		t[k] = rows_on(v->snap, k, &g);
@@ -165,7 +165,7 @@ static void draw_gpu_drill(struct view *v, const struct table *unused, long row,
 
 		seen_scope(k, &g, ts[k].seen_scope, sizeof(ts[k].seen_scope));
 		if (desc)
-			table_view_draw(v, desc, t[k], &ts[k], (struct rect){ y, a.x, h, a.w }, false, NULL);
+			table_view_draw(v, desc, t[k], &ts[k], (struct rect){ y, a.x + 1, h, a.w - 1 }, false, NULL);
 		table_free(t[k]);
 	}
 }

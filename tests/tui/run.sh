@@ -1532,7 +1532,7 @@ else
 	check "200x60: the recording has no nvidia.process_gpus table, said so, not 'No CUDA launch ...'" \
 		bash -c "$T capture-pane -p -t t | grep -qF 'This recording has no nvidia.process_gpus table' && ! $T capture-pane -p -t t | grep -q 'No CUDA launch'"
 	check "... its empty process table: the $ran0 processes that ran on nvidia0, not all $all" \
-		bash -c "$T capture-pane -p -t t | grep -A1 '^Processes (0)' | grep -qF 'None now: $ran0 processes had rows here earlier'"
+		bash -c "$T capture-pane -p -t t | grep -A1 '^ Processes (0)' | grep -qF 'None now: $ran0 processes had rows here earlier'"
 	replay_at 80 24 "$NVREC" "$(grep -c . "$NVREC")"
 	keys G
 	check "80x24: the same texts, no word cut" \
@@ -1875,8 +1875,13 @@ fi
 replay_at 80 24 "$REC" 40
 keys G
 check "80x24 G on card0 (vgem, not NVIDIA): the GPU view's note wrapped whole, not cut mid-word; no NVIDIA table said missing" \
-	bash -c "$(declare -f words_whole); T='$T'; words_whole \"Every process a source sees on it (not an NVIDIA GPU: NVML and CUDA have nothing of it).\" &&
+	bash -c "$(declare -f words_whole); T='$T'; words_whole \"The processes the DRM scheduler, fdinfo and KFD see on it (Display and Calls list their own).\" &&
 		! $T capture-pane -p -t t | grep -qE 'nvidia\.(gpu_processes|process_gpus)'"
+# a GPU with no process in the merged table: said of that GPU, not of every GPU ("No process uses a GPU ...")
+keys G G
+check "80x24 G G on card2 (vkms): its empty process table says none on card2, not that no process uses a GPU" \
+	bash -c "$T capture-pane -p -t t | grep -q '^GPU card2 \|^ GPU card2 ' && $T capture-pane -p -t t | grep -q 'None on card2 since the start.' &&
+		! $T capture-pane -p -t t | grep -q 'No process uses a GPU'"
 # G goes through every line of the device list: the DRM cards, then the scheduler's device with no card (mockgpu)
 mockgpu_pids=$(sed -n 21p "$REC" | jq -r '[.tables["gpu.processes"][] | select(.gpus == "mockgpu") | .pid] | sort | map(tostring) | join(" ")')
 replay_at 120 30 "$REC" 21
