@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * CUPTI's activity buffers to probe calls: buffers of BUFFER_BYTES, at most BUFFERS given out at
- * once (past that CUPTI is given none and drops, and counts, what it could not store); each
+ * CUPTI's activity buffers to probe calls: buffers of BUFFER_MIN to BUFFER_MAX bytes (next_size), at
+ * most BUFFERS given out at once (past that CUPTI is given none and drops, and counts, what it could
+ * not store); each
  * completed buffer's kernel, memcpy and memset records turned into fixed records and handed to
  * gputop_cupti_records GPUTOP_CUPTI_CHUNK at a time, with the drop counts and a clock pair.
  * CUPTI's records are read by the oldest layouts that hold every field used (Kernel4, Memcpy,
@@ -14,12 +15,17 @@
 
 #include "cupti/cupti_lib.h"
 
-#define BUFFER_BYTES (1u << 20)
+#define BUFFER_MIN (16u << 10)
+#define BUFFER_MAX (1u << 20)
 #define BUFFERS 16
+#define GROW_BELOW_NS 250000000u /* a request this soon after the last: buffers 4 times larger */
+#define SHRINK_PAST_NS 2000000000u /* this long after it: half as large */
 
 static const struct cupti_api *cupti;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int buffers_out;
+static size_t buffer_bytes = BUFFER_MIN;
+static uint64_t last_request_ns;
 static struct gputop_cupti_batch batch = { .abi = GPUTOP_CUPTI_ABI };
 static struct gputop_cupti_record chunk[GPUTOP_CUPTI_CHUNK];
 
@@ -31,25 +37,41 @@ void activity_start(const struct cupti_api *api)
 	pthread_mutex_unlock(&lock);
 }
 
-void CUPTIAPI activity_buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
-{
-	void *b = NULL;
-
-	pthread_mutex_lock(&lock);
-	if (buffers_out < BUFFERS && (b = aligned_alloc(ACTIVITY_RECORD_ALIGNMENT, BUFFER_BYTES)))
-		buffers_out++;
-	pthread_mutex_unlock(&lock);
-	*buffer = b;
-	*size = b ? BUFFER_BYTES : 0;
-	*max_records = 0; /* as many as fit */
-}
-
 static uint64_t mono_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The next buffer's size, by how soon CUPTI asks again (it asks when one is full): CUPTI hands over
+ * only full buffers, so a program of tens of kernels a second would wait minutes for a megabyte's
+ * worth; one of 100k a second fills 16 KiB in a millisecond and gets 1 MiB within three requests.
+ */
+static size_t next_size(uint64_t now)
+{
+	if (last_request_ns && now - last_request_ns < GROW_BELOW_NS)
+		buffer_bytes = buffer_bytes * 4 < BUFFER_MAX ? buffer_bytes * 4 : BUFFER_MAX;
+	else if (last_request_ns && now - last_request_ns > SHRINK_PAST_NS && buffer_bytes / 2 >= BUFFER_MIN)
+		buffer_bytes /= 2;
+	last_request_ns = now;
+	return buffer_bytes;
+}
+
+void CUPTIAPI activity_buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
+{
+	size_t bytes = 0;
+	void *b = NULL;
+
+	pthread_mutex_lock(&lock);
+	if (buffers_out < BUFFERS && (b = aligned_alloc(ACTIVITY_RECORD_ALIGNMENT, bytes = next_size(mono_ns()))))
+		buffers_out++;
+	pthread_mutex_unlock(&lock);
+	*buffer = b;
+	*size = b ? bytes : 0;
+	*max_records = 0; /* as many as fit */
 }
 
 static void send_chunk(void)

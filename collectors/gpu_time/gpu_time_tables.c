@@ -52,7 +52,8 @@ static const struct col_desc gpu_busy_cols[GB_COLS] = {
 			 COL_U64, UNIT_NS, 9, 0 },
 	[GB_BUSY_PCT] = { "busy_pct", "BUSY%",
 			  "that in this interval, as a share of the interval (beside NVML's sampled SM %); "
-			  "activities are counted when CUPTI hands them over, up to a second after they ran",
+			  "activities are counted when CUPTI hands over their buffer, full (about a second's worth) or at "
+			  "the program's exit, so an interval may show over 100 %",
 			  COL_F64, UNIT_PCT, 6, COL_HISTORY | COL_SPARK },
 	[GB_SHARE_PCT] = { "kernel_share_pct", "SHARE",
 			   "its kernels' GPU time this interval, of all processes' on the device", COL_F64, UNIT_PCT, 6,

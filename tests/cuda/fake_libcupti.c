@@ -12,6 +12,8 @@
  *   FAKE_CUPTI_FLUSH_HANG  cuptiActivityFlushAll never returns
  *   FAKE_CUPTI_UNFINISHED  the first kernel has no end (0), as a forced flush may hand one over
  *   FAKE_CUPTI_KERNEL_NS  kernel i runs this many ns + i (default 1000; its device's next starts 20000 after)
+ *   FAKE_CUPTI_SIZES    a file: each buffer's size as the library gave it, a line each
+ *   FAKE_CUPTI_PAUSE_AT  before asking for buffer N (1: the first), a pause of 2.5 s
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -135,19 +137,41 @@ static void script(void *p, long n, long kernels, long copies)
 		script_memset(p, n - kernels - copies);
 }
 
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/* A buffer's size into FAKE_CUPTI_SIZES. */
+static void sizes_log(size_t size)
+{
+	const char *path = getenv("FAKE_CUPTI_SIZES");
+	FILE *f = path ? fopen(path, "ae") : NULL;
+
+	if (f) {
+		fprintf(f, "%zu\n", size);
+		fclose(f);
+	}
+}
+
 static void *work(void *arg)
 {
 	long kernels = env("FAKE_CUPTI_KERNELS"), copies = env("FAKE_CUPTI_COPIES"), total = kernels + 2 * copies;
-	long n = 0;
+	long n = 0, asked = 0;
 
 	(void)arg;
 	while (n < total) {
 		uint8_t *buf = NULL;
 		size_t size = 0, max = 0, used = 0;
 
+		if (++asked == env("FAKE_CUPTI_PAUSE_AT"))
+			sleep_ms(2500);
 		requested(&buf, &size, &max);
 		if (!buf)
 			break;
+		sizes_log(size);
 		for (; n < total; n++) {
 			size_t rs = record_size(n < kernels	     ? CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL :
 						n < kernels + copies ? CUPTI_ACTIVITY_KIND_MEMCPY :

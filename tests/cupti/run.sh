@@ -39,7 +39,7 @@ finish_client() {
 }
 # until_in FILE PATTERN: waits up to 5 s for the pattern in the file.
 until_in() {
-	for _ in $(seq 500); do grep -qE -- "$2" "$1" 2>/dev/null && return 0; sleep 0.01; done
+	for _ in $(seq ${3:-500}); do grep -qE -- "$2" "$1" 2>/dev/null && return 0; sleep 0.01; done
 	return 1
 }
 # expected K C: the stand-in's script of K kernels and C memcpys and memsets, as the probe's lines
@@ -113,9 +113,14 @@ check "asked: the library says which libcupti it used" \
 check "asked: status on, then off at exit" test "$(grep -c '^status' "$T/on.log")" = 2
 
 echo "== many records: chunks of at most 16, several buffers, none lost"
-start many FAKE_CUPTI_KERNELS=20000 FAKE_CUPTI_COPIES=100
-until_in "$T/many.log" '^rec kind=3 corr=6099 '
+# buffers sized by how soon CUPTI asks again: 16 KiB, then 4 times larger at once (a burst), up to
+# 1 MiB; half as large after a pause of 2.5 s (before the sixth)
+start many FAKE_CUPTI_KERNELS=20000 FAKE_CUPTI_COPIES=100 FAKE_CUPTI_SIZES="$T/many.sizes" FAKE_CUPTI_PAUSE_AT=6
+until_in "$T/many.log" '^rec kind=3 corr=6099 ' 1000
 finish_client
+sizes=$(tr '\n' ' ' <"$T/many.sizes")
+check "many: buffers of 16 KiB, 64 KiB, 256 KiB, 1 MiB, 1 MiB, then 512 KiB after the pause ($sizes)" \
+	test "$(head -n 6 "$T/many.sizes" | tr '\n' ' ')" = "16384 65536 262144 1048576 1048576 524288 "
 check "many: 20200 records, the script exact" test "$(grep '^rec' "$T/many.log")" = "$(expected 20000 100)"
 check "many: no chunk above 16, each chunk's 'sent' the records before it" awk '
 	/^batch/ { split($3, c, "="); split($4, s, "="); if (c[2] > 16 || s[2] != n) bad = 1; n += c[2] }
