@@ -11,8 +11,12 @@ CUDA_INJECTION64_PATH=$LIB python3 - <<'PY' &
 import torch, time
 a = torch.randn(8192, 8192, device="cuda"); b = torch.randn(8192, 8192, device="cuda")
 end = time.time() + 40
+n = 0
 while time.time() < end:
     c = a @ b
+    n += 1
+    if n % 8 == 0: # a shallow queue: CUPTI's enabling waits for the queue to drain (seconds at 1,000 deep)
+        torch.cuda.synchronize()
 torch.cuda.synchronize()
 PY
 WL=$!
