@@ -97,7 +97,7 @@ void draw_help(struct view *v);
 /* "label  sparkline" of the history of column key of row in t, on row y of a. */
 void draw_spark_row(struct view *v, int y, struct rect a, const char *label, const struct table *t,
 		    size_t row, const char *key);
-/* The same drawn bands rows tall from row y (the label and scale on its first), as nvtop's charts. */
+/* The same drawn bands rows tall from row y (the label and scale on its last), as nvtop's charts. */
 void draw_spark_rows(struct view *v, int y, int bands, struct rect a, const char *label, const struct table *t,
 		     size_t row, const char *key);
 /*

@@ -223,19 +223,20 @@ void draw_spark_rows(struct view *v, int y, int bands, struct rect a, const char
 	double vals[HISTORY_LEN];
 	char spark[512], axis[48];
 	size_t n = h ? history_read(h, vals, HISTORY_LEN) : 0, known = 0;
-	int x = a.x + 1 + putf(y, a.x + 1, a.w, ROLE_LABEL, "%-10s", label), w = a.w - (x - a.x) - 1 - SPARK_AXIS,
+	int base = y + bands - 1; /* the label and scale beside the bottom band, where every value shows */
+	int x = a.x + 1 + putf(base, a.x + 1, a.w, ROLE_LABEL, "%-10s", label), w = a.w - (x - a.x) - 1 - SPARK_AXIS,
 	    cells = 0;
 
 	for (size_t i = 0; i < n; i++)
 		known += !isnan(vals[i]);
 	if (!known || w < 1) { /* a label over nothing would look like a zero */
-		put(y, x, a.w - (x - a.x), ROLE_DIM, "- (no value known yet)");
+		put(base, x, a.w - (x - a.x), ROLE_DIM, "- (no value known yet)");
 		return;
 	}
 	spark_axis(&t->desc->cols[col], vals, n, (size_t)w, axis, sizeof(axis));
-	put_whole(y, x, SPARK_AXIS - 1, ROLE_DIM, axis);
+	put_whole(base, x, SPARK_AXIS - 1, ROLE_DIM, axis);
 	x += SPARK_AXIS;
-	/* the top band on the label's row, the bottom one (zero's glyph) bands - 1 rows below */
+	/* the top band first, the bottom one (zero's glyph) on the label's row */
 	for (int b = bands - 1; b >= 0; b--, y++) {
 		cells = (int)sparkline_band(vals, n, (size_t)w, spark_max(&t->desc->cols[col]), b, bands, v->utf8,
 					    spark, sizeof(spark));

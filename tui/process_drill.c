@@ -104,7 +104,7 @@ static int ring_lines(struct view *v, struct rect a, int y, double pid)
 
 void draw_process_drill(struct view *v, const struct table *t, long row, struct rect a)
 {
-	struct rect in = { a.y, a.x + 1, a.h - 2, a.w - 2 };
+	struct rect in = { a.y, a.x + 1, a.h, a.w - 2 };
 	static struct row_parts p;
 	double pid;
 	int y = a.y;
@@ -127,9 +127,13 @@ void draw_process_drill(struct view *v, const struct table *t, long row, struct 
 	y++;
 	y = source_lines(v, (struct rect){ in.y, in.x, in.h, in.w }, y, pid);
 	y = ring_lines(v, (struct rect){ in.y, in.x, in.h, in.w }, y + 1, pid);
+	/* its lines first; the sparklines in the rows they leave, as tall as those allow (8 rows at most) */
 	if (y + 2 <= a.y + a.h) {
-		y = a.y + a.h - 2;
-		draw_spark_row(v, y++, a, "GPU %", t, r, "gpu_pct");
-		draw_spark_row(v, y++, a, "GPU mem", t, r, "mem_bytes");
+		int bands = (a.y + a.h - y) / 2;
+
+		bands = bands > 8 ? 8 : bands;
+		y = a.y + a.h - 2 * bands;
+		draw_spark_rows(v, y, bands, a, "GPU %", t, r, "gpu_pct");
+		draw_spark_rows(v, y + bands, bands, a, "GPU mem", t, r, "mem_bytes");
 	}
 }

@@ -921,6 +921,12 @@ if [ -f "$NVREC" ]; then
 	# GPU history says how many GPUs it shows where not all fit
 	NV2=$(dirname "$NVREC")/nvidia-h100x2.jsonl
 	if [ -f "$NV2" ]; then
+		# a process's view at 80x24: every line of its second device's block, the sparklines giving
+		# their rows up (they used to keep two rows and drop the block's last line)
+		replay_at 80 24 "$NV2" 17
+		keys Enter
+		check "80x24, two H100s, python3's view: CUDA DEV 1's last line there (SYNCS 2  SYNC T 514.3us  NVML MEM 612.0MiB)" \
+			bash -c "$T capture-pane -p -t t | grep -qE '^ SYNCS 2  SYNC T 514\.3us  NVML MEM 612\.0MiB'"
 		replay_at 80 24 "$NV2" 20
 		check "80x24, two H100s: python3's GPUS 'nvidia0 +1', no name cut" \
 			bash -c "$T capture-pane -p -t t | grep -qE '^ +3549 python3 +nvidia0 \+1 ' && ! $T capture-pane -p -t t | grep -q 'nvid…'"
