@@ -205,7 +205,7 @@ $(B)/tests/hostile-corpus: tests/bpf/hostile-corpus.c tests/unit/hostile_elf.h |
 
 # libFuzzer targets (make FUZZ=1): each links the library with one LLVMFuzzerTestOneInput.
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
-FUZZ_SECONDS ?= 30
+FUZZ_SECONDS ?= 15
 TEST_LIBS_fuzz_theme := $(CURSES_LIBS)
 TEST_LIBS_fuzz_config := $(CURSES_LIBS)
 $(B)/fuzz/%: tests/fuzz/%.c $(TABLE_OBJS) $(B)/libgputop.a

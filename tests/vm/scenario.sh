@@ -12,6 +12,12 @@ ready() {
 	i=0
 	while [ ! -s "$1" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 }
+# reapers_gone: until no earlier monitor's probes are still being released (its gputop-bpf-exit
+# child; a new monitor's attach waits for that, seconds under TCG), 60 s at most.
+reapers_gone() {
+	i=0
+	while grep -qsx gputop-bpf-exit /proc/[0-9]*/comm && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+}
 # unhold FILE PID: ends a drm-holder (parent and child, named in its first line of FILE).
 unhold() {
 	read -r _ parent _ child _ < "$1"

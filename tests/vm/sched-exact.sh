@@ -130,13 +130,16 @@ sched_exact() {
 	section ${P}stalls /tmp/stalls.txt
 
 	# Started late: 60 jobs of 50 ms queued at once on sdma0 (one on the hardware at a time),
-	# and the monitor attached while most of them still wait.
+	# and the monitor attached while most of them still wait: not behind the release of the last
+	# monitor's probes (it held 7.3's monitor past the 3 s of jobs, which left no snapshot)
+	reapers_gone
 	$S sdma0 60 50000 --burst > /dev/null &
 	L=$!
 	sleep 0.3
 	gputop-bpf $SD -b -J -d 0.5 > /tmp/${P}late.json 2> /dev/null &
 	MON=$!
 	wait $L
+	ready /tmp/${P}late.json
 	sleep 1
 	kill -INT $MON
 	wait $MON
