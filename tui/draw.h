@@ -97,6 +97,7 @@ void draw_help(struct view *v);
 /* "label  sparkline" of the history of column key of row in t, on row y of a. */
 void draw_spark_row(struct view *v, int y, struct rect a, const char *label, const struct table *t,
 		    size_t row, const char *key);
+#define SPARK_BANDS_MAX 8 /* the tallest a chart of draw_spark_rows grows where rows are left */
 /* The same drawn bands rows tall from row y (the label and scale on its last), as nvtop's charts. */
 void draw_spark_rows(struct view *v, int y, int bands, struct rect a, const char *label, const struct table *t,
 		     size_t row, const char *key);

@@ -4,7 +4,7 @@
  * each NVIDIA GPU's use, memory and power over the last snapshots, one row each;
  * where rows are left, its temperature, memory bandwidth and graphics clock too
  * (those that a GPU of the table reports), rather than blank rows; where rows are left
- * still, each chart grows taller (up to BANDS_MAX rows), the first ones first.
+ * still, each chart grows taller (up to SPARK_BANDS_MAX rows), the first ones first.
  */
 #include <stdio.h>
 #include "tui/draw.h"
@@ -16,7 +16,6 @@ static const char *const metrics[][2] = {
 };
 #define METRICS (int)(sizeof(metrics) / sizeof(metrics[0]))
 #define BASE_METRICS 3 /* use, memory, power: every GPU shown has these rows */
-#define BANDS_MAX 8 /* the tallest a chart grows */
 
 /* The metrics g's GPUs have rows for, into which[]: the base ones, then the others some GPU reports. */
 static int known_metrics(const struct table *g, int *which)
@@ -38,7 +37,7 @@ int gpu_history_rows(const struct view *v, int *least)
 	int which[METRICS];
 
 	*least = g && g->nrows ? 1 + BASE_METRICS * (int)g->nrows : 0;
-	return g && g->nrows ? 1 + known_metrics(g, which) * BANDS_MAX * (int)g->nrows : 0;
+	return g && g->nrows ? 1 + known_metrics(g, which) * SPARK_BANDS_MAX * (int)g->nrows : 0;
 }
 
 /* Metric m's rows of the each a GPU has for its nm charts: one, or each's share, the first ones the rest. */
@@ -46,7 +45,7 @@ static int chart_rows(int each, int nm, int m)
 {
 	if (each <= nm)
 		return 1;
-	each = each > nm * BANDS_MAX ? nm * BANDS_MAX : each;
+	each = each > nm * SPARK_BANDS_MAX ? nm * SPARK_BANDS_MAX : each;
 	return each / nm + (m < each % nm);
 }
 

@@ -127,11 +127,11 @@ void draw_process_drill(struct view *v, const struct table *t, long row, struct 
 	y++;
 	y = source_lines(v, (struct rect){ in.y, in.x, in.h, in.w }, y, pid);
 	y = ring_lines(v, (struct rect){ in.y, in.x, in.h, in.w }, y + 1, pid);
-	/* its lines first; the sparklines in the rows they leave, as tall as those allow (8 rows at most) */
+	/* its lines first; the sparklines in the rows they leave, as tall as those allow (SPARK_BANDS_MAX) */
 	if (y + 2 <= a.y + a.h) {
 		int bands = (a.y + a.h - y) / 2;
 
-		bands = bands > 8 ? 8 : bands;
+		bands = bands > SPARK_BANDS_MAX ? SPARK_BANDS_MAX : bands;
 		y = a.y + a.h - 2 * bands;
 		draw_spark_rows(v, y, bands, a, "GPU %", t, r, "gpu_pct");
 		draw_spark_rows(v, y + bands, bands, a, "GPU mem", t, r, "mem_bytes");
