@@ -21,6 +21,7 @@ struct job {
 	uint32_t pending_deps; /* add_dep events seen before the queue event */
 	uint32_t proc_running; /* its run counted in its process's in_flight */
 	uint64_t dep_flow; /* the flow of the job this one waits for, 0: none known */
+	uint64_t dep_key; /* that job's key while its queue event is unseen, 0: none */
 	uint64_t caller; /* --stacks: its queue record's (struct sched_stack), when queue_ns */
 	int32_t ustack_id, kstack_id;
 	uint32_t prev, next; /* insertion order, oldest first (JOB_NONE at the ends) */

@@ -24,6 +24,13 @@ struct recent {
 	size_t head;
 };
 
+/* A job waiting for a job whose queue event is unseen (dep_link). */
+struct dep_wait_link {
+	__u64 dep_key, job_key;
+};
+
+#define DEP_LINKS_PENDING 256
+
 struct sched_match {
 	struct ring_stats rings[SCHED_MAX_RINGS];
 	bool ring_seen[SCHED_MAX_RINGS];
@@ -36,6 +43,8 @@ struct sched_match {
 	uint32_t *order; /* the drain's records in the order applied */
 	size_t order_cap;
 	struct recent recent[SCHED_EV_MAX]; /* done: (key, seq); add_dep, dep_wait: (key, fence) */
+	struct dep_wait_link pending[DEP_LINKS_PENDING];
+	size_t npending;
 	bool track_deps;
 	uint64_t gen;
 	__u64 drops[SCHED_DROP_MAX];
@@ -146,11 +155,113 @@ full:
 	return NULL;
 }
 
+/* The seqno of the job of key among the recent ones done, newest first; false when not there. */
+static bool recent_done_seq(const struct recent *rc, __u64 key, __u64 *seq)
+{
+	for (size_t i = 0; i < SCHED_MATCH_RECENT && i < rc->head; i++) {
+		size_t at = (rc->head - 1 - i) % SCHED_MATCH_RECENT;
+
+		if (rc->ev[at].a == key) {
+			*seq = rc->ev[at].b;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The flow of the job of key (a finished fence's): in flight, or among the
+ * recent ones done (a job waiting on that fence holds a reference on it: its
+ * address is not another job's meanwhile); 0 while its queue event is unseen.
+ */
+static uint64_t dep_flow_of(struct sched_match *m, __u64 key)
+{
+	struct job *d = job_table_get(&m->jobs, key);
+	__u64 seq;
+
+	if (d && (d->queue_ns || d->run_ns))
+		return sched_flow_id(d->key, d->seq);
+	if (recent_done_seq(&m->recent[SCHED_EV_DONE], key, &seq))
+		return sched_flow_id(key, seq);
+	return 0;
+}
+
+/* The links whose job is gone (evicted from the table) go. */
+static void dep_links_prune(struct sched_match *m)
+{
+	const struct job *j;
+
+	for (size_t i = 0; i < m->npending;) {
+		j = job_table_get(&m->jobs, m->pending[i].job_key);
+		if (j && j->dep_key == m->pending[i].dep_key)
+			i++;
+		else
+			m->pending[i] = m->pending[--m->npending];
+	}
+}
+
+/* The job of key queued (seqno seq): the jobs waiting for it get its flow. */
+static void dep_links_resolve(struct sched_match *m, __u64 key, __u64 seq)
+{
+	struct job *j;
+
+	for (size_t i = 0; i < m->npending;) {
+		if (m->pending[i].dep_key != key) {
+			i++;
+			continue;
+		}
+		j = job_table_get(&m->jobs, m->pending[i].job_key);
+		if (j && j->dep_key == key) {
+			j->dep_flow = sched_flow_id(key, seq);
+			j->dep_key = 0;
+		}
+		m->pending[i] = m->pending[--m->npending];
+	}
+}
+
+/*
+ * A dependency of job j on the job whose key the record names: that job's
+ * flow ends at j. A driver may hand out a job's fence before it queues the
+ * job (mockgpu publishes its ring's newest fence between arm and push): the
+ * link then waits for that job's queue event (dep_links_resolve).
+ */
+static void dep_link(struct sched_match *m, struct job *j, const struct sched_rec *r)
+{
+	uint64_t flow;
+
+	if (!j || !r->start_ns || r->start_ns == r->key)
+		return;
+	flow = dep_flow_of(m, r->start_ns);
+	if (flow) {
+		j->dep_flow = flow;
+		return;
+	}
+	if (m->npending == DEP_LINKS_PENDING)
+		dep_links_prune(m);
+	if (m->npending < DEP_LINKS_PENDING) {
+		j->dep_key = r->start_ns;
+		m->pending[m->npending++] = (struct dep_wait_link){ r->start_ns, r->key };
+	} else {
+		m->oom++; /* a link not kept */
+	}
+}
+
+/* Job key reported: its links still waiting go (their job never queued in sight). */
+static void dep_links_forget(struct sched_match *m, __u64 job_key)
+{
+	for (size_t i = 0; i < m->npending;) {
+		if (m->pending[i].job_key == job_key)
+			m->pending[i] = m->pending[--m->npending];
+		else
+			i++;
+	}
+}
+
 static void on_queue(struct sched_match *m, const struct sched_rec *r, const struct sched_stack *st)
 {
 	struct ring_stats *rs = ring_at(m, r->ring);
 	struct proc_stats *ps;
-	uint64_t dep_flow;
+	uint64_t dep_flow, dep_key;
 	struct job *j;
 	__s64 depth;
 
@@ -167,9 +278,11 @@ static void on_queue(struct sched_match *m, const struct sched_rec *r, const str
 	if (m->track_deps && j && j->pending_deps)
 		rs->deps += j->pending_deps;
 	dep_flow = j ? j->dep_flow : 0;
+	dep_key = j ? j->dep_key : 0;
 	j = job_table_put(&m->jobs, r->key);
 	if (j) {
 		j->dep_flow = dep_flow;
+		j->dep_key = dep_key;
 		j->seq = r->aux;
 		j->ring = r->ring;
 		j->queue_ns = r->ts_ns;
@@ -183,6 +296,8 @@ static void on_queue(struct sched_match *m, const struct sched_rec *r, const str
 	ps = proc_get(m, r->tgid, r->ring, r->comm);
 	if (ps)
 		ps->queued++;
+	if (m->npending)
+		dep_links_resolve(m, r->key, r->aux);
 }
 
 /* One more of its jobs on the hardware: the first opens its busy span. */
@@ -385,6 +500,8 @@ static void on_done(struct sched_match *m, const struct sched_rec *r)
 	}
 	if (rs)
 		job_report(m, j, r, j ? j->ring : r->ring);
+	if (j && j->dep_key)
+		dep_links_forget(m, r->key);
 	if (j)
 		job_table_del(&m->jobs, r->key);
 	if (!rs)
@@ -392,40 +509,6 @@ static void on_done(struct sched_match *m, const struct sched_rec *r)
 	done_count(m, rs, now, exec);
 	if (ps)
 		ps->completed++;
-}
-
-/* The seqno of the job of key among the recent ones done, newest first; false when not there. */
-static bool recent_done_seq(const struct recent *rc, __u64 key, __u64 *seq)
-{
-	for (size_t i = 0; i < SCHED_MATCH_RECENT && i < rc->head; i++) {
-		size_t at = (rc->head - 1 - i) % SCHED_MATCH_RECENT;
-
-		if (rc->ev[at].a == key) {
-			*seq = rc->ev[at].b;
-			return true;
-		}
-	}
-	return false;
-}
-
-/*
- * A dependency of job j on the job whose key the record names (its finished
- * fence's): in flight, or among the recent ones done (j holds a reference on
- * that fence: its address is not another job's meanwhile). The flow of that
- * job (every job has one, sched_flow_id) ends at j.
- */
-static void dep_link(struct sched_match *m, struct job *j, const struct sched_rec *r)
-{
-	struct job *d;
-	__u64 seq;
-
-	if (!j || !r->start_ns || r->start_ns == r->key)
-		return;
-	d = job_table_get(&m->jobs, r->start_ns);
-	if (d && (d->queue_ns || d->run_ns))
-		j->dep_flow = sched_flow_id(d->key, d->seq);
-	else if (recent_done_seq(&m->recent[SCHED_EV_DONE], r->start_ns, &seq))
-		j->dep_flow = sched_flow_id(r->start_ns, seq);
 }
 
 /* >= 6.17: add_dep precedes the queue event; the count is parked on the job until then. */

@@ -367,6 +367,44 @@ static void jobs_reported_with_flows(void **state)
 	sched_match_free(m);
 }
 
+/*
+ * A job's fence handed out before its queue event (mockgpu publishes the
+ * ring's newest fence between arm and push; the record of the push may come
+ * in a later drain): the flow is made when that job queues, on either kernel's
+ * events (add_dep, dep_wait), and is not made for a job that never queues.
+ */
+static void flow_from_job_queued_after_its_dependent(void **state)
+{
+	struct sched_match *m = sched_match_new(100, 100, true);
+	struct reported r = { .n = 0 };
+
+	(void)state;
+	sched_match_on_job(m, on_job, &r);
+	add_dep_on(m, SCHED_EV_ADD_DEP, 0x7000, 100, 0x6000); /* J on G, G not yet queued */
+	add(m, SCHED_EV_QUEUE, 0x7000, 110);
+	add(m, SCHED_EV_QUEUE, 0x8000, 120); /* K waits for G */
+	add_dep_on(m, SCHED_EV_DEP_WAIT, 0x8000, 130, 0x6000);
+	add(m, SCHED_EV_QUEUE, 0x9000, 140); /* L waits for a job never queued */
+	add_dep_on(m, SCHED_EV_DEP_WAIT, 0x9000, 150, 0x5000);
+	sched_match_drain_end(m);
+	add(m, SCHED_EV_QUEUE, 0x6000, 105); /* G's queue, in the next drain */
+	add(m, SCHED_EV_RUN, 0x6000, 200);
+	add(m, SCHED_EV_DONE, 0x6000, 300);
+	add(m, SCHED_EV_RUN, 0x7000, 310);
+	add(m, SCHED_EV_DONE, 0x7000, 400);
+	add(m, SCHED_EV_RUN, 0x8000, 410);
+	add(m, SCHED_EV_DONE, 0x8000, 500);
+	add(m, SCHED_EV_RUN, 0x9000, 510);
+	add(m, SCHED_EV_DONE, 0x9000, 600);
+	sched_match_drain_end(m);
+	assert_int_equal(r.n, 4);
+	assert_int_equal(reported_seq(&r, 0x7001)->dep_flow_id, sched_flow_id(0x6000, 0x6001));
+	assert_int_equal(reported_seq(&r, 0x8001)->dep_flow_id, sched_flow_id(0x6000, 0x6001));
+	assert_int_equal(reported_seq(&r, 0x9001)->dep_flow_id, 0);
+	assert_int_equal(reported_seq(&r, 0x6001)->dep_flow_id, 0);
+	sched_match_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -378,6 +416,7 @@ int main(void)
 		cmocka_unit_test(job_table_order),
 		cmocka_unit_test(deps_parked),
 		cmocka_unit_test(jobs_reported_with_flows),
+		cmocka_unit_test(flow_from_job_queued_after_its_dependent),
 	};
 	return cmocka_run_group_tests_name("sched_match", tests, NULL, NULL);
 }
