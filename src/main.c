@@ -140,27 +140,37 @@ static int open_stacks(const struct options *o, struct collector_config *config)
 	return 0;
 }
 
+/* What the monitor's last texts (the stacks file, the trace) may wait for the symbolizing child in all. */
+#define LAST_TEXTS_WAIT_MS 2000
+
 /*
  * The symbolizing child (symbols/sym_child.h) stopped; a line where one ended early, or where what it
- * owed (ended, or late) or what was not asked of it went unknown.
+ * owed (ended, or late) or what was not asked of it went unknown: for good (a dead child's, a stack
+ * copy's), for a while (a frame's, asked again), or in the last texts (late_at_end frames).
  */
-static void close_symbolizer(void)
+static void close_symbolizer(uint64_t late_at_end)
 {
 	struct sym_child_stats st;
-	char ended[256] = "";
+	char ended[256] = "", skipped[128] = "", late[96] = "";
 
 	sym_child_stop(); /* first: no thread waits for it then, the counts read are the last */
 	st = sym_child_stats();
-	if (!st.died && !st.frames_lost && !st.unwinds_lost && !st.skipped)
+	if (!st.died && !st.frames_lost && !st.unwinds_lost && !st.skipped && !late_at_end)
 		return;
 	if (st.died)
 		snprintf(ended, sizeof(ended), "ended %llu times (the last: %s), %llu started in all; ",
 			 (unsigned long long)st.died, st.why[0] ? st.why : "-", (unsigned long long)st.started);
+	if (st.skipped)
+		snprintf(skipped, sizeof(skipped),
+			 "; %llu requests made while it was late not asked (frames asked again at their next use)",
+			 (unsigned long long)st.skipped);
+	if (late_at_end)
+		snprintf(late, sizeof(late), "; %llu frames [unknown] in the last texts (it was late)",
+			 (unsigned long long)late_at_end);
 	fprintf(stderr,
-		PROG ": the symbolizing child %s%llu frames and %llu stack copies it owed shown [unknown]; "
-		     "%llu requests made while it was late not asked, shown [unknown]\n",
+		PROG ": the symbolizing child %s%llu frames and %llu stack copies it owed shown [unknown]%s%s\n",
 		ended[0] ? ended : "was late: ", (unsigned long long)st.frames_lost,
-		(unsigned long long)st.unwinds_lost, (unsigned long long)st.skipped);
+		(unsigned long long)st.unwinds_lost, skipped, late);
 }
 
 /*
@@ -819,13 +829,15 @@ static int run_live(const struct options *o, struct live_run *run)
 /* Everything the run started stopped, its files closed; rc, or a failure where closing failed. */
 static int end_run(const struct options *o, struct live_run *run, int rc)
 {
-	uint64_t t[4];
+	uint64_t t[4], late;
 
 	t[0] = mono_ns();
 	exporter_stop(exporter); /* before the poller it follows */
 	web_config_free(&web);
 	poller_stop(run->poller);
 	t[1] = mono_ns();
+	late = sym_child_provisional();
+	sym_child_last_wait(LAST_TEXTS_WAIT_MS);
 	for (size_t i = 0; i < run->n; i++)
 		collector_stop(&run->cs[i]);
 	t[2] = mono_ns();
@@ -840,7 +852,7 @@ static int end_run(const struct options *o, struct live_run *run, int rc)
 	model_free(run->model);
 	rc = close_stacks(o, rc);
 	rc = close_trace(o, rc);
-	close_symbolizer(); /* after the last frames named */
+	close_symbolizer(sym_child_provisional() - late); /* after the last frames named */
 	if (run->recorder && fclose(run->recorder) && rc == EXIT_OK) {
 		fprintf(stderr, PROG ": closing '%s' failed: %s\n", o->record, strerror(errno));
 		rc = EXIT_FAILURE_RUN;

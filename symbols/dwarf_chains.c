@@ -43,6 +43,7 @@ void dwarf_chains_add(struct dwarf_chains *d, const struct dwarf_key *k, const s
 	}
 	c->key = *k;
 	c->text = NULL;
+	c->text_again = false;
 	c->samples = 1;
 	c->truncated = r->truncated;
 	c->complete = r->complete;
@@ -50,6 +51,23 @@ void dwarf_chains_add(struct dwarf_chains *d, const struct dwarf_key *k, const s
 	memcpy(c->ips, r->ips, r->n * sizeof(r->ips[0]));
 	d->samples++;
 	d->sorted = false;
+}
+
+const char *dwarf_chain_text(const struct dwarf_chain *c)
+{
+	return c->text_again ? NULL : c->text;
+}
+
+const char *dwarf_chain_text_set(struct dwarf_chain *c, const char *text, bool again)
+{
+	char *copy = strdup(text);
+
+	if (!copy)
+		return NULL;
+	free(c->text);
+	c->text = copy;
+	c->text_again = again;
+	return copy;
 }
 
 static int chain_cmp(const void *a, const void *b)

@@ -30,6 +30,7 @@ struct dwarf_chain {
 	uint32_t n;
 	uint64_t ips[UNWIND_FRAMES_MAX]; /* the leaf first */
 	char *text; /* its frames symbolized at its first use, once (the source's); NULL: not yet */
+	bool text_again; /* text had frames unknown for now: made again at its next use */
 };
 
 struct dwarf_chains {
@@ -73,5 +74,10 @@ struct dwarf_split {
  */
 bool dwarf_chains_split(struct dwarf_chains *d, const struct dwarf_key *k, const struct dwarf_split *s);
 void dwarf_chains_free(struct dwarf_chains *d);
+
+/* c's text, NULL when it has none yet or is to make it again (dwarf_chain_text_set's again). */
+const char *dwarf_chain_text(const struct dwarf_chain *c);
+/* text copied as c's, again: its frames partly unknown for now; the copy, NULL: no memory. */
+const char *dwarf_chain_text_set(struct dwarf_chain *c, const char *text, bool again);
 
 #endif

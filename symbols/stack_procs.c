@@ -37,6 +37,16 @@ void stack_procs_frame(struct stack_proc *p, uint64_t addr, struct frame *out)
 		memset(out, 0, sizeof(*out)); /* "[unknown]": it exited before it was seen */
 }
 
+uint64_t stack_frames_mark(void)
+{
+	return sym_child_provisional();
+}
+
+bool stack_frames_provisional(uint64_t mark)
+{
+	return sym_child_provisional() != mark;
+}
+
 void stack_procs_count_reset(struct stack_procs *ps)
 {
 	for (size_t i = 0; i < ps->n; i++)

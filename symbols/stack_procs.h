@@ -32,6 +32,12 @@ struct stack_proc *stack_procs_find(struct stack_procs *ps, uint32_t pid);
 struct stack_proc *stack_procs_add(struct stack_procs *ps, uint32_t pid, const char *comm);
 /* The frame of a user address of p: "[unknown]" when p is NULL or its mappings were not read. */
 void stack_procs_frame(struct stack_proc *p, uint64_t addr, struct frame *out);
+/*
+ * Texts of frames: the mark before one is made; after, whether a frame since was "[unknown]" for now
+ * (the symbolizing child was late: sym_child_provisional): that text is to be made again at its next use.
+ */
+uint64_t stack_frames_mark(void);
+bool stack_frames_provisional(uint64_t mark);
 /* Before a source's rows: every process's counts (events, dwarf_events, dwarf_samples) zeroed. */
 void stack_procs_count_reset(struct stack_procs *ps);
 /* One key of p (NULL: none) with events, unwound in samples copies (0: no DWARF chain). */

@@ -64,6 +64,7 @@ static struct {
 	uint64_t requests; /* frames and unwinds asked for, all children together */
 	long long budget_ms, budget_at; /* the wait left, as of budget_at (ms) */
 	long long budget_cap; /* its most (0: BUDGET_MS) */
+	uint64_t provisional; /* frames shown unknown for now (sym_child_provisional); read without the lock */
 	struct {
 		bool on; /* an answer is owed by the live child */
 		uint32_t want;
@@ -525,13 +526,17 @@ void sym_child_frame(struct sym_process *p, uint64_t addr, struct frame *out)
 	if (!settle(false)) {
 		memset(out, 0, sizeof(*out));
 		c.st.skipped++;
+		__atomic_add_fetch(&c.provisional, 1, __ATOMIC_RELAXED);
 	} else if (proc_sent(p) &&
 		   call(SYM_FRAME, &a, sizeof(a), NULL, 0, -1, SYM_FRAME_DONE, out, sizeof(*out), false)) {
 		out->name[sizeof(out->name) - 1] = '\0'; /* the child's text: ended here */
 		out->module[sizeof(out->module) - 1] = '\0';
 	} else {
 		memset(out, 0, sizeof(*out));
-		c.st.frames_lost++;
+		if (c.owed.on) /* late, not dead: asked again, its answer in the child's caches by then */
+			__atomic_add_fetch(&c.provisional, 1, __ATOMIC_RELAXED);
+		else
+			c.st.frames_lost++;
 	}
 	pthread_mutex_unlock(&c.lock);
 }
@@ -639,6 +644,20 @@ struct sym_child_stats sym_child_stats(void)
 	pthread_mutex_unlock(&seen.lock);
 	st.cpu_ns = dead_cpu_ns + (st.pid ? child_cpu_ns(st.pid) : 0);
 	return st;
+}
+
+uint64_t sym_child_provisional(void)
+{
+	return __atomic_load_n(&c.provisional, __ATOMIC_RELAXED);
+}
+
+void sym_child_last_wait(unsigned int ms)
+{
+	pthread_mutex_lock(&c.lock);
+	c.budget_cap = ms;
+	c.budget_ms = ms;
+	c.budget_at = now_ms();
+	pthread_mutex_unlock(&c.lock);
 }
 
 void sym_child_wait_cap(unsigned int ms)

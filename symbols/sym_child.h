@@ -10,10 +10,10 @@
  * come back unknown and are counted; the next request starts another, unless
  * three died within a minute (then none for a minute). The monitor's threads
  * wait for it within a budget (half an interval at once, about a quarter of
- * their time): a request
- * answered later is shown unknown, and the requests made while its answer is
- * owed are not asked (counted). One child for the monitor; its calls are
- * serialized.
+ * their time): a request answered later is shown unknown for now, and the
+ * requests made while its answer is owed are not asked (counted); a frame is
+ * asked again at its next use (sym_child_provisional). One child for the
+ * monitor; its calls are serialized.
  */
 #ifndef GPUTOP_SYMBOLS_SYM_CHILD_H
 #define GPUTOP_SYMBOLS_SYM_CHILD_H
@@ -27,7 +27,8 @@
 struct sym_child_stats {
 	pid_t pid; /* the live child's; 0: none */
 	uint64_t started, died; /* children started; of them, killed or ended before the monitor closed */
-	uint64_t frames_lost, unwinds_lost; /* requests a dead or absent child left unanswered, or answered late */
+	uint64_t frames_lost; /* frames a dead or absent child left unanswered (a late one's: sym_child_provisional) */
+	uint64_t unwinds_lost; /* stack copies a dead or absent child left unanswered, or answered late */
 	uint64_t skipped; /* requests not asked: the child still owed an answer past the monitor's wait budget */
 	uint64_t cpu_ns; /* the children's CPU, the dead ones' included */
 	char why[160]; /* the last death's reason, or the start's failure; "" */
@@ -39,7 +40,10 @@ struct sym_child_unwound {
 	char cfi_why[64];
 };
 
-/* The frame of a user address of p, through the child; "[unknown]" (all zero) when it cannot answer. */
+/*
+ * The frame of a user address of p, through the child; "[unknown]" (all zero) when it cannot answer:
+ * for now (counted in sym_child_provisional) when it was late or not asked, for good when it died.
+ */
 void sym_child_frame(struct sym_process *p, uint64_t addr, struct frame *out);
 /* One stack copy of p unwound by the child; false (counted) when it cannot answer. */
 bool sym_child_unwind(struct sym_process *p, const struct unwind_input *in, struct unwind_result *r,
@@ -53,6 +57,13 @@ int sym_child_elf_funcs(int fd, const char *const *names, size_t n, uint64_t *of
 void sym_child_forget(const struct sym_process *p);
 /* Its counts (those of the last read while a thread waits for the child: this never waits for it). */
 struct sym_child_stats sym_child_stats(void);
+/*
+ * Frames shown "[unknown]" for now, all threads together: not asked, or answered late. A text made of
+ * frames while this count moved is to be made again at its next use (stack_frames_provisional).
+ */
+uint64_t sym_child_provisional(void);
+/* The last texts (the monitor's end): ms more to wait for the child in all, a budget of its own. */
+void sym_child_last_wait(unsigned int ms);
 /* The most the monitor's threads wait for it at once: ms (the monitor's: half its interval), 0.25 to 1 s. */
 void sym_child_wait_cap(unsigned int ms);
 /* Ends the child (at the monitor's end): its channel closed, then it is reaped. */

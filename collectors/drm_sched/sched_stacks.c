@@ -22,6 +22,7 @@ struct sched_stack_sum {
 	uint64_t jobs, gpu_ns, wait_ns;
 	uint32_t next; /* the next sum of the same (process, ring), NONE: the last */
 	char *frames; /* symbolized at its first row, once (folded_join's text); NULL: not yet */
+	bool frames_again; /* frames had some unknown for now: made again at its next row */
 };
 
 void sched_stacks_init(struct sched_stacks *ss, struct stack_file *sf)
@@ -157,8 +158,8 @@ static size_t sum_user(const struct sched_stack_sum *e, int stacks_fd, uint64_t 
 static struct frame frames[2 * SCHED_STACK_DEPTH + UNWIND_FRAMES_MAX + 2];
 static char text[FOLDED_TEXT_MAX];
 
-/* A sum's text by frame pointers: kernel frames, user frames; NULL: no memory. */
-static char *fp_text(struct sched_stacks *ss, const struct sched_stack_sum *e, int stacks_fd)
+/* A sum's text by frame pointers, into text: kernel frames, user frames. */
+static void fp_text(struct sched_stacks *ss, const struct sched_stack_sum *e, int stacks_fd)
 {
 	uint64_t ips[SCHED_STACK_DEPTH];
 	bool ktrunc;
@@ -168,12 +169,11 @@ static char *fp_text(struct sched_stacks *ss, const struct sched_stack_sum *e, i
 		stack_frame_named(&frames[n++], "%s%s", "[no stack]", "");
 	n += stack_user_frames(stack_procs_find(&ss->procs, e->tgid), ips, SCHED_STACK_DEPTH, e->caller, &frames[n]);
 	folded_join(frames, n, ktrunc || depth == SCHED_STACK_DEPTH, text);
-	return strdup(text);
 }
 
-/* A sum's text with chain c's user frames (DWARF) in place of the frame pointers'; NULL: no memory. */
-static char *chain_text(struct sched_stacks *ss, const struct sched_stack_sum *e, int stacks_fd,
-			const struct dwarf_chain *c)
+/* A sum's text with chain c's user frames (DWARF) in place of the frame pointers', into text. */
+static void chain_text(struct sched_stacks *ss, const struct sched_stack_sum *e, int stacks_fd,
+		       const struct dwarf_chain *c)
 {
 	struct stack_proc *p = stack_procs_find(&ss->procs, e->tgid);
 	bool ktrunc;
@@ -182,7 +182,35 @@ static char *chain_text(struct sched_stacks *ss, const struct sched_stack_sum *e
 	for (size_t j = 0; j < c->n; j++)
 		stack_procs_frame(p, c->ips[j], &frames[n++]);
 	folded_join(frames, n, ktrunc || c->truncated, text);
-	return strdup(text);
+}
+
+/* text copied as e's frames, again: some unknown for now; the copy, NULL: no memory. */
+static const char *sum_frames_set(struct sched_stack_sum *e, bool again)
+{
+	char *copy = strdup(text);
+
+	if (!copy)
+		return NULL;
+	free(e->frames);
+	e->frames = copy;
+	e->frames_again = again;
+	return copy;
+}
+
+/* The text of e's row (chain c's; NULL: by frame pointers), symbolized at its first use; NULL: no memory. */
+static const char *row_text(struct sched_stacks *ss, struct sched_stack_sum *e, int stacks_fd, struct dwarf_chain *c)
+{
+	const char *t = c ? dwarf_chain_text(c) : e->frames_again ? NULL : e->frames;
+	uint64_t mark = stack_frames_mark();
+
+	if (t)
+		return t;
+	if (c)
+		chain_text(ss, e, stacks_fd, c);
+	else
+		fp_text(ss, e, stacks_fd);
+	return c ? dwarf_chain_text_set(c, text, stack_frames_provisional(mark)) :
+		   sum_frames_set(e, stack_frames_provisional(mark));
 }
 
 /* Per process, before the rows: its jobs, those of sums with DWARF chains, and their samples. */
@@ -219,13 +247,11 @@ static size_t sum_depth(void *arg)
 static void sum_part(void *arg, struct dwarf_chain *c, const uint64_t *w)
 {
 	struct sum_rows *a = arg;
-	char **text = c ? &c->text : &a->e->frames;
+	const char *t = row_text(a->ss, a->e, a->stacks_fd, c);
 
-	if (!*text)
-		*text = c ? chain_text(a->ss, a->e, a->stacks_fd, c) : fp_text(a->ss, a->e, a->stacks_fd);
-	if (!*text)
+	if (!t)
 		return;
-	a->row.frames = *text;
+	a->row.frames = t;
 	a->row.sampled = c ? a->note : "";
 	a->row.count = w[0];
 	a->row.gpu_ns = w[1];

@@ -108,7 +108,8 @@ static size_t user_depth(const struct call_stack_key *k, int stacks_fd)
 static const char *fp_text(struct call_stacks *cs, const struct call_stack_key *k, int stacks_fd, const char **leaf)
 {
 	const char *t = key_text_get(&cs->texts, k);
-	bool truncated;
+	uint64_t mark = stack_frames_mark();
+	bool truncated, again;
 	size_t n, depth, first = 0;
 
 	*leaf = key_text_get(&cs->leaves, k);
@@ -118,10 +119,11 @@ static const char *fp_text(struct call_stacks *cs, const struct call_stack_key *
 	if (!(depth = user_depth(k, stacks_fd)))
 		stack_frame_named(&frames[n++], "%s%s", "[no stack]", "");
 	n += stack_user_frames(stack_procs_find(&cs->procs, k->tgid), ips, CALL_STACK_DEPTH, k->caller, &frames[n]);
+	again = stack_frames_provisional(mark);
 	if (k->source == CALL_STACK_SYNC && n)
-		*leaf = key_text_put(&cs->leaves, k, frames[first++].name);
+		*leaf = key_text_put(&cs->leaves, k, frames[first++].name, again);
 	folded_join(&frames[first], n - first, truncated || depth == CALL_STACK_DEPTH, text);
-	return t ? t : key_text_put(&cs->texts, k, text);
+	return t ? t : key_text_put(&cs->texts, k, text, again);
 }
 
 /* k's kernel frames and chain c's user frames (DWARF; a sync's: its function left out) as text, once. */
@@ -129,16 +131,17 @@ static const char *chain_text(struct call_stacks *cs, const struct call_stack_ke
 			      struct dwarf_chain *c)
 {
 	struct stack_proc *p = stack_procs_find(&cs->procs, k->tgid);
+	uint64_t mark = stack_frames_mark();
 	bool truncated;
 	size_t n;
 
-	if (c->text)
+	if (dwarf_chain_text(c))
 		return c->text;
 	n = kernel_frames(cs, k, stacks_fd, &truncated);
 	for (size_t j = k->source == CALL_STACK_SYNC ? 1 : 0; j < c->n; j++)
 		stack_procs_frame(p, c->ips[j], &frames[n++]);
 	folded_join(frames, n, truncated || c->truncated, text);
-	return c->text = strdup(text);
+	return dwarf_chain_text_set(c, text, stack_frames_provisional(mark));
 }
 
 struct sum_rows {

@@ -9,6 +9,7 @@
 struct key_text_entry {
 	unsigned char key[KEY_TEXT_KEY_MAX];
 	char *text;
+	bool again; /* to be made again at its next use */
 	uint32_t next; /* the next of the same hash, NONE: the last */
 };
 
@@ -46,15 +47,30 @@ const char *key_text_get(const struct key_text *kt, const void *key)
 {
 	uint32_t last, i = find(kt, key, &last);
 
-	return i == NONE ? NULL : kt->e[i].text;
+	return i == NONE || kt->e[i].again ? NULL : kt->e[i].text;
 }
 
-const char *key_text_put(struct key_text *kt, const void *key, const char *text)
+/* Entry t's text replaced (it was to be made again); NULL: no memory (it keeps the old one). */
+static const char *replace(struct key_text_entry *t, const char *text, bool again)
+{
+	char *copy = strdup(text);
+
+	if (!copy)
+		return NULL;
+	free(t->text);
+	t->text = copy;
+	t->again = again;
+	return copy;
+}
+
+const char *key_text_put(struct key_text *kt, const void *key, const char *text, bool again)
 {
 	struct key_text_entry *t;
-	uint32_t last, i;
+	uint32_t last, i = find(kt, key, &last);
 
-	if (find(kt, key, &last) != NONE || kt->n >= NONE - 1)
+	if (i != NONE)
+		return kt->e[i].again ? replace(&kt->e[i], text, again) : NULL;
+	if (kt->n >= NONE - 1)
 		return NULL;
 	if (!(t = array_push(&kt->e, &kt->n, &kt->cap, sizeof(*t))))
 		return NULL;
@@ -62,6 +78,7 @@ const char *key_text_put(struct key_text *kt, const void *key, const char *text)
 	memset(t->key, 0, sizeof(t->key));
 	memcpy(t->key, key, kt->key_size);
 	t->next = NONE;
+	t->again = again;
 	if (!(t->text = strdup(text)) || (last == NONE && key_index_put(&kt->index, key_hash(kt, key), i))) {
 		free(t->text);
 		kt->n--;

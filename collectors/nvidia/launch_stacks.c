@@ -260,22 +260,25 @@ static void fp_symbolize(struct rows_arg *a, struct stack_proc *p, const struct 
 static const char *fp_text(struct rows_arg *a, struct stack_proc *p, const struct nv_stack_key *k)
 {
 	const char *t = key_text_get(&a->ls->fp, k);
+	uint64_t mark = stack_frames_mark();
 
 	if (t)
 		return t;
 	fp_symbolize(a, p, k);
-	return key_text_put(&a->ls->fp, k, text);
+	return key_text_put(&a->ls->fp, k, text, stack_frames_provisional(mark));
 }
 
 /* A DWARF chain's text, symbolized at its first use only; NULL: no memory. */
 static const char *chain_text(struct stack_proc *p, struct dwarf_chain *c)
 {
-	if (c->text)
+	uint64_t mark = stack_frames_mark();
+
+	if (dwarf_chain_text(c))
 		return c->text;
 	for (size_t j = 0; j < c->n; j++)
 		stack_procs_frame(p, c->ips[j], &frames[j]);
 	folded_join(frames, c->n, c->truncated, text);
-	return c->text = strdup(text);
+	return dwarf_chain_text_set(c, text, stack_frames_provisional(mark));
 }
 
 /* One row of k: its kernel the leaf, what was sampled on its DWARF rows. */

@@ -99,6 +99,9 @@ check "a hanging child: the snapshots kept coming, the longest gap ${gap} s (und
 	awk -v g="$gap" 'BEGIN { exit !(g + 0 > 0 && g + 0 < 1) }'
 check "a hanging child: the requests made while it owed an answer were not asked, and said so ($said)" \
 	grep -qE "; [1-9][0-9]* requests made while it was late not asked" <<<"$said"
+# the frames shown [unknown] while it hung (5 s: ten snapshots' stacks) were asked again of the next child
+check "a hanging child: its late frames asked again, every launch on its symbolized chain (at most 2 lines differ)" \
+	awk '!/;main;child;phase_[ab];cuLaunchKernel/ { bad++; print "       " $0 } END { exit bad > 2 }' "$D/hang.folded"
 # 3. the NVIDIA collector's read of libcuda's symbols (to place its uprobes) goes through the child too:
 # the child crashing at that first request leaves no function probed, said so, and the monitor lives
 env GPUTOP_TEST_SYM_CRASH_AT=1 "$BIN" -b -J -d 0.3 -n 2 --libcuda "$D/lib/libcuda.so.1" >"$D/elf.mon" 2>"$D/elf.err"
