@@ -51,9 +51,9 @@ static const struct col_desc gpu_busy_cols[GB_COLS] = {
 			 "(overlaps counted once)",
 			 COL_U64, UNIT_NS, 9, 0 },
 	[GB_BUSY_PCT] = { "busy_pct", "BUSY%",
-			  "that in this interval, as a share of the interval (beside NVML's sampled SM %); "
-			  "activities are counted when CUPTI hands over their buffer, full (about a second's worth) or at "
-			  "the program's exit, so an interval may show over 100 %",
+			  "that in this interval (beside NVML's sampled SM %), as a share of the interval or, where "
+			  "longer, of the GPU time its records spanned: CUPTI hands them over in buffers, so an "
+			  "interval may bring more than its length of GPU time",
 			  COL_F64, UNIT_PCT, 6, COL_HISTORY | COL_SPARK },
 	[GB_SHARE_PCT] = { "kernel_share_pct", "SHARE",
 			   "its kernels' GPU time this interval, of all processes' on the device", COL_F64, UNIT_PCT, 6,
@@ -99,6 +99,23 @@ void gpu_time_row(struct cell *row, const struct cupti_kernel_key *k, const stru
 	cell_set_u64(row, GT_BYTES, v->bytes);
 }
 
+/*
+ * The union's growth over the interval or, where longer, over the span of GPU time the records it
+ * brought covered (from the last end seen before to the last now; the growth itself where no end
+ * was seen before): never over 100 %, though a buffer brings more than an interval's worth.
+ */
+static double busy_pct(const struct cupti_busy_val *now, const struct cupti_busy_val *before, double interval_s)
+{
+	uint64_t grew = counter_delta(cupti_busy_union_ns(now), cupti_busy_union_ns(before));
+	double span = interval_s * 1e9;
+
+	if (before->open_end && now->open_end > before->open_end && (double)(now->open_end - before->open_end) > span)
+		span = (double)(now->open_end - before->open_end);
+	if ((double)grew > span)
+		span = (double)grew;
+	return span > 0 ? 100.0 * (double)grew / span : 0;
+}
+
 void gpu_busy_row(struct cell *row, const struct cupti_busy_key *k, const struct cupti_busy_val *now,
 		  const struct cupti_busy_val *before, const char *comm, uint64_t device_kernel_delta,
 		  double interval_s)
@@ -112,8 +129,7 @@ void gpu_busy_row(struct cell *row, const struct cupti_busy_key *k, const struct
 	cell_set_u64(row, GB_COPY_NS, now->copy_ns);
 	cell_set_u64(row, GB_BUSY_NS, cupti_busy_union_ns(now));
 	if (interval_s > 0)
-		cell_set_f64(row, GB_BUSY_PCT,
-			     counter_pct(cupti_busy_union_ns(now), cupti_busy_union_ns(before), interval_s));
+		cell_set_f64(row, GB_BUSY_PCT, busy_pct(now, before, interval_s));
 	if (device_kernel_delta)
 		cell_set_f64(row, GB_SHARE_PCT, 100.0 * (double)kernel_delta / (double)device_kernel_delta);
 	cell_set_u64(row, GB_DISORDERED, now->disordered);
