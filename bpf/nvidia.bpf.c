@@ -123,7 +123,7 @@ struct {
 	__type(value, struct nv_kernel_name);
 } kernel_names SEC(".maps");
 
-/* Launches per process and kernel handle. */
+/* Launches per process, device and kernel handle. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, NV_MAX_KERNELS);
@@ -233,10 +233,10 @@ static __always_inline struct nv_proc *proc_of(__u32 tgid)
 
 /* ---- libcuda uprobes ---- */
 
-/* One more launch of kernel handle by process tgid. */
-static __always_inline void kernel_launched(__u32 tgid, __u64 handle)
+/* One more launch of kernel handle by process tgid on device dev. */
+static __always_inline void kernel_launched(__u32 tgid, __u32 dev, __u64 handle)
 {
-	struct nv_kernel_key k = { .handle = handle, .tgid = tgid };
+	struct nv_kernel_key k = { .handle = handle, .tgid = tgid, .dev = dev };
 	__u64 zero = 0, *n = lookup_or_init(&kernel_launches, &k, &zero);
 
 	if (n)
@@ -293,9 +293,9 @@ SEC("uprobe")
 int BPF_KPROBE(cuda_launch, __u64 a1, __u64 a2)
 {
 	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tgid = id >> 32;
+	__u32 tgid = id >> 32, dev = current_dev(id);
 	struct nv_proc *p = proc_of(tgid);
-	struct nv_proc_gpu *g = gpu_of_call(id);
+	struct nv_proc_gpu *g = gpu_of(tgid, dev);
 	__u64 call = bpf_get_attach_cookie(ctx);
 	struct nv_stack_key k = { .stack_id = -1 };
 
@@ -315,7 +315,7 @@ int BPF_KPROBE(cuda_launch, __u64 a1, __u64 a2)
 	__sync_fetch_and_add(&p->launches, 1);
 	if (g)
 		__sync_fetch_and_add(&g->launches, 1);
-	kernel_launched(tgid, call == NV_LAUNCH_EX ? a2 : a1);
+	kernel_launched(tgid, dev, call == NV_LAUNCH_EX ? a2 : a1);
 	if (capture_stacks)
 		stack_launched(ctx, tgid, call == NV_LAUNCH_EX ? a2 : a1, &k);
 	if (capture_on) {

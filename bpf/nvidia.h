@@ -155,16 +155,19 @@ struct nv_pending {
 };
 
 #define NV_MAX_KERNEL_NAMES 8192 /* kernel names remembered, all processes */
-#define NV_MAX_KERNELS 16384 /* (process, kernel) launch counters */
+#define NV_MAX_KERNELS 32768 /* (process, device, kernel) launch counters */
 #define NV_KERNEL_NAME 4096 /* bytes of a (mangled) kernel name kept, NUL included (C++ templates run to KiB) */
 
 /*
  * A GPU kernel of a process: the handle it launches it by (a CUfunction, or a
- * CUkernel, which cuLaunchKernel also takes).
+ * CUkernel, which cuLaunchKernel also takes), and in kernel_launches the device
+ * the launch went to (as nv_gpu_key's dev; 0 in kernel_names): the one count of
+ * launches that nvidia.processes, nvidia.process_gpus and nvidia.kernels all sum,
+ * so that a snapshot's three agree.
  */
 struct nv_kernel_key {
 	__u64 handle;
-	__u32 tgid, pad;
+	__u32 tgid, dev;
 };
 
 struct nv_kernel_name {

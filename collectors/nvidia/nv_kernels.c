@@ -38,6 +38,42 @@ void nv_kernels_free(struct nv_kernels *k)
 	known_forget_all(k);
 	map_delta_free(&k->launches);
 	free(k->rows);
+	free(k->sums);
+	key_index_free(&k->sum_index);
+}
+
+/* A handle's launches added to its process's sums (on its device, on all); false: no memory. */
+static bool sum_add(struct nv_kernels *k, uint32_t tgid, uint32_t dev, uint64_t now, uint64_t before)
+{
+	uint64_t key = (uint64_t)tgid << 32 | dev;
+	struct nv_launch_sum *s;
+	uint32_t i;
+
+	if (key_index_get(&k->sum_index, key, &i)) {
+		k->sums[i].now += now;
+		k->sums[i].before += before;
+		return true;
+	}
+	s = array_push(&k->sums, &k->nsums, &k->sums_cap, sizeof(*s));
+	if (!s)
+		return false;
+	if (key_index_put(&k->sum_index, key, (uint32_t)(k->nsums - 1))) {
+		k->nsums--;
+		return false;
+	}
+	*s = (struct nv_launch_sum){ .tgid = tgid, .dev = dev, .now = now, .before = before };
+	return true;
+}
+
+void nv_kernels_launches(const struct nv_kernels *k, uint32_t tgid, uint32_t dev, __u64 *now, __u64 *before)
+{
+	uint32_t i;
+
+	*now = *before = 0;
+	if (!key_index_get(&k->sum_index, (uint64_t)tgid << 32 | dev, &i))
+		return;
+	*now = k->sums[i].now;
+	*before = k->sums[i].before;
 }
 
 /* text[0..] into out[size], cut at a character's start to leave room for the mark naming handle. */
@@ -158,6 +194,9 @@ static bool handle_row(const void *key, const void *now, const void *before, voi
 	r->handles = 1;
 	memcpy(&r->now, now, sizeof(r->now));
 	memcpy(&r->before, before, sizeof(r->before));
+	if (!sum_add(k, kk->tgid, kk->dev, r->now, r->before) ||
+	    !sum_add(k, kk->tgid, NV_KERNELS_ALL_DEVS, r->now, r->before))
+		k->failed = true;
 	return is_gone(k, kk->tgid); /* shown once more, then forgotten */
 }
 
@@ -214,6 +253,8 @@ void nv_kernels_read(struct nv_kernels *k, int launches_fd, int names_fd, struct
 		     const uint32_t *gone, size_t ngone, struct model *m)
 {
 	k->n = 0;
+	k->nsums = 0;
+	key_index_free(&k->sum_index);
 	k->names_fd = names_fd;
 	k->pcache = pcache;
 	k->gone = gone;

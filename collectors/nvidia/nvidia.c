@@ -531,6 +531,19 @@ static int nvidia_attach(struct collector *c)
 	return 0;
 }
 
+/* A process that exited, noted before any table is read: its entries are shown once more, then deleted. */
+static bool note_gone(const void *key, void *value, void *arg)
+{
+	struct nvidia_priv *p = arg;
+	__u32 pid = *(const __u32 *)key;
+	const struct proc_entry *pe = proc_cache_get_cgroup(&p->pcache, pid);
+
+	(void)value;
+	if (pe && pe->gone && array_push(&p->gone, &p->ngone, &p->gone_cap, sizeof(*p->gone)))
+		p->gone[p->ngone - 1] = pid;
+	return false;
+}
+
 static bool proc_row(const void *key, const void *now, const void *before, void *state, void *arg)
 {
 	struct nvidia_priv *p = arg;
@@ -540,17 +553,17 @@ static bool proc_row(const void *key, const void *now, const void *before, void 
 	size_t len = strlen(p->active);
 	char kept[17];
 	const char *name = proc_name_or_kept(pe ? pe->comm : NULL, ((const struct nv_proc *)now)->comm, kept);
+	struct nv_proc n, b;
 
 	(void)state;
+	memcpy(&n, now, sizeof(n));
+	memcpy(&b, before, sizeof(b));
+	nv_kernels_launches(&p->kernels, pid, NV_KERNELS_ALL_DEVS, &n.launches, &b.launches);
 	if (row)
-		nvidia_proc_row(row, pid, name, pe ? pe->cgroup : "", now, before, p->iv);
+		nvidia_proc_row(row, pid, name, pe ? pe->cgroup : "", &n, &b, p->iv);
 	if (memcmp(before, now, offsetof(struct nv_proc, sync_hist)) && pid != (__u32)getpid())
 		snprintf(p->active + len, sizeof(p->active) - len, "%s%s[%u]", len ? " " : "", name, pid);
-	if (!pe || !pe->gone)
-		return false;
-	if (array_push(&p->gone, &p->ngone, &p->gone_cap, sizeof(*p->gone)))
-		p->gone[p->ngone - 1] = pid;
-	return true; /* shown once more, then forgotten */
+	return pid_listed(p->gone, p->ngone, pid); /* shown once more, then forgotten */
 }
 
 /* An allocation of a process that exited: it can no longer be freed. */
@@ -579,10 +592,12 @@ static void read_procs(struct nvidia_priv *p, struct model *m)
 	p->iv = model_interval_s(m);
 	p->active[0] = '\0';
 	p->ngone = 0;
-	map_delta_read(&p->procs, bpf_map__fd(p->skel->maps.procs), proc_row, p);
+	map_walk(bpf_map__fd(p->skel->maps.procs), sizeof(__u32), 0, note_gone, p);
+	/* first: its sums are the launches of the two tables after it */
 	nv_kernels_read(&p->kernels, bpf_map__fd(p->skel->maps.kernel_launches),
 			bpf_map__fd(p->skel->maps.kernel_names), &p->pcache, p->gone, p->ngone, m);
-	proc_gpus_read(&p->proc_gpus, &maps, &p->nvml_gpus, &p->pcache, p->gone, p->ngone, m);
+	map_delta_read(&p->procs, bpf_map__fd(p->skel->maps.procs), proc_row, p);
+	proc_gpus_read(&p->proc_gpus, &maps, &p->nvml_gpus, &p->pcache, p->gone, p->ngone, &p->kernels, m);
 	proc_cache_tick(&p->pcache);
 	if (p->ngone)
 		map_walk(bpf_map__fd(p->skel->maps.allocs), sizeof(struct nv_alloc_key), 0,

@@ -71,10 +71,14 @@ static bool gpu_row(const void *key, const void *now, const void *before, void *
 	struct nv_bus_id asked = { "" };
 	struct cuda_dev_where w;
 	struct nv_proc kept = { 0 };
+	struct nv_proc_gpu n, b;
 	struct cell *row;
 	char name[17];
 
 	(void)state;
+	memcpy(&n, now, sizeof(n));
+	memcpy(&b, before, sizeof(b));
+	nv_kernels_launches(g->kernels, k->tgid, k->dev, &n.launches, &b.launches);
 	if (bpf_map_lookup_elem(g->maps.bus_ids, k, &asked))
 		asked.id[0] = '\0';
 	asked.id[sizeof(asked.id) - 1] = '\0';
@@ -84,7 +88,7 @@ static bool gpu_row(const void *key, const void *now, const void *before, void *
 		kept.comm[0] = '\0';
 	if (row)
 		nvidia_proc_gpu_row(row, k->tgid, proc_name_or_kept(pe ? pe->comm : NULL, kept.comm, name), k->dev, &w,
-				    now, before, g->iv);
+				    &n, &b, g->iv);
 	return pid_listed(g->gone, g->ngone, k->tgid); /* shown once more, then forgotten */
 }
 
@@ -105,8 +109,10 @@ static bool ctx_of_gone(const void *key, void *value, void *arg)
 }
 
 void proc_gpus_read(struct proc_gpus *g, const struct proc_gpus_maps *maps, const struct nv_gpu_list *gpus,
-		    struct proc_cache *pcache, const uint32_t *gone, size_t ngone, struct model *m)
+		    struct proc_cache *pcache, const uint32_t *gone, size_t ngone, const struct nv_kernels *kernels,
+		    struct model *m)
 {
+	g->kernels = kernels;
 	g->maps = *maps;
 	g->gpus = gpus;
 	g->pcache = pcache;

@@ -13,6 +13,7 @@
 #include "collectors/kit/map_delta.h"
 #include "collectors/kit/proc_cache.h"
 #include "collectors/nvidia/cuda_devices.h"
+#include "collectors/nvidia/nv_kernels.h"
 #include "model/model.h"
 
 /* The maps it reads (fds). */
@@ -41,14 +42,19 @@ struct proc_gpus {
 	struct proc_cache *pcache;
 	const uint32_t *gone;
 	size_t ngone;
+	const struct nv_kernels *kernels; /* its launches' sums */
 	struct table *t;
 	double iv;
 };
 
 int proc_gpus_init(struct proc_gpus *g);
-/* The rows of nvidia.process_gpus into m; gone[ngone]: the processes that exited this tick. */
+/*
+ * The rows of nvidia.process_gpus into m; gone[ngone]: the processes that exited this tick; their
+ * launches those kernels' read summed (nv_kernels_launches).
+ */
 void proc_gpus_read(struct proc_gpus *g, const struct proc_gpus_maps *maps, const struct nv_gpu_list *gpus,
-		    struct proc_cache *pcache, const uint32_t *gone, size_t ngone, struct model *m);
+		    struct proc_cache *pcache, const uint32_t *gone, size_t ngone, const struct nv_kernels *kernels,
+		    struct model *m);
 void proc_gpus_free(struct proc_gpus *g);
 /*
  * Bus ids and contexts of processes that no longer exist (one that made only

@@ -108,6 +108,13 @@ trace_end() {
 	check "end: the launches up to the end written: the last within 10 ms of it ($gap ms)" test "$gap" -lt 10
 	cut=$(sed -n "s/^gputop-bpf: trace '.*': \([0-9]*\) events after its end (--duration) left out$/\1/p" "$dir/err")
 	check "end: the launches after the end counted as left out (${cut:-none})" test "${cut:-0}" -gt 0
+	# read while the loop launched at full rate: a snapshot's three tables count the same launches
+	local sums
+	sums=$(jq -s -c '[.[] | (.tables["nvidia.process_gpus"] // []) as $g | (.tables["nvidia.kernels"] // []) as $k |
+		.tables["nvidia.processes"][]? | .pid as $p |
+		[.launches_total, ([$g[] | select(.pid == $p) | .launches_total] | add), ([$k[] | select(.pid == $p) | .launches_total] | add)]]' "$dir/mon")
+	check "end: each snapshot's launches per process equal in nvidia.processes, process_gpus and kernels ($sums)" \
+		jq -e 'length >= 3 and ([.[][0]] | unique | length) >= 3 and all(.[]; .[0] == .[1] and .[0] == .[2])' <<<"$sums"
 }
 
 trace_empty() {
