@@ -19,10 +19,9 @@ static int collector_lines(struct view *v, const struct pane_decl *p, struct rec
 		snprintf(text, sizeof(text), "%s: %s", c->info->name, c->detail);
 		return put_wrapped(a, ROLE_NORMAL, text);
 	}
-	if (c && view_pane_instead(v, p)) { /* what the tables below stand in for, on one line */
+	if (c && view_pane_instead(v, p)) { /* what the tables below stand in for, on two lines at most */
 		snprintf(text, sizeof(text), "%s: %s", p->instead_absent, c->info->reason);
-		put_cut(y, a.x, a.w, ROLE_DIM, text);
-		return 1;
+		return put_wrapped((struct rect){ y, a.x, a.h < 2 ? a.h : 2, a.w }, ROLE_DIM, text);
 	}
 	if (c)
 		v->said = c->info; /* the tables below say "(above)", not the reason again */
@@ -51,16 +50,6 @@ static int min_rows(const int *need, int n)
 	for (int i = 0; i < n; i++)
 		sum += need[i] < TABLE_MIN_ROWS ? need[i] : TABLE_MIN_ROWS;
 	return sum;
-}
-
-/* How many of n tables the layout gave no rows. */
-static int hidden(const int *h, int n)
-{
-	int k = 0;
-
-	for (int i = 0; i < n; i++)
-		k += h[i] <= 0;
-	return k;
 }
 
 /* Table i's title ("" where no descriptor has its name). */
@@ -214,7 +203,8 @@ static void draw_declared(struct view *v, struct rect a, const struct pane_decl 
 		first++;
 	share_rows(v, p, need, ntables, first, avail, h);
 	give_last_blank(need + first, h + first, ntables - first, v->table_focus[v->screen] - first);
-	if (first || hidden(h + first, ntables - first)) { /* where the others are: below, where a line is free */
+	if (first ||
+	    layout_left_out(h + first, ntables - first)) { /* where the others are: below, where a line is free */
 		int used = 0;
 
 		for (int i = first; i < ntables; i++)

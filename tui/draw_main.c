@@ -11,6 +11,7 @@
 #include "core/version.h"
 #include "model/histories.h"
 #include "format/cell_format.h"
+#include "format/cell_text.h"
 #include "tui/draw.h"
 #include "tui/overview_fit.h"
 #include "tui/sparkline.h"
@@ -190,8 +191,8 @@ static int header_parts(const struct view *v, const struct header_tally *h, char
 	if (xid_alert(s, parts[n], HEADER_PART_MAX))
 		m->xid = n++;
 	if (h->drops) { /* what was lost and where: the largest count's collector and kind */
-		snprintf(parts[n], HEADER_PART_MAX, " | %llu lost (%s%s)", (unsigned long long)h->drops,
-			 h->kinds > 1 ? "most: " : "", h->lost);
+		snprintf(parts[n], HEADER_PART_MAX, " | %llu %s lost (%s%s)", (unsigned long long)h->drops,
+			 h->drops == 1 ? "event" : "events", h->kinds > 1 ? "most: " : "", h->lost);
 		m->lostat = n++;
 	}
 	if (!v->feed->replay)
@@ -209,6 +210,13 @@ static int header_parts(const struct view *v, const struct header_tally *h, char
 	return n;
 }
 
+/* The loss's part by its collector only: " | N events lost (calls)". */
+static void lost_in_form(const struct header_tally *h, char *part)
+{
+	snprintf(part, HEADER_PART_MAX, " | %llu %s lost (%s%s)", (unsigned long long)h->drops,
+		 h->drops == 1 ? "event" : "events", h->kinds > 1 ? "most: " : "", h->lost_in);
+}
+
 /* Part i at x on line y, or its shorter form where it has one; the cells it took (0: left out, never cut). */
 static int put_header_part(const struct view *v, struct rect r, int x, const struct header_tally *h,
 			   char parts[][HEADER_PART_MAX], int i, const struct header_marks *m)
@@ -220,12 +228,12 @@ static int put_header_part(const struct view *v, struct rect r, int x, const str
 			  parts[i]);
 
 	if (!w && i == m->lostat) { /* a loss is said, by its collector or its count: the man page says where */
-		snprintf(parts[i], HEADER_PART_MAX, " | %llu lost (%s%s)", (unsigned long long)h->drops,
-			 h->kinds > 1 ? "most: " : "", h->lost_in);
+		lost_in_form(h, parts[i]);
 		w = put_whole(r.y, x, r.w - x, ROLE_WARNING, parts[i]);
 	}
 	if (!w && i == m->lostat) {
-		snprintf(parts[i], HEADER_PART_MAX, " | %llu lost", (unsigned long long)h->drops);
+		snprintf(parts[i], HEADER_PART_MAX, " | %llu %s lost", (unsigned long long)h->drops,
+			 h->drops == 1 ? "event" : "events");
 		w = put_whole(r.y, x, r.w - x, ROLE_WARNING, parts[i]);
 	}
 	if (!w && i == m->pidat) { /* the option alone, where its meaning has no room */
@@ -239,6 +247,17 @@ static int put_header_part(const struct view *v, struct rect r, int x, const str
 	return w;
 }
 
+/* The cells parts[0..n) take. */
+static int parts_width(char parts[][HEADER_PART_MAX], int n, bool utf8)
+{
+	char fit[HEADER_PART_MAX * 2];
+	int w = 0;
+
+	for (int i = 0; i < n; i++)
+		w += text_fit(parts[i], 1 << 20, utf8, fit, sizeof(fit));
+	return w;
+}
+
 void draw_header(struct view *v, struct rect r)
 {
 	struct header_tally h = { 0 };
@@ -248,6 +267,11 @@ void draw_header(struct view *v, struct rect r)
 
 	tally_collectors(v->snap, &h);
 	n = header_parts(v, &h, parts, &m);
+	/* where the loss and the refresh after it have no room: the loss by its collector, then no version */
+	if (m.lostat >= 0 && m.lostat + 1 < n && parts_width(parts, m.lostat + 2, v->utf8) > r.w)
+		lost_in_form(&h, parts[m.lostat]);
+	if (m.lostat >= 0 && parts_width(parts, m.lostat + 1, v->utf8) > r.w)
+		snprintf(parts[0], HEADER_PART_MAX, " gputop-bpf");
 	fill(r.y, 0, r.w, ROLE_HEADER);
 	for (int i = 0; i < n; i++)
 		x += put_header_part(v, r, x, &h, parts, i, &m);

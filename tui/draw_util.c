@@ -224,7 +224,7 @@ void draw_spark_rows(struct view *v, int y, int bands, struct rect a, const char
 	char spark[512], axis[48];
 	size_t n = h ? history_read(h, vals, HISTORY_LEN) : 0, known = 0;
 	int base = y + bands - 1; /* the label and scale beside the bottom band, where every value shows */
-	int x = a.x + 1 + putf(base, a.x + 1, a.w, ROLE_LABEL, "%-10s", label), w = a.w - (x - a.x) - 1 - SPARK_AXIS,
+	int x = a.x + 1 + putf(base, a.x + 1, a.w, ROLE_LABEL, "%-12s ", label), w = a.w - (x - a.x) - 1 - SPARK_AXIS,
 	    cells = 0;
 
 	for (size_t i = 0; i < n; i++)

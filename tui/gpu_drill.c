@@ -13,6 +13,7 @@
 #include "model/gpu_processes.h"
 #include "model/table_seen.h"
 #include "tui/draw.h"
+#include "tui/layout.h"
 
 #define GPU_TABLES 3
 
@@ -134,11 +135,30 @@ static bool shown_gpu(const struct view *v, struct gpu *g)
 	return false;
 }
 
+/* The bottom row of a: the titles of the tables from first on that have no rows. */
+static void left_out_line(struct rect a, int first, const int *h)
+{
+	char text[160] = "";
+	size_t len;
+	int n = layout_left_out(&h[first], GPU_TABLES - first);
+
+	snprintf(text, sizeof(text), "%d more %s (a taller terminal shows %s):", n, n == 1 ? "table" : "tables",
+		 n == 1 ? "it" : "them");
+	for (int k = first; k < GPU_TABLES; k++) {
+		const struct table_desc *d = table_desc_find(parts[k].table);
+
+		len = strlen(text);
+		if (h[k] <= 0 && d)
+			snprintf(text + len, sizeof(text) - len, " %s", d->title);
+	}
+	put_whole(a.y + a.h - 1, a.x + 1, a.w - 2, ROLE_DIM, text);
+}
+
 static void draw_gpu_drill(struct view *v, const struct table *unused, long row, struct rect a)
 {
 	static struct table_state ts[GPU_TABLES]; /* not the view's: sorted every frame */
 	struct table *t[GPU_TABLES] = { NULL };
-	int y, h, first;
+	int x, y, first, need[GPU_TABLES], h[GPU_TABLES];
 	struct gpu g;
 
 	(void)unused, (void)row;
@@ -147,8 +167,10 @@ static void draw_gpu_drill(struct view *v, const struct table *unused, long row,
 		draw_drill_gone(v, a, "GPU", "Not in the current snapshot's device list.");
 		return;
 	}
-	putf(a.y, a.x + 1, a.w - 2, ROLE_TITLE, "GPU %s  %s %s   (G: the next GPU, Esc goes back)", g.name,
-	     g.d && g.d->driver[0] ? g.d->driver : "-", g.d ? g.d->bus_id : "(no DRM card: its scheduler's rings)");
+	x = a.x + 1 +
+	    putf(a.y, a.x + 1, a.w - 2, ROLE_TITLE, "GPU %s  %s %s", g.name, g.d && g.d->driver[0] ? g.d->driver : "-",
+		 g.d ? g.d->bus_id : "(no DRM card: its scheduler's rings)");
+	put_whole(a.y, x, a.x + a.w - 1 - x, ROLE_TITLE, "   (G: the next GPU, Esc goes back)");
 	y = a.y + 1 +
 	    put_wrapped((struct rect){ a.y + 1, a.x + 1, 2, a.w - 2 }, ROLE_DIM,
 			is_nvidia(&g) ? "Its processes as NVML sees them, their CUDA calls on it, and every "
@@ -157,15 +179,22 @@ static void draw_gpu_drill(struct view *v, const struct table *unused, long row,
 					"The processes the DRM scheduler, fdinfo and KFD see on it (Display and "
 					"Calls list their own). GPU% and GPU MEM are over all of a process's GPUs.");
 	first = is_nvidia(&g) ? 0 : GPU_TABLES - 1;
-	for (int k = first; k < GPU_TABLES; k++)
+	for (int k = first; k < GPU_TABLES; k++) {
 		t[k] = rows_on(v->snap, k, &g);
-	h = (a.y + a.h - y) / (GPU_TABLES - first);
-	for (int k = first; k < GPU_TABLES; k++, y += h) {
+		need[k] = t[k] && t[k]->nrows ? (int)t[k]->nrows + 3 : 4; /* title, header, rows, a blank line */
+	}
+	/* each its rows while they last, the rest left below them: no table stretched over blank rows */
+	layout_share(&need[first], GPU_TABLES - first, 0, a.y + a.h - y, 4, &h[first]);
+	if (layout_left_out(&h[first], GPU_TABLES - first)) { /* a row kept to say so */
+		layout_share(&need[first], GPU_TABLES - first, 0, a.y + a.h - y - 1, 4, &h[first]);
+		left_out_line(a, first, h);
+	}
+	for (int k = first; k < GPU_TABLES; y += h[k], k++) {
 		const struct table_desc *desc = table_desc_find(parts[k].table);
 
 		seen_scope(k, &g, ts[k].seen_scope, sizeof(ts[k].seen_scope));
-		if (desc)
-			table_view_draw(v, desc, t[k], &ts[k], (struct rect){ y, a.x + 1, h, a.w - 1 }, false, NULL);
+		if (desc && h[k] > 0)
+			table_view_draw(v, desc, t[k], &ts[k], (struct rect){ y, a.x + 1, h[k], a.w - 1 }, false, NULL);
 		table_free(t[k]);
 	}
 }

@@ -72,7 +72,7 @@ void draw_gpu_history(struct view *v, struct rect r)
 			int bands = chart_rows(each, nm, m);
 			char label[16];
 
-			snprintf(label, sizeof(label), "%.0f %s", num_or_0(g, i, "gpu"), metrics[which[m]][1]);
+			snprintf(label, sizeof(label), "GPU%.0f %s", num_or_0(g, i, "gpu"), metrics[which[m]][1]);
 			draw_spark_rows(v, y, bands, r, label, g, i, metrics[which[m]][0]);
 			y += bands;
 		}

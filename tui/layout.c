@@ -174,6 +174,15 @@ void layout_compute(const struct layout_input *in, struct layout *out)
 	}
 }
 
+int layout_left_out(const int *out, int n)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		k += out[i] <= 0;
+	return k;
+}
+
 void layout_share(const int *need, int n, int focus, int avail, int min, int *out)
 {
 	for (int i = 0; i < n; i++) { /* a table that cannot have its least shows not at all */

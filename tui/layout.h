@@ -46,5 +46,7 @@ void layout_compute(const struct layout_input *in, struct layout *out);
  * to at most avail.
  */
 void layout_share(const int *need, int n, int focus, int avail, int min, int *out);
+/* How many of the n tables layout_share gave no rows (out[i] <= 0). */
+int layout_left_out(const int *out, int n);
 
 #endif

@@ -97,7 +97,7 @@ static int no_room_part(const struct overview_fit *f, int y, int x, int right)
 
 void overview_fit_draw(const struct view *v, const struct overview_fit *f, struct rect r)
 {
-	const char *why = v->feed->replay ? "; why: --replay FILE -b" : "; why: gputop-bpf --list";
+	const char *why = v->feed->replay ? "; why: gputop-bpf --replay FILE -b" : "; why: gputop-bpf --list";
 	int x = r.x + 1, right = r.x + r.w, shown = 0;
 
 	fill(r.y, r.x, r.w, ROLE_NORMAL);

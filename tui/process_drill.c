@@ -69,6 +69,27 @@ static int source_lines(struct view *v, struct rect a, int y, double pid)
 	return y;
 }
 
+/* Whether table name has a row of pid. */
+static bool has_row(struct view *v, const char *name, double pid)
+{
+	const struct table *t = snapshot_table(v->snap, name);
+
+	for (size_t r = 0; t && r < t->nrows; r++)
+		if (table_num(t, r, "pid") == pid)
+			return true;
+	return false;
+}
+
+/* Where NVML's GPU MEM and the CUDA calls' DEVMEM are both shown: why they differ; returns the next row. */
+static int memory_note(struct view *v, struct rect a, int y, double pid)
+{
+	if (y >= a.y + a.h || !has_row(v, "nvidia.gpu_processes", pid) || !has_row(v, "nvidia.processes", pid))
+		return y;
+	return y + put_wrapped((struct rect){ y, a.x, a.y + a.h - y, a.w }, ROLE_DIM,
+			       "GPU MEM is NVML's: all the process holds on the GPU, its CUDA context included. "
+			       "DEVMEM is what its CUDA allocation calls hold now (a framework's cache among it).");
+}
+
 /* Its rings, from the scheduler's process_rings, from y; returns the next row. */
 static int ring_lines(struct view *v, struct rect a, int y, double pid)
 {
@@ -126,13 +147,14 @@ void draw_process_drill(struct view *v, const struct table *t, long row, struct 
 	y += put_parts((struct rect){ y, in.x, in.h, in.w }, ROLE_VALUE, p.ptr, p.n, 2);
 	y++;
 	y = source_lines(v, (struct rect){ in.y, in.x, in.h, in.w }, y, pid);
+	y = memory_note(v, (struct rect){ in.y, in.x, in.h, in.w }, y, pid);
 	y = ring_lines(v, (struct rect){ in.y, in.x, in.h, in.w }, y + 1, pid);
-	/* its lines first; the sparklines in the rows they leave, as tall as those allow (SPARK_BANDS_MAX) */
+	/* its lines first; the sparklines below them, as tall as the rows left allow (SPARK_BANDS_MAX) */
 	if (y + 2 <= a.y + a.h) {
 		int bands = (a.y + a.h - y) / 2;
 
 		bands = bands > SPARK_BANDS_MAX ? SPARK_BANDS_MAX : bands;
-		y = a.y + a.h - 2 * bands;
+		y = y + 1 + 2 * bands <= a.y + a.h ? y + 1 : a.y + a.h - 2 * bands;
 		draw_spark_rows(v, y, bands, a, "GPU %", t, r, "gpu_pct");
 		draw_spark_rows(v, y + bands, bands, a, "GPU mem", t, r, "mem_bytes");
 	}

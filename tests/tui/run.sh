@@ -504,7 +504,7 @@ check "said once: nothing else on the Overview repeats it" \
 start 200 24 --replay "$TMP/unavailable.jsonl" -d 60
 until_shows "REPLAY" 5
 check "200 columns: the line whole, and where to see why" \
-	bash -c "$T capture-pane -p -t t | grep -qxE ' Not here: DRM scheduler, GPU interrupt lines; why: --replay FILE -b *'"
+	bash -c "$T capture-pane -p -t t | grep -qxE ' Not here: DRM scheduler, GPU interrupt lines; why: gputop-bpf --replay FILE -b *'"
 $T kill-server 2>/dev/null
 
 echo "== GPU sensors on the device lines (examples/sysfs-fixtures.jsonl: the fixture trees recorded)"
@@ -752,7 +752,7 @@ check "80x24: the header says the replay's place, snapshot 12/$total" \
 if [ -f "$NVREC" ]; then
 	replay_at 80 24 "$NVREC" 12
 	check "80x24 on the H100 recording: snapshot 12/$(grep -c '[^[:space:]]' "$NVREC") in the header beside the loss count" \
-		bash -c "$T capture-pane -p -t t | head -1 | grep -qE '\| snapshot 12/$(grep -c '[^[:space:]]' "$NVREC") \| [0-9]+ lost'"
+		bash -c "$T capture-pane -p -t t | head -1 | grep -qE '\| snapshot 12/$(grep -c '[^[:space:]]' "$NVREC") \| [0-9]+ events? lost'"
 fi
 
 echo "== 80x24: hints and a collector's text whole"
@@ -910,8 +910,8 @@ if [ -f "$NVREC" ]; then
 			bash -c "grep -qF 'MEMORY (NVML)' '$TMP/nv-$size.txt' && grep -qE '│ +0 620\.8MiB +79\.6GiB ' '$TMP/nv-$size.txt' &&
 				grep -qE '│ +534 +0 612\.0MiB python3 ' '$TMP/nv-$size.txt'"
 		check "$size, H100 snapshot 21: the GPU history draws use, memory and power" \
-			bash -c "grep -qF 'GPU history (NVML)' '$TMP/nv-$size.txt' && grep -qE '^ 0 use% .*0-100%' '$TMP/nv-$size.txt' &&
-				grep -qE '^ 0 memory .*0-[0-9.]+[KMG]iB' '$TMP/nv-$size.txt' && grep -qE '^ 0 power W' '$TMP/nv-$size.txt'"
+			bash -c "grep -qF 'GPU history (NVML)' '$TMP/nv-$size.txt' && grep -qE '^ GPU0 use% .*0-100%' '$TMP/nv-$size.txt' &&
+				grep -qE '^ GPU0 memory .*0-[0-9.]+[KMG]iB' '$TMP/nv-$size.txt' && grep -qE '^ GPU0 power W' '$TMP/nv-$size.txt'"
 	done
 	# content rows: between the header (2) and the status and key lines (2); a row carries data
 	# when something but spaces and box lines is on it
@@ -933,7 +933,7 @@ if [ -f "$NVREC" ]; then
 		# the side boxes keep no row they do not use: MEMORY (NVML) as tall as its GPUs (its processes
 		# have no room), the rows it leaves to the GPU history, both GPUs there
 		check "80x24, two H100s: both GPUs' history (6 rows), the MEMORY box without a blank row" \
-			bash -c "[ \$($T capture-pane -p -t t | grep -cE '^ [01] (use%|memory|power W) ') -eq 6 ] &&
+			bash -c "[ \$($T capture-pane -p -t t | grep -cE '^ GPU[01] (use%|memory|power W) ') -eq 6 ] &&
 				! $T capture-pane -p -t t | grep -q 'of 2 GPUs' && ! $T capture-pane -p -t t | grep -qE '^│ +│\$'"
 		replay_at 80 19 "$NV2" 20
 		check "80x19, two H100s: the GPU history says it shows 1 of 2 GPUs" \
@@ -949,7 +949,7 @@ if [ -f "$NVREC" ]; then
 				! $T capture-pane -p -t t | grep -qF 'MIG devices (0)' && $T capture-pane -p -t t | sed -n 22p | grep -q '[^ ]'"
 		replay_at 120 40 "$NV2" 20
 		check "120x40, two H100s: both GPUs' history, use, memory and power each" \
-			bash -c "[ \$($T capture-pane -p -t t | grep -cE '^ [01] (use%|memory|power W) ') -eq 6 ]"
+			bash -c "[ \$($T capture-pane -p -t t | grep -cE '^ GPU[01] (use%|memory|power W) ') -eq 6 ]"
 		check "120x40, two H100s: the MEMORY box's sparklines titled 'history' where 'MEM USED history' does not fit" \
 			bash -c "$T capture-pane -p -t t | grep -qE '│GPU MEM USED MEM TOTAL +MEM% +history│'"
 		check "120x40, two H100s: the MEMORY box as tall as its rows (one blank line, between GPUs and processes)" \
@@ -979,7 +979,7 @@ if [ -f "$NVREC" ]; then
 	if [ -f "$TMP/h200-80x24.txt" ]; then
 		got=$(sed -n '3,22p' "$TMP/h200-80x24.txt" | sed 's/[│┌┐└┘─ ]//g' | grep -c .)
 		check "80x24, H200 snapshot 40: at least 80 % of the Overview's 20 content rows carry data ($got), the GPU's temperature and clock history among them" \
-			bash -c "[ $got -ge 16 ] && grep -qE '^ 0 temp C +0-48 ' '$TMP/h200-80x24.txt' && grep -qE '^ 0 gfx MHz +0-1980 ' '$TMP/h200-80x24.txt'"
+			bash -c "[ $got -ge 16 ] && grep -qE '^ GPU0 temp C +0-48 ' '$TMP/h200-80x24.txt' && grep -qE '^ GPU0 gfx MHz +0-1980 ' '$TMP/h200-80x24.txt'"
 	fi
 	# larger terminals: the GPU's charts grow into the rows the tables leave (nvtop's habit), so the
 	# left column (beside the side boxes) is not left blank below the tables
@@ -1087,10 +1087,10 @@ keys space
 step_to "$lost_at"
 sleep 0.5
 check "events lost: how many and where ($lost), in the header" \
-	bash -c "$T capture-pane -p -t t | head -1 | grep -qE '\| [0-9]+ lost \((most: )?$lost\) \|'"
+	bash -c "$T capture-pane -p -t t | head -1 | grep -qE '\| [0-9]+ events? lost \((most: )?$lost\) \|'"
 replay_at 80 24 "$REC" "$lost_at"
 check "events lost at 80 columns: the count at least, where the whole part has no room" \
-	bash -c "$T capture-pane -p -t t | head -1 | grep -qE '\| [0-9]+ lost( \(|\$| \|)'"
+	bash -c "$T capture-pane -p -t t | head -1 | grep -qE '\| [0-9]+ events? lost( \(|\$| \|)'"
 start 120 30 --replay "$REC" -d 0.05
 until_shows "ENDED" 15
 keys Down
@@ -1865,7 +1865,7 @@ lost_in=$(sed -n 21p "$REC" | jq -r '[.collectors[] | .name as $c | (.drops // {
 if [ -n "$lost_in" ]; then
 	replay_at 80 24 "$REC" 21
 	check "80x24: events lost name their collector ($lost_in) where the kind has no room, not a bare count" \
-		bash -c "$(declare -f screen); T='$T'; screen | head -1 | grep -qE '\| [0-9]+ lost \((most: )?$lost_in\)'"
+		bash -c "$(declare -f screen); T='$T'; screen | head -1 | grep -qE '\| [0-9]+ events? lost \((most: )?$lost_in\)'"
 	$T kill-server 2>/dev/null
 else
 	skip "the recording's snapshot 21 lost nothing: the header's short loss is not walked"
