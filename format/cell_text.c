@@ -123,20 +123,33 @@ int text_fit(const char *in, int width, bool utf8, char *out, size_t outsize)
 	return cells;
 }
 
-int text_fit_apart(const char *in, size_t from, int width, bool utf8, char *out, size_t outsize)
+/* The start of the word at byte at of in ('_' parts words: "execute_split_k_kernel"). */
+static size_t word_start(const char *in, size_t at)
 {
-	int head = width / 3, cells;
-	size_t len = strlen(in), used;
+	while (at > 0 &&
+	       ((in[at - 1] >= '0' && in[at - 1] <= '9') || ((in[at - 1] | 0x20) >= 'a' && (in[at - 1] | 0x20) <= 'z')))
+		at--;
+	return at;
+}
 
-	if (from > len)
-		from = len;
-	while (from > 0 && (in[from - 1] == '_' || (in[from - 1] >= '0' && in[from - 1] <= '9') ||
-			    ((in[from - 1] | 0x20) >= 'a' && (in[from - 1] | 0x20) <= 'z')))
-		from--; /* from the start of the word that differs */
+int text_fit_apart(const char *in, size_t from, size_t also, int width, bool utf8, char *out, size_t outsize)
+{
+	size_t len = strlen(in), used;
+	int head, cells, mid;
+
+	from = word_start(in, from > len ? len : from);
+	also = also > from && also < len ? word_start(in, also) : 0;
+	head = width / (also > from ? 4 : 3);
 	cells = text_fit(in, head + 1, utf8, out, outsize); /* head cells and the ellipsis */
 	used = strlen(out);
 	if (head < 1 || width - cells < 2 || used < 2 || from <= used - (utf8 ? 3 : 1))
 		return text_fit(in, width, utf8, out, outsize);
+	mid = (width - cells) / 2;
+	if (also > from && also - from >= (size_t)mid && mid >= 4) { /* the part from from does not reach also */
+		cells += text_fit(in + from, mid, utf8, out + used, outsize - used);
+		used = strlen(out);
+		from = also;
+	}
 	return cells + text_fit(in + from, width - cells, utf8, out + used, outsize - used);
 }
 
@@ -153,8 +166,9 @@ size_t wrap_line(const char *text, int width)
 			c = 1;
 		if (cells + c > width)
 			break;
-		if (text[i] == ' ')
-			last_space = i;
+		if (text[i] == ' ' && !(i && isdigit((unsigned char)text[i - 1]) &&
+					(isalpha((unsigned char)text[i + 1]) || text[i + 1] == '%')))
+			last_space = i; /* not between a number and its unit: "1.0 MiB/s" */
 		else if (i && strchr(",;:/(_.-", text[i])) /* a joint inside a long word: "f(a," "x_y" */
 			last_mark = i + 1;
 		else if (i && cells && text[i - 1] >= 'a' && text[i - 1] <= 'z' && text[i] >= 'A' && text[i] <= 'Z')

@@ -24,10 +24,12 @@ int text_fit(const char *in, int width, bool utf8, char *out, size_t outsize);
 /*
  * Text of at most width cells for a name that others share further than width shows: its
  * beginning, an ellipsis, then in from byte from on (from the start of the word there), cut
- * with an ellipsis where that is longer; so names that differ at from stay apart. in as
- * text_fit cuts it when from is within what that shows. Returns the cells used.
+ * with an ellipsis where that is longer; so names that differ at from stay apart. Where they
+ * also differ further on, at byte also (0: nowhere else) past what that shows: the part from
+ * from cut short, an ellipsis, then from also on. in as text_fit cuts it when from is within
+ * what that shows. Returns the cells used.
  */
-int text_fit_apart(const char *in, size_t from, int width, bool utf8, char *out, size_t outsize);
+int text_fit_apart(const char *in, size_t from, size_t also, int width, bool utf8, char *out, size_t outsize);
 
 /*
  * A list ("nvidia0,nvidia1,nvidia2", no spaces) in at most width cells: whole items while they

@@ -121,8 +121,29 @@ static void print_title(FILE *out, const struct table_desc *d, bool replay)
 		fprintf(out, "\n%s (%s)\n", d->title, d->name);
 }
 
+/*
+ * Row r's long drill-down texts (a stack's frames: COL_DETAIL and COL_LONG), each on a line of its own
+ * under the row, indented, whole: the row's point, though no column has room for it.
+ */
+static void print_long_details(FILE *out, const struct table *t, size_t r, bool u8)
+{
+	const struct table_desc *d = t->desc;
+	static char buf[TEXT_CELL_MAX], fit[TEXT_CELL_MAX];
+
+	for (unsigned int c = 0; c < d->ncols; c++) {
+		if ((d->cols[c].flags & (COL_DETAIL | COL_LONG)) != (COL_DETAIL | COL_LONG))
+			continue;
+		cell_format(&d->cols[c], table_cell(t, r, c), buf, sizeof(buf));
+		if (!buf[0])
+			continue;
+		text_fit(buf, TEXT_CELL_MAX / 4, u8, fit, sizeof(fit));
+		fprintf(out, "    %s %s\n", d->cols[c].title, fit);
+	}
+}
+
 /* The titles and the rows of a table with rows, from its fitted cells: text left, numbers right. */
-static void print_rows(FILE *out, const struct table *t, const int *width, const struct fitted *f, bool u8)
+static void print_rows(FILE *out, const struct table *t, const size_t *order, const int *width, const struct fitted *f,
+		       bool u8)
 {
 	const struct table_desc *d = t->desc;
 	size_t i = 0;
@@ -145,6 +166,7 @@ static void print_rows(FILE *out, const struct table *t, const int *width, const
 			i++;
 		}
 		fputc_unlocked('\n', out);
+		print_long_details(out, t, order[r], u8);
 	}
 }
 
@@ -175,7 +197,7 @@ static void print_tables(FILE *out, const struct snapshot *s, const struct text_
 		width = calloc(d->ncols, sizeof(*width));
 		if (order && width &&
 		    (table_sort(t, d->sort_col, false, order), fit_cells(t, order, nshown, u8, width, &f)))
-			print_rows(out, t, width, &f, u8);
+			print_rows(out, t, order, width, &f, u8);
 		else
 			fputs("  (not printed: out of memory)\n", out);
 		fitted_free(&f);

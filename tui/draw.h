@@ -65,6 +65,8 @@ const char *view_empty_text(const struct view *v, const struct table_desc *d, co
 			    char *text, size_t size);
 /* The rows table i of pane p asks for at width w: title, header and rows, or its empty text; a blank line. */
 int pane_table_need(const struct view *v, const struct pane_decl *p, int i, int w);
+/* The rows of t the filter keeps (all, without a filter), as view_rows keeps them. */
+size_t view_rows_kept(const struct view *v, const struct table *t);
 /* Table i of pane p in r, with its collector's reason and fix when it has nothing to show. */
 void pane_table_draw(struct view *v, const struct pane_decl *p, int i, struct rect r);
 /* Every column of the selected row of the focused table, over the screen. */
@@ -98,6 +100,8 @@ void draw_help(struct view *v);
 void draw_spark_row(struct view *v, int y, struct rect a, const char *label, const struct table *t,
 		    size_t row, const char *key);
 #define SPARK_BANDS_MAX 8 /* the tallest a chart of draw_spark_rows grows where rows are left */
+/* Whether the history of row's key column in t has a value known (a sparkline to draw). */
+bool spark_known(struct view *v, const struct table *t, size_t row, const char *key);
 /* The same drawn bands rows tall from row y (the label and scale on its last), as nvtop's charts. */
 void draw_spark_rows(struct view *v, int y, int bands, struct rect a, const char *label, const struct table *t,
 		     size_t row, const char *key);

@@ -542,7 +542,10 @@ void draw_devices(struct view *v, struct rect r)
 			 why, dir);
 		snprintf(text[2], sizeof(text[2]), "No supported GPU here. Try gputop-bpf --replay %s/sysfs-fixtures.jsonl",
 			 dir);
-		for (k = 0; k < 2 && wrapped_rows(text[k], r.w - 2) > r.h; k++)
+		if (v->feed->replay) /* a recording: what it says, not what to try */
+			snprintf(text[0], sizeof(text[0]), "No GPU in the recording's device list: %s.",
+				 c ? why : "it has no devices table (the gputop-bpf that made it wrote none)");
+		for (k = 0; k < 2 && !v->feed->replay && wrapped_rows(text[k], r.w - 2) > r.h; k++)
 			;
 		put_wrapped((struct rect){ r.y, 1, r.h, r.w - 2 }, ROLE_WARNING, text[k]);
 		return;

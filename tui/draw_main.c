@@ -638,6 +638,23 @@ bool keybar_shown(const struct view *v, size_t i)
 	return !(keybar_items[i].live_only && v->feed->replay);
 }
 
+/*
+ * A message on the status line: whole; where longer, on it and the key bar's row (true: that row
+ * taken); where longer still, cut at a word with an ellipsis: never mid-word.
+ */
+static bool status_text(const struct layout *l, enum role r, const char *text)
+{
+	int w = l->status.w - 1;
+
+	if (wrapped_rows(text, w) == 2 && l->keybar.y == l->status.y + 1) {
+		fill(l->keybar.y, 0, l->keybar.w, ROLE_NORMAL);
+		put_wrapped((struct rect){ l->status.y, 1, 2, w }, r, text);
+		return true;
+	}
+	put_cut(l->status.y, 1, w, r, text);
+	return false;
+}
+
 void draw_bottom(struct view *v)
 {
 	struct layout *l = &v->layout;
@@ -647,11 +664,14 @@ void draw_bottom(struct view *v)
 	if (v->editing_filter)
 		putf(l->status.y, 1, l->status.w - 1, ROLE_VALUE,
 		     "Filter (name, device, comm or PID; Enter applies, Esc clears): %s_", v->edit);
-	else if (v->message[0]) /* whole, or cut at a word with an ellipsis: never mid-word */
-		put_cut(l->status.y, 1, l->status.w - 1, v->message_error ? ROLE_ERROR : ROLE_LABEL, v->message);
-	else if (v->capturing)
-		put_cut(l->status.y, 1, l->status.w - 1, ROLE_WARNING, v->capture_line);
-	else if (v->ended) /* lasting: paused or not, nothing comes after the end */
+	else if (v->message[0] || v->capturing) {
+		if (status_text(l,
+				!v->message[0]	 ? ROLE_WARNING :
+				v->message_error ? ROLE_ERROR :
+						   ROLE_LABEL,
+				v->message[0] ? v->message : v->capture_line))
+			return; /* the key bar's row taken */
+	} else if (v->ended) /* lasting: paused or not, nothing comes after the end */
 		put(l->status.y, 1, l->status.w - 1, ROLE_LABEL, "end of the recording: q quits");
 	else if (v->paused)
 		put(l->status.y, 1, l->status.w - 1, ROLE_WARNING,

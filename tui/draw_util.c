@@ -215,6 +215,19 @@ static void spark_axis(const struct col_desc *col, const double *v, size_t n, si
 		snprintf(out, size, "0-%s", cell_format(col, &c, num, sizeof(num)));
 }
 
+bool spark_known(struct view *v, const struct table *t, size_t row, const char *key)
+{
+	int col = table_col(t->desc, key);
+	const struct history *h = col < 0 ? NULL : histories_get(v->histories, t, row, (unsigned int)col);
+	double vals[HISTORY_LEN];
+	size_t n = h ? history_read(h, vals, HISTORY_LEN) : 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(vals[i]))
+			return true;
+	return false;
+}
+
 void draw_spark_rows(struct view *v, int y, int bands, struct rect a, const char *label, const struct table *t,
 		     size_t row, const char *key)
 {
@@ -223,7 +236,7 @@ void draw_spark_rows(struct view *v, int y, int bands, struct rect a, const char
 	double vals[HISTORY_LEN];
 	char spark[512], axis[48];
 	size_t n = h ? history_read(h, vals, HISTORY_LEN) : 0, known = 0;
-	int base = y + bands - 1; /* the label and scale beside the bottom band, where every value shows */
+	int base = y; /* the label and scale on the top band: read as the title of the chart below it */
 	int x = a.x + 1 + putf(base, a.x + 1, a.w, ROLE_LABEL, "%-12s ", label), w = a.w - (x - a.x) - 1 - SPARK_AXIS,
 	    cells = 0;
 
@@ -236,7 +249,7 @@ void draw_spark_rows(struct view *v, int y, int bands, struct rect a, const char
 	spark_axis(&t->desc->cols[col], vals, n, (size_t)w, axis, sizeof(axis));
 	put_whole(base, x, SPARK_AXIS - 1, ROLE_DIM, axis);
 	x += SPARK_AXIS;
-	/* the top band first, the bottom one (zero's glyph) on the label's row */
+	/* the top band first (the label's row), the bottom one (zero's glyph) last */
 	for (int b = bands - 1; b >= 0; b--, y++) {
 		cells = (int)sparkline_band(vals, n, (size_t)w, spark_max(&t->desc->cols[col]), b, bands, v->utf8,
 					    spark, sizeof(spark));

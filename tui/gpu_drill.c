@@ -208,6 +208,10 @@ void gpu_drill_next(struct view *v)
 		view_message(v, false, "G: no GPU in this snapshot's device list");
 		return;
 	}
+	if (v->detail == draw_gpu_drill && !gpu_at(v->snap, 1, &g)) {
+		view_message(v, false, "G: %s is the only GPU in this snapshot's device list", v->detail_key);
+		return;
+	}
 	for (size_t i = 0; v->detail == draw_gpu_drill && gpu_at(v->snap, i, &g); i++)
 		if (!strcmp(g.name, v->detail_key))
 			next = gpu_at(v->snap, i + 1, &g) ? i + 1 : 0;

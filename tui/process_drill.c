@@ -123,6 +123,27 @@ static int ring_lines(struct view *v, struct rect a, int y, double pid)
 	return y;
 }
 
+/*
+ * Its GPU % and memory sparklines from row y on, below its lines: one with values as tall as the rows
+ * left allow (SPARK_BANDS_MAX), one without a value its one line.
+ */
+static void draw_charts(struct view *v, const struct table *t, size_t r, struct rect a, int y)
+{
+	static const char *const keys[2] = { "gpu_pct", "mem_bytes" }, *const labels[2] = { "GPU %", "GPU mem" };
+	bool known[2] = { spark_known(v, t, r, keys[0]), spark_known(v, t, r, keys[1]) };
+	int tall = known[0] + known[1], left = a.y + a.h - y, bands;
+
+	if (left < 2)
+		return;
+	bands = tall ? (left - 1 - (2 - tall)) / tall : 1; /* a blank line above them where there is room */
+	bands = bands > SPARK_BANDS_MAX ? SPARK_BANDS_MAX : bands < 1 ? 1 : bands;
+	y = y + 1 + tall * bands + (2 - tall) <= a.y + a.h ? y + 1 : a.y + a.h - tall * bands - (2 - tall);
+	for (int i = 0; i < 2; i++) {
+		draw_spark_rows(v, y, known[i] ? bands : 1, a, labels[i], t, r, keys[i]);
+		y += known[i] ? bands : 1;
+	}
+}
+
 void draw_process_drill(struct view *v, const struct table *t, long row, struct rect a)
 {
 	struct rect in = { a.y, a.x + 1, a.h, a.w - 2 };
@@ -149,13 +170,5 @@ void draw_process_drill(struct view *v, const struct table *t, long row, struct 
 	y = source_lines(v, (struct rect){ in.y, in.x, in.h, in.w }, y, pid);
 	y = memory_note(v, (struct rect){ in.y, in.x, in.h, in.w }, y, pid);
 	y = ring_lines(v, (struct rect){ in.y, in.x, in.h, in.w }, y + 1, pid);
-	/* its lines first; the sparklines below them, as tall as the rows left allow (SPARK_BANDS_MAX) */
-	if (y + 2 <= a.y + a.h) {
-		int bands = (a.y + a.h - y) / 2;
-
-		bands = bands > SPARK_BANDS_MAX ? SPARK_BANDS_MAX : bands;
-		y = y + 1 + 2 * bands <= a.y + a.h ? y + 1 : a.y + a.h - 2 * bands;
-		draw_spark_rows(v, y, bands, a, "GPU %", t, r, "gpu_pct");
-		draw_spark_rows(v, y + bands, bands, a, "GPU mem", t, r, "mem_bytes");
-	}
+	draw_charts(v, t, r, a, y);
 }

@@ -227,29 +227,42 @@ static int draw_head(struct view *v, struct rect a)
 	return y - a.y;
 }
 
-/* How far name's beginning is shared with its siblings': where the parts that tell it apart start. */
-static size_t shared_prefix(const struct stack_tree *t, uint32_t i)
+/* Where name and another differ, n bytes in, noted: the nearest past least, and the furthest. */
+struct apart {
+	size_t least, near, far;
+};
+
+static void apart_note(struct apart *ap, const char *name, const char *o)
 {
-	const char *name = t->nodes[i].name;
-	size_t best = 0, seen = 0;
+	size_t n = 0;
 
-	for (uint32_t k = t->nodes[t->nodes[i].parent].first_child; k != STACK_NONE && seen < SIBLINGS_COMPARED;
-	     k = t->nodes[k].next_sibling, seen++) {
-		const char *o = t->nodes[k].name;
-		size_t n = 0;
-
-		if (k == i)
-			continue;
-		while (name[n] && name[n] == o[n])
-			n++;
-		if (n > best)
-			best = n;
-	}
-	return best;
+	if (!strcmp(name, o))
+		return;
+	while (name[n] && name[n] == o[n])
+		n++;
+	ap->far = n > ap->far ? n : ap->far;
+	if (n >= ap->least && (!ap->near || n < ap->near))
+		ap->near = n;
 }
 
-/* Line i of the tree on row y of a. */
-static void draw_node(struct view *v, int y, struct rect a, size_t i, int col_w)
+/* Where node i's name differs from its siblings' (some of them) and from the lines' [first, end) drawn with it. */
+static struct apart apart_of(const struct stack_tree *t, uint32_t i, size_t first, size_t end, int room)
+{
+	struct apart ap = { .least = (size_t)room / 3 };
+	size_t seen = 0;
+
+	for (uint32_t k = t->nodes[t->nodes[i].parent].first_child; k != STACK_NONE && seen < SIBLINGS_COMPARED;
+	     k = t->nodes[k].next_sibling, seen++)
+		if (k != i)
+			apart_note(&ap, t->nodes[i].name, t->nodes[k].name);
+	for (size_t l = first; l < end && l < cache.nlines; l++)
+		if (cache.lines[l] != i)
+			apart_note(&ap, t->nodes[i].name, t->nodes[cache.lines[l]].name);
+	return ap;
+}
+
+/* Line i of the tree on row y of a, among the lines [first, end) drawn. */
+static void draw_node(struct view *v, int y, struct rect a, size_t i, int col_w, size_t first, size_t end)
 {
 	const struct stack_tree *t = &cache.tree;
 	uint32_t k = cache.lines[i];
@@ -271,10 +284,10 @@ static void draw_node(struct view *v, int y, struct rect a, size_t i, int col_w)
 	}
 	room = a.w - (x - a.x);
 	indent = 2 * (n->depth - 1);
-	if (indent > room / 2) { /* deeper than the width shows: the depth said instead */
+	if (indent > room / 4) { /* deeper than the width shows: the depth said instead */
 		int d = snprintf(mark, sizeof(mark), "[%u] ", n->depth);
 
-		indent = room / 2 - d > 0 ? room / 2 - d : 0;
+		indent = room / 4 - d > 0 ? room / 4 - d : 0;
 		x += indent;
 		x += put(y, x, room - indent, role, mark);
 	} else
@@ -284,8 +297,11 @@ static void draw_node(struct view *v, int y, struct rect a, size_t i, int col_w)
 		 !n->nchildren ? "  " : node_open(&v->stacks, n) ? (v->utf8 ? "▾ " : "- ") : (v->utf8 ? "▸ " : "+ "));
 	x += put(y, x, room, role, mark);
 	room = a.w - (x - a.x);
-	if (text_fit(n->name, 1 << 20, v->utf8, name, sizeof(name)) > room) /* cut where siblings differ */
-		text_fit_apart(n->name, shared_prefix(t, k), room, v->utf8, name, sizeof(name));
+	if (text_fit(n->name, 1 << 20, v->utf8, name, sizeof(name)) > room) { /* cut where the others differ */
+		struct apart ap = apart_of(t, k, first, end, room);
+
+		text_fit_apart(n->name, ap.near ? ap.near : ap.far, ap.far, room, v->utf8, name, sizeof(name));
+	}
 	put(y, x, room, role != ROLE_SELECTED && n->kind == SK_LEAF ? ROLE_VALUE :
 			role != ROLE_SELECTED && n->kind == SK_PROCESS ? ROLE_TITLE : role, name);
 }
@@ -333,8 +349,10 @@ static void draw_stacks(struct view *v, const struct table *unused, long row, st
 		st->top = st->sel;
 	if (st->sel >= st->top + (size_t)rows)
 		st->top = st->sel - (size_t)rows + 1;
+	if (st->top + (size_t)rows > cache.nlines) /* no rows left blank below while lines hide above */
+		st->top = cache.nlines > (size_t)rows ? cache.nlines - (size_t)rows : 0;
 	for (size_t i = st->top; i < cache.nlines && y < in.y + in.h; i++)
-		draw_node(v, y++, in, i, col_w);
+		draw_node(v, y++, in, i, col_w, st->top, st->top + (size_t)rows);
 	(void)val;
 }
 

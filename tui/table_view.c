@@ -28,7 +28,7 @@ static void draw_cell(struct view *v, int y, int x, int width, const struct col_
 		memcpy(full, raw, sizeof(full));
 		text_short_ids(full, raw, sizeof(raw));
 	}
-	cells = apart		     ? text_fit_apart(raw, apart, width, v->utf8, fit, sizeof(fit)) :
+	cells = apart		     ? text_fit_apart(raw, apart, 0, width, v->utf8, fit, sizeof(fit)) :
 		col->type == COL_STR ? text_fit_list(raw, width, v->utf8, fit, sizeof(fit)) :
 				       text_fit(raw, width, v->utf8, fit, sizeof(fit));
 	if (col->type == COL_STR)
@@ -376,6 +376,19 @@ static bool empty_on_title(const struct view *v, const struct table_desc *d, con
 	return title + text_fit(text, 1 << 20, v->utf8, fit, sizeof(fit)) <= w;
 }
 
+size_t view_rows_kept(const struct view *v, const struct table *t)
+{
+	const struct table *rings;
+	size_t n = 0;
+
+	if (!v->filter[0])
+		return t->nrows;
+	rings = table_pid_keyed(t->desc) && v->snap ? snapshot_table(v->snap, "drm_sched.process_rings") : NULL;
+	for (size_t r = 0; r < t->nrows; r++)
+		n += table_row_matches(t, r, v->filter) || rings_match(t, r, v->filter, (void *)rings);
+	return n;
+}
+
 int pane_table_need(const struct view *v, const struct pane_decl *p, int i, int w)
 {
 	const char *name = view_table_name(v, p, i);
@@ -385,8 +398,11 @@ int pane_table_need(const struct view *v, const struct pane_decl *p, int i, int 
 	const char *e;
 	char text[600];
 
-	if (t && t->nrows)
-		return (int)t->nrows + 3; /* title, header, rows, a blank line */
+	if (t && t->nrows) { /* title, header, rows, a blank line; none matching: the title says so, a blank line */
+		size_t kept = view_rows_kept(v, t);
+
+		return kept ? (int)kept + 3 : 2;
+	}
 	if (!d || (c && c->info->state != COLLECTOR_ATTACHED && v->said == c->info))
 		return 3; /* title, "... (above)", a blank line */
 	if (c && c->info->state != COLLECTOR_ATTACHED)

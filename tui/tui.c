@@ -34,6 +34,8 @@ static int main_table_rows(const struct view *v, int i)
 
 	if (!t || !t->nrows)
 		return 0;
+	if (v->filter[0]) /* the rows it keeps; none: the title says so */
+		return (int)view_rows_kept(v, t);
 	return v->tree && table_tree_applies(t->desc) ? (int)table_tree_lines(t) : (int)t->nrows;
 }
 

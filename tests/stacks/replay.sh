@@ -81,6 +81,13 @@ check "bytes that are not UTF-8 in names: the folded file valid UTF-8 (iconv), U
 check "bytes that are not UTF-8 in names: the flame graph parsed by xmllint (UTF-8 as it declares)" \
 	xmllint --noout "$work/bytes.svg"
 
+# batch text: each stacks row's frames on the line under it, whole ("    STACK ..."), its hostile bytes escaped
+"$BIN" --replay "$REC" -b -n 3 >"$work/batch.txt" 2>/dev/null
+rows=$(jq -s '[.[-1].tables["nvidia.stacks"][]?, .[-1].tables["drm_sched.stacks"][]? | select(.frames != "")] | length' "$REC")
+check "batch text: under each of the last snapshot's $rows stacks rows with frames, its STACK line, whole" \
+	bash -c "[ \$(awk '/^$/ { s = 0 } / \((nvidia|drm_sched)\.stacks\)$/ { s = 1 } s && /^    STACK / { n++ } END { print n + 0 }' '$work/batch.txt') -ge $rows ] &&
+		grep -qE '^    STACK .*;train_step;forward$' '$work/batch.txt' && ! grep -qP '[\x00-\x08\x0b-\x1f]' '$work/batch.txt'"
+
 # refused, and a recording without stacks rows
 "$BIN" --replay "$REC" -b --stacks - >/dev/null 2>"$work/dash.err"
 check "--replay with --stacks -: refused (exit 2), saying to give a FILE" \

@@ -250,16 +250,22 @@ check "saved settings name the theme" grep -qx 'theme = light' "$XDG_CONFIG_HOME
 
 DN=30
 echo "== the ring pane and the process pane (snapshots 25, 40, 79)"
-# ends LABEL...: the sparkline rows so labelled start and end in one column (one width, one time axis)
+# ends LABEL...: the sparklines so labelled (the label on a chart's top row, its rows below it up to
+# the next label) start and end in one column (one width, one time axis)
 ends() {
-	local l e lead prev= prevlead=
+	local l e end lead prev= prevlead=
 	for l in "$@"; do
 		e=$(screen | grep -m1 -E "^ $l  " | sed 's/ *$//')
 		[ -n "$e" ] || { echo "no line $l"; return 1; }
+		end=0
+		while IFS= read -r c; do # characters, not bytes: the glyphs are UTF-8
+			c=${c%"${c##*[! ]}"}
+			[ ${#c} -le "$end" ] || end=${#c}
+		done < <(screen | awk -v l=" $l  " 'found && /^ [^ ]/ { exit } index($0, l) == 1 { found = 1 } found')
 		lead=$(cut -c12- <<<"$e" | sed 's/[^ ].*//')
-		[ -z "$prev" ] || [ "${#e}" -eq "$prev" ] || { echo "$l ends at ${#e}, not $prev"; return 1; }
+		[ -z "$prev" ] || [ "$end" -eq "$prev" ] || { echo "$l ends at $end, not $prev"; return 1; }
 		[ -z "$prevlead" ] || [ "${#lead}" -eq "$prevlead" ] || { echo "$l starts at ${#lead}, not $prevlead"; return 1; }
-		prev=${#e} prevlead=${#lead}
+		prev=$end prevlead=${#lead}
 	done
 }
 # still: waits until the screen has not changed for a second (the steps sent all taken), at most 10 s.
@@ -554,7 +560,8 @@ check "overview: one process table: the ROCm process (4242) on card0 with the KF
 keys 2
 check "2: the AMD pane lists the ROCm process from the KFD with its VRAM (1.0GiB)" \
 	bash -c "$T capture-pane -p -t t | grep -E '^ +4242 .*0000:03:00.0 .* 1\.0GiB ' >/dev/null"
-# no GPU at all: the Overview says so and names a recording to try, whole, at 80 and 160 columns
+# no GPU at all in a recording: the Overview says so and why (the recorded reason), whole, at 80 and 160
+# columns; not which recording to try (one is playing: live, it names one)
 head -2 "$SYSREC" | jq -c '.devices = [] | .tables["sensors.gpus"] = [] | .tables["memory.devices"] = [] |
 	.collectors |= map(if .name == "devices" then .state = "unavailable" | .reason = "no GPU driver loaded (no /sys/class/drm, no /proc/driver/nvidia/gpus)" else . end)' \
 	>"$TMP/nogpu.jsonl"
@@ -562,8 +569,20 @@ for cols in 80 160; do
 	start $cols 24 --replay "$TMP/nogpu.jsonl" -d 60
 	# the last pane drawn, not the header: a capture between the terminal's writes saw half a screen (CI, stop 30)
 	until_shows "Processes (0)" 5
-	check "${cols}x24, no GPU: says so, why, and which recording to play, to its last word" \
-		bash -c "$T capture-pane -p -t t | tr -s ' \n' '  ' | grep -qE 'No supported GPU here: no GPU driver loaded .*gputop-bpf --replay [^ ]*/sysfs-fixtures\.jsonl( | .* scheduler\)\. )(Rings \(|Not here: )'"
+	check "${cols}x24, no GPU in the recording: says so and why, to its last word, no recording to try" \
+		bash -c "$T capture-pane -p -t t | tr -s ' \n' '  ' | grep -qE 'No GPU in the recording.s device list: no GPU driver loaded \(no /sys/class/drm, no /proc/driver/nvidia/gpus\)\. (Rings \(|Not here: )' && ! $T capture-pane -p -t t | grep -q 'Try a recording'"
+done
+# live with no GPU (--sysfs and --procfs trees without one): says so, why, and which recording to play
+mkdir -p "$TMP/nogpu-sys" "$TMP/nogpu-proc"
+for cols in 80 160; do
+	start $cols 24 --sysfs "$TMP/nogpu-sys" --procfs "$TMP/nogpu-proc"
+	until_shows "Processes (0)" 20
+	# (at 80 columns the reason, which names the trees' long paths, may give way: the hint stays whole)
+	why='No supported GPU here: no GPU driver loaded .*'
+	[ $cols = 80 ] && why='No supported GPU here(: no GPU driver loaded .*|\. Try )'
+	check "${cols}x24 live, no GPU: says so$([ $cols = 80 ] || echo ", why,") and which recording to play, to its last word" \
+		bash -c "$T capture-pane -p -t t | tr -s ' \n' '  ' | grep -qE '${why}gputop-bpf --replay [^ ]*/sysfs-fixtures\.jsonl( | .* scheduler\)\. )(Rings \(|Not here: )'"
+	$T kill-server 2>/dev/null
 done
 # installed (PREFIX/bin/gputop-bpf beside PREFIX/share/gputop-bpf/examples, make install's layout): the
 # hint names the installed recordings, not the source tree's
@@ -571,9 +590,9 @@ mkdir -p "$TMP/prefix/bin" "$TMP/prefix/share/gputop-bpf/examples"
 cp "$BIN" "$TMP/prefix/bin/gputop-bpf"
 B=$BIN
 BIN=$TMP/prefix/bin/gputop-bpf
-start 160 24 --replay "$TMP/nogpu.jsonl" -d 60
+start 160 24 --sysfs "$TMP/nogpu-sys" --procfs "$TMP/nogpu-proc"
 BIN=$B
-until_shows "Processes (0)" 5
+until_shows "Processes (0)" 20
 check "installed under a PREFIX, no GPU: the hint plays PREFIX/share/gputop-bpf/examples/sysfs-fixtures.jsonl" \
 	bash -c "$T capture-pane -p -t t | tr -s ' \n' '  ' | grep -qF -- '--replay $TMP/prefix/share/gputop-bpf/examples/sysfs-fixtures.jsonl'"
 # the same, as an unprivileged start records it: the BPF collectors unavailable for want of privilege
@@ -1005,12 +1024,12 @@ if [ -f "$NVREC" ]; then
 	keys 4
 	check "120x40, H100 NVIDIA GPUs: the sparkline titled 'UTIL% hist.', not 'GFX MHz history'" \
 		bash -c "$T capture-pane -p -t t | grep -qE ' GFX MHz UTIL% hist\.\$' && ! $T capture-pane -p -t t | grep -q 'GFX MHz history'"
-	# a status line longer than the terminal: cut at a word and marked, never mid-word
+	# a status line longer than the terminal: on two lines (the key bar's row), cut at words, never mid-word
 	if [ -f "$H200" ]; then
 		replay_at 80 24 "$H200" 41
 		keys c
-		check "80x24, c in a replay: its status line cut at a word with an ellipsis ('... made with …'), not '(-'" \
-			bash -c "$T capture-pane -p -t t | grep -qE '^ c: no stack capture in a replay: .* with …\$' && ! $T capture-pane -p -t t | grep -qF '(-'"
+		check "80x24, c in a replay: its message whole on the status line and the key bar's row, cut at a word" \
+			bash -c "$T capture-pane -p -t t | tail -2 | tr -s ' \n' '  ' | grep -qxE ' ?c: no stack capture in a replay: a recording has the stacks it was made with \(--stacks FILE while recording\) ?' && ! $T capture-pane -p -t t | grep -qF 'F1Help'"
 		# a kernel's name past 255 bytes: cut to its column with an ellipsis, not at byte 255 unmarked
 		replay_at 200 60 "$H200" 41
 		keys 4
@@ -2036,6 +2055,14 @@ replay_at 120 40 "$HS" "$(grep -c . "$HS")"
 keys S
 check "S on the H100 stacks recording: its 10801 launches in all, under python3; one weight, no w hint" \
 	bash -c "$(declare -f screen shows); T='$T'; shows 'Weight: launches (10801 in all)' && shows '▾ python3 460' && ! shows '(w: the next'"
+$T kill-server 2>/dev/null
+# cuBLAS's four sm80_xmma_gemm_* leaves differ twice, far in (nn/tn, execute_/execute_split_k_):
+# at 80 columns each is cut to show both places, four lines four texts
+replay_at 80 24 "$HS" "$(grep -c . "$HS")"
+keys S '*' End
+leaves=$($T capture-pane -p -t t | grep -o 'sm80_xm.*' | sed 's/ *$//')
+check "80x24 Stacks, the four cuBLAS leaves: cut where they differ, four distinct texts ($(tr '\n' '|' <<<"$leaves"))" \
+	bash -c "[ \$(grep -c . <<<'$leaves') -eq 4 ] && [ \$(sort -u <<<'$leaves' | grep -c .) -eq 4 ]"
 $T kill-server 2>/dev/null
 if [ -n "${TSAN_REPORTS:-}" ]; then # a ThreadSanitizer build (make test-tui): its reports, one file each
 	check "ThreadSanitizer: no data race or lock misuse in any run of this suite ($(ls "$TSAN_REPORTS" | wc -l) reports)" \

@@ -929,6 +929,9 @@ static void text_fits_with_an_ellipsis(void **state)
 	assert_int_equal(wrap_line("cuLaunchCooperativeKernel(fn,grid)", 30), 29); /* "...Kernel(fn," */
 	assert_int_equal(wrap_line("cuLaunchCooperativeKernel", 24), 19); /* "cuLaunchCooperative" */
 	assert_int_equal(wrap_line("nvidia0,nvidia1,nvidia2", 12), 8); /* "nvidia0," */
+	assert_int_equal(wrap_line("moves into VRAM 1.0 MiB/s", 20),
+			 15); /* "moves into VRAM": the number with its unit */
+	assert_int_equal(wrap_line("busy 64 % now", 9), 4); /* "busy" */
 }
 
 /* Two names alike further than the width shows: each cut to show where it differs, from that word on. */
@@ -943,17 +946,39 @@ static void names_alike_are_cut_apart(void **state)
 	setlocale(LC_CTYPE, "C.UTF-8");
 	while (a[from] == b[from])
 		from++;
-	assert_int_equal(text_fit_apart(a, from, 24, true, out, sizeof(out)), 24);
+	assert_int_equal(text_fit_apart(a, from, 0, 24, true, out, sizeof(out)), 24);
 	assert_string_equal(out, "void ker\xe2\x80\xa6" "FillFunctor<fl\xe2\x80\xa6");
-	text_fit_apart(b, from, 24, true, other, sizeof(other));
+	text_fit_apart(b, from, 0, 24, true, other, sizeof(other));
 	assert_string_equal(other, "void ker\xe2\x80\xa6" "CUDAFunctorOnS\xe2\x80\xa6");
 	/* the tail fits: no second ellipsis */
-	assert_int_equal(text_fit_apart(a, strlen(a) - 8, 24, false, out, sizeof(out)), 18);
+	assert_int_equal(text_fit_apart(a, strlen(a) - 8, 0, 24, false, out, sizeof(out)), 18);
 	assert_string_equal(out, "void ker~1ul>(int)");
 	/* a difference within what text_fit shows: text_fit's cut */
-	text_fit_apart(a, 3, 24, true, out, sizeof(out));
+	text_fit_apart(a, 3, 0, 24, true, out, sizeof(out));
 	text_fit(a, 24, true, other, sizeof(other));
 	assert_string_equal(out, other);
+}
+
+/* Four names that differ at two places far apart (cuBLAS's kernels): each cut to show both. */
+static void names_alike_twice_are_cut_apart(void **state)
+{
+	const char *names[] = {
+		"sm80_xmma_gemm_f32f32_nn_n_tilesize64x64x8_stage3_warpsize2x2x1_execute_kernel_cublas",
+		"sm80_xmma_gemm_f32f32_nn_n_tilesize64x64x8_stage3_warpsize2x2x1_execute_split_k_kernel",
+		"sm80_xmma_gemm_f32f32_tn_n_tilesize64x64x8_stage3_warpsize2x2x1_execute_kernel_cublas",
+		"sm80_xmma_gemm_f32f32_tn_n_tilesize64x64x8_stage3_warpsize2x2x1_execute_split_k_kernel"
+	};
+	size_t near = strlen("sm80_xmma_gemm_f32f32_"), far = strlen(names[0]) - strlen("kernel_cublas");
+	char out[4][128];
+
+	(void)state;
+	setlocale(LC_CTYPE, "C.UTF-8");
+	for (int i = 0; i < 4; i++) {
+		assert_true(text_fit_apart(names[i], near, far, 32, false, out[i], sizeof(out[i])) <= 32);
+		for (int k = 0; k < i; k++)
+			assert_string_not_equal(out[i], out[k]);
+	}
+	assert_string_equal(out[0], "sm80_xmm~nn_n_tiles~kernel_cubl~");
 }
 
 /* A list cut at a comma with the count of the items left out, never mid-name; long hex ids cut as docker does. */
@@ -1035,6 +1060,7 @@ int main(void)
 		cmocka_unit_test(limit_only_beside_its_value),
 		cmocka_unit_test(text_fits_with_an_ellipsis),
 		cmocka_unit_test(names_alike_are_cut_apart),
+		cmocka_unit_test(names_alike_twice_are_cut_apart),
 		cmocka_unit_test(lists_are_cut_at_items),
 	};
 

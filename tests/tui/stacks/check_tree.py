@@ -32,7 +32,7 @@ def nodes(screen):
             body = body[depth_mark.end():]
             depth = int(depth_mark.group(1))
             opened = body.startswith("▾")
-            body = body[2:] if body[:1] in "▾▸" else body
+            body = body[2:] if body[:1] in "▾▸ " else body  # a leaf's mark: two spaces
         elif body[:1] in "▾▸":
             depth, opened, body = indent // 2 + 1, body.startswith("▾"), body[2:]
         else:
