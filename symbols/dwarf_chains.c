@@ -3,6 +3,7 @@
 #include <string.h>
 #include "symbols/dwarf_chains.h"
 #include "core/array.h"
+#include "core/text_copy.h"
 
 struct dwarf_key dwarf_key_of(const void *key, size_t size)
 {
@@ -60,14 +61,10 @@ const char *dwarf_chain_text(const struct dwarf_chain *c)
 
 const char *dwarf_chain_text_set(struct dwarf_chain *c, const char *text, bool again)
 {
-	char *copy = strdup(text);
-
-	if (!copy)
+	if (!text_dup_into(&c->text, text))
 		return NULL;
-	free(c->text);
-	c->text = copy;
 	c->text_again = again;
-	return copy;
+	return c->text;
 }
 
 static int chain_cmp(const void *a, const void *b)

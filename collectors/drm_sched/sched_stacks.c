@@ -9,6 +9,7 @@
 #include "bpf/drm_sched_stream.h"
 #include "collectors/drm_sched/sched_stacks.h"
 #include "collectors/kit/stack_copy.h"
+#include "core/text_copy.h"
 #include "core/array.h"
 #include "symbols/folded.h"
 #include "symbols/stack_ids.h"
@@ -187,14 +188,10 @@ static void chain_text(struct sched_stacks *ss, const struct sched_stack_sum *e,
 /* text copied as e's frames, again: some unknown for now; the copy, NULL: no memory. */
 static const char *sum_frames_set(struct sched_stack_sum *e, bool again)
 {
-	char *copy = strdup(text);
-
-	if (!copy)
+	if (!text_dup_into(&e->frames, text))
 		return NULL;
-	free(e->frames);
-	e->frames = copy;
 	e->frames_again = again;
-	return copy;
+	return e->frames;
 }
 
 /* The text of e's row (chain c's; NULL: by frame pointers), symbolized at its first use; NULL: no memory. */

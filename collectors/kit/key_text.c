@@ -3,6 +3,7 @@
 #include <string.h>
 #include "collectors/kit/key_text.h"
 #include "core/array.h"
+#include "core/text_copy.h"
 
 #define NONE UINT32_MAX
 
@@ -53,14 +54,10 @@ const char *key_text_get(const struct key_text *kt, const void *key)
 /* Entry t's text replaced (it was to be made again); NULL: no memory (it keeps the old one). */
 static const char *replace(struct key_text_entry *t, const char *text, bool again)
 {
-	char *copy = strdup(text);
-
-	if (!copy)
+	if (!text_dup_into(&t->text, text))
 		return NULL;
-	free(t->text);
-	t->text = copy;
 	t->again = again;
-	return copy;
+	return t->text;
 }
 
 const char *key_text_put(struct key_text *kt, const void *key, const char *text, bool again)
