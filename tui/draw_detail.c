@@ -116,7 +116,7 @@ static size_t not_drawn_part(struct view *v, const struct pane_decl *p, int wher
 }
 
 /* The tables not drawn, by their titles and where they are (above, left out between, below), and the keys to them. */
-static void more_tables(struct view *v, const struct pane_decl *p, int first, const int *h, int n, struct rect r)
+static bool more_tables(struct view *v, const struct pane_decl *p, int first, const int *h, int n, struct rect r)
 {
 	char text[1024];
 
@@ -128,8 +128,9 @@ static void more_tables(struct view *v, const struct pane_decl *p, int first, co
 		for (int where = 1; where <= 4; where++)
 			len += not_drawn_part(v, p, where, style, first, h, n, text + len, sizeof(text) - len, len > 0);
 		if (put_whole(r.y, r.x, r.w, ROLE_DIM, text))
-			return;
+			return true;
 	}
+	return false;
 }
 
 /*
@@ -214,8 +215,13 @@ static void draw_declared(struct view *v, struct rect a, const struct pane_decl 
 		if (used < avail) {
 			more_tables(v, p, first, h, ntables, (struct rect){ a.y + a.h - 1, a.x + 1, 1, a.w - 2 });
 			a.h--;
-		} else { /* else beside the pane's title */
-			more_tables(v, p, first, h, ntables, (struct rect){ title.y, title.x, 1, a.x + a.w - 1 - title.x });
+		} else if (!more_tables(v, p, first, h, ntables,
+					(struct rect){ title.y, title.x, 1, a.x + a.w - 1 - title.x })) {
+			int x = a.x + 1 + (int)strlen(p->title) +
+				2; /* else beside the title in place of its key hint */
+
+			fill(title.y, x, a.x + a.w - x, ROLE_NORMAL);
+			more_tables(v, p, first, h, ntables, (struct rect){ title.y, x, 1, a.x + a.w - 1 - x });
 		}
 	}
 	for (int i = first; i < ntables; i++)

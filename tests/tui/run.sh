@@ -1895,6 +1895,11 @@ if [ -f "$NVREC" ]; then
 	for _ in 1 2 3 4 5; do keys Right; done
 	check "80x24 NVIDIA pane, its sixth table: the tables above and below said whole beside the pane's title, no ellipsis" \
 		bash -c "$(declare -f screen); T='$T'; screen | grep -E '^ NVIDIA +\(Tab' | grep -qE '([0-9]+ more tables? above: ←; ([0-9]+ tables? empty, not drawn; )?[0-9]+ more tables? below: →|tables: [0-9]+ above ←, ([0-9]+ empty, )?[0-9]+ below →) *\$'"
+	# at 60x15 the key hint gives way: the tables below are said beside the pane's name
+	replay_at 60 15 "$NVREC" 20
+	keys 4
+	check "60x15 NVIDIA pane: the tables not drawn said beside its name ($(screen | grep -m1 '^ NVIDIA'))" \
+		bash -c "$(declare -f screen); T='$T'; screen | grep -qE '^ NVIDIA  .*[0-9]+ (more tables? below: →|below →)'"
 	$T kill-server 2>/dev/null
 fi
 replay_at 80 24 "$REC" 40
