@@ -908,6 +908,10 @@ hung_report() {
 	echo "   last steps reached: $(grep -oE '^@@(BEGIN|END) [a-z0-9-]+|^@@ [a-z]+' "$LOG" | tail -4 | tr '\n' ';')"
 	if grep -q '^@@ watchdog' "$LOG"; then
 		section hung | sed 's/^/   | /' | head -400
+	elif grep -q 'Kernel panic' "$LOG"; then # the guest's oops from its first line: what and where
+		awk '/(Oops|BUG|invalid opcode|general protection)[: ]/ && !n { n = 1 } n && c++ < 80' "$LOG" |
+			sed 's/^/   | /'
+		tail -4 "$LOG" | sed 's/^/   | /'
 	else
 		tail -40 "$LOG" | sed 's/^/   | /'
 	fi
