@@ -68,6 +68,7 @@ struct table_desc {
 	const char *name; /* "collector.table": JSON key, pane declarations */
 	const char *title; /* "CRTCs" */
 	const char *empty; /* shown when the table has no rows */
+	const char *gone; /* why a process left this PID-keyed table; NULL: "exited or stopped" */
 	const struct col_desc *cols;
 	unsigned int ncols;
 	unsigned int sort_col; /* default sort column */

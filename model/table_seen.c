@@ -161,6 +161,9 @@ const char *table_empty_text(const struct table_desc *d, const struct table *t, 
 	else if (ctx->pid_filter && table_pid_filtered(d)) /* rows of other processes may exist: not said empty */
 		snprintf(text, size, "No row of process %u (-p %u shows only its rows).", ctx->pid_filter,
 			 ctx->pid_filter);
+	else if (set && set->n && table_pid_keyed(d) && d->gone)
+		snprintf(text, size, "None now: %s%zu process%s had rows here earlier; %s.", least, set->n,
+			 set->n == 1 ? "" : "es", d->gone);
 	else if (set && set->n && table_pid_keyed(d))
 		snprintf(text, size, "None now: %s%zu process%s had rows here earlier and %s exited or stopped.", least,
 			 set->n, set->n == 1 ? "" : "es", set->n == 1 && !*least ? "has" : "have");

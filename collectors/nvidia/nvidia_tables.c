@@ -188,6 +188,7 @@ const struct table_desc nvidia_gpu_processes = {
 	.name = "nvidia.gpu_processes",
 	.title = "Processes per GPU (NVML)",
 	.empty = "No process holds a context on an NVIDIA GPU (as NVML reports them).",
+	.gone = "NVML lists a process only while it holds a GPU context (one may still run without)",
 	.cols = gpu_proc_cols,
 	.ncols = NVQ_COLS,
 	.sort_col = NVQ_MEM,

@@ -78,6 +78,16 @@ static void empty_after_rows_says_they_were(void **state)
 			    "cannot say what happened here.");
 	snapshot_free(full);
 	snapshot_free(empty);
+	/* NVML lists a process only while it holds a context: its own words, not "exited" */
+	full = snap(3, "nvidia.gpu_processes", three, 1);
+	empty = snap(4, "nvidia.gpu_processes", NULL, 0);
+	table_seen_update(seen, full);
+	table_seen_update(seen, empty);
+	assert_string_equal(said(seen, "nvidia.gpu_processes", empty, 0, false),
+			    "None now: 1 process had rows here earlier; NVML lists a process only while it holds a GPU "
+			    "context (one may still run without).");
+	snapshot_free(full);
+	snapshot_free(empty);
 	table_seen_free(seen);
 }
 
