@@ -225,16 +225,21 @@ static void ring_histograms(struct view *v, const struct table *t, size_t r, str
 	}
 }
 
-/* The ring's processes from y (pr: drm_sched.process_rings), above the bottom's 4 + overlap lines; the next y. */
+/* The ring's processes from y (pr: drm_sched.process_rings), above line end less overlap lines; the next y. */
 static int ring_processes(struct view *v, const struct table *t, size_t r, const struct table *pr, struct rect a, int y,
-			  int on_ring, int overlap)
+			  int on_ring, int end)
 {
 	const struct table *procs = snapshot_table(v->snap, "drm_sched.processes");
 	char rate[16], parts[4][48];
 
-	if (y < a.y + a.h)
-		put(y++, a.x + 1, a.w - 2, ROLE_TITLE, "Processes on this ring");
-	if (!on_ring && y < a.y + a.h - 4) {
+	if (y + 1 >= end) { /* no room for a row below a heading: the count alone */
+		if (y < end)
+			putf(y++, a.x + 1, a.w - 2, ROLE_TITLE, "Processes on this ring: %d (a taller terminal lists %s)",
+			     on_ring, on_ring == 1 ? "it" : "them");
+		return y;
+	}
+	put(y++, a.x + 1, a.w - 2, ROLE_TITLE, "Processes on this ring");
+	if (!on_ring) {
 		char none[200];
 		double done = num_or_0(t, r, "completed_total");
 
@@ -243,9 +248,9 @@ static int ring_processes(struct view *v, const struct table *t, size_t r, const
 				 "exited or stopped submitting.", done);
 		else
 			snprintf(none, sizeof(none), "None: no process has had a job on this ring since the start.");
-		y += put_wrapped((struct rect){ y, a.x + 1, a.y + a.h - 4 - y, a.w - 2 }, ROLE_DIM, none);
+		y += put_wrapped((struct rect){ y, a.x + 1, end - y, a.w - 2 }, ROLE_DIM, none);
 	}
-	for (size_t k = 0; pr && k < pr->nrows && y < a.y + a.h - 4 - overlap; k++) {
+	for (size_t k = 0; pr && k < pr->nrows && y < end; k++) {
 		double pid = table_num(pr, k, "pid");
 		const char *comm = "?";
 
@@ -296,7 +301,8 @@ static void draw_ring(struct view *v, const struct table *t, long row, struct re
 		ring_histograms(v, t, r, a, y, hist_h);
 		y += hist_h;
 	}
-	y = ring_processes(v, t, r, pr, a, y, on_ring, overlap);
+	/* the processes keep the bottom's 4 lines for the sparks where a heading, a row and they fit */
+	y = ring_processes(v, t, r, pr, a, y, on_ring, a.y + a.h - (y + 6 <= a.y + a.h ? 4 : 0) - overlap);
 	if (overlap && y < a.y + a.h - 4 &&
 	    !put_whole(y, a.x + 1, a.w - 2, ROLE_DIM,
 		       "GPU %: time with one of its jobs running; jobs of several processes run at once"))

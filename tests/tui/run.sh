@@ -1055,6 +1055,9 @@ if [ -f "$NVREC" ]; then
 	replay_at 60 15 "$REC" 40
 	check "60x15, the mock recording: the devices left out counted ('+3 more'), MEMORY and DISPLAY named as without room" \
 		bash -c "$T capture-pane -p -t t | grep -qE '^ card0 .* \+3 more\$' && $T capture-pane -p -t t | grep -qF 'no room for MEMORY, DISPLAY'"
+	keys Enter
+	check "60x15, a ring's view: its process row under 'Processes on this ring', not a heading alone" \
+		bash -c "$T capture-pane -p -t t | grep -A1 '^ Processes on this ring' | grep -qE '^ +[0-9]+ mockgpu-submit +[0-9.]+ subm/s'"
 fi
 
 replay_at 80 24 "$REC" 2
