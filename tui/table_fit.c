@@ -43,14 +43,32 @@ static int widest(const struct table *t, unsigned int c)
 	return w;
 }
 
-void table_fit_columns(const struct table_desc *d, const struct table *t, int width, const struct tui_prefs *prefs,
-		       struct table_fit *out)
+/* Whether column c of d may be on screen at all: not drill-down only, known where it must be, not hidden. */
+static bool col_may_show(const struct table_desc *d, const struct table *t, const struct tui_prefs *prefs,
+			 unsigned int c)
+{
+	const struct col_desc *col = &d->cols[c];
+
+	if (col->flags & COL_DETAIL)
+		return false;
+	if ((col->flags & COL_IF_KNOWN) && !table_col_known(t, c))
+		return false;
+	return !prefs || !prefs_col_hidden(prefs, d->name, col->key); /* hidden in setup (F2) */
+}
+
+/* Columns into out as table_fit_columns says; first (>= 0) taken before the others where it fits. */
+static void fit_columns(const struct table_desc *d, const struct table *t, int width, const struct tui_prefs *prefs,
+			int first, struct table_fit *out)
 {
 	bool take[TABLE_FIT_MAX_COLS] = { false };
 	int x = 0, spark = spark_column(d), room = width;
 
 	memset(out, 0, sizeof(*out));
 	out->spark_col = -1;
+	if (first >= 0 && first < TABLE_FIT_MAX_COLS && d->cols[first].width <= width) {
+		take[first] = true;
+		x = d->cols[first].width;
+	}
 	/*
 	 * Columns in order while they fit; then a sparkline's room is kept when there
 	 * is enough; the wide columns only get what is left.
@@ -62,11 +80,7 @@ void table_fit_columns(const struct table_desc *d, const struct table *t, int wi
 			const struct col_desc *col = &d->cols[c];
 			int need = col->width + (x ? 1 : 0);
 
-			if ((col->flags & COL_DETAIL) || !!(col->flags & COL_WIDE) != pass)
-				continue;
-			if ((col->flags & COL_IF_KNOWN) && !table_col_known(t, c))
-				continue;
-			if (prefs && prefs_col_hidden(prefs, d->name, col->key)) /* hidden in setup (F2) */
+			if (take[c] || !!(col->flags & COL_WIDE) != pass || !col_may_show(d, t, prefs, c))
 				continue;
 			if ((col->flags & COL_WITH_PREV) && (!c || !take[c - 1]))
 				continue; /* a limit without its value (CAP W without POWER W) says little */
@@ -103,6 +117,12 @@ void table_fit_columns(const struct table_desc *d, const struct table *t, int wi
 	}
 }
 
+void table_fit_columns(const struct table_desc *d, const struct table *t, int width, const struct tui_prefs *prefs,
+		       struct table_fit *out)
+{
+	fit_columns(d, t, width, prefs, -1, out);
+}
+
 /* The sorted column one cell wider where its title fills it; false where there is no cell to give it. */
 static bool arrow_room(const struct table_desc *d, unsigned int sort, int width, struct table_fit *fit)
 {
@@ -127,13 +147,28 @@ static bool arrow_room(const struct table_desc *d, unsigned int sort, int width,
 	return false;
 }
 
+/* Whether out shows column c. */
+static bool fit_has(const struct table_fit *out, unsigned int c)
+{
+	for (unsigned int k = 0; k < out->ncols; k++)
+		if (out->cols[k] == c)
+			return true;
+	return false;
+}
+
 void table_fit_sorted(const struct table_desc *d, const struct table *t, int width, const struct tui_prefs *prefs,
 		      unsigned int sort, struct table_fit *out)
 {
-	table_fit_columns(d, t, width, prefs, out);
+	int first = -1;
+
+	fit_columns(d, t, width, prefs, -1, out);
+	if (sort < d->ncols && !fit_has(out, sort) && col_may_show(d, t, prefs, sort))
+		first = (int)sort; /* the rows' order without the values it is by says little */
+	if (first >= 0)
+		fit_columns(d, t, width, prefs, first, out);
 	if (arrow_room(d, sort, width, out) || width < 2)
 		return;
-	table_fit_columns(d, t, width - 1, prefs, out);
+	fit_columns(d, t, width - 1, prefs, first, out);
 	arrow_room(d, sort, width, out);
 }
 

@@ -36,7 +36,9 @@ void table_fit_columns(const struct table_desc *d, const struct table *t, int wi
 /*
  * table_fit_columns as drawn sorted by column sort: that column one cell wider where its title fills it, so its
  * arrow has a cell of its own and a space still parts it from the next title (never CRTC▲DEVICE). The cell comes
- * from the room left over, else the sparkline's; else the last column that fits gives way.
+ * from the room left over, else the sparkline's; else the last column that fits gives way. Where the sorted column
+ * does not fit in order, it is taken first and the others fit around it: rows in an order whose values are not shown
+ * say little.
  */
 void table_fit_sorted(const struct table_desc *d, const struct table *t, int width, const struct tui_prefs *prefs,
 		      unsigned int sort, struct table_fit *out);

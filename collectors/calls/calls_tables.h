@@ -9,10 +9,10 @@
 enum ioctl_col {
 	IOC_PID,
 	IOC_COMM,
+	IOC_CMD,
+	IOC_NAME, /* before DEVICE: where one gives way, the call's name stays */
 	IOC_DEVICE,
 	IOC_DRIVER,
-	IOC_CMD,
-	IOC_NAME,
 	IOC_PER_S,
 	IOC_TOTAL,
 	IOC_ERRORS,

@@ -1903,6 +1903,10 @@ if [ -f "$NVREC" ]; then
 	keys 4
 	check "60x15 NVIDIA pane: the tables not drawn said beside its name ($(screen | grep -m1 '^ NVIDIA'))" \
 		bash -c "$(declare -f screen); T='$T'; screen | grep -qE '^ NVIDIA  .*[0-9]+ (more tables? below: →|below →)'"
+	# the column the rows are sorted by stays where the others do not all fit; the call's name before its device
+	keys 7
+	check "60x15 Calls: the ioctls' header keeps COMMAND and the sorted CALLS/S ($(screen | grep -m1 'PID COMM'))" \
+		bash -c "$(declare -f screen); T='$T'; screen | grep -qE '^ +PID COMM +COMMAND .*▼CALLS/S'"
 	$T kill-server 2>/dev/null
 fi
 replay_at 80 24 "$REC" 40

@@ -849,6 +849,33 @@ static void columns_fit_whole_and_spark_takes_the_rest(void **state)
 	assert_int_equal(f.spark_col, -1);
 }
 
+/* Sorted by a column that does not fit in order: it is taken first and the others fit around it. */
+static void sorted_column_kept_where_narrow(void **state)
+{
+	const struct table_desc *d = &test_things;
+	struct table_fit f;
+	int used = 0;
+	bool has_bytes = false;
+
+	(void)state;
+	table_fit_columns(d, NULL, 30, NULL, &f); /* PID COMM CRTC: BYTES has no room in order */
+	for (unsigned int i = 0; i < f.ncols; i++)
+		assert_int_not_equal(f.cols[i], T_BYTES);
+	table_fit_sorted(d, NULL, 30, NULL, T_BYTES, &f);
+	for (unsigned int i = 0; i < f.ncols; i++) {
+		has_bytes |= f.cols[i] == T_BYTES;
+		used += f.widths[i] + (i ? 1 : 0);
+		if (i)
+			assert_true(f.cols[i] > f.cols[i - 1]); /* still in descriptor order */
+	}
+	assert_true(has_bytes);
+	assert_true(used <= 30);
+	assert_int_equal(f.cols[0], T_PID);
+	table_fit_sorted(d, NULL, 30, NULL, T_COMM, &f); /* one that fits in order: as before */
+	assert_int_equal(f.ncols, 3);
+	assert_int_equal(f.cols[1], T_COMM);
+}
+
 /* Wide columns give way to the sparkline; with room enough everything shows. */
 static void wide_columns_last(void **state)
 {
@@ -1056,6 +1083,7 @@ int main(void)
 		cmocka_unit_test(ties_by_default_orders_total),
 		cmocka_unit_test(histories_follow_rows),
 		cmocka_unit_test(columns_fit_whole_and_spark_takes_the_rest),
+		cmocka_unit_test(sorted_column_kept_where_narrow),
 		cmocka_unit_test(wide_columns_last),
 		cmocka_unit_test(limit_only_beside_its_value),
 		cmocka_unit_test(text_fits_with_an_ellipsis),
