@@ -4,20 +4,39 @@
 #include <wchar.h>
 #include "tui/table_fit.h"
 
-/* The history the table draws: the COL_SPARK one, else the first. */
-static int spark_column(const struct table_desc *d)
+/*
+ * The history the table draws: the COL_SPARK one, else the first; where no row of t knows that one and a row
+ * knows another history column, the first such (memory regions that report USED but no TOTAL).
+ */
+static int spark_column(const struct table_desc *d, const struct table *t)
 {
-	int first = -1;
+	int first = -1, spark = -1, known = -1;
 
 	for (unsigned int c = 0; c < d->ncols; c++) {
 		if (!(d->cols[c].flags & COL_HISTORY))
 			continue;
-		if (d->cols[c].flags & COL_SPARK)
-			return (int)c;
+		if ((d->cols[c].flags & COL_SPARK) && spark < 0)
+			spark = (int)c;
 		if (first < 0)
 			first = (int)c;
+		if (known < 0 && t && table_col_known(t, c))
+			known = (int)c;
 	}
-	return first;
+	spark = spark >= 0 ? spark : first;
+	if (spark >= 0 && t && t->nrows && !table_col_known(t, (unsigned int)spark) && known >= 0)
+		return known;
+	return spark;
+}
+
+/*
+ * The sparkline's cells kept before a long name is widened: room for its title's short form ("LAUNCH/S hist.")
+ * and a cell the sorted column's arrow may take from it.
+ */
+static int spark_keep(const struct table_desc *d, int spark)
+{
+	int titled = spark >= 0 ? (int)strlen(d->cols[spark].title) + (int)strlen(" hist.") + 1 : 0;
+
+	return titled > TABLE_FIT_SPARK_KEEP ? titled : TABLE_FIT_SPARK_KEEP;
 }
 
 bool table_col_known(const struct table *t, unsigned int c)
@@ -61,7 +80,7 @@ static void fit_columns(const struct table_desc *d, const struct table *t, int w
 			int first, struct table_fit *out)
 {
 	bool take[TABLE_FIT_MAX_COLS] = { false };
-	int x = 0, spark = spark_column(d), room = width;
+	int x = 0, spark = spark_column(d, t), room = width;
 
 	memset(out, 0, sizeof(*out));
 	out->spark_col = -1;
@@ -95,13 +114,14 @@ static void fit_columns(const struct table_desc *d, const struct table *t, int w
 			out->widths[out->ncols] = d->cols[c].width;
 			out->cols[out->ncols++] = c;
 		}
-	/* spare room to the text columns their values are cut in, left to right */
+	/* spare room to the text columns their values are cut in, left to right; a long name (a kernel's) leaves the
+	 * sparkline less */
 	for (unsigned int k = 0; t && k < out->ncols; k++) {
-		int spare = width - x - (spark >= 0 ? TABLE_FIT_SPARK_SPARE + 1 : 0), more;
+		const struct col_desc *col = &d->cols[out->cols[k]];
+		int keep = (col->flags & COL_LONG) ? spark_keep(d, spark) : TABLE_FIT_SPARK_SPARE;
+		int spare = width - x - (spark >= 0 ? keep + 1 : 0), more;
 
-		if (spare <= 0)
-			break;
-		if (d->cols[out->cols[k]].type != COL_STR)
+		if (spare <= 0 || col->type != COL_STR)
 			continue;
 		more = widest(t, out->cols[k]) - out->widths[k];
 		more = more < spare ? more : spare;

@@ -546,6 +546,11 @@ for cols in 84 88 96 104; do # where a part would be cut at other places
 	check "${cols}x24: every device line ends with a whole part" \
 		bash -c "[ \$($T capture-pane -p -t t | sed -n '3,5p' | grep -cE '(°C|W|MHz|%|iB|reported\)|/s [0-9.]+[kM]?)\$') -eq 3 ]"
 done
+start 120 40 --replay "$SYSREC" -d 60
+until_shows "REPLAY" 5
+keys 6
+check "120x40 Memory: GPU memory's history is of USED%, which the regions report, not of TOTAL, which none does" \
+	bash -c "$T capture-pane -p -t t | grep -E '^ DEVICE.* USED% history' >/dev/null && $T capture-pane -p -t t | grep -E '^ 0000:03:00.0  vram .* [0-9]+\.[0-9] +[▁▂▃▄▅▆▇█]+\$' >/dev/null"
 start 170 48 --replay "$SYSREC" -d 60
 until_shows "REPLAY" 5
 sleep 0.3
@@ -1051,6 +1056,13 @@ if [ -f "$NVREC" ]; then
 		check "52x20 Stacks: its title and column header end at whole words (no '(Esc g', no '(line 1 of')" \
 			bash -c "$T capture-pane -p -t t | grep -qxE ' Stacks: CPU call stacks of process python3 460 *' &&
 				$T capture-pane -p -t t | grep -qxE ' INCL launches SELF launches  CALL TREE *' && ! $T capture-pane -p -t t | grep -q '…'"
+	fi
+	# a kernel's name gets the room a sparkline leaves beyond its short title, the title kept
+	if [ -f "$SREC" ]; then
+		replay_at 120 40 "$SREC" 30
+		keys 4
+		check "120x40 kernels: the names widened to 50 cells and the history titled 'LAUNCH/S hist.'" \
+			bash -c "$T capture-pane -p -t t | grep -qE '^ +PID COMM +KERNEL {40,}HANDLES .*LAUNCH/S hist\.'"
 	fi
 	replay_at 60 15 "$REC" 40
 	check "60x15, the mock recording: the devices left out counted ('+3 more'), MEMORY and DISPLAY named as without room" \

@@ -876,6 +876,28 @@ static void sorted_column_kept_where_narrow(void **state)
 	assert_int_equal(f.cols[1], T_COMM);
 }
 
+/* The sparkline draws a history some row knows: USED% where no region reports TOTAL (sysfs-only memory). */
+static void spark_of_a_known_history(void **state)
+{
+	const struct table_desc *d = table_desc_find("memory.devices");
+	int total = table_col(d, "total_bytes"), used = table_col(d, "used_pct");
+	struct table *t;
+	struct cell *row;
+	struct table_fit f;
+
+	(void)state;
+	assert_true(total >= 0 && used >= 0);
+	t = table_new(d);
+	row = table_row_add(t);
+	cell_set_f64(row, (unsigned int)used, 31.0);
+	table_fit_columns(d, t, 200, NULL, &f);
+	assert_int_equal(f.spark_col, used);
+	cell_set_u64(row, (unsigned int)total, 1 << 20);
+	table_fit_columns(d, t, 200, NULL, &f);
+	assert_int_equal(f.spark_col, total); /* known: the table's own */
+	table_free(t);
+}
+
 /* Wide columns give way to the sparkline; with room enough everything shows. */
 static void wide_columns_last(void **state)
 {
@@ -1084,6 +1106,7 @@ int main(void)
 		cmocka_unit_test(histories_follow_rows),
 		cmocka_unit_test(columns_fit_whole_and_spark_takes_the_rest),
 		cmocka_unit_test(sorted_column_kept_where_narrow),
+		cmocka_unit_test(spark_of_a_known_history),
 		cmocka_unit_test(wide_columns_last),
 		cmocka_unit_test(limit_only_beside_its_value),
 		cmocka_unit_test(text_fits_with_an_ellipsis),
