@@ -328,9 +328,9 @@ static void summary_pair(struct view *v, const struct table *t, const char *key,
 }
 
 /*
- * The first row on one line: its first column, then its numbers, then its other
- * texts, each "TITLE value" (a name alone) and whole or left out, unknown ones
- * left out; "+N more" at the right when the table has more rows.
+ * The first row on one line: its first column, its other names (a region's), then its
+ * numbers, then its other texts, each "TITLE value" (a name alone) and whole or left
+ * out, unknown ones left out; "+N more" at the right when the table has more rows.
  */
 static void summary_pairs(struct view *v, struct rect in, const struct table *t, const struct pane_decl *p)
 {
@@ -341,12 +341,14 @@ static void summary_pairs(struct view *v, struct rect in, const struct table *t,
 		snprintf(more, sizeof(more), "+%zu more", t->nrows - 1);
 		right -= put_whole(in.y, right - (int)strlen(more), (int)strlen(more), ROLE_DIM, more) + 1;
 	}
-	for (int pass = 0; pass < 3; pass++)
+	for (int pass = 0; pass < 4; pass++)
 		for (int k = 0; k < PANE_MAX_SUMMARY && p->summary_cols[k]; k++) {
 			int col = table_col(t->desc, p->summary_cols[k]);
 			bool text = col >= 0 && t->desc->cols[col].type == COL_STR;
+			bool name = text && (t->desc->cols[col].flags & COL_KEY);
 
-			if ((pass == 0) != (k == 0) || (pass == 1 && text) || (pass == 2 && !text))
+			if ((pass == 0) != (k == 0) || (pass == 1 && !name) || (pass == 2 && text) ||
+			    (pass == 3 && (!text || name)))
 				continue;
 			summary_pair(v, t, p->summary_cols[k], x == in.x, part, sizeof(part));
 			if (part[0])

@@ -1621,9 +1621,9 @@ $T kill-server 2>/dev/null
 
 echo "== side panes at 80x24: one line (snapshot 40), or rows and +N more where they have rows"
 S40=$(sed -n 40p "$REC")
-stot=$(jq -r '.tables["memory.devices"][0] | "\(.dev)  TOTAL \(.total_bytes / 1048576 * 10 | round / 10)MiB"' <<<"$S40")
+stot=$(jq -r '.tables["memory.devices"][0] | "\(.dev)  \(.region)  TOTAL \(.total_bytes / 1048576 * 10 | round / 10)MiB"' <<<"$S40")
 replay_at 80 24 "$REC" 40
-check "MEMORY at 80x24: '$stot' (the device's total, not only its name)" shows "│$stot "
+check "MEMORY at 80x24: '$stot' (the device's total beside its region's name, not only its name)" shows "│$stot "
 $T kill-server 2>/dev/null
 if [ -f "$NVREC" ]; then
 	# the H100's snapshot 30 with 5 of its 8 lines fired (the recording's never did): the quiet
