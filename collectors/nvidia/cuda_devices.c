@@ -70,7 +70,7 @@ void cuda_dev_locate(const struct nv_gpu_list *gpus, uint32_t dev, const char *a
 	/* one GPU file held: the one device it can see, that of every call, in a context seen or not */
 	if (view && view->nheld == 1 && (dev == 0 || dev == NV_DEV_UNKNOWN) && (!asked || !asked[0]) &&
 	    (gpu = gpu_of_minor(gpus, n, (unsigned int)__builtin_ctzll(view->held))) >= 0) {
-		place(gpus, gpu, "the one GPU file it holds", w);
+		place(gpus, gpu, "held GPU file (one)", w);
 		return;
 	}
 	if (dev == NV_DEV_UNKNOWN)
@@ -86,8 +86,8 @@ void cuda_dev_locate(const struct nv_gpu_list *gpus, uint32_t dev, const char *a
 		return;
 	}
 	if (view && view->nheld > 1 && (gpu = by_visible(gpus, n, dev, view)) >= 0)
-		place(gpus, gpu, view->visible_set ? "CUDA_VISIBLE_DEVICES, its GPU files" : "its GPU files, PCI order",
-		      w);
+		place(gpus, gpu,
+		      view->visible_set ? "CUDA_VISIBLE_DEVICES + held GPU files" : "held GPU files, PCI order", w);
 	else if (n == 1 && dev == 0)
-		place(gpus, 0, "the only GPU", w);
+		place(gpus, 0, "only GPU", w);
 }

@@ -345,9 +345,9 @@ static const struct col_desc proc_gpu_cols[NVPG_COLS] = {
 		       COL_ASCENDING | COL_WIDE },
 	[NVPG_HOW] = { "gpu_from", "GPU FROM",
 		       "how the GPU is known: cuDeviceGetPCIBusId (the process asked for the device's bus id), "
-		       "the one GPU file it holds, CUDA_VISIBLE_DEVICES and its GPU files or its GPU files in PCI "
-		       "order (ordinals in PCI order, checked against the /dev/nvidiaN files it holds), or the "
-		       "only GPU (NVML sees one)",
+		       "held GPU file (one) (it holds one /dev/nvidiaN), CUDA_VISIBLE_DEVICES + held GPU files or "
+		       "held GPU files, PCI order (ordinals in PCI order, checked against the /dev/nvidiaN files it "
+		       "holds), or only GPU (NVML sees one)",
 		       COL_STR, UNIT_NONE, 12, COL_ASCENDING | COL_DETAIL },
 	[NVPG_LAUNCH_PER_S] = { "launches_per_s", "LAUNCH/S", "kernel launches per second on this device", COL_F64,
 				UNIT_PER_S, 8, COL_HISTORY | COL_SPARK },

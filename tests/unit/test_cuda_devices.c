@@ -47,7 +47,7 @@ static void unknown_unless_certain(void **state)
 	cuda_dev_locate(&one, 0, "", NULL, &w); /* one GPU: every ordinal 0 is it */
 	assert_int_equal(w.gpu, 0);
 	assert_string_equal(w.bus, "00000000:00:06.0");
-	assert_string_equal(w.how, "the only GPU");
+	assert_string_equal(w.how, "only GPU");
 	cuda_dev_locate(&one, 1, "", NULL, &w); /* an ordinal one GPU cannot have */
 	assert_int_equal(w.gpu, -1);
 	cuda_dev_locate(&one, NV_DEV_UNKNOWN, "0000:00:06.0", NULL, &w); /* calls in no known context */
@@ -87,7 +87,7 @@ static void by_files_held(void **state)
 	cuda_dev_locate(&h200s, 0, "", &v, &w);
 	assert_int_equal(w.gpu, 0);
 	assert_string_equal(w.bus, "00000000:3B:00.0");
-	assert_string_equal(w.how, "the one GPU file it holds");
+	assert_string_equal(w.how, "held GPU file (one)");
 	cuda_dev_locate(&h200s, 1, "", &v, &w); /* one GPU visible: no ordinal 1 */
 	assert_int_equal(w.gpu, -1);
 	cuda_dev_locate(&h200s, NV_DEV_UNKNOWN, "", &v, &w); /* a context made before the monitor: the same GPU */
@@ -98,7 +98,7 @@ static void by_files_held(void **state)
 	v = view(3, ENV("A=1")); /* both files, all visible: CUDA's 0 is the first in PCI order */
 	cuda_dev_locate(&h200s, 0, "", &v, &w);
 	assert_int_equal(w.gpu, 1);
-	assert_string_equal(w.how, "its GPU files, PCI order");
+	assert_string_equal(w.how, "held GPU files, PCI order");
 	cuda_dev_locate(&h200s, 1, "", &v, &w);
 	assert_int_equal(w.gpu, 0);
 	cuda_dev_locate(&h200s, 2, "", &v, &w);
@@ -106,7 +106,7 @@ static void by_files_held(void **state)
 	v = view(3, ENV("CUDA_VISIBLE_DEVICES=1,0")); /* reordered: CUDA's 0 is PCI's second */
 	cuda_dev_locate(&h200s, 0, "", &v, &w);
 	assert_int_equal(w.gpu, 0);
-	assert_string_equal(w.how, "CUDA_VISIBLE_DEVICES, its GPU files");
+	assert_string_equal(w.how, "CUDA_VISIBLE_DEVICES + held GPU files");
 	cuda_dev_locate(&mixed, 0, "", &v, &w); /* two models, CUDA's order its own: unknown */
 	assert_int_equal(w.gpu, -1);
 	v = view(3, ENV("CUDA_VISIBLE_DEVICES=1,0\0CUDA_DEVICE_ORDER=PCI_BUS_ID"));
