@@ -234,8 +234,9 @@ static int ring_processes(struct view *v, const struct table *t, size_t r, const
 
 	if (y + 1 >= end) { /* no room for a row below a heading: the count alone */
 		if (y < end)
-			putf(y++, a.x + 1, a.w - 2, ROLE_TITLE, "Processes on this ring: %d (a taller terminal lists %s)",
-			     on_ring, on_ring == 1 ? "it" : "them");
+			putf(y++, a.x + 1, a.w - 2, ROLE_TITLE,
+			     "Processes on this ring: %d (a taller terminal lists %s)", on_ring,
+			     on_ring == 1 ? "it" : "them");
 		return y;
 	}
 	put(y++, a.x + 1, a.w - 2, ROLE_TITLE, "Processes on this ring");
