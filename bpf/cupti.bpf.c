@@ -3,7 +3,7 @@
  * GPU time from the CUPTI companion library (libgputop-cupti.so, docs/gpu-time.md): uprobes on its
  * probe functions, the records one attached with the library's semaphore (ref_ctr_offset), which
  * is what wakes the library up. Per process, device, kind and kernel name: count, total, maximum,
- * and the queued -> start time; per process the library's drop counts and the records this program
+ * and the queued -> start time, and both times' histograms; per process the library's drop counts and the records this program
  * missed; the names, by the process's ids.
  */
 #include <linux/bpf.h>
@@ -45,6 +45,14 @@ struct {
 	__type(value, struct cupti_busy_val);
 } cupti_busy SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* most processes use a few of its entries */
+	__uint(max_entries, CUPTI_HISTS_MAX);
+	__type(key, struct cupti_kernel_key);
+	__type(value, struct cupti_hist_val);
+} cupti_hists SEC(".maps");
+
 /* Zeroed values to create entries from (never written); a name's scratch. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -56,6 +64,21 @@ struct {
 static const struct cupti_kernel_val zero_kernel;
 static const struct cupti_proc_val zero_proc;
 static const struct cupti_busy_val zero_busy;
+static const struct cupti_hist_val zero_hist;
+
+/* The record's GPU time d and queue time q (where queued) into its row's histograms. */
+static __always_inline void hists_add(const struct cupti_kernel_key *k, __u64 d, int queued, __u64 q)
+{
+	struct cupti_hist_val *h = lookup_or_init(&cupti_hists, k, &zero_hist);
+
+	if (!h) {
+		drop_count(drops, CUPTI_DROP_HISTS_FULL, CUPTI_DROP_MAX);
+		return;
+	}
+	hist_count(h->gpu, d);
+	if (queued)
+		hist_count(h->queue, q);
+}
 
 /* The record's time, and its interval joined to the union of its process's on its device. */
 static __always_inline void busy_add(__u32 tgid, const struct gputop_cupti_record *r, __u64 d)
@@ -112,6 +135,7 @@ static __always_inline void take(__u32 tgid, const struct gputop_cupti_record *r
 		if (q > v->queue_max_ns)
 			v->queue_max_ns = q;
 	}
+	hists_add(&k, d, r->queued && r->start >= r->queued, r->queued ? r->start - r->queued : 0);
 }
 
 SEC("uprobe")

@@ -8,11 +8,13 @@
 
 #include <linux/types.h>
 #include "core/cupti_abi.h"
+#include "core/hist_layout.h"
 
 #define CUPTI_KERNELS_MAX 16384 /* (process, device, kind, name) rows */
 #define CUPTI_NAMES_MAX 8192 /* (process, name id) names */
 #define CUPTI_PROCS_MAX 1024
 #define CUPTI_BUSY_MAX 4096 /* (process, device) */
+#define CUPTI_HISTS_MAX 4096 /* rows with histograms (allocated as used: 4.75 KiB each) */
 
 struct cupti_kernel_key {
 	__u32 tgid;
@@ -29,6 +31,12 @@ struct cupti_kernel_val {
 	__u64 queued_count; /* records with a queued time */
 	__u64 queue_total_ns; /* sum of start - queued */
 	__u64 queue_max_ns;
+};
+
+/* A row's distributions: of its GPU times (end - start) and of its queue times (start - queued). */
+struct cupti_hist_val {
+	__u64 gpu[HIST_SLOTS];
+	__u64 queue[HIST_SLOTS];
 };
 
 /* Per process and CUDA device: its activities' GPU time, and how long the GPU was busy with it. */
@@ -84,6 +92,7 @@ enum cupti_drop {
 	CUPTI_DROP_PROCS_FULL,
 	CUPTI_DROP_READ, /* a batch or record not readable */
 	CUPTI_DROP_BUSY_FULL, /* a record whose process and device had no busy entry */
+	CUPTI_DROP_HISTS_FULL, /* a record whose row had no histograms: in the row's counts, not its quantiles */
 	CUPTI_DROP_MAX,
 };
 

@@ -3,7 +3,8 @@
  * GPU time on NVIDIA from the CUPTI companion library (docs/gpu-time.md): uprobes on its probe
  * functions in every libgputop-cupti.so file found (gpu_time_libs.c), the records' with the
  * library's semaphore, which wakes the library in each process that maps it. Per process, CUDA
- * device, kind and kernel: count, GPU time, mean, max, queue times (nvidia.gpu_time); per process
+ * device, kind and kernel: count, GPU time, mean, p50, p99, max, the same of queue times
+ * (nvidia.gpu_time); per process
  * and device: GPU time, busy time and shares (nvidia.gpu_busy, gpu_busy.c). A process
  * gone is shown once more (its last records come with its exit), then its rows go; its drop counts
  * stay in the collector's.
@@ -31,7 +32,7 @@ static const char *const installed[] = { "/usr/lib/gputop-bpf/" GPU_TIME_LIB_NAM
 static const char *const drop_names[CUPTI_DROP_MAX] = {
 	[CUPTI_DROP_KERNELS_FULL] = "gpu_time_rows_full",    [CUPTI_DROP_NAMES_FULL] = "gpu_time_names_full",
 	[CUPTI_DROP_PROCS_FULL] = "gpu_time_processes_full", [CUPTI_DROP_READ] = "gpu_time_unreadable",
-	[CUPTI_DROP_BUSY_FULL] = "gpu_time_busy_full",
+	[CUPTI_DROP_BUSY_FULL] = "gpu_time_busy_full",	     [CUPTI_DROP_HISTS_FULL] = "gpu_time_histograms_full",
 };
 
 struct gpu_time_priv {
@@ -42,6 +43,7 @@ struct gpu_time_priv {
 	uint64_t gone[3], now[3]; /* CUPTI's drops, the library's, records this program missed */
 	struct table *t;
 	struct gpu_busy busy; /* nvidia.gpu_busy */
+	struct cupti_hist_val hist; /* a row's histograms, read (too large for the stack) */
 	/* processes seen gone at the last read (their rows go now), and at this one (shown once more) */
 	__u32 gone_last[GONE_MAX], gone_next[GONE_MAX];
 	size_t n_gone_last, n_gone_next;
@@ -165,14 +167,18 @@ static bool kernel_entry(const void *key, void *value, void *arg)
 	char comm[64], name[GPUTOP_CUPTI_NAME_MAX + 16];
 	struct cell *row;
 
-	if (proc_state(p, k->tgid) == PROC_GONE_BEFORE)
+	if (proc_state(p, k->tgid) == PROC_GONE_BEFORE) {
+		bpf_map_delete_elem(bpf_map__fd(p->skel->maps.cupti_hists), k);
 		return true;
+	}
 	row = p->t ? table_row_add(p->t) : NULL;
 	if (!row)
 		return false;
 	proc_comm(k->tgid, comm, sizeof(comm));
 	name_of(p, k, name, sizeof(name));
-	gpu_time_row(row, k, value, comm, name);
+	gpu_time_row(row, k, value,
+		     bpf_map_lookup_elem(bpf_map__fd(p->skel->maps.cupti_hists), k, &p->hist) ? NULL : &p->hist, comm,
+		     name);
 	return false;
 }
 

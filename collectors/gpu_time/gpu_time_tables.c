@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "collectors/gpu_time/gpu_time_tables.h"
+#include "collectors/kit/cells.h"
 #include "core/counter.h"
 
 static const struct col_desc gpu_time_cols[GT_COLS] = {
@@ -17,9 +18,20 @@ static const struct col_desc gpu_time_cols[GT_COLS] = {
 		       UNIT_COUNT, 8, 0 },
 	[GT_TOTAL] = { "gpu_ns_total", "GPU TIME", "their GPU time (end - start), summed", COL_U64, UNIT_NS, 9, 0 },
 	[GT_MEAN] = { "mean_ns", "MEAN", "mean GPU time of one", COL_F64, UNIT_NS, 8, COL_WIDE },
+	[GT_P50] = { "p50_ns", "p50",
+		     "median GPU time of one since the monitor came (a log-linear histogram's, "
+		     "within 12.5 %; never past MAX)",
+		     COL_F64, UNIT_NS, 8, COL_WIDE },
+	[GT_P99] = { "p99_ns", "p99", "99th percentile of their GPU times, as p50", COL_F64, UNIT_NS, 8, COL_WIDE },
 	[GT_MAX] = { "max_ns", "MAX", "the longest one's GPU time", COL_U64, UNIT_NS, 8, COL_WIDE },
-	[GT_QUEUE_MEAN] = { "queue_mean_ns", "QUEUE", "mean time from queued to start (CUPTI's latency timestamps)",
+	[GT_QUEUE_MEAN] = { "queue_mean_ns", "QUEUE",
+			    "mean time from launch to start: from queued (the launch put it in the stream) to its "
+			    "start on the GPU (CUPTI's latency timestamps)",
 			    COL_F64, UNIT_NS, 8, COL_IF_KNOWN | COL_WIDE },
+	[GT_QUEUE_P50] = { "queue_p50_ns", "Q p50", "median time from launch to start, as p50", COL_F64, UNIT_NS, 8,
+			   COL_IF_KNOWN | COL_WIDE },
+	[GT_QUEUE_P99] = { "queue_p99_ns", "Q p99", "99th percentile of the times from launch to start, as p50",
+			   COL_F64, UNIT_NS, 8, COL_IF_KNOWN | COL_WIDE },
 	[GT_QUEUE_MAX] = { "queue_max_ns", "QMAX", "the longest time from queued to start", COL_U64, UNIT_NS, 8,
 			   COL_IF_KNOWN | COL_WIDE },
 	[GT_BYTES] = { "bytes_total", "BYTES", "bytes copied or set", COL_U64, UNIT_BYTES, 8, COL_WIDE },
@@ -80,8 +92,10 @@ static const char *const kinds
 	[] = { [GPUTOP_CUPTI_KERNEL] = "kernel", [GPUTOP_CUPTI_MEMCPY] = "memcpy", [GPUTOP_CUPTI_MEMSET] = "memset" };
 
 void gpu_time_row(struct cell *row, const struct cupti_kernel_key *k, const struct cupti_kernel_val *v,
-		  const char *comm, const char *name)
+		  const struct cupti_hist_val *h, const char *comm, const char *name)
 {
+	static const __u64 none[HIST_SLOTS];
+
 	cell_set_u64(row, GT_PID, k->tgid);
 	cell_set_str(row, GT_COMM, comm);
 	cell_set_u64(row, GT_DEVICE, k->device);
@@ -92,9 +106,14 @@ void gpu_time_row(struct cell *row, const struct cupti_kernel_key *k, const stru
 	if (v->count)
 		cell_set_f64(row, GT_MEAN, (double)v->total_ns / (double)v->count);
 	cell_set_u64(row, GT_MAX, v->max_ns);
+	if (h) /* since the start: the histograms against none */
+		cells_set_quantiles(row, GT_P50, GT_P99, h->gpu, none, v->total_ns, 0, (double)v->max_ns, NULL);
 	if (v->queued_count) {
 		cell_set_f64(row, GT_QUEUE_MEAN, (double)v->queue_total_ns / (double)v->queued_count);
 		cell_set_u64(row, GT_QUEUE_MAX, v->queue_max_ns);
+		if (h)
+			cells_set_quantiles(row, GT_QUEUE_P50, GT_QUEUE_P99, h->queue, none, v->queue_total_ns, 0,
+					    (double)v->queue_max_ns, NULL);
 	}
 	cell_set_u64(row, GT_BYTES, v->bytes);
 }

@@ -17,8 +17,12 @@ enum gpu_time_col {
 	GT_COUNT,
 	GT_TOTAL,
 	GT_MEAN,
+	GT_P50,
+	GT_P99,
 	GT_MAX,
 	GT_QUEUE_MEAN,
+	GT_QUEUE_P50,
+	GT_QUEUE_P99,
 	GT_QUEUE_MAX,
 	GT_BYTES,
 	GT_NAME, /* last: the numbers first where the width runs out, the name the rest of the line */
@@ -41,9 +45,12 @@ enum gpu_busy_col {
 extern const struct table_desc nvidia_gpu_time;
 extern const struct table_desc nvidia_gpu_busy;
 
-/* An nvidia.gpu_time row: the BPF program's counts of one key, the kernel's name (or ""). */
+/*
+ * An nvidia.gpu_time row: the BPF program's counts of one key, its histograms (NULL: none kept, the
+ * quantiles unknown), the kernel's name (or "").
+ */
 void gpu_time_row(struct cell *row, const struct cupti_kernel_key *k, const struct cupti_kernel_val *v,
-		  const char *comm, const char *name);
+		  const struct cupti_hist_val *h, const char *comm, const char *name);
 
 /*
  * An nvidia.gpu_busy row: the counts of one key now and at the read before (zeros: new), all processes'

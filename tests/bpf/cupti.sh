@@ -168,10 +168,20 @@ check "top: nvidia.gpu_time: per device, kind and kernel, every count, time, max
 check "top: each row's mean the total over the count" jq -e -s --argjson pid "$CPID" \
 	'last | [.tables["nvidia.gpu_time"][] | select(.pid == $pid)] | length == 6 and
 	all((.mean_ns * .count_total - .gpu_ns_total) | fabs < 0.01)' "$T/top.json"
+# kernel row j (i % 4 == j) ran 1000 + i ns for its 500 i: p50 its mean, p99 its mean + 978 ns, each within
+# the histogram's 12.5 %; copies (300 ns) and sets (100 ns) all alike, and every queue time 500 ns: exact
+check "top: p50 and p99 of GPU times within 12.5 % of the exact, the constant ones' and the queue times' exact" \
+	jq -e -s --argjson pid "$CPID" 'last | [.tables["nvidia.gpu_time"][] | select(.pid == $pid)] | length == 6 and
+	all(if .kind == "kernel" then ((.p50_ns - .mean_ns) | fabs) <= 0.125 * .mean_ns and
+		((.p99_ns - .mean_ns - 978) | fabs) <= 0.125 * (.mean_ns + 978) and .p99_ns > .p50_ns and
+		.queue_p50_ns == 500 and .queue_p99_ns == 500
+	else .p50_ns == .mean_ns and .p99_ns == .mean_ns and .queue_p50_ns == null end)' "$T/top.json"
+echo "  (p50/p99 of kernel rows: $(tail -n 1 "$T/top.json" | jq -r --argjson pid "$CPID" '[.tables["nvidia.gpu_time"][] |
+	select(.pid == $pid and .kind == "kernel") | "\(.mean_ns)/\(.p50_ns | round)/\(.p99_ns | round)"] | join(" ")') ns: mean/p50/p99)"
 check "top: the long name marked cut" grep -q '"kernel":"k*\.\.\.\[cut\]"' "$T/top.json"
 check "top: CUPTI's 3 drops in the collector's, none of its own" test "$(tail -n 1 "$T/top.json" | jq -c \
 	'.collectors[] | select(.name == "gpu_time") | .drops')" = \
-	'{"gpu_time_rows_full":0,"gpu_time_names_full":0,"gpu_time_processes_full":0,"gpu_time_unreadable":0,"gpu_time_busy_full":0,"gpu_time_cupti_dropped":3,"gpu_time_library_dropped":0,"gpu_time_missed":0}'
+	'{"gpu_time_rows_full":0,"gpu_time_names_full":0,"gpu_time_processes_full":0,"gpu_time_unreadable":0,"gpu_time_busy_full":0,"gpu_time_histograms_full":0,"gpu_time_cupti_dropped":3,"gpu_time_library_dropped":0,"gpu_time_missed":0}'
 # nvidia.gpu_busy: per device, the kernels' and copies' time; device 1's kernels never overlap (busy = their
 # time); on device 0 the 100 copies and sets come after the kernels but began before the last: disordered,
 # each added whole
