@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The CUPTI companion library and the gpu_time collector on a real NVIDIA GPU with PyTorch (the
 # device machine; not in make test): the program's own libcupti found, dormant without a monitor
-# (nothing on stderr), woken by gputop-bpf, nvidia.gpu_time's counts of known kernels exact, and a
+# (nothing on stderr), woken by gputop-bpf, nvidia.gpu_time's counts of known kernels exact (and per name
+# equal to torch.profiler's for one loop), the quantiles of spins and the launch-to-start time behind them, and a
 # launch-bound loop's rate without the library, with it dormant and with the monitor on, in
 # interleaved rounds; with FLOOR_LIB (the library's TEST_HOOKS=1 build) also CUPTI's floor: the same
 # activity kinds enabled, the records read and passed to probe functions no monitor probes.
@@ -55,13 +56,29 @@ snaps = [json.loads(l) for l in open(sys.argv[1]) if l.strip().startswith("{")]
 w = [json.loads(l) for l in open(sys.argv[2])][-1]
 rows = [r for r in snaps[-1]["tables"].get("nvidia.gpu_time", []) if r["pid"] == w["pid"]]
 for r in sorted(rows, key=lambda r: -r["gpu_ns_total"]):
-    print(r["kind"], r["cuda_device"], r["count_total"], r["gpu_ns_total"], r["mean_ns"], r["max_ns"],
-          r["queue_mean_ns"], r["queue_max_ns"], r["kernel"][:100])
+    print(r["kind"], r["cuda_device"], r["count_total"], r["gpu_ns_total"], r["mean_ns"], r.get("p50_ns"),
+          r.get("p99_ns"), r["max_ns"], r["queue_mean_ns"], r.get("queue_p50_ns"), r.get("queue_p99_ns"),
+          r["queue_max_ns"], r["kernel"][:100])
 adds = sum(r["count_total"] for r in rows if "add" in r["kernel"].lower() and r["kind"] == "kernel")
 spins = [r for r in rows if "spin_kernel" in r["kernel"]]
 print("ADDS", adds, "want", w["adds"])
 print("SPINS", sum(r["count_total"] for r in spins), "want", w["spins"],
-      "mean_ns", spins[0]["mean_ns"] if spins else None, "wall_per_spin_ns", 1e9 * w["spin_wall_s"] / w["spins"])
+      "mean_ns", spins[0]["mean_ns"] if spins else None, "wall_per_spin_ns", 1e9 * w["spin_wall_s"] / w["first_spins"])
+# spins of one length: their p50 and p99 within 2 % or 5 us of their mean, and none past the max
+sp = spins[0] if spins else None
+print("SPIN_QUANTILES", sp is not None and all(abs(sp[q] - sp["mean_ns"]) <= max(5000, 0.02 * sp["mean_ns"])
+                                               for q in ("p50_ns", "p99_ns")) and sp["p99_ns"] <= sp["max_ns"],
+      "p50", sp and sp.get("p50_ns"), "p99", sp and sp.get("p99_ns"), "mean", sp and sp["mean_ns"])
+# an exp queued behind two spins waits for what is left of them: their GPU time less the time from the
+# first spin's launch to its own (the workload's clock); the mean within 5 %, p50 within the histogram's 12.5 %
+exps = [r for r in rows if "exp" in r["kernel"] and r["kind"] == "kernel"]
+e = exps[0] if len(exps) == 1 else None
+left = 2 * sp["mean_ns"] - 1e9 * w["lat_launch_gap_s"] if sp else 0
+print("LATENCY", e is not None and e["count_total"] == w["lat_rounds"] and e["queue_p50_ns"] is not None and
+      abs(e["queue_p50_ns"] - left) <= 0.125 * left and abs(e["queue_mean_ns"] - left) <= 0.05 * left,
+      "exp count", e and e["count_total"], "queue mean", e and e["queue_mean_ns"], "p50", e and e["queue_p50_ns"],
+      "p99", e and e["queue_p99_ns"], "max", e and e["queue_max_ns"], "left of two spins", round(left),
+      "launch gap", round(1e9 * w["lat_launch_gap_s"]))
 print("DROPS", [c["drops"] for c in snaps[-1]["collectors"] if c["name"] == "gpu_time"])
 busy = [r for r in snaps[-1]["tables"].get("nvidia.gpu_busy", []) if r["pid"] == w["pid"]]
 kern = sum(r["gpu_ns_total"] for r in rows if r["kind"] == "kernel")
@@ -71,7 +88,11 @@ print("KERNEL_NS_SAME", sum(r["kernel_ns_total"] for r in busy) == kern and len(
 PYEOF
 cat "$OUT/rows.txt"
 check "on: the adds counted exactly ($N)" grep -q "^ADDS $N want $N$" "$OUT/rows.txt"
-check "on: the spins counted exactly ($S)" grep -q "^SPINS $S want $S " "$OUT/rows.txt"
+check "on: the spins counted exactly ($S and 20 more)" grep -q "^SPINS $((S + 20)) want $((S + 20)) " "$OUT/rows.txt"
+check "on: the spins' p50 and p99 within 2 % or 5 us of their mean ($(grep '^SPIN_Q' "$OUT/rows.txt"))" \
+	grep -q "^SPIN_QUANTILES True " "$OUT/rows.txt"
+check "on: an exp queued behind two spins: its launch-to-start mean within 5 % of what was left of them, p50 12.5 % ($(grep '^LATENCY' "$OUT/rows.txt"))" \
+	grep -q "^LATENCY True " "$OUT/rows.txt"
 check "on: nvidia.gpu_busy's kernel time the sum of nvidia.gpu_time's kernels ($(grep '^BUSY' "$OUT/rows.txt"))" \
 	grep -qx "KERNEL_NS_SAME True" "$OUT/rows.txt"
 
@@ -104,6 +125,51 @@ PYEOF
 cat "$OUT/graph.txt"
 check "graph: every replayed kernel counted in nvidia.gpu_time ($(head -1 "$OUT/graph.txt"))" \
 	awk '$1 == "GRAPH_ADDS" && $2 == $4 { ok = 1 } END { exit !ok }' "$OUT/graph.txt"
+
+echo "== kernels per name: torch.profiler's against nvidia.gpu_time's (the same loop, one after the other)"
+"$PY" "$HERE/profiler_loop.py" profiler 20 >"$OUT/prof.json" 2>"$OUT/prof.err"
+check "profiler: the loop ran under torch.profiler (exit 0)" test $? = 0
+"$BIN" -b -J -d 0.5 >"$OUT/pl.jsonl" 2>"$OUT/pl.err" &
+M=$!
+sleep 1
+rm -f "$OUT/pgate" "$OUT/pgate.done"
+CUDA_INJECTION64_PATH=$LIB "$PY" "$HERE/profiler_loop.py" plain 20 "$OUT/pgate" >"$OUT/plain.out" 2>"$OUT/plain.err" &
+W=$!
+waitfor "$OUT/plain.err" 'GPU time from CUPTI' 150
+waitfor "$OUT/plain.out" 'ready' 600
+sleep 0.5
+touch "$OUT/pgate"
+waitfor "$OUT/plain.out" '"pid"' 600
+sleep 3 # the library's flush each second, then the monitor's reads
+kill -INT $M
+wait $M
+touch "$OUT/pgate.done"
+wait $W
+"$PY" - "$OUT/pl.jsonl" "$OUT/plain.out" "$OUT/prof.json" >"$OUT/per-name.txt" <<'PYEOF'
+import collections, json, shutil, subprocess, sys
+snaps = [json.loads(l) for l in open(sys.argv[1]) if l.strip().startswith("{")]
+w = [json.loads(l) for l in open(sys.argv[2])][-1]
+prof = json.loads(open(sys.argv[3]).read().strip().splitlines()[-1])["profiler"]
+rows = [r for r in snaps[-1]["tables"].get("nvidia.gpu_time", []) if r["pid"] == w["pid"] and r["kind"] == "kernel"]
+names = [r["kernel"] for r in rows]
+if shutil.which("c++filt"):  # CUPTI's names are mangled, the profiler's demangled
+    names = subprocess.run(["c++filt"], input="\n".join(names), capture_output=True, text=True).stdout.split("\n")[:len(rows)]
+ours = collections.Counter()
+for n, r in zip(names, rows):
+    ours[n] += r["count_total"]
+print("TOTAL ours %d profiler %d; names ours %d profiler %d; demangler %s" % (sum(ours.values()), sum(prof.values()),
+      len(ours), len(prof), shutil.which("c++filt")))
+print("COUNTS_SAME", sorted(ours.values()) == sorted(prof.values()))
+print("NAMES_SAME", dict(ours) == dict(prof))
+for n in sorted(set(ours) | set(prof)):
+    if ours.get(n) != prof.get(n):
+        print("DIFF ours %s profiler %s %s" % (ours.get(n), prof.get(n), n[:160]))
+for n, c in sorted(ours.items(), key=lambda kv: -kv[1])[:40]:
+    print("ROW %d %s" % (c, n[:160]))
+PYEOF
+head -4 "$OUT/per-name.txt"
+check "per name: each kernel's count in nvidia.gpu_time equals torch.profiler's ($(head -1 "$OUT/per-name.txt"))" \
+	grep -qx "NAMES_SAME True" "$OUT/per-name.txt"
 
 echo "== busy time: a GPU busy half the time (duty_workload.py), against its own clock and NVML's SM %"
 "$BIN" -b -J -d 0.5 >"$OUT/busy.jsonl" 2>"$OUT/busy.err" &

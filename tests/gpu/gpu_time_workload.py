@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 """Known GPU work for tests/gpu/gpu-time.sh: after a warm-up of multiplies, waits for the file GATE
 (when not "-"), then N adds of a 16-float tensor and S torch.cuda._sleep(CYCLES) spins, one kernel
-each; prints one JSON line: its pid, N, S, CYCLES and the wall time of the spins; then waits for the
-file GATE.done (when GATE is not "-"), so that a monitor still sees it."""
+each; then LAT rounds of two more spins and an exp queued behind them (its launch-to-start time: what
+is left of the two spins when it is queued: their GPU time less the time its launch took after theirs
+began, measured here); prints one JSON line: its pid, N, the spins, CYCLES, LAT and the wall time
+of the first S spins; then waits for the file GATE.done (when GATE is not "-"), so that a monitor
+still sees it."""
 import json
 import os
 import sys
@@ -26,6 +29,16 @@ for _ in range(s):
     torch.cuda._sleep(cycles)
 torch.cuda.synchronize()
 spin_s = time.perf_counter() - t0
-print(json.dumps({"pid": os.getpid(), "adds": n, "spins": s, "cycles": cycles, "spin_wall_s": spin_s}), flush=True)
+LAT = 10
+gap = 0.0
+for _ in range(LAT):  # the exp waits in the queue for both spins, less the time its launch came after theirs
+    t = time.perf_counter()
+    torch.cuda._sleep(cycles)
+    torch.cuda._sleep(cycles)
+    x.exp_()
+    gap += time.perf_counter() - t
+    torch.cuda.synchronize()
+print(json.dumps({"pid": os.getpid(), "adds": n, "spins": s + 2 * LAT, "cycles": cycles, "lat_rounds": LAT,
+                  "lat_launch_gap_s": gap / LAT, "spin_wall_s": spin_s, "first_spins": s}), flush=True)
 while gate != "-" and not os.path.exists(gate + ".done"):
     time.sleep(0.01)
