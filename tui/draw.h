@@ -23,6 +23,9 @@ void colors_setup(const struct theme *t, bool color);
 int put(int y, int x, int w, enum role r, const char *text);
 /* Text at (y, x) only if all of it fits in w cells (nothing cut mid-word); returns the cells written. */
 int put_whole(int y, int x, int w, enum role r, const char *text);
+/* Parts at (y, x), each whole where it fits before right (a part that does not is left out), the first
+ * in role first, the rest r; returns the x after them. Parts of one width in every row keep their columns. */
+int put_columns(int y, int x, int right, enum role first, enum role r, char (*parts)[48], int n);
 /* Text whole if it fits in w cells, else cut at a word and ended by an ellipsis; returns the cells written. */
 int put_cut(int y, int x, int w, enum role r, const char *text);
 int putf(int y, int x, int w, enum role r, const char *fmt, ...) __attribute__((format(printf, 5, 6)));

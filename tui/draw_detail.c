@@ -25,14 +25,19 @@ static int collector_lines(struct view *v, const struct pane_decl *p, struct rec
 	}
 	if (c)
 		v->said = c->info; /* the tables below say "(above)", not the reason again */
-	snprintf(text, sizeof(text), "The %s collector %s not available on %s machine.", c ? c->info->name : p->collector,
-		 v->feed->replay ? "was" : "is", v->feed->replay ? "the recorded" : "this");
+	if (c)
+		snprintf(text, sizeof(text), "The %s collector %s not available on %s machine.", c->info->name,
+			 v->feed->replay ? "was" : "is", v->feed->replay ? "the recorded" : "this");
+	else /* no such collector where the snapshots come from: nothing was unavailable, there was none */
+		snprintf(text, sizeof(text),
+			 v->feed->replay ? "This recording has no %s collector (the gputop-bpf that made it had none)." :
+					   "This version of gputop-bpf has no %s collector yet.",
+			 p->collector);
 	y += put_wrapped((struct rect){ y, a.x, a.y + a.h - y, a.w }, ROLE_WARNING, text);
-	snprintf(text, sizeof(text), "Reason: %s",
-		 c		 ? c->info->reason :
-		 v->feed->replay ? "the recording has no such collector (the gputop-bpf that made it had none)." :
-				   "this version of gputop-bpf has no such collector yet.");
-	y += put_wrapped((struct rect){ y, a.x, a.y + a.h - y, a.w }, ROLE_NORMAL, text);
+	if (c) {
+		snprintf(text, sizeof(text), "Reason: %s", c->info->reason);
+		y += put_wrapped((struct rect){ y, a.x, a.y + a.h - y, a.w }, ROLE_NORMAL, text);
+	}
 	if (c && c->info->fix[0]) {
 		snprintf(text, sizeof(text), "Fix: %s", c->info->fix);
 		y += put_wrapped((struct rect){ y, a.x, a.y + a.h - y, a.w }, ROLE_NORMAL, text);

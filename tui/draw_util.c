@@ -38,6 +38,13 @@ int put_whole(int y, int x, int w, enum role r, const char *text)
 	return cells <= w ? put(y, x, w, r, text) : 0;
 }
 
+int put_columns(int y, int x, int right, enum role first, enum role r, char (*parts)[48], int n)
+{
+	for (int i = 0; i < n; i++)
+		x += put_whole(y, x, right - x, i == 0 ? first : r, parts[i]);
+	return x;
+}
+
 int put_cut(int y, int x, int w, enum role r, const char *text)
 {
 	char line[512];

@@ -26,14 +26,6 @@ static const char *ns(const struct table *t, size_t row, const char *key, char *
 	return buf;
 }
 
-/* Parts at (y, x) while each fits whole before right, the first always; returns the x after them. */
-static int put_row(int y, int x, int right, enum role r, char (*parts)[48], int n)
-{
-	for (int i = 0; i < n; i++)
-		x += put_whole(y, x, right - x, i == 0 ? ROLE_NORMAL : r, parts[i]);
-	return x;
-}
-
 /* A quantile line: label, p50, p90, p99, max, count; p90 the first left out where narrow. */
 static void stat_line(int y, struct rect a, const struct table *t, size_t row, const char *base,
 		      const char *what)
@@ -53,7 +45,7 @@ static void stat_line(int y, struct rect a, const struct table *t, size_t row, c
 	snprintf(key, sizeof(key), "%s.count", base);
 	count = table_num(t, row, key);
 	snprintf(parts[n++], sizeof(parts[0]), " (%.0f jobs)", isnan(count) ? 0 : count);
-	put_row(y, a.x + 1, right, ROLE_NORMAL, parts, n);
+	put_columns(y, a.x + 1, right, ROLE_NORMAL, ROLE_NORMAL, parts, n);
 }
 
 /* The non-empty range of h: its first and last slots with a count; false when none. */
@@ -265,7 +257,7 @@ static int ring_processes(struct view *v, const struct table *t, size_t r, const
 			 fmt_rate(num_or_0(pr, k, "jobs_per_s"), rate, sizeof(rate)));
 		snprintf(parts[2], sizeof(parts[2]), "  GPU %5.1f%%", num_or_0(pr, k, "gpu_pct"));
 		snprintf(parts[3], sizeof(parts[3]), "  %.0f submitted", num_or_0(pr, k, "jobs_total"));
-		put_row(y++, a.x + 1, a.x + a.w - 1, ROLE_NORMAL, parts, 4);
+		put_columns(y++, a.x + 1, a.x + a.w - 1, ROLE_NORMAL, ROLE_NORMAL, parts, 4);
 	}
 	return y;
 }

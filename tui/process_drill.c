@@ -95,7 +95,9 @@ static int ring_lines(struct view *v, struct rect a, int y, double pid)
 {
 	const struct table *pr = snapshot_table(v->snap, "drm_sched.process_rings");
 	const struct table *rings = snapshot_table(v->snap, "drm_sched.rings");
-	char rate[16], p50[16], key[128];
+	static char head[6][48] = { "RING          ", " DEVICE        ", "   SUBM/S", "   GPU%", "     JOBS",
+				    "  EXEC p50" };
+	char rate[16], p50[16], key[128], parts[6][48];
 	bool title = false;
 
 	for (size_t k = 0; pr && k < pr->nrows && y < a.y + a.h; k++) {
@@ -103,10 +105,9 @@ static int ring_lines(struct view *v, struct rect a, int y, double pid)
 
 		if (table_num(pr, k, "pid") != pid)
 			continue;
-		if (!title && y + 2 < a.y + a.h) {
+		if (!title && y + 2 < a.y + a.h) { /* columns whole or left out, header and rows alike */
 			put(y++, a.x, a.w, ROLE_TITLE, "Its rings");
-			putf(y++, a.x, a.w, ROLE_LABEL, "%-14s %-14s %8s %6s %8s %9s", "RING", "DEVICE", "SUBM/S",
-			     "GPU%", "JOBS", "EXEC p50");
+			put_columns(y++, a.x, a.x + a.w, ROLE_LABEL, ROLE_LABEL, head, 6);
 			title = true;
 		}
 		snprintf(key, sizeof(key), "%s/%s", table_str(pr, k, "name"), table_str(pr, k, "dev"));
@@ -115,10 +116,13 @@ static int ring_lines(struct view *v, struct rect a, int y, double pid)
 			format_duration_ns(table_num(rings, (size_t)g, "exec_ns.p50"), p50, sizeof(p50));
 		else
 			snprintf(p50, sizeof(p50), "-");
-		putf(y++, a.x, a.w, ROLE_NORMAL, "%-14.14s %-14.14s %8s %6.1f %8.0f %9s", table_str(pr, k, "name"),
-		     table_str(pr, k, "dev")[0] ? table_str(pr, k, "dev") : "-",
-		     fmt_rate(num_or_0(pr, k, "jobs_per_s"), rate, sizeof(rate)), num_or_0(pr, k, "gpu_pct"),
-		     num_or_0(pr, k, "jobs_total"), p50);
+		snprintf(parts[0], sizeof(parts[0]), "%-14.14s", table_str(pr, k, "name"));
+		snprintf(parts[1], sizeof(parts[1]), " %-14.14s", table_str(pr, k, "dev")[0] ? table_str(pr, k, "dev") : "-");
+		snprintf(parts[2], sizeof(parts[2]), " %8s", fmt_rate(num_or_0(pr, k, "jobs_per_s"), rate, sizeof(rate)));
+		snprintf(parts[3], sizeof(parts[3]), " %6.1f", num_or_0(pr, k, "gpu_pct"));
+		snprintf(parts[4], sizeof(parts[4]), " %8.0f", num_or_0(pr, k, "jobs_total"));
+		snprintf(parts[5], sizeof(parts[5]), " %9s", p50);
+		put_columns(y++, a.x, a.x + a.w, ROLE_NORMAL, ROLE_NORMAL, parts, 6);
 	}
 	return y;
 }

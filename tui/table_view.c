@@ -331,11 +331,18 @@ static void draw_title(struct view *v, const struct table_desc *d, const struct 
 	char where[80] = "", fit[80];
 	int x = r.x, right = r.x + r.w, w;
 
+	const char *paren = strstr(d->title, " (");
+	int title = (int)strlen(d->title);
+	char count[32];
+
+	snprintf(count, sizeof(count), " (%zu)", n);
+	if (paren && title + (int)strlen(count) > r.w) /* its source said only where it has room */
+		title = (int)(paren - d->title);
 	if (v->filter[0] && t && n < t->nrows) /* the filter said where the rows are counted */
-		x += putf(r.y, x, r.w, focused ? ROLE_TITLE : ROLE_LABEL, "%s (%zu of %zu match \"%s\")",
+		x += putf(r.y, x, r.w, focused ? ROLE_TITLE : ROLE_LABEL, "%.*s (%zu of %zu match \"%s\")", title,
 			  d->title, n, t->nrows, v->filter);
 	else
-		x += putf(r.y, x, r.w, focused ? ROLE_TITLE : ROLE_LABEL, "%s (%zu)", d->title, n);
+		x += putf(r.y, x, r.w, focused ? ROLE_TITLE : ROLE_LABEL, "%.*s%s", title, d->title, count);
 	if (n && total > shown)
 		snprintf(where, sizeof(where), "  %s %zu-%zu of %zu%s%s", tree ? "lines" : "rows", ts->top + 1,
 			 end < total ? end : total, total, ts->top ? (v->utf8 ? " ↑" : " ^") : "",

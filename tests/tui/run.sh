@@ -1063,6 +1063,14 @@ if [ -f "$NVREC" ]; then
 		keys 4
 		check "120x40 kernels: the names widened to 50 cells and the history titled 'LAUNCH/S hist.'" \
 			bash -c "$T capture-pane -p -t t | grep -qE '^ +PID COMM +KERNEL {40,}HANDLES .*LAUNCH/S hist\.'"
+		# a recording older than the gpu_time collector: said as that, not as a collector unavailable;
+		# a title too long for 60 columns without its source's parenthesis, never cut
+		replay_at 60 15 "$SREC" 8
+		keys 8
+		check "60x15 GPU time pane on a recording without its collector: 'This recording has no gpu_time collector', no 'Reason:'" \
+			bash -c "$(declare -f words_whole); T='$T'; words_whole 'This recording has no gpu_time collector (the gputop-bpf that made it had none).' && ! $T capture-pane -p -t t | grep -q 'Reason:'"
+		check "60x15 GPU time pane: 'GPU time per process (0)', its title without '(CUPTI, through ...)', not cut" \
+			bash -c "$T capture-pane -p -t t | grep -qx ' GPU time per process (0) *'"
 	fi
 	replay_at 60 15 "$REC" 40
 	check "60x15, the mock recording: the devices left out counted ('+3 more'), MEMORY and DISPLAY named as without room" \
@@ -1070,6 +1078,11 @@ if [ -f "$NVREC" ]; then
 	keys Enter
 	check "60x15, a ring's view: its process row under 'Processes on this ring', not a heading alone" \
 		bash -c "$T capture-pane -p -t t | grep -A1 '^ Processes on this ring' | grep -qE '^ +[0-9]+ mockgpu-submit +[0-9.]+ subm/s'"
+	replay_at 60 15 "$REC" 20
+	keys Right Enter
+	check "60x15, a process's rings: columns whole or left out, header and row alike (no 'EX' of 'EXEC p50')" \
+		bash -c "$T capture-pane -p -t t | grep -qxE ' RING +DEVICE +SUBM/S +GPU% +JOBS *' &&
+			$T capture-pane -p -t t | grep -qxE ' gfx_0\.0\.0 +mockgpu +[0-9.]+ +[0-9.]+ +[0-9]+ *'"
 fi
 
 replay_at 80 24 "$REC" 2
