@@ -30,8 +30,9 @@ static int collector_lines(struct view *v, const struct pane_decl *p, struct rec
 			 v->feed->replay ? "was" : "is", v->feed->replay ? "the recorded" : "this");
 	else /* no such collector where the snapshots come from: nothing was unavailable, there was none */
 		snprintf(text, sizeof(text),
-			 v->feed->replay ? "This recording has no %s collector (the gputop-bpf that made it had none)." :
-					   "This version of gputop-bpf has no %s collector yet.",
+			 v->feed->replay ?
+				 "This recording has no %s collector (the gputop-bpf that made it had none)." :
+				 "This version of gputop-bpf has no %s collector yet.",
 			 p->collector);
 	y += put_wrapped((struct rect){ y, a.x, a.y + a.h - y, a.w }, ROLE_WARNING, text);
 	if (c) {

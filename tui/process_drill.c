@@ -95,8 +95,8 @@ static int ring_lines(struct view *v, struct rect a, int y, double pid)
 {
 	const struct table *pr = snapshot_table(v->snap, "drm_sched.process_rings");
 	const struct table *rings = snapshot_table(v->snap, "drm_sched.rings");
-	static char head[6][48] = { "RING          ", " DEVICE        ", "   SUBM/S", "   GPU%", "     JOBS",
-				    "  EXEC p50" };
+	static char head[6][48] = { "RING          ", " DEVICE        ", "   SUBM/S",
+				    "   GPU%",	      "     JOBS",	 "  EXEC p50" };
 	char rate[16], p50[16], key[128], parts[6][48];
 	bool title = false;
 
@@ -117,8 +117,10 @@ static int ring_lines(struct view *v, struct rect a, int y, double pid)
 		else
 			snprintf(p50, sizeof(p50), "-");
 		snprintf(parts[0], sizeof(parts[0]), "%-14.14s", table_str(pr, k, "name"));
-		snprintf(parts[1], sizeof(parts[1]), " %-14.14s", table_str(pr, k, "dev")[0] ? table_str(pr, k, "dev") : "-");
-		snprintf(parts[2], sizeof(parts[2]), " %8s", fmt_rate(num_or_0(pr, k, "jobs_per_s"), rate, sizeof(rate)));
+		snprintf(parts[1], sizeof(parts[1]), " %-14.14s",
+			 table_str(pr, k, "dev")[0] ? table_str(pr, k, "dev") : "-");
+		snprintf(parts[2], sizeof(parts[2]), " %8s",
+			 fmt_rate(num_or_0(pr, k, "jobs_per_s"), rate, sizeof(rate)));
 		snprintf(parts[3], sizeof(parts[3]), " %6.1f", num_or_0(pr, k, "gpu_pct"));
 		snprintf(parts[4], sizeof(parts[4]), " %8.0f", num_or_0(pr, k, "jobs_total"));
 		snprintf(parts[5], sizeof(parts[5]), " %9s", p50);
