@@ -43,6 +43,8 @@ int put_parts(struct rect a, enum role r, const char *const *parts, int n, int g
 void list_more(const struct view *v, struct rect in, int above, int below);
 /* The rows put_wrapped would use for text at width w, however many. */
 int wrapped_rows(const char *text, int w);
+/* Whether put_wrapped in h rows of w would put some of text (all of it, or a whole sentence). */
+bool wrapped_fits_some(const char *text, int w, int h);
 /* Fills a row segment with spaces in a role. */
 void fill(int y, int x, int w, enum role r);
 /* A titled frame around r; returns the inner rect. */

@@ -157,6 +157,11 @@ static size_t whole_sentences(const char *text, int w, int h)
 	return best;
 }
 
+bool wrapped_fits_some(const char *text, int w, int h)
+{
+	return h > 0 && w > 0 && (wrapped_rows(text, w) <= h || whole_sentences(text, w, h) > 0);
+}
+
 int put_wrapped(struct rect a, enum role r, const char *text)
 {
 	const char *p = text, *end = text + strlen(text);

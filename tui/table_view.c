@@ -582,26 +582,54 @@ static void field_value(const struct table *t, long row, int c, bool utf8, char 
 		strncat(raw, unit_suffix(col, utf8), size - strlen(raw) - 1);
 }
 
-/* The lines field c takes: its value and its meaning each wrapped to their widths. */
-static int field_lines(const struct table *t, long row, int c, bool utf8, int valw, int helpw)
+/*
+ * How the row view lays its fields out: the key, then the value beside it; the meaning beside the value
+ * where it has 24 cells or more, else under them, indented, the box's width (stacked).
+ */
+struct row_layout {
+	int kw, valw, helpw;
+	bool stacked;
+};
+
+/* The lines field c's value takes. */
+static int value_lines(const struct table *t, long row, int c, bool utf8, const struct row_layout *lay)
 {
 	char raw[TABLE_LONG_STR_MAX];
-	int v, h;
+	int l;
 
 	field_value(t, row, c, utf8, raw, sizeof(raw));
-	v = wrapped_rows(raw, valw);
-	h = wrapped_rows(t->desc->cols[c].help, helpw);
-	v = v > h ? v : h;
-	return v < 1 ? 1 : v > FIELD_LINES_MAX ? FIELD_LINES_MAX : v;
+	l = wrapped_rows(raw, lay->valw);
+	return l < 1 ? 1 : l > FIELD_LINES_MAX ? FIELD_LINES_MAX : l;
+}
+
+/* The lines field c takes: its value and its meaning each wrapped to their widths. */
+static int field_lines(const struct table *t, long row, int c, bool utf8, const struct row_layout *lay)
+{
+	int v = value_lines(t, row, c, utf8, lay), h = wrapped_rows(t->desc->cols[c].help, lay->helpw);
+
+	h = h < 1 ? 1 : h > FIELD_LINES_MAX ? FIELD_LINES_MAX : h;
+	return lay->stacked ? v + h : v > h ? v : h;
+}
+
+/* The cells of the longest run of text without a space in s (bytes: values are ASCII but names). */
+static int longest_word(const char *s)
+{
+	int best = 0, run = 0;
+
+	for (; *s; s++) {
+		run = *s == ' ' ? 0 : run + 1;
+		best = run > best ? run : best;
+	}
+	return best;
 }
 
 /* The first field of the last page: the fields from it to the end fill at most rows lines. */
-static int last_top(const struct table *t, long row, bool utf8, int valw, int helpw, int rows)
+static int last_top(const struct table *t, long row, bool utf8, const struct row_layout *lay, int rows)
 {
 	int n = (int)t->desc->ncols, used = 0, top = n;
 
 	while (top > 0) {
-		int l = field_lines(t, row, top - 1, utf8, valw, helpw);
+		int l = field_lines(t, row, top - 1, utf8, lay);
 
 		if (used + l > rows && top < n)
 			break;
@@ -611,13 +639,91 @@ static int last_top(const struct table *t, long row, bool utf8, int valw, int he
 	return top;
 }
 
+/*
+ * The box's width and the layout in it: the keys' column as wide as the longest key (24 at most); the
+ * values as wide as the longest, leaving the meanings half of what is left (16 to 24 cells) and a value
+ * of one word (a bus id) whole; narrower than 24 cells, the meanings go under the values.
+ */
+static int row_layout_of(const struct view *v, const struct table *t, long row, struct row_layout *lay)
+{
+	int n = (int)t->desc->ncols, valw = 1, helpw = 0, word = 0, w, avail, minhelp;
+
+	lay->kw = 0;
+	for (int c = 0; c < n; c++) {
+		char raw[TABLE_LONG_STR_MAX], fit[TABLE_LONG_STR_MAX * 2];
+		int vw, ww, hw = text_fit(t->desc->cols[c].help, 1 << 20, v->utf8, fit, sizeof(fit));
+
+		field_value(t, row, c, v->utf8, raw, sizeof(raw));
+		vw = text_fit(raw, TABLE_STR_MAX, v->utf8, fit, sizeof(fit));
+		ww = longest_word(raw);
+		lay->kw = (int)strlen(t->desc->cols[c].key) > lay->kw ? (int)strlen(t->desc->cols[c].key) : lay->kw;
+		valw = vw > valw ? vw : valw;
+		word = ww > word ? ww : word;
+		helpw = hw > helpw ? hw : helpw;
+	}
+	lay->kw = lay->kw > 24 ? 24 : lay->kw;
+	w = lay->kw + 1 + valw + 1 + helpw + 4;
+	w = w < 60 ? 60 : w;
+	w = w > COLS - 2 ? COLS - 2 : w;
+	avail = w - 2 - lay->kw - 4; /* inside the border: the key, the gaps and the margins taken */
+	minhelp = avail / 2 < 16 ? 16 : avail / 2 > 24 ? 24 : avail / 2;
+	lay->stacked = avail - (valw > word ? valw : word) < 24 && avail - minhelp < valw;
+	if (lay->stacked) { /* the value the rest of the line; the meaning under it, 2 in, the box's width */
+		lay->valw = avail + 1 > 1 ? avail + 1 : 1;
+		lay->helpw = w - 6 > 1 ? w - 6 : 1;
+		return w;
+	}
+	lay->valw = valw > avail - minhelp ? avail - minhelp : valw;
+	lay->valw = lay->valw < 1 ? 1 : lay->valw;
+	lay->helpw = avail - lay->valw > 1 ? avail - lay->valw : 1;
+	return w;
+}
+
+/* Field c at y in the box in, at most l lines of it. */
+static void draw_field(struct view *v, const struct table *t, long row, int c, const struct row_layout *lay,
+		       struct rect in, int y, int l)
+{
+	const struct col_desc *col = &t->desc->cols[c];
+	char raw[TABLE_LONG_STR_MAX], fit[TABLE_STR_MAX * 2];
+	int x = in.x + 1, vl;
+
+	text_fit(col->key, lay->kw, v->utf8, fit, sizeof(fit));
+	x += putf(y, x, lay->kw + 1, ROLE_LABEL, "%-*s ", lay->kw, fit);
+	field_value(t, row, c, v->utf8, raw, sizeof(raw));
+	vl = put_wrapped((struct rect){ y, x, l, lay->valw }, ROLE_VALUE, raw);
+	if (lay->stacked)
+		put_wrapped((struct rect){ y + vl, in.x + 3, l - vl, lay->helpw }, ROLE_DIM, col->help);
+	else
+		put_wrapped((struct rect){ y, x + lay->valw + 1, l, lay->helpw }, ROLE_DIM, col->help);
+}
+
+/* The box's last line: where the fields shown are and the keys, whole, as much as fits. */
+static void row_where(struct view *v, struct rect in, int first, int end, int n)
+{
+	char where[3][160], at[64];
+
+	if (end - first < n) { /* not all fit: where they are, as the tables say it */
+		snprintf(at, sizeof(at), "fields %d-%d of %d%s%s", first + 1, end, n,
+			 first ? (v->utf8 ? " ↑" : " ^") : "", end < n ? (v->utf8 ? " ↓" : " v") : "");
+		snprintf(where[0], sizeof(where[0]), "%s  arrows, PgUp/PgDn, Home/End; other keys close", at);
+		snprintf(where[1], sizeof(where[1]), "%s  arrows, PgUp/PgDn scroll", at);
+		snprintf(where[2], sizeof(where[2]), "%s", at);
+	} else {
+		for (int k = 0; k < 3; k++)
+			snprintf(where[k], sizeof(where[k]), "any key closes");
+	}
+	for (int k = 0; k < 3; k++)
+		if (put_whole(in.y + in.h - 1, in.x + 1, in.w - 2, ROLE_DIM, where[k]))
+			break;
+}
+
 void draw_row_overlay(struct view *v)
 {
 	const struct table *t = NULL;
 	struct table_state *ts;
 	long row = selected_row(v, &t, &ts);
-	int h, w, y, c, kw = 0, valw = 1, helpw = 0, n, rows, lines = 0, avail, minhelp;
-	char where[160];
+	struct row_layout lay;
+	int h, w, y, c, n, rows, lines = 0;
 	struct rect in;
 
 	if (row < 0) {
@@ -625,60 +731,30 @@ void draw_row_overlay(struct view *v)
 		return;
 	}
 	n = (int)t->desc->ncols;
-	/* the keys' column as wide as the longest key (24 at most); the values as wide as the longest,
-	 * leaving the meanings half of what is left (16 to 24 cells); both wrap at words; the box as wide
-	 * and tall as they need, up to the screen's */
-	for (c = 0; c < n; c++) {
-		char raw[TABLE_LONG_STR_MAX], fit[TABLE_LONG_STR_MAX * 2];
-		int vw, hw = text_fit(t->desc->cols[c].help, 1 << 20, v->utf8, fit, sizeof(fit));
-
-		field_value(t, row, c, v->utf8, raw, sizeof(raw));
-		vw = text_fit(raw, TABLE_STR_MAX, v->utf8, fit, sizeof(fit));
-		kw = (int)strlen(t->desc->cols[c].key) > kw ? (int)strlen(t->desc->cols[c].key) : kw;
-		valw = vw > valw ? vw : valw;
-		helpw = hw > helpw ? hw : helpw;
-	}
-	kw = kw > 24 ? 24 : kw;
-	w = kw + 1 + valw + 1 + helpw + 4;
-	w = w < 60 ? 60 : w;
-	w = w > COLS - 2 ? COLS - 2 : w;
-	avail = w - 2 - kw - 4; /* inside the border: the key, the gaps and the margins taken */
-	minhelp = avail / 2 < 16 ? 16 : avail / 2 > 24 ? 24 : avail / 2; /* the meanings keep 16 to 24 cells */
-	valw = valw > avail - minhelp ? avail - minhelp : valw;
-	valw = valw < 1 ? 1 : valw;
-	helpw = avail - valw > 1 ? avail - valw : 1;
+	w = row_layout_of(v, t, row, &lay);
 	for (c = 0; c < n; c++)
-		lines += field_lines(t, row, c, v->utf8, valw, helpw);
+		lines += field_lines(t, row, c, v->utf8, &lay);
 	h = lines + 3;
 	h = h > LINES - 2 ? LINES - 2 : h;
 	in = popup(h, w, t->desc->title, v->utf8);
 	rows = in.h - 1 > 0 ? in.h - 1 : 0; /* the last line: where the fields shown are, and the keys */
-	c = last_top(t, row, v->utf8, valw, helpw, rows);
+	c = last_top(t, row, v->utf8, &lay, rows);
 	v->row_top = v->row_top > c ? c : v->row_top;
 	y = in.y;
 	for (c = v->row_top; c < n && y < in.y + rows; c++) {
-		const struct col_desc *col = &t->desc->cols[c];
-		int l = field_lines(t, row, c, v->utf8, valw, helpw), x = in.x + 1;
-		char raw[TABLE_LONG_STR_MAX], fit[TABLE_STR_MAX * 2];
+		int l = field_lines(t, row, c, v->utf8, &lay), vl = value_lines(t, row, c, v->utf8, &lay);
+		int left = in.y + rows - y;
 
-		if (y + l > in.y + rows && c > v->row_top)
-			break; /* whole fields only, but the first */
-		l = y + l > in.y + rows ? in.y + rows - y : l;
-		text_fit(col->key, kw, v->utf8, fit, sizeof(fit));
-		x += putf(y, x, kw + 1, ROLE_LABEL, "%-*s ", kw, fit);
-		field_value(t, row, c, v->utf8, raw, sizeof(raw));
-		put_wrapped((struct rect){ y, x, l, valw }, ROLE_VALUE, raw);
-		put_wrapped((struct rect){ y, x + valw + 1, l, helpw }, ROLE_DIM, col->help);
+		/* whole values only, but the first field's; a meaning to its sentences that fit */
+		if (l > left && c > v->row_top &&
+		    (vl > left || !wrapped_fits_some(t->desc->cols[c].help, lay.helpw, lay.stacked ? left - vl : left)))
+			break;
+		l = l > left ? left : l;
+		draw_field(v, t, row, c, &lay, in, y, l);
 		y += l;
 	}
 	v->row_page = c - v->row_top > 1 ? c - v->row_top : 1;
-	if (c - v->row_top < n) /* not all fit: where they are, as the tables say it */
-		snprintf(where, sizeof(where), "fields %d-%d of %d%s%s  arrows, PgUp/PgDn, Home/End; other keys close",
-			 v->row_top + 1, c, n, v->row_top ? (v->utf8 ? " ↑" : " ^") : "",
-			 c < n ? (v->utf8 ? " ↓" : " v") : "");
-	else
-		snprintf(where, sizeof(where), "any key closes");
-	put_cut(in.y + in.h - 1, in.x + 1, in.w - 2, ROLE_DIM, where);
+	row_where(v, in, v->row_top, c, n);
 }
 
 long view_selected_row(struct view *v, const struct table **t)

@@ -985,6 +985,12 @@ if [ -f "$NVREC" ]; then
 		check "60x15, two H100s: nvidia0's line ends '+1 more', its memory whole, the MEMORY box named as without room" \
 			bash -c "$T capture-pane -p -t t | grep -qE '^ nvidia0 .*620\.8MiB/79\.6GiB +\+1 more\$' &&
 				$T capture-pane -p -t t | grep -qF 'no room for MEMORY'"
+		# the row view at 60 columns: each meaning under its value, the bus id whole, the last line whole
+		keys 4 Enter
+		check "60x15, a GPU's row view: the bus id whole, its meaning under it, the field count line whole" \
+			bash -c "$T capture-pane -p -t t | grep -qE '^ │ bus_id +00000000:00:06\.0 +│' &&
+				$T capture-pane -p -t t | grep -qE '^ │   PCI address \(as Xid reports\) +│' &&
+				$T capture-pane -p -t t | grep -qE '^ │ fields 1-[0-9]+ of 22 ↓  arrows, PgUp/PgDn scroll +│'"
 	fi
 	# the H200 recording made with this code (tests/gpu/record-example.sh): an unmodified PyTorch
 	# training loop, snapshot 40: python3 at 98 % with 1.2GiB and 18.1k launches/s
