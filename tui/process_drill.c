@@ -51,17 +51,36 @@ static void row_parts(const struct table *t, size_t row, const char *label, stru
 		p->ptr[i] = p->text[i];
 }
 
+/* What the view left out for want of rows, said on its last line: "its NVML row, its charts". */
+struct left_out {
+	char text[160];
+};
+
+static void left_out_add(struct left_out *l, const char *what)
+{
+	if (!strstr(l->text, what))
+		snprintf(l->text + strlen(l->text), sizeof(l->text) - strlen(l->text), "%s%s", l->text[0] ? ", " : "",
+			 what);
+}
+
 /* Every row of every source table for pid, from y; returns the next row. */
-static int source_lines(struct view *v, struct rect a, int y, double pid)
+static int source_lines(struct view *v, struct rect a, int y, double pid, struct left_out *l)
 {
 	static struct row_parts p; /* 12 KiB: off the stack */
 
 	for (size_t i = 0; i < sizeof(sources) / sizeof(sources[0]); i++) {
 		const struct table *t = snapshot_table(v->snap, sources[i].table);
 
-		for (size_t r = 0; t && r < t->nrows && y < a.y + a.h; r++) {
+		for (size_t r = 0; t && r < t->nrows; r++) {
 			if (table_num(t, r, "pid") != pid)
 				continue;
+			if (y >= a.y + a.h) {
+				char what[64];
+
+				snprintf(what, sizeof(what), "its %s rows", sources[i].label);
+				left_out_add(l, what);
+				continue;
+			}
 			row_parts(t, r, sources[i].label, &p);
 			y += put_parts((struct rect){ y, a.x, a.y + a.h - y, a.w }, ROLE_NORMAL, p.ptr, p.n, 2);
 		}
@@ -81,17 +100,22 @@ static bool has_row(struct view *v, const char *name, double pid)
 }
 
 /* Where NVML's GPU MEM and the CUDA calls' DEVMEM are both shown: why they differ; returns the next row. */
-static int memory_note(struct view *v, struct rect a, int y, double pid)
+static int memory_note(struct view *v, struct rect a, int y, double pid, struct left_out *l)
 {
-	if (y >= a.y + a.h || !has_row(v, "nvidia.gpu_processes", pid) || !has_row(v, "nvidia.processes", pid))
+	static const char note[] = "GPU MEM is NVML's: all the process holds on the GPU, its CUDA context included. "
+				   "DEVMEM is what its CUDA allocation calls hold now (a framework's cache among it).";
+
+	if (!has_row(v, "nvidia.gpu_processes", pid) || !has_row(v, "nvidia.processes", pid))
 		return y;
-	return y + put_wrapped((struct rect){ y, a.x, a.y + a.h - y, a.w }, ROLE_DIM,
-			       "GPU MEM is NVML's: all the process holds on the GPU, its CUDA context included. "
-			       "DEVMEM is what its CUDA allocation calls hold now (a framework's cache among it).");
+	if (y + wrapped_rows(note, a.w) > a.y + a.h) {
+		left_out_add(l, "the GPU MEM note");
+		return y;
+	}
+	return y + put_wrapped((struct rect){ y, a.x, a.y + a.h - y, a.w }, ROLE_DIM, note);
 }
 
 /* Its rings, from the scheduler's process_rings, from y; returns the next row. */
-static int ring_lines(struct view *v, struct rect a, int y, double pid)
+static int ring_lines(struct view *v, struct rect a, int y, double pid, struct left_out *l)
 {
 	const struct table *pr = snapshot_table(v->snap, "drm_sched.process_rings");
 	const struct table *rings = snapshot_table(v->snap, "drm_sched.rings");
@@ -105,7 +129,11 @@ static int ring_lines(struct view *v, struct rect a, int y, double pid)
 
 		if (table_num(pr, k, "pid") != pid)
 			continue;
-		if (!title && y + 2 < a.y + a.h) { /* columns whole or left out, header and rows alike */
+		if (!title && y + 2 >= a.y + a.h) {
+			left_out_add(l, "its rings");
+			break;
+		}
+		if (!title) { /* columns whole or left out, header and rows alike */
 			put(y++, a.x, a.w, ROLE_TITLE, "Its rings");
 			put_columns(y++, a.x, a.x + a.w, ROLE_LABEL, ROLE_LABEL, head, 6);
 			title = true;
@@ -133,14 +161,16 @@ static int ring_lines(struct view *v, struct rect a, int y, double pid)
  * Its GPU % and memory sparklines from row y on, below its lines: one with values as tall as the rows
  * left allow (SPARK_BANDS_MAX), one without a value its one line.
  */
-static void draw_charts(struct view *v, const struct table *t, size_t r, struct rect a, int y)
+static void draw_charts(struct view *v, const struct table *t, size_t r, struct rect a, int y, struct left_out *l)
 {
 	static const char *const keys[2] = { "gpu_pct", "mem_bytes" }, *const labels[2] = { "GPU %", "GPU mem" };
 	bool known[2] = { spark_known(v, t, r, keys[0]), spark_known(v, t, r, keys[1]) };
 	int tall = known[0] + known[1], left = a.y + a.h - y, bands;
 
-	if (left < 2)
+	if (left < 2) {
+		left_out_add(l, "its charts");
 		return;
+	}
 	bands = tall ? (left - 1 - (2 - tall)) / tall : 1; /* a blank line above them where there is room */
 	bands = bands > SPARK_BANDS_MAX ? SPARK_BANDS_MAX : bands < 1 ? 1 : bands;
 	y = y + 1 + tall * bands + (2 - tall) <= a.y + a.h ? y + 1 : a.y + a.h - tall * bands - (2 - tall);
@@ -153,6 +183,7 @@ static void draw_charts(struct view *v, const struct table *t, size_t r, struct 
 void draw_process_drill(struct view *v, const struct table *t, long row, struct rect a)
 {
 	struct rect in = { a.y, a.x + 1, a.h, a.w - 2 };
+	struct left_out l = { "" };
 	static struct row_parts p;
 	double pid;
 	int y = a.y;
@@ -173,8 +204,22 @@ void draw_process_drill(struct view *v, const struct table *t, long row, struct 
 	}
 	y += put_parts((struct rect){ y, in.x, in.h, in.w }, ROLE_VALUE, p.ptr, p.n, 2);
 	y++;
-	y = source_lines(v, (struct rect){ in.y, in.x, in.h, in.w }, y, pid);
-	y = memory_note(v, (struct rect){ in.y, in.x, in.h, in.w }, y, pid);
-	y = ring_lines(v, (struct rect){ in.y, in.x, in.h, in.w }, y + 1, pid);
-	draw_charts(v, t, r, a, y);
+	/* the last row kept for what does not fit; the charts may take it where all else did */
+	in.h--;
+	y = source_lines(v, in, y, pid, &l);
+	y = memory_note(v, in, y, pid, &l);
+	y = ring_lines(v, in, y + 1, pid, &l);
+	if (!l.text[0])
+		draw_charts(v, t, r, a, y, &l);
+	else
+		left_out_add(&l, "its charts");
+	if (l.text[0]) {
+		char more[2][220];
+
+		snprintf(more[0], sizeof(more[0]), "Not shown (a taller terminal shows them): %s.", l.text);
+		snprintf(more[1], sizeof(more[1]), "Not shown: %s.", l.text);
+		if (!put_whole(a.y + a.h - 1, in.x, in.w, ROLE_DIM, more[0]) &&
+		    !put_whole(a.y + a.h - 1, in.x, in.w, ROLE_DIM, more[1]))
+			put_whole(a.y + a.h - 1, in.x, in.w, ROLE_DIM, "More in a taller terminal.");
+	}
 }

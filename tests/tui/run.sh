@@ -985,6 +985,12 @@ if [ -f "$NVREC" ]; then
 		check "60x15, two H100s: nvidia0's line ends '+1 more', its memory whole, the MEMORY box named as without room" \
 			bash -c "$T capture-pane -p -t t | grep -qE '^ nvidia0 .*620\.8MiB/79\.6GiB +\+1 more\$' &&
 				$T capture-pane -p -t t | grep -qF 'no room for MEMORY'"
+		# the process view at 80x24 with two GPUs: what has no room is said on its last line, not dropped
+		replay_at 80 24 "$NV2" 20
+		keys Enter
+		check "80x24, two H100s, the process view: the note and charts left out said on its last line" \
+			bash -c "$T capture-pane -p -t t | grep -qx ' Not shown (a taller terminal shows them): the GPU MEM note, its charts\. *'"
+		replay_at 60 15 "$NV2" 20
 		# the row view at 60 columns: each meaning under its value, the bus id whole, the last line whole
 		keys 4 Enter
 		check "60x15, a GPU's row view: the bus id whole, its meaning under it, the field count line whole" \
