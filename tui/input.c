@@ -523,9 +523,11 @@ static void act_expand(struct view *v, int key)
 {
 	(void)key;
 	v->brief_devices = !v->brief_devices;
-	view_message(v, false, v->brief_devices ? "GPUs: one line each (e expands)" :
-						  "GPUs: engines, fans, clocks and PCIe below each, when all fit in a third of the "
-						  "screen (e: one line each)");
+	view_message(v, false,
+		     v->brief_devices ?
+			     "GPUs: one line each (e expands)" :
+			     "GPUs: engines, fans, clocks and PCIe below each, when all fit in a third of the "
+			     "screen or in rows the tables leave (e: one line each)");
 }
 
 /* G: a GPU's processes (the Overview's first GPU, then the next), over the screen; Esc goes back. */

@@ -113,7 +113,30 @@ static void stack_sides(const struct layout_input *in, struct layout *out, const
 	}
 }
 
+/* The rows the tables (and the GPU history under them) were given beyond what they need: blank below them. */
+static int tables_spare(const struct layout_input *in, const struct layout *out)
+{
+	int given = out->rings.h + out->procs.h + out->history.h;
+	int need = tables_need(in) + (out->history.h ? in->history_rows : 0);
+
+	return given > need ? given - need : 0;
+}
+
+/* layout_compute with the GPUs' expanded blocks taken where they fit in cap rows. */
+static void layout_with(const struct layout_input *in, struct layout *out, int device_cap);
+
 void layout_compute(const struct layout_input *in, struct layout *out)
+{
+	int cap = in->rows >= 24 ? max_i(3, (in->rows - 2 - (in->rows >= 20 ? 2 : 1)) / 3) : 1;
+
+	/* expanded blocks while they take at most a third of the body, or rows the tables leave blank */
+	layout_with(in, out, cap);
+	if (!out->too_small && in->panes[PANE_DEVICES] && in->device_rows > out->devices.h &&
+	    in->device_rows - out->devices.h <= tables_spare(in, out))
+		layout_with(in, out, in->device_rows);
+}
+
+static void layout_with(const struct layout_input *in, struct layout *out, int device_cap)
 {
 	int y, body, nside = 0, side_idx[3];
 
@@ -129,9 +152,9 @@ void layout_compute(const struct layout_input *in, struct layout *out)
 	body = in->rows - 2 - y;
 
 	if (in->panes[PANE_DEVICES]) {
-		/* expanded blocks while they take at most a third of the body, else a line each */
-		int cap = in->rows >= 24 ? max_i(3, body / 3) : 1, n = max_i(in->ndevices, 1);
-		int dh = in->device_rows > n && in->device_rows <= cap ? in->device_rows : min_i(n, cap);
+		/* expanded blocks where they fit in device_cap rows, else a line each */
+		int cap = device_cap, n = max_i(in->ndevices, 1);
+		int dh = in->device_rows > n && in->device_rows <= cap ? in->device_rows : min_i(n, max_i(cap, 1));
 
 		out->devices = rect(y, 0, dh, in->cols);
 		y += dh;

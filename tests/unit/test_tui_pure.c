@@ -113,6 +113,25 @@ static void layout_side_panes_take_what_they_use(void **state)
 	assert_int_equal(l.side[0].h + l.side[2].h, 40 - 4 - 4 - 1);
 }
 
+/* The GPUs' expanded blocks take rows the tables would leave blank, past a third of the screen (sysfs-fixtures). */
+static void layout_devices_expand_into_rows_left_blank(void **state)
+{
+	struct layout_input in = { .rows = 24, .cols = 80, .ndevices = 4, .device_rows = 7, .nprocs = 1 };
+	struct layout l;
+
+	(void)state;
+	in.panes[PANE_DEVICES] = in.panes[PANE_PROCESSES] = in.panes[PANE_MEMORY] = true;
+	in.absent_line = true;
+	in.side_need[0] = 7;
+	layout_compute(&in, &l);
+	assert_int_equal(l.devices.h, 7); /* 7 > a third of 20, but the process table needs 3 of its rows */
+	assert_true(l.procs.h >= 3);
+	assert_int_equal(l.side[0].y + l.side[0].h, 22);
+	in.nprocs = 12; /* the processes want the rows: a line each */
+	layout_compute(&in, &l);
+	assert_int_equal(l.devices.h, 4);
+}
+
 static void sparkline_scales_to_the_maximum(void **state)
 {
 	double v[] = { 0, 1, 2, 4, 8 };
@@ -336,6 +355,7 @@ int main(void)
 		cmocka_unit_test(stacked_tables_share_rows),
 		cmocka_unit_test(layout_shows_everything_at_80x24),
 		cmocka_unit_test(layout_side_panes_take_what_they_use),
+		cmocka_unit_test(layout_devices_expand_into_rows_left_blank),
 		cmocka_unit_test(sparkline_scales_to_the_maximum),
 		cmocka_unit_test(rows_sort_and_filter),
 		cmocka_unit_test(themes_builtin_and_bad_lines),
