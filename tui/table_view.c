@@ -462,7 +462,8 @@ static void draw_empty(struct view *v, const struct table_desc *d, const struct 
  */
 static void spark_title(const struct col_desc *col, struct rect r)
 {
-	const char *forms[] = { "%s history%s", "%s history", "%s hist." };
+	/* the last two without the column's title, where even "TITLE hist." has no room */
+	const char *forms[] = { "%s history%s", "%s history", "%s hist.", "history", "hist." };
 	char what[64];
 
 	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {

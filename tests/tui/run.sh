@@ -1084,6 +1084,11 @@ if [ -f "$NVREC" ]; then
 		check "60x15 GPU time pane: 'GPU time per process (0)', its title without '(CUPTI, through ...)', not cut" \
 			bash -c "$T capture-pane -p -t t | grep -qx ' GPU time per process (0) *'"
 	fi
+	# a narrow history column still titled: 'history' where 'TOTAL hist.' has no room
+	replay_at 80 24 "$REC" 20
+	keys 6
+	check "80x24, Memory pane: the client regions' history titled ($(screen | grep -m1 'CLIENT REGION'))" \
+		bash -c "$T capture-pane -p -t t | grep -qE '^ DEVICE +CLIENT REGION +PID COMM +▼TOTAL history *\$'"
 	replay_at 60 15 "$REC" 40
 	check "60x15, the mock recording: the devices left out counted ('+3 more'), MEMORY and DISPLAY named as without room" \
 		bash -c "$T capture-pane -p -t t | grep -qE '^ card0 .* \+3 more\$' && $T capture-pane -p -t t | grep -qF 'no room for MEMORY, DISPLAY'"
