@@ -74,9 +74,11 @@ static int client_rows(struct view *v, const char *dev, double client)
 
 	for (int i = 0; i < 2; i++) {
 		const struct table *t = snapshot_table(v->snap, names[i]);
+		int n = 0;
 
 		for (size_t k = 0; t && k < t->nrows; k++)
-			rows += table_num(t, k, "client") == client && !strcmp(table_str(t, k, "dev"), dev);
+			n += table_num(t, k, "client") == client && !strcmp(table_str(t, k, "dev"), dev);
+		rows += i == 0 ? n : n > 0; /* a row a region; the engines on one line */
 	}
 	return rows;
 }
@@ -86,7 +88,7 @@ static int client_lines(struct view *v, struct rect a, int y, const char *dev, d
 {
 	const struct table *rg = snapshot_table(v->snap, "memory.regions");
 	const struct table *en = snapshot_table(v->snap, "memory.engines");
-	char b[5][16];
+	char b[5][16], line[400];
 
 	for (size_t k = 0; rg && k < rg->nrows && y < a.y + a.h; k++)
 		if (table_num(rg, k, "client") == client && !strcmp(table_str(rg, k, "dev"), dev))
@@ -97,18 +99,25 @@ static int client_lines(struct view *v, struct rect a, int y, const char *dev, d
 			     bytes(rg, k, "shared_bytes", b[2], sizeof(b[2])),
 			     bytes(rg, k, "purgeable_bytes", b[3], sizeof(b[3])),
 			     bytes(rg, k, "active_bytes", b[4], sizeof(b[4])));
-	for (size_t k = 0; en && k < en->nrows && y < a.y + a.h; k++) {
+	if (y >= a.y + a.h)
+		return y;
+	/* its engines apart from the regions' columns, on one line: "engines busy: render 0.0%  video -" */
+	line[0] = '\0';
+	for (size_t k = 0; en && k < en->nrows; k++) {
 		double busy = table_num(en, k, "busy_pct");
+		size_t len = strlen(line);
 
 		if (table_num(en, k, "client") != client || strcmp(table_str(en, k, "dev"), dev))
 			continue;
 		if (isnan(busy))
-			putf(y++, a.x + 3, a.w - 4, ROLE_NORMAL, "engine %-14.14s busy -",
-			     table_str(en, k, "engine"));
+			snprintf(line + len, sizeof(line) - len, "%s%.32s -",
+				 len ? "  " : "engines busy: ", table_str(en, k, "engine"));
 		else
-			putf(y++, a.x + 3, a.w - 4, ROLE_NORMAL, "engine %-14.14s busy %5.1f%%",
-			     table_str(en, k, "engine"), busy);
+			snprintf(line + len, sizeof(line) - len, "%s%.32s %.1f%%",
+				 len ? "  " : "engines busy: ", table_str(en, k, "engine"), busy);
 	}
+	if (line[0])
+		put_cut(y++, a.x + 3, a.w - 4, ROLE_NORMAL, line);
 	return y;
 }
 

@@ -477,8 +477,8 @@ keys Right / d r m - h o l d e r Enter
 keys Enter
 check "Enter on a process: its pane" shows "Process $holder drm-holder   cgroup $holder_cg   (Esc goes back)"
 check "process pane: its client, held by 2 processes (the forked child)" shows "on mockdrm (mockdrm), held by 2 processes"
-check "process pane: the client's region and engine" \
-	bash -c "$T capture-pane -p -t t | grep -qE '^ +memory +1\\.2MiB' && $T capture-pane -p -t t | grep -qE 'engine render +busy'"
+check "process pane: the client's region in the regions' columns, its engine on a line of its own" \
+	bash -c "$T capture-pane -p -t t | grep -qE '^ +memory +1\\.2MiB' && $T capture-pane -p -t t | grep -qE '^   engines busy: render [0-9.]+%'"
 check "process pane: video %, never measured here, says so rather than a bare label" \
 	bash -c "$T capture-pane -p -t t | grep -qE '^ video % +- \\(no value known yet\\)'"
 keys Escape
