@@ -13,10 +13,15 @@
 #include "tui/sparkline.h"
 #include "tui/table_tree.h"
 
-/* One cell, cut to its column with an ellipsis (text from byte apart on after it, where not 0); numbers
- * right-aligned, text left. */
-static void draw_cell(struct view *v, int y, int x, int width, const struct col_desc *col,
-		      const struct cell *c, enum role role, size_t apart)
+/* Where a cut text cell differs from those alike: the nearest difference, and the farthest (0: none). */
+struct apart {
+	size_t near, far;
+};
+
+/* One cell, cut to its column with an ellipsis (text from byte ap.near on after it, and ap.far on, where not
+ * 0); numbers right-aligned, text left. */
+static void draw_cell(struct view *v, int y, int x, int width, const struct col_desc *col, const struct cell *c,
+		      enum role role, struct apart ap)
 {
 	char raw[TABLE_LONG_STR_MAX], fit[TABLE_LONG_STR_MAX * 2]; /* a kernel's name whole to its cut */
 	int cells;
@@ -28,7 +33,8 @@ static void draw_cell(struct view *v, int y, int x, int width, const struct col_
 		memcpy(full, raw, sizeof(full));
 		text_short_ids(full, raw, sizeof(raw));
 	}
-	cells = apart		     ? text_fit_apart(raw, apart, 0, width, v->utf8, fit, sizeof(fit)) :
+	cells = ap.near ?
+			text_fit_apart(raw, ap.near, ap.far > ap.near ? ap.far : 0, width, v->utf8, fit, sizeof(fit)) :
 		col->type == COL_STR ? text_fit_list(raw, width, v->utf8, fit, sizeof(fit)) :
 				       text_fit(raw, width, v->utf8, fit, sizeof(fit));
 	if (col->type == COL_STR)
@@ -38,38 +44,55 @@ static void draw_cell(struct view *v, int y, int x, int width, const struct col_
 }
 
 /*
- * A text cell cut to width that another of the n rows would show the same: where its text differs
- * from the most alike of those (so that both can be shown apart); 0 when it fits or none is alike.
+ * A text cell cut to width that others of the n rows would show the same: where its text differs from
+ * the least and the most alike of those (so that all can be shown apart); 0s when it fits or none is alike.
  */
-static size_t cell_apart(const struct view *v, const struct table *t, const size_t *rows, size_t n, size_t row,
-			 unsigned int c, int width)
+static struct apart cell_apart(const struct view *v, const struct table *t, const size_t *rows, size_t n, size_t row,
+			       unsigned int c, int width)
 {
 	const struct col_desc *col = &t->desc->cols[c];
 	char raw[TABLE_LONG_STR_MAX], fit[TABLE_LONG_STR_MAX * 2], other[TABLE_LONG_STR_MAX],
 		ofit[TABLE_LONG_STR_MAX * 2];
-	size_t from = 0;
+	struct apart ap = { 0, 0 };
 
 	if (col->type != COL_STR)
-		return 0;
+		return ap;
 	cell_format(col, &table_row(t, row)[c], raw, sizeof(raw));
 	if (text_fit(raw, 1 << 20, v->utf8, fit, sizeof(fit)) <= width)
-		return 0;
+		return ap;
 	text_fit(raw, width, v->utf8, fit, sizeof(fit));
-	for (size_t i = 0; i < n; i++) {
-		size_t same = 0;
+	/*
+	 * Those its cut shows the same; then, as its form apart keeps less of its beginning, also those
+	 * that share that beginning (another name's form apart could show the same otherwise)
+	 */
+	for (int pass = 0; pass < 2; pass++) {
+		size_t head = 0;
 
-		if (rows[i] == row)
-			continue;
-		cell_format(col, &table_row(t, rows[i])[c], other, sizeof(other));
-		text_fit(other, width, v->utf8, ofit, sizeof(ofit));
-		if (strcmp(fit, ofit) || !strcmp(raw, other))
-			continue;
-		while (raw[same] && raw[same] == other[same])
-			same++;
-		if (same > from)
-			from = same;
+		if (pass == 1) {
+			if (!ap.near)
+				break;
+			text_fit_apart(raw, ap.near, ap.far > ap.near ? ap.far : 0, width, v->utf8, ofit, sizeof(ofit));
+			head = strcspn(ofit, v->utf8 ? "\xe2" : "~"); /* the bytes before its first ellipsis */
+		}
+		for (size_t i = 0; i < n; i++) {
+			size_t same = 0;
+
+			if (rows[i] == row)
+				continue;
+			cell_format(col, &table_row(t, rows[i])[c], other, sizeof(other));
+			while (raw[same] && raw[same] == other[same])
+				same++;
+			if (!raw[same] && !other[same])
+				continue; /* the same text: nothing sets them apart */
+			if (pass == 0 && (text_fit(other, width, v->utf8, ofit, sizeof(ofit)), strcmp(fit, ofit)))
+				continue;
+			if (pass == 1 && same < head)
+				continue;
+			ap.near = !ap.near || same < ap.near ? same : ap.near;
+			ap.far = same > ap.far ? same : ap.far;
+		}
 	}
-	return from;
+	return ap;
 }
 
 /* *top (a first line) moved so that lines first..last of total show in rows lines. */

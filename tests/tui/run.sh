@@ -1863,6 +1863,16 @@ if [ -f "$NVREC" ]; then
 		check "${size/ /x} NVIDIA pane: where two names share their start, each shows where they differ" \
 			bash -c "$(declare -f screen); T='$T'; screen | grep -q 'FillFunctor' && screen | grep -q 'CUDAFunctorOnSelf_add'"
 	done
+	# cuBLAS's kernels differ twice (nn/tn near the start, split_k near the end): four names, four texts
+	SREC=$(dirname "$NVREC")/nvidia-stacks-h100.jsonl
+	for size in "120 40"; do
+		[ -f "$SREC" ] || break
+		replay_at ${size% *} ${size#* } "$SREC" 8
+		keys 4
+		nk=$(kernel_cells | wc -l)
+		check "${size/ /x} stacks recording: its $nk kernels' names none read as another's ($(kernel_cells | sort | uniq -d | head -1))" \
+			bash -c "[ $nk -ge 3 ] && [ -z \"\$($(declare -f screen kernel_cells); T='$T'; kernel_cells | sort | uniq -d)\" ]"
+	done
 	replay_at 80 24 "$NVREC" 20
 	keys 4
 	for _ in 1 2 3; do keys Right; done
