@@ -276,6 +276,96 @@ static const char *const nvidia_names[256] = {
 	[218] = "WAIT_OPEN_COMPLETE",
 };
 
+/*
+ * NVIDIA's UVM device (/dev/nvidia-uvm): plain numbers, no ioctl type (uvm_ioctl.h's UVM_IOCTL_BASE(i)
+ * on Linux), and UVM_INITIALIZE and UVM_DEINITIALIZE at 0x30000001 and 0x30000002 (uvm_linux_ioctl.h).
+ */
+#define UVM_NAMES 75
+static const char *const uvm_names[UVM_NAMES] = {
+	[1] = "RESERVE_VA",
+	[2] = "RELEASE_VA",
+	[3] = "REGION_COMMIT",
+	[4] = "REGION_DECOMMIT",
+	[5] = "REGION_SET_STREAM",
+	[6] = "SET_STREAM_RUNNING",
+	[7] = "SET_STREAM_STOPPED",
+	[9] = "RUN_TEST",
+	[10] = "ADD_SESSION",
+	[11] = "REMOVE_SESSION",
+	[12] = "ENABLE_COUNTERS",
+	[13] = "MAP_COUNTER",
+	[14] = "CREATE_EVENT_QUEUE",
+	[15] = "REMOVE_EVENT_QUEUE",
+	[16] = "MAP_EVENT_QUEUE",
+	[17] = "EVENT_CTRL",
+	[18] = "REGISTER_MPS_SERVER",
+	[19] = "REGISTER_MPS_CLIENT",
+	[20] = "GET_GPU_UUID_TABLE",
+	[23] = "CREATE_RANGE_GROUP",
+	[24] = "DESTROY_RANGE_GROUP",
+	[25] = "REGISTER_GPU_VASPACE",
+	[26] = "UNREGISTER_GPU_VASPACE",
+	[27] = "REGISTER_CHANNEL",
+	[28] = "UNREGISTER_CHANNEL",
+	[29] = "ENABLE_PEER_ACCESS",
+	[30] = "DISABLE_PEER_ACCESS",
+	[31] = "SET_RANGE_GROUP",
+	[33] = "MAP_EXTERNAL_ALLOCATION",
+	[34] = "FREE",
+	[35] = "MEM_MAP",
+	[36] = "DEBUG_ACCESS_MEMORY",
+	[37] = "REGISTER_GPU",
+	[38] = "UNREGISTER_GPU",
+	[39] = "PAGEABLE_MEM_ACCESS",
+	[40] = "PREVENT_MIGRATION_RANGE_GROUPS",
+	[41] = "ALLOW_MIGRATION_RANGE_GROUPS",
+	[42] = "SET_PREFERRED_LOCATION",
+	[43] = "UNSET_PREFERRED_LOCATION",
+	[44] = "ENABLE_READ_DUPLICATION",
+	[45] = "DISABLE_READ_DUPLICATION",
+	[46] = "SET_ACCESSED_BY",
+	[47] = "UNSET_ACCESSED_BY",
+	[51] = "MIGRATE",
+	[53] = "MIGRATE_RANGE_GROUP",
+	[54] = "ENABLE_SYSTEM_WIDE_ATOMICS",
+	[55] = "DISABLE_SYSTEM_WIDE_ATOMICS",
+	[56] = "TOOLS_INIT_EVENT_TRACKER",
+	[57] = "TOOLS_SET_NOTIFICATION_THRESHOLD",
+	[58] = "TOOLS_EVENT_QUEUE_ENABLE_EVENTS",
+	[59] = "TOOLS_EVENT_QUEUE_DISABLE_EVENTS",
+	[60] = "TOOLS_ENABLE_COUNTERS",
+	[61] = "TOOLS_DISABLE_COUNTERS",
+	[62] = "TOOLS_READ_PROCESS_MEMORY",
+	[63] = "TOOLS_WRITE_PROCESS_MEMORY",
+	[64] = "TOOLS_GET_PROCESSOR_UUID_TABLE",
+	[65] = "MAP_DYNAMIC_PARALLELISM_REGION",
+	[66] = "UNMAP_EXTERNAL",
+	[67] = "TOOLS_FLUSH_EVENTS",
+	[68] = "ALLOC_SEMAPHORE_POOL",
+	[69] = "CLEAN_UP_ZOMBIE_RESOURCES",
+	[70] = "PAGEABLE_MEM_ACCESS_ON_GPU",
+	[71] = "POPULATE_PAGEABLE",
+	[72] = "VALIDATE_VA_RANGE",
+	[73] = "CREATE_EXTERNAL_RANGE",
+	[74] = "MAP_EXTERNAL_SPARSE",
+};
+
+bool ioctl_is_uvm(uint32_t cmd)
+{
+	return cmd == 0x30000001 || cmd == 0x30000002 || (cmd > 0 && cmd < 0x800); /* no type: not 'F''s */
+}
+
+/* A UVM command's name: "uvm REGISTER_GPU", "uvm 0x4b" where this build knows none. */
+static void uvm_name(uint32_t cmd, char *buf, size_t size)
+{
+	if (cmd == 0x30000001 || cmd == 0x30000002)
+		snprintf(buf, size, "uvm %s", cmd == 0x30000001 ? "INITIALIZE" : "DEINITIALIZE");
+	else if (cmd < UVM_NAMES && uvm_names[cmd])
+		snprintf(buf, size, "uvm %s", uvm_names[cmd]);
+	else
+		snprintf(buf, size, "uvm 0x%02x", cmd);
+}
+
 static const struct {
 	const char *driver;
 	const char *const *names;
@@ -290,7 +380,9 @@ void ioctl_command_name(enum ioctl_device kind, const char *driver, uint32_t cmd
 	unsigned int type = (cmd >> 8) & 0xff, nr = cmd & 0xff;
 
 	if (kind == IOCTL_DEVICE_NVIDIA) {
-		if (type == NV_IOCTL_TYPE && nvidia_names[nr])
+		if (ioctl_is_uvm(cmd))
+			uvm_name(cmd, buf, size);
+		else if (type == NV_IOCTL_TYPE && nvidia_names[nr])
 			snprintf(buf, size, "nvidia %s", nvidia_names[nr]);
 		else
 			snprintf(buf, size, "nvidia 0x%02x", nr);

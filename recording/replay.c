@@ -10,6 +10,7 @@
 #include <malloc.h>
 #include <math.h>
 #include <pthread.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,12 +198,27 @@ static ssize_t take_line(struct replay *r, struct parser *p, unsigned long *line
 }
 
 /*
+ * A UVM command a recorder put on "nvidiaN" (one that named NVIDIA devices without a sysfs node by their
+ * minor alone): on nvidia-uvm, the only NVIDIA device with commands of no ioctl type. -1 out of memory.
+ */
+static int uvm_device(struct cell *row, int dev, uint64_t cmd)
+{
+	if (dev < 0 || !row[dev].known || !ioctl_is_uvm((uint32_t)cmd) || strncmp(row[dev].s, "nvidia", 6) ||
+	    !isdigit((unsigned char)row[dev].s[6]))
+		return 0;
+	free(row[dev].s);
+	cell_set_str(row, (unsigned int)dev, "nvidia-uvm");
+	return row[dev].known ? 0 : -1;
+}
+
+/*
  * NVIDIA ioctls a recorder could not name ("nvidia 0x2a": made before their names were
  * known) by the names this build knows; a name the recorder gave is kept. -1 out of memory.
  */
 static int name_nvidia_ioctls(struct table *t)
 {
 	int drv = table_col(t->desc, "driver"), cmd = table_col(t->desc, "cmd"), name = table_col(t->desc, "command");
+	int dev = table_col(t->desc, "device");
 	char numbered[32], named[64];
 
 	for (size_t r = 0; drv >= 0 && cmd >= 0 && name >= 0 && r < t->nrows; r++) {
@@ -210,6 +226,8 @@ static int name_nvidia_ioctls(struct table *t)
 
 		if (!row[drv].known || strcmp(row[drv].s, "nvidia") || !row[cmd].known || !row[name].known)
 			continue;
+		if (uvm_device(row, dev, row[cmd].u))
+			return -1;
 		snprintf(numbered, sizeof(numbered), "nvidia 0x%02x", (unsigned int)(row[cmd].u & 0xff));
 		ioctl_command_name(IOCTL_DEVICE_NVIDIA, "nvidia", (uint32_t)row[cmd].u, named, sizeof(named));
 		if (strcmp(row[name].s, numbered) || !strcmp(named, numbered))

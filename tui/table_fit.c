@@ -29,7 +29,7 @@ static int spark_column(const struct table_desc *d, const struct table *t)
 }
 
 /*
- * The sparkline's cells kept before a long name is widened: room for its title's short form ("LAUNCH/S hist.")
+ * The sparkline's cells kept before a cut text is widened: room for its title's short form ("LAUNCH/S hist.")
  * and a cell the sorted column's arrow may take from it.
  */
 static int spark_keep(const struct table_desc *d, int spark)
@@ -114,11 +114,10 @@ static void fit_columns(const struct table_desc *d, const struct table *t, int w
 			out->widths[out->ncols] = d->cols[c].width;
 			out->cols[out->ncols++] = c;
 		}
-	/* spare room to the text columns their values are cut in, left to right; a long name (a kernel's) leaves the
-	 * sparkline less */
+	/* spare room to the text columns their values are cut in, left to right, past the sparkline's short title */
 	for (unsigned int k = 0; t && k < out->ncols; k++) {
 		const struct col_desc *col = &d->cols[out->cols[k]];
-		int keep = (col->flags & COL_LONG) ? spark_keep(d, spark) : TABLE_FIT_SPARK_SPARE;
+		int keep = spark_keep(d, spark);
 		int spare = width - x - (spark >= 0 ? keep + 1 : 0), more;
 
 		if (spare <= 0 || col->type != COL_STR)

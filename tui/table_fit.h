@@ -12,7 +12,6 @@
 #define TABLE_FIT_MAX_COLS 32
 #define TABLE_FIT_SPARK_MIN 8 /* narrowest sparkline worth drawing */
 #define TABLE_FIT_SPARK_KEEP 12 /* room kept for the sparkline before wide columns */
-#define TABLE_FIT_SPARK_SPARE 24 /* sparkline cells kept before a cut text column is widened */
 
 struct table_fit {
 	unsigned int cols[TABLE_FIT_MAX_COLS]; /* shown columns, in order */
@@ -28,9 +27,9 @@ struct table_fit {
  * never cut. Wide columns come last, after room for the sparkline (the
  * COL_SPARK history, else the first) is kept; the sparkline gets what is left.
  * A COL_IF_KNOWN column shows only when a row of t knows it (t NULL: never).
- * Room left over beyond TABLE_FIT_SPARK_SPARE cells of sparkline (TABLE_FIT_SPARK_KEEP
- * for a COL_LONG one: a kernel's name) widens the text columns whose values t cuts
- * (a container's path), up to their widest value.
+ * Room left over beyond the sparkline's titled short form ("LAUNCH/S hist.", at least
+ * TABLE_FIT_SPARK_KEEP cells) widens the text columns whose values t cuts (a kernel's
+ * name, a container's path), up to their widest value.
  */
 void table_fit_columns(const struct table_desc *d, const struct table *t, int width, const struct tui_prefs *prefs,
 		       struct table_fit *out);

@@ -75,6 +75,7 @@ struct calls_priv {
 	struct tp_prog tps[NTPS];
 	__u32 majors[CALLS_MAJORS];
 	enum ioctl_device kinds[CALLS_MAJORS];
+	char major_names[CALLS_MAJORS][64]; /* as /proc/devices names them: "nvidia-uvm" */
 	struct map_delta ioctls, waits;
 	struct proc_cache procs;
 	struct calls_gate gate;
@@ -95,7 +96,7 @@ struct calls_priv {
  * The watched majors: "drm", and every "nvidia*" (nvidia, nvidia-uvm, nvidia-caps ...);
  * in a test build also GPUTOP_TEST_CALLS_MAJOR's (/dev/null's 1 in tests/bpf/cuda.sh), as NVIDIA's.
  */
-static int find_majors(__u32 *majors, enum ioctl_device *kinds)
+static int find_majors(__u32 *majors, enum ioctl_device *kinds, char (*names)[64])
 {
 	struct char_major all[256];
 	size_t n = char_majors(all, sizeof(all) / sizeof(all[0]));
@@ -105,6 +106,7 @@ static int find_majors(__u32 *majors, enum ioctl_device *kinds)
 	memset(majors, 0, CALLS_MAJORS * sizeof(*majors));
 	if (test) {
 		kinds[w] = IOCTL_DEVICE_NVIDIA;
+		snprintf(names[w], sizeof(names[w]), "nvidia");
 		majors[w++] = (__u32)strtoul(test, NULL, 10);
 	}
 	for (size_t i = 0; i < n && w < CALLS_MAJORS; i++) {
@@ -112,6 +114,7 @@ static int find_majors(__u32 *majors, enum ioctl_device *kinds)
 
 		if (drm || nv) {
 			kinds[w] = drm ? IOCTL_DEVICE_DRM : IOCTL_DEVICE_NVIDIA;
+			snprintf(names[w], sizeof(names[w]), "%s", all[i].name);
 			majors[w++] = all[i].major;
 		}
 	}
@@ -152,7 +155,7 @@ static void rescan(struct collector *c)
 {
 	struct calls_priv *p = c->priv;
 
-	p->nmajors = find_majors(p->majors, p->kinds);
+	p->nmajors = find_majors(p->majors, p->kinds, p->major_names);
 	memcpy(p->skel->bss->majors, p->majors, sizeof(p->majors));
 }
 
@@ -297,10 +300,28 @@ static int calls_attach(struct collector *c)
 	return 0;
 }
 
+/*
+ * An NVIDIA device file's name by its major's name in /proc/devices and its minor: the driver's own
+ * ("nvidia" or "nvidia-frontend") nvidiactl and nvidiaN; nvidia-uvm and nvidia-uvm-tools; nvidia-capN; others
+ * NAME + N.
+ */
+static void nvidia_node_name(const char *major_name, unsigned int minor, char *out, size_t size)
+{
+	if (!strcmp(major_name, "nvidia-uvm"))
+		snprintf(out, size, "%s", minor == 1 ? "nvidia-uvm-tools" : "nvidia-uvm");
+	else if (!strcmp(major_name, "nvidia-caps")) /* /dev/nvidia-caps/nvidia-capN */
+		snprintf(out, size, "nvidia-cap%u", minor);
+	else if (!strcmp(major_name, "nvidia") || !strcmp(major_name, "nvidia-frontend") || !major_name[0])
+		snprintf(out, size, minor == 255 ? "nvidiactl" : "nvidia%u", minor);
+	else
+		snprintf(out, size, "%.40s%u", major_name, minor);
+}
+
 /* The name and driver of a character device, from sysfs (/sys/dev/char/M:m). */
 static const struct calls_dev *device_of(struct calls_priv *p, __u32 rdev)
 {
 	unsigned int major = rdev >> MINORBITS, minor = rdev & ((1U << MINORBITS) - 1);
+	const char *major_name = "";
 	char path[96];
 	struct calls_dev *d;
 
@@ -316,13 +337,15 @@ static const struct calls_dev *device_of(struct calls_priv *p, __u32 rdev)
 	d->rdev = rdev;
 	d->kind = IOCTL_DEVICE_DRM;
 	for (int i = 0; i < CALLS_MAJORS; i++)
-		if (p->majors[i] == major)
+		if (p->majors[i] == major) {
 			d->kind = p->kinds[i];
+			major_name = p->major_names[i];
+		}
 	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u", major, minor);
 	if (link_name(path, d->name, sizeof(d->name))) {
 		/* its node's name */
-	} else if (d->kind == IOCTL_DEVICE_NVIDIA) {
-		snprintf(d->name, sizeof(d->name), minor == 255 ? "nvidiactl" : "nvidia%u", minor);
+	} else if (d->kind == IOCTL_DEVICE_NVIDIA) { /* no sysfs node: its name as the driver makes it */
+		nvidia_node_name(major_name, minor, d->name, sizeof(d->name));
 	} else {
 		snprintf(d->name, sizeof(d->name), "%u:%u", major, minor);
 	}

@@ -93,4 +93,10 @@ recorded=$(sed -n 20p "$H200" | jq -r '[.tables["calls.ioctls"][] | select(.devi
 check "nvidia-h200.jsonl snapshot 20: nvidiactl's 0x2a, recorded 'nvidia 0x2a' ($recorded rows), replayed as 'nvidia RM_CONTROL'" \
 	bash -c "[ $recorded -gt 0 ] && jq -e '[.tables[\"calls.ioctls\"][] | select(.device == \"nvidiactl\" and .cmd % 256 == 42) | .command] |
 		length > 0 and all(. == \"nvidia RM_CONTROL\")' '$TMP/ioctls.json'"
+# UVM's commands (no ioctl type) the recorder put on nvidia0 (named by minor alone): on nvidia-uvm, named
+uvm=$(sed -n 20p "$H200" | jq -r '[.tables["calls.ioctls"][] | select(.device == "nvidia0" and .cmd == 33)] | length')
+check "nvidia-h200.jsonl snapshot 20: UVM's 33, recorded on nvidia0 ($uvm rows), replayed as 'uvm MAP_EXTERNAL_ALLOCATION' on nvidia-uvm" \
+	bash -c "[ $uvm -gt 0 ] && jq -e '[.tables[\"calls.ioctls\"][] | select(.cmd == 33)] | length > 0 and
+		all(.device == \"nvidia-uvm\" and .command == \"uvm MAP_EXTERNAL_ALLOCATION\")' '$TMP/ioctls.json' &&
+		! jq -e '[.tables[\"calls.ioctls\"][] | select(.device == \"nvidia0\" and .cmd < 2048)] | length > 0' '$TMP/ioctls.json'"
 finish

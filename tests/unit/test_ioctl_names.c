@@ -53,6 +53,13 @@ static void other_commands(void **state)
 	assert_string_equal(name(IOCTL_DEVICE_NVIDIA, "nvidia", IOC(3, 'F', 210, 64)), "nvidia CHECK_VERSION_STR");
 	assert_string_equal(name(IOCTL_DEVICE_NVIDIA, "nvidia", IOC(3, 'F', 0x30, 32)), "nvidia 0x30");
 	assert_string_equal(name(IOCTL_DEVICE_NVIDIA, "nvidia", IOC(3, 'T', 0x2a, 4)), "nvidia 0x2a");
+	/* nvidia-uvm's: plain numbers (uvm_ioctl.h), INITIALIZE and DEINITIALIZE apart */
+	assert_string_equal(name(IOCTL_DEVICE_NVIDIA, "nvidia", 37), "uvm REGISTER_GPU");
+	assert_string_equal(name(IOCTL_DEVICE_NVIDIA, "nvidia", 33), "uvm MAP_EXTERNAL_ALLOCATION");
+	assert_string_equal(name(IOCTL_DEVICE_NVIDIA, "nvidia", 0x30000001), "uvm INITIALIZE");
+	assert_string_equal(name(IOCTL_DEVICE_NVIDIA, "nvidia", 0x30000002), "uvm DEINITIALIZE");
+	assert_string_equal(name(IOCTL_DEVICE_NVIDIA, "nvidia", 75), "uvm 0x4b"); /* newer than the names known */
+	assert_true(ioctl_is_uvm(8) && !ioctl_is_uvm(0) && !ioctl_is_uvm(IOC(3, 'F', 0x2a, 32)));
 }
 
 static void amdgpu_names(void **state)
