@@ -97,8 +97,14 @@ static int no_room_part(const struct overview_fit *f, int y, int x, int right)
 
 void overview_fit_draw(const struct view *v, const struct overview_fit *f, struct rect r)
 {
-	const char *why = v->feed->replay ? "; why: gputop-bpf --replay FILE -b" : "; why: gputop-bpf --list";
 	int x = r.x + 1, right = r.x + r.w, shown = 0;
+	char why[160];
+
+	/* where the reasons are: the recording's collectors (its file as it was given), or this machine's */
+	if (v->feed->replay)
+		snprintf(why, sizeof(why), "; why: gputop-bpf --replay %.100s -b", v->feed->name ? v->feed->name : "");
+	else
+		snprintf(why, sizeof(why), "; why: gputop-bpf --list");
 
 	fill(r.y, r.x, r.w, ROLE_NORMAL);
 	if (!f->n) { /* only panes without room */
@@ -126,5 +132,6 @@ void overview_fit_draw(const struct view *v, const struct overview_fit *f, struc
 	}
 	if (f->nroom)
 		x += no_room_part(f, r.y, x, right);
-	put_whole(r.y, x, right - x, ROLE_DIM, why);
+	if (!put_whole(r.y, x, right - x, ROLE_DIM, why) && v->feed->replay)
+		put_whole(r.y, x, right - x, ROLE_DIM, "; why: this replay with -b");
 }

@@ -509,8 +509,9 @@ check "said once: nothing else on the Overview repeats it" \
 	bash -c "[ \$($T capture-pane -p -t t | grep -cE 'gpu_scheduler|DRM scheduler|drm_sched') -eq 1 ] && ! $T capture-pane -p -t t | grep -qF '(above)'"
 start 200 24 --replay "$TMP/unavailable.jsonl" -d 60
 until_shows "REPLAY" 5
-check "200 columns: the line whole, and where to see why" \
-	bash -c "$T capture-pane -p -t t | grep -qxE ' Not here: DRM scheduler, GPU interrupt lines; why: gputop-bpf --replay FILE -b *'"
+check "200 columns: the line whole, and where to see why (the recording's file named as given)" \
+	bash -c "$T capture-pane -p -t t | grep -qxF ' Not here: DRM scheduler, GPU interrupt lines; why: gputop-bpf --replay $TMP/unavailable.jsonl -b' ||
+		$T capture-pane -p -t t | grep -qxE ' Not here: DRM scheduler, GPU interrupt lines; why: gputop-bpf --replay $TMP/unavailable.jsonl -b +'"
 $T kill-server 2>/dev/null
 
 echo "== GPU sensors on the device lines (examples/sysfs-fixtures.jsonl: the fixture trees recorded)"
