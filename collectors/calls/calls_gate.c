@@ -21,7 +21,7 @@ void calls_gate_prepare(struct calls_gate *g, struct calls_bpf *skel, bool gated
 
 	g->fentry = gated && !kprobes;
 	if (!gated) /* the second try, after the load with fentry failed */
-		snprintf(g->why, sizeof(g->why), "no gate: no kprobes, fentry refused");
+		snprintf(g->why, sizeof(g->why), "always on: no kprobes, fentry refused");
 	g->probe = !gated ? NULL : kprobes ? skel->progs.open_kprobe : skel->progs.open_fentry;
 	bpf_program__set_autoload(skel->progs.open_kprobe, g->probe == skel->progs.open_kprobe);
 	bpf_program__set_autoload(skel->progs.open_fentry, g->probe == skel->progs.open_fentry);
@@ -33,12 +33,12 @@ void calls_gate_open(struct calls_gate *g, struct calls_bpf *skel, const uint32_
 	g->open_probe = g->probe ? bpf_program__attach(g->probe) : NULL;
 	if (!g->open_probe) {
 		if (!g->why[0])
-			snprintf(g->why, sizeof(g->why), "no gate: chrdev_open not probed");
+			snprintf(g->why, sizeof(g->why), "always on: chrdev_open not probed");
 		return;
 	}
 	g->census = fd_census_open(majors, n, false);
 	if (!g->census)
-		snprintf(g->why, sizeof(g->why), "no gate: out of memory");
+		snprintf(g->why, sizeof(g->why), "always on: out of memory");
 }
 
 static bool gate_closed(const struct calls_bpf *skel)

@@ -45,7 +45,7 @@ void calls_gate_open(struct calls_gate *g, struct calls_bpf *skel, const uint32_
  * majors); closes the gate when it may. Returns the calls taken out of flight.
  */
 uint64_t calls_gate_tick(struct calls_gate *g, struct calls_bpf *skel, const uint32_t *majors, size_t n);
-/* "idle: no GPU file open", "N GPU files open", or why there is no gate (at most 39 bytes). */
+/* "idle: no GPU file open", "N GPU files open", or "always on: " and why there is no gate (at most 39 bytes). */
 void calls_gate_describe(const struct calls_gate *g, const struct calls_bpf *skel, char *out, size_t size);
 void calls_gate_close(struct calls_gate *g);
 

@@ -1934,7 +1934,7 @@ calls_said=$(sed -n 40p "$REC" | jq -r '.collectors[] | select(.name == "calls")
 replay_at 120 40 "$REC" 40
 keys 7
 check "Calls pane: the recording's calls status is what the calls collector now says ('$calls_said': devices, the gate)" \
-	bash -c "$(declare -f screen); T='$T'; screen | grep -qxE ' calls: ioctls on (DRM and NVIDIA devices|DRM devices|NVIDIA devices|GPU devices \\(none yet\\)) and fence waits; (on|idle: no GPU file open|[0-9]+ GPU files? open|no gate: .*) *'"
+	bash -c "$(declare -f screen); T='$T'; screen | grep -qxE ' calls: ioctls on (DRM and NVIDIA devices|DRM devices|NVIDIA devices|GPU devices \\(none yet\\)) and fence waits; (on|idle: no GPU file open|[0-9]+ GPU files? open|always on: .*) *'"
 $T kill-server 2>/dev/null
 lost_in=$(sed -n 21p "$REC" | jq -r '[.collectors[] | .name as $c | (.drops // {} | to_entries[] | {c: $c, n: .value})] | max_by(.n) | select(.n > 0) | .c')
 if [ -n "$lost_in" ]; then
