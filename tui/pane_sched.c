@@ -223,6 +223,7 @@ static int ring_processes(struct view *v, const struct table *t, size_t r, const
 {
 	const struct table *procs = snapshot_table(v->snap, "drm_sched.processes");
 	char rate[16], parts[4][48];
+	double listed = 0;
 
 	if (y + 1 >= end) { /* no room for a row below a heading: the count alone */
 		if (y < end)
@@ -243,6 +244,8 @@ static int ring_processes(struct view *v, const struct table *t, size_t r, const
 			snprintf(none, sizeof(none), "None: no process has had a job on this ring since the start.");
 		y += put_wrapped((struct rect){ y, a.x + 1, end - y, a.w - 2 }, ROLE_DIM, none);
 	}
+	for (size_t k = 0; pr && k < pr->nrows && on_ring; k++) /* the jobs of those it lists */
+		listed += of_ring(pr, k, t, r) ? num_or_0(pr, k, "jobs_total") : 0;
 	for (size_t k = 0; pr && k < pr->nrows && y < end; k++) {
 		double pid = table_num(pr, k, "pid");
 		const char *comm = "?";
@@ -258,6 +261,13 @@ static int ring_processes(struct view *v, const struct table *t, size_t r, const
 		snprintf(parts[2], sizeof(parts[2]), "  GPU %5.1f%%", num_or_0(pr, k, "gpu_pct"));
 		snprintf(parts[3], sizeof(parts[3]), "  %.0f submitted", num_or_0(pr, k, "jobs_total"));
 		put_columns(y++, a.x + 1, a.x + a.w - 1, ROLE_NORMAL, ROLE_NORMAL, parts, 4);
+	}
+	if (on_ring && num_or_0(t, r, "queued_total") > listed && y < end) { /* the ring's other jobs: said whose */
+		char rest[160];
+
+		snprintf(rest, sizeof(rest), "and %.0f jobs of processes not listed now (exited or stopped submitting)",
+			 num_or_0(t, r, "queued_total") - listed);
+		y += put_whole(y, a.x + 1, a.w - 2, ROLE_DIM, rest) ? 1 : 0;
 	}
 	return y;
 }

@@ -1096,6 +1096,13 @@ if [ -f "$NVREC" ]; then
 	keys Enter
 	check "60x15, a ring's view: its process row under 'Processes on this ring', not a heading alone" \
 		bash -c "$T capture-pane -p -t t | grep -A1 '^ Processes on this ring' | grep -qE '^ +[0-9]+ mockgpu-submit +[0-9.]+ subm/s'"
+	# the ring's jobs its listed processes do not account for are said, not left to the reader's sum
+	replay_at 80 24 "$REC" 20
+	keys Enter
+	ring_q=$(sed -n 20p "$REC" | jq '[.tables["drm_sched.rings"][] | select(.name == "gfx_0.0.0")][0].queued_total')
+	ring_l=$(sed -n 20p "$REC" | jq '[.tables["drm_sched.process_rings"][] | select(.name == "gfx_0.0.0") | .jobs_total] | add')
+	check "80x24 ring view: 'and $((ring_q - ring_l)) jobs of processes not listed now' ($ring_q queued, $ring_l of those listed)" \
+		shows "and $((ring_q - ring_l)) jobs of processes not listed now (exited or stopped submitting)"
 	replay_at 60 15 "$REC" 20
 	keys Right Enter
 	check "60x15, a process's rings: columns whole or left out, header and row alike (no 'EX' of 'EXEC p50')" \
