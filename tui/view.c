@@ -82,8 +82,9 @@ void view_apply_theme(struct view *v)
 /*
  * On each screen whose first table has the keys and is not available (its collector
  * not attached, as drm_sched on an NVIDIA machine), or has no rows in the first
- * snapshot (first), the keys go to the first table that has some, not stay on one
- * that cannot open or sort anything; unless the user chose it since entering.
+ * snapshot or when the screen is entered (first), the keys go to the first table that
+ * has some, not stay on one that cannot open or sort anything; unless the user chose it
+ * since entering.
  */
 static void focus_first_rows(struct view *v, const struct snapshot *s, bool first)
 {
@@ -142,7 +143,7 @@ void view_enter_screen(struct view *v, int screen)
 	v->screen = screen;
 	v->detail = NULL;
 	v->focus_chosen[screen] = false;
-	focus_first_rows(v, v->snap, false);
+	focus_first_rows(v, v->snap, true); /* entered: the keys on a table with rows, as at the start */
 }
 
 bool view_refresh(struct view *v, int timeout_ms)
