@@ -41,6 +41,8 @@ int put_wrapped(struct rect a, enum role r, const char *text);
 int put_parts(struct rect a, enum role r, const char *const *parts, int n, int gap);
 /* On the borders of the box around in: "↑ N more" (top) and "↓ N more" (bottom) where a list goes on. */
 void list_more(const struct view *v, struct rect in, int above, int below);
+/* put_wrapped, but text longer than a fills it, its last line ending at a word and an ellipsis. */
+int put_wrapped_cut(struct rect a, enum role r, bool utf8, const char *text);
 /* The rows put_wrapped would use for text at width w, however many. */
 int wrapped_rows(const char *text, int w);
 /* Whether put_wrapped in h rows of w would put some of text (all of it, or a whole sentence). */

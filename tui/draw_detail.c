@@ -420,16 +420,19 @@ void draw_sort_menu(struct view *v)
 	}
 	first = first < v->sort_menu_sel ? first + 1 : v->sort_menu_sel;
 	y = in.y;
-	for (i = first; i < n && y + sort_rows(&d->cols[cols[i]], in.w) <= in.y + in.h - 1; i++) {
+	/* whole entries; the last one that has a line left its meaning cut at a word */
+	for (i = first; i < n && y < in.y + in.h - 1; i++) {
 		const struct col_desc *col = &d->cols[cols[i]];
 		enum role role = i == v->sort_menu_sel ? ROLE_SELECTED : ROLE_NORMAL;
 		int h = sort_rows(col, in.w);
 
+		h = y + h > in.y + in.h - 1 ? in.y + in.h - 1 - y : h;
 		for (int k = 0; k < h; k++)
 			fill(y + k, in.x, in.w, role);
 		putf(y, in.x + 1, SORT_HELP, role, "%s %-10s", cols[i] == cur ? sort_arrow(col, ts->reverse, v->utf8) : " ",
 		     col->title);
-		put_wrapped((struct rect){ y, in.x + 1 + SORT_HELP, h, in.w - 2 - SORT_HELP }, role, col->help);
+		put_wrapped_cut((struct rect){ y, in.x + 1 + SORT_HELP, h, in.w - 2 - SORT_HELP }, role, v->utf8,
+				col->help);
 		y += h;
 	}
 	list_more(v, in, first, n - i);

@@ -185,6 +185,27 @@ int put_wrapped(struct rect a, enum role r, const char *text)
 	return y - a.y;
 }
 
+int put_wrapped_cut(struct rect a, enum role r, bool utf8, const char *text)
+{
+	const char *p = text;
+	int y = a.y;
+
+	if (a.h <= 0 || a.w <= 1)
+		return 0;
+	if (wrapped_rows(text, a.w) <= a.h)
+		return put_wrapped(a, r, text);
+	while (*p && y < a.y + a.h) {
+		bool last = y == a.y + a.h - 1;
+		size_t cut = wrap_line(p, last ? a.w - 1 : a.w); /* the last keeps a cell for its ellipsis */
+
+		putf(y++, a.x, a.w, r, "%.*s%s", (int)cut, p, last ? (utf8 ? "…" : "~") : "");
+		p += cut;
+		while (*p == ' ')
+			p++;
+	}
+	return y - a.y;
+}
+
 int put_parts(struct rect a, enum role r, const char *const *parts, int n, int gap)
 {
 	int y = a.y, x = a.x;

@@ -119,8 +119,11 @@ static int setup_rows(struct view *v, int i, int w, const struct table_desc *d, 
 	return (rows > 0 ? rows : 1) + (i == 0 || i == PANE_COUNT);
 }
 
-/* Item i from y (its group's title first where it starts one); its description wrapped at words. */
-static void setup_draw_item(struct view *v, int i, int y, struct rect in, const struct table_desc *d,
+/*
+ * Item i from y (its group's title first where it starts one) in at most left lines; its description
+ * wrapped at words, cut at one with an ellipsis where it has fewer lines than it needs.
+ */
+static void setup_draw_item(struct view *v, int i, int y, int left, struct rect in, const struct table_desc *d,
 			    const unsigned int *cols)
 {
 	enum role role = i == v->setup_sel ? ROLE_SELECTED : ROLE_NORMAL;
@@ -137,11 +140,12 @@ static void setup_draw_item(struct view *v, int i, int y, struct rect in, const 
 		y++;
 	}
 	setup_item(v, i, d, cols, mark, what, sizeof(what));
-	rows = setup_rows(v, i, in.w, d, cols) - (i == 0 || i == PANE_COUNT);
+	rows = setup_rows(v, i, in.w, d, cols);
+	rows = (rows < left ? rows : left) - (i == 0 || i == PANE_COUNT);
 	for (int k = 0; k < rows; k++)
 		fill(y + k, in.x, in.w, role);
 	put(y, in.x + 1, SETUP_WHAT, role, mark);
-	put_wrapped((struct rect){ y, in.x + 1 + SETUP_WHAT, rows, in.w - 2 - SETUP_WHAT }, role, what);
+	put_wrapped_cut((struct rect){ y, in.x + 1 + SETUP_WHAT, rows, in.w - 2 - SETUP_WHAT }, role, v->utf8, what);
 }
 
 void draw_setup(struct view *v)
@@ -164,9 +168,12 @@ void draw_setup(struct view *v)
 	}
 	first = first < v->setup_sel ? first + 1 : v->setup_sel;
 	y = in.y;
-	for (i = first; i < n && y + setup_rows(v, i, in.w, d, cols) <= in.y + in.h - 1; i++) {
-		setup_draw_item(v, i, y, in, d, cols);
-		y += setup_rows(v, i, in.w, d, cols);
+	/* whole items; the last one with a line of its own left its description cut at a word */
+	for (i = first; i < n && y + 1 + (i == 0 || i == PANE_COUNT) <= in.y + in.h - 1; i++) {
+		int left = in.y + in.h - 1 - y;
+
+		setup_draw_item(v, i, y, left, in, d, cols);
+		y += setup_rows(v, i, in.w, d, cols) < left ? setup_rows(v, i, in.w, d, cols) : left;
 	}
 	list_more(v, in, first, n - i);
 	put_whole(in.y + in.h - 1, in.x + 1, in.w - 2, ROLE_DIM, "Space toggles, W saves, Esc closes");
