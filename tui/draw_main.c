@@ -127,7 +127,7 @@ struct header_tally {
 
 /* Which of the header's parts have their own colour or a shorter form (-1: none). */
 struct header_marks {
-	int xid, warn, lostat, paceat, pidat;
+	int xid, warn, lostat, paceat, pidat, placeat;
 };
 
 #define HEADER_PARTS 14
@@ -178,8 +178,10 @@ static int header_parts(const struct view *v, const struct header_tally *h, char
 	if (v->record) /* --record: the file written, by its name (its folders take room the numbers need) */
 		snprintf(parts[n++], HEADER_PART_MAX, " | REC %s",
 			 strrchr(v->record, '/') ? strrchr(v->record, '/') + 1 : v->record);
-	if (v->feed->replay && s) /* where the replay is: the snapshot's place in the recording */
-		replay_place(v, s, parts[n++], HEADER_PART_MAX);
+	if (v->feed->replay && s) { /* where the replay is: the snapshot's place in the recording */
+		replay_place(v, s, parts[n], HEADER_PART_MAX);
+		m->placeat = n++;
+	}
 	if (v->pid_filter) { /* tables with a PID show its rows only: said before anything else is */
 		snprintf(parts[n], HEADER_PART_MAX, " | -p %u: its rows only", v->pid_filter);
 		m->pidat = n++;
@@ -261,7 +263,7 @@ static int parts_width(char parts[][HEADER_PART_MAX], int n, bool utf8)
 void draw_header(struct view *v, struct rect r)
 {
 	struct header_tally h = { 0 };
-	struct header_marks m = { -1, -1, -1, -1, -1 };
+	struct header_marks m = { -1, -1, -1, -1, -1, -1 };
 	char parts[HEADER_PARTS][HEADER_PART_MAX]; /* in order of need; one that does not fit whole is left out */
 	int n, x = 0;
 
@@ -270,7 +272,9 @@ void draw_header(struct view *v, struct rect r)
 	/* where the loss and the refresh after it have no room: the loss by its collector, then no version */
 	if (m.lostat >= 0 && m.lostat + 1 < n && parts_width(parts, m.lostat + 2, v->utf8) > r.w)
 		lost_in_form(&h, parts[m.lostat]);
-	if (m.lostat >= 0 && parts_width(parts, m.lostat + 1, v->utf8) > r.w)
+	/* the version gives way to a loss, and to where a replay is */
+	if ((m.lostat >= 0 && parts_width(parts, m.lostat + 1, v->utf8) > r.w) ||
+	    (m.placeat >= 0 && parts_width(parts, m.placeat + 1, v->utf8) > r.w))
 		snprintf(parts[0], HEADER_PART_MAX, " gputop-bpf");
 	fill(r.y, 0, r.w, ROLE_HEADER);
 	for (int i = 0; i < n; i++)

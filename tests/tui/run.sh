@@ -992,6 +992,8 @@ if [ -f "$NVREC" ]; then
 		check "80x24, two H100s, the process view: the note and charts left out said on its last line" \
 			bash -c "$T capture-pane -p -t t | grep -qx ' Not shown (a taller terminal shows them): the GPU MEM note, its charts\. *'"
 		replay_at 60 15 "$NV2" 20
+		check "60x15 header: where the replay is kept, the version given way ($(screen | head -1))" \
+			bash -c "$T capture-pane -p -t t | head -1 | grep -qxE ' gputop-bpf \| REPLAY nvidia-h100x2\.jsonl \| snapshot 20/[0-9]+ *'"
 		# the row view at 60 columns: each meaning under its value, the bus id whole, the last line whole
 		keys 4 Enter
 		check "60x15, a GPU's row view: the bus id whole, its meaning under it, the field count line whole" \
