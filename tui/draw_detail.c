@@ -337,7 +337,8 @@ void draw_help(struct view *v)
 		"space, Z        pause (data frozen, the interface stays live)",
 		"P, M, N, I      as htop: sort by GPU %, memory, PID; I inverts. On the Overview these, s, F6, t and k "
 		"act on the processes unless Left/Right chose the rings",
-		"F7, F8, u, H, K htop's keys not here (and F, l, a, i): the status line says what to use instead",
+		"F7, F8, u, H    htop's keys not here (and F, l, a, i; K but with vi_keys): the status line says what "
+		"to use instead",
 		"n, .            one snapshot forward while paused (a replay's single step)",
 		"+ (=), -        slower / faster refresh, in steps between " DELAY_RANGE_TEXT " s (as -d)",
 		"C               next colour theme",
