@@ -75,17 +75,33 @@ static void left_out_keys(int first, char *out, size_t size)
 		snprintf(out, size, " %d-%d", first, pane_screen_count());
 }
 
-/* The header's second line: the panes' tabs, then the filter and the theme, each whole. */
-static void draw_tabs(const struct view *v, int y, int w)
+/* The cells all the tabs take, padded (" 1 Overview ", a space apart) or not ("1 Overview", two apart). */
+static int tabs_width(bool padded)
 {
 	int x = 1;
 
+	for (int i = 0; i < pane_screen_count(); i++) {
+		char tab[48];
+
+		x += snprintf(tab, sizeof(tab), padded ? " %d %s " : "%d %s", i + 1, pane_for_screen(i)->title) +
+		     (padded ? 1 : 2);
+	}
+	return x - (padded ? 1 : 2);
+}
+
+/* The header's second line: the panes' tabs, then the filter and the theme, each whole. */
+static void draw_tabs(struct view *v, int y, int w)
+{
+	bool padded = tabs_width(true) <= w || tabs_width(false) > w; /* all of them, unpadded, where that fits */
+	int x = 1;
+
 	fill(y, 0, w, ROLE_NORMAL);
+	memset(v->tab_w, 0, sizeof(v->tab_w));
 	for (int i = 0; i < pane_screen_count(); i++) { /* each tab whole: "5 Displa" names no pane */
 		char tab[48], more[16];
 		int left = pane_screen_count() - i - 1, tab_w;
 
-		tab_w = snprintf(tab, sizeof(tab), " %d %s ", i + 1, pane_for_screen(i)->title);
+		tab_w = snprintf(tab, sizeof(tab), padded ? " %d %s " : "%d %s", i + 1, pane_for_screen(i)->title);
 		left_out_keys(i + 2, more, sizeof(more));
 		/* the selected tab where it fits, even with no room for the keys after it */
 		if (x + tab_w + (left ? (int)strlen(more) : 0) > w && !(i == v->screen && x + tab_w <= w)) {
@@ -93,7 +109,9 @@ static void draw_tabs(const struct view *v, int y, int w)
 			x += put_whole(y, x, w - x, ROLE_DIM, more); /* the keys of those left out */
 			break;
 		}
-		x += put_whole(y, x, w - x, i == v->screen ? ROLE_SELECTED : ROLE_LABEL, tab) + 1;
+		v->tab_x[i] = x;
+		v->tab_w[i] = put_whole(y, x, w - x, i == v->screen ? ROLE_SELECTED : ROLE_LABEL, tab);
+		x += v->tab_w[i] + (padded ? 1 : 2);
 	}
 	/* the filter, then the theme, only whole: a part cut mid-word reads as something else */
 	if (v->filter[0]) {

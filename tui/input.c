@@ -194,17 +194,11 @@ static int keybar_key(const struct view *v, int x)
 }
 
 /* The pane tab under column x of the header's second line, as draw_header lays them out; -1: none. */
-static int tab_at(int x)
+static int tab_at(const struct view *v, int x)
 {
-	int at = 1;
-
-	for (int i = 0; i < pane_screen_count(); i++) {
-		int w = (int)strlen(pane_for_screen(i)->title) + 4;
-
-		if (x >= at && x < at + w)
+	for (int i = 0; i < pane_screen_count() && i < SCREEN_MAX; i++)
+		if (v->tab_w[i] && x >= v->tab_x[i] && x < v->tab_x[i] + v->tab_w[i])
 			return i;
-		at += w + 1;
-	}
 	return -1;
 }
 
@@ -254,8 +248,8 @@ static void mouse_key(struct view *v)
 
 	if (getmouse(&ev) != OK)
 		return;
-	if (ev.y == v->layout.header.y + 1 && v->layout.header.h >= 2 && tab_at(ev.x) >= 0) {
-		view_enter_screen(v, tab_at(ev.x));
+	if (ev.y == v->layout.header.y + 1 && v->layout.header.h >= 2 && tab_at(v, ev.x) >= 0) {
+		view_enter_screen(v, tab_at(v, ev.x));
 		return;
 	}
 	if (ev.y == v->layout.keybar.y && (key = keybar_key(v, ev.x))) {

@@ -103,6 +103,7 @@ struct view {
 	struct table_state tstate[SCREEN_MAX][PANE_MAX_TABLES]; /* per declared table */
 	struct row_order order[SCREEN_MAX][PANE_MAX_TABLES]; /* their rows' order, as last sorted */
 	int table_focus[SCREEN_MAX]; /* which declared table of a screen has the keys */
+	int tab_x[SCREEN_MAX], tab_w[SCREEN_MAX]; /* where each pane's tab was drawn (0 wide: left out) */
 	bool instead_shown[SCREEN_MAX]; /* the screen shows its pane's instead[] tables (as last drawn) */
 	bool focus_chosen[SCREEN_MAX]; /* by the user (Left/Right, a click) since the screen was entered */
 };

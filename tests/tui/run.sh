@@ -1115,10 +1115,13 @@ fi
 replay_at 80 24 "$REC" 2
 keys 9
 check "9 with eight panes: the status line says there is no such pane, not silence" shows "9: no such pane (1-8, Tab)"
-# 80 columns: the last tab has no room whole; its key says it is there, selected or not
-keys 8
-check "80x24, 8: the GPU time pane, its tab left out by its key ('7 Calls   8')" \
-	bash -c "$T capture-pane -p -t t | grep -q '^ GPU time   (Tab or 1-8' && $T capture-pane -p -t t | sed -n 2p | grep -qE ' 7 Calls +8 *\$'"
+# 80 columns: the eight tabs whole without their padding, two spaces apart; a click finds them there
+check "80x24: all eight tabs whole, unpadded ($(screen | sed -n 2p | sed 's/ *$//'))" \
+	bash -c "$T capture-pane -p -t t | sed -n 2p | grep -qxE ' 1 Overview  2 AMD  3 Intel  4 NVIDIA  5 Display  6 Memory  7 Calls  8 GPU time *'"
+click $(($(col_of "8 GPU time" 2) + 2)) 2
+check "80x24: a click on the unpadded tab '8 GPU time' shows that pane" \
+	bash -c "$T capture-pane -p -t t | grep -q '^ GPU time   (Tab or 1-8'"
+keys 1 8
 check "80x24, 8 on a recording without GPU time: its tables say the recording has none" \
 	bash -c "$T capture-pane -p -t t | grep -q 'This recording has no nvidia.gpu_busy table'"
 
