@@ -302,7 +302,7 @@ static int calls_attach(struct collector *c)
 
 /*
  * An NVIDIA device file's name by its major's name in /proc/devices and its minor: the driver's own
- * ("nvidia" or "nvidia-frontend") nvidiactl and nvidiaN; nvidia-uvm and nvidia-uvm-tools; nvidia-capN; others
+ * ("nvidia", "nvidiactl" or "nvidia-frontend": /proc/devices may list 195 twice) nvidiactl and nvidiaN; nvidia-uvm and nvidia-uvm-tools; nvidia-capN; others
  * NAME + N.
  */
 static void nvidia_node_name(const char *major_name, unsigned int minor, char *out, size_t size)
@@ -311,7 +311,8 @@ static void nvidia_node_name(const char *major_name, unsigned int minor, char *o
 		snprintf(out, size, "%s", minor == 1 ? "nvidia-uvm-tools" : "nvidia-uvm");
 	else if (!strcmp(major_name, "nvidia-caps")) /* /dev/nvidia-caps/nvidia-capN */
 		snprintf(out, size, "nvidia-cap%u", minor);
-	else if (!strcmp(major_name, "nvidia") || !strcmp(major_name, "nvidia-frontend") || !major_name[0])
+	else if (!strcmp(major_name, "nvidia") || !strcmp(major_name, "nvidiactl") ||
+		 !strcmp(major_name, "nvidia-frontend") || !major_name[0])
 		snprintf(out, size, minor == 255 ? "nvidiactl" : "nvidia%u", minor);
 	else
 		snprintf(out, size, "%.40s%u", major_name, minor);
@@ -337,9 +338,10 @@ static const struct calls_dev *device_of(struct calls_priv *p, __u32 rdev)
 	d->rdev = rdev;
 	d->kind = IOCTL_DEVICE_DRM;
 	for (int i = 0; i < CALLS_MAJORS; i++)
-		if (p->majors[i] == major) {
+		if (p->majors[i] == major) { /* the first of a major's names: 195 is "nvidia", then "nvidiactl" */
 			d->kind = p->kinds[i];
 			major_name = p->major_names[i];
+			break;
 		}
 	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u", major, minor);
 	if (link_name(path, d->name, sizeof(d->name))) {

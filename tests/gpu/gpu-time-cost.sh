@@ -4,18 +4,28 @@
 #  1. the library's test build (FLOOR_LIB), asked through its file in even rounds: CUPTI's floor (the
 #     activity kinds on, records read and handed to probe functions nothing probes) against dormant;
 #  2. the product library (LIB) with gputop-bpf running in even rounds: on against dormant.
-# Usage: tests/gpu/gpu-time-cost.sh BINARY LIB FLOOR_LIB OUTDIR   (root, a GPU, PyTorch; not in make test)
+# Usage: [PIN=CPU] [ROUNDS=N] tests/gpu/gpu-time-cost.sh BINARY LIB FLOOR_LIB OUTDIR   (root, a GPU, PyTorch;
+# not in make test)
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 BIN=$(readlink -f "$1") LIB=$(readlink -f "$2") FLOOR=$(readlink -f "$3") OUT=$4
 PY=${PYTHON:-python3}
 ROUNDS=${ROUNDS:-10}
+# PIN=CPU or FIRST-LAST: the loop on those CPUs alone (taskset), the monitor on the others: the host moves it less
+MONCPUS=
+in_pin() { [ "$1" -ge "${PIN%-*}" ] && [ "$1" -le "${PIN#*-}" ]; }
+if [ -n "${PIN:-}" ]; then
+	MONCPUS=$(for c in $(seq 0 $(($(nproc) - 1))); do in_pin "$c" || printf '%s,' "$c"; done | sed 's/,$//')
+	echo "the loop on CPUs $PIN, the monitor on $MONCPUS"
+fi
+py() { if [ -n "$MONCPUS" ]; then taskset -c "$PIN" "$PY" "$@"; else "$PY" "$@"; fi; }
+monitor() { if [ -n "$MONCPUS" ]; then taskset -c "$MONCPUS" "$BIN" "$@"; else "$BIN" "$@"; fi; }
 mkdir -p "$OUT"
 [ -e /dev/nvidiactl ] || { echo "SKIP: no NVIDIA GPU"; exit 0; }
 
 echo "== floor against dormant, one process"
 rm -f "$OUT"/f.* && echo 0 >"$OUT/ask"
-CUDA_INJECTION64_PATH=$FLOOR GPUTOP_TEST_CUPTI_ASK=$OUT/ask "$PY" "$HERE/launch_loop.py" "$OUT/f" "$ROUNDS" \
+CUDA_INJECTION64_PATH=$FLOOR GPUTOP_TEST_CUPTI_ASK=$OUT/ask py "$HERE/launch_loop.py" "$OUT/f" "$ROUNDS" \
 	>"$OUT/floor.jsonl" 2>"$OUT/floor.err" &
 W=$!
 for k in $(seq "$ROUNDS"); do
@@ -28,12 +38,12 @@ wait $W
 
 echo "== gputop-bpf on against dormant, one process"
 rm -f "$OUT"/o.*
-CUDA_INJECTION64_PATH=$LIB "$PY" "$HERE/launch_loop.py" "$OUT/o" "$ROUNDS" >"$OUT/on.jsonl" 2>"$OUT/on.err" &
+CUDA_INJECTION64_PATH=$LIB py "$HERE/launch_loop.py" "$OUT/o" "$ROUNDS" >"$OUT/on.jsonl" 2>"$OUT/on.err" &
 W=$!
 M=
 for k in $(seq "$ROUNDS"); do
 	if [ $((k % 2)) = 0 ]; then
-		"$BIN" -b -J -d 1 >"$OUT/mon.$k" 2>/dev/null &
+		monitor -b -J -d 1 >"$OUT/mon.$k" 2>/dev/null &
 		M=$!
 		until [ -s "$OUT/mon.$k" ]; do sleep 0.05; done
 		sleep 1.5 # its rescan (4 intervals at most... found at its start here), the library's poll
