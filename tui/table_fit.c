@@ -5,8 +5,9 @@
 #include "tui/table_fit.h"
 
 /*
- * The history the table draws: the COL_SPARK one, else the first; where no row of t knows that one and a row
- * knows another history column, the first such (memory regions that report USED but no TOTAL).
+ * The history the table draws: the COL_SPARK one, else the first; where there is no COL_SPARK one and no row
+ * of t knows the first while a row knows another, the first such (memory regions that report USED but no
+ * TOTAL). A COL_SPARK one stays where it is unknown now: its history says when it was known.
  */
 static int spark_column(const struct table_desc *d, const struct table *t)
 {
@@ -22,10 +23,11 @@ static int spark_column(const struct table_desc *d, const struct table *t)
 		if (known < 0 && t && table_col_known(t, c))
 			known = (int)c;
 	}
-	spark = spark >= 0 ? spark : first;
-	if (spark >= 0 && t && t->nrows && !table_col_known(t, (unsigned int)spark) && known >= 0)
+	if (spark >= 0)
+		return spark;
+	if (first >= 0 && t && t->nrows && !table_col_known(t, (unsigned int)first) && known >= 0)
 		return known;
-	return spark;
+	return first;
 }
 
 /*

@@ -145,19 +145,15 @@ static bool name_entry(const void *key, void *value, void *arg)
 	return proc_state(arg, ((const struct cupti_name_key *)key)->tgid) == PROC_GONE_BEFORE;
 }
 
-/* The name of id in process tgid, into buf: cut ones marked, unknown ones said. */
+/* The name of the key's kernel in its process, into buf (gpu_time_name). */
 static void name_of(struct gpu_time_priv *p, const struct cupti_kernel_key *k, char *buf, size_t size)
 {
 	struct cupti_name_key nk = { .tgid = k->tgid, .id = k->name_id };
 	struct cupti_name_val v;
+	bool known = k->kind == GPUTOP_CUPTI_KERNEL &&
+		     !bpf_map_lookup_elem(bpf_map__fd(p->skel->maps.cupti_names), &nk, &v);
 
-	if (k->kind != GPUTOP_CUPTI_KERNEL)
-		snprintf(buf, size, "%s", "");
-	else if (bpf_map_lookup_elem(bpf_map__fd(p->skel->maps.cupti_names), &nk, &v))
-		snprintf(buf, size, "[name %u]", k->name_id);
-	else
-		snprintf(buf, size, "%.*s%s", (int)(v.len <= GPUTOP_CUPTI_NAME_MAX ? v.len : 0), v.name,
-			 v.cut ? "...[cut]" : "");
+	gpu_time_name(k, known ? &v : NULL, buf, size);
 }
 
 static bool kernel_entry(const void *key, void *value, void *arg)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <stdio.h>
 #include "collectors/gpu_time/gpu_time_tables.h"
 #include "collectors/kit/cells.h"
 #include "core/counter.h"
@@ -90,6 +91,17 @@ TABLE_REGISTER(nvidia_gpu_busy);
 
 static const char *const kinds
 	[] = { [GPUTOP_CUPTI_KERNEL] = "kernel", [GPUTOP_CUPTI_MEMCPY] = "memcpy", [GPUTOP_CUPTI_MEMSET] = "memset" };
+
+void gpu_time_name(const struct cupti_kernel_key *k, const struct cupti_name_val *v, char *buf, size_t size)
+{
+	if (k->kind != GPUTOP_CUPTI_KERNEL)
+		snprintf(buf, size, "%s", "");
+	else if (!v)
+		snprintf(buf, size, "[name %u]", k->name_id);
+	else /* the process's bytes as they are, to a NUL: the screen and JSON make them text */
+		snprintf(buf, size, "%.*s%s", (int)(v->len <= GPUTOP_CUPTI_NAME_MAX ? v->len : 0), v->name,
+			 v->cut ? "...[cut]" : "");
+}
 
 void gpu_time_row(struct cell *row, const struct cupti_kernel_key *k, const struct cupti_kernel_val *v,
 		  const struct cupti_hist_val *h, const char *comm, const char *name)

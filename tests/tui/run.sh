@@ -1937,7 +1937,7 @@ for size in "80 24" "120 40"; do
 	check "${size/ /x} process pane of ${MANY% *}: its heading wrapped whole" \
 		bash -c "$(declare -f words_whole); T='$T'; words_whole 'Its DRM clients (a client shared with other processes counts for the lowest PID)'"
 	check "${size/ /x} process pane of ${MANY% *}: each of its $shown client blocks whole (its region and its engine line)" \
-		awk '/^ client [0-9]+ on / { if (open) exit 1; open = 2; next } open && /^   (memory|engine) / { open--; next }
+		awk '/^ client [0-9]+ on / { if (open) exit 1; open = 2; next } open && /^   (memory|engines busy:) / { open--; next }
 			open { exit 1 } END { exit open != 0 }' "$TMP/blocks.screen"
 	if [ "$shown" -lt "${MANY#* }" ]; then
 		check "${size/ /x} process pane: '$((${MANY#* } - shown)) more of its ${MANY#* } clients', the blocks not drawn" \

@@ -896,6 +896,14 @@ static void spark_of_a_known_history(void **state)
 	table_fit_columns(d, t, 200, NULL, &f);
 	assert_int_equal(f.spark_col, total); /* known: the table's own */
 	table_free(t);
+	/* a COL_SPARK history unknown now stays: its history says when it was known (python3's GPU%) */
+	d = table_desc_find("gpu.processes");
+	t = table_new(d);
+	row = table_row_add(t);
+	cell_set_u64(row, (unsigned int)table_col(d, "mem_bytes"), 1 << 20);
+	table_fit_columns(d, t, 200, NULL, &f);
+	assert_int_equal(f.spark_col, table_col(d, "gpu_pct"));
+	table_free(t);
 }
 
 /* Wide columns give way to the sparkline; with room enough everything shows. */
