@@ -19,13 +19,37 @@ bool share_dir_for(const char *exe, const char *sub, char *buf, size_t size)
 	return n > 0 && (size_t)n < size && !stat(buf, &st) && S_ISDIR(st.st_mode);
 }
 
-bool share_dir(const char *sub, char *buf, size_t size)
+/* The running binary's path into exe[PATH_MAX]; false where it cannot be read. */
+static bool self_exe(char *exe)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	ssize_t n = readlink("/proc/self/exe", exe, PATH_MAX - 1);
 
 	if (n <= 0)
 		return false;
 	exe[n] = '\0';
-	return share_dir_for(exe, sub, buf, size);
+	return true;
+}
+
+bool share_dir(const char *sub, char *buf, size_t size)
+{
+	char exe[PATH_MAX];
+
+	return self_exe(exe) && share_dir_for(exe, sub, buf, size);
+}
+
+bool installed_lib(const char *name, char *buf, size_t size)
+{
+	char exe[PATH_MAX];
+	const char *slash;
+	size_t dir_len;
+	struct stat st;
+	int n;
+
+	if (!self_exe(exe) || !(slash = strrchr(exe, '/')))
+		return false;
+	dir_len = (size_t)(slash - exe);
+	if (dir_len < 4 || strncmp(exe + dir_len - 4, "/bin", 4)) /* not PREFIX/bin/: the source tree */
+		return false;
+	n = snprintf(buf, size, "%.*s/lib/gputop-bpf/%s", (int)(dir_len - 4), exe, name);
+	return n > 0 && (size_t)n < size && !stat(buf, &st) && S_ISREG(st.st_mode);
 }

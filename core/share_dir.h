@@ -14,5 +14,7 @@
 bool share_dir_for(const char *exe, const char *sub, char *buf, size_t size);
 /* The same for the running binary (/proc/self/exe). */
 bool share_dir(const char *sub, char *buf, size_t size);
+/* The running binary's PREFIX/lib/gputop-bpf/NAME into buf (make install's CUPTI library); true where it exists. */
+bool installed_lib(const char *name, char *buf, size_t size);
 
 #endif

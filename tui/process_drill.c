@@ -10,6 +10,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+#include "core/share_dir.h"
 #include "format/cell_format.h"
 #include "tui/draw.h"
 
@@ -17,9 +19,10 @@
 static const struct {
 	const char *table, *label;
 } sources[] = {
-	{ "drm_sched.processes", "DRM scheduler" }, { "memory.processes", "DRM fdinfo" },
-	{ "nvidia.gpu_processes", "NVML" },	    { "nvidia.processes", "CUDA calls" },
+	{ "drm_sched.processes", "DRM scheduler" },  { "memory.processes", "DRM fdinfo" },
+	{ "nvidia.gpu_processes", "NVML" },	     { "nvidia.processes", "CUDA calls" },
 	{ "nvidia.process_gpus", "CUDA on device" }, /* a row per CUDA device, "unknown" too */
+	{ "nvidia.gpu_busy", "GPU time (CUPTI)" }, /* a row per CUDA device, with the CUPTI library */
 	{ "kfd.processes", "KFD (ROCm)" },
 };
 
@@ -97,6 +100,40 @@ static bool has_row(struct view *v, const char *name, double pid)
 		if (table_num(t, r, "pid") == pid)
 			return true;
 	return false;
+}
+
+/* The CUPTI library for the hint: beside the binary (PREFIX/lib/gputop-bpf), the package's, make install's. */
+static const char *cupti_lib(void)
+{
+	static const char *const fixed[] = { "/usr/lib/gputop-bpf/libgputop-cupti.so",
+					     "/usr/local/lib/gputop-bpf/libgputop-cupti.so" };
+	static char own[300];
+	static const char *found;
+
+	if (found)
+		return found;
+	if (installed_lib("libgputop-cupti.so", own, sizeof(own)))
+		return found = own;
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		if (!access(fixed[i], R_OK))
+			return found = fixed[i];
+	return found = fixed[1]; /* make install's, where nothing is installed yet */
+}
+
+/* A CUDA process without GPU time (no CUPTI library in it): how to have it, on one line; the next row. */
+static int gpu_time_hint(struct view *v, struct rect a, int y, double pid, struct left_out *l)
+{
+	char hint[400];
+
+	if (!has_row(v, "nvidia.processes", pid) || has_row(v, "nvidia.gpu_busy", pid))
+		return y;
+	snprintf(hint, sizeof(hint), "GPU time (pane 8): not measured. Start it with CUDA_INJECTION64_PATH=%s",
+		 cupti_lib());
+	if (y + wrapped_rows(hint, a.w) > a.y + a.h) {
+		left_out_add(l, "how to have its GPU time");
+		return y;
+	}
+	return y + put_wrapped((struct rect){ y, a.x, a.y + a.h - y, a.w }, ROLE_DIM, hint);
 }
 
 /* Where NVML's GPU MEM and the CUDA calls' DEVMEM are both shown: why they differ; returns the next row. */
@@ -207,12 +244,11 @@ void draw_process_drill(struct view *v, const struct table *t, long row, struct 
 	/* the last row kept for what does not fit; the charts may take it where all else did */
 	in.h--;
 	y = source_lines(v, in, y, pid, &l);
+	y = gpu_time_hint(v, in, y, pid, &l);
 	y = memory_note(v, in, y, pid, &l);
 	y = ring_lines(v, in, y + 1, pid, &l);
-	if (!l.text[0])
-		draw_charts(v, t, r, a, y, &l);
-	else
-		left_out_add(&l, "its charts");
+	/* the charts in the rows left: the last one too where nothing else was left out */
+	draw_charts(v, t, r, l.text[0] ? (struct rect){ a.y, a.x, a.h - 1, a.w } : a, y, &l);
 	if (l.text[0]) {
 		char more[2][220];
 

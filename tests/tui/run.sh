@@ -989,8 +989,8 @@ if [ -f "$NVREC" ]; then
 		# the process view at 80x24 with two GPUs: what has no room is said on its last line, not dropped
 		replay_at 80 24 "$NV2" 20
 		keys Enter
-		check "80x24, two H100s, the process view: the note and charts left out said on its last line" \
-			bash -c "$T capture-pane -p -t t | grep -qx ' Not shown (a taller terminal shows them): the GPU MEM note, its charts\. *'"
+		check "80x24, two H100s, the process view: the hint, note and charts left out said on its last line" \
+			bash -c "$T capture-pane -p -t t | grep -qxE ' Not shown( \(a taller terminal shows them\))?: how to have its GPU time, the GPU MEM note, its charts\. *'"
 		replay_at 60 15 "$NV2" 20
 		check "60x15 header: where the replay is kept, the version given way ($(screen | head -1))" \
 			bash -c "$T capture-pane -p -t t | head -1 | grep -qxE ' gputop-bpf \| REPLAY nvidia-h100x2\.jsonl \| snapshot 20/[0-9]+ *'"
@@ -1001,6 +1001,19 @@ if [ -f "$NVREC" ]; then
 				$T capture-pane -p -t t | grep -qE '^ │   PCI address \(as Xid reports\) +│' &&
 				$T capture-pane -p -t t | grep -qE '^ │ fields 1-[0-9]+ of 22 ↓  arrows, PgUp/PgDn scroll +│'"
 	fi
+	# a CUDA process without the CUPTI library: its view says how to have its GPU time, the path whole
+	replay_at 120 40 "$(dirname "$NVREC")/nvidia-h200.jsonl" 20
+	keys Enter
+	check "120x40, H200, python3's view: 'GPU time (pane 8): not measured. Start it with CUDA_INJECTION64_PATH=...so'" \
+		bash -c "$T capture-pane -p -t t | grep -qE '^ GPU time \(pane 8\): not measured\. Start it with CUDA_INJECTION64_PATH=/[^ ]+/libgputop-cupti\.so *\$'"
+	# ... and with GPU time (its nvidia.gpu_busy row put in): that row in its view, no hint
+	jq -c '.tables["nvidia.gpu_busy"] = [{"pid": 924, "comm": "python3", "cuda_device": 0, "kernel_ns_total": 1000000,
+		"copy_ns_total": 0, "busy_ns_total": 1000000, "busy_pct": 50, "kernel_share_pct": 100, "disordered_total": 0}]' \
+		"$(dirname "$NVREC")/nvidia-h200.jsonl" >"$TMP/h200-gpu-time.jsonl"
+	replay_at 120 40 "$TMP/h200-gpu-time.jsonl" 20
+	keys Enter
+	check "120x40, H200 with GPU time: python3's view has its 'GPU time (CUPTI)' row, no hint to start it with the library" \
+		bash -c "$T capture-pane -p -t t | grep -qE '^ GPU time \(CUPTI\):  DEV 0  KERNELS 1\.00ms' && ! $T capture-pane -p -t t | grep -q 'not measured'"
 	# the H200 recording made with this code (tests/gpu/record-example.sh): an unmodified PyTorch
 	# training loop, snapshot 40: python3 at 98 % with 1.2GiB and 18.1k launches/s
 	H200=$(dirname "$NVREC")/nvidia-h200.jsonl
@@ -1542,6 +1555,7 @@ check "80x24, GPU time pane: each kernel's count, GPU time and name; copies and 
 		! $T capture-pane -p -t t | grep -q 'nvidia unavailable'"
 check "80x24, GPU time pane: busy time per process and device (KERNELS, COPIES, BUSY)" \
 	bash -c "$T capture-pane -p -t t | grep -qE '^ +[0-9]+ cupti-client +0 +2\.00ms +20\.0us +2\.02ms '"
+
 
 echo "== a CUDA process on two devices (tests/fixtures/cuda-two-devices.jsonl: STAND-IN libcuda and NVML)"
 CUREC=$(realpath "$(dirname "$0")/../fixtures/cuda-two-devices.jsonl")
