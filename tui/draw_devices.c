@@ -429,7 +429,7 @@ static void detail_line(struct view *v, const struct device_snap *d, int y, int 
 		x += bar_part(v, y, x, right, "membw", table_num(nv, (size_t)n, "mem_util_pct"));
 	}
 	if (s >= 0) {
-		x += bar_part(v, y, x, right, "mem", table_num(sg, (size_t)s, "mem_busy_pct"));
+		x += bar_part(v, y, x, right, "mem busy", table_num(sg, (size_t)s, "mem_busy_pct"));
 		x += text_part(y, x, right, ROLE_VALUE, "  GT idle %.0f%%", table_num(sg, (size_t)s, "idle_pct"));
 		snprintf(fmt, sizeof(fmt), "  hotspot %%.0f%s", deg);
 		x += text_part(y, x, right, ROLE_VALUE, fmt, table_num(sg, (size_t)s, "temp_hotspot_c"));

@@ -92,10 +92,17 @@ static int tabs_width(bool padded)
 /* The header's second line: the panes' tabs, then the filter and the theme, each whole. */
 static void draw_tabs(struct view *v, int y, int w)
 {
-	bool padded = tabs_width(true) <= w || tabs_width(false) > w; /* all of them, unpadded, where that fits */
-	int x = 1;
+	char f[96] = "";
+	int line = w, x = 1;
+	bool padded;
 
-	fill(y, 0, w, ROLE_NORMAL);
+	/* a filter is said whatever the tabs: they keep its room, and its text keeps 20 cells for them */
+	if (v->filter[0])
+		snprintf(f, sizeof(f), "  filter: %s", v->filter);
+	w = (int)strlen(f) + 20 <= line ? line - (int)strlen(f) : line;
+	padded = tabs_width(true) <= w || tabs_width(false) > w; /* all of them, unpadded, where that fits */
+
+	fill(y, 0, line, ROLE_NORMAL);
 	memset(v->tab_w, 0, sizeof(v->tab_w));
 	for (int i = 0; i < pane_screen_count(); i++) { /* each tab whole: "5 Displa" names no pane */
 		char tab[48], more[16];
@@ -114,14 +121,10 @@ static void draw_tabs(struct view *v, int y, int w)
 		x += v->tab_w[i] + (padded ? 1 : 2);
 	}
 	/* the filter, then the theme, only whole: a part cut mid-word reads as something else */
-	if (v->filter[0]) {
-		char f[96];
-
-		snprintf(f, sizeof(f), "  filter: %s", v->filter);
-		x += put_whole(y, x, w - x, ROLE_WARNING, f);
-	}
-	if (x + 8 + (int)strlen(v->theme.name) <= w)
-		putf(y, x, w - x, ROLE_DIM, "  theme %s", v->theme.name);
+	if (f[0])
+		x += put_whole(y, x, line - x, ROLE_WARNING, f);
+	if (x + 8 + (int)strlen(v->theme.name) <= line)
+		putf(y, x, line - x, ROLE_DIM, "  theme %s", v->theme.name);
 }
 
 /* " | snapshot 12/60": the snapshot's place in the recording (its count when the file could be counted). */
@@ -685,10 +688,21 @@ void draw_bottom(struct view *v)
 	int x = 0;
 
 	fill(l->status.y, 0, l->status.w, ROLE_NORMAL);
-	if (v->editing_filter)
-		putf(l->status.y, 1, l->status.w - 1, ROLE_VALUE,
-		     "Filter (name, device, comm or PID; Enter applies, Esc clears): %s_", v->edit);
-	else if (v->message[0] || v->capturing) {
+	if (v->editing_filter) { /* what is typed always shows: the prompt shortens first */
+		static const char *const prompts[] = { "Filter (name, device, comm or PID; Enter applies, Esc clears): ",
+						       "Filter (Enter applies, Esc clears): ", "Filter: ", "" };
+		size_t len = strlen(v->edit), room = l->status.w > 3 ? (size_t)l->status.w - 3 : 0;
+		bool shown = false;
+		char line[320];
+
+		for (size_t i = 0; i < sizeof(prompts) / sizeof(prompts[0]) && !shown; i++) {
+			snprintf(line, sizeof(line), "%s%s_", prompts[i], v->edit);
+			shown = put_whole(l->status.y, 1, l->status.w - 1, ROLE_VALUE, line) > 0;
+		}
+		if (!shown) /* typed past the line: its end */
+			putf(l->status.y, 1, l->status.w - 1, ROLE_VALUE, "%s_",
+			     v->edit + (len > room ? len - room : 0));
+	} else if (v->message[0] || v->capturing) {
 		if (status_text(l,
 				!v->message[0]	 ? ROLE_WARNING :
 				v->message_error ? ROLE_ERROR :

@@ -79,6 +79,26 @@ void fill(int y, int x, int w, enum role r)
 	mvhline(y, x, ' ', w);
 }
 
+/* A box's title on its top border, whole: without its parenthesis where it has no room, else its words that fit. */
+static void frame_title(struct rect r, const char *title)
+{
+	const char *paren = strstr(title, " (");
+	char text[256];
+	size_t cut;
+
+	snprintf(text, sizeof(text), " %s ", title);
+	if (put_whole(r.y, r.x + 2, r.w - 4, ROLE_TITLE, text))
+		return;
+	if (paren) {
+		snprintf(text, sizeof(text), " %.*s ", (int)(paren - title), title);
+		if (put_whole(r.y, r.x + 2, r.w - 4, ROLE_TITLE, text))
+			return;
+	}
+	cut = wrap_line(title, r.w - 6); /* at a word, never mid-word */
+	snprintf(text, sizeof(text), " %.*s ", (int)cut, title);
+	put_whole(r.y, r.x + 2, r.w - 4, ROLE_TITLE, text);
+}
+
 struct rect frame(struct rect r, const char *title, bool utf8)
 {
 	if (r.h < 2 || r.w < 4)
@@ -107,7 +127,7 @@ struct rect frame(struct rect r, const char *title, bool utf8)
 		mvhline(r.y + r.h - 1, r.x + 1, '-', r.w - 2);
 		mvaddch(r.y + r.h - 1, r.x + r.w - 1, '+');
 	}
-	putf(r.y, r.x + 2, r.w - 4, ROLE_TITLE, " %s ", title);
+	frame_title(r, title);
 	return (struct rect){ r.y + 1, r.x + 1, r.h - 2, r.w - 2 };
 }
 

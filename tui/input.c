@@ -31,6 +31,10 @@ static void open_selected(struct view *v)
 	const size_t *rows;
 	size_t n;
 
+	if (v->detail) { /* a view over the pane (a ring's, a process's, a GPU's): its rows are not the pane's */
+		view_message(v, false, "Enter: nothing here to open; Esc goes back");
+		return;
+	}
 	if (!name || !view_table_shown(v, v->screen, f)) {
 		view_message(v, false, "Enter: no table here to open a row of");
 		return;

@@ -238,8 +238,10 @@ static int ring_processes(struct view *v, const struct table *t, size_t r, const
 		double done = num_or_0(t, r, "completed_total");
 
 		if (done > 0)
-			snprintf(none, sizeof(none), "None now: its %.0f jobs since the start came from processes that have "
-				 "exited or stopped submitting.", done);
+			snprintf(none, sizeof(none),
+				 "None now: its %.0f jobs since the start came from processes that have "
+				 "exited or stopped submitting.",
+				 done);
 		else
 			snprintf(none, sizeof(none), "None: no process has had a job on this ring since the start.");
 		y += put_wrapped((struct rect){ y, a.x + 1, end - y, a.w - 2 }, ROLE_DIM, none);

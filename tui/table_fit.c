@@ -77,9 +77,18 @@ static bool col_may_show(const struct table_desc *d, const struct table *t, cons
 	return !prefs || !prefs_col_hidden(prefs, d->name, col->key); /* hidden in setup (F2) */
 }
 
-/* Columns into out as table_fit_columns says; first (>= 0) taken before the others where it fits. */
+/* A long name that is its row's key (a kernel's): without it rows can read the same. */
+static bool name_key(const struct col_desc *col)
+{
+	return (col->flags & (COL_KEY | COL_LONG)) == (COL_KEY | COL_LONG);
+}
+
+/*
+ * Columns into out as table_fit_columns says; first (>= 0) taken before the others where it fits, then
+ * with names the long names that are keys.
+ */
 static void fit_columns(const struct table_desc *d, const struct table *t, int width, const struct tui_prefs *prefs,
-			int first, struct table_fit *out)
+			int first, bool names, struct table_fit *out)
 {
 	bool take[TABLE_FIT_MAX_COLS] = { false };
 	int x = 0, spark = spark_column(d, t), room = width;
@@ -90,6 +99,12 @@ static void fit_columns(const struct table_desc *d, const struct table *t, int w
 		take[first] = true;
 		x = d->cols[first].width;
 	}
+	for (unsigned int c = 0; names && c < d->ncols && c < TABLE_FIT_MAX_COLS; c++)
+		if (!take[c] && name_key(&d->cols[c]) && col_may_show(d, t, prefs, c) &&
+		    x + d->cols[c].width + (x ? 1 : 0) <= width) {
+			x += d->cols[c].width + (x ? 1 : 0);
+			take[c] = true;
+		}
 	/*
 	 * Columns in order while they fit; then a sparkline's room is kept when there
 	 * is enough; the wide columns only get what is left.
@@ -131,7 +146,8 @@ static void fit_columns(const struct table_desc *d, const struct table *t, int w
 			x += more;
 		}
 	}
-	if (spark >= 0 && width - x - 1 >= TABLE_FIT_SPARK_MIN) {
+	/* a sparkline only with room for its title's short form: untitled it reads as the column beside it */
+	if (spark >= 0 && width - x - 1 >= TABLE_FIT_SPARK_MIN && width - x - 1 >= spark_keep(d, spark)) {
 		out->spark_col = spark;
 		out->spark_x = x + 1;
 		out->spark_w = width - x - 1;
@@ -141,7 +157,7 @@ static void fit_columns(const struct table_desc *d, const struct table *t, int w
 void table_fit_columns(const struct table_desc *d, const struct table *t, int width, const struct tui_prefs *prefs,
 		       struct table_fit *out)
 {
-	fit_columns(d, t, width, prefs, -1, out);
+	fit_columns(d, t, width, prefs, -1, false, out);
 }
 
 /* The sorted column one cell wider where its title fills it; false where there is no cell to give it. */
@@ -180,16 +196,21 @@ static bool fit_has(const struct table_fit *out, unsigned int c)
 void table_fit_sorted(const struct table_desc *d, const struct table *t, int width, const struct tui_prefs *prefs,
 		      unsigned int sort, struct table_fit *out)
 {
+	bool names = false;
 	int first = -1;
 
-	fit_columns(d, t, width, prefs, -1, out);
+	fit_columns(d, t, width, prefs, -1, false, out);
 	if (sort < d->ncols && !fit_has(out, sort) && col_may_show(d, t, prefs, sort))
 		first = (int)sort; /* the rows' order without the values it is by says little */
-	if (first >= 0)
-		fit_columns(d, t, width, prefs, first, out);
+	for (unsigned int c = 0; c < d->ncols && c < TABLE_FIT_MAX_COLS; c++)
+		names |= name_key(&d->cols[c]) && !fit_has(out, c) && col_may_show(d, t, prefs, c);
+	if (names && first < 0 && sort < d->ncols && col_may_show(d, t, prefs, sort))
+		first = (int)sort;
+	if (first >= 0 || names) /* rows that read the same without their names say little either */
+		fit_columns(d, t, width, prefs, first, names, out);
 	if (arrow_room(d, sort, width, out) || width < 2)
 		return;
-	fit_columns(d, t, width - 1, prefs, first, out);
+	fit_columns(d, t, width - 1, prefs, first, names, out);
 	arrow_room(d, sort, width, out);
 }
 

@@ -25,7 +25,8 @@ struct table_fit {
  * Columns in descriptor order (drill-down-only ones left out) while they fit in
  * width cells, one space between; a column that does not fit is left out whole,
  * never cut. Wide columns come last, after room for the sparkline (the
- * COL_SPARK history, else the first) is kept; the sparkline gets what is left.
+ * COL_SPARK history, else the first) is kept; the sparkline gets what is left, where
+ * that holds its title's short form ("TOTAL hist.": untitled it reads as the column beside it).
  * A COL_IF_KNOWN column shows only when a row of t knows it (t NULL: never).
  * Room left over beyond the sparkline's titled short form ("LAUNCH/S hist.", at least
  * TABLE_FIT_SPARK_KEEP cells) widens the text columns whose values t cuts (a kernel's

@@ -351,26 +351,24 @@ static void draw_title(struct view *v, const struct table_desc *d, const struct 
 {
 	bool tree = v->tree && table_tree_applies(d);
 	size_t shown = (size_t)(r.h > 2 ? r.h - 2 : 0), end = ts->top + shown;
-	char where[80] = "", fit[80];
-	int x = r.x, right = r.x + r.w, w;
-
+	char where[80] = "", fit[80], count[32];
 	const char *paren = strstr(d->title, " (");
-	int title = (int)strlen(d->title);
-	char count[32];
+	int x = r.x, right = r.x + r.w, w, title = (int)strlen(d->title);
 
-	snprintf(count, sizeof(count), " (%zu)", n);
-	if (paren && title + (int)strlen(count) > r.w) /* its source said only where it has room */
-		title = (int)(paren - d->title);
-	if (v->filter[0] && t && n < t->nrows) /* the filter said where the rows are counted */
-		x += putf(r.y, x, r.w, focused ? ROLE_TITLE : ROLE_LABEL, "%.*s (%zu of %zu match \"%s\")", title,
-			  d->title, n, t->nrows, v->filter);
-	else
-		x += putf(r.y, x, r.w, focused ? ROLE_TITLE : ROLE_LABEL, "%.*s%s", title, d->title, count);
 	if (n && total > shown)
 		snprintf(where, sizeof(where), "  %s %zu-%zu of %zu%s%s", tree ? "lines" : "rows", ts->top + 1,
 			 end < total ? end : total, total, ts->top ? (v->utf8 ? " ↑" : " ^") : "",
 			 end < total ? (v->utf8 ? " ↓" : " v") : "");
 	w = text_fit(where, 1 << 20, true, fit, sizeof(fit));
+	snprintf(count, sizeof(count), " (%zu)", n);
+	/* its source said only where it has room, beside where the rows shown are */
+	if (paren && title + (int)strlen(count) + w > r.w)
+		title = (int)(paren - d->title);
+	if (v->filter[0] && t && t->nrows) /* the filter said where the rows are counted, all or not */
+		x += putf(r.y, x, r.w, focused ? ROLE_TITLE : ROLE_LABEL, "%.*s (%zu of %zu match \"%s\")", title,
+			  d->title, n, t->nrows, v->filter);
+	else
+		x += putf(r.y, x, r.w, focused ? ROLE_TITLE : ROLE_LABEL, "%.*s%s", title, d->title, count);
 	if (w && w <= right - x) {
 		put(r.y, right - w, w, ROLE_LABEL, where);
 		right -= w;
@@ -485,8 +483,7 @@ static void draw_empty(struct view *v, const struct table_desc *d, const struct 
  */
 static void spark_title(const struct col_desc *col, struct rect r)
 {
-	/* the last two without the column's title, where even "TITLE hist." has no room */
-	const char *forms[] = { "%s history%s", "%s history", "%s hist.", "history", "hist." };
+	const char *forms[] = { "%s history%s", "%s history", "%s hist." };
 	char what[64];
 
 	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {

@@ -12,15 +12,15 @@ static const struct col_desc gpu_time_cols[GT_COLS] = {
 	[GT_KIND] = { "kind", "KIND", "kernel, memcpy or memset", COL_STR, UNIT_NONE, 7, COL_KEY | COL_ASCENDING },
 	[GT_NAME] = { "kernel", "KERNEL",
 		      "the kernel's name as CUPTI gives it (mangled), up to 512 bytes, a longer one ending "
-		      "\"...[cut]\"; [name N]: one the library has not sent since the monitor came; "
+		      "\"...[cut]\"; [name N]: one the library has not sent since the monitor started; "
 		      "empty for copies and sets",
 		      COL_STR, UNIT_NONE, 20, COL_KEY | COL_ASCENDING | COL_LONG }, /* wider where room is left */
-	[GT_COUNT] = { "count_total", "COUNT", "activities completed on the GPU since the monitor came", COL_U64,
+	[GT_COUNT] = { "count_total", "COUNT", "activities completed on the GPU since the monitor started", COL_U64,
 		       UNIT_COUNT, 8, 0 },
 	[GT_TOTAL] = { "gpu_ns_total", "GPU TIME", "their GPU time (end - start), summed", COL_U64, UNIT_NS, 9, 0 },
 	[GT_MEAN] = { "mean_ns", "MEAN", "mean GPU time of one", COL_F64, UNIT_NS, 8, COL_WIDE },
 	[GT_P50] = { "p50_ns", "p50",
-		     "median GPU time of one since the monitor came (a log-linear histogram's, "
+		     "median GPU time of one since the monitor started (a log-linear histogram's, "
 		     "within 12.5 %; never past MAX)",
 		     COL_F64, UNIT_NS, 8, COL_WIDE },
 	[GT_P99] = { "p99_ns", "p99", "99th percentile of their GPU times, as p50", COL_F64, UNIT_NS, 8, COL_WIDE },
@@ -56,8 +56,8 @@ static const struct col_desc gpu_busy_cols[GB_COLS] = {
 	[GB_DEVICE] = { "cuda_device", "DEV", "CUDA device (CUPTI's device id)", COL_U64, UNIT_NONE, 3,
 			COL_KEY | COL_ASCENDING },
 	[GB_KERNEL_NS] = { "kernel_ns_total", "KERNELS",
-			   "its kernels' GPU time (end - start), summed, since the monitor came", COL_U64, UNIT_NS, 9,
-			   0 },
+			   "its kernels' GPU time (end - start), summed, since the monitor started", COL_U64, UNIT_NS,
+			   9, 0 },
 	[GB_COPY_NS] = { "copy_ns_total", "COPIES", "its copies' and sets' GPU time, summed", COL_U64, UNIT_NS, 9, 0 },
 	[GB_BUSY_NS] = { "busy_ns_total", "BUSY",
 			 "how long the device ran any of its kernels, copies or sets: the union of their intervals "

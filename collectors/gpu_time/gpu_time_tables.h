@@ -46,7 +46,7 @@ extern const struct table_desc nvidia_gpu_time;
 extern const struct table_desc nvidia_gpu_busy;
 
 /*
- * The kernel's name of key k, from the name its process sent (v; NULL: none since the monitor came:
+ * The kernel's name of key k, from the name its process sent (v; NULL: none since the monitor started:
  * "[name N]"), a longer one cut marked "...[cut]"; "" for copies and sets. v's bytes are the process's.
  */
 void gpu_time_name(const struct cupti_kernel_key *k, const struct cupti_name_val *v, char *buf, size_t size);

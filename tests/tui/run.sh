@@ -1100,11 +1100,12 @@ if [ -f "$NVREC" ]; then
 		check "60x15 GPU time pane: 'GPU time per process (0)', its title without '(CUPTI, through ...)', not cut" \
 			bash -c "$T capture-pane -p -t t | grep -qx ' GPU time per process (0) *'"
 	fi
-	# a narrow history column still titled: 'history' where 'TOTAL hist.' has no room
+	# no history drawn where its title's short form ('TOTAL hist.') has no room: untitled it reads as TOTAL's
 	replay_at 80 24 "$REC" 20
 	keys 6
-	check "80x24, Memory pane: the client regions' history titled ($(screen | grep -m1 'CLIENT REGION'))" \
-		bash -c "$T capture-pane -p -t t | grep -qE '^ DEVICE +CLIENT REGION +PID COMM +▼TOTAL history *\$'"
+	check "80x24, Memory pane: the client regions' table draws no history it cannot title ($(screen | grep -m1 'CLIENT REGION'))" \
+		bash -c "$T capture-pane -p -t t | grep -qE '^ DEVICE +CLIENT REGION +PID COMM +▼TOTAL *\$' &&
+			$T capture-pane -p -t t | grep -qE '^ mockdrm +6 memory +[0-9]+ drm-holder +[0-9.]+[KM]iB *\$'"
 	replay_at 60 15 "$REC" 40
 	check "60x15, the mock recording: the devices left out counted ('+3 more'), MEMORY and DISPLAY named as without room" \
 		bash -c "$T capture-pane -p -t t | grep -qE '^ card0 .* \+3 more\$' && $T capture-pane -p -t t | grep -qF 'no room for MEMORY, DISPLAY'"

@@ -843,6 +843,11 @@ static void columns_fit_whole_and_spark_takes_the_rest(void **state)
 	assert_true(f.spark_col >= 0);
 	assert_true(d->cols[f.spark_col].flags & COL_HISTORY);
 	assert_int_equal(f.spark_x + f.spark_w, 300);
+	used = f.spark_x - 1; /* the columns' cells: a sparkline only with room for its title's short form */
+	table_fit_columns(d, NULL, used + 1 + TABLE_FIT_SPARK_KEEP - 1, NULL, &f);
+	assert_int_equal(f.spark_col, -1);
+	table_fit_columns(d, NULL, used + 1 + TABLE_FIT_SPARK_KEEP, NULL, &f);
+	assert_int_equal(f.spark_w, TABLE_FIT_SPARK_KEEP);
 	table_fit_columns(d, NULL, 12, NULL, &f); /* PID (7) fits, COMM (15) and DEVICE (8) not, CRTC (4) does */
 	assert_int_equal(f.ncols, 2);
 	assert_int_equal(f.cols[1], T_CRTC);
