@@ -527,7 +527,7 @@ check "80x24: card0 (amdgpu) shows VRAM with a bar, busy ${busy0}%, ${temp0}°C"
 check "80x24: card2 (xe) shows its VRAM size, used unknown, and its clock" \
 	bash -c "$T capture-pane -p -t t | grep -E '^ card2 +xe +0000:04:00.0 +VRAM -/12.0GiB  55°C  gclk 2100MHz' >/dev/null"
 check "80x24: every device line ends with a whole part (a unit, not a cut number or bar)" \
-	bash -c "[ \$($T capture-pane -p -t t | sed -n '3,5p' | grep -cE '(°C|W|MHz|%|iB|reported\)|/s [0-9.]+[kM]?)\$') -eq 3 ]"
+	bash -c "[ \$($T capture-pane -p -t t | sed -n '3,5p' | grep -cE '(°C|W|MHz|RPM|%|iB|reported\)|/s [0-9.]+[kM]?)\$') -eq 3 ]"
 # no DRM client here (no fdinfo total): the MEMORY box shows what the driver's sysfs says is used
 vram0=$(jq -r '.tables["memory.devices"][] | select(.region == "vram") | .used_bytes' <<<"$SNAP1" | awk '{ printf "%.1fGiB", $1 / 1073741824 }')
 check "80x24 MEMORY box without fdinfo: card0's vram used as sysfs says ($vram0), not a column of '-'" \
@@ -545,7 +545,7 @@ for cols in 84 88 96 104; do # where a part would be cut at other places
 	until_shows "REPLAY" 5
 	sleep 0.3
 	check "${cols}x24: every device line ends with a whole part" \
-		bash -c "[ \$($T capture-pane -p -t t | sed -n '3,5p' | grep -cE '(°C|W|MHz|%|iB|reported\)|/s [0-9.]+[kM]?)\$') -eq 3 ]"
+		bash -c "[ \$($T capture-pane -p -t t | sed -n '3,5p' | grep -cE '(°C|W|MHz|RPM|%|iB|reported\)|/s [0-9.]+[kM]?)\$') -eq 3 ]"
 done
 start 120 40 --replay "$SYSREC" -d 60
 until_shows "REPLAY" 5
