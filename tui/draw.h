@@ -39,6 +39,8 @@ int put_wrapped(struct rect a, enum role r, const char *text);
  * the line goes to the next; returns the rows used.
  */
 int put_parts(struct rect a, enum role r, const char *const *parts, int n, int gap);
+/* The rows put_parts takes for the n parts at width w (a part wider than a line: left out, as there). */
+int parts_rows(const char *const *parts, int n, int w, int gap);
 /* On the borders of the box around in: "↑ N more" (top) and "↓ N more" (bottom) where a list goes on. */
 void list_more(const struct view *v, struct rect in, int above, int below);
 /* put_wrapped, but text longer than a fills it, its last line ending at a word and an ellipsis. */

@@ -226,6 +226,23 @@ int put_wrapped_cut(struct rect a, enum role r, bool utf8, const char *text)
 	return y - a.y;
 }
 
+int parts_rows(const char *const *parts, int n, int w, int gap)
+{
+	int rows = 1, x = 0;
+
+	for (int i = 0; i < n; i++) {
+		char fit[512];
+		int pw = text_fit(parts[i], 1 << 20, true, fit, sizeof(fit)), sp = x ? gap : 0;
+
+		if (x && x + sp + pw > w) {
+			rows++;
+			x = 0, sp = 0;
+		}
+		x += sp + (pw <= w - x ? pw : 0);
+	}
+	return rows;
+}
+
 int put_parts(struct rect a, enum role r, const char *const *parts, int n, int gap)
 {
 	int y = a.y, x = a.x;

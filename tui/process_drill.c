@@ -77,14 +77,15 @@ static int source_lines(struct view *v, struct rect a, int y, double pid, struct
 		for (size_t r = 0; t && r < t->nrows; r++) {
 			if (table_num(t, r, "pid") != pid)
 				continue;
-			if (y >= a.y + a.h) {
+			row_parts(t, r, sources[i].label, &p);
+			if (y + parts_rows(p.ptr, p.n, a.w, 2) > a.y + a.h) { /* a row whole or said, never half */
 				char what[64];
 
 				snprintf(what, sizeof(what), "its %s rows", sources[i].label);
 				left_out_add(l, what);
+				y = a.y + a.h; /* none after it: they would read as its */
 				continue;
 			}
-			row_parts(t, r, sources[i].label, &p);
 			y += put_parts((struct rect){ y, a.x, a.y + a.h - y, a.w }, ROLE_NORMAL, p.ptr, p.n, 2);
 		}
 	}
