@@ -991,6 +991,12 @@ if [ -f "$NVREC" ]; then
 		keys Enter
 		check "80x24, two H100s, the process view: the hint, note and charts left out said on its last line" \
 			bash -c "$T capture-pane -p -t t | grep -qxE ' Not shown( \(a taller terminal shows them\))?: how to have its GPU time, the GPU MEM note, its charts\. *'"
+		# snapshot 21: the second device's block has no room whole: left out and said, not cut at the bottom
+		replay_at 80 24 "$NV2" 21
+		keys Enter
+		check "80x24, two H100s, snapshot 21: CUDA DEV 1's block whole or not at all, and the view says more is left" \
+			bash -c "$T capture-pane -p -t t | grep -qE '^ (More in a taller terminal\.|Not shown)' &&
+				{ ! $T capture-pane -p -t t | grep -q 'CUDA DEV 1' || $T capture-pane -p -t t | grep -A3 'CUDA DEV 1' | grep -q 'NVML MEM'; }"
 		replay_at 60 15 "$NV2" 20
 		check "60x15 header: where the replay is kept, the version given way ($(screen | head -1))" \
 			bash -c "$T capture-pane -p -t t | head -1 | grep -qxE ' gputop-bpf \| REPLAY nvidia-h100x2\.jsonl \| snapshot 20/[0-9]+ *'"
