@@ -21,6 +21,7 @@
 #include "fd_table.bpf.h"
 #include "syscall_ioctl.bpf.h"
 #include "user_stack.bpf.h"
+#include "core/cupti_abi.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -153,6 +154,36 @@ struct {
 	__type(key, struct nv_stack_key);
 	__type(value, __u64);
 } launch_stacks SEC(".maps");
+
+/*
+ * User space's: the GPU time join is attached (the library's launch and records probes): each
+ * launch's stack key waits in launch_last for its correlation id.
+ */
+__u32 join_on;
+
+/* The GPU time join: a thread's last launch's stack key, until the library's probe gives its id. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, NV_MAX_THREADS);
+	__type(key, __u32);
+	__type(value, struct nv_stack_key);
+} launch_last SEC(".maps");
+
+/* The GPU time join: a launch's stack key by (process, correlation id), until its kernel's record. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, NV_MAX_JOIN_PENDING);
+	__type(key, struct nv_join_key);
+	__type(value, struct nv_stack_key);
+} join_pending SEC(".maps");
+
+/* The GPU time join: per launch stack key, its kernels' GPU time (the weight of launch_stacks' key). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, NV_MAX_STACK_KEYS);
+	__type(key, struct nv_stack_key);
+	__type(value, struct nv_stack_gpu);
+} stack_gpu SEC(".maps");
 
 /* --stacks-weight syncs, sync-time: set before load; off, a sync costs nothing more (the map: one entry). */
 const volatile bool capture_sync_stacks;
@@ -316,8 +347,14 @@ int BPF_KPROBE(cuda_launch, __u64 a1, __u64 a2)
 	if (g)
 		__sync_fetch_and_add(&g->launches, 1);
 	kernel_launched(tgid, dev, call == NV_LAUNCH_EX ? a2 : a1);
-	if (capture_stacks)
+	if (capture_stacks) {
 		stack_launched(ctx, tgid, call == NV_LAUNCH_EX ? a2 : a1, &k);
+		if (join_on) {
+			__u32 tid = (__u32)id;
+
+			bpf_map_update_elem(&launch_last, &tid, &k, BPF_ANY);
+		}
+	}
 	if (capture_on) {
 		__u64 now = bpf_ktime_get_ns();
 
@@ -667,5 +704,74 @@ int nvidia_xid(struct xid_args *ctx)
 	bpf_probe_read_kernel_str(e->dev, sizeof(e->dev), (char *)ctx + (ctx->dev_loc & 0xffff));
 	bpf_probe_read_kernel_str(e->msg, sizeof(e->msg), (char *)ctx + (ctx->msg_loc & 0xffff));
 	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+/*
+ * The GPU time join, in the launching thread inside the driver's launch call (the library's CUPTI
+ * callback): the launch's correlation id, under which its stack key waits for the kernel's record.
+ */
+SEC("uprobe")
+int BPF_KPROBE(join_launch, __u32 correlation)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id;
+	struct nv_join_key jk = { .tgid = id >> 32, .correlation = correlation };
+	struct nv_stack_key *k = bpf_map_lookup_elem(&launch_last, &tid);
+
+	if (!k) {
+		drop_count(drops, NV_DROP_JOIN_NO_STACK, NV_DROP_MAX);
+		return 0;
+	}
+	if (bpf_map_update_elem(&join_pending, &jk, k, BPF_ANY))
+		drop_count(drops, NV_DROP_JOIN_PENDING_FULL, NV_DROP_MAX);
+	bpf_map_delete_elem(&launch_last, &tid);
+	return 0;
+}
+
+/* One kernel record of process tgid: its GPU time onto its launch's stack key. */
+static __always_inline void join_kernel(__u32 tgid, const struct gputop_cupti_record *r)
+{
+	struct nv_join_key jk = { .tgid = tgid, .correlation = r->correlation_id };
+	struct nv_stack_key *k = bpf_map_lookup_elem(&join_pending, &jk);
+	struct nv_stack_gpu zero = {}, *g;
+
+	if (!k) {
+		drop_count(drops, NV_DROP_JOIN_UNMATCHED, NV_DROP_MAX);
+		return;
+	}
+	g = lookup_or_init(&stack_gpu, k, &zero);
+	bpf_map_delete_elem(&join_pending, &jk);
+	if (!g) {
+		drop_count(drops, NV_DROP_JOIN_SUMS_FULL, NV_DROP_MAX);
+		return;
+	}
+	__sync_fetch_and_add(&g->kernels, 1);
+	__sync_fetch_and_add(&g->gpu_ns, r->end > r->start ? r->end - r->start : 0);
+	if (r->queued && r->start >= r->queued) {
+		__sync_fetch_and_add(&g->queued, 1);
+		__sync_fetch_and_add(&g->queue_ns, r->start - r->queued);
+	}
+}
+
+/* The GPU time join: the library's records (core/cupti_abi.h), its kernels joined. */
+SEC("uprobe")
+int BPF_KPROBE(join_records, const struct gputop_cupti_batch *b, const struct gputop_cupti_record *recs)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32, count;
+	struct gputop_cupti_record r;
+
+	if (bpf_probe_read_user(&count, sizeof(count), &b->count)) {
+		drop_count(drops, NV_DROP_JOIN_READ, NV_DROP_MAX);
+		return 0;
+	}
+	for (__u32 i = 0; i < GPUTOP_CUPTI_CHUNK && i < count; i++) {
+		if (bpf_probe_read_user(&r, sizeof(r), &recs[i])) {
+			drop_count(drops, NV_DROP_JOIN_READ, NV_DROP_MAX);
+			continue;
+		}
+		if (r.kind == GPUTOP_CUPTI_KERNEL)
+			join_kernel(tgid, &r);
+	}
 	return 0;
 }

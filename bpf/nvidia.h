@@ -74,6 +74,11 @@ enum nv_drop {
 	NV_DROP_CAPTURE_FULL, /* capture ring buffer full: a launch or sync not in the trace */
 	NV_DROP_SYNC_STACKS_FULL, /* --stacks: the (process, stack) sync table full: the sync not in the file */
 	NV_DROP_SYNC_COPY_LOST, /* --stacks: a sync's stack copy for the DWARF unwind lost (ring buffer full) */
+	NV_DROP_JOIN_NO_STACK, /* GPU time join: a launch's correlation id came with no launch stack taken in its thread */
+	NV_DROP_JOIN_PENDING_FULL, /* GPU time join: the (process, correlation id) table full: that kernel not joined */
+	NV_DROP_JOIN_UNMATCHED, /* GPU time join: a kernel record whose launch's stack is not known: on no stack */
+	NV_DROP_JOIN_SUMS_FULL, /* GPU time join: the per-stack GPU time table full: that kernel on no stack */
+	NV_DROP_JOIN_READ, /* GPU time join: a batch of the library's records could not be read */
 	NV_DROP_MAX,
 };
 
@@ -194,6 +199,25 @@ struct nv_stack_key {
  * the key its launch was counted under. Taken at each key's first launch and
  * otherwise as user_stack.h's sampling rule allows.
  */
+
+/*
+ * --stacks with the CUPTI companion library (docs/gpu-time.md): each kernel's GPU time joined to its
+ * launch's stack key by CUPTI's correlation id. A launch's key waits in its thread until the
+ * library's gputop_cupti_launch gives its id, then under (process, id) until the kernel's record.
+ */
+#define NV_MAX_JOIN_PENDING 131072 /* launches whose kernel's record has not come yet */
+struct nv_join_key {
+	__u32 tgid;
+	__u32 correlation;
+};
+
+/* The kernels of one launch stack key: their count, GPU time, and queued -> start time summed. */
+struct nv_stack_gpu {
+	__u64 kernels;
+	__u64 gpu_ns;
+	__u64 queued; /* kernels with a queued time */
+	__u64 queue_ns;
+};
 
 struct nv_stack_sample {
 	struct nv_stack_key key;

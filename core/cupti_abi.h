@@ -29,6 +29,14 @@ typedef __u32 uint32_t;
 #define GPUTOP_CUPTI_RECORDS_FN "gputop_cupti_records"
 #define GPUTOP_CUPTI_NAME_FN "gputop_cupti_name"
 #define GPUTOP_CUPTI_STATUS_FN "gputop_cupti_status"
+/*
+ * Launches' correlation ids, for the join of each kernel's GPU time to the CPU stack that launched
+ * it: gputop_cupti_launch(correlation_id) is called in the launching thread, inside the driver's
+ * launch call, while a uprobe attached with the launch semaphore's offset raises it (its own
+ * semaphore: the CUPTI callback it takes costs each launch, so only while stacks are taken).
+ */
+#define GPUTOP_CUPTI_LAUNCH_SEMAPHORE "gputop_cupti_launch_semaphore"
+#define GPUTOP_CUPTI_LAUNCH_FN "gputop_cupti_launch"
 
 enum gputop_cupti_kind {
 	GPUTOP_CUPTI_KERNEL = 1,

@@ -231,3 +231,8 @@ LIB_API __attribute__((noinline)) void gputop_cupti_status(uint32_t state, const
 	hook_status(state, detail);
 #endif
 }
+
+LIB_API __attribute__((noinline)) void gputop_cupti_launch(uint32_t correlation_id)
+{
+	KEEP(correlation_id);
+}

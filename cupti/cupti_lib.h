@@ -31,6 +31,8 @@ struct cupti_api {
 	CUptiResult (*flush_all)(uint32_t);
 	CUptiResult (*latency_timestamps)(uint8_t);
 	CUptiResult (*timestamp)(uint64_t *);
+	CUptiResult (*enable_callback)(uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain,
+				       CUpti_CallbackId); /* NULL: launches not joined */
 };
 
 /* load.c: 0 and API filled, or -1 (none found) or -2 (one without a function needed: API->path says which). */
@@ -50,6 +52,7 @@ void status_send(uint32_t state, const char *detail);
 LIB_API void gputop_cupti_records(const struct gputop_cupti_batch *batch, const struct gputop_cupti_record *records);
 LIB_API void gputop_cupti_name(uint32_t id, const char *name, uint32_t len, uint32_t cut);
 LIB_API void gputop_cupti_status(uint32_t state, const char *detail);
+LIB_API void gputop_cupti_launch(uint32_t correlation_id);
 
 /* test_hooks.c, in test builds only (TEST_HOOKS=1): what the probes got, written to a file. */
 #ifdef GPUTOP_TEST_HOOKS

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include <cupti_driver_cbid.h>
+
 #include "cupti/cupti_lib.h"
 
 #define POLL_MS 100
@@ -32,6 +34,16 @@
 
 /* The USDT-style semaphore: a counter the kernel raises for each uprobe attached with its offset. */
 LIB_API __attribute__((section(".probes"), used)) volatile unsigned short gputop_cupti_semaphore;
+/* Raised while a monitor joins kernels to their launches' stacks (gputop_cupti_launch). */
+LIB_API __attribute__((section(".probes"), used)) volatile unsigned short gputop_cupti_launch_semaphore;
+
+/* The launches the monitor takes stacks of (its uprobes on libcuda): their correlation ids go to gputop_cupti_launch. */
+static const CUpti_CallbackId launch_cbids[] = {
+	CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+	CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+	CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+	CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+};
 
 static const CUpti_ActivityKind kinds[] = { CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
 					    CUPTI_ACTIVITY_KIND_MEMSET };
@@ -40,6 +52,7 @@ static struct cupti_api api;
 static CUpti_SubscriberHandle subscriber;
 static int loaded; /* 0: not tried, 1: loaded, -1: none (not tried again) */
 static int on;
+static int launches_on; /* launch_cbids' callbacks enabled */
 static int retry_in; /* polls before activation is tried again */
 static int names_in; /* polls before every name is sent again */
 static int flush_in; /* polls before the completed records are asked for */
@@ -54,9 +67,34 @@ static void say(const char *what, const char *path)
 	fprintf(stderr, "gputop-cupti: %s%s\n", what, path ? path : "");
 }
 
-static void CUPTIAPI no_callback(void *data, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void *info)
+/* In the launching thread, inside the driver's launch call: its correlation id to the monitor. */
+static void CUPTIAPI launch_callback(void *data, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void *info)
 {
-	(void)data, (void)domain, (void)id, (void)info;
+	const CUpti_CallbackData *cb = info;
+
+	(void)data, (void)id;
+	if (domain == CUPTI_CB_DOMAIN_DRIVER_API && cb->callbackSite == CUPTI_API_ENTER)
+		gputop_cupti_launch(cb->correlationId);
+}
+
+/* The launches' callbacks on or off, as the launch semaphore asks (only while on). */
+static void launches_follow(int want)
+{
+	size_t n = sizeof(launch_cbids) / sizeof(launch_cbids[0]), i;
+
+	if (!api.enable_callback || want == launches_on)
+		return;
+	for (i = 0; i < n; i++)
+		if (api.enable_callback((uint32_t)want, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, launch_cbids[i]) !=
+		    CUPTI_SUCCESS)
+			break;
+	if (want && i < n) { /* not all: none, rather than stacks for some launches only */
+		while (i--)
+			api.enable_callback(0, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, launch_cbids[i]);
+		status_send(GPUTOP_CUPTI_FAILED, "cuptiEnableCallback");
+		want = 0;
+	}
+	launches_on = want;
 }
 
 static int load_once(void)
@@ -92,7 +130,7 @@ static int activate(void)
 
 	if (load_once() < 0)
 		return -1;
-	r = api.subscribe(&subscriber, no_callback, NULL);
+	r = api.subscribe(&subscriber, launch_callback, NULL);
 	if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
 		say("CUPTI is held by another profiler: no GPU time while it holds it", NULL);
 		status_send(GPUTOP_CUPTI_BUSY, "cuptiSubscribe: another subscriber");
@@ -122,6 +160,7 @@ static int activate(void)
 
 static void deactivate(void)
 {
+	launches_follow(0);
 	disable_kinds(sizeof(kinds) / sizeof(kinds[0]));
 	api.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 	api.unsubscribe(subscriber);
@@ -162,6 +201,8 @@ static void poll_once(void)
 			flush_in = FLUSH_POLLS;
 		}
 	}
+	if (on)
+		launches_follow(gputop_cupti_launch_semaphore != 0);
 }
 
 static void *poller(void *arg)

@@ -125,9 +125,12 @@ int cupti_load(struct cupti_api *api)
 	    SYM(enable, "cuptiActivityEnable") && SYM(disable, "cuptiActivityDisable") &&
 	    SYM(register_callbacks, "cuptiActivityRegisterCallbacks") &&
 	    SYM(next_record, "cuptiActivityGetNextRecord") && SYM(dropped, "cuptiActivityGetNumDroppedRecords") &&
-	    SYM(flush_all, "cuptiActivityFlushAll") && SYM(timestamp, "cuptiGetTimestamp"))
+	    SYM(flush_all, "cuptiActivityFlushAll") && SYM(timestamp, "cuptiGetTimestamp")) {
+		*(void **)&api->enable_callback = dlsym(h, "cuptiEnableCallback"); /* launches' correlation ids */
 		/* queued and submitted times: CUPTI 10 on; without it they stay 0 */
-		return *(void **)&api->latency_timestamps = dlsym(h, "cuptiActivityEnableLatencyTimestamps"), 0;
+		*(void **)&api->latency_timestamps = dlsym(h, "cuptiActivityEnableLatencyTimestamps");
+		return 0;
+	}
 	dlclose(h);
 	return -2;
 }

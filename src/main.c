@@ -182,8 +182,10 @@ static int close_stacks(const struct options *o, int rc)
 	uint64_t lines = stacks_file.lines, total = stacks_file.total, lost = stacks_file.lost;
 	enum stack_weight w = stacks_file.weight;
 	struct stack_copy_cost cost = stack_copy_cost_read();
+	char untimed[160];
 	int err;
 
+	stack_file_untimed_note(&stacks_file, untimed, sizeof(untimed));
 	if (!stacks_file.open) /* not opened: --list, or it failed and said so */
 		return rc;
 	if (!stacks_file.out) /* "-": the tables only */
@@ -194,11 +196,13 @@ static int close_stacks(const struct options *o, int rc)
 			strerror(-err));
 		return rc == EXIT_OK ? EXIT_FAILURE_RUN : rc;
 	}
-	fprintf(stderr, PROG ": stacks '%s': %llu stacks, weight %s %llu%s, %llu %s not kept\n",
-		o->stacks, (unsigned long long)lines, stack_weight_name(w), (unsigned long long)total,
+	fprintf(stderr, PROG ": stacks '%s': %llu stacks, weight %s %llu%s, %llu %s not kept%s\n", o->stacks,
+		(unsigned long long)lines, stack_weight_name(w), (unsigned long long)total,
 		stack_weight_ns(w) ? " ns" : "", (unsigned long long)lost,
 		stack_weight_takes(w, STACK_SOURCE_CALLS) ? "calls" :
-		stack_weight_takes(w, STACK_SOURCE_SYNCS) ? "syncs" : "jobs");
+		stack_weight_takes(w, STACK_SOURCE_SYNCS) ? "syncs" :
+							    "jobs",
+		untimed);
 	if (cost.copies) /* the monitor's own DWARF unwinding (collectors/kit/stack_copy.h) */
 		fprintf(stderr,
 			PROG ": stacks '%s': %llu copies unwound in %.1f ms of CPU (%.1f \u00b5s each)\n",

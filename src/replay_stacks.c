@@ -47,12 +47,13 @@ static int write_rows(const struct snapshot *s, struct stack_file *sf, const cha
 	struct feed_rows fr = { .sf = sf };
 	enum stack_weight w = sf->weight;
 	uint64_t lines, total;
-	char other[96] = "";
+	char other[96] = "", untimed[160];
 	int err;
 
 	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
 		stack_table_rows(snapshot_table(s, tables[i]->name), row_in, &fr);
 	lines = sf->lines, total = sf->total;
+	stack_file_untimed_note(sf, untimed, sizeof(untimed));
 	err = stack_file_close(sf);
 	if (fr.err || err) {
 		snprintf(msg, size, "writing the stacks '%s' failed: %s", path, strerror(-(fr.err ? fr.err : err)));
@@ -64,10 +65,10 @@ static int write_rows(const struct snapshot *s, struct stack_file *sf, const cha
 	snprintf(msg, size,
 		 "stacks '%s': %llu stacks, weight %s %llu%s, from the last snapshot played "
 		 "(number %llu of the recording): %zu rows of its stacks tables "
-		 "(%llu stacks past their 1000 rows not there)%s%s",
+		 "(%llu stacks past their 1000 rows not there)%s%s%s",
 		 path, (unsigned long long)lines, stack_weight_name(w), (unsigned long long)total,
 		 stack_weight_ns(w) ? " ns" : "", (unsigned long long)s->seq, fr.rows,
-		 (unsigned long long)past_table_rows(s), other,
+		 (unsigned long long)past_table_rows(s), other, untimed,
 		 fr.rows ? "" : "; stacks tables have rows where the recording was made with --stacks");
 	return 0;
 }

@@ -16,15 +16,13 @@ static const struct {
 	[STACK_WEIGHT_COUNT] = { "count", "GPU work by CPU call stack: CUDA launches and scheduler jobs" },
 	[STACK_WEIGHT_LAUNCHES] = { "launches", "CUDA launches by CPU call stack: launches" },
 	[STACK_WEIGHT_JOBS] = { "jobs", "GPU scheduler jobs by CPU call stack: jobs" },
-	[STACK_WEIGHT_GPU_TIME] = { "gpu-time", "GPU scheduler jobs by CPU call stack: GPU time, ns" },
+	[STACK_WEIGHT_GPU_TIME] = { "gpu-time", "GPU jobs and CUDA kernels by CPU call stack: GPU time, ns" },
 	[STACK_WEIGHT_QUEUE_WAIT] = { "queue-wait",
-				      "GPU scheduler jobs by CPU call stack: queue wait, ns" },
+				      "GPU jobs and CUDA kernels by CPU call stack: queued -> start, ns" },
 	[STACK_WEIGHT_CALLS] = { "calls", "GPU ioctls and fence waits by CPU call stack: calls" },
-	[STACK_WEIGHT_BLOCKED] = { "blocked",
-				   "GPU ioctls and fence waits by CPU call stack: time blocked, ns" },
+	[STACK_WEIGHT_BLOCKED] = { "blocked", "GPU ioctls and fence waits by CPU call stack: time blocked, ns" },
 	[STACK_WEIGHT_SYNCS] = { "syncs", "CUDA synchronisations by CPU call stack: syncs" },
-	[STACK_WEIGHT_SYNC_TIME] = { "sync-time",
-				     "CUDA synchronisations by CPU call stack: time blocked, ns" },
+	[STACK_WEIGHT_SYNC_TIME] = { "sync-time", "CUDA synchronisations by CPU call stack: time blocked, ns" },
 };
 
 int stack_weight_parse(const char *word)
@@ -49,8 +47,9 @@ bool stack_weight_ns(enum stack_weight w)
 bool stack_weight_takes(enum stack_weight w, enum stack_source s)
 {
 	switch (s) {
-	case STACK_SOURCE_LAUNCHES:
-		return w == STACK_WEIGHT_COUNT || w == STACK_WEIGHT_LAUNCHES;
+	case STACK_SOURCE_LAUNCHES: /* times: the kernels' (the CUPTI companion library's records) */
+		return w == STACK_WEIGHT_COUNT || w == STACK_WEIGHT_LAUNCHES || w == STACK_WEIGHT_GPU_TIME ||
+		       w == STACK_WEIGHT_QUEUE_WAIT;
 	case STACK_SOURCE_JOBS:
 		return w == STACK_WEIGHT_COUNT || w == STACK_WEIGHT_JOBS || w == STACK_WEIGHT_GPU_TIME ||
 		       w == STACK_WEIGHT_QUEUE_WAIT;
@@ -184,6 +183,8 @@ int stack_file_row(struct stack_file *sf, const struct stack_row *r)
 	char *line;
 	int err;
 
+	if (stack_weight_ns(sf->weight) && r->source == STACK_SOURCE_LAUNCHES && !r->timed)
+		sf->untimed += r->count;
 	if (!sf->out || !weight || !stack_weight_takes(sf->weight, r->source))
 		return 0;
 	line = row_text(r);
@@ -194,6 +195,14 @@ int stack_file_row(struct stack_file *sf, const struct stack_row *r)
 	sf->lines = sf->sum.n;
 	sf->total += weight;
 	return 0;
+}
+
+void stack_file_untimed_note(const struct stack_file *sf, char *out, size_t size)
+{
+	snprintf(out, size, "%s%llu launches without GPU time (run without the CUPTI library, or before it was on)",
+		 sf->untimed ? ", " : "", (unsigned long long)sf->untimed);
+	if (!sf->untimed)
+		out[0] = '\0';
 }
 
 /* The folded lines written, drawn as a flame graph into the .svg file. */

@@ -28,8 +28,8 @@ enum stack_weight {
 	STACK_WEIGHT_COUNT, /* each CUDA launch and each scheduler job counts one (the default) */
 	STACK_WEIGHT_LAUNCHES, /* CUDA launches only */
 	STACK_WEIGHT_JOBS, /* scheduler jobs only */
-	STACK_WEIGHT_GPU_TIME, /* scheduler jobs' run -> done, ns */
-	STACK_WEIGHT_QUEUE_WAIT, /* scheduler jobs' queue -> run, ns */
+	STACK_WEIGHT_GPU_TIME, /* scheduler jobs' run -> done, CUDA kernels' start -> end (launch stacks), ns */
+	STACK_WEIGHT_QUEUE_WAIT, /* scheduler jobs' queue -> run, CUDA kernels' queued -> start, ns */
 	STACK_WEIGHT_CALLS, /* GPU ioctls and fence waits, each counts one */
 	STACK_WEIGHT_BLOCKED, /* GPU ioctls' and fence waits' time inside, ns */
 	STACK_WEIGHT_SYNCS, /* CUDA synchronisations, each counts one */
@@ -48,6 +48,7 @@ struct stack_file {
 	struct folded_sum sum; /* the lines, written at the close */
 	uint64_t lines, total; /* distinct lines, and their weights' sum */
 	uint64_t lost; /* launches, jobs or calls a source could not keep (its table full, no memory) */
+	uint64_t untimed; /* a time weight: launches of rows without their kernels' times (no CUPTI library) */
 };
 
 /* "count", "launches", "jobs", "gpu-time", "queue-wait", "calls", "blocked", "syncs", "sync-time"; -1: another. */
@@ -71,6 +72,8 @@ bool stack_file_on(struct stack_file *sf);
  * 0, or -ENOMEM.
  */
 int stack_file_row(struct stack_file *sf, const struct stack_row *r);
+/* The end line's note on launches without a time (sf->untimed): "" or ", N launches without ...". */
+void stack_file_untimed_note(const struct stack_file *sf, char *out, size_t size);
 /* Writes the lines (and draws the SVG); 0, or -errno; everything freed. */
 int stack_file_close(struct stack_file *sf);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * GPU time on NVIDIA from the CUPTI companion library (docs/gpu-time.md): uprobes on its probe
- * functions in every libgputop-cupti.so file found (gpu_time_libs.c), the records' with the
+ * functions in every libgputop-cupti.so file found (collectors/kit/cupti_libs.c), the records' with the
  * library's semaphore, which wakes the library in each process that maps it. Per process, CUDA
  * device, kind and kernel: count, GPU time, mean, p50, p99, max, the same of queue times
  * (nvidia.gpu_time); per process
@@ -17,17 +17,14 @@
 #include <bpf/libbpf.h>
 #include "collectors/collector.h"
 #include "collectors/gpu_time/gpu_busy.h"
-#include "collectors/gpu_time/gpu_time_libs.h"
 #include "collectors/gpu_time/gpu_time_tables.h"
+#include "collectors/kit/cupti_libs.h"
 #include "collectors/kit/map_walk.h"
 #include "collectors/kit/proc_info.h"
 #include "cupti.skel.h"
 
 #define RESCAN_TICKS 4 /* processes started with the library since: found this often */
 #define GONE_MAX 256 /* processes gone shown once more at one read; past that their rows go at once */
-
-static const char *const installed[] = { "/usr/lib/gputop-bpf/" GPU_TIME_LIB_NAME,
-					 "/usr/local/lib/gputop-bpf/" GPU_TIME_LIB_NAME };
 
 static const char *const drop_names[CUPTI_DROP_MAX] = {
 	[CUPTI_DROP_KERNELS_FULL] = "gpu_time_rows_full",    [CUPTI_DROP_NAMES_FULL] = "gpu_time_names_full",
@@ -37,7 +34,7 @@ static const char *const drop_names[CUPTI_DROP_MAX] = {
 
 struct gpu_time_priv {
 	struct cupti_bpf *skel;
-	struct gpu_time_libs libs;
+	struct cupti_libs libs;
 	unsigned int ticks;
 	/* the library's counts of processes gone, and of those running at this read */
 	uint64_t gone[3], now[3]; /* CUPTI's drops, the library's, records this program missed */
@@ -93,9 +90,28 @@ static void rescan(struct collector *c)
 {
 	struct gpu_time_priv *p = c->priv;
 
-	gpu_time_libs_scan(&p->libs, p->skel);
-	snprintf(c->status.detail, sizeof(c->status.detail), "%zu %s file%s probed%s", p->libs.n, GPU_TIME_LIB_NAME,
+	cupti_libs_scan(&p->libs);
+	snprintf(c->status.detail, sizeof(c->status.detail), "%zu %s file%s probed%s", p->libs.n, CUPTI_LIB_NAME,
 		 p->libs.n == 1 ? "" : "s", p->libs.failed ? ", some could not be" : "");
+}
+
+/* The name and status probes first, the records' last with the semaphore: the library wakes then. */
+static int attach_lib(struct cupti_lib *lib, const uint64_t *off, void *arg)
+{
+	struct cupti_bpf *skel = arg;
+
+	lib->links[0] = cupti_lib_uprobe(lib, skel->progs.cupti_name, off[CUPTI_OFF_NAME], 0);
+	lib->links[1] = cupti_lib_uprobe(lib, skel->progs.cupti_status, off[CUPTI_OFF_STATUS], 0);
+	if (lib->links[0] && lib->links[1])
+		lib->links[2] = cupti_lib_uprobe(lib, skel->progs.cupti_records, off[CUPTI_OFF_RECORDS],
+						 off[CUPTI_OFF_SEMAPHORE]);
+	if (lib->links[2])
+		return 0;
+	for (int i = 0; i < 2; i++) {
+		bpf_link__destroy(lib->links[i]);
+		lib->links[i] = NULL;
+	}
+	return -1;
 }
 
 static int gpu_time_open(struct collector *c)
@@ -113,15 +129,12 @@ static int gpu_time_open(struct collector *c)
 		collector_load_failed(c, err);
 		return -1;
 	}
+	cupti_libs_init(&p->libs, attach_lib, p->skel);
 	return 0;
 }
 
 static int gpu_time_attach(struct collector *c)
 {
-	struct gpu_time_priv *p = c->priv;
-
-	for (size_t i = 0; i < sizeof(installed) / sizeof(installed[0]); i++)
-		gpu_time_lib_add(&p->libs, p->skel, installed[i]);
 	rescan(c);
 	return 0;
 }
@@ -208,7 +221,7 @@ static void gpu_time_close(struct collector *c)
 
 	if (!p)
 		return;
-	gpu_time_libs_detach(&p->libs);
+	cupti_libs_detach(&p->libs);
 	cupti_bpf__destroy(p->skel);
 	gpu_busy_free(&p->busy);
 	free(p);

@@ -8,8 +8,8 @@
 _Static_assert(FOLDED_TEXT_MAX <= TABLE_LONG_STR_MAX, "a stack's text fits its cell");
 
 static const struct col_desc stack_cols[STACK_COLS] = {
-	[STACK_PID] = { "pid", "PID", "the process (thread group) the stack is of", COL_U64,
-			UNIT_NONE, 7, COL_KEY | COL_ASCENDING },
+	[STACK_PID] = { "pid", "PID", "the process (thread group) the stack is of", COL_U64, UNIT_NONE, 7,
+			COL_KEY | COL_ASCENDING },
 	[STACK_COMM] = { "comm", "COMM", "its command name", COL_STR, UNIT_NONE, 16, COL_ASCENDING },
 	[STACK_SOURCE] = { "source", "SOURCE",
 			   "where the stack was taken: launch (CUDA), job (DRM scheduler), call (GPU ioctl or fence wait) or sync (CUDA)",
@@ -22,15 +22,17 @@ static const struct col_desc stack_cols[STACK_COLS] = {
 			   COL_STR, UNIT_NONE, 40, COL_KEY | COL_LONG | COL_DETAIL },
 	[STACK_COUNT] = { "count", "COUNT", "launches, jobs, calls or syncs from this stack since the capture began",
 			  COL_U64, UNIT_COUNT, 8, COL_CUMULATIVE },
-	[STACK_GPU_NS] = { "gpu_time_ns", "GPU time", "jobs: their run -> done summed (unknown for launches)",
+	[STACK_GPU_NS] = { "gpu_time_ns", "GPU time",
+			   "jobs: their run -> done summed; launches: their kernels' start -> end (with the CUPTI library)",
 			   COL_U64, UNIT_NS, 9, COL_CUMULATIVE | COL_IF_KNOWN },
-	[STACK_WAIT_NS] = { "queue_wait_ns", "WAIT", "jobs: their queue -> run summed (unknown for launches)",
+	[STACK_WAIT_NS] = { "queue_wait_ns", "WAIT",
+			    "jobs: their queue -> run summed; launches: their kernels' queued -> start (with the CUPTI library)",
 			    COL_U64, UNIT_NS, 9, COL_CUMULATIVE | COL_IF_KNOWN },
 	[STACK_BLOCKED_NS] = { "blocked_ns", "BLOCKED",
 			       "GPU ioctls, fence waits, CUDA syncs: the time inside them summed (unknown for launches and jobs)",
 			       COL_U64, UNIT_NS, 9, COL_CUMULATIVE | COL_IF_KNOWN },
-	[STACK_SAMPLED] = { "sampled", "SAMPLED", "what was sampled (\"\": every event's stack taken)",
-			    COL_STR, UNIT_NONE, 24, COL_WIDE },
+	[STACK_SAMPLED] = { "sampled", "SAMPLED", "what was sampled (\"\": every event's stack taken)", COL_STR,
+			    UNIT_NONE, 24, COL_WIDE },
 };
 
 const struct table_desc nvidia_stacks_table = {

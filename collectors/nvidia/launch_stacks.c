@@ -31,6 +31,7 @@ struct stack_kernel {
 void launch_stacks_open(struct launch_stacks *ls, struct stack_file *sf)
 {
 	memset(ls, 0, sizeof(*ls));
+	ls->gpu_fd = -1;
 	_Static_assert(sizeof(struct nv_stack_key) <= KEY_TEXT_KEY_MAX, "a launch key fits");
 	key_text_init(&ls->fp, sizeof(struct nv_stack_key));
 	if (sf && stack_file_on(sf) && stack_weight_takes(sf->weight, STACK_SOURCE_LAUNCHES))
@@ -281,9 +282,12 @@ static const char *chain_text(struct stack_proc *p, struct dwarf_chain *c)
 	return dwarf_chain_text_set(c, text, stack_frames_provisional(mark));
 }
 
-/* One row of k: its kernel the leaf, what was sampled on its DWARF rows. */
+/*
+ * One row of k: its kernel the leaf, what was sampled on its DWARF rows; w: its launches, and
+ * where timed its kernels' GPU time and queued -> start time.
+ */
 static void row_out(struct rows_arg *a, struct stack_proc *p, const struct nv_stack_key *k, const char *frames_text,
-		    bool dwarf, uint64_t count)
+		    bool dwarf, const uint64_t *w, bool timed)
 {
 	const struct stack_kernel *sk = kernel_find(a->ls, k->tgid, k->handle);
 	char note[STACK_NOTE_MAX] = "";
@@ -292,15 +296,23 @@ static void row_out(struct rows_arg *a, struct stack_proc *p, const struct nv_st
 		return;
 	if (dwarf)
 		stack_proc_sampled(p, "launches", note, sizeof(note));
-	a->fn(a->arg, &(struct stack_row){ .pid = k->tgid, .comm = p ? p->comm : "?",
-					   .source = STACK_SOURCE_LAUNCHES, .leaf = sk ? sk->name : "[kernel]",
-					   .frames = frames_text, .sampled = note, .count = count });
+	a->fn(a->arg, &(struct stack_row){ .pid = k->tgid,
+					   .comm = p ? p->comm : "?",
+					   .source = STACK_SOURCE_LAUNCHES,
+					   .leaf = sk ? sk->name : "[kernel]",
+					   .frames = frames_text,
+					   .sampled = note,
+					   .count = w[0],
+					   .timed = timed,
+					   .gpu_ns = w[1],
+					   .wait_ns = w[2] });
 }
 
 struct key_arg {
 	struct rows_arg *a;
 	struct stack_proc *p;
 	const struct nv_stack_key *k;
+	bool timed; /* the key's kernels' GPU time known (joined) */
 };
 
 static size_t key_depth(void *arg)
@@ -316,21 +328,25 @@ static void key_part(void *arg, struct dwarf_chain *c, const uint64_t *w)
 {
 	struct key_arg *ka = arg;
 
-	row_out(ka->a, ka->p, ka->k, c ? chain_text(ka->p, c) : fp_text(ka->a, ka->p, ka->k), c, w[0]);
+	row_out(ka->a, ka->p, ka->k, c ? chain_text(ka->p, c) : fp_text(ka->a, ka->p, ka->k), c, w, ka->timed);
 }
 
 /* One (process, stack, kernel): by its DWARF chains where it has some, else by its frame pointers. */
 static bool key_rows(const void *key, void *value, void *arg)
 {
-	struct key_arg ka = { arg, NULL, key };
+	struct key_arg ka = { arg, NULL, key, false };
 	struct dwarf_key dk = dwarf_key_of(key, sizeof(*ka.k));
-	uint64_t weight;
+	struct nv_stack_gpu g = { 0 };
+	uint64_t w[3];
 
 	ka.p = stack_procs_find(&ka.a->ls->procs, ka.k->tgid);
-	memcpy(&weight, value, sizeof(weight));
-	dwarf_chains_split(&ka.a->ls->dwarf, &dk,
-			   &(struct dwarf_split){ .w = &weight, .nw = 1, .fp_depth = key_depth, .part = key_part,
-						  .arg = &ka });
+	memcpy(&w[0], value, sizeof(w[0]));
+	ka.timed = ka.a->ls->gpu_fd >= 0 && !bpf_map_lookup_elem(ka.a->ls->gpu_fd, key, &g) && g.kernels;
+	w[1] = g.gpu_ns;
+	w[2] = g.queue_ns;
+	dwarf_chains_split(
+		&ka.a->ls->dwarf, &dk,
+		&(struct dwarf_split){ .w = w, .nw = 3, .fp_depth = key_depth, .part = key_part, .arg = &ka });
 	return false;
 }
 

@@ -7,7 +7,10 @@
  * the --stacks file (symbols/stack_file.h) when its weight takes launches,
  * and every interval into the nvidia.stacks rows (collectors/kit/stack_table.h).
  * Where a launch's stack copy was unwound with DWARF (symbols/dwarf_chains.h), its
- * chains replace the frame-pointer stack of its key.
+ * chains replace the frame-pointer stack of its key. Where the CUPTI companion
+ * library's records were joined to the keys (launch_join.h), a key's rows carry
+ * its kernels' GPU time and queued -> start time too (the gpu-time and
+ * queue-wait weights).
  */
 #ifndef GPUTOP_LAUNCH_STACKS_H
 #define GPUTOP_LAUNCH_STACKS_H
@@ -41,6 +44,7 @@ struct launch_stacks {
 	struct key_text fp; /* each key's frame-pointer stack, symbolized once */
 	uint64_t lines, launches; /* written at the end */
 	int write_err;
+	int gpu_fd; /* BPF's stack_gpu (the GPU time join): each key's kernels' GPU time; -1: none */
 };
 
 /*

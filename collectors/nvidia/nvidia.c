@@ -33,6 +33,7 @@
 #include "collectors/nvidia/nvidia_driver.h"
 #include "collectors/nvidia/nvidia_tables.h"
 #include "collectors/nvidia/proc_gpus.h"
+#include "collectors/nvidia/launch_join.h"
 #include "collectors/nvidia/launch_stacks.h"
 #include "collectors/kit/stack_table.h"
 #include "collectors/nvidia/nv_capture.h"
@@ -126,6 +127,11 @@ static const char *const drop_names[NV_DROP_MAX] = {
 	[NV_DROP_CAPTURE_FULL] = "capture_ring_buffer_full",
 	[NV_DROP_SYNC_STACKS_FULL] = "sync_stack_table_full",
 	[NV_DROP_SYNC_COPY_LOST] = "sync_stack_copy_lost",
+	[NV_DROP_JOIN_NO_STACK] = "gpu_time_launch_without_stack",
+	[NV_DROP_JOIN_PENDING_FULL] = "gpu_time_launch_table_full",
+	[NV_DROP_JOIN_UNMATCHED] = "gpu_time_kernel_without_stack",
+	[NV_DROP_JOIN_SUMS_FULL] = "gpu_time_stack_table_full",
+	[NV_DROP_JOIN_READ] = "gpu_time_records_unreadable",
 };
 
 /* Tracepoint programs (ioctl enter/exit, Xid), then one pseudo-entry per uprobe program for the cost table. */
@@ -161,6 +167,8 @@ struct nvidia_priv {
 	struct proc_gpus proc_gpus; /* nvidia.process_gpus */
 	struct nv_gpu_list nvml_gpus; /* NVML's bus ids, this tick's */
 	struct launch_stacks stacks; /* --stacks */
+	struct launch_join join; /* their kernels' GPU time, from the CUPTI companion library */
+	size_t join_files, join_failed; /* library files the join is attached to, and not, as last said */
 	struct stack_rows stack_rows; /* nvidia.stacks, while it is filled */
 	struct call_stacks sync_stacks; /* --stacks-weight syncs, sync-time */
 	__u32 *gone; /* processes that exited this tick: their allocations are forgotten */
@@ -338,6 +346,8 @@ static int nvidia_open(struct collector *c)
 		return -1;
 	}
 	p->span_stacks.frames = span_frames;
+	launch_join_init(&p->join, p->skel);
+	p->stacks.gpu_fd = bpf_map__fd(p->skel->maps.stack_gpu);
 	/* --stacks: taken from the start, or once started live; set before its reader starts */
 	nv_capture_open(&p->capture, c->config ? c->config->job_sink : NULL, bpf_map__fd(p->skel->maps.capture_rb),
 			&p->skel->bss->capture_on, &p->skel->bss->drops[NV_DROP_CAPTURE_FULL],
@@ -790,6 +800,24 @@ static void read_stacks(struct collector *c, struct nvidia_priv *p, struct model
 	collector_set_drop(c, "stack_copies_lost", p->stacks.copies_lost + p->sync_stacks.copies_lost);
 }
 
+/* The GPU time join, while launch stacks are taken: new library files attached, said in the probes list. */
+static void join_tick(struct collector *c, struct nvidia_priv *p, uint64_t now)
+{
+	size_t failed, n;
+	char note[128];
+
+	launch_join_tick(&p->join, now);
+	n = launch_join_files(&p->join, &failed);
+	if (n == p->join_files && failed == p->join_failed)
+		return;
+	p->join_files = n;
+	p->join_failed = failed;
+	snprintf(note, sizeof(note), "uprobes in %zu %s file%s%s", n, CUPTI_LIB_NAME, n == 1 ? "" : "s",
+		 failed ? " (some without the join: an older library, or failed)" : "");
+	collector_set_tracepoint(c, CUPTI_LIB_NAME, "GPU time of launch stacks",
+				 n ? TRACEPOINT_ATTACHED : TRACEPOINT_MISSING, note);
+}
+
 static int nvidia_read(struct collector *c, struct model *m)
 {
 	struct nvidia_priv *p = c->priv;
@@ -820,6 +848,8 @@ static int nvidia_read(struct collector *c, struct model *m)
 			   bpf_map__fd(p->skel->maps.kernel_names), &p->pcache);
 	if (launch_stacks_live(&p->stacks)) /* started live: frame pointers from now on */
 		__atomic_store_n(&p->skel->bss->capture_stacks, 1, __ATOMIC_RELAXED);
+	if (p->skel->bss->capture_stacks)
+		join_tick(c, p, now);
 	nv_capture_drain(&p->capture); /* before the names of processes gone are deleted */
 	read_gpus(p, m); /* first: NVML's bus ids place the devices of nvidia.process_gpus */
 	read_procs(p, m);
@@ -846,6 +876,7 @@ static void nvidia_close(struct collector *c)
 				  bpf_map__fd(p->skel->maps.stacks),
 				  p->skel->bss->drops[NV_DROP_SYNC_STACKS_FULL], &(struct call_names){ 0 });
 	}
+	launch_join_detach(&p->join);
 	ring_buffer__free(p->xid_ring);
 	nv_capture_close(&p->capture);
 	nv_driver_stop(p->drv);

@@ -254,4 +254,49 @@ check "exit: one snapshot after the exit shows its 8 kernels" jq -e -s --argjson
 	"$T/exit.json"
 check "exit: the last snapshot has none of its rows" jq -e -s --argjson pid "$CPID" \
 	'last | [.tables["nvidia.gpu_time"][] | select(.pid == $pid)] | length == 0' "$T/exit.json"
+echo "== --stacks-weight gpu-time: each kernel's GPU time on the CPU stack that launched it (joined by correlation id)"
+# tests/cuda/cuda-client.c's 2 processes launch 40 i times from each of 4 call chains (process i); the
+# stand-in CUPTI gives launch function w's kernels (w + 1) * 1000 ns and 300 ns queued -> start. The
+# program runs first (dormant), the monitor with --stacks wakes its activity and launch callbacks.
+J=$T/join
+mkdir -p "$J"
+env CUDA_INJECTION64_PATH="$LIB" LD_LIBRARY_PATH="$B/cupti-fake:$B/cuda" FAKE_CUPTI_CALLS="$J/calls" \
+	FAKE_CUDA_SYNC_US=100 "$B/cuda/cuda-client" 2 "$J/gate" "$J/done" >"$J/client" 2>"$J/client.err" &
+CPID=$!
+PIDS+=($CPID)
+sleep 0.3
+"$GPUTOP" -b -J -d 0.25 --stacks "$J/gpu.folded" --stacks-weight gpu-time >"$T/join.json" 2>"$J/err" &
+MPID=$!
+PIDS+=($MPID)
+first_snapshot "$T/join.json"
+for _ in $(seq 300); do [ "$(grep -c 'cuptiEnableCallback 1 1 653' "$J/calls" 2>/dev/null)" = 2 ] && break; sleep 0.02; done
+check "join: both processes' launch callbacks enabled by the monitor's launch probe" \
+	test "$(grep -c 'cuptiEnableCallback 1 1 \(307\|442\|652\|653\)$' "$J/calls")" = 8
+touch "$J/gate"
+for _ in $(seq 200); do [ "$(wc -l <"$J/client")" -ge 2 ] && break; sleep 0.05; done
+touch "$J/done"
+wait "$CPID" # their exits flush the records still in CUPTI's buffers
+check "join: the clients exited 0" test "$?" = 0
+snapshots_more join 2
+kill -INT "$MPID"
+wait "$MPID"
+check "join: the monitor exited 0" test "$?" = 0
+JROOT="cuda-client;_start;__libc_start_main@GLIBC_2.2.5;__libc_start_call_main;main;child"
+for chain in "phase_a;cuLaunchKernel;kernel_a\(\) 120000" "phase_a;cuLaunchKernel_ptsz;ns::kernel_b\(int\) 240000" \
+	"phase_b;cuLaunchKernelEx;ns::kernel_b\(int\) 360000" "phase_b;cuLaunchKernelEx_ptsz;\[kernel 0x0\] 480000"; do
+	check "join: the folded file's line $JROOT;$chain ns (120 launches of (w + 1) us each)" \
+		grep -qE "^$JROOT;$chain\$" "$J/gpu.folded"
+done
+check "join: 4 lines in all, 1,200,000 ns of GPU time ($(awk '{ s += $NF } END { print s }' "$J/gpu.folded"))" \
+	test "$(wc -l <"$J/gpu.folded") $(awk '{ s += $NF } END { print s }' "$J/gpu.folded")" = "4 1200000"
+check "join: -J's last nvidia.stacks rows: each key's GPU time and queued -> start (300 ns a kernel) with its launches" \
+	jq -e -s '[.[-1].tables["nvidia.stacks"][] | select(.comm == "cuda-client")] | length == 8 and
+	(map(.gpu_time_ns) | add) == 1200000 and all(.queue_wait_ns == 300 * .count) and
+	all(.gpu_time_ns == .count * 1000 * (if (.frames | test("Ex_ptsz$")) then 4 elif (.frames | test("Ex$")) then 3
+		elif (.frames | test("_ptsz$")) then 2 else 1 end))' "$T/join.json"
+check "join: no kernel without its stack, nothing lost ($(jq -s -c '.[-1].collectors[] | select(.name == "nvidia") | .drops |
+	with_entries(select(.key | startswith("gpu_time")))' "$T/join.json"))" \
+	jq -e -s '.[-1].collectors[] | select(.name == "nvidia") | .drops | with_entries(select(.key | startswith("gpu_time"))) |
+	length == 5 and all(.[]; . == 0)' "$T/join.json"
+check "join: the end line says the weight in ns" grep -qE "^gputop-bpf: stacks '.*': 4 stacks, weight gpu-time 1200000 ns" "$J/err"
 finish

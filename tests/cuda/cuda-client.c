@@ -5,7 +5,7 @@
  *
  *   cuda-client PROCS GATE DONE
  *
- * Forks PROCS processes. Process i (from 1) allocates 3 blocks of 1 MiB with no
+ * Forks PROCS processes. Process i (from 1) calls cuInit, allocates 3 blocks of 1 MiB with no
  * context current, creates a context on device 1 and pops it, waits for the file
  * GATE to exist (the monitor attaches meanwhile), then asks for both devices'
  * bus ids and: 40*i launches through each of cuLaunchKernel (kernel_a(), by
@@ -51,6 +51,7 @@ typedef unsigned long long CUdeviceptr;
 typedef unsigned long long CUmemGenericAllocationHandle;
 typedef void *CUcontext;
 
+CUresult cuInit(unsigned int flags);
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
 			unsigned bz, unsigned shm, void *s, void **p, void **e);
 CUresult cuLaunchKernel_ptsz(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
@@ -202,6 +203,8 @@ __attribute__((noinline)) static int phase_b(void *fb)
 /* Before the gate: 3 blocks of 1 MiB in no context; a context on device 1, made and popped. */
 static int before_gate(CUdeviceptr *pre)
 {
+	if (cuInit(0)) /* loads the library CUDA_INJECTION64_PATH names, where one is */
+		return 1;
 	for (int k = 0; k < 3; k++)
 		if (cuMemAlloc_v2(&pre[k], 1 << 20))
 			return 1;
@@ -455,7 +458,7 @@ int main(int argc, char **argv)
 		if (pid < 0)
 			return 1;
 		if (!pid)
-			_exit(child(i, argv[2], argv[3]));
+			exit(child(i, argv[2], argv[3])); /* exit: the CUPTI library's flush runs */
 	}
 	while (wait(&st) > 0 || errno == EINTR)
 		bad |= !WIFEXITED(st) || WEXITSTATUS(st);

@@ -11,6 +11,8 @@
  * order may be); a primary context each, contexts created on either, and each
  * thread's stack of current contexts, as the real library keeps them.
  * cuInit loads the library CUDA_INJECTION64_PATH names and calls its InitializeInjection, once, as CUDA does.
+ * A kernel launch calls the stand-in libcupti's launch hook where one is set (fake_cuda_launch_hook),
+ * inside the launch call, as CUDA calls CUPTI's callbacks.
  */
 #include <dlfcn.h>
 #include <stddef.h>
@@ -37,6 +39,22 @@ static CUresult count(int which)
 	return 0;
 }
 
+static void (*launch_hook)(int cbid, int which);
+
+/* Set by the stand-in libcupti when loaded (tests/cuda/fake_libcupti.c). */
+API void fake_cuda_launch_hook(void (*hook)(int cbid, int which))
+{
+	launch_hook = hook;
+}
+
+/* A launch by launch function which (its CUPTI driver callback id cbid). */
+static CUresult launched(int cbid, int which)
+{
+	if (launch_hook)
+		launch_hook(cbid, which);
+	return count(which);
+}
+
 static CUresult hand_out(CUdeviceptr *out, size_t bytes, int which)
 {
 	if (!out || !bytes)
@@ -61,7 +79,7 @@ API CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
 {
 	(void)f, (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz, (void)shm, (void)s;
 	(void)p, (void)e;
-	return count(0);
+	return launched(307, 0);
 }
 
 API CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
@@ -70,19 +88,19 @@ API CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned gx, unsigned gy, unsigne
 {
 	(void)f, (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz, (void)shm, (void)s;
 	(void)p, (void)e;
-	return count(1);
+	return launched(442, 1);
 }
 
 API CUresult cuLaunchKernelEx(const void *config, CUfunction f, void **p, void **e)
 {
 	(void)config, (void)f, (void)p, (void)e;
-	return count(2);
+	return launched(652, 2);
 }
 
 API CUresult cuLaunchKernelEx_ptsz(const void *config, CUfunction f, void **p, void **e)
 {
 	(void)config, (void)f, (void)p, (void)e;
-	return count(3);
+	return launched(653, 3);
 }
 
 /*

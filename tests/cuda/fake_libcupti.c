@@ -14,7 +14,14 @@
  *   FAKE_CUPTI_KERNEL_NS  kernel i runs this many ns + i (default 1000; its device's next starts 20000 after)
  *   FAKE_CUPTI_SIZES    a file: each buffer's size as the library gave it, a line each
  *   FAKE_CUPTI_PAUSE_AT  before asking for buffer N (1: the first), a pause of 2.5 s
+ * Launches (the stand-in libcuda calls the launch hook this sets, inside each launch call): each
+ * takes a correlation id, calls the subscriber's callback where cuptiEnableCallback enabled its
+ * driver callback id, and while kernel activity is enabled makes a kernel record of that id,
+ * completed at the next cuptiActivityFlushAll: launch function w (0 cuLaunchKernel, 1 its _ptsz,
+ * 2 cuLaunchKernelEx, 3 its _ptsz) runs (w + 1) * 1000 ns, named "launched_w", queued 300 ns
+ * before its start, on device w / 2.
  */
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -37,6 +44,15 @@ static int working, subscribed;
 static uint8_t *held;
 static size_t held_valid;
 static size_t dropped_once;
+static CUpti_CallbackFunc callback;
+static void *callback_data;
+static unsigned char callback_on[1024]; /* driver API callback ids enabled */
+static int kernels_on; /* kernel activity enabled */
+static uint32_t next_correlation = 1000000;
+#define LAUNCHED_MAX 16384
+static CUpti_ActivityKernel4 launched[LAUNCHED_MAX]; /* records of launches, until the next flush */
+static size_t nlaunched;
+static const char *const launch_names[] = { "launched_0", "launched_1", "launched_2", "launched_3" };
 
 static long env(const char *name)
 {
@@ -64,10 +80,67 @@ static void called(const char *fmt, ...)
 	close(fd);
 }
 
+/* A launch (which: its launch function) in the launching thread: see the top. */
+static void launch_hook(int cbid, int which)
+{
+	uint32_t corr = __atomic_fetch_add(&next_correlation, 1, __ATOMIC_SEQ_CST);
+	CUpti_CallbackData cb = { .callbackSite = CUPTI_API_ENTER, .correlationId = corr };
+	CUpti_ActivityKernel4 *k;
+
+	if (callback && cbid >= 0 && cbid < (int)sizeof(callback_on) && callback_on[cbid])
+		callback(callback_data, CUPTI_CB_DOMAIN_DRIVER_API, (CUpti_CallbackId)cbid, &cb);
+	pthread_mutex_lock(&lock);
+	if (kernels_on && nlaunched < LAUNCHED_MAX) {
+		k = &launched[nlaunched];
+		memset(k, 0, sizeof(*k));
+		k->kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+		k->correlationId = corr;
+		k->start = 50000000 + (uint64_t)corr * 10000;
+		k->end = k->start + 1000 * (uint64_t)(which + 1);
+		k->queued = k->start - 300;
+		k->submitted = k->start - 100;
+		k->deviceId = (uint32_t)(which / 2);
+		k->contextId = 1;
+		k->streamId = 7;
+		k->name = launch_names[which & 3];
+		nlaunched++;
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+/* The launches' records so far into buffers, completed (no lock held: the library's callback takes its own). */
+static void launches_complete(void)
+{
+	static CUpti_ActivityKernel4 out[LAUNCHED_MAX];
+	size_t n, done = 0;
+
+	pthread_mutex_lock(&lock);
+	n = nlaunched;
+	memcpy(out, launched, n * sizeof(out[0]));
+	nlaunched = 0;
+	pthread_mutex_unlock(&lock);
+	while (done < n) {
+		uint8_t *buf = NULL;
+		size_t size = 0, max = 0, used = 0;
+
+		requested(&buf, &size, &max);
+		if (!buf)
+			return;
+		for (; done < n && used + sizeof(out[0]) <= size; done++, used += sizeof(out[0]))
+			memcpy(buf + used, &out[done], sizeof(out[0]));
+		completed(NULL, 0, buf, size, used);
+	}
+}
+
 __attribute__((constructor)) static void loaded(void)
 {
+	void (*set)(void (*)(int, int));
+
 	dropped_once = (size_t)env("FAKE_CUPTI_DROPPED");
 	called("load");
+	*(void **)&set = dlsym(RTLD_DEFAULT, "fake_cuda_launch_hook");
+	if (set)
+		set(launch_hook);
 }
 
 /* The script: kernel i of 4 names (the last 600 bytes long), and memcpy and memset j. */
@@ -192,10 +265,12 @@ static void *work(void *arg)
 
 API CUptiResult cuptiSubscribe(CUpti_SubscriberHandle *sub, CUpti_CallbackFunc cb, void *data)
 {
-	(void)cb, (void)data;
 	called("cuptiSubscribe");
 	if (env("FAKE_CUPTI_BUSY") || subscribed)
 		return CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
+	memset(callback_on, 0, sizeof(callback_on));
+	callback_data = data;
+	callback = cb;
 	subscribed = 1;
 	*sub = (CUpti_SubscriberHandle)&subscribed;
 	return CUPTI_SUCCESS;
@@ -205,7 +280,19 @@ API CUptiResult cuptiUnsubscribe(CUpti_SubscriberHandle sub)
 {
 	(void)sub;
 	called("cuptiUnsubscribe");
+	callback = NULL;
 	subscribed = 0;
+	return CUPTI_SUCCESS;
+}
+
+API CUptiResult cuptiEnableCallback(uint32_t enable, CUpti_SubscriberHandle sub, CUpti_CallbackDomain domain,
+				    CUpti_CallbackId cbid)
+{
+	(void)sub;
+	called("cuptiEnableCallback %u %d %u", enable, (int)domain, (unsigned)cbid);
+	if (domain != CUPTI_CB_DOMAIN_DRIVER_API || cbid >= sizeof(callback_on))
+		return CUPTI_ERROR_INVALID_PARAMETER;
+	callback_on[cbid] = enable != 0;
 	return CUPTI_SUCCESS;
 }
 
@@ -227,6 +314,8 @@ API CUptiResult cuptiActivityEnable(CUpti_ActivityKind kind)
 {
 	called("cuptiActivityEnable %d", (int)kind);
 	pthread_mutex_lock(&lock);
+	if (kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)
+		kernels_on = 1;
 	if (kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && !working && requested)
 		working = !pthread_create(&worker, NULL, work, NULL);
 	pthread_mutex_unlock(&lock);
@@ -236,6 +325,10 @@ API CUptiResult cuptiActivityEnable(CUpti_ActivityKind kind)
 API CUptiResult cuptiActivityDisable(CUpti_ActivityKind kind)
 {
 	called("cuptiActivityDisable %d", (int)kind);
+	pthread_mutex_lock(&lock);
+	if (kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)
+		kernels_on = 0;
+	pthread_mutex_unlock(&lock);
 	return CUPTI_SUCCESS;
 }
 
@@ -256,6 +349,7 @@ API CUptiResult cuptiActivityFlushAll(uint32_t flag)
 		held = NULL;
 		completed(NULL, 0, b, held_valid, held_valid);
 	}
+	launches_complete();
 	return CUPTI_SUCCESS;
 }
 
