@@ -44,7 +44,7 @@ echo "folded: $(wc -l <"$OUT/gpu.folded") lines, $folded ns; nvidia.gpu_time ker
 check "every kernel's GPU time on a launch stack: the folded file's sum = nvidia.gpu_time's kernel time" \
 	test "$folded" = "$table"
 check "no join drop" jq -e -n --argjson d "$drops" '$d | length == 5 and all(.[]; . == 0)'
-for fam in gemm softmax layer_norm elementwise; do
+for fam in gemm softmax gammabeta elementwise; do
 	l=$(awk -v f="$fam" 'BEGIN { IGNORECASE = 1 } { k = $0; sub(/ [0-9]+$/, "", k); n = split(k, fr, ";");
 		if (tolower(fr[n]) ~ f) s += $NF } END { printf "%d", s }' "$OUT/gpu.folded")
 	t=$(jq -s --argjson pid "$PID" --arg f "$fam" '[.[] | [.tables["nvidia.gpu_time"][]? | select(.pid == $pid and
