@@ -92,7 +92,7 @@ static void colour(const char *name, unsigned int rgb[3])
 	rgb[2] = 30 + (h >> 16) % 50;
 }
 
-static void draw(FILE *out, const struct flame *f, size_t i, double x, unsigned int d, double height)
+static void draw(FILE *out, const struct flame *f, size_t i, double x, unsigned int d, double height, const char *unit)
 {
 	const struct node *n = &f->nodes[i];
 	double w = WIDTH * (double)n->weight / (double)f->nodes[0].weight, y = height - ROW * (d + 1.0);
@@ -104,10 +104,12 @@ static void draw(FILE *out, const struct flame *f, size_t i, double x, unsigned 
 	colour(n->name, rgb);
 	fputs("<g><title>", out);
 	svg_put_text(out, n->name, SIZE_MAX / 2);
-	fprintf(out, " (%" PRIu64 ", %.2f%%)</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" "
-		     "fill=\"rgb(%u,%u,%u)\" rx=\"2\"/>",
-		n->weight, 100.0 * (double)n->weight / (double)f->nodes[0].weight, x, y, w, ROW - 1, rgb[0],
-		rgb[1], rgb[2]);
+	fprintf(out, " (%" PRIu64 " ", n->weight);
+	svg_put_text(out, unit, 64);
+	fprintf(out,
+		", %.2f%%)</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" "
+		"fill=\"rgb(%u,%u,%u)\" rx=\"2\"/>",
+		100.0 * (double)n->weight / (double)f->nodes[0].weight, x, y, w, ROW - 1, rgb[0], rgb[1], rgb[2]);
 	if (fits >= 3) {
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">", x + 3, y + ROW - 4);
 		svg_put_text(out, n->name, fits);
@@ -115,12 +117,12 @@ static void draw(FILE *out, const struct flame *f, size_t i, double x, unsigned 
 	}
 	fputs("</g>\n", out);
 	for (size_t c = n->child; c; c = f->nodes[c].next) {
-		draw(out, f, c, x, d + 1, height);
+		draw(out, f, c, x, d + 1, height, unit);
 		x += WIDTH * (double)f->nodes[c].weight / (double)f->nodes[0].weight;
 	}
 }
 
-static void write_svg(FILE *out, const struct flame *f, const char *title)
+static void write_svg(FILE *out, const struct flame *f, const char *title, const char *unit)
 {
 	double height = TOP + ROW * (f->depth + 1.0) + 8;
 
@@ -128,11 +130,11 @@ static void write_svg(FILE *out, const struct flame *f, const char *title)
 	svg_put_text(out, title, 160);
 	fprintf(out, " (%" PRIu64 " in all)</text>\n", f->nodes[0].weight);
 	if (f->nodes[0].weight)
-		draw(out, f, 0, 0, 0, height - 8);
+		draw(out, f, 0, 0, 0, height - 8, unit);
 	fputs("</svg>\n", out);
 }
 
-int flame_svg_write(FILE *in, FILE *out, const char *title)
+int flame_svg_write(FILE *in, FILE *out, const char *title, const char *unit)
 {
 	struct flame f = { 0 };
 	char *line = NULL;
@@ -149,7 +151,7 @@ int flame_svg_write(FILE *in, FILE *out, const char *title)
 	if (!err && ferror(in))
 		err = -EIO;
 	if (!err) {
-		write_svg(out, &f, title);
+		write_svg(out, &f, title, unit);
 		if (fflush(out) || ferror(out))
 			err = -EIO;
 	}

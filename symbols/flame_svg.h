@@ -4,7 +4,7 @@
  * folded_write writes them): one box per frame, as wide as its weight's share
  * of the whole, its callers below it; the stacks of one root merged. Frame text
  * is escaped for XML and cut to its box; each box's tooltip has the whole name,
- * the weight and its share. Bounded: at most FLAME_NODES_MAX distinct frames
+ * the weight with its unit and its share. Bounded: at most FLAME_NODES_MAX distinct frames
  * (the rest counted under "[more frames]"), lines of any length.
  */
 #ifndef GPUTOP_SYMBOLS_FLAME_SVG_H
@@ -14,7 +14,10 @@
 
 #define FLAME_NODES_MAX 200000
 
-/* Reads every folded line of in, writes the SVG to out titled title ("what: unit"); 0, or -errno. */
-int flame_svg_write(FILE *in, FILE *out, const char *title);
+/*
+ * Reads every folded line of in, writes the SVG to out titled title ("what: unit"), each
+ * tooltip's weight followed by unit ("ns", "launches"); 0, or -errno.
+ */
+int flame_svg_write(FILE *in, FILE *out, const char *title, const char *unit);
 
 #endif

@@ -11,18 +11,18 @@
 #include "symbols/stack_file.h"
 
 static const struct {
-	const char *name, *title; /* --stacks-weight's word; the flame graph's "what: unit" */
+	const char *name, *title, *unit; /* --stacks-weight's word; the flame graph's "what: unit"; its tooltips' */
 } weights[STACK_WEIGHT_MAX] = {
-	[STACK_WEIGHT_COUNT] = { "count", "GPU work by CPU call stack: CUDA launches and scheduler jobs" },
-	[STACK_WEIGHT_LAUNCHES] = { "launches", "CUDA launches by CPU call stack: launches" },
-	[STACK_WEIGHT_JOBS] = { "jobs", "GPU scheduler jobs by CPU call stack: jobs" },
-	[STACK_WEIGHT_GPU_TIME] = { "gpu-time", "GPU jobs and CUDA kernels by CPU call stack: GPU time, ns" },
-	[STACK_WEIGHT_QUEUE_WAIT] = { "queue-wait",
-				      "GPU jobs and CUDA kernels by CPU call stack: queued -> start, ns" },
-	[STACK_WEIGHT_CALLS] = { "calls", "GPU ioctls and fence waits by CPU call stack: calls" },
-	[STACK_WEIGHT_BLOCKED] = { "blocked", "GPU ioctls and fence waits by CPU call stack: time blocked, ns" },
-	[STACK_WEIGHT_SYNCS] = { "syncs", "CUDA synchronisations by CPU call stack: syncs" },
-	[STACK_WEIGHT_SYNC_TIME] = { "sync-time", "CUDA synchronisations by CPU call stack: time blocked, ns" },
+	[STACK_WEIGHT_COUNT] = { "count", "GPU work by CPU call stack: CUDA launches and scheduler jobs",
+				 "launches and jobs" },
+	[STACK_WEIGHT_LAUNCHES] = { "launches", "CUDA launches by CPU call stack: launches", "launches" },
+	[STACK_WEIGHT_JOBS] = { "jobs", "GPU scheduler jobs by CPU call stack: jobs", "jobs" },
+	[STACK_WEIGHT_GPU_TIME] = { "gpu-time", "GPU work by CPU call stack: GPU time, ns", "ns" },
+	[STACK_WEIGHT_QUEUE_WAIT] = { "queue-wait", "GPU work by CPU call stack: queue wait, ns", "ns" },
+	[STACK_WEIGHT_CALLS] = { "calls", "GPU ioctls and fence waits by CPU call stack: calls", "calls" },
+	[STACK_WEIGHT_BLOCKED] = { "blocked", "GPU ioctls and fence waits by CPU call stack: time blocked, ns", "ns" },
+	[STACK_WEIGHT_SYNCS] = { "syncs", "CUDA synchronisations by CPU call stack: syncs", "syncs" },
+	[STACK_WEIGHT_SYNC_TIME] = { "sync-time", "CUDA synchronisations by CPU call stack: time blocked, ns", "ns" },
 };
 
 int stack_weight_parse(const char *word)
@@ -215,7 +215,7 @@ static int draw_svg(struct stack_file *sf)
 		in = fmemopen((char[1]){ 0 }, 1, "r");
 	if (!in)
 		return -errno;
-	err = flame_svg_write(in, sf->svg, weights[sf->weight].title);
+	err = flame_svg_write(in, sf->svg, weights[sf->weight].title, weights[sf->weight].unit);
 	fclose(in);
 	return err;
 }

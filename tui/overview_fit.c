@@ -102,9 +102,10 @@ void overview_fit_draw(const struct view *v, const struct overview_fit *f, struc
 
 	/* where the reasons are: the recording's collectors (its file as it was given), or this machine's */
 	if (v->feed->replay)
-		snprintf(why, sizeof(why), "; why: gputop-bpf --replay %.100s -b", v->feed->name ? v->feed->name : "");
+		snprintf(why, sizeof(why), "; see why: gputop-bpf --replay %.100s -b",
+			 v->feed->name ? v->feed->name : "");
 	else
-		snprintf(why, sizeof(why), "; why: gputop-bpf --list");
+		snprintf(why, sizeof(why), "; see why: gputop-bpf --list");
 
 	fill(r.y, r.x, r.w, ROLE_NORMAL);
 	if (!f->n) { /* only panes without room */
@@ -133,5 +134,5 @@ void overview_fit_draw(const struct view *v, const struct overview_fit *f, struc
 	if (f->nroom)
 		x += no_room_part(f, r.y, x, right);
 	if (!put_whole(r.y, x, right - x, ROLE_DIM, why) && v->feed->replay)
-		put_whole(r.y, x, right - x, ROLE_DIM, "; why: this replay with -b");
+		put_whole(r.y, x, right - x, ROLE_DIM, "; see why: this replay with -b");
 }

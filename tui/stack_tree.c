@@ -358,6 +358,20 @@ const char *tree_weight_name(enum tree_weight w)
 	return w < TW_COUNT ? names[w] : "?";
 }
 
+const char *tree_weight_meaning(enum tree_weight w)
+{
+	static const char *const meanings[TW_COUNT] = {
+		"each CUDA launch counts one",
+		"each scheduler job counts one",
+		"each GPU ioctl, fence wait or CUDA sync counts one",
+		"jobs' run to done; CUDA kernels' start to end (the CUPTI library's)",
+		"jobs' queue to run; CUDA kernels' queued to start",
+		"the time inside GPU ioctls, fence waits and CUDA syncs",
+	};
+
+	return w < TW_COUNT ? meanings[w] : "?";
+}
+
 bool tree_weight_is_ns(enum tree_weight w)
 {
 	return w == TW_GPU_NS || w == TW_QUEUE_NS || w == TW_BLOCKED_NS;

@@ -94,5 +94,7 @@ size_t stack_tree_lines(const struct stack_tree *t, enum tree_weight w,
 /* A weight's name ("launches", "GPU time") and whether it is a time in ns. */
 const char *tree_weight_name(enum tree_weight w);
 bool tree_weight_is_ns(enum tree_weight w);
+/* What a weight weighs, in a few words ("jobs' run to done; CUDA kernels' start to end ..."). */
+const char *tree_weight_meaning(enum tree_weight w);
 
 #endif

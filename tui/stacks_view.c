@@ -454,6 +454,8 @@ bool stacks_view_key(struct view *v, int key)
 		if (next == cache.weight)
 			view_message(v, false, "w: %s is the only weight these stacks have",
 				     tree_weight_name(cache.weight));
+		else
+			view_message(v, false, "Weight: %s: %s", tree_weight_name(next), tree_weight_meaning(next));
 		st->weight = next;
 	} else if (key == 'S') {
 		st->pid = 0;

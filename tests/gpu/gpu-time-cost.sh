@@ -4,8 +4,10 @@
 #  1. the library's test build (FLOOR_LIB), asked through its file in even rounds: CUPTI's floor (the
 #     activity kinds on, records read and handed to probe functions nothing probes) against dormant;
 #  2. the product library (LIB) with gputop-bpf running in even rounds: on against dormant.
-# Usage: [PIN=CPU] [ROUNDS=N] tests/gpu/gpu-time-cost.sh BINARY LIB FLOOR_LIB OUTDIR   (root, a GPU, PyTorch;
-# not in make test)
+# SKIP_FLOOR=1: the second part only. MONARGS: more options for the monitor (word-split): "--stacks -" measures launch stacks and the GPU
+# time join (CUPTI's launch callbacks, a second uprobe a launch) on top.
+# Usage: [PIN=CPU] [ROUNDS=N] [MONARGS=...] tests/gpu/gpu-time-cost.sh BINARY LIB FLOOR_LIB OUTDIR   (root, a
+# GPU, PyTorch; not in make test)
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 BIN=$(readlink -f "$1") LIB=$(readlink -f "$2") FLOOR=$(readlink -f "$3") OUT=$4
@@ -23,18 +25,22 @@ monitor() { if [ -n "$MONCPUS" ]; then taskset -c "$MONCPUS" "$BIN" "$@"; else "
 mkdir -p "$OUT"
 [ -e /dev/nvidiactl ] || { echo "SKIP: no NVIDIA GPU"; exit 0; }
 
-echo "== floor against dormant, one process"
-rm -f "$OUT"/f.* && echo 0 >"$OUT/ask"
-CUDA_INJECTION64_PATH=$FLOOR GPUTOP_TEST_CUPTI_ASK=$OUT/ask py "$HERE/launch_loop.py" "$OUT/f" "$ROUNDS" \
-	>"$OUT/floor.jsonl" 2>"$OUT/floor.err" &
-W=$!
-for k in $(seq "$ROUNDS"); do
-	echo $(((k + 1) % 2)) >"$OUT/ask" # even rounds asked
-	sleep 0.5 # the library's poll (100 ms), and CUPTI's start
-	touch "$OUT/f.$k"
-	until [ "$(wc -l <"$OUT/floor.jsonl")" -ge "$k" ] || ! kill -0 $W 2>/dev/null; do sleep 0.05; done
-done
-wait $W
+if [ -z "${SKIP_FLOOR:-}" ]; then
+	echo "== floor against dormant, one process"
+	rm -f "$OUT"/f.* && echo 0 >"$OUT/ask"
+	CUDA_INJECTION64_PATH=$FLOOR GPUTOP_TEST_CUPTI_ASK=$OUT/ask py "$HERE/launch_loop.py" "$OUT/f" "$ROUNDS" \
+		>"$OUT/floor.jsonl" 2>"$OUT/floor.err" &
+	W=$!
+	for k in $(seq "$ROUNDS"); do
+		echo $(((k + 1) % 2)) >"$OUT/ask" # even rounds asked
+		sleep 0.5 # the library's poll (100 ms), and CUPTI's start
+		touch "$OUT/f.$k"
+		until [ "$(wc -l <"$OUT/floor.jsonl")" -ge "$k" ] || ! kill -0 $W 2>/dev/null; do sleep 0.05; done
+	done
+	wait $W
+else
+	: >"$OUT/floor.jsonl" >"$OUT/floor.err"
+fi
 
 echo "== gputop-bpf on against dormant, one process"
 rm -f "$OUT"/o.*
@@ -43,7 +49,8 @@ W=$!
 M=
 for k in $(seq "$ROUNDS"); do
 	if [ $((k % 2)) = 0 ]; then
-		monitor -b -J -d 1 >"$OUT/mon.$k" 2>/dev/null &
+		# shellcheck disable=SC2086 # MONARGS: options, word-split
+		monitor -b -J -d 1 ${MONARGS:-} >"$OUT/mon.$k" 2>"$OUT/mon.$k.err" &
 		M=$!
 		until [ -s "$OUT/mon.$k" ]; do sleep 0.05; done
 		sleep 1.5 # its rescan (4 intervals at most... found at its start here), the library's poll
@@ -57,6 +64,8 @@ wait $W
 import json, statistics, sys
 for name, path in (("floor", sys.argv[1]), ("on", sys.argv[2])):
     r = [json.loads(l)["launches_per_s"] for l in open(path)]
+    if not r:
+        continue
     dormant, asked = r[0::2], r[1::2]
     pairs = [a / d for d, a in zip(dormant, asked)]
     print(name, "dormant k/s", [round(x / 1e3, 1) for x in dormant], "asked k/s", [round(x / 1e3, 1) for x in asked])

@@ -510,8 +510,8 @@ check "said once: nothing else on the Overview repeats it" \
 start 200 24 --replay "$TMP/unavailable.jsonl" -d 60
 until_shows "REPLAY" 5
 check "200 columns: the line whole, and where to see why (the recording's file named as given)" \
-	bash -c "$T capture-pane -p -t t | grep -qxF ' Not here: DRM scheduler, GPU interrupt lines; why: gputop-bpf --replay $TMP/unavailable.jsonl -b' ||
-		$T capture-pane -p -t t | grep -qxE ' Not here: DRM scheduler, GPU interrupt lines; why: gputop-bpf --replay $TMP/unavailable.jsonl -b +'"
+	bash -c "$T capture-pane -p -t t | grep -qxF ' Not here: DRM scheduler, GPU interrupt lines; see why: gputop-bpf --replay $TMP/unavailable.jsonl -b' ||
+		$T capture-pane -p -t t | grep -qxE ' Not here: DRM scheduler, GPU interrupt lines; see why: gputop-bpf --replay $TMP/unavailable.jsonl -b +'"
 $T kill-server 2>/dev/null
 
 echo "== GPU sensors on the device lines (examples/sysfs-fixtures.jsonl: the fixture trees recorded)"
@@ -2061,6 +2061,7 @@ keys w
 gpu=$(ring_jobs "$ring" gpu_time_ns)
 check "w: the weight is GPU time, $gpu ns in all, said in ms" shows "Weight: GPU time ($(awk -v n="$gpu" 'BEGIN { printf "%.3f", n / 1e6 }') ms in all)"
 check "w: GPU time sums too" tree sums
+check "w: the status line says what the weight weighs" shows "Weight: GPU time: jobs' run to done; CUDA kernels' start to end"
 keys w
 check "w again: queue wait" bash -c "$(declare -f screen shows); T='$T'; shows 'Weight: queue wait (' && shows 'INCL queue wait'"
 keys w

@@ -21,7 +21,7 @@ static char *svg_of(const char *in)
 	assert_non_null(f);
 	out = open_memstream(&buf, &len);
 	assert_non_null(out);
-	assert_int_equal(flame_svg_write(f, out, "launches"), 0);
+	assert_int_equal(flame_svg_write(f, out, "launches", "launches"), 0);
 	fclose(out);
 	fclose(f);
 	return buf;
@@ -53,7 +53,7 @@ static void widths_are_shares(void **state)
 	assert_true(width_of(svg, "main") > 1199.9); /* one box: the stacks of one path merged */
 	assert_true(width_of(svg, "phase_a") > 899.9 && width_of(svg, "phase_a") < 900.1);
 	assert_true(width_of(svg, "phase_b") > 299.9 && width_of(svg, "phase_b") < 300.1);
-	assert_non_null(strstr(svg, "<title>phase_a (3, 75.00%)"));
+	assert_non_null(strstr(svg, "<title>phase_a (3 launches, 75.00%)")); /* the weight with its unit */
 	assert_null(strstr(svg, "not a line"));
 	free(svg);
 }
@@ -76,8 +76,8 @@ static void not_utf8_replaced(void **state)
 
 	(void)state;
 	assert_true(utf8_judge_valid(svg, strlen(svg)));
-	assert_non_null(strstr(svg, "<title>caf\xef\xbf\xbd (2, 100.00%)"));
-	assert_non_null(strstr(svg, "<title>\xef\xbf\xbdx\xef\xbf\xbd\xef\xbf\xbd (2,"));
+	assert_non_null(strstr(svg, "<title>caf\xef\xbf\xbd (2 launches, 100.00%)"));
+	assert_non_null(strstr(svg, "<title>\xef\xbf\xbdx\xef\xbf\xbd\xef\xbf\xbd (2 launches,"));
 	free(svg);
 }
 
