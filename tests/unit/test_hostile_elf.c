@@ -133,6 +133,18 @@ static void write_cfi_file(const char *path, const uint8_t *prog, size_t len, ui
 
 #define BOMB_OPS (1u << 20)
 #define BOMB_START 0x7e0000000000ull
+/* The sanitizer build (clang's -fsanitize=address; gcc's defines __SANITIZE_ADDRESS__). */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
+
 #define BOMB_UNWINDS 20
 
 /* A process mapping a file of one FDE, prog[0..len), beside the stand-in libcuda. */
@@ -229,7 +241,16 @@ static void cfi_at_bounds_taken(void **state)
 	cfi_run(&c, "libbounds.so", prog, CFI_PROGRAM_MAX - 3);
 	free(prog);
 	assert_int_equal(unwind_cfi_refused(c.u, NULL), 0);
-	assert_true(c.ms < BOMB_UNWINDS * 15.0); /* 15 ms a frame at most (the sanitizer build: some 4.4 ms) */
+#if !UNDER_ASAN
+	assert_true(c.ms < BOMB_UNWINDS * 15.0); /* 15 ms a frame at most (0.2 ms measured) */
+#else
+	/*
+	 * Not bounded in the sanitizer build: its allocator's quarantine sets the time there, not libdw (whose
+	 * remember states are allocated at each frame): 0.8 ms a frame with the quarantine off, 3 ms at 8 MB,
+	 * 22 to 26 ms at its 256 MB default on one machine, some 4.4 ms on another.
+	 */
+	print_message("(not bounded in the sanitizer build: the allocator's quarantine sets its time)\n");
+#endif
 	cfi_run_end(&c);
 }
 
