@@ -79,8 +79,9 @@ SHIPPED=$TMP/x/usr/bin/gputop-bpf
 check "the packaged binary is stripped" stripped
 check "the packaged binary has no GPUTOP_TEST_ string" no_test_hooks
 check "the packaged CUPTI library has no GPUTOP_TEST_ string" no_test_hooks "$TMP/x/usr/lib/gputop-bpf/libgputop-cupti.so"
-check "the packaged CUPTI library keeps its probes and semaphore" sh -c \
-	"nm -D --defined-only '$TMP/x/usr/lib/gputop-bpf/libgputop-cupti.so' | grep -c ' gputop_cupti_' | grep -qx 4"
+check "the packaged CUPTI library keeps its 4 probe functions and 2 semaphores" sh -c \
+	"test \"\$(nm -D --defined-only '$TMP/x/usr/lib/gputop-bpf/libgputop-cupti.so' | grep -o ' gputop_cupti_.*' | sort | tr -d '\n')\" = \
+	' gputop_cupti_launch gputop_cupti_launch_semaphore gputop_cupti_name gputop_cupti_records gputop_cupti_semaphore gputop_cupti_status'"
 for b in "$BIN" "$CUPTI_LIB" "$@"; do
 	check "$b (and the BPF objects in it) has no GPUTOP_TEST_ string" no_test_hooks "$b"
 done
