@@ -5,7 +5,7 @@
  *
  *   cuda-client PROCS GATE DONE
  *
- * Forks PROCS processes. Process i (from 1) calls cuInit, allocates 3 blocks of 1 MiB with no
+ * Forks PROCS processes. Process i (from 1) calls cuInit (with CUDA_INJECTION64_PATH), allocates 3 blocks of 1 MiB with no
  * context current, creates a context on device 1 and pops it, waits for the file
  * GATE to exist (the monitor attaches meanwhile), then asks for both devices'
  * bus ids and: 40*i launches through each of cuLaunchKernel (kernel_a(), by
@@ -203,7 +203,7 @@ __attribute__((noinline)) static int phase_b(void *fb)
 /* Before the gate: 3 blocks of 1 MiB in no context; a context on device 1, made and popped. */
 static int before_gate(CUdeviceptr *pre)
 {
-	if (cuInit(0)) /* loads the library CUDA_INJECTION64_PATH names, where one is */
+	if (getenv("CUDA_INJECTION64_PATH") && cuInit(0)) /* loads that library, as a CUDA program's cuInit does */
 		return 1;
 	for (int k = 0; k < 3; k++)
 		if (cuMemAlloc_v2(&pre[k], 1 << 20))
@@ -457,8 +457,13 @@ int main(int argc, char **argv)
 
 		if (pid < 0)
 			return 1;
-		if (!pid)
-			exit(child(i, argv[2], argv[3])); /* exit: the CUPTI library's flush runs */
+		if (!pid) { /* with the CUPTI library, exit: its flush at exit runs */
+			int rc = child(i, argv[2], argv[3]);
+
+			if (getenv("CUDA_INJECTION64_PATH"))
+				exit(rc);
+			_exit(rc);
+		}
 	}
 	while (wait(&st) > 0 || errno == EINTR)
 		bad |= !WIFEXITED(st) || WEXITSTATUS(st);
