@@ -35,9 +35,13 @@ void launch_join_tick(struct launch_join *j, uint64_t now_ns)
 {
 	if (!j->skel || now_ns < j->next_scan_ns)
 		return;
-	/* the launches' keys wait for their ids from now on: before the launch probes raise the callbacks */
-	__atomic_store_n(&j->skel->bss->join_on, 1, __ATOMIC_RELAXED);
 	cupti_libs_scan(&j->libs);
+	/*
+	 * The launches' keys wait for their ids only where some library file has the join's probes (no
+	 * map update a launch for programs without it); set before the library sees its semaphore (its
+	 * next poll, 100 ms away) and turns its callbacks on.
+	 */
+	__atomic_store_n(&j->skel->bss->join_on, j->libs.n > 0, __ATOMIC_RELAXED);
 	j->next_scan_ns = now_ns + SCAN_NS;
 }
 
