@@ -4,18 +4,27 @@
  * probe functions, the records one attached with the library's semaphore (ref_ctr_offset), which
  * is what wakes the library up. Per process, device, kind and kernel name: count, total, maximum,
  * and the queued -> start time, and both times' histograms; per process the library's drop counts and the records this program
- * missed; the names, by the process's ids.
+ * missed; the names, by the process's ids. While a capture runs (--trace), each record too, with
+ * its batch's clock pair, into a ring buffer.
  */
 #include <linux/bpf.h>
 #include <asm/ptrace.h>
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 #include "common.bpf.h"
+#include "fd_table.bpf.h" /* struct task_struct, for the process's name */
 #include "cupti.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
 __u64 drops[CUPTI_DROP_MAX];
+__u32 capture_on; /* user space's: a capture runs, records go to capture_rb too */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, CUPTI_CAPTURE_RB_BYTES);
+} capture_rb SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -138,6 +147,25 @@ static __always_inline void take(__u32 tgid, const struct gputop_cupti_record *r
 	hists_add(&k, d, r->queued && r->start >= r->queued, r->queued ? r->start - r->queued : 0);
 }
 
+/* While a capture runs: the record, its process and its batch's clock pair into capture_rb. */
+static __always_inline void capture(__u32 tgid, const struct cupti_proc_val *p, const struct gputop_cupti_batch *b,
+				    const struct gputop_cupti_record *r)
+{
+	struct cupti_capture_rec *c =
+		capture_reserve(&capture_rb, sizeof(*c), &capture_on, &drops[CUPTI_DROP_CAPTURE_FULL]);
+
+	if (!c)
+		return;
+	c->r = *r;
+	c->cupti_ns = b->cupti_ns;
+	c->mono_before = b->mono_before;
+	c->mono_after = b->mono_after;
+	c->tgid = tgid;
+	c->pad = 0;
+	__builtin_memcpy(c->comm, p->comm, sizeof(c->comm));
+	capture_submit(&capture_rb, c);
+}
+
 SEC("uprobe")
 int BPF_KPROBE(cupti_records, const struct gputop_cupti_batch *b, const struct gputop_cupti_record *recs)
 {
@@ -155,6 +183,11 @@ int BPF_KPROBE(cupti_records, const struct gputop_cupti_batch *b, const struct g
 		drop_count(drops, CUPTI_DROP_PROCS_FULL, CUPTI_DROP_MAX);
 		return 0;
 	}
+	if (!p->batches) {
+		struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+
+		BPF_CORE_READ_STR_INTO(&p->comm, task, group_leader, comm);
+	}
 	if (p->batches && batch.sent > p->next_sent)
 		p->missed += batch.sent - p->next_sent;
 	p->batches++;
@@ -171,6 +204,7 @@ int BPF_KPROBE(cupti_records, const struct gputop_cupti_batch *b, const struct g
 		}
 		p->records++;
 		take(tgid, &r);
+		capture(tgid, p, &batch, &r);
 	}
 	return 0;
 }

@@ -15,6 +15,7 @@
 #define CUPTI_PROCS_MAX 1024
 #define CUPTI_BUSY_MAX 4096 /* (process, device) */
 #define CUPTI_HISTS_MAX 4096 /* rows with histograms (allocated as used: 4.75 KiB each) */
+#define CUPTI_CAPTURE_RB_BYTES (4U << 20) /* --trace: about 34,900 records of 120 bytes */
 
 struct cupti_kernel_key {
 	__u32 tgid;
@@ -84,6 +85,19 @@ struct cupti_proc_val {
 	__u64 library_dropped;
 	__u32 state; /* gputop_cupti_status's last, enum gputop_cupti_state */
 	__u32 abi;
+	char comm[16]; /* its name (its group leader's comm) at its first batch */
+};
+
+/*
+ * --trace: one activity record of process tgid (named comm), with its batch's clock pair (cupti_ns read between
+ * mono_before and mono_after, CLOCK_MONOTONIC), which places its times on the monitor's clock.
+ */
+struct cupti_capture_rec {
+	struct gputop_cupti_record r;
+	__u64 cupti_ns, mono_before, mono_after;
+	__u32 tgid;
+	__u32 pad;
+	char comm[16]; /* the process's name */
 };
 
 enum cupti_drop {
@@ -93,6 +107,7 @@ enum cupti_drop {
 	CUPTI_DROP_READ, /* a batch or record not readable */
 	CUPTI_DROP_BUSY_FULL, /* a record whose process and device had no busy entry */
 	CUPTI_DROP_HISTS_FULL, /* a record whose row had no histograms: in the row's counts, not its quantiles */
+	CUPTI_DROP_CAPTURE_FULL, /* --trace: a record the capture's ring buffer had no room for */
 	CUPTI_DROP_MAX,
 };
 

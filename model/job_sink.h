@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * Where a collector hands the GPU jobs it saw complete, one span each, the
- * display's vblanks and event deliveries, one mark each, and the GPU ioctls,
+ * display's vblanks and event deliveries, one mark each, the GPU ioctls,
  * fence waits and CUDA launches and synchronisations of threads, one call
- * each, for a timeline (the Perfetto trace: output/trace_jobs.h,
- * trace_display.h, trace_calls.h). Plain data: collectors fill it, the trace
+ * each, and the CUDA kernels and copies CUPTI timed, one span each, for a
+ * timeline (the Perfetto trace: output/trace_jobs.h, trace_display.h,
+ * trace_calls.h, trace_kernels.h). Plain data: collectors fill it, the trace
  * reads it; src/ joins the two (collector_config.job_sink).
  * Times are CLOCK_MONOTONIC ns, as the BPF programs stamp them.
  */
@@ -111,6 +112,29 @@ struct call_span {
 	const struct span_stacks *stacks; /* its frames, for the trace; NULL: none taken */
 };
 
+enum kernel_span_kind {
+	KERNEL_SPAN_KERNEL,
+	KERNEL_SPAN_COPY,
+	KERNEL_SPAN_SET,
+};
+
+/*
+ * A CUDA kernel, copy or set as CUPTI timed it on the GPU, on one stream of one CUDA device of one
+ * process, its times moved onto CLOCK_MONOTONIC by its clock pair (within clock_err_ns).
+ */
+struct kernel_span {
+	uint64_t start_ns, end_ns;
+	uint64_t queued_ns; /* 0: unknown */
+	uint64_t bytes; /* copies and sets */
+	uint32_t pid;
+	uint32_t device; /* CUPTI's device id */
+	uint32_t stream, correlation;
+	uint32_t clock_err_ns; /* half the clock pair's bracket */
+	enum kernel_span_kind kind;
+	char comm[JOB_SPAN_COMM_LEN]; /* the process's, "" when unknown */
+	char name[CALL_SPAN_NAME_LEN]; /* a kernel's (cut to fit), "memcpy HtoD", "memset" */
+};
+
 struct job_sink {
 	/* n spans that completed; lost: jobs completed since the last call that were not kept. */
 	void (*jobs)(void *arg, const struct job_span *spans, size_t n, uint64_t lost);
@@ -120,6 +144,8 @@ struct job_sink {
 	void (*calls)(void *arg, const struct call_span *calls, size_t n, uint64_t lost);
 	/* As calls, for CUDA launches and synchronisations (NULL: calls takes them). */
 	void (*cuda)(void *arg, const struct call_span *calls, size_t n, uint64_t lost);
+	/* n CUDA kernels, copies and sets that ended; lost: those not kept since the last call. */
+	void (*kernels)(void *arg, const struct kernel_span *kernels, size_t n, uint64_t lost);
 	void *arg;
 	atomic_bool *active; /* NULL: always; else jobs, marks and calls are kept only while it is true */
 };

@@ -5,69 +5,27 @@
 #include <string.h>
 #include "output/trace_jobs.h"
 
-struct trace_ring {
-	char dev[JOB_SPAN_NAME_LEN], name[JOB_SPAN_NAME_LEN];
-	uint64_t uuid; /* the ring's track */
-	struct span_lanes lanes;
-};
-
 void trace_jobs_init(struct trace_jobs *tj, struct trace_counters *tc, int64_t wall_minus_mono_ns)
 {
 	memset(tj, 0, sizeof(*tj));
 	tj->tc = tc;
 	tj->wall_minus_mono_ns = wall_minus_mono_ns;
+	laned_tracks_init(&tj->rings, TRACE_JOBS_RINGS);
 }
 
 void trace_jobs_free(struct trace_jobs *tj)
 {
-	for (size_t i = 0; i < tj->nrings; i++)
-		free(tj->rings[i]);
-	tj->nrings = 0;
+	laned_tracks_free(&tj->rings);
 }
 
 /* The ring's track, described under its device's the first time; NULL when it cannot be. */
-static struct trace_ring *ring_get(struct trace_jobs *tj, const struct job_span *s)
+static struct laned_track *ring_get(struct trace_jobs *tj, const struct job_span *s)
 {
 	char key[3 * JOB_SPAN_NAME_LEN], name[2 * JOB_SPAN_NAME_LEN + 2];
-	struct trace_ring *r;
-	uint64_t device;
 
-	for (size_t i = 0; i < tj->nrings; i++) {
-		r = tj->rings[i];
-		if (!strncmp(r->dev, s->dev, sizeof(r->dev)) &&
-		    !strncmp(r->name, s->ring, sizeof(r->name)))
-			return r;
-	}
-	if (tj->nrings >= TRACE_JOBS_RINGS)
-		return NULL;
-	device = trace_device_track(tj->tc, *s->dev ? s->dev : "-");
 	snprintf(key, sizeof(key), "ring\x1f%.31s\x1f%.31s", s->dev, s->ring);
 	snprintf(name, sizeof(name), "%.31s%s%.31s", s->dev, *s->dev ? " " : "", s->ring);
-	if (!device || !trace_track_ready(tj->tc, key, device, name, PERFETTO_TRACK_PLAIN,
-					  PERFETTO_UNIT_NONE))
-		return NULL;
-	r = calloc(1, sizeof(*r));
-	if (!r)
-		return NULL;
-	snprintf(r->dev, sizeof(r->dev), "%.31s", s->dev);
-	snprintf(r->name, sizeof(r->name), "%.31s", s->ring);
-	r->uuid = trace_key_uuid(key);
-	span_lanes_init(&r->lanes);
-	tj->rings[tj->nrings++] = r;
-	return r;
-}
-
-/* A lane for the job from start to end, its track described the first time; -1: none. */
-static int lane_get(struct trace_jobs *tj, struct trace_ring *r, uint64_t start, uint64_t end)
-{
-	int lane = span_lanes_fit(&r->lanes, start, end);
-
-	if (lane < 0 || r->lanes.described[lane])
-		return lane;
-	if (perfetto_lane_track(&tj->tc->w, r->uuid, lane))
-		return -1;
-	r->lanes.described[lane] = 1;
-	return lane;
+	return laned_track_get(&tj->rings, tj->tc, *s->dev ? s->dev : "-", key, name);
 }
 
 /* The job's slice begun: its name, process, seqno and flows. 0, or the writer's error. */
@@ -107,18 +65,16 @@ static void job_write(struct trace_jobs *tj, const struct job_span *s)
 	uint64_t start = s->queue_ns ? s->queue_ns : s->run_ns ? s->run_ns : s->done_ns;
 	uint64_t off = (uint64_t)tj->wall_minus_mono_ns, end = s->done_ns + off;
 	struct perfetto_event e = { .type = PERFETTO_SLICE_BEGIN, .name = "running" };
-	struct trace_ring *r = ring_get(tj, s);
+	struct laned_track *r = ring_get(tj, s);
 	bool running = s->queue_ns && s->run_ns >= s->queue_ns && s->run_ns <= s->done_ns;
-	int lane;
 
 	start += off;
-	lane = r ? lane_get(tj, r, start, end) : -1;
-	if (lane < 0) {
+	e.track_uuid = r ? laned_track_lane(tj->tc, r, start, end) : 0;
+	if (!e.track_uuid) {
 		perfetto_count_dropped(&tj->tc->w, 1);
 		tj->lost++;
 		return;
 	}
-	e.track_uuid = perfetto_lane_uuid(r->uuid, lane);
 	if (job_begin(tj, s, start, e.track_uuid)) {
 		tj->lost++; /* counted by the writer */
 		return;

@@ -17,17 +17,14 @@
 
 #include <stdint.h>
 #include "model/job_sink.h"
-#include "output/span_lanes.h"
+#include "output/laned_tracks.h"
 #include "output/trace_counters.h"
 
 #define TRACE_JOBS_RINGS 256 /* rings at most: jobs of more are lost, counted */
 
-struct trace_ring;
-
 struct trace_jobs {
 	struct trace_counters *tc; /* the trace (its writer and described tracks) */
-	struct trace_ring *rings[TRACE_JOBS_RINGS];
-	size_t nrings;
+	struct laned_tracks rings; /* a track per ring */
 	int64_t wall_minus_mono_ns; /* added to a CLOCK_MONOTONIC time */
 	uint64_t slices; /* jobs written */
 	uint64_t lost; /* jobs not written */

@@ -11,6 +11,7 @@
 #include "output/trace_counters.h"
 #include "output/trace_display.h"
 #include "output/trace_jobs.h"
+#include "output/trace_kernels.h"
 #include "src/capture.h"
 
 struct capture {
@@ -20,10 +21,12 @@ struct capture {
 	struct trace_jobs jobs;
 	struct trace_display display;
 	struct trace_calls calls;
+	struct trace_kernels kernels;
 	int64_t wall_minus_mono_ns;
 	bool stopped; /* no snapshot more */
 	uint64_t end_ns; /* CLOCK_MONOTONIC: what happened after it is cut; 0: no end set */
-	uint64_t jobs_lost, marks_lost, calls_lost, cuda_lost; /* handed over as lost, by the collectors */
+	uint64_t jobs_lost, marks_lost, calls_lost, cuda_lost,
+		kernels_lost; /* handed over as lost, by the collectors */
 	uint64_t cut; /* events after the end */
 };
 
@@ -76,6 +79,11 @@ static void add_calls(struct capture *c, const void *items, size_t n, uint64_t l
 	trace_calls_add(&c->calls, items, n, lost);
 }
 
+static void add_kernels(struct capture *c, const void *items, size_t n, uint64_t lost)
+{
+	trace_kernels_add(&c->kernels, items, n, lost);
+}
+
 static void on_jobs(void *arg, const struct job_span *spans, size_t n, uint64_t lost)
 {
 	struct capture *c = arg;
@@ -118,6 +126,16 @@ static void on_cuda(void *arg, const struct call_span *calls, size_t n, uint64_t
 	calls_in(c, calls, n, lost, &c->cuda_lost);
 }
 
+static void on_kernels(void *arg, const struct kernel_span *kernels, size_t n, uint64_t lost)
+{
+	struct capture *c = arg;
+
+	pthread_mutex_lock(&c->lock);
+	c->kernels_lost += lost;
+	add_until_end(c, kernels, n, sizeof(*kernels), offsetof(struct kernel_span, start_ns), lost, add_kernels);
+	pthread_mutex_unlock(&c->lock);
+}
+
 struct capture *capture_open(FILE *out, uint64_t limit_bytes, int *err)
 {
 	struct capture *c = calloc(1, sizeof(*c));
@@ -136,6 +154,7 @@ struct capture *capture_open(FILE *out, uint64_t limit_bytes, int *err)
 	trace_jobs_init(&c->jobs, &c->tc, c->wall_minus_mono_ns);
 	trace_display_init(&c->display, &c->tc, c->wall_minus_mono_ns);
 	trace_calls_init(&c->calls, &c->tc, c->wall_minus_mono_ns);
+	trace_kernels_init(&c->kernels, &c->tc, c->wall_minus_mono_ns);
 	return c;
 }
 
@@ -153,12 +172,16 @@ ROUTE(jobs, struct job_span)
 ROUTE(marks, struct display_mark)
 ROUTE(calls, struct call_span)
 ROUTE(cuda, struct call_span)
+ROUTE(kernels, struct kernel_span)
 
 const struct job_sink *capture_sink(void)
 {
-	static const struct job_sink sink = {
-		.jobs = route_jobs, .marks = route_marks, .calls = route_calls, .cuda = route_cuda, .active = &routing
-	};
+	static const struct job_sink sink = { .jobs = route_jobs,
+					      .marks = route_marks,
+					      .calls = route_calls,
+					      .cuda = route_cuda,
+					      .kernels = route_kernels,
+					      .active = &routing };
 
 	return &sink;
 }
@@ -188,6 +211,10 @@ static void stats(struct capture *c, struct capture_stats *st)
 				      .syncs = c->calls.syncs,
 				      .calls_lost = c->calls_lost,
 				      .cuda_lost = c->cuda_lost,
+				      .kernels = c->kernels.slices,
+				      .kernels_lost = c->kernels_lost,
+				      .kernels_refused = c->kernels.lost - c->kernels_lost,
+				      .clock_err_max_ns = c->kernels.clock_err_max_ns,
 				      .jobs_refused = c->jobs.lost - c->jobs_lost,
 				      .marks_refused = c->display.lost - c->marks_lost,
 				      .calls_refused = c->calls.lost - c->calls_lost - c->cuda_lost,
@@ -234,6 +261,7 @@ int capture_close(struct capture *c, struct capture_stats *st)
 	err = trace_counters_finish(&c->tc);
 	stats(c, st);
 	trace_jobs_free(&c->jobs);
+	trace_kernels_free(&c->kernels);
 	if (fclose(c->out) && !err)
 		err = -EIO;
 	pthread_mutex_unlock(&c->lock);
@@ -257,13 +285,14 @@ static void lost_line(FILE *f, const char *prog, const char *path, const struct 
 {
 	bool first = true;
 
-	if (!(st->cuda_lost + st->calls_lost + st->marks_lost + st->jobs_lost))
+	if (!(st->cuda_lost + st->calls_lost + st->marks_lost + st->jobs_lost + st->kernels_lost))
 		return;
 	fprintf(f, "%s: trace '%s': lost before the writer, a buffer full: ", prog, path);
 	part(f, &first, st->cuda_lost, "CUDA launches and syncs", "the nvidia collector's capture ring buffer");
 	part(f, &first, st->calls_lost, "ioctls and fence waits", "the calls collector's capture ring buffer");
 	part(f, &first, st->marks_lost, "display events", "the display collector's capture ring buffer");
 	part(f, &first, st->jobs_lost, "jobs", "the scheduler collector's jobs of one interval");
+	part(f, &first, st->kernels_lost, "CUDA kernels and copies", "the gpu_time collector's capture ring buffer");
 	fputc('\n', f);
 }
 
@@ -278,6 +307,7 @@ static void refused_line(FILE *f, const char *prog, const char *path, const stru
 	part(f, &first, st->jobs_refused, "jobs", NULL);
 	part(f, &first, st->marks_refused, "display events", NULL);
 	part(f, &first, st->calls_refused, "GPU calls", NULL);
+	part(f, &first, st->kernels_refused, "CUDA kernels and copies", NULL);
 	fprintf(f,
 		"%s%llu packets over the size limit (%llu MiB, --trace-max-mb), %llu too large or without a track or lane\n",
 		first ? "" : "; why: ", (unsigned long long)st->over_limit, (unsigned long long)(st->limit_bytes >> 20),
@@ -294,6 +324,10 @@ void capture_summary(FILE *f, const char *prog, const char *path, const struct c
 		(unsigned long long)st->syncs, (unsigned long long)st->bytes);
 	lost_line(f, prog, path, st);
 	refused_line(f, prog, path, st);
+	if (st->kernels)
+		fprintf(f,
+			"%s: trace '%s': %llu CUDA kernels and copies written, their GPU times placed on the CPU's clock within %llu ns (CUPTI's clock read between two CLOCK_MONOTONIC reads)\n",
+			prog, path, (unsigned long long)st->kernels, (unsigned long long)st->clock_err_max_ns);
 	if (st->cut)
 		fprintf(f, "%s: trace '%s': %llu events after its end (--duration) left out\n", prog, path,
 			(unsigned long long)st->cut);

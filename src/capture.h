@@ -26,6 +26,8 @@ struct capture_stats {
 	uint64_t samples, jobs, bytes, limit_bytes;
 	uint64_t vblanks, deliveries, missed; /* the display's (trace_display.h) */
 	uint64_t ioctls, waits, launches, syncs; /* the calls' (trace_calls.h) */
+	uint64_t kernels, kernels_lost, kernels_refused; /* CUDA kernels and copies (trace_kernels.h) */
+	uint64_t clock_err_max_ns; /* their times' distance from CLOCK_MONOTONIC at most */
 	/* lost before the writer: the jobs of an interval over JOB_SPANS_MAX, and full capture ring buffers */
 	uint64_t jobs_lost, marks_lost, calls_lost, cuda_lost; /* calls: ioctls and waits; cuda: launches, syncs */
 	uint64_t jobs_refused, marks_refused, calls_refused; /* by the writer: the limit, no track or lane */

@@ -18,6 +18,7 @@
 #include "collectors/collector.h"
 #include "collectors/gpu_time/gpu_busy.h"
 #include "collectors/gpu_time/gpu_time_tables.h"
+#include "collectors/gpu_time/gt_capture.h"
 #include "collectors/kit/cupti_libs.h"
 #include "collectors/kit/map_walk.h"
 #include "collectors/kit/proc_info.h"
@@ -30,6 +31,7 @@ static const char *const drop_names[CUPTI_DROP_MAX] = {
 	[CUPTI_DROP_KERNELS_FULL] = "gpu_time_rows_full",    [CUPTI_DROP_NAMES_FULL] = "gpu_time_names_full",
 	[CUPTI_DROP_PROCS_FULL] = "gpu_time_processes_full", [CUPTI_DROP_READ] = "gpu_time_unreadable",
 	[CUPTI_DROP_BUSY_FULL] = "gpu_time_busy_full",	     [CUPTI_DROP_HISTS_FULL] = "gpu_time_histograms_full",
+	[CUPTI_DROP_CAPTURE_FULL] = "gpu_time_capture_full",
 };
 
 struct gpu_time_priv {
@@ -40,6 +42,7 @@ struct gpu_time_priv {
 	uint64_t gone[3], now[3]; /* CUPTI's drops, the library's, records this program missed */
 	struct table *t;
 	struct gpu_busy busy; /* nvidia.gpu_busy */
+	struct gt_capture capture; /* --trace: kernels and copies, while a capture runs */
 	struct cupti_hist_val hist; /* a row's histograms, read (too large for the stack) */
 	/* processes seen gone at the last read (their rows go now), and at this one (shown once more) */
 	__u32 gone_last[GONE_MAX], gone_next[GONE_MAX];
@@ -124,11 +127,15 @@ static int gpu_time_open(struct collector *c)
 		collector_load_failed(c, -ENOMEM);
 		return -1;
 	}
+	capture_rb_size(p->skel->maps.capture_rb, c->config && c->config->job_sink);
 	err = cupti_bpf__load(p->skel);
 	if (err) {
 		collector_load_failed(c, err);
 		return -1;
 	}
+	gt_capture_open(&p->capture, c->config ? c->config->job_sink : NULL, bpf_map__fd(p->skel->maps.capture_rb),
+			&p->skel->bss->capture_on, &p->skel->bss->drops[CUPTI_DROP_CAPTURE_FULL],
+			bpf_map__fd(p->skel->maps.cupti_names));
 	cupti_libs_init(&p->libs, attach_lib, p->skel);
 	return 0;
 }
@@ -197,6 +204,7 @@ static int gpu_time_read(struct collector *c, struct model *m)
 
 	if (++p->ticks % RESCAN_TICKS == 0)
 		rescan(c);
+	gt_capture_drain(&p->capture); /* before the names of processes gone are deleted */
 	p->t = model_table(m, &nvidia_gpu_time);
 	memset(p->now, 0, sizeof(p->now));
 	map_walk(bpf_map__fd(p->skel->maps.cupti_kernels), sizeof(struct cupti_kernel_key),
@@ -212,6 +220,7 @@ static int gpu_time_read(struct collector *c, struct model *m)
 	collector_set_drop(c, "gpu_time_cupti_dropped", p->gone[0] + p->now[0]);
 	collector_set_drop(c, "gpu_time_library_dropped", p->gone[1] + p->now[1]);
 	collector_set_drop(c, "gpu_time_missed", p->gone[2] + p->now[2]);
+	collector_set_drop(c, "gpu_time_capture_unplaced", __atomic_load_n(&p->capture.unplaced, __ATOMIC_RELAXED));
 	return 0;
 }
 
@@ -222,6 +231,7 @@ static void gpu_time_close(struct collector *c)
 	if (!p)
 		return;
 	cupti_libs_detach(&p->libs);
+	gt_capture_close(&p->capture); /* after the probes: the records their last calls wrote */
 	cupti_bpf__destroy(p->skel);
 	gpu_busy_free(&p->busy);
 	free(p);

@@ -181,7 +181,7 @@ echo "  (p50/p99 of kernel rows: $(tail -n 1 "$T/top.json" | jq -r --argjson pid
 check "top: the long name marked cut" grep -q '"kernel":"k*\.\.\.\[cut\]"' "$T/top.json"
 check "top: CUPTI's 3 drops in the collector's, none of its own" test "$(tail -n 1 "$T/top.json" | jq -c \
 	'.collectors[] | select(.name == "gpu_time") | .drops')" = \
-	'{"gpu_time_rows_full":0,"gpu_time_names_full":0,"gpu_time_processes_full":0,"gpu_time_unreadable":0,"gpu_time_busy_full":0,"gpu_time_histograms_full":0,"gpu_time_cupti_dropped":3,"gpu_time_library_dropped":0,"gpu_time_missed":0}'
+	'{"gpu_time_rows_full":0,"gpu_time_names_full":0,"gpu_time_processes_full":0,"gpu_time_unreadable":0,"gpu_time_busy_full":0,"gpu_time_histograms_full":0,"gpu_time_capture_full":0,"gpu_time_cupti_dropped":3,"gpu_time_library_dropped":0,"gpu_time_missed":0,"gpu_time_capture_unplaced":0}'
 # nvidia.gpu_busy: per device, the kernels' and copies' time; device 1's kernels never overlap (busy = their
 # time); on device 0 the 100 copies and sets come after the kernels but began before the last: disordered,
 # each added whole
@@ -265,7 +265,8 @@ env CUDA_INJECTION64_PATH="$LIB" LD_LIBRARY_PATH="$B/cupti-fake:$B/cuda" FAKE_CU
 CPID=$!
 PIDS+=($CPID)
 sleep 0.3
-"$GPUTOP" -b -J -d 0.25 --stacks "$J/gpu.folded" --stacks-weight gpu-time >"$T/join.json" 2>"$J/err" &
+"$GPUTOP" -b -J -d 0.25 --stacks "$J/gpu.folded" --stacks-weight gpu-time --trace "$J/t.pftrace" >"$T/join.json" \
+	2>"$J/err" &
 MPID=$!
 PIDS+=($MPID)
 first_snapshot "$T/join.json"
@@ -299,4 +300,22 @@ check "join: no kernel without its stack, nothing lost ($(jq -s -c '.[-1].collec
 	jq -e -s '.[-1].collectors[] | select(.name == "nvidia") | .drops | with_entries(select(.key | startswith("gpu_time"))) |
 	length == 5 and all(.[]; . == 0)' "$T/join.json"
 check "join: the end line says the weight in ns" grep -qE "^gputop-bpf: stacks '.*': 4 stacks, weight gpu-time 1200000 ns" "$J/err"
+echo "== --trace: each kernel a slice on its CUDA device's stream, on the CPU's clock"
+# The stand-in's clock is CLOCK_REALTIME; each kernel starts 20 us after its launch on it, or 1 us
+# after its device's last one ends: on the trace's clock (the wall clock, as CLOCK_MONOTONIC moved
+# to it) no earlier than its launch, and within 2 ms of it on this idle machine.
+if command -v protoc >/dev/null; then
+	tests/perfetto/kernels.sh "$J/t.pftrace" >"$J/kernels" 2>"$J/kernels.err"
+	check "trace: 480 kernel slices, each its launch function's (w + 1) us, queued 300 ns before ($(grep -c '^kernel' "$J/kernels"))" \
+		test "$(awk -F'\t' '$1 == "kernel" && $7 == 300 && $6 == 1000 * ($4 == "launched_0" ? 1 : $4 == "launched_1" ? 2 : \
+			$4 == "launched_2" ? 3 : $4 == "launched_3" ? 4 : 0)' "$J/kernels" | wc -l)" = 480
+	check "trace: named as launched, on the tracks 'GPU cuda0' and 'GPU cuda1' > 'cuda-client PID stream 7'" \
+		test "$(awk -F'\t' '$1 == "kernel" { print $2 "/" ($3 ~ /^cuda-client [0-9]+ stream 7$/) "/" $4 }' "$J/kernels" |
+			sort | uniq -c | sed 's/^ *//' | tr '\n' ' ')" = \
+		"120 GPU cuda0/1/launched_0 120 GPU cuda0/1/launched_1 120 GPU cuda1/1/launched_2 120 GPU cuda1/1/launched_3 "
+	check "trace: the end line says how many and the clock's bound" \
+		grep -qE "^gputop-bpf: trace '.*': 480 CUDA kernels and copies written, their GPU times placed on the CPU's clock within [0-9]+ ns" "$J/err"
+else
+	skip "trace: protoc is missing (make deps installs protobuf-compiler)"
+fi
 finish

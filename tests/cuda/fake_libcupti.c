@@ -19,7 +19,9 @@
  * driver callback id, and while kernel activity is enabled makes a kernel record of that id,
  * completed at the next cuptiActivityFlushAll: launch function w (0 cuLaunchKernel, 1 its _ptsz,
  * 2 cuLaunchKernelEx, 3 its _ptsz) runs (w + 1) * 1000 ns, named "launched_w", queued 300 ns
- * before its start, on device w / 2.
+ * before its start, on device w / 2, stream 7; it starts LAUNCH_START_NS after the launch on this
+ * stand-in's clock (cuptiGetTimestamp's: CLOCK_REALTIME), or 1000 ns after its device's last kernel
+ * ends where that is later, as a GPU runs one stream's kernels in turn.
  */
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -80,11 +82,23 @@ static void called(const char *fmt, ...)
 	close(fd);
 }
 
+#define LAUNCH_START_NS 20000
+
+static uint64_t clock_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* A launch (which: its launch function) in the launching thread: see the top. */
 static void launch_hook(int cbid, int which)
 {
 	uint32_t corr = __atomic_fetch_add(&next_correlation, 1, __ATOMIC_SEQ_CST);
 	CUpti_CallbackData cb = { .callbackSite = CUPTI_API_ENTER, .correlationId = corr };
+	static uint64_t device_free[2]; /* each device's last kernel's end */
+	uint64_t start = clock_now() + LAUNCH_START_NS;
 	CUpti_ActivityKernel4 *k;
 
 	if (callback && cbid >= 0 && cbid < (int)sizeof(callback_on) && callback_on[cbid])
@@ -95,11 +109,12 @@ static void launch_hook(int cbid, int which)
 		memset(k, 0, sizeof(*k));
 		k->kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
 		k->correlationId = corr;
-		k->start = 50000000 + (uint64_t)corr * 10000;
+		k->deviceId = (uint32_t)(which / 2) & 1;
+		k->start = start > device_free[k->deviceId] + 1000 ? start : device_free[k->deviceId] + 1000;
 		k->end = k->start + 1000 * (uint64_t)(which + 1);
+		device_free[k->deviceId] = k->end;
 		k->queued = k->start - 300;
 		k->submitted = k->start - 100;
-		k->deviceId = (uint32_t)(which / 2);
 		k->contextId = 1;
 		k->streamId = 7;
 		k->name = launch_names[which & 3];
@@ -372,10 +387,7 @@ API CUptiResult cuptiActivityGetNumDroppedRecords(CUcontext ctx, uint32_t stream
 
 API CUptiResult cuptiGetTimestamp(uint64_t *t)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	*t = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	*t = clock_now();
 	return CUPTI_SUCCESS;
 }
 
