@@ -37,9 +37,12 @@ struct {
 	__uint(max_entries, NV_CAPTURE_RB_BYTES);
 } capture_rb SEC(".maps");
 
-/* The call into the capture's ring buffer while one runs; a launch's stack key (--stacks) or NULL. */
+/*
+ * The call into the capture's ring buffer while one runs; a launch's stack key (--stacks) or NULL,
+ * and its correlation id (0: unknown).
+ */
 static __always_inline void capture(__u32 kind, __u64 id, __u64 start, __u64 end, __u64 handle,
-				    const struct nv_stack_key *k)
+				    const struct nv_stack_key *k, __u32 correlation)
 {
 	struct nv_rec *r = capture_reserve(&capture_rb, sizeof(*r), &capture_on,
 					   &drops[NV_DROP_CAPTURE_FULL]);
@@ -55,6 +58,8 @@ static __always_inline void capture(__u32 kind, __u64 id, __u64 start, __u64 end
 	r->kind = kind;
 	r->stack_id = k ? k->stack_id : -1;
 	r->caller = k ? k->caller : 0;
+	r->correlation = correlation;
+	r->pad = 0;
 	bpf_get_current_comm(r->thread, sizeof(r->thread));
 	task = (struct task_struct *)bpf_get_current_task();
 	BPF_CORE_READ_STR_INTO(&r->comm, task, group_leader, comm);
@@ -156,17 +161,17 @@ struct {
 } launch_stacks SEC(".maps");
 
 /*
- * User space's: the GPU time join is attached (the library's launch and records probes): each
- * launch's stack key waits in launch_last for its correlation id.
+ * User space's: the GPU time join is attached (the library's launch and records probes): with
+ * --stacks or in a capture, each launch waits in launch_last for its correlation id.
  */
 __u32 join_on;
 
-/* The GPU time join: a thread's last launch's stack key, until the library's probe gives its id. */
+/* The GPU time join: a thread's last launch, until the library's probe gives its id. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, NV_MAX_THREADS);
 	__type(key, __u32);
-	__type(value, struct nv_stack_key);
+	__type(value, struct nv_launch_last);
 } launch_last SEC(".maps");
 
 /* The GPU time join: a launch's stack key by (process, correlation id), until its kernel's record. */
@@ -320,6 +325,37 @@ static __always_inline void stack_launched(void *ctx, __u32 tgid, __u64 handle,
 		stack_sample(ctx, &k, first);
 }
 
+/* A capture record of a launch that waited in launch_last, with its correlation id (0: unknown). */
+static __always_inline void capture_waited(__u64 id, const struct nv_launch_last *l, __u32 correlation)
+{
+	capture(NV_REC_LAUNCH, id, l->ts, l->ts, l->handle, l->join ? &l->key : NULL, correlation);
+}
+
+/*
+ * The GPU time join attached: the launch waits in its thread for its correlation id, its stack key
+ * (k, --stacks) to be joined, and its capture record (in a capture of a process whose ids come) to
+ * be written with it; one that waited before and never got it is written now, without. True when
+ * its capture record waits.
+ */
+static __always_inline bool launch_waits(__u64 id, const struct nv_proc *p, __u64 handle, const struct nv_stack_key *k)
+{
+	__u32 tid = (__u32)id;
+	struct nv_launch_last l = {
+		.ts = bpf_ktime_get_ns(), .handle = handle, .join = k != NULL, .capture = capture_on && p->joined
+	};
+	struct nv_launch_last *before = bpf_map_lookup_elem(&launch_last, &tid);
+
+	if (before && before->capture)
+		capture_waited(id, before, 0);
+	if (k)
+		l.key = *k;
+	else
+		l.key.stack_id = -1;
+	if (bpf_map_update_elem(&launch_last, &tid, &l, BPF_ANY))
+		return false; /* a LRU map: only without memory */
+	return l.capture;
+}
+
 SEC("uprobe")
 int BPF_KPROBE(cuda_launch, __u64 a1, __u64 a2)
 {
@@ -328,6 +364,7 @@ int BPF_KPROBE(cuda_launch, __u64 a1, __u64 a2)
 	struct nv_proc *p = proc_of(tgid);
 	struct nv_proc_gpu *g = gpu_of(tgid, dev);
 	__u64 call = bpf_get_attach_cookie(ctx);
+	__u64 handle = call == NV_LAUNCH_EX ? a2 : a1;
 	struct nv_stack_key k = { .stack_id = -1 };
 
 	if (!p)
@@ -339,27 +376,22 @@ int BPF_KPROBE(cuda_launch, __u64 a1, __u64 a2)
 		if (capture_on) {
 			__u64 now = bpf_ktime_get_ns();
 
-			capture(NV_REC_GRAPH_LAUNCH, id, now, now, 0, NULL);
+			capture(NV_REC_GRAPH_LAUNCH, id, now, now, 0, NULL, 0);
 		}
 		return 0;
 	}
 	__sync_fetch_and_add(&p->launches, 1);
 	if (g)
 		__sync_fetch_and_add(&g->launches, 1);
-	kernel_launched(tgid, dev, call == NV_LAUNCH_EX ? a2 : a1);
-	if (capture_stacks) {
-		stack_launched(ctx, tgid, call == NV_LAUNCH_EX ? a2 : a1, &k);
-		if (join_on) {
-			__u32 tid = (__u32)id;
-
-			bpf_map_update_elem(&launch_last, &tid, &k, BPF_ANY);
-		}
-	}
+	kernel_launched(tgid, dev, handle);
+	if (capture_stacks)
+		stack_launched(ctx, tgid, handle, &k);
+	if (join_on && (capture_stacks || capture_on) && launch_waits(id, p, handle, capture_stacks ? &k : NULL))
+		return 0;
 	if (capture_on) {
 		__u64 now = bpf_ktime_get_ns();
 
-		capture(NV_REC_LAUNCH, id, now, now, call == NV_LAUNCH_EX ? a2 : a1,
-			capture_stacks ? &k : NULL);
+		capture(NV_REC_LAUNCH, id, now, now, handle, capture_stacks ? &k : NULL, 0);
 	}
 	return 0;
 }
@@ -582,7 +614,7 @@ int BPF_KRETPROBE(cuda_return, long ret)
 			__sync_fetch_and_add(&g->syncs, 1);
 			__sync_fetch_and_add(&g->sync_ns, now - c->start_ns);
 		}
-		capture(NV_REC_SYNC, id, c->start_ns, now, 0, NULL);
+		capture(NV_REC_SYNC, id, c->start_ns, now, 0, NULL, 0);
 		if (capture_sync_stacks)
 			sync_stack_add(c, id >> 32, now - c->start_ns);
 		break;
@@ -717,14 +749,19 @@ int BPF_KPROBE(join_launch, __u32 correlation)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
 	struct nv_join_key jk = { .tgid = id >> 32, .correlation = correlation };
-	struct nv_stack_key *k = bpf_map_lookup_elem(&launch_last, &tid);
+	struct nv_launch_last *l = bpf_map_lookup_elem(&launch_last, &tid);
+	struct nv_proc *p = bpf_map_lookup_elem(&procs, &jk.tgid);
 
-	if (!k) {
+	if (p && !p->joined)
+		p->joined = 1; /* its next launches' capture records wait for their ids */
+	if (!l) {
 		drop_count(drops, NV_DROP_JOIN_NO_STACK, NV_DROP_MAX);
 		return 0;
 	}
-	if (bpf_map_update_elem(&join_pending, &jk, k, BPF_ANY))
+	if (l->join && bpf_map_update_elem(&join_pending, &jk, &l->key, BPF_ANY))
 		drop_count(drops, NV_DROP_JOIN_PENDING_FULL, NV_DROP_MAX);
+	if (l->capture)
+		capture_waited(id, l, correlation);
 	bpf_map_delete_elem(&launch_last, &tid);
 	return 0;
 }
@@ -761,6 +798,8 @@ int BPF_KPROBE(join_records, const struct gputop_cupti_batch *b, const struct gp
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32, count;
 	struct gputop_cupti_record r;
 
+	if (!capture_stacks) /* attached for a capture's flows alone: nothing to join */
+		return 0;
 	if (bpf_probe_read_user(&count, sizeof(count), &b->count)) {
 		drop_count(drops, NV_DROP_JOIN_READ, NV_DROP_MAX);
 		return 0;

@@ -95,6 +95,8 @@ struct nv_proc {
 	__u64 sync_hist[HIST_SLOTS];
 	__u64 ioctl_hist[HIST_SLOTS];
 	char comm[16]; /* the group leader's at its first event: a process gone before the read keeps its name */
+	__u32 joined; /* the CUPTI library's launch probe fired in it: its launches' ids come (join_launch) */
+	__u32 pad;
 };
 
 /*
@@ -211,6 +213,19 @@ struct nv_join_key {
 	__u32 correlation;
 };
 
+/*
+ * A thread's last launch, until the library's probe gives its correlation id (join_launch): with
+ * --stacks its stack key, to join; in a capture of a joined process, its capture record, written
+ * then with the id (the trace's flow to its kernel), or at the thread's next launch without.
+ */
+struct nv_launch_last {
+	struct nv_stack_key key; /* stack_id -1: none taken */
+	__u64 ts; /* its entry, CLOCK_MONOTONIC */
+	__u64 handle;
+	__u32 join; /* key is to be joined */
+	__u32 capture; /* its capture record waits */
+};
+
 /* The kernels of one launch stack key: their count, GPU time, and queued -> start time summed. */
 struct nv_stack_gpu {
 	__u64 kernels;
@@ -238,7 +253,7 @@ struct nv_xid {
 };
 
 /*
- * The capture's ring buffer (--trace): 2 MiB, at 80 + 8 bytes a record about 23,800 calls
+ * The capture's ring buffer (--trace): 2 MiB, at 88 + 8 bytes a record about 21,800 calls
  * between two drains (collectors/kit/capture_rb.h).
  */
 #define NV_CAPTURE_RB_BYTES (2U << 20)
@@ -259,6 +274,8 @@ struct nv_rec {
 	__s32 stack_id; /* launch, --stacks: its nv_stack_key's stack_id; -1: none */
 	char thread[16]; /* the thread's comm */
 	char comm[16]; /* its group leader's */
+	__u32 correlation; /* launch: CUPTI's correlation id (the GPU time join's), 0: unknown */
+	__u32 pad;
 };
 
 #endif

@@ -107,6 +107,7 @@ struct call_span {
 	char name[CALL_SPAN_NAME_LEN];
 	char dev[JOB_SPAN_NAME_LEN]; /* ioctl: its device file ("card0") */
 	int64_t ret; /* ioctl: what it returned */
+	uint32_t correlation; /* a launch: CUPTI's correlation id (its kernel's, kernel_span), 0: unknown */
 	/* a launch, --stacks: where it came from (stack.pid is pid; ustack_id -1: none taken) */
 	struct stack_ref stack;
 	const struct span_stacks *stacks; /* its frames, for the trace; NULL: none taken */

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "output/trace_calls.h"
+#include "output/trace_kernels.h"
 
 void trace_calls_init(struct trace_calls *tcl, struct trace_counters *tc,
 		      int64_t wall_minus_mono_ns)
@@ -31,16 +32,25 @@ static uint64_t call_track(struct trace_calls *tcl, const struct call_span *s)
 	return trace_key_uuid(key);
 }
 
-/* A CUDA launch's instant, named by its kernel ("graph launch" for a graph's). */
+/*
+ * A CUDA launch's instant, named by its kernel ("graph launch" for a graph's); where its
+ * correlation id is known, annotated with it, the flow to its kernel's slice starting there.
+ */
 static int launch_write(struct trace_calls *tcl, const struct call_span *s, uint64_t track)
 {
+	uint64_t flow = trace_cuda_flow_id(s->pid, s->correlation);
+	struct perfetto_arg arg = { .name = "correlation", .type = PERFETTO_ARG_UINT, .u = s->correlation };
 	struct perfetto_event e = {
 		.ts_ns = s->start_ns + (uint64_t)tcl->wall_minus_mono_ns,
 		.track_uuid = track,
 		.type = PERFETTO_INSTANT,
 		.name = s->kind == CALL_SPAN_CUDA_GRAPH_LAUNCH ? "graph launch" :
-			*s->name			      ? s->name :
-							      "launch",
+			*s->name			       ? s->name :
+								 "launch",
+		.flow_ids = &flow,
+		.n_flow_ids = s->correlation != 0,
+		.args = &arg,
+		.n_args = s->correlation != 0,
 	};
 
 	e.callstack_iid =

@@ -4,6 +4,15 @@
 #include <string.h>
 #include "output/trace_kernels.h"
 
+uint64_t trace_cuda_flow_id(uint32_t pid, uint32_t correlation)
+{
+	uint64_t h = 0xcbf29ce484222325ULL ^ 0x63756461ULL; /* FNV-1a over "cuda", the pid and the id */
+
+	h = (h ^ pid) * 0x100000001b3ULL;
+	h = (h ^ correlation) * 0x100000001b3ULL;
+	return h ? h : 1;
+}
+
 void trace_kernels_init(struct trace_kernels *tk, struct trace_counters *tc, int64_t wall_minus_mono_ns)
 {
 	memset(tk, 0, sizeof(*tk));
@@ -37,7 +46,13 @@ static void kernel_write(struct trace_kernels *tk, const struct kernel_span *k)
 		{ .name = "stream", .type = PERFETTO_ARG_UINT, .u = k->stream },
 		{ .name = "correlation", .type = PERFETTO_ARG_UINT, .u = k->correlation },
 	};
-	struct perfetto_event e = { .ts_ns = start, .type = PERFETTO_SLICE_BEGIN, .name = k->name, .args = args };
+	uint64_t flow = trace_cuda_flow_id(k->pid, k->correlation);
+	struct perfetto_event e = { .ts_ns = start,
+				    .type = PERFETTO_SLICE_BEGIN,
+				    .name = k->name,
+				    .args = args,
+				    .terminating_flow_ids = &flow,
+				    .n_terminating_flow_ids = k->kind == KERNEL_SPAN_KERNEL && k->correlation };
 
 	e.n_args = 3;
 	if (k->queued_ns)

@@ -4,7 +4,8 @@
  * end on the GPU, named by its kernel ("memcpy HtoD", "memset"), annotated with its process,
  * stream, correlation id, queued -> start time and bytes (copies, sets); on its process's stream's
  * track ("<comm> <pid> stream <n>"), a child of its CUDA device's ("GPU cuda<id>"), on lanes where
- * slices overlap (laned_tracks.h). What did not fit, or was lost before it got here, is counted in
+ * slices overlap (laned_tracks.h); a kernel's slice ends the flow from its launch's instant where
+ * the launch's correlation id is known (trace_cuda_flow_id). What did not fit, or was lost before it got here, is counted in
  * the trace's note and in lost. Times: CLOCK_MONOTONIC (the kernel spans', model/job_sink.h) moved
  * to the wall clock the counters use.
  */
@@ -26,6 +27,12 @@ struct trace_kernels {
 	uint64_t lost; /* not written */
 	uint64_t clock_err_max_ns; /* the widest clock_err_ns of those written */
 };
+
+/*
+ * The flow from a CUDA launch (trace_calls.h) to its kernel's slice: from its process and CUPTI's
+ * correlation id (not 0), never 0, apart from the scheduler's jobs' flows.
+ */
+uint64_t trace_cuda_flow_id(uint32_t pid, uint32_t correlation);
 
 /* Into tc's trace; wall_minus_mono_ns: CLOCK_REALTIME less CLOCK_MONOTONIC, now. */
 void trace_kernels_init(struct trace_kernels *tk, struct trace_counters *tc, int64_t wall_minus_mono_ns);

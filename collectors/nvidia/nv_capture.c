@@ -32,8 +32,11 @@ static bool call_of(void *ctx, const void *rec, size_t size, void *item)
 
 	if (size < sizeof(*r) || r->kind > NV_REC_SYNC)
 		return false;
-	*s = (struct call_span){ .start_ns = r->start_ns, .end_ns = r->end_ns, .pid = r->tgid,
-				 .tid = r->tid };
+	*s = (struct call_span){ .start_ns = r->start_ns,
+				 .end_ns = r->end_ns,
+				 .pid = r->tgid,
+				 .tid = r->tid,
+				 .correlation = r->correlation };
 	s->kind = r->kind == NV_REC_SYNC	   ? CALL_SPAN_CUDA_SYNC :
 		  r->kind == NV_REC_GRAPH_LAUNCH ? CALL_SPAN_CUDA_GRAPH_LAUNCH :
 						   CALL_SPAN_CUDA_LAUNCH;

@@ -800,7 +800,10 @@ static void read_stacks(struct collector *c, struct nvidia_priv *p, struct model
 	collector_set_drop(c, "stack_copies_lost", p->stacks.copies_lost + p->sync_stacks.copies_lost);
 }
 
-/* The GPU time join, while launch stacks are taken: new library files attached, said in the probes list. */
+/*
+ * The GPU time join, while launch stacks are taken or a capture runs (from then on): new library
+ * files attached, said in the probes list.
+ */
 static void join_tick(struct collector *c, struct nvidia_priv *p, uint64_t now)
 {
 	size_t failed, n;
@@ -848,8 +851,8 @@ static int nvidia_read(struct collector *c, struct model *m)
 			   bpf_map__fd(p->skel->maps.kernel_names), &p->pcache);
 	if (launch_stacks_live(&p->stacks)) /* started live: frame pointers from now on */
 		__atomic_store_n(&p->skel->bss->capture_stacks, 1, __ATOMIC_RELAXED);
-	if (p->skel->bss->capture_stacks)
-		join_tick(c, p, now);
+	if (p->skel->bss->capture_stacks || __atomic_load_n(&p->skel->bss->capture_on, __ATOMIC_RELAXED))
+		join_tick(c, p, now); /* with stacks, their GPU time; in a capture, the launches' flows */
 	nv_capture_drain(&p->capture); /* before the names of processes gone are deleted */
 	read_gpus(p, m); /* first: NVML's bus ids place the devices of nvidia.process_gpus */
 	read_procs(p, m);

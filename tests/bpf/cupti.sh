@@ -313,6 +313,15 @@ if command -v protoc >/dev/null; then
 		test "$(awk -F'\t' '$1 == "kernel" { print $2 "/" ($3 ~ /^cuda-client [0-9]+ stream 7$/) "/" $4 }' "$J/kernels" |
 			sort | uniq -c | sed 's/^ *//' | tr '\n' ' ')" = \
 		"120 GPU cuda0/1/launched_0 120 GPU cuda0/1/launched_1 120 GPU cuda1/1/launched_2 120 GPU cuda1/1/launched_3 "
+	# a flow from each launch whose correlation id came (all but each process's first: its id comes
+	# after its instant was written) to its kernel's slice, which starts 20 us after it on the stand-in's
+	# clock, or later behind its device's last kernel: on the trace's, none before 19 us (the clocks'
+	# bound and more), half within 100 us (the launch call's own time; a busy machine delays some)
+	awk -F'\t' 'NR == FNR { if ($1 == "launch") at[$6] = $5; next } $1 == "kernel" && $9 in at {
+		print substr($5, length($5) - 11) - substr(at[$9], length(at[$9]) - 11) }' "$J/kernels" "$J/kernels" |
+		sort -n >"$J/flows"
+	check "trace: 478 flows from launches to their kernels' slices, starting 19 us after them or later, half within 100 us ($(head -1 "$J/flows"), $(awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }' "$J/flows"), $(tail -1 "$J/flows") ns: min, p50, max)" \
+		test "$(grep -c '^launch' "$J/kernels")/$(wc -l <"$J/flows")/$(awk '$1 >= 19000' "$J/flows" | wc -l)/$(awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] <= 100000 }' "$J/flows")" = 478/478/478/1
 	check "trace: the end line says how many and the clock's bound" \
 		grep -qE "^gputop-bpf: trace '.*': 480 CUDA kernels and copies written, their GPU times placed on the CPU's clock within [0-9]+ ns" "$J/err"
 else

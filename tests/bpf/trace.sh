@@ -2,7 +2,7 @@
 # --trace of live CUDA launches through the stand-in libcuda (tests/cuda/fake_libcuda.c), as fast as
 # this machine makes them (bench/launch_loop.c, built as CUDA_DIR/launch-loop):
 #  rate:  at a slow refresh (-d 5), far more launches an interval than the capture's ring buffer
-#         holds (2 MiB: about 23,800): every launch written, none lost, no "not written" line (the
+#         holds (2 MiB: about 21,800): every launch written, none lost, no "not written" line (the
 #         buffer is drained as it fills, not at the ticks);
 #  end:   --duration with a slow NVML read (the stand-in NVML, FAKE_NVML_READ_US) between the
 #         nvidia collector's tick and the tick's end: the launches up to the end written (the last
@@ -17,7 +17,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 needs_root_and_jq "--trace of live CUDA launches needs root (uprobes): run 'sudo make test-bpf'"
 CUDA=$(cd "$1" && pwd)
 BIN=$(readlink -f "$2")
-RING_RECORDS=23800 # the nvidia collector's capture ring buffer, 2 MiB of 88-byte records
+RING_RECORDS=21800 # the nvidia collector's capture ring buffer, 2 MiB of 96-byte records
 RATE_D=5 # seconds between ticks: at 4,800 launches/s and more, more than RING_RECORDS between two
 TMP=$(mktemp -d)
 LOOP=

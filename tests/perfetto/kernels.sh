@@ -4,8 +4,8 @@
 # prints "kernel <tab> DEVICE-TRACK <tab> STREAM-TRACK <tab> NAME <tab> BEGIN-NS <tab> DURATION-NS <tab>
 # QUEUE-WAIT-NS <tab> CORRELATION <tab> FLOW" for each slice on a lane of a stream's track under a
 # device track "GPU cuda<N>" ("-" for an annotation or flow it lacks; FLOW: the flow ending there),
-# then "launch <tab> PID <tab> TID <tab> NAME <tab> TS-NS <tab> FLOW" for each instant on a thread's
-# track that starts a flow.
+# then "launch <tab> PID <tab> TID <tab> NAME <tab> TS-NS <tab> FLOW <tab> CORRELATION" for each instant
+# on a thread's track that starts a flow.
 set -euo pipefail
 . "$(dirname "$0")/decode.sh"
 decode "$1" | flat | awk -F'\t' '
@@ -37,7 +37,7 @@ END {
 	for (p = 1; p <= last; p++) {
 		t = track[p]
 		if (type[p] == "TYPE_INSTANT" && t in ttid && p in from)
-			print "launch\t" tpid[t] "\t" ttid[t] "\t" ename[niid[p]] "\t" ts[p] "\t" from[p]
+			print "launch\t" tpid[t] "\t" ttid[t] "\t" ename[niid[p]] "\t" ts[p] "\t" from[p] "\t" or_dash(argv(p, "correlation"))
 		if (type[p] == "TYPE_SLICE_BEGIN" && tname[t] ~ /^lane / && tname[parent[parent[t]]] ~ /^GPU cuda/) {
 			open_[t] = p
 			continue
