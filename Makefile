@@ -420,7 +420,7 @@ test-bpf: $(B)/gputop-bpf $(B)/cuda/cuda-client $(B)/cuda/launch-loop $(B)/cuda-
 	$(Q)tests/bpf/nvml.sh $(B)/nvml $(B)/gputop-bpf build/san/gputop-bpf
 	$(Q)tests/bpf/fd-census.sh $(B)/tests/fd-census 200 50
 	$(Q)tests/bpf/privileges.sh $(B)/gputop-bpf examples/mockgpu-7.3.jsonl
-	$(Q)tests/bpf/tui-capture.sh $(B)/gputop-bpf
+	$(Q)tests/bpf/tui-capture.sh $(B)/gputop-bpf $(B)
 	$(Q)tests/bpf/stacks-key.sh $(B)/cuda $(B)/gputop-bpf
 	$(Q)tests/bpf/exit.sh $(B)/cuda $(B)/gputop-bpf
 	$(Q)tests/bpf/sym-child.sh $(B)/cuda build/default-test/gputop-bpf

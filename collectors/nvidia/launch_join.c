@@ -54,6 +54,7 @@ size_t launch_join_files(const struct launch_join *j, size_t *failed)
 void launch_join_detach(struct launch_join *j)
 {
 	cupti_libs_detach(&j->libs);
+	j->next_scan_ns = 0; /* attached again at once if ticked again */
 	if (j->skel)
 		__atomic_store_n(&j->skel->bss->join_on, 0, __ATOMIC_RELAXED);
 }

@@ -2,8 +2,8 @@
 /*
  * The GPU time join (docs/gpu-time.md): each CUDA kernel's GPU time onto the stack key of the
  * launch that made it, by CUPTI's correlation id, and the correlation id of each launch a capture
- * writes (the trace's flow to its kernel). While launch stacks are taken, or from a capture's start
- * on, uprobes on every
+ * writes (the trace's flow to its kernel). While launch stacks are taken or a capture runs, uprobes
+ * on every
  * CUPTI companion library file (collectors/kit/cupti_libs.h): its records (with the library's
  * semaphore: activity on) and its launch probe (with the launch semaphore: the library's launch
  * callbacks on, which cost each launch, so only then). The BPF side (nvidia.bpf.c join_launch,
@@ -28,6 +28,7 @@ void launch_join_init(struct launch_join *j, struct nvidia_bpf *skel);
 void launch_join_tick(struct launch_join *j, uint64_t now_ns);
 /* Files attached, and those that could not be (a library from before the join, or a failure). */
 size_t launch_join_files(const struct launch_join *j, size_t *failed);
+/* Every file detached (the library's launch callbacks off); the next tick attaches them again. */
 void launch_join_detach(struct launch_join *j);
 
 #endif

@@ -801,8 +801,8 @@ static void read_stacks(struct collector *c, struct nvidia_priv *p, struct model
 }
 
 /*
- * The GPU time join, while launch stacks are taken or a capture runs (from then on): new library
- * files attached, said in the probes list.
+ * The GPU time join, while launch stacks are taken or a capture runs: new library files attached,
+ * said in the probes list.
  */
 static void join_tick(struct collector *c, struct nvidia_priv *p, uint64_t now)
 {
@@ -819,6 +819,16 @@ static void join_tick(struct collector *c, struct nvidia_priv *p, uint64_t now)
 		 failed ? " (some without the join: an older library, or failed)" : "");
 	collector_set_tracepoint(c, CUPTI_LIB_NAME, "GPU time of launch stacks",
 				 n ? TRACEPOINT_ATTACHED : TRACEPOINT_MISSING, note);
+}
+
+/* Neither stacks nor a capture now: the join's probes detached, attached again at the next one's first tick. */
+static void join_idle(struct collector *c, struct nvidia_priv *p)
+{
+	launch_join_detach(&p->join);
+	p->join_files = 0;
+	p->join_failed = 0;
+	collector_set_tracepoint(c, CUPTI_LIB_NAME, "GPU time of launch stacks", TRACEPOINT_MISSING,
+				 "detached: no capture or launch stacks now");
 }
 
 static int nvidia_read(struct collector *c, struct model *m)
@@ -853,6 +863,8 @@ static int nvidia_read(struct collector *c, struct model *m)
 		__atomic_store_n(&p->skel->bss->capture_stacks, 1, __ATOMIC_RELAXED);
 	if (p->skel->bss->capture_stacks || __atomic_load_n(&p->skel->bss->capture_on, __ATOMIC_RELAXED))
 		join_tick(c, p, now); /* with stacks, their GPU time; in a capture, the launches' flows */
+	else if (p->join_files) /* a capture over: the library's launch callbacks off again */
+		join_idle(c, p);
 	nv_capture_drain(&p->capture); /* before the names of processes gone are deleted */
 	read_gpus(p, m); /* first: NVML's bus ids place the devices of nvidia.process_gpus */
 	read_procs(p, m);

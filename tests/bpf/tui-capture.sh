@@ -3,12 +3,16 @@
 # where, shows the seconds taken while it runs, then what it wrote; the file is there, of the size
 # said, and protoc decodes it (its counter samples as many as said). --sysfs on the fixture trees
 # (tests/fixtures/sysfs/make-trees.sh) gives the sensors' counters something to sample. Then T on a
-# replay with nothing to record: no file left, the status line says so.
-# Usage: tests/bpf/tui-capture.sh BINARY   (needs root, tmux and protoc; skips loudly without)
+# replay with nothing to record: no file left, the status line says so. A CUDA program with the CUPTI
+# library (the stand-ins of BUILD: tests/cuda/cupti-client.c, fake_libcupti.c) runs meanwhile: the
+# library's launch callbacks are on during the capture (the launches' flows, docs/gpu-time.md) and off
+# again after it.
+# Usage: tests/bpf/tui-capture.sh BINARY BUILD   (needs root, tmux and protoc; skips loudly without)
 set -u
 SUITE="tui capture (live)"
 . "$(dirname "$0")/../lib.sh"
 BIN=$(realpath "$1")
+B=$(realpath "$2")
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 needs_root_and_jq "the live capture needs root (CI runs as root): run 'sudo make test-bpf'"
 for tool in tmux protoc; do
@@ -21,8 +25,13 @@ done
 . "$ROOT/tests/perfetto/decode.sh"
 D=$(mktemp -d)
 T="tmux -S $D/t.sock"
-trap '$T kill-server 2>/dev/null; rm -rf "$D"' EXIT
+CPID=
+trap '$T kill-server 2>/dev/null; [ -n "$CPID" ] && kill $CPID 2>/dev/null; rm -rf "$D"' EXIT
 "$ROOT/tests/fixtures/sysfs/make-trees.sh" "$D/trees" >/dev/null
+env CUDA_INJECTION64_PATH="$B/cupti/libgputop-cupti.so" LD_LIBRARY_PATH="$B/cupti-fake:$B/cuda" FAKE_CUPTI_CALLS="$D/calls" \
+	"$B/cuda/cupti-client" run "$D/done" >"$D/client" 2>&1 &
+CPID=$!
+for _ in $(seq 100); do grep -q '^ready' "$D/client" 2>/dev/null && break; sleep 0.05; done
 mkdir "$D/cap"
 $T -f /dev/null new-session -d -s t -x 160 -y 40 \
 	"cd $D/cap && env HOME=$D TERM=xterm-256color LANG=C.UTF-8 $BIN -d 0.5 --sysfs $D/trees/mixed; echo \$? >$D/exit; sleep 60"
@@ -42,9 +51,17 @@ check "T: the file it named is there, of the size it said ($(stat -c %s "$cap" 2
 check "T: protoc decodes it; ${samples:-?} counter samples, as many as said, more than none" \
 	test "$(decode "$cap" | grep -c 'type: TYPE_COUNTER')" = "${samples:-x}" -a "${samples:-0}" -gt 0
 check "T: the file belongs to the user who ran it (root here)" test "$(stat -c %u "$cap" 2>/dev/null)" = 0
+launch_cb() { grep -c "cuptiEnableCallback $1 1 \(307\|442\|652\|653\)\$" "$D/calls" 2>/dev/null; }
+for _ in $(seq 50); do [ "$(launch_cb 0)" = 4 ] && break; sleep 0.1; done
+check "T: the CUPTI library's 4 launch callbacks on during the capture, off after it ($(launch_cb 1) on, $(launch_cb 0) off)" \
+	test "$(launch_cb 1)/$(launch_cb 0)" = 4/4
 $T send-keys -t t q
 for _ in $(seq 300); do [ -s "$D/exit" ] && break; sleep 0.1; done
 check "q: exits 0 ($(cat "$D/exit" 2>/dev/null || screen | tail -3))" test "$(cat "$D/exit" 2>/dev/null)" = 0
+touch "$D/done"
+wait $CPID
+check "the CUDA program exited 0" test $? = 0
+CPID=
 # T with nothing to record (a replay of snapshots without tables): no file left, said so
 $T kill-server 2>/dev/null
 mkdir "$D/empty"
