@@ -22,6 +22,14 @@
 #define SHRINK_PAST_NS 2000000000u /* this long after it: half as large */
 
 static const struct cupti_api *cupti;
+/*
+ * Two locks, never held together, so that no thread waits on one held by a thread inside CUPTI:
+ * CUPTI asks for a buffer from within a launch (holding its own locks), and a completed buffer is
+ * read with CUPTI calls (its clock, its drop count), which may wait for those locks.
+ *   buffers_lock: the buffers given out and their size (no CUPTI call under it);
+ *   lock: the reading of completed buffers, the batch and the names, the status calls.
+ */
+static pthread_mutex_t buffers_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int buffers_out;
 static size_t buffer_bytes = BUFFER_MIN;
@@ -65,10 +73,10 @@ void CUPTIAPI activity_buffer_requested(uint8_t **buffer, size_t *size, size_t *
 	size_t bytes = 0;
 	void *b = NULL;
 
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&buffers_lock);
 	if (buffers_out < BUFFERS && (b = aligned_alloc(ACTIVITY_RECORD_ALIGNMENT, bytes = next_size(mono_ns()))))
 		buffers_out++;
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&buffers_lock);
 	*buffer = b;
 	*size = b ? bytes : 0;
 	*max_records = 0; /* as many as fit */
@@ -186,9 +194,12 @@ void CUPTIAPI activity_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t 
 	pthread_mutex_lock(&lock);
 	if (buffer && cupti)
 		read_buffer(ctx, stream, buffer, valid);
-	if (buffer)
-		buffers_out--;
 	pthread_mutex_unlock(&lock);
+	if (buffer) {
+		pthread_mutex_lock(&buffers_lock);
+		buffers_out--;
+		pthread_mutex_unlock(&buffers_lock);
+	}
 	free(buffer);
 }
 
