@@ -5,14 +5,19 @@
 #include "bpf/cupti.h"
 #include "collectors/gpu_time/gpu_time_tables.h"
 #include "collectors/gpu_time/gt_capture.h"
+#include "symbols/demangle.h"
 
 /* CUpti_ActivityMemcpyKind, as nvidia.gpu_time's rows and the trace's slices name a copy. */
 static const char *const copy_kinds[] = { "",	  "HtoD", "DtoH", "HtoA", "AtoH", "AtoA",
 					  "AtoD", "DtoA", "DtoD", "HtoH", "PtoP" };
 
-/* The kernel's name in its process (gpu_time_name's), from the cache when it has it there. */
+/*
+ * The kernel's name in its process (gpu_time_name's), demangled (as the launches' are), from the
+ * cache when it has it there.
+ */
 static void kernel_name(struct gt_capture *gc, uint32_t tgid, uint32_t id, char *out, size_t size)
 {
+	char raw[GPUTOP_CUPTI_NAME_MAX + 16];
 	struct gt_capture_name *slot = &gc->names[(id * 2654435761u ^ tgid) % GT_CAPTURE_NAMES];
 	struct cupti_kernel_key k = { .tgid = tgid, .kind = GPUTOP_CUPTI_KERNEL, .name_id = id };
 	struct cupti_name_key nk = { .tgid = tgid, .id = id };
@@ -24,7 +29,8 @@ static void kernel_name(struct gt_capture *gc, uint32_t tgid, uint32_t id, char 
 		return;
 	}
 	known = id && !bpf_map_lookup_elem(gc->names_fd, &nk, &v);
-	gpu_time_name(&k, known ? &v : NULL, out, size);
+	gpu_time_name(&k, known ? &v : NULL, raw, sizeof(raw));
+	demangle(raw, out, size); /* as it is where it is no C++ name */
 	if (!known)
 		return; /* not named yet: asked again next time */
 	slot->tgid = tgid;

@@ -299,6 +299,9 @@ check "join: no kernel without its stack, nothing lost ($(jq -s -c '.[-1].collec
 	with_entries(select(.key | startswith("gpu_time")))' "$T/join.json"))" \
 	jq -e -s '.[-1].collectors[] | select(.name == "nvidia") | .drops | with_entries(select(.key | startswith("gpu_time"))) |
 	length == 5 and all(.[]; . == 0)' "$T/join.json"
+check "join: nvidia.gpu_time names the C++ kernel demangled: launched_3(), 120 of them" jq -e -s \
+	'map([.tables["nvidia.gpu_time"][] | select(.kernel == "launched_3()") | .count_total] | add // 0) | max == 120' \
+	"$T/join.json"
 check "join: the end line says the weight in ns" grep -qE "^gputop-bpf: stacks '.*': 4 stacks, weight gpu-time 1200000 ns" "$J/err"
 echo "== --trace: each kernel a slice on its CUDA device's stream, on the CPU's clock"
 # The stand-in's clock is CLOCK_REALTIME; each kernel starts 20 us after its launch on it, or 1 us
@@ -308,11 +311,11 @@ if command -v protoc >/dev/null; then
 	tests/perfetto/kernels.sh "$J/t.pftrace" >"$J/kernels" 2>"$J/kernels.err"
 	check "trace: 480 kernel slices, each its launch function's (w + 1) us, queued 300 ns before ($(grep -c '^kernel' "$J/kernels"))" \
 		test "$(awk -F'\t' '$1 == "kernel" && $7 == 300 && $6 == 1000 * ($4 == "launched_0" ? 1 : $4 == "launched_1" ? 2 : \
-			$4 == "launched_2" ? 3 : $4 == "launched_3" ? 4 : 0)' "$J/kernels" | wc -l)" = 480
-	check "trace: named as launched, on the tracks 'GPU cuda0' and 'GPU cuda1' > 'cuda-client PID stream 7'" \
+			$4 == "launched_2" ? 3 : $4 == "launched_3()" ? 4 : 0)' "$J/kernels" | wc -l)" = 480
+	check "trace: named as launched (C++ names demangled), on the tracks 'GPU cuda0' and 'GPU cuda1' > 'cuda-client PID stream 7'" \
 		test "$(awk -F'\t' '$1 == "kernel" { print $2 "/" ($3 ~ /^cuda-client [0-9]+ stream 7$/) "/" $4 }' "$J/kernels" |
 			sort | uniq -c | sed 's/^ *//' | tr '\n' ' ')" = \
-		"120 GPU cuda0/1/launched_0 120 GPU cuda0/1/launched_1 120 GPU cuda1/1/launched_2 120 GPU cuda1/1/launched_3 "
+		"120 GPU cuda0/1/launched_0 120 GPU cuda0/1/launched_1 120 GPU cuda1/1/launched_2 120 GPU cuda1/1/launched_3() "
 	# a flow from each launch whose correlation id came (all but each process's first: its id comes
 	# after its instant was written) to its kernel's slice, which starts 20 us after it on the stand-in's
 	# clock, or later behind its device's last kernel: on the trace's, none before 19 us (the clocks'

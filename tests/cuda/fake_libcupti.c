@@ -18,7 +18,8 @@
  * takes a correlation id, calls the subscriber's callback where cuptiEnableCallback enabled its
  * driver callback id, and while kernel activity is enabled makes a kernel record of that id,
  * completed at the next cuptiActivityFlushAll: launch function w (0 cuLaunchKernel, 1 its _ptsz,
- * 2 cuLaunchKernelEx, 3 its _ptsz) runs (w + 1) * 1000 ns, named "launched_w", queued 300 ns
+ * 2 cuLaunchKernelEx, 3 its _ptsz) runs (w + 1) * 1000 ns, named "launched_w" ("_Z10launched_3v", a C++
+ * name, for w 3), queued 300 ns
  * before its start, on device w / 2, stream 7; it starts LAUNCH_START_NS after the launch on this
  * stand-in's clock (cuptiGetTimestamp's: CLOCK_REALTIME), or 1000 ns after its device's last kernel
  * ends where that is later, as a GPU runs one stream's kernels in turn.
@@ -54,7 +55,7 @@ static uint32_t next_correlation = 1000000;
 #define LAUNCHED_MAX 16384
 static CUpti_ActivityKernel4 launched[LAUNCHED_MAX]; /* records of launches, until the next flush */
 static size_t nlaunched;
-static const char *const launch_names[] = { "launched_0", "launched_1", "launched_2", "launched_3" };
+static const char *const launch_names[] = { "launched_0", "launched_1", "launched_2", "_Z10launched_3v" };
 
 static long env(const char *name)
 {
