@@ -21,8 +21,8 @@
 #include "collectors/gpu_time/gt_capture.h"
 #include "collectors/kit/cupti_libs.h"
 #include "collectors/kit/map_walk.h"
+#include "collectors/kit/name_cache.h"
 #include "collectors/kit/proc_info.h"
-#include "symbols/demangle.h"
 #include "cupti.skel.h"
 
 #define RESCAN_TICKS 4 /* processes started with the library since: found this often */
@@ -34,12 +34,6 @@ static const char *const drop_names[CUPTI_DROP_MAX] = {
 	[CUPTI_DROP_PROCS_FULL] = "gpu_time_processes_full", [CUPTI_DROP_READ] = "gpu_time_unreadable",
 	[CUPTI_DROP_BUSY_FULL] = "gpu_time_busy_full",	     [CUPTI_DROP_HISTS_FULL] = "gpu_time_histograms_full",
 	[CUPTI_DROP_CAPTURE_FULL] = "gpu_time_capture_full",
-};
-
-/* A kernel name of a process, demangled (gpu_time_name's, then demangle's). */
-struct name_slot {
-	__u32 tgid, id;
-	char name[GPUTOP_CUPTI_NAME_MAX + 16]; /* "": empty */
 };
 
 struct gpu_time_priv {
@@ -55,7 +49,7 @@ struct gpu_time_priv {
 	/* processes seen gone at the last read (their rows go now), and at this one (shown once more) */
 	__u32 gone_last[GONE_MAX], gone_next[GONE_MAX];
 	size_t n_gone_last, n_gone_next;
-	struct name_slot names[NAME_CACHE]; /* demangled once; id 0 (no name) never kept */
+	struct name_cache names; /* NAME_CACHE demangled, by (process, name id); id 0 (no name) never kept */
 };
 
 enum proc_state { PROC_ALIVE, PROC_GONE_NOW, PROC_GONE_BEFORE };
@@ -89,7 +83,9 @@ static void gpu_time_probe(struct collector *c)
 {
 	struct gpu_time_priv *p = calloc(1, sizeof(struct gpu_time_priv));
 
-	if (p && gpu_busy_init(&p->busy, gone_before, p)) {
+	if (p && (gpu_busy_init(&p->busy, gone_before, p) ||
+		  name_cache_init(&p->names, NAME_CACHE, GPUTOP_CUPTI_NAME_MAX + 16))) {
+		gpu_busy_free(&p->busy);
 		free(p);
 		p = NULL;
 	}
@@ -168,49 +164,23 @@ static bool proc_entry(const void *key, void *value, void *arg)
 	return to == p->gone;
 }
 
-/* The cache's slot for a process's name id. */
-static struct name_slot *name_slot(struct gpu_time_priv *p, __u32 tgid, __u32 id)
-{
-	return &p->names[(id * 2654435761u ^ tgid) % NAME_CACHE];
-}
-
 /* A name of a process gone: deleted, and from the cache (its pid may come again). */
 static bool name_entry(const void *key, void *value, void *arg)
 {
 	const struct cupti_name_key *nk = key;
 	struct gpu_time_priv *p = arg;
-	struct name_slot *slot = name_slot(p, nk->tgid, nk->id);
 
 	(void)value;
 	if (proc_state(p, nk->tgid) != PROC_GONE_BEFORE)
 		return false;
-	if (slot->tgid == nk->tgid && slot->id == nk->id)
-		slot->name[0] = '\0';
+	name_cache_forget(&p->names, nk->tgid, nk->id);
 	return true;
 }
 
 /* The name of the key's kernel in its process (gpu_time_name), demangled, into buf; from the cache where it is. */
 static void name_of(struct gpu_time_priv *p, const struct cupti_kernel_key *k, char *buf, size_t size)
 {
-	struct cupti_name_key nk = { .tgid = k->tgid, .id = k->name_id };
-	struct name_slot *slot = name_slot(p, k->tgid, k->name_id);
-	char raw[GPUTOP_CUPTI_NAME_MAX + 16];
-	struct cupti_name_val v;
-	bool known;
-
-	if (k->kind == GPUTOP_CUPTI_KERNEL && k->name_id && slot->name[0] && slot->tgid == k->tgid &&
-	    slot->id == k->name_id) {
-		snprintf(buf, size, "%s", slot->name);
-		return;
-	}
-	known = k->kind == GPUTOP_CUPTI_KERNEL && !bpf_map_lookup_elem(bpf_map__fd(p->skel->maps.cupti_names), &nk, &v);
-	gpu_time_name(k, known ? &v : NULL, raw, sizeof(raw));
-	demangle(raw, buf, size); /* as it is where it is no C++ name */
-	if (!known || !k->name_id)
-		return;
-	slot->tgid = k->tgid;
-	slot->id = k->name_id;
-	snprintf(slot->name, sizeof(slot->name), "%s", buf);
+	gpu_time_kernel_name(bpf_map__fd(p->skel->maps.cupti_names), &p->names, k, buf, size);
 }
 
 static bool kernel_entry(const void *key, void *value, void *arg)
@@ -271,6 +241,7 @@ static void gpu_time_close(struct collector *c)
 	gt_capture_close(&p->capture); /* after the probes: the records their last calls wrote */
 	cupti_bpf__destroy(p->skel);
 	gpu_busy_free(&p->busy);
+	name_cache_free(&p->names);
 	free(p);
 }
 

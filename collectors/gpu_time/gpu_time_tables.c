@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <stdio.h>
+#include <bpf/bpf.h>
 #include "collectors/gpu_time/gpu_time_tables.h"
+#include "symbols/demangle.h"
 #include "collectors/kit/cells.h"
 #include "core/counter.h"
 
@@ -101,6 +103,26 @@ void gpu_time_name(const struct cupti_kernel_key *k, const struct cupti_name_val
 	else /* the process's bytes as they are, to a NUL: the screen and JSON make them text */
 		snprintf(buf, size, "%.*s%s", (int)(v->len <= GPUTOP_CUPTI_NAME_MAX ? v->len : 0), v->name,
 			 v->cut ? "...[cut]" : "");
+}
+
+void gpu_time_kernel_name(int names_fd, struct name_cache *names, const struct cupti_kernel_key *k, char *out,
+			  size_t size)
+{
+	struct cupti_name_key nk = { .tgid = k->tgid, .id = k->name_id };
+	bool named = k->kind == GPUTOP_CUPTI_KERNEL && k->name_id;
+	const char *kept = named ? name_cache_get(names, k->tgid, k->name_id) : NULL;
+	char raw[GPUTOP_CUPTI_NAME_MAX + 16];
+	struct cupti_name_val v;
+
+	if (kept) {
+		snprintf(out, size, "%s", kept);
+		return;
+	}
+	named = named && !bpf_map_lookup_elem(names_fd, &nk, &v);
+	gpu_time_name(k, named ? &v : NULL, raw, sizeof(raw));
+	demangle(raw, out, size); /* as it is where it is no C++ name */
+	if (named) /* else asked again next time */
+		name_cache_put(names, k->tgid, k->name_id, out);
 }
 
 void gpu_time_row(struct cell *row, const struct cupti_kernel_key *k, const struct cupti_kernel_val *v,

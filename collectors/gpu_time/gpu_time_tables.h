@@ -7,6 +7,7 @@
 #define GPUTOP_GPU_TIME_TABLES_H
 
 #include "bpf/cupti.h"
+#include "collectors/kit/name_cache.h"
 #include "model/table.h"
 
 enum gpu_time_col {
@@ -54,6 +55,12 @@ void gpu_time_name(const struct cupti_kernel_key *k, const struct cupti_name_val
  * An nvidia.gpu_time row: the BPF program's counts of one key, its histograms (NULL: none kept, the
  * quantiles unknown), the kernel's name (or "").
  */
+/*
+ * A kernel's name in its process, demangled: from names (a cache) where kept, else from the names
+ * map names_fd through gpu_time_name (kept then, when the map has it).
+ */
+void gpu_time_kernel_name(int names_fd, struct name_cache *names, const struct cupti_kernel_key *k, char *out,
+			  size_t size);
 void gpu_time_row(struct cell *row, const struct cupti_kernel_key *k, const struct cupti_kernel_val *v,
 		  const struct cupti_hist_val *h, const char *comm, const char *name);
 

@@ -1,42 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <stdio.h>
 #include <string.h>
-#include <bpf/bpf.h>
 #include "bpf/cupti.h"
 #include "collectors/gpu_time/gpu_time_tables.h"
 #include "collectors/gpu_time/gt_capture.h"
-#include "symbols/demangle.h"
 
 /* CUpti_ActivityMemcpyKind, as nvidia.gpu_time's rows and the trace's slices name a copy. */
 static const char *const copy_kinds[] = { "",	  "HtoD", "DtoH", "HtoA", "AtoH", "AtoA",
 					  "AtoD", "DtoA", "DtoD", "HtoH", "PtoP" };
-
-/*
- * The kernel's name in its process (gpu_time_name's), demangled (as the launches' are), from the
- * cache when it has it there.
- */
-static void kernel_name(struct gt_capture *gc, uint32_t tgid, uint32_t id, char *out, size_t size)
-{
-	char raw[GPUTOP_CUPTI_NAME_MAX + 16];
-	struct gt_capture_name *slot = &gc->names[(id * 2654435761u ^ tgid) % GT_CAPTURE_NAMES];
-	struct cupti_kernel_key k = { .tgid = tgid, .kind = GPUTOP_CUPTI_KERNEL, .name_id = id };
-	struct cupti_name_key nk = { .tgid = tgid, .id = id };
-	struct cupti_name_val v;
-	bool known;
-
-	if (slot->name[0] && slot->tgid == tgid && slot->id == id) {
-		snprintf(out, size, "%s", slot->name);
-		return;
-	}
-	known = id && !bpf_map_lookup_elem(gc->names_fd, &nk, &v);
-	gpu_time_name(&k, known ? &v : NULL, raw, sizeof(raw));
-	demangle(raw, out, size); /* as it is where it is no C++ name */
-	if (!known)
-		return; /* not named yet: asked again next time */
-	slot->tgid = tgid;
-	slot->id = id;
-	snprintf(slot->name, sizeof(slot->name), "%s", out);
-}
 
 /* A capture record (cupti_capture_rec) as a kernel span on CLOCK_MONOTONIC. */
 static bool span_of(void *ctx, const void *rec, size_t size, void *item)
@@ -66,7 +37,10 @@ static bool span_of(void *ctx, const void *rec, size_t size, void *item)
 	snprintf(s->comm, sizeof(s->comm), "%.*s", (int)sizeof(c->comm), c->comm);
 	if (c->r.kind == GPUTOP_CUPTI_KERNEL) {
 		s->kind = KERNEL_SPAN_KERNEL;
-		kernel_name(gc, c->tgid, c->r.name_id, s->name, sizeof(s->name));
+		gpu_time_kernel_name(gc->names_fd, &gc->names,
+				     &(struct cupti_kernel_key){
+					     .tgid = c->tgid, .kind = GPUTOP_CUPTI_KERNEL, .name_id = c->r.name_id },
+				     s->name, sizeof(s->name));
 	} else if (c->r.kind == GPUTOP_CUPTI_MEMCPY) {
 		s->kind = KERNEL_SPAN_COPY;
 		snprintf(s->name, sizeof(s->name), "memcpy%s%s", c->r.grid[0] ? " " : "",
@@ -97,8 +71,10 @@ void gt_capture_open(struct gt_capture *gc, const struct job_sink *sink, int map
 	memset(gc, 0, sizeof(*gc));
 	gc->names_fd = names_fd;
 	gc->sink = sink && sink->kernels ? sink : NULL; /* before its reader starts: hand uses it */
-	if (gc->sink && capture_rb_init(&gc->rb, map_fd, on, lost, sink->active, &ops, gc))
+	if (gc->sink && name_cache_init(&gc->names, GT_CAPTURE_NAMES, CALL_SPAN_NAME_LEN))
 		gc->sink = NULL; /* out of memory: the trace gets no kernels */
+	if (gc->sink && capture_rb_init(&gc->rb, map_fd, on, lost, sink->active, &ops, gc))
+		gc->sink = NULL;
 }
 
 void gt_capture_drain(struct gt_capture *gc)
@@ -110,5 +86,6 @@ void gt_capture_drain(struct gt_capture *gc)
 void gt_capture_close(struct gt_capture *gc)
 {
 	capture_rb_free(&gc->rb);
+	name_cache_free(&gc->names);
 	gc->sink = NULL;
 }

@@ -11,20 +11,16 @@
 
 #include <stdint.h>
 #include "collectors/kit/capture_rb.h"
+#include "collectors/kit/name_cache.h"
 #include "model/job_sink.h"
 
 #define GT_CAPTURE_NAMES 64 /* kernel names kept, by (process, name id) */
-
-struct gt_capture_name {
-	uint32_t tgid, id;
-	char name[CALL_SPAN_NAME_LEN];
-};
 
 struct gt_capture {
 	struct capture_rb rb;
 	const struct job_sink *sink; /* NULL: no capture */
 	int names_fd; /* cupti_names */
-	struct gt_capture_name names[GT_CAPTURE_NAMES];
+	struct name_cache names; /* GT_CAPTURE_NAMES, by (process, name id) */
 	uint64_t unplaced; /* records without a clock pair or an end: not handed over (atomic) */
 };
 

@@ -6,21 +6,16 @@
 #include "collectors/nvidia/nv_kernels.h"
 
 /* The kernel's name (nv_kernel_name's), from the cache when it has it there. */
-static void kernel_name(struct nv_capture *nc, uint32_t tgid, uint64_t handle, char *out,
-			size_t size)
+static void kernel_name(struct nv_capture *nc, uint32_t tgid, uint64_t handle, char *out, size_t size)
 {
-	struct nv_capture_name *slot =
-		&nc->names[((handle >> 4) ^ handle ^ tgid) % NV_CAPTURE_NAMES];
+	const char *kept = name_cache_get(&nc->names, tgid, handle);
 
-	if (slot->name[0] && slot->tgid == tgid && slot->handle == handle) {
-		snprintf(out, size, "%s", slot->name);
+	if (kept) {
+		snprintf(out, size, "%s", kept);
 		return;
 	}
-	if (!nv_kernel_name(nc->names_fd, tgid, handle, out, size))
-		return; /* not named yet: asked again next time */
-	slot->tgid = tgid;
-	slot->handle = handle;
-	snprintf(slot->name, sizeof(slot->name), "%s", out);
+	if (nv_kernel_name(nc->names_fd, tgid, handle, out, size)) /* else not named yet: asked again next time */
+		name_cache_put(&nc->names, tgid, handle, out);
 }
 
 /* A capture record (nv_rec) as a call of its thread. */
@@ -73,8 +68,10 @@ void nv_capture_open(struct nv_capture *nc, const struct job_sink *sink, int map
 	nc->names_fd = names_fd;
 	nc->stacks = stacks;
 	nc->sink = sink && sink->calls ? sink : NULL; /* before its reader starts: hand uses it */
-	if (nc->sink && capture_rb_init(&nc->rb, map_fd, on, lost, sink->active, &ops, nc))
+	if (nc->sink && name_cache_init(&nc->names, NV_CAPTURE_NAMES, CALL_SPAN_NAME_LEN))
 		nc->sink = NULL; /* out of memory: the trace gets no CUDA calls */
+	if (nc->sink && capture_rb_init(&nc->rb, map_fd, on, lost, sink->active, &ops, nc))
+		nc->sink = NULL;
 }
 
 void nv_capture_drain(struct nv_capture *nc)
@@ -86,5 +83,6 @@ void nv_capture_drain(struct nv_capture *nc)
 void nv_capture_close(struct nv_capture *nc)
 {
 	capture_rb_free(&nc->rb);
+	name_cache_free(&nc->names);
 	nc->sink = NULL;
 }

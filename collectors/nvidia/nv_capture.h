@@ -11,21 +11,16 @@
 
 #include <stdint.h>
 #include "collectors/kit/capture_rb.h"
+#include "collectors/kit/name_cache.h"
 #include "model/job_sink.h"
 
 #define NV_CAPTURE_NAMES 64 /* kernel names kept, by (process, handle) */
-
-struct nv_capture_name {
-	uint32_t tgid;
-	uint64_t handle;
-	char name[CALL_SPAN_NAME_LEN];
-};
 
 struct nv_capture {
 	struct capture_rb rb;
 	const struct job_sink *sink; /* NULL: no capture */
 	int names_fd; /* kernel_names */
-	struct nv_capture_name names[NV_CAPTURE_NAMES];
+	struct name_cache names; /* NV_CAPTURE_NAMES, by (process, handle) */
 	const struct span_stacks *stacks; /* --stacks: set on each launch taken with stacks on (NULL: none) */
 };
 
