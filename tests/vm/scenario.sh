@@ -177,10 +177,13 @@ section memory2 /tmp/memory2.json
 section memory2-err /tmp/memory2.err
 # One process seen both ways: it holds mockdrm buffers (fdinfo: 256 + 512 KiB kept) and submits
 # mockgpu jobs (the scheduler: 100 jobs/s for 10 s): the Overview's process table merges them by PID.
+# The monitor first: its start (seconds under TCG, more on a busy host) must not outlast the jobs.
+gputop-bpf -b -J -n 8 -d 0.5 > /tmp/merge.json 2> /tmp/merge.err &
+MON=$!
+for _ in $(seq 600); do [ -s /tmp/merge.json ] && break; sleep 0.1; done
 drm-holder mockdrm 30 256 512 32 -- $S gfx_0.0.0 1000 1000 --rate 100 > /tmp/merge-holder.txt 2>&1 &
 H=$!
-sleep 0.5
-gputop-bpf -b -J -n 3 -d 0.5 > /tmp/merge.json 2> /tmp/merge.err
+wait $MON
 unhold /tmp/merge-holder.txt $H
 section merge-holder /tmp/merge-holder.txt
 section merge /tmp/merge.json
