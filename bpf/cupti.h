@@ -15,7 +15,7 @@
 #define CUPTI_PROCS_MAX 1024
 #define CUPTI_BUSY_MAX 4096 /* (process, device) */
 #define CUPTI_HISTS_MAX 4096 /* rows with histograms (allocated as used: 4.75 KiB each) */
-#define CUPTI_CAPTURE_RB_BYTES (4U << 20) /* --trace: about 34,900 records of 120 bytes */
+#define CUPTI_CAPTURE_RB_BYTES (4U << 20) /* --trace: about 29,100 records of 136 + 8 bytes */
 
 struct cupti_kernel_key {
 	__u32 tgid;

@@ -755,7 +755,8 @@ int BPF_KPROBE(join_launch, __u32 correlation)
 	if (p && !p->joined)
 		p->joined = 1; /* its next launches' capture records wait for their ids */
 	if (!l) {
-		drop_count(drops, NV_DROP_JOIN_NO_STACK, NV_DROP_MAX);
+		if (capture_stacks) /* else a capture's, over: nothing to join */
+			drop_count(drops, NV_DROP_JOIN_NO_STACK, NV_DROP_MAX);
 		return 0;
 	}
 	if (l->join && bpf_map_update_elem(&join_pending, &jk, &l->key, BPF_ANY))

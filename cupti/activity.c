@@ -41,7 +41,7 @@ void activity_start(const struct cupti_api *api)
 {
 	pthread_mutex_lock(&lock);
 	cupti = api;
-	names_forget();
+	names_resend();
 	pthread_mutex_unlock(&lock);
 }
 

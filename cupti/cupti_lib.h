@@ -38,9 +38,9 @@ struct cupti_api {
 /* load.c: 0 and API filled, or -1 (none found) or -2 (one without a function needed: API->path says which). */
 int cupti_load(struct cupti_api *api);
 
-/* names.c: a kernel name's id, sending the name first where this monitor has not had it yet. */
+/* names.c: a kernel name's id (the same for the library's life), sending the name first where it was not since names_resend. */
 uint32_t name_id(const char *name);
-void names_forget(void);
+void names_resend(void);
 
 /* activity.c */
 void activity_start(const struct cupti_api *api);

@@ -43,6 +43,8 @@ static const CUpti_CallbackId launch_cbids[] = {
 	CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
 	CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
 	CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+	CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+	CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
 };
 
 static const CUpti_ActivityKind kinds[] = { CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Kernel names as small ids: each distinct name gets one (1 on), sent to the monitor once with
- * gputop_cupti_name before the first record that uses it. names_forget starts over, so that a
- * monitor that comes later has every name sent again. Names are told apart by a 64-bit hash of
+ * Kernel names as small ids: each distinct name gets one (1 on), for the library's life, sent to the
+ * monitor with gputop_cupti_name before the first record that uses it. names_resend has each sent
+ * again, under the same id, before its next use, so that a monitor that comes later learns them:
+ * a monitor's rows are kept by id, and an id never stands for another name. Names are told apart by a 64-bit hash of
  * their bytes (FNV-1a) and their length; (not by CUPTI's name pointers: a module unloaded and
  * another loaded may give a pointer a new name). Called with activity.c's lock held.
  */
@@ -13,6 +14,7 @@
 struct name_slot {
 	uint64_t hash; /* 0: empty */
 	uint32_t id;
+	uint32_t sent; /* since the last names_resend */
 };
 
 static struct name_slot slots[GPUTOP_CUPTI_NAMES * 2]; /* open addressing, at most half full */
@@ -28,10 +30,16 @@ static uint64_t hash_of(const char *s, size_t len)
 	return h ? h : 1;
 }
 
-void names_forget(void)
+void names_resend(void)
 {
-	memset(slots, 0, sizeof(slots));
-	used = 0;
+	for (size_t i = 0; i < sizeof(slots) / sizeof(slots[0]); i++)
+		slots[i].sent = 0;
+}
+
+static void send(uint32_t id, const char *name, size_t len)
+{
+	gputop_cupti_name(id, name, len > GPUTOP_CUPTI_NAME_MAX ? GPUTOP_CUPTI_NAME_MAX : (uint32_t)len,
+			  len > GPUTOP_CUPTI_NAME_MAX);
 }
 
 uint32_t name_id(const char *name)
@@ -47,13 +55,15 @@ uint32_t name_id(const char *name)
 	i = h & mask;
 	while (slots[i].hash && slots[i].hash != h)
 		i = (i + 1) & mask;
-	if (slots[i].hash)
-		return slots[i].id;
-	if (used == GPUTOP_CUPTI_NAMES)
-		return 0;
-	slots[i].hash = h;
-	slots[i].id = ++used;
-	gputop_cupti_name(used, name, len > GPUTOP_CUPTI_NAME_MAX ? GPUTOP_CUPTI_NAME_MAX : (uint32_t)len,
-			  len > GPUTOP_CUPTI_NAME_MAX);
-	return used;
+	if (!slots[i].hash) {
+		if (used == GPUTOP_CUPTI_NAMES)
+			return 0;
+		slots[i].hash = h;
+		slots[i].id = ++used;
+	}
+	if (!slots[i].sent) {
+		send(slots[i].id, name, len);
+		slots[i].sent = 1;
+	}
+	return slots[i].id;
 }

@@ -148,7 +148,7 @@ struct job_sink {
 	/* n CUDA kernels, copies and sets that ended; lost: those not kept since the last call. */
 	void (*kernels)(void *arg, const struct kernel_span *kernels, size_t n, uint64_t lost);
 	void *arg;
-	atomic_bool *active; /* NULL: always; else jobs, marks and calls are kept only while it is true */
+	atomic_bool *active; /* NULL: always; else jobs, marks, calls and kernels are kept only while it is true */
 };
 
 #endif

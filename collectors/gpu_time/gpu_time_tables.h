@@ -52,15 +52,15 @@ extern const struct table_desc nvidia_gpu_busy;
  */
 void gpu_time_name(const struct cupti_kernel_key *k, const struct cupti_name_val *v, char *buf, size_t size);
 /*
- * An nvidia.gpu_time row: the BPF program's counts of one key, its histograms (NULL: none kept, the
- * quantiles unknown), the kernel's name (or "").
- */
-/*
  * A kernel's name in its process, demangled: from names (a cache) where kept, else from the names
  * map names_fd through gpu_time_name (kept then, when the map has it).
  */
 void gpu_time_kernel_name(int names_fd, struct name_cache *names, const struct cupti_kernel_key *k, char *out,
 			  size_t size);
+/*
+ * An nvidia.gpu_time row: the BPF program's counts of one key, its histograms (NULL: none kept, the
+ * quantiles unknown), the kernel's name (or "").
+ */
 void gpu_time_row(struct cell *row, const struct cupti_kernel_key *k, const struct cupti_kernel_val *v,
 		  const struct cupti_hist_val *h, const char *comm, const char *name);
 

@@ -15,13 +15,14 @@ static bool span_of(void *ctx, const void *rec, size_t size, void *item)
 	const struct cupti_capture_rec *c = rec;
 	struct gt_capture *gc = ctx;
 	struct kernel_span *s = item;
-	uint64_t mid;
+	uint64_t mid, half;
 
 	if (size < sizeof(*c) || !c->cupti_ns || c->mono_after < c->mono_before || c->r.end < c->r.start ||
 	    !c->r.start) {
 		__atomic_fetch_add(&gc->unplaced, 1, __ATOMIC_RELAXED); /* read at the ticks */
 		return false;
 	}
+	half = (c->mono_after - c->mono_before + 1) / 2;
 	mid = c->mono_before + (c->mono_after - c->mono_before) / 2;
 	*s = (struct kernel_span){ .start_ns = c->r.start - c->cupti_ns + mid,
 				   .end_ns = c->r.end - c->cupti_ns + mid,
@@ -33,7 +34,7 @@ static bool span_of(void *ctx, const void *rec, size_t size, void *item)
 				   .device = c->r.device_id,
 				   .stream = c->r.stream_id,
 				   .correlation = c->r.correlation_id,
-				   .clock_err_ns = (uint32_t)((c->mono_after - c->mono_before + 1) / 2) };
+				   .clock_err_ns = (uint32_t)(half < UINT32_MAX ? half : UINT32_MAX) };
 	snprintf(s->comm, sizeof(s->comm), "%.*s", (int)sizeof(c->comm), c->comm);
 	if (c->r.kind == GPUTOP_CUPTI_KERNEL) {
 		s->kind = KERNEL_SPAN_KERNEL;
@@ -52,10 +53,14 @@ static bool span_of(void *ctx, const void *rec, size_t size, void *item)
 	return true;
 }
 
+/* The spans, and as lost those the ring buffer had no room for and those that could not be placed. */
 static void hand(void *ctx, const void *items, size_t n, uint64_t lost)
 {
 	struct gt_capture *gc = ctx;
+	uint64_t unplaced = __atomic_load_n(&gc->unplaced, __ATOMIC_RELAXED);
 
+	lost += unplaced - gc->unplaced_handed;
+	gc->unplaced_handed = unplaced;
 	gc->sink->kernels(gc->sink->arg, items, n, lost);
 }
 

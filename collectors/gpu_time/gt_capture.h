@@ -14,7 +14,7 @@
 #include "collectors/kit/name_cache.h"
 #include "model/job_sink.h"
 
-#define GT_CAPTURE_NAMES 64 /* kernel names kept, by (process, name id) */
+#define GT_CAPTURE_NAMES 512 /* kernel names kept, by (process, name id): a model's hundreds */
 
 struct gt_capture {
 	struct capture_rb rb;
@@ -22,6 +22,7 @@ struct gt_capture {
 	int names_fd; /* cupti_names */
 	struct name_cache names; /* GT_CAPTURE_NAMES, by (process, name id) */
 	uint64_t unplaced; /* records without a clock pair or an end: not handed over (atomic) */
+	uint64_t unplaced_handed; /* of them, handed over as lost (the reader's) */
 };
 
 /*

@@ -270,9 +270,9 @@ sleep 0.3
 MPID=$!
 PIDS+=($MPID)
 first_snapshot "$T/join.json"
-for _ in $(seq 300); do [ "$(grep -c 'cuptiEnableCallback 1 1 653' "$J/calls" 2>/dev/null)" = 2 ] && break; sleep 0.02; done
+for _ in $(seq 300); do [ "$(grep -c 'cuptiEnableCallback 1 1 478' "$J/calls" 2>/dev/null)" = 2 ] && break; sleep 0.02; done
 check "join: both processes' launch callbacks enabled by the monitor's launch probe" \
-	test "$(grep -c 'cuptiEnableCallback 1 1 \(307\|442\|652\|653\)$' "$J/calls")" = 8
+	test "$(grep -c 'cuptiEnableCallback 1 1 \(307\|442\|652\|653\|477\|478\)$' "$J/calls")" = 12
 touch "$J/gate"
 for _ in $(seq 200); do [ "$(wc -l <"$J/client")" -ge 2 ] && break; sleep 0.05; done
 touch "$J/done"

@@ -51,10 +51,10 @@ check "T: the file it named is there, of the size it said ($(stat -c %s "$cap" 2
 check "T: protoc decodes it; ${samples:-?} counter samples, as many as said, more than none" \
 	test "$(decode "$cap" | grep -c 'type: TYPE_COUNTER')" = "${samples:-x}" -a "${samples:-0}" -gt 0
 check "T: the file belongs to the user who ran it (root here)" test "$(stat -c %u "$cap" 2>/dev/null)" = 0
-launch_cb() { grep -c "cuptiEnableCallback $1 1 \(307\|442\|652\|653\)\$" "$D/calls" 2>/dev/null; }
-for _ in $(seq 50); do [ "$(launch_cb 0)" = 4 ] && break; sleep 0.1; done
-check "T: the CUPTI library's 4 launch callbacks on during the capture, off after it ($(launch_cb 1) on, $(launch_cb 0) off)" \
-	test "$(launch_cb 1)/$(launch_cb 0)" = 4/4
+launch_cb() { grep -c "cuptiEnableCallback $1 1 \(307\|442\|652\|653\|477\|478\)\$" "$D/calls" 2>/dev/null; }
+for _ in $(seq 50); do [ "$(launch_cb 0)" = 6 ] && break; sleep 0.1; done
+check "T: the CUPTI library's 6 launch callbacks on during the capture, off after it ($(launch_cb 1) on, $(launch_cb 0) off)" \
+	test "$(launch_cb 1)/$(launch_cb 0)" = 6/6
 $T send-keys -t t q
 for _ in $(seq 300); do [ -s "$D/exit" ] && break; sleep 0.1; done
 check "q: exits 0 ($(cat "$D/exit" 2>/dev/null || screen | tail -3))" test "$(cat "$D/exit" 2>/dev/null)" = 0

@@ -14,6 +14,7 @@
  *   FAKE_CUPTI_KERNEL_NS  kernel i runs this many ns + i (default 1000; its device's next starts 20000 after)
  *   FAKE_CUPTI_SIZES    a file: each buffer's size as the library gave it, a line each
  *   FAKE_CUPTI_PAUSE_AT  before asking for buffer N (1: the first), a pause of 2.5 s
+ *   FAKE_CUPTI_ROTATE   each enabling after the first starts the kernels' names one further on
  * Launches (the stand-in libcuda calls the launch hook this sets, inside each launch call): each
  * takes a correlation id, calls the subscriber's callback where cuptiEnableCallback enabled its
  * driver callback id, and while kernel activity is enabled makes a kernel record of that id,
@@ -164,6 +165,8 @@ static char long_name[601];
 static const char *const names[] = { "kernel_a", "ns::kernel_b(int)",
 				     "void at::native::elementwise_kernel<128, 4>(int, at::native::Loop)", long_name };
 
+static long name_shift; /* FAKE_CUPTI_ROTATE: the enablings before this one */
+
 static void script_kernel(CUpti_ActivityKernel4 *k, long i)
 {
 	long kernel_ns = env("FAKE_CUPTI_KERNEL_NS") ? env("FAKE_CUPTI_KERNEL_NS") : 1000;
@@ -180,7 +183,7 @@ static void script_kernel(CUpti_ActivityKernel4 *k, long i)
 	k->streamId = (uint32_t)(7 + i % 3);
 	k->gridX = (int32_t)(i + 1), k->gridY = 2, k->gridZ = 1;
 	k->blockX = 128, k->blockY = 1, k->blockZ = 1;
-	k->name = names[i % 4];
+	k->name = names[(i + name_shift) % 4];
 }
 
 static void script_memcpy(CUpti_ActivityMemcpy *m, long j)
@@ -249,8 +252,11 @@ static void *work(void *arg)
 {
 	long kernels = env("FAKE_CUPTI_KERNELS"), copies = env("FAKE_CUPTI_COPIES"), total = kernels + 2 * copies;
 	long n = 0, asked = 0;
+	static long rounds;
 
 	(void)arg;
+	name_shift = env("FAKE_CUPTI_ROTATE") ? rounds : 0;
+	rounds++;
 	while (n < total) {
 		uint8_t *buf = NULL;
 		size_t size = 0, max = 0, used = 0;

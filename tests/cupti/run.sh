@@ -140,7 +140,7 @@ check "unfinished: library_dropped=1" grep -q "^batch pid=$PID count=5 sent=0 cu
 
 echo "== the monitor stops and comes back"
 echo 1 >"$T/ask"
-start again FAKE_CUPTI_KERNELS=4
+start again FAKE_CUPTI_KERNELS=4 FAKE_CUPTI_ROTATE=1
 until_in "$T/again.log" '^rec kind=1 corr=103 '
 echo 0 >"$T/ask"
 until_in "$T/again.calls" 'cuptiUnsubscribe'
@@ -152,6 +152,8 @@ finish_client
 check "restart: enabled again, records again with every name sent again" \
 	test "$(grep -c '^name' "$T/again.log")/$(grep -c '^rec' "$T/again.log")" = 8/8
 check "restart: the second round's batch counts on from the first" grep -q '^batch .* count=4 sent=4 ' "$T/again.log"
+check "restart: each name sent again under the id it had, the names come in another order (rows are kept by id)" \
+	test "$(grep '^name' "$T/again.log" | sort | uniq -c | awk '$1 == 2' | wc -l)" = 4
 
 echo "== CUPTI missing"
 GPUTOP_CUPTI_LIBRARY=$T/none LDP=$B/cuda start missing FAKE_CUPTI_KERNELS=4
