@@ -151,11 +151,13 @@ verify() {
 		# (a bound that holds on a loaded machine, where 90 % of the client's did not)
 		check "$name: pid $pid: time blocked in sync between the sleeps inside the calls and the client's clock" \
 			jq -e --argjson c "$line" --argjson us $SYNC_US '.sync_ns_total <= $c.sync_ns * 1.001 and .sync_ns_total >= $c.syncs * $us * 1000' "$dir/row.$pid"
-		# never under the sleep; the median snapshot's within 1.5 x (one late wake-up among the few
-		# syncs of an interval moved a p50 past that once on a busy machine)
-		check "$name: pid $pid: sync p50 near the stand-in's ${SYNC_US} us (none under it, the median snapshot's within 1.5 x)" \
-			jq -e -s --argjson pid "$pid" --argjson us $SYNC_US \
-			'[.[].tables["nvidia.processes"][]? | select(.pid == $pid) | .sync_p50_ns | numbers] | sort | length > 0 and all(. >= $us * 1000 * 0.95) and .[length / 2 | floor] <= $us * 1000 * 1.5' "$dir/mon"
+		# never under the sleep inside the calls, never over the longest sync the client timed (by
+		# the histograms' 12.5 %): on a busy machine wake-ups after the sleep come late, and an
+		# interval's few syncs take 4 ms on average, so the stand-in's 2 ms bounds only from below
+		check "$name: pid $pid: sync p50 between the stand-in's ${SYNC_US} us and the client's longest sync ($(jq '.sync_max_ns / 1000 | floor' <<<"$line") us)" \
+			jq -e -s --argjson pid "$pid" --argjson us $SYNC_US --argjson c "$line" \
+			'[.[].tables["nvidia.processes"][]? | select(.pid == $pid) | .sync_p50_ns | numbers] | length > 0 and
+			all(. >= $us * 1000 * 0.95 and . <= $c.sync_max_ns * 1.13)' "$dir/mon"
 		check "$name: pid $pid: gone from the last snapshot after it exited" \
 			jq -e -s --argjson pid "$pid" '[.[-1].tables["nvidia.processes"][] | select(.pid == $pid)] | length == 0' "$dir/mon"
 		verify_gpus "$name" "$first" "$pid" "$(jq -c '.' <<<"$line")"

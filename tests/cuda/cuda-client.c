@@ -99,7 +99,7 @@ struct dev_tally {
 struct tally {
 	unsigned long launches, graphs, allocs, alloc_bytes, frees, freed_bytes, unknown_frees;
 	unsigned long syncs, ioctls, failed;
-	double sync_ns;
+	double sync_ns, sync_max_ns; /* max: the longest single sync */
 	struct dev_tally dev[NDEVS];
 };
 
@@ -131,6 +131,8 @@ static void syncs(struct tally *t, int n, int d)
 
 		ns = now_ns() - t0;
 		t->sync_ns += ns;
+		if (ns > t->sync_max_ns)
+			t->sync_max_ns = ns;
 		t->syncs += r == 0;
 		t->dev[d].sync_ns += ns;
 		t->dev[d].syncs += r == 0;
@@ -286,9 +288,10 @@ static void print_tally(const struct tally *t, const char bus[2][16])
 {
 	printf("{\"pid\":%d,\"launches\":%lu,\"graph_launches\":%lu,\"allocs\":%lu,\"alloc_bytes\":%lu,"
 	       "\"frees\":%lu,\"freed_bytes\":%lu,\"unknown_frees\":%lu,\"failed_allocs\":%lu,"
-	       "\"syncs\":%lu,\"sync_ns\":%.0f,\"ioctls\":%lu,\"bus\":{\"0\":\"%s\",\"1\":\"%s\"},\"gpus\":{",
-	       getpid(), t->launches, t->graphs, t->allocs, t->alloc_bytes, t->frees, t->freed_bytes,
-	       t->unknown_frees, t->failed, t->syncs, t->sync_ns, t->ioctls, bus[0], bus[1]);
+	       "\"syncs\":%lu,\"sync_ns\":%.0f,\"sync_max_ns\":%.0f,\"ioctls\":%lu,\"bus\":{\"0\":\"%s\",\"1\":\"%s\"},"
+	       "\"gpus\":{",
+	       getpid(), t->launches, t->graphs, t->allocs, t->alloc_bytes, t->frees, t->freed_bytes, t->unknown_frees,
+	       t->failed, t->syncs, t->sync_ns, t->sync_max_ns, t->ioctls, bus[0], bus[1]);
 	for (int d = 0; d < NDEVS; d++) {
 		const struct dev_tally *g = &t->dev[d];
 
@@ -331,6 +334,8 @@ static int child(int i, const char *gate, const char *done)
 		pthread_join(tid[k], NULL);
 		t.syncs += th[k].syncs;
 		t.sync_ns += th[k].sync_ns;
+		if (th[k].sync_max_ns > t.sync_max_ns)
+			t.sync_max_ns = th[k].sync_max_ns;
 		for (int d = 0; d < NDEVS; d++) {
 			t.dev[d].syncs += th[k].dev[d].syncs;
 			t.dev[d].sync_ns += th[k].dev[d].sync_ns;
