@@ -84,56 +84,50 @@ static void add_kernels(struct capture *c, const void *items, size_t n, uint64_t
 	trace_kernels_add(&c->kernels, items, n, lost);
 }
 
+/* items[n] handed over by a collector, with lost (counted in *count), under the lock: see add_until_end. */
+static void items_in(struct capture *c, const void *items, size_t n, size_t size, size_t time_off, uint64_t lost,
+		     uint64_t *count, add_fn add)
+{
+	pthread_mutex_lock(&c->lock);
+	*count += lost;
+	add_until_end(c, items, n, size, time_off, lost, add);
+	pthread_mutex_unlock(&c->lock);
+}
+
 static void on_jobs(void *arg, const struct job_span *spans, size_t n, uint64_t lost)
 {
 	struct capture *c = arg;
 
-	pthread_mutex_lock(&c->lock);
-	c->jobs_lost += lost;
-	add_until_end(c, spans, n, sizeof(*spans), offsetof(struct job_span, done_ns), lost, add_jobs);
-	pthread_mutex_unlock(&c->lock);
+	items_in(c, spans, n, sizeof(*spans), offsetof(struct job_span, done_ns), lost, &c->jobs_lost, add_jobs);
 }
 
 static void on_marks(void *arg, const struct display_mark *marks, size_t n, uint64_t lost)
 {
 	struct capture *c = arg;
 
-	pthread_mutex_lock(&c->lock);
-	c->marks_lost += lost;
-	add_until_end(c, marks, n, sizeof(*marks), offsetof(struct display_mark, ts_ns), lost, add_marks);
-	pthread_mutex_unlock(&c->lock);
-}
-
-static void calls_in(struct capture *c, const struct call_span *calls, size_t n, uint64_t lost, uint64_t *count)
-{
-	pthread_mutex_lock(&c->lock);
-	*count += lost;
-	add_until_end(c, calls, n, sizeof(*calls), offsetof(struct call_span, start_ns), lost, add_calls);
-	pthread_mutex_unlock(&c->lock);
+	items_in(c, marks, n, sizeof(*marks), offsetof(struct display_mark, ts_ns), lost, &c->marks_lost, add_marks);
 }
 
 static void on_calls(void *arg, const struct call_span *calls, size_t n, uint64_t lost)
 {
 	struct capture *c = arg;
 
-	calls_in(c, calls, n, lost, &c->calls_lost);
+	items_in(c, calls, n, sizeof(*calls), offsetof(struct call_span, start_ns), lost, &c->calls_lost, add_calls);
 }
 
 static void on_cuda(void *arg, const struct call_span *calls, size_t n, uint64_t lost)
 {
 	struct capture *c = arg;
 
-	calls_in(c, calls, n, lost, &c->cuda_lost);
+	items_in(c, calls, n, sizeof(*calls), offsetof(struct call_span, start_ns), lost, &c->cuda_lost, add_calls);
 }
 
 static void on_kernels(void *arg, const struct kernel_span *kernels, size_t n, uint64_t lost)
 {
 	struct capture *c = arg;
 
-	pthread_mutex_lock(&c->lock);
-	c->kernels_lost += lost;
-	add_until_end(c, kernels, n, sizeof(*kernels), offsetof(struct kernel_span, start_ns), lost, add_kernels);
-	pthread_mutex_unlock(&c->lock);
+	items_in(c, kernels, n, sizeof(*kernels), offsetof(struct kernel_span, start_ns), lost, &c->kernels_lost,
+		 add_kernels);
 }
 
 struct capture *capture_open(FILE *out, uint64_t limit_bytes, int *err)
