@@ -27,7 +27,7 @@
 
 #define RESCAN_TICKS 4 /* processes started with the library since: found this often */
 #define GONE_MAX 256 /* processes gone shown once more at one read; past that their rows go at once */
-#define NAME_CACHE 512 /* kernel names demangled, kept by (process, name id) */
+#define NAME_CACHE 256 /* kernel names demangled, kept by (process, name id): 1 MiB at most */
 
 static const char *const drop_names[CUPTI_DROP_MAX] = {
 	[CUPTI_DROP_KERNELS_FULL] = "gpu_time_rows_full",    [CUPTI_DROP_NAMES_FULL] = "gpu_time_names_full",
@@ -83,8 +83,8 @@ static void gpu_time_probe(struct collector *c)
 {
 	struct gpu_time_priv *p = calloc(1, sizeof(struct gpu_time_priv));
 
-	if (p && (gpu_busy_init(&p->busy, gone_before, p) ||
-		  name_cache_init(&p->names, NAME_CACHE, GPUTOP_CUPTI_NAME_MAX + 16))) {
+	if (p &&
+	    (gpu_busy_init(&p->busy, gone_before, p) || name_cache_init(&p->names, NAME_CACHE, TABLE_LONG_STR_MAX))) {
 		gpu_busy_free(&p->busy);
 		free(p);
 		p = NULL;
@@ -187,7 +187,7 @@ static bool kernel_entry(const void *key, void *value, void *arg)
 {
 	const struct cupti_kernel_key *k = key;
 	struct gpu_time_priv *p = arg;
-	char comm[64], name[GPUTOP_CUPTI_NAME_MAX + 16];
+	char comm[64], name[TABLE_LONG_STR_MAX]; /* demangled: longer than CUPTI's name, whole in the cell */
 	struct cell *row;
 
 	if (proc_state(p, k->tgid) == PROC_GONE_BEFORE) {
